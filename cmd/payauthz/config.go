@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Config is the whole configuration of `payauthz serve`. Defaults live in
+// defaultConfig; flags and PAYAUTHZ_* environment variables fill it (a flag
+// given on the command line wins over the environment).
+type Config struct {
+	DataDir            string
+	HTTPAddr           string
+	HTTPSAddr          string
+	TLSCert            string
+	TLSKey             string
+	ClientCA           string
+	SPIDTrustedProxies []string
+	AdminPrincipal     string
+	AdminPasswordFile  string
+	NATSURL            string
+	StreamReplicas     int
+	Store              string
+	ConsistencyWait    time.Duration
+	MaxBodyBytes       int64
+	LogLevel           string
+}
+
+func defaultConfig() Config {
+	return Config{
+		DataDir:         "./data",
+		HTTPAddr:        ":8080",
+		AdminPrincipal:  "admin",
+		StreamReplicas:  1,
+		Store:           "jetstream",
+		ConsistencyWait: 2 * time.Second,
+		MaxBodyBytes:    1 << 20,
+		LogLevel:        "info",
+	}
+}
+
+// bindFlags registers every flag of c on fs.
+func (c *Config) bindFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "event log (embedded NATS file store), keys, generated admin password")
+	fs.StringVar(&c.HTTPAddr, "http-addr", c.HTTPAddr, "plain HTTP listener (basic, spid, public)")
+	fs.StringVar(&c.HTTPSAddr, "https-addr", c.HTTPSAddr, "TLS listener (needs --tls-cert and --tls-key)")
+	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate (PEM)")
+	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS private key (PEM)")
+	fs.StringVar(&c.ClientCA, "client-ca", c.ClientCA, "client CA bundle (PEM); enables ssl authentication")
+	fs.StringSliceVar(&c.SPIDTrustedProxies, "spid-trusted-proxies", c.SPIDTrustedProxies, "CIDRs allowed to send X-SPID-FISCALNUMBER")
+	fs.StringVar(&c.AdminPrincipal, "admin-principal", c.AdminPrincipal, "first-start administrator principal")
+	fs.StringVar(&c.AdminPasswordFile, "admin-password-file", c.AdminPasswordFile, "file holding the first-start administrator password")
+	fs.StringVar(&c.NATSURL, "nats-url", c.NATSURL, "external NATS server or cluster (comma-separated URLs); empty runs an embedded server")
+	fs.IntVar(&c.StreamReplicas, "stream-replicas", c.StreamReplicas, "JetStream stream replicas on an external cluster (1 or 3)")
+	fs.StringVar(&c.Store, "store", c.Store, "event store: jetstream, or a kurrentdb:// / esdb:// connection string")
+	fs.DurationVar(&c.ConsistencyWait, "consistency-wait", c.ConsistencyWait, "how long a request waits for its consistency token")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+}
+
+// applyEnv sets every flag not given on the command line from its
+// PAYAUTHZ_<NAME> variable (dashes become underscores).
+func applyEnv(fs *pflag.FlagSet) error {
+	var errs []error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Changed {
+			return
+		}
+		name := "PAYAUTHZ_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(name); ok {
+			if err := fs.Set(f.Name, v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// Validate reports every problem of c at once.
+func (c Config) Validate() error {
+	var errs []error
+	if c.DataDir == "" {
+		errs = append(errs, errors.New("--data-dir is required"))
+	}
+	if c.HTTPAddr == "" && c.HTTPSAddr == "" {
+		errs = append(errs, errors.New("one of --http-addr and --https-addr is required"))
+	}
+	if c.HTTPSAddr != "" && (c.TLSCert == "" || c.TLSKey == "") {
+		errs = append(errs, errors.New("--https-addr needs --tls-cert and --tls-key"))
+	}
+	if c.ClientCA != "" && c.HTTPSAddr == "" {
+		errs = append(errs, errors.New("--client-ca needs --https-addr"))
+	}
+	for _, p := range c.SPIDTrustedProxies {
+		if _, err := netip.ParsePrefix(strings.TrimSpace(p)); err != nil {
+			errs = append(errs, fmt.Errorf("--spid-trusted-proxies: %q is not a CIDR", p))
+		}
+	}
+	if c.AdminPrincipal == "" {
+		errs = append(errs, errors.New("--admin-principal must not be empty"))
+	}
+	if c.StreamReplicas != 1 && c.StreamReplicas != 3 {
+		errs = append(errs, errors.New("--stream-replicas must be 1 or 3"))
+	}
+	if c.Store != "jetstream" {
+		errs = append(errs, fmt.Errorf("--store %q: only jetstream is available in this build", c.Store))
+	}
+	if c.ConsistencyWait <= 0 {
+		errs = append(errs, errors.New("--consistency-wait must be positive"))
+	}
+	if c.MaxBodyBytes < 1024 {
+		errs = append(errs, errors.New("--max-body-bytes must be at least 1024"))
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.LogLevel))
+	}
+	return errors.Join(errs...)
+}
+
+// natsURLs splits --nats-url into server URLs.
+func (c Config) natsURLs() []string {
+	var out []string
+	for _, u := range strings.Split(c.NATSURL, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// trustedProxies parses --spid-trusted-proxies (Validate has checked them).
+func (c Config) trustedProxies() []netip.Prefix {
+	var out []netip.Prefix
+	for _, p := range c.SPIDTrustedProxies {
+		if pr, err := netip.ParsePrefix(strings.TrimSpace(p)); err == nil {
+			out = append(out, pr)
+		}
+	}
+	return out
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as the payauthz binary, so the
+// end-to-end tests run the real service in a child process they can kill.
+func TestMain(m *testing.M) {
+	if os.Getenv("PAYAUTHZ_E2E_CHILD") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type child struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer the child's stderr copier and the test may
+// use at the same time.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func startChild(t *testing.T, dir, addr string, extra ...string) *child {
+	t.Helper()
+	args := append([]string{"serve", "--data-dir", dir, "--http-addr", addr}, extra...)
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: cmd, url: "http://" + addr, stderr: stderr}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get(c.url + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return c
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("service not ready: %v\n%s", err, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func call(t *testing.T, method, url, user, pass, body string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.SetBasicAuth(user, pass)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// TestKillNineKeepsEveryRegistration: acknowledged writes survive a
+// kill -9 of the service (the embedded JetStream fsyncs every append).
+func TestKillNineKeepsEveryRegistration(t *testing.T) {
+	dir := t.TempDir()
+	addr := freePort(t)
+	pwFile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	c := startChild(t, data, addr, "--admin-password-file", pwFile)
+	bo := c.url + "/backoffice/rs/basic/v1"
+	for i := range 5 {
+		id := fmt.Sprintf("%011d", i+1)
+		if got := call(t, "PUT", bo+"/domini/"+id, "admin", "admin-pass-1", `{"ragioneSociale":"E","abilitato":true}`); got != 201 {
+			t.Fatalf("PUT dominio: %d\n%s", got, c.stderr)
+		}
+	}
+	if got := call(t, "PUT", bo+"/applicazioni/app1", "admin", "admin-pass-1",
+		`{"principal":"app1","password":"app1-password","abilitato":true,"ruoli":[],"apiPendenze":true,"domini":["*"],"tipiPendenza":["*"]}`); got != 201 {
+		t.Fatalf("PUT applicazione: %d", got)
+	}
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.cmd.Wait()
+
+	c2 := startChild(t, data, addr)
+	for i := range 5 {
+		if got := call(t, "GET", bo+"/domini/"+fmt.Sprintf("%011d", i+1), "admin", "admin-pass-1", ""); got != 200 {
+			t.Fatalf("dominio %d after kill -9: %d", i+1, got)
+		}
+	}
+	if got := call(t, "GET", c2.url+"/pendenze/rs/basic/v2/pendenze", "app1", "app1-password", ""); got != 200 {
+		t.Fatalf("application after kill -9: %d", got)
+	}
+	// The restart did not bootstrap again: there is still exactly one operator.
+	if got := call(t, "GET", bo+"/operatori/admin", "admin", "admin-pass-1", ""); got != 200 {
+		t.Fatalf("admin after restart: %d", got)
+	}
+
+	// SIGTERM shuts down gracefully.
+	if err := c2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c2.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, c2.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+	if !strings.Contains(c2.stderr.String(), "payauthz stopped") {
+		t.Fatalf("no orderly shutdown:\n%s", c2.stderr)
+	}
+}
+
+func TestFirstStartGeneratesAdminPassword(t *testing.T) {
+	dir := t.TempDir()
+	addr := freePort(t)
+	c := startChild(t, dir, addr)
+	info, err := os.Stat(filepath.Join(dir, "admin-password"))
+	if err != nil {
+		t.Fatalf("no generated password: %v", err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Fatalf("admin-password mode %v, want 0600", info.Mode().Perm())
+	}
+	pw, _ := os.ReadFile(filepath.Join(dir, "admin-password"))
+	p := strings.TrimSpace(string(pw))
+	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", p, ""); got != 200 {
+		t.Fatalf("generated password does not work: %d", got)
+	}
+	if strings.Contains(c.stderr.String(), p) {
+		t.Fatal("the generated password was written to the logs")
+	}
+	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", "wrong-password", ""); got != 401 {
+		t.Fatalf("wrong password: %d", got)
+	}
+}
+
+func TestConfigValidateReportsEveryProblem(t *testing.T) {
+	c := defaultConfig()
+	c.DataDir, c.StreamReplicas, c.MaxBodyBytes, c.LogLevel = "", 2, 10, "loud"
+	c.SPIDTrustedProxies = []string{"not-a-cidr"}
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("invalid config accepted")
+	}
+	for _, want := range []string{"--data-dir", "--stream-replicas", "--max-body-bytes", "--log-level", "--spid-trusted-proxies"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %s: %v", want, err)
+		}
+	}
+	if err := defaultConfig().Validate(); err != nil {
+		t.Fatalf("defaults invalid: %v", err)
+	}
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	httpapi "github.com/payauthz/payauthz/http"
+	"github.com/payauthz/payauthz/projections"
+)
+
+func serveCmd() *cobra.Command {
+	cfg := defaultConfig()
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the service",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyEnv(cmd.Flags()); err != nil {
+				return err
+			}
+			if err := cfg.Validate(); err != nil {
+				return err
+			}
+			return serve(cmd.Context(), cfg, newLogger(cfg.LogLevel))
+		},
+	}
+	cfg.bindFlags(cmd.Flags())
+	return cmd
+}
+
+// openStore opens the configured event store.
+func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Store, error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	return jetstream.Open(ctx, jetstream.Config{
+		DataDir:  cfg.DataDir,
+		URLs:     cfg.natsURLs(),
+		Replicas: cfg.StreamReplicas,
+		Logger:   logger,
+	})
+}
+
+// serve runs until ctx is cancelled (SIGINT/SIGTERM), then shuts down in
+// order: stop accepting requests and finish those in flight, stop the
+// projections, close the store (which flushes and stops an embedded server;
+// every acknowledged append is already fsynced).
+func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	store, err := openStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			logger.Error("closing the event store", "error", err)
+		}
+	}()
+
+	model := projections.New()
+	cmds := commands.NewHandler(store, model, logger)
+
+	startLast, err := store.LastPosition(ctx)
+	if err != nil {
+		return fmt.Errorf("read the log: %w", err)
+	}
+	if startLast == 0 {
+		password, err := adminPassword(cfg, logger)
+		if err != nil {
+			return err
+		}
+		if _, err := cmds.Bootstrap(ctx, cfg.AdminPrincipal, password); err != nil {
+			return fmt.Errorf("bootstrap: %w", err)
+		}
+		if startLast, err = store.LastPosition(ctx); err != nil {
+			return fmt.Errorf("read the log: %w", err)
+		}
+	}
+
+	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
+	projDone := make(chan error, 1)
+	go func() { projDone <- model.Run(projCtx, store, logger) }()
+
+	srv, err := httpapi.New(httpapi.Config{
+		HTTPAddr:           cfg.HTTPAddr,
+		HTTPSAddr:          cfg.HTTPSAddr,
+		TLSCert:            cfg.TLSCert,
+		TLSKey:             cfg.TLSKey,
+		ClientCA:           cfg.ClientCA,
+		SPIDTrustedProxies: cfg.trustedProxies(),
+		ConsistencyWait:    cfg.ConsistencyWait,
+		MaxBodyBytes:       cfg.MaxBodyBytes,
+		SessionKeyFile:     filepath.Join(cfg.DataDir, "session.key"),
+		ReadyAt:            startLast,
+	}, store, model, cmds, logger)
+	if err != nil {
+		stopProjections()
+		<-projDone
+		return err
+	}
+	logger.Info("payauthz serving", "http", cfg.HTTPAddr, "https", cfg.HTTPSAddr, "log_position", uint64(startLast))
+	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
+	stopProjections()
+	<-projDone
+	if serveErr != nil && !errors.Is(serveErr, context.Canceled) {
+		return serveErr
+	}
+	logger.Info("payauthz stopped")
+	return nil
+}
+
+// adminPassword reads --admin-password-file, or generates a random password
+// into <data-dir>/admin-password (mode 0600) and says where it is.
+func adminPassword(cfg Config, logger *slog.Logger) (string, error) {
+	if cfg.AdminPasswordFile != "" {
+		b, err := os.ReadFile(cfg.AdminPasswordFile)
+		if err != nil {
+			return "", fmt.Errorf("admin password file: %w", err)
+		}
+		p := strings.TrimRight(string(b), "\r\n")
+		if len(p) < 8 {
+			return "", errors.New("admin password file: the password must be at least 8 characters")
+		}
+		return p, nil
+	}
+	raw := make([]byte, 18)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	p := base64.RawURLEncoding.EncodeToString(raw)
+	path := filepath.Join(cfg.DataDir, "admin-password")
+	if err := os.WriteFile(path, []byte(p+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(os.Stderr, "payauthz: first start: generated the password of operator %q into %s (mode 0600)\n", cfg.AdminPrincipal, path)
+	logger.Info("generated admin password", "principal", cfg.AdminPrincipal, "file", path)
+	return p, nil
+}

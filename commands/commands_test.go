@@ -1,0 +1,255 @@
+package commands_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// env is a command handler over the real embedded store with its read
+// models following the log.
+type env struct {
+	store *jetstream.Store
+	model *projections.ReadModel
+	h     *commands.Handler
+	admin commands.Actor
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	model := projections.New()
+	h := commands.NewHandler(store, model, logger)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
+	t.Cleanup(func() { cancel(); <-done; _ = store.Close() })
+	e := &env{store: store, model: model, h: h}
+	if ok, err := h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil || !ok {
+		t.Fatalf("bootstrap: %v %v", ok, err)
+	}
+	e.sync(t)
+	rec, ok := model.Lookup("admin")
+	if !ok {
+		t.Fatal("admin not projected")
+	}
+	e.admin = commands.Actor{Principal: rec.Principal}
+	return e
+}
+
+// sync waits until the read models applied the whole log.
+func (e *env) sync(t *testing.T) {
+	t.Helper()
+	last, err := e.store.LastPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.model.WaitFor(context.Background(), last); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) principal(t *testing.T, name string) commands.Actor {
+	t.Helper()
+	e.sync(t)
+	rec, ok := e.model.Lookup(name)
+	if !ok {
+		t.Fatalf("%s not projected", name)
+	}
+	return commands.Actor{Principal: rec.Principal}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestBootstrapOnlyOnce(t *testing.T) {
+	e := newEnv(t)
+	ok, err := e.h.Bootstrap(context.Background(), "admin2", "admin-pass-2")
+	if err != nil || ok {
+		t.Fatalf("second bootstrap: %v %v, want no-op", ok, err)
+	}
+	if _, found := e.model.Lookup("admin2"); found {
+		t.Fatal("second bootstrap created an operator")
+	}
+}
+
+func TestNoPlaintextPasswordInTheLog(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "op", RagioneSociale: "Op",
+		Password: ptr("very-secret-1"), Enabled: true, Roles: []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.h.PutIntermediary(ctx, e.admin, commands.PutIntermediary{IDIntermediario: "I1", Denominazione: "I",
+		Enabled: true, ConnectorPrincipal: "node", ConnectorPassword: ptr("node-secret-1")}); err != nil {
+		t.Fatal(err)
+	}
+	err := e.store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
+		s := string(env.Data)
+		if strings.Contains(s, "very-secret-1") || strings.Contains(s, "node-secret-1") || strings.Contains(s, "admin-pass-1") {
+			t.Fatalf("plaintext secret in %s: %s", env.Name, s)
+		}
+		if strings.Contains(s, "asswordHash") && !strings.Contains(s, "$argon2id$") {
+			t.Fatalf("password hash that is not argon2id in %s: %s", env.Name, s)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidationAndSemanticErrors(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	var inv *commands.InvalidError
+	var unp *commands.UnprocessableError
+	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "123", RagioneSociale: "x"}); !errors.As(err, &inv) {
+		t.Fatalf("bad idDominio: %v", err)
+	}
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Password: ptr("short")}); !errors.As(err, &inv) {
+		t.Fatalf("short password: %v", err)
+	}
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+		t.Fatalf("unknown role: %v", err)
+	}
+	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "x", IDIntermediario: "NOPE"}); !errors.As(err, &unp) {
+		t.Fatalf("unknown intermediary: %v", err)
+	}
+}
+
+func TestIdempotentRepeatsAppendNothing(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	put := commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}
+	first, err := e.h.PutEntity(ctx, e.admin, put)
+	if err != nil || !first.Created || !first.Changed {
+		t.Fatalf("first: %+v %v", first, err)
+	}
+	again, err := e.h.PutEntity(ctx, e.admin, put)
+	if err != nil || again.Changed || again.Created {
+		t.Fatalf("repeat: %+v %v", again, err)
+	}
+	last, _ := e.store.LastPosition(ctx)
+	if last != first.Position {
+		t.Fatalf("repeat appended: last %d, first at %d", last, first.Position)
+	}
+	role := commands.DefineRole{IDRuolo: "r", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}},
+		Domini: []string{"*"}, TipiPendenza: []string{"*"}}
+	if _, err := e.h.DefineRole(ctx, e.admin, role); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.h.DefineRole(ctx, e.admin, role); err != nil || res.Changed {
+		t.Fatalf("role repeat: %+v %v", res, err)
+	}
+}
+
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	for _, c := range []any{
+		commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true},
+		commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true},
+	} {
+		var err error
+		switch c := c.(type) {
+		case commands.PutEntity:
+			_, err = e.h.PutEntity(ctx, e.admin, c)
+		case commands.PutPendenzaType:
+			_, err = e.h.PutPendenzaType(ctx, e.admin, c)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.sync(t)
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
+		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	app := e.principal(t, "app")
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	if _, err := e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
+		IDTipoPendenza: "T", Causale: "c0", AmountCents: 100, Payer: payer}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
+				IDTipoPendenza: "T", Causale: "c0", AmountCents: int64(200 + i), Payer: payer})
+		}()
+	}
+	wg.Wait()
+	applied := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			applied++
+		case errors.Is(err, commands.ErrConflict):
+		default:
+			t.Fatalf("unexpected: %v", err)
+		}
+	}
+	envs, err := e.store.Load(ctx, events.StreamPendenza+"app/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(envs) != 1+applied || applied == 0 {
+		t.Fatalf("%d applied but the stream holds %d events", applied, len(envs))
+	}
+	// Every stored update is one of the writers' values: none lost or merged.
+	for _, env := range envs[1:] {
+		u := env.Event.(events.PendenzaUpdated)
+		if u.AmountCents < 200 || u.AmountCents >= 200+n || u.UUID != envs[0].Event.(events.PendenzaCreated).UUID {
+			t.Fatalf("bad update %+v", u)
+		}
+	}
+}
+
+func TestDelegationInCommands(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	acl := []events.ACLEntry{{Service: "Anagrafica Ruoli", Rights: []string{"R", "W"}}, {Service: "Pendenze", Rights: []string{"R"}}}
+	if _, err := e.h.DefineRole(ctx, e.admin, commands.DefineRole{IDRuolo: "limited", ACL: acl, Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t) // the next command reads the role from the read model
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "lim", RagioneSociale: "L", Enabled: true, Roles: []string{"limited"}}); err != nil {
+		t.Fatal(err)
+	}
+	lim := e.principal(t, "lim")
+	var fe *domain.ForbiddenError
+	for _, domini := range [][]string{{"*"}, {"22222222222"}} {
+		_, err := e.h.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: domini, TipiPendenza: []string{"*"}})
+		if !errors.As(err, &fe) || fe.Rule != domain.RuleDelegation {
+			t.Fatalf("grant %v: %v, want delegation denial", domini, err)
+		}
+	}
+	if _, err := e.h.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
+		t.Fatalf("own scope: %v", err)
+	}
+	if _, err := e.h.PutOperator(ctx, lim, commands.PutOperator{Principal: "o2", RagioneSociale: "x", Enabled: true, Roles: []string{"Amministratore"}}); !errors.As(err, &fe) {
+		t.Fatalf("assigning admin: %v", err)
+	}
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "a", Principal: "lim", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
+		t.Fatalf("principal clash: %v", err)
+	}
+}

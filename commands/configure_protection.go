@@ -1,0 +1,88 @@
+package commands
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// CaptchaInput is the captcha part of the protection setting; nil fields
+// take the contract's defaults.
+type CaptchaInput struct {
+	ServerURL  string
+	SecretKey  string // empty on an update keeps the stored secret
+	Soglia     *float64
+	Parametro  *string
+	DenyOnFail *bool
+	TimeoutMs  *int
+}
+
+// ConfigureProtection sets the protection of the public Pagamento API
+// (PUT /configurazioni/hardening).
+type ConfigureProtection struct {
+	Enabled bool
+	Captcha CaptchaInput
+}
+
+// Protection defaults (API.md section 7).
+const (
+	DefaultCaptchaParam   = "gRecaptchaResponse"
+	DefaultCaptchaTimeout = 5000
+)
+
+// ConfigureProtection needs Configurazione e manutenzione W.
+func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c ConfigureProtection) (Result, error) {
+	s := events.CaptchaSettings{ServerURL: c.Captcha.ServerURL, SecretKey: c.Captcha.SecretKey,
+		Parametro: DefaultCaptchaParam, DenyOnFail: true, TimeoutMs: DefaultCaptchaTimeout}
+	if c.Captcha.Soglia != nil {
+		s.Soglia = *c.Captcha.Soglia
+	}
+	if c.Captcha.Parametro != nil {
+		s.Parametro = *c.Captcha.Parametro
+	}
+	if c.Captcha.DenyOnFail != nil {
+		s.DenyOnFail = *c.Captcha.DenyOnFail
+	}
+	if c.Captcha.TimeoutMs != nil {
+		s.TimeoutMs = *c.Captcha.TimeoutMs
+	}
+	if s.Soglia < 0 || s.Soglia > 1 {
+		return Result{}, invalid("captcha.soglia", "must be between 0.0 and 1.0")
+	}
+	if s.TimeoutMs < 1 || s.TimeoutMs > 60000 {
+		return Result{}, invalid("captcha.timeoutMs", "must be between 1 and 60000")
+	}
+	if s.Parametro == "" || len(s.Parametro) > 64 {
+		return Result{}, invalid("captcha.parametro", "must be 1 to 64 characters")
+	}
+	if s.ServerURL != "" || c.Enabled {
+		u, err := url.Parse(s.ServerURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Result{}, invalid("captcha.serverURL", "must be an absolute http(s) URL")
+		}
+	}
+	if err := domain.HasServiceRight(actor.Principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	return h.execute(ctx, actor, events.StreamHardening, func(stream []events.Envelope) ([]events.Event, error) {
+		var cur *events.PublicAPIProtectionConfigured
+		if n := len(stream); n > 0 {
+			if e, ok := stream[n-1].Event.(events.PublicAPIProtectionConfigured); ok {
+				cur = &e
+			}
+		}
+		e := events.PublicAPIProtectionConfigured{Enabled: c.Enabled, Captcha: s}
+		if e.Captcha.SecretKey == "" && cur != nil {
+			e.Captcha.SecretKey = cur.Captcha.SecretKey
+		}
+		if e.Enabled && e.Captcha.SecretKey == "" {
+			return nil, invalid("captcha.secretKey", "is required to enable the protection")
+		}
+		if cur != nil && *cur == e {
+			return nil, nil
+		}
+		return []events.Event{e}, nil
+	})
+}

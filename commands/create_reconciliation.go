@@ -1,0 +1,65 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// CreateReconciliation creates a reconciliation on the Ragioneria API
+// (PUT /riconciliazioni/{idDominio}/{id}).
+type CreateReconciliation struct {
+	IDDominio   string
+	ID          string
+	AmountCents int64
+	Causale     string
+	IDFlusso    string
+}
+
+// CreateReconciliation needs idDominio in the caller's RAGIONERIA scope. A
+// repeat by its creator with the same content changes nothing (200); with
+// other content it is a conflict; another application is refused (403).
+func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c CreateReconciliation) (Result, error) {
+	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+		return Result{}, err
+	}
+	if err := checkID("id", c.ID); err != nil {
+		return Result{}, err
+	}
+	if c.Causale == "" || len(c.Causale) > 140 {
+		return Result{}, invalid("causale", "is required (at most 140 characters)")
+	}
+	if len(c.IDFlusso) > 70 {
+		return Result{}, invalid("idFlusso", "at most 70 characters")
+	}
+	p := actor.Principal
+	return h.execute(ctx, actor, events.StreamRiconciliazione+c.IDDominio+"/"+c.ID, func(stream []events.Envelope) ([]events.Event, error) {
+		var prev *events.ReconciliationCreated
+		if len(stream) > 0 {
+			if e, ok := stream[0].Event.(events.ReconciliationCreated); ok {
+				prev = &e
+			}
+		}
+		var existing *domain.ReconciliationView
+		if prev != nil {
+			existing = &domain.ReconciliationView{IDDominio: prev.IDDominio, ID: prev.ID, IDA2A: prev.IDA2A}
+		}
+		if err := domain.CanWriteReconciliation(p, c.IDDominio, existing); err != nil {
+			return nil, err
+		}
+		if c.AmountCents <= 0 {
+			return nil, unprocessable("importo must be greater than zero")
+		}
+		e := events.ReconciliationCreated{IDDominio: c.IDDominio, ID: c.ID, IDA2A: p.IDA2A, AmountCents: c.AmountCents,
+			Causale: c.Causale, IDFlusso: c.IDFlusso}
+		if prev == nil {
+			return []events.Event{e}, nil
+		}
+		if *prev == e {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%w: reconciliation %s exists with different content", ErrConflict, c.ID)
+	})
+}

@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/google/uuid"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// MaxConflictRetries bounds how often a command re-loads and re-decides
+// after a concurrent write to the same stream.
+const MaxConflictRetries = 5
+
+// Handler executes commands against a store, reading the read models for
+// facts outside the aggregate (roles, entities, types, principals).
+type Handler struct {
+	store  events.Store
+	model  *projections.ReadModel
+	logger *slog.Logger
+}
+
+// NewHandler returns a command handler.
+func NewHandler(store events.Store, model *projections.ReadModel, logger *slog.Logger) *Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Handler{store: store, model: model, logger: logger}
+}
+
+// Actor is who issues a command: the principal (for delegation and
+// ownership decisions) and the request's correlation id.
+type Actor struct {
+	Principal     domain.Principal
+	CorrelationID string
+}
+
+// System is the actor of bootstrap commands.
+var System = Actor{Principal: domain.Principal{Kind: domain.KindOperator, Name: "system", Enabled: true}}
+
+func (a Actor) name() string { return a.Principal.Name }
+
+// Result tells what a command did.
+type Result struct {
+	Position events.Position // the position of its commit (or of the stream's last commit when nothing changed)
+	Created  bool            // the aggregate did not exist before
+	Changed  bool            // events were appended
+}
+
+// decideFunc folds the stream and returns the events to append (none for
+// an idempotent repeat) or an error.
+type decideFunc func(stream []events.Envelope) ([]events.Event, error)
+
+// execute runs load → decide → append, retrying on conflict.
+func (h *Handler) execute(ctx context.Context, actor Actor, stream string, decide decideFunc) (Result, error) {
+	for attempt := 0; ; attempt++ {
+		envs, err := h.store.Load(ctx, stream)
+		if err != nil {
+			return Result{}, fmt.Errorf("load %s: %w", stream, err)
+		}
+		evs, err := decide(envs)
+		if err != nil {
+			return Result{}, err
+		}
+		expected := events.ExpectNoStream()
+		var last events.Position
+		if n := len(envs); n > 0 {
+			expected = events.ExpectVersion(envs[n-1].Version)
+			last = envs[n-1].Position
+		}
+		if len(evs) == 0 {
+			return Result{Position: last}, nil
+		}
+		recs := make([]events.Record, len(evs))
+		for i, e := range evs {
+			recs[i] = events.Record{ID: uuid.NewString(), Event: e, Actor: actor.name(), CorrelationID: actor.CorrelationID}
+		}
+		pos, err := h.store.Append(ctx, stream, expected, recs...)
+		if errors.Is(err, events.ErrConflict) && attempt < MaxConflictRetries {
+			h.logger.Debug("append conflict; retrying", "stream", stream, "attempt", attempt+1)
+			continue
+		}
+		if errors.Is(err, events.ErrConflict) {
+			return Result{}, fmt.Errorf("%w: %s changed concurrently", ErrConflict, stream)
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("append %s: %w", stream, err)
+		}
+		return Result{Position: pos, Created: len(envs) == 0, Changed: true}, nil
+	}
+}

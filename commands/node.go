@@ -1,0 +1,150 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// RecordReceipt records a node receipt (POST /ricevute on the node API).
+// The HTTP layer has already admitted the caller as the intermediary's node
+// connector for an entity it serves.
+type RecordReceipt struct {
+	IDIntermediario string
+	IDDominio       string
+	NumeroAvviso    string
+	IDRicevuta      string
+	AmountCents     int64
+	Esito           string // ESEGUITO or NON_ESEGUITO
+	DataPagamento   string // RFC 3339 date-time or YYYY-MM-DD
+}
+
+// RecordReceipt is idempotent: the same idRicevuta with the same content
+// changes nothing; with different content it is a conflict.
+func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceipt) (Result, error) {
+	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+		return Result{}, err
+	}
+	if !ValidAvviso(c.NumeroAvviso) {
+		return Result{}, invalid("numeroAvviso", "must be 18 digits")
+	}
+	if err := checkID("idRicevuta", c.IDRicevuta); err != nil {
+		return Result{}, err
+	}
+	if c.Esito != "ESEGUITO" && c.Esito != "NON_ESEGUITO" {
+		return Result{}, invalid("esito", `must be "ESEGUITO" or "NON_ESEGUITO"`)
+	}
+	if !validDate(c.DataPagamento) {
+		return Result{}, invalid("dataPagamento", "must be an RFC 3339 date-time or a YYYY-MM-DD date")
+	}
+	if c.AmountCents <= 0 {
+		return Result{}, unprocessable("importo must be greater than zero")
+	}
+	pd, ok := h.model.PendenzaByNotice(c.IDDominio, c.NumeroAvviso)
+	if !ok {
+		return Result{}, fmt.Errorf("avviso %s/%s: %w", c.IDDominio, c.NumeroAvviso, ErrNotFound)
+	}
+	e := events.ReceiptRecorded{IDRicevuta: c.IDRicevuta, IDIntermediario: c.IDIntermediario, IDDominio: c.IDDominio,
+		NumeroAvviso: c.NumeroAvviso, IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, AmountCents: c.AmountCents,
+		Esito: c.Esito, DataPagamento: c.DataPagamento}
+	if pay, ok := h.model.PaymentCovering(c.IDDominio, c.NumeroAvviso); ok {
+		e.PaymentID = pay.Event.ID
+	}
+	return h.execute(ctx, actor, events.StreamRicevuta+c.IDDominio+"/"+c.IDRicevuta, func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) == 0 {
+			return []events.Event{e}, nil
+		}
+		if prev, ok := stream[0].Event.(events.ReceiptRecorded); ok && sameReceipt(prev, e) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%w: idRicevuta %s was recorded with different content", ErrConflict, c.IDRicevuta)
+	})
+}
+
+// sameReceipt compares what the node sent (not what was derived from the
+// read model at the time).
+func sameReceipt(a, b events.ReceiptRecorded) bool {
+	return a.IDRicevuta == b.IDRicevuta && a.IDIntermediario == b.IDIntermediario && a.IDDominio == b.IDDominio &&
+		a.NumeroAvviso == b.NumeroAvviso && a.AmountCents == b.AmountCents && a.Esito == b.Esito &&
+		a.DataPagamento == b.DataPagamento
+}
+
+func validDate(s string) bool {
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return true
+	}
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}
+
+// RecordSettlementReport records a settlement report (POST
+// /flussiRendicontazione on the node API).
+type RecordSettlementReport struct {
+	IDIntermediario string
+	IDFlusso        string
+	IDDominio       string
+	DataFlusso      string
+	TotalCents      int64
+	Items           []events.SettlementItem
+}
+
+// Settlement outcome codes of pagoPA.
+var settlementEsiti = map[int]bool{0: true, 3: true, 4: true, 8: true, 9: true}
+
+// RecordSettlementReport is idempotent on idFlusso like RecordReceipt.
+func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c RecordSettlementReport) (Result, error) {
+	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+		return Result{}, err
+	}
+	if c.IDFlusso == "" || len(c.IDFlusso) > 70 {
+		return Result{}, invalid("idFlusso", "is required (at most 70 characters)")
+	}
+	if !validDate(c.DataFlusso) {
+		return Result{}, invalid("dataFlusso", "must be an RFC 3339 date-time or a YYYY-MM-DD date")
+	}
+	if len(c.Items) == 0 || len(c.Items) > 10000 {
+		return Result{}, invalid("rendicontazioni", "must hold 1 to 10000 lines")
+	}
+	var sum int64
+	for i, it := range c.Items {
+		if !ValidAvviso(it.NumeroAvviso) {
+			return Result{}, invalid(fmt.Sprintf("rendicontazioni[%d].numeroAvviso", i), "must be 18 digits")
+		}
+		if !settlementEsiti[it.Esito] {
+			return Result{}, invalid(fmt.Sprintf("rendicontazioni[%d].esito", i), "must be 0, 3, 4, 8 or 9")
+		}
+		if it.AmountCents <= 0 {
+			return Result{}, unprocessable("rendicontazioni[%d].importo must be greater than zero", i)
+		}
+		sum += it.AmountCents
+	}
+	if c.TotalCents != sum {
+		return Result{}, unprocessable("importoTotale does not equal the sum of the lines")
+	}
+	e := events.SettlementReportRecorded{IDFlusso: c.IDFlusso, IDDominio: c.IDDominio, IDIntermediario: c.IDIntermediario,
+		DataFlusso: c.DataFlusso, TotalCents: c.TotalCents, Items: c.Items}
+	return h.execute(ctx, actor, events.StreamFlusso+c.IDDominio+"/"+c.IDFlusso, func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) == 0 {
+			return []events.Event{e}, nil
+		}
+		if prev, ok := stream[0].Event.(events.SettlementReportRecorded); ok && sameReport(prev, e) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%w: idFlusso %s was recorded with different content", ErrConflict, c.IDFlusso)
+	})
+}
+
+func sameReport(a, b events.SettlementReportRecorded) bool {
+	if a.IDFlusso != b.IDFlusso || a.IDDominio != b.IDDominio || a.DataFlusso != b.DataFlusso ||
+		a.TotalCents != b.TotalCents || len(a.Items) != len(b.Items) {
+		return false
+	}
+	for i := range a.Items {
+		if a.Items[i] != b.Items[i] {
+			return false
+		}
+	}
+	return true
+}

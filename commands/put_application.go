@@ -1,0 +1,216 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// GrantInput is an application's authorization on one API with its scope.
+type GrantInput struct {
+	API          string // PAGAMENTO, PENDENZE or RAGIONERIA
+	Domini       []string
+	TipiPendenza []string
+}
+
+// PutApplication registers or updates an application and its API grants
+// (PUT /applicazioni/{idA2A}). Grants lists every API the application is
+// authorized on after the command; an API not listed is revoked.
+type PutApplication struct {
+	IDA2A     string
+	Principal string
+	Password  *string // nil keeps the current password
+	Enabled   bool
+	Roles     []string
+	Grants    []GrantInput
+}
+
+// applicationState is the folded application stream.
+type applicationState struct {
+	exists    bool
+	principal string
+	enabled   bool
+	roles     []string
+	grants    map[string]events.ApplicationAPIAuthorized
+}
+
+func foldApplication(stream []events.Envelope) applicationState {
+	s := applicationState{grants: map[string]events.ApplicationAPIAuthorized{}}
+	for _, env := range stream {
+		switch e := env.Event.(type) {
+		case events.ApplicationRegistered:
+			s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
+		case events.ApplicationUpdated:
+			s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
+		case events.ApplicationAPIAuthorized:
+			s.grants[e.API] = e
+		case events.ApplicationAPIRevoked:
+			delete(s.grants, e.API)
+		}
+	}
+	return s
+}
+
+// PutApplication needs Anagrafica Applicazioni W; the roles it assigns and
+// the API scopes it grants must be within what the actor holds.
+func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplication) (Result, error) {
+	grants, err := h.validateApplication(c)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaApplicazioni, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	if err := h.principalFree(c.Principal, domain.KindApplication, c.IDA2A); err != nil {
+		return Result{}, err
+	}
+	hash, err := hashOptional(c.Password)
+	if err != nil {
+		return Result{}, err
+	}
+	return h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
+		cur := foldApplication(stream)
+		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles); err != nil {
+			return nil, err
+		}
+		var out []events.Event
+		app := events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal, PasswordHash: hash,
+			Enabled: c.Enabled, Roles: nonNil(c.Roles)}
+		switch {
+		case !cur.exists:
+			out = append(out, app)
+		case hash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles):
+			out = append(out, events.ApplicationUpdated(app))
+		}
+		for _, api := range domain.GrantableAPIs {
+			want, wanted := grants[api.String()]
+			have, had := cur.grants[api.String()]
+			switch {
+			case wanted && (!had || !sameGrant(want, have)):
+				if err := domain.CanGrantAPI(actor.Principal, grantOf(want)); err != nil {
+					return nil, err
+				}
+				out = append(out, want)
+			case !wanted && had:
+				if err := domain.CanGrantAPI(actor.Principal, grantOf(have)); err != nil {
+					return nil, err
+				}
+				out = append(out, events.ApplicationAPIRevoked{IDA2A: c.IDA2A, API: api.String()})
+			case wanted && had:
+				// Kept as is, but whoever manages the application (its
+				// password, principal, abilitato) must hold this scope too,
+				// or it could take over a more powerful application.
+				if err := domain.CanGrantAPI(actor.Principal, grantOf(have)); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return out, nil
+	})
+}
+
+func (h *Handler) validateApplication(c PutApplication) (map[string]events.ApplicationAPIAuthorized, error) {
+	if err := checkID("idA2A", c.IDA2A); err != nil {
+		return nil, err
+	}
+	if c.Principal == "" || len(c.Principal) > 512 {
+		return nil, invalid("principal", "is required (at most 512 characters)")
+	}
+	if err := checkPassword("password", c.Password); err != nil {
+		return nil, err
+	}
+	if err := h.checkRolesExist(c.Roles); err != nil {
+		return nil, err
+	}
+	grants := map[string]events.ApplicationAPIAuthorized{}
+	for _, g := range c.Grants {
+		api, err := domain.ParseAPI(g.API)
+		if err != nil || !api.Grantable() {
+			return nil, invalid("autorizzazioniApi.api", "must be PAGAMENTO, PENDENZE or RAGIONERIA")
+		}
+		if _, dup := grants[api.String()]; dup {
+			return nil, invalid("autorizzazioniApi", "api %s listed twice", api)
+		}
+		if err := checkScopeList("domini", g.Domini, ValidDominio); err != nil {
+			return nil, err
+		}
+		if err := checkScopeList("tipiPendenza", g.TipiPendenza, ValidID); err != nil {
+			return nil, err
+		}
+		grants[api.String()] = events.ApplicationAPIAuthorized{IDA2A: c.IDA2A, API: api.String(),
+			Domini: domain.ParseScope(g.Domini).List(), TipiPendenza: domain.ParseScope(g.TipiPendenza).List()}
+	}
+	return grants, nil
+}
+
+func grantOf(e events.ApplicationAPIAuthorized) domain.Grant {
+	api, _ := domain.ParseAPI(e.API)
+	return domain.Grant{API: api, Domini: domain.ParseScope(e.Domini), Tipi: domain.ParseScope(e.TipiPendenza)}
+}
+
+func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
+	return domain.ParseScope(a.Domini).Equal(domain.ParseScope(b.Domini)) &&
+		domain.ParseScope(a.TipiPendenza).Equal(domain.ParseScope(b.TipiPendenza))
+}
+
+// principalFree fails with ErrPrincipalInUse when name belongs to another
+// application or to an operator (a principal belongs to one of them only).
+func (h *Handler) principalFree(name string, kind domain.PrincipalKind, id string) error {
+	rec, ok := h.model.Lookup(name)
+	if !ok {
+		return nil
+	}
+	p := rec.Principal
+	if p.Kind == kind && ((kind == domain.KindApplication && p.IDA2A == id) || (kind == domain.KindOperator && p.Name == id)) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
+}
+
+func (h *Handler) checkRolesExist(ids []string) error {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if err := checkID("ruoli", id); err != nil {
+			return err
+		}
+		if seen[id] {
+			return invalid("ruoli", "role %s listed twice", id)
+		}
+		seen[id] = true
+		if _, ok := h.model.Role(id); !ok {
+			return unprocessable("role %s is not defined", id)
+		}
+	}
+	return nil
+}
+
+// checkRoleDelegation lets the actor manage a principal only when it could
+// grant every role the principal holds before and after the command: an
+// actor allowed to keep a role it does not hold could otherwise take over a
+// more powerful principal by changing its password.
+func (h *Handler) checkRoleDelegation(actor Actor, held, wanted []string) error {
+	var roles []domain.Role
+	seen := map[string]bool{}
+	for _, id := range slices.Concat(held, wanted) {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		r, ok := h.model.Role(id)
+		if !ok {
+			return unprocessable("role %s is not defined", id)
+		}
+		roles = append(roles, r.Role)
+	}
+	return domain.CanAssignRoles(actor.Principal, roles)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

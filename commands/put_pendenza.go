@@ -1,0 +1,181 @@
+package commands
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// PutPendenza creates or updates a pendenza on the Pendenze API
+// (PUT /pendenze/{idA2A}/{idPendenza}).
+type PutPendenza struct {
+	IDA2A          string // from the path: must be the caller's own
+	IDPendenza     string
+	IDDominio      string
+	IDTipoPendenza string
+	Causale        string
+	AmountCents    int64
+	Payer          events.Subject
+	NumeroAvviso   string // optional: assigned when absent on creation
+}
+
+// PutPendenza authorizes with the caller's PENDENZE grant (creation) or
+// ownership (update), then checks the entity and type exist and are
+// enabled. The notice number and UUID are fixed at creation.
+func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (Result, error) {
+	if err := validatePendenza(&c); err != nil {
+		return Result{}, err
+	}
+	return h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
+		var cur *events.PendenzaCreated
+		for _, env := range stream {
+			switch e := env.Event.(type) {
+			case events.PendenzaCreated:
+				cur = &e
+			case events.PendenzaUpdated:
+				ee := events.PendenzaCreated(e)
+				cur = &ee
+			}
+		}
+		if cur == nil {
+			if err := domain.CanCreatePendenza(actor.Principal, c.IDA2A, c.IDDominio, c.IDTipoPendenza); err != nil {
+				return nil, err
+			}
+		} else {
+			existing := domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
+				IDTipoPendenza: cur.IDTipoPendenza}
+			if err := domain.CanUpdatePendenza(actor.Principal, existing, c.IDA2A, c.IDDominio, c.IDTipoPendenza); err != nil {
+				return nil, err
+			}
+		}
+		if err := h.checkEntityAndType(c.IDDominio, c.IDTipoPendenza); err != nil {
+			return nil, err
+		}
+		e := events.PendenzaCreated{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza, IDDominio: c.IDDominio,
+			IDTipoPendenza: c.IDTipoPendenza, Causale: c.Causale, AmountCents: c.AmountCents, Payer: c.Payer,
+			NumeroAvviso: c.NumeroAvviso}
+		if cur == nil {
+			avviso, err := h.noticeNumber(c.IDDominio, c.NumeroAvviso)
+			if err != nil {
+				return nil, err
+			}
+			e.NumeroAvviso = avviso
+			e.UUID = randomHex(16)
+			return []events.Event{e}, nil
+		}
+		if c.NumeroAvviso != "" && c.NumeroAvviso != cur.NumeroAvviso {
+			return nil, invalid("numeroAvviso", "cannot change once assigned")
+		}
+		if cur.IDDominio != c.IDDominio && h.model.NoticeInUse(c.IDDominio, cur.NumeroAvviso) {
+			return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
+		}
+		e.NumeroAvviso, e.UUID = cur.NumeroAvviso, cur.UUID
+		if e == *cur {
+			return nil, nil
+		}
+		return []events.Event{events.PendenzaUpdated(e)}, nil
+	})
+}
+
+func validatePendenza(c *PutPendenza) error {
+	if err := checkID("idA2A", c.IDA2A); err != nil {
+		return err
+	}
+	if err := checkID("idPendenza", c.IDPendenza); err != nil {
+		return err
+	}
+	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+		return err
+	}
+	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
+		return err
+	}
+	if c.Causale == "" || len(c.Causale) > 140 {
+		return invalid("causale", "is required (at most 140 characters)")
+	}
+	if err := checkSubject("soggettoPagatore", &c.Payer); err != nil {
+		return err
+	}
+	if c.NumeroAvviso != "" && !ValidAvviso(c.NumeroAvviso) {
+		return invalid("numeroAvviso", "must be 18 digits")
+	}
+	if c.AmountCents <= 0 {
+		return unprocessable("importo must be greater than zero")
+	}
+	return nil
+}
+
+// checkSubject validates a payer or remitter and upper-cases its fiscal code.
+func checkSubject(field string, s *events.Subject) error {
+	if s.Tipo != "F" && s.Tipo != "G" {
+		return invalid(field+".tipo", `must be "F" or "G"`)
+	}
+	s.Identificativo = strings.ToUpper(strings.TrimSpace(s.Identificativo))
+	if !ValidFiscalCode(s.Identificativo) {
+		return invalid(field+".identificativo", "is not a fiscal code")
+	}
+	if s.Anagrafica == "" || len(s.Anagrafica) > 140 {
+		return invalid(field+".anagrafica", "is required (at most 140 characters)")
+	}
+	if len(s.Email) > 256 || (s.Email != "" && !strings.Contains(s.Email, "@")) {
+		return invalid(field+".email", "is not an e-mail address")
+	}
+	return nil
+}
+
+// checkEntityAndType requires an enabled entity and type (422 otherwise).
+func (h *Handler) checkEntityAndType(idDominio, idTipo string) error {
+	ent, ok := h.model.EntityView(idDominio)
+	if !ok {
+		return unprocessable("idDominio %s is not registered", idDominio)
+	}
+	if !ent.Enabled {
+		return unprocessable("idDominio %s is disabled", idDominio)
+	}
+	t, ok := h.model.TypeView(idTipo)
+	if !ok {
+		return unprocessable("idTipoPendenza %s is not registered", idTipo)
+	}
+	if !t.Enabled {
+		return unprocessable("idTipoPendenza %s is disabled", idTipo)
+	}
+	return nil
+}
+
+// noticeNumber returns want when it is free at idDominio (409 when taken),
+// else a random free 18-digit number.
+func (h *Handler) noticeNumber(idDominio, want string) (string, error) {
+	if want != "" {
+		if h.model.NoticeInUse(idDominio, want) {
+			return "", fmt.Errorf("%w: numeroAvviso %s is already used at idDominio %s", ErrConflict, want, idDominio)
+		}
+		return want, nil
+	}
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(17), nil) // "3" + 17 digits: pagoPA aux digit 3
+	for range 16 {
+		n, err := rand.Int(rand.Reader, limit)
+		if err != nil {
+			return "", err
+		}
+		avviso := fmt.Sprintf("3%017d", n)
+		if !h.model.NoticeInUse(idDominio, avviso) {
+			return avviso, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no free notice number", ErrConflict)
+}
+
+// randomHex returns n random bytes as lowercase hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err)) // unrecoverable
+	}
+	return hex.EncodeToString(b)
+}

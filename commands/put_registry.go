@@ -1,0 +1,238 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// PutPendenzaType registers or updates a pendenza type
+// (PUT /tipiPendenza/{idTipoPendenza}).
+type PutPendenzaType struct {
+	IDTipoPendenza string
+	Descrizione    string
+	Enabled        bool
+	Spontaneous    bool
+}
+
+// PutPendenzaType needs Anagrafica Creditore W.
+func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenzaType) (Result, error) {
+	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
+		return Result{}, err
+	}
+	if c.Descrizione == "" || len(c.Descrizione) > 255 {
+		return Result{}, invalid("descrizione", "is required (at most 255 characters)")
+	}
+	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	e := events.PendenzaTypeRegistered{IDTipoPendenza: c.IDTipoPendenza, Descrizione: c.Descrizione,
+		Enabled: c.Enabled, Spontaneous: c.Spontaneous}
+	return h.execute(ctx, actor, events.StreamTipoPendenza+c.IDTipoPendenza, func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) == 0 {
+			return []events.Event{e}, nil
+		}
+		if cur, ok := h.model.PendenzaType(c.IDTipoPendenza); ok && cur == e {
+			return nil, nil
+		}
+		return []events.Event{events.PendenzaTypeUpdated(e)}, nil
+	})
+}
+
+// PutIntermediary registers or updates an intermediary and its node
+// connector (PUT /intermediari/{idIntermediario}).
+type PutIntermediary struct {
+	IDIntermediario    string
+	Denominazione      string
+	Enabled            bool
+	ConnectorPrincipal string
+	ConnectorPassword  *string // nil keeps the current password
+}
+
+// PutIntermediary needs Anagrafica PagoPA W.
+func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutIntermediary) (Result, error) {
+	if err := checkID("idIntermediario", c.IDIntermediario); err != nil {
+		return Result{}, err
+	}
+	if c.Denominazione == "" || len(c.Denominazione) > 255 {
+		return Result{}, invalid("denominazione", "is required (at most 255 characters)")
+	}
+	if c.ConnectorPrincipal == "" || len(c.ConnectorPrincipal) > 512 {
+		return Result{}, invalid("connettoreNodo.principal", "is required (at most 512 characters)")
+	}
+	if err := checkPassword("connettoreNodo.password", c.ConnectorPassword); err != nil {
+		return Result{}, err
+	}
+	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaPagoPA, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	hash, err := hashOptional(c.ConnectorPassword)
+	if err != nil {
+		return Result{}, err
+	}
+	e := events.IntermediaryRegistered{IDIntermediario: c.IDIntermediario, Denominazione: c.Denominazione,
+		Enabled: c.Enabled, ConnectorPrincipal: c.ConnectorPrincipal, ConnectorPasswordHash: hash}
+	return h.execute(ctx, actor, events.StreamIntermediario+c.IDIntermediario, func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) == 0 {
+			return []events.Event{e}, nil
+		}
+		if cur, ok := h.model.Intermediary(c.IDIntermediario); ok && hash == "" {
+			same := cur.Event
+			same.ConnectorPasswordHash = ""
+			if same == e {
+				return nil, nil
+			}
+		}
+		return []events.Event{events.IntermediaryUpdated(e)}, nil
+	})
+}
+
+// DefineRole defines or replaces a role (PUT /ruoli/{idRuolo}).
+type DefineRole struct {
+	IDRuolo      string
+	ACL          []events.ACLEntry
+	Domini       []string
+	TipiPendenza []string
+}
+
+// DefineRole needs Anagrafica Ruoli W, and the role must be within what the
+// actor holds (delegation).
+func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Result, error) {
+	if err := checkID("idRuolo", c.IDRuolo); err != nil {
+		return Result{}, err
+	}
+	seen := map[string]bool{}
+	for _, entry := range c.ACL {
+		if _, err := domain.ParseService(entry.Service); err != nil {
+			return Result{}, invalid("acl.servizio", "unknown servizio %q", entry.Service)
+		}
+		if seen[entry.Service] {
+			return Result{}, invalid("acl.servizio", "servizio %q listed twice", entry.Service)
+		}
+		seen[entry.Service] = true
+		if len(entry.Rights) == 0 {
+			return Result{}, invalid("acl.autorizzazioni", "servizio %q has no autorizzazioni", entry.Service)
+		}
+		for _, r := range entry.Rights {
+			if _, err := domain.ParseRight(r); err != nil {
+				return Result{}, invalid("acl.autorizzazioni", "must be R or W")
+			}
+		}
+	}
+	if err := checkScopeList("domini", c.Domini, ValidDominio); err != nil {
+		return Result{}, err
+	}
+	if err := checkScopeList("tipiPendenza", c.TipiPendenza, ValidID); err != nil {
+		return Result{}, err
+	}
+	e := events.RoleDefined{IDRuolo: c.IDRuolo, ACL: c.ACL, Domini: domain.ParseScope(c.Domini).List(),
+		TipiPendenza: domain.ParseScope(c.TipiPendenza).List()}
+	if e.ACL == nil {
+		e.ACL = []events.ACLEntry{}
+	}
+	role, err := projections.ParseRole(e)
+	if err != nil {
+		return Result{}, invalid("acl", "%v", err)
+	}
+	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	if err := domain.CanGrantRole(actor.Principal, role); err != nil {
+		return Result{}, err
+	}
+	return h.execute(ctx, actor, events.StreamRuolo+c.IDRuolo, func(stream []events.Envelope) ([]events.Event, error) {
+		if n := len(stream); n > 0 {
+			last, ok := stream[n-1].Event.(events.RoleDefined)
+			if ok && sameRole(last, e) {
+				return nil, nil
+			}
+			// Replacing a role changes the rights of everyone holding it:
+			// the actor must be able to grant the old definition too, or a
+			// limited actor could shrink (or lock out) a more powerful one.
+			if ok {
+				old, err := projections.ParseRole(last)
+				if err != nil {
+					return nil, fmt.Errorf("stored role %s: %w", c.IDRuolo, err)
+				}
+				if err := domain.CanGrantRole(actor.Principal, old); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return []events.Event{e}, nil
+	})
+}
+
+func sameRole(a, b events.RoleDefined) bool {
+	ra, erra := projections.ParseRole(a)
+	rb, errb := projections.ParseRole(b)
+	return erra == nil && errb == nil && ra.ACL == rb.ACL && ra.Domini.Equal(rb.Domini) && ra.Tipi.Equal(rb.Tipi)
+}
+
+// PutOperator registers or updates an operator (PUT /operatori/{principal}).
+type PutOperator struct {
+	Principal      string
+	RagioneSociale string
+	Password       *string // nil keeps the current password
+	Enabled        bool
+	Roles          []string
+}
+
+// PutOperator needs Anagrafica Ruoli W; the roles it assigns must be within
+// what the actor holds.
+func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
+	if c.Principal == "" || len(c.Principal) > 512 {
+		return Result{}, invalid("principal", "is required (at most 512 characters)")
+	}
+	if c.RagioneSociale == "" || len(c.RagioneSociale) > 255 {
+		return Result{}, invalid("ragioneSociale", "is required (at most 255 characters)")
+	}
+	if err := checkPassword("password", c.Password); err != nil {
+		return Result{}, err
+	}
+	if err := h.checkRolesExist(c.Roles); err != nil {
+		return Result{}, err
+	}
+	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	if err := h.principalFree(c.Principal, domain.KindOperator, c.Principal); err != nil {
+		return Result{}, err
+	}
+	hash, err := hashOptional(c.Password)
+	if err != nil {
+		return Result{}, err
+	}
+	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
+		var cur *events.OperatorRegistered
+		for _, env := range stream {
+			switch e := env.Event.(type) {
+			case events.OperatorRegistered:
+				cur = &e
+			case events.OperatorUpdated:
+				ee := events.OperatorRegistered(e)
+				cur = &ee
+			}
+		}
+		var held []string
+		if cur != nil {
+			held = cur.Roles
+		}
+		if err := h.checkRoleDelegation(actor, held, c.Roles); err != nil {
+			return nil, err
+		}
+		e := events.OperatorRegistered{Principal: c.Principal, RagioneSociale: c.RagioneSociale, PasswordHash: hash,
+			Enabled: c.Enabled, Roles: nonNil(c.Roles)}
+		if cur == nil {
+			return []events.Event{e}, nil
+		}
+		if hash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) {
+			return nil, nil
+		}
+		return []events.Event{events.OperatorUpdated(e)}, nil
+	})
+}

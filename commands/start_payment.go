@@ -1,0 +1,186 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// PaymentRef is one pendenza a payment covers: exactly one of a pendenza
+// ({IDA2A, IDPendenza}), a notice ({IDDominio, NumeroAvviso}) or a
+// spontaneous payment ({IDDominio, IDTipoPendenza, AmountCents, Causale,
+// Payer}).
+type PaymentRef struct {
+	IDA2A, IDPendenza string
+	IDDominio         string
+	NumeroAvviso      string
+	IDTipoPendenza    string
+	AmountCents       int64
+	Causale           string
+	Payer             *events.Subject
+}
+
+// Kind names the reference's form ("pendenza", "avviso", "spontaneo").
+func (r PaymentRef) Kind() string {
+	switch {
+	case r.IDA2A != "" || r.IDPendenza != "":
+		return "pendenza"
+	case r.NumeroAvviso != "":
+		return "avviso"
+	}
+	return "spontaneo"
+}
+
+// StartPayment starts a payment (POST /pagamenti on the Pagamento API).
+type StartPayment struct {
+	Refs        []PaymentRef
+	Remitter    *events.Subject
+	SessionHash string // anonymous callers: SHA-256 of the session id
+}
+
+// MaxPaymentRefs is the most pendenze one payment covers.
+const MaxPaymentRefs = 5
+
+// StartPayment authorizes every reference for the caller and appends
+// PaymentStarted with a random, unguessable id, which it returns. A
+// citizen's remitter is forced to the citizen.
+func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment) (string, Result, error) {
+	p := actor.Principal
+	if len(c.Refs) == 0 || len(c.Refs) > MaxPaymentRefs {
+		return "", Result{}, invalid("pendenze", "must hold 1 to %d references", MaxPaymentRefs)
+	}
+	if c.Remitter != nil {
+		if err := checkSubject("soggettoVersante", c.Remitter); err != nil {
+			return "", Result{}, err
+		}
+	}
+	items := make([]events.PaymentItem, 0, len(c.Refs))
+	seen := map[string]bool{}
+	for i, ref := range c.Refs {
+		item, err := h.resolveRef(p, ref, i)
+		if err != nil {
+			return "", Result{}, err
+		}
+		if key := item.IDDominio + "/" + item.NumeroAvviso; item.NumeroAvviso != "" {
+			if seen[key] {
+				return "", Result{}, invalid("pendenze", "the same pendenza is referenced twice")
+			}
+			seen[key] = true
+		}
+		items = append(items, item)
+	}
+	e := events.PaymentStarted{ID: randomHex(16), Remitter: c.Remitter, Items: items}
+	switch p.Kind {
+	case domain.KindApplication:
+		e.CallerKind, e.CallerID = "APPLICATION", p.IDA2A
+	case domain.KindCitizen:
+		e.CallerKind, e.CallerID = "CITIZEN", p.Name
+		e.Remitter = &events.Subject{Tipo: "F", Identificativo: p.Name, Anagrafica: p.Name}
+		if c.Remitter != nil && c.Remitter.Anagrafica != "" {
+			e.Remitter.Anagrafica, e.Remitter.Email = c.Remitter.Anagrafica, c.Remitter.Email
+		}
+	case domain.KindAnonymous:
+		if c.SessionHash == "" {
+			return "", Result{}, invalid("session", "an anonymous payment needs a session")
+		}
+		e.CallerKind, e.SessionHash = "ANONYMOUS", c.SessionHash
+	default:
+		return "", Result{}, &domain.ForbiddenError{Rule: domain.RuleAPIEntry, Detail: "the caller cannot start payments"}
+	}
+	res, err := h.execute(ctx, actor, events.StreamPagamento+e.ID, func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) > 0 {
+			return nil, fmt.Errorf("%w: payment id collision", ErrConflict)
+		}
+		return []events.Event{e}, nil
+	})
+	return e.ID, res, err
+}
+
+// resolveRef finds and authorizes one reference, deciding before existence
+// is revealed wherever the caller's scope allows it.
+func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.PaymentItem, error) {
+	field := fmt.Sprintf("pendenze[%d]", i)
+	switch ref.Kind() {
+	case "pendenza":
+		if err := checkID(field+".idA2A", ref.IDA2A); err != nil {
+			return events.PaymentItem{}, err
+		}
+		if err := checkID(field+".idPendenza", ref.IDPendenza); err != nil {
+			return events.PaymentItem{}, err
+		}
+		pd, ok := h.model.Pendenza(ref.IDA2A, ref.IDPendenza)
+		if !ok {
+			if p.Kind != domain.KindApplication {
+				// A citizen or anonymous caller learns nothing about
+				// pendenze it cannot pay: not found is not allowed.
+				return events.PaymentItem{}, domain.CanPayPendenza(p, domain.PendenzaView{})
+			}
+			return events.PaymentItem{}, fmt.Errorf("pendenza %s/%s: %w", ref.IDA2A, ref.IDPendenza, ErrNotFound)
+		}
+		if err := domain.CanPayPendenza(p, pd.View()); err != nil {
+			return events.PaymentItem{}, err
+		}
+		return payable(pd)
+	case "avviso":
+		if err := checkDominio(field+".idDominio", ref.IDDominio); err != nil {
+			return events.PaymentItem{}, err
+		}
+		if !ValidAvviso(ref.NumeroAvviso) {
+			return events.PaymentItem{}, invalid(field+".numeroAvviso", "must be 18 digits")
+		}
+		if err := domain.CanAskNotice(p, ref.IDDominio); err != nil {
+			return events.PaymentItem{}, err
+		}
+		pd, ok := h.model.PendenzaByNotice(ref.IDDominio, ref.NumeroAvviso)
+		if !ok {
+			return events.PaymentItem{}, fmt.Errorf("avviso %s/%s: %w", ref.IDDominio, ref.NumeroAvviso, ErrNotFound)
+		}
+		if err := domain.CanPayNotice(p, pd.View()); err != nil {
+			return events.PaymentItem{}, err
+		}
+		return payable(pd)
+	}
+	if err := checkDominio(field+".idDominio", ref.IDDominio); err != nil {
+		return events.PaymentItem{}, err
+	}
+	if err := checkID(field+".idTipoPendenza", ref.IDTipoPendenza); err != nil {
+		return events.PaymentItem{}, err
+	}
+	if ref.Causale == "" || len(ref.Causale) > 140 {
+		return events.PaymentItem{}, invalid(field+".causale", "is required (at most 140 characters)")
+	}
+	if ref.Payer == nil {
+		return events.PaymentItem{}, invalid(field+".soggettoPagatore", "is required")
+	}
+	payer := *ref.Payer
+	if err := checkSubject(field+".soggettoPagatore", &payer); err != nil {
+		return events.PaymentItem{}, err
+	}
+	t, ok := h.model.TypeView(ref.IDTipoPendenza)
+	if !ok {
+		return events.PaymentItem{}, unprocessable("idTipoPendenza %s is not registered", ref.IDTipoPendenza)
+	}
+	if err := domain.CanPaySpontaneous(p, ref.IDDominio, t); err != nil {
+		return events.PaymentItem{}, err
+	}
+	if ref.AmountCents <= 0 {
+		return events.PaymentItem{}, unprocessable("importo must be greater than zero")
+	}
+	if err := h.checkEntityAndType(ref.IDDominio, ref.IDTipoPendenza); err != nil {
+		return events.PaymentItem{}, err
+	}
+	return events.PaymentItem{IDDominio: ref.IDDominio, IDTipoPendenza: ref.IDTipoPendenza, AmountCents: ref.AmountCents,
+		Causale: ref.Causale, PayerID: payer.Identificativo}, nil
+}
+
+func payable(pd projections.Pendenza) (events.PaymentItem, error) {
+	if pd.Stato == projections.StatoEseguita {
+		return events.PaymentItem{}, unprocessable("pendenza %s/%s is already paid", pd.IDA2A, pd.IDPendenza)
+	}
+	return events.PaymentItem{IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, IDDominio: pd.IDDominio,
+		IDTipoPendenza: pd.IDTipoPendenza, NumeroAvviso: pd.NumeroAvviso, AmountCents: pd.AmountCents,
+		Causale: pd.Causale, PayerID: pd.View().PayerID}, nil
+}

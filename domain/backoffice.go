@@ -1,0 +1,142 @@
+package domain
+
+// Backoffice rules (API.md section 4). A caller's rights are the union over
+// its roles, each right carrying its own role's scope: a right from role A
+// never reaches role B's entities, so every scoped check looks for one
+// single role that both gives the right and covers the resource.
+
+func backofficeActor(p *Principal) error {
+	if err := active(p); err != nil {
+		return err
+	}
+	if p.Kind != KindOperator && p.Kind != KindApplication {
+		return deny(RuleAPIEntry, "only operators and applications act on the BACKOFFICE API")
+	}
+	return nil
+}
+
+// hasRight reports whether any role of p gives right on s.
+func hasRight(p *Principal, s Service, r Right) bool {
+	for i := range p.Roles {
+		if p.Roles[i].Has(s, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// roleCovers reports whether one role of p gives right on s with both
+// idDominio and idTipo in that role's scope.
+func roleCovers(p *Principal, s Service, r Right, idDominio, idTipo string) bool {
+	for i := range p.Roles {
+		role := &p.Roles[i]
+		if role.Has(s, r) && role.Domini.Contains(idDominio) && role.Tipi.Contains(idTipo) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasServiceRight decides whether some role of p gives right on s,
+// whatever that role's scope (even none). It is the check for the
+// registries that are not scoped by entity: tipiPendenza, intermediari,
+// ruoli, operatori, applicazioni, eventi, configurazioni. Denials carry
+// RuleServiceRight, or RuleAPIEntry for a caller that is not an operator
+// or application.
+func HasServiceRight(p Principal, s Service, r Right) error {
+	if err := backofficeActor(&p); err != nil {
+		return err
+	}
+	if !hasRight(&p, s, r) {
+		return deny(RuleServiceRight, "no role gives %s %s", s, r)
+	}
+	return nil
+}
+
+// CanOnDominio decides whether one role of p gives right on s with
+// idDominio in that same role's Domini (its Tipi do not matter: the
+// resource has no pendenza type). RuleServiceRight when no role gives the
+// right at all, RuleRoleScope when none giving it covers idDominio.
+func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
+	if err := HasServiceRight(p, s, r); err != nil {
+		return err
+	}
+	for i := range p.Roles {
+		if p.Roles[i].Has(s, r) && p.Roles[i].Domini.Contains(idDominio) {
+			return nil
+		}
+	}
+	return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+}
+
+// CanOnPendenzaScope decides whether one role of p gives right on s with
+// both idDominio and idTipo in that same role's scope. The ids usually come
+// from a stored pendenza, so the denial does not repeat them.
+func CanOnPendenzaScope(p Principal, s Service, r Right, idDominio, idTipo string) error {
+	if err := HasServiceRight(p, s, r); err != nil {
+		return err
+	}
+	if !roleCovers(&p, s, r, idDominio, idTipo) {
+		return deny(RuleRoleScope, "no role giving %s %s covers the pendenza's idDominio and idTipoPendenza", s, r)
+	}
+	return nil
+}
+
+// CanOnPayment decides whether p may see a payment through s. It is
+// allowed only when every pendenza the payment covers is in the scope of a
+// role giving the right (each item may be covered by a different role): a
+// payment that also touches an entity outside the caller's scope stays
+// hidden, so no other entity's data leaks through it. A payment with no
+// item is denied.
+func CanOnPayment(p Principal, s Service, r Right, v PaymentView) error {
+	if err := HasServiceRight(p, s, r); err != nil {
+		return err
+	}
+	if len(v.Items) == 0 {
+		return deny(RuleRoleScope, "the payment covers no pendenza in scope")
+	}
+	for i := range v.Items {
+		if !roleCovers(&p, s, r, v.Items[i].IDDominio, v.Items[i].IDTipoPendenza) {
+			return deny(RuleRoleScope, "no role giving %s %s covers every pendenza of the payment", s, r)
+		}
+	}
+	return nil
+}
+
+// HasAnyRole decides whether p is an operator or application holding at
+// least one role (GET /profilo).
+func HasAnyRole(p Principal) error {
+	if err := backofficeActor(&p); err != nil {
+		return err
+	}
+	if len(p.Roles) == 0 {
+		return deny(RuleAPIEntry, "the principal holds no role")
+	}
+	return nil
+}
+
+// EffectiveRight is one service right of a caller with the scope it
+// reaches and the role it comes from.
+type EffectiveRight struct {
+	Role    string
+	Service Service
+	Rights  Rights
+	Domini  Scope
+	Tipi    Scope
+}
+
+// EffectiveRights lists p's rights for GET /profilo: one entry per role and
+// service the role gives any right on, roles in p's order and services in
+// Services order. Rights are not merged across roles, because each keeps
+// its own role's scope. It returns nil for a principal without roles.
+func EffectiveRights(p Principal) []EffectiveRight {
+	var out []EffectiveRight
+	for _, role := range p.Roles {
+		for _, s := range Services {
+			if r := role.Rights(s); r != 0 {
+				out = append(out, EffectiveRight{Role: role.ID, Service: s, Rights: r, Domini: role.Domini, Tipi: role.Tipi})
+			}
+		}
+	}
+	return out
+}

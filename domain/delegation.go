@@ -1,0 +1,133 @@
+package domain
+
+// Delegation (API.md section 4): a caller may grant, in a role, an
+// application's API scope or an operator's roles, only scopes and rights it
+// holds itself, and granting "*" needs "*".
+//
+// The check is exact and per role of the granter, like every scoped check:
+//   - every service right granted must be given by some role of the
+//     granter (this alone covers the unscoped registries, which
+//     HasServiceRight opens to any role whatever its scope);
+//   - every idDominio granted must be covered by one granter role giving
+//     that right (CanOnDominio reaches a role's Domini even when its Tipi
+//     are empty, so an empty Tipi does not make Domini harmless);
+//   - every (idDominio, idTipoPendenza) pair granted must be covered by one
+//     granter role giving that right: two roles d1×t1 and d2×t2 do not let
+//     the granter hand out d1×t2.
+//
+// "*" is the single value all; only an all-scope covers it. An empty Domini
+// grants nothing scoped (no check reaches a resource through it), so then
+// only the rights themselves are checked.
+
+// scopeValues lists a scope's members for the pairwise check; all is the
+// single value "*".
+func scopeValues(s Scope) []string {
+	if s.IsAll() {
+		return []string{Wildcard}
+	}
+	return s.IDs()
+}
+
+// covers reports whether s covers v, where "*" stands for all.
+func covers(s Scope, v string) bool {
+	if v == Wildcard {
+		return s.IsAll()
+	}
+	return s.Contains(v)
+}
+
+// holdsDominio reports whether one role of granter gives s:r covering d.
+func holdsDominio(granter *Principal, s Service, r Right, d string) bool {
+	for i := range granter.Roles {
+		role := &granter.Roles[i]
+		if role.Has(s, r) && covers(role.Domini, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsPair reports whether one role of granter gives s:r covering d × t.
+func holdsPair(granter *Principal, s Service, r Right, d, t string) bool {
+	for i := range granter.Roles {
+		role := &granter.Roles[i]
+		if role.Has(s, r) && covers(role.Domini, d) && covers(role.Tipi, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsScope checks that granter holds s:r over domini and domini × tipi.
+func holdsScope(granter *Principal, s Service, r Right, domini, tipi Scope) error {
+	ds := scopeValues(domini)
+	for _, d := range ds {
+		if !holdsDominio(granter, s, r, d) {
+			return deny(RuleDelegation, "the granter does not hold %s %s on idDominio %s", s, r, d)
+		}
+	}
+	ts := scopeValues(tipi)
+	for _, d := range ds {
+		for _, t := range ts {
+			if !holdsPair(granter, s, r, d, t) {
+				return deny(RuleDelegation, "the granter does not hold %s %s on idDominio %s with idTipoPendenza %s", s, r, d, t)
+			}
+		}
+	}
+	return nil
+}
+
+var bothRights = [...]Right{RightRead, RightWrite}
+
+// CanGrantRole decides whether granter may define role or hand it out: for
+// every service right role gives, granter must hold it (RuleDelegation
+// otherwise), over role's whole scope as described above. Whether the
+// endpoint itself is open to granter (Anagrafica Ruoli W) is the caller's
+// HasServiceRight check, not repeated here.
+func CanGrantRole(granter Principal, role Role) error {
+	if err := backofficeActor(&granter); err != nil {
+		return err
+	}
+	for _, s := range Services {
+		for _, r := range bothRights {
+			if !role.Has(s, r) {
+				continue
+			}
+			if !hasRight(&granter, s, r) {
+				return deny(RuleDelegation, "the granter does not hold %s %s", s, r)
+			}
+			if err := holdsScope(&granter, s, r, role.Domini, role.Tipi); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// CanAssignRoles decides whether granter may give an operator or
+// application every one of roles; the first role it may not grant denies.
+// An empty list grants nothing and is allowed to any Backoffice actor.
+func CanAssignRoles(granter Principal, roles []Role) error {
+	if err := backofficeActor(&granter); err != nil {
+		return err
+	}
+	for _, r := range roles {
+		if err := CanGrantRole(granter, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CanGrantAPI decides whether granter may authorize an application on
+// g.API with g's scope: it needs Anagrafica Applicazioni W (RuleServiceRight
+// when no role gives it) from roles covering g.Domini and g.Domini × g.Tipi
+// by the rule above (RuleDelegation). The grant's Tipi are checked even for
+// RAGIONERIA, whose decisions ignore them, so that what is stored is never
+// more than the granter holds.
+func CanGrantAPI(granter Principal, g Grant) error {
+	if err := HasServiceRight(granter, ServiceAnagraficaApplicazioni, RightWrite); err != nil {
+		return err
+	}
+	return holdsScope(&granter, ServiceAnagraficaApplicazioni, RightWrite, g.Domini, g.Tipi)
+}

@@ -1,0 +1,295 @@
+package domain
+
+import (
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestDNEqual(t *testing.T) {
+	t.Parallel()
+	base := "CN=app1, O=Ente Esempio, C=IT"
+	tests := []struct {
+		name  string
+		other string
+		equal bool
+	}{
+		{"same", "CN=app1, O=Ente Esempio, C=IT", true},
+		{"no_spaces_rfc2253", "CN=app1,O=Ente Esempio,C=IT", true},
+		{"semicolon_separators", "CN=app1; O=Ente Esempio; C=IT", true},
+		{"reversed", "C=IT, O=Ente Esempio, CN=app1", true},
+		{"openssl_form", "/C=IT/O=Ente Esempio/CN=app1", true},
+		{"openssl_form_forward", "/CN=app1/O=Ente Esempio/C=IT", true},
+		{"attribute_type_case", "cn=app1, o=Ente Esempio, c=IT", true},
+		{"attribute_type_mixed_case", "Cn=app1, O=Ente Esempio, c=IT", true},
+		{"surrounding_spaces", "  CN = app1 ,  O = Ente Esempio , C = IT ", true},
+		{"hex_escape", `CN=app\31, O=Ente Esempio, C=IT`, true},
+		{"needless_escape_of_space", `CN=app1, O=Ente\ Esempio, C=IT`, true},
+		{"extra_rdn", "CN=app1, OU=IT, O=Ente Esempio, C=IT", false},
+		{"extra_rdn_openssl", "/C=IT/O=Ente Esempio/OU=IT/CN=app1", false},
+		{"missing_rdn", "CN=app1, C=IT", false},
+		{"single_rdn", "CN=app1", false},
+		{"duplicated_rdn", "CN=app1, CN=app1, O=Ente Esempio, C=IT", false},
+		{"different_value", "CN=app2, O=Ente Esempio, C=IT", false},
+		{"different_type", "CN=app1, OU=Ente Esempio, C=IT", false},
+		{"value_case_differs", "CN=APP1, O=Ente Esempio, C=IT", false},
+		{"inner_spaces_differ", "CN=app1, O=Ente  Esempio, C=IT", false},
+		{"escaped_leading_space_kept", `CN=\ app1, O=Ente Esempio, C=IT`, false},
+		{"rotated_not_reversed", "O=Ente Esempio, C=IT, CN=app1", false},
+		{"swapped_middle", "CN=app1, C=IT, O=Ente Esempio", false},
+		{"multi_valued_rdn_vs_split", "CN=app1+O=Ente Esempio, C=IT", false},
+		{"oid_is_not_an_alias", "2.5.4.3=app1, O=Ente Esempio, C=IT", false},
+	}
+	a, err := ParseDN(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := ParseDN(tt.other)
+			if err != nil {
+				t.Fatalf("parse %q: %v", tt.other, err)
+			}
+			assertDNEqual(t, a, b, tt.equal)
+		})
+	}
+}
+
+func TestDNEqualEscapesAndMultiValued(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		a, b  string
+		equal bool
+	}{
+		{"escaped_comma_vs_hex", `CN=Rossi\, Mario, C=IT`, `CN=Rossi\2C Mario, C=IT`, true},
+		{"escaped_comma_vs_lower_hex", `CN=Rossi\, Mario, C=IT`, `CN=Rossi\2c Mario, C=IT`, true},
+		{"escaped_comma_is_not_a_separator", `CN=Rossi\, Mario, C=IT`, `CN=Rossi, CN=Mario, C=IT`, false},
+		{"escaped_comma_openssl", `CN=Rossi\, Mario, C=IT`, `/C=IT/CN=Rossi, Mario`, true},
+		{"utf8_hex_escape", `CN=Citt\C3\A0, C=IT`, "CN=Città, C=IT", true},
+		{"multi_valued_order_within_rdn", "CN=x+O=Ente, C=IT", "O=Ente+CN=x, C=IT", true},
+		{"multi_valued_reversed_dn", "CN=x+O=Ente, C=IT", "C=IT, O=Ente + CN=x", true},
+		{"multi_valued_openssl", "CN=x+O=Ente, C=IT", "/C=IT/O=Ente+CN=x", true},
+		{"multi_valued_subset", "CN=x+O=Ente, C=IT", "CN=x, C=IT", false},
+		{"escaped_plus_is_not_multi_valued", `CN=x\+O=Ente, C=IT`, "CN=x+O=Ente, C=IT", false},
+		{"openssl_unescaped_slash_in_value", "/C=IT/O=A/B Srl/CN=x", `CN=x, O=A/B Srl, C=IT`, true},
+		{"openssl_escaped_slash_in_value", `/C=IT/O=A\/B Srl/CN=x`, `CN=x, O=A/B Srl, C=IT`, true},
+		{"openssl_unescaped_plus_in_value", "/C=IT/O=A+B/CN=x", `CN=x, O=A\+B, C=IT`, true},
+		{"escaped_trailing_space_kept", `CN=a\ , C=IT`, "CN=a, C=IT", false},
+		{"hash_value_is_literal", `CN=#414243, C=IT`, "CN=ABC, C=IT", false},
+		{"hash_value_escaped_same", `CN=#414243, C=IT`, `CN=\#414243, C=IT`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := ParseDN(tt.a)
+			if err != nil {
+				t.Fatalf("parse %q: %v", tt.a, err)
+			}
+			b, err := ParseDN(tt.b)
+			if err != nil {
+				t.Fatalf("parse %q: %v", tt.b, err)
+			}
+			assertDNEqual(t, a, b, tt.equal)
+		})
+	}
+}
+
+// assertDNEqual checks DNEqual in both directions and that DNKey agrees.
+func assertDNEqual(t *testing.T, a, b DN, equal bool) {
+	t.Helper()
+	if got := DNEqual(a, b); got != equal {
+		t.Fatalf("DNEqual(%q, %q) = %v, want %v", a, b, got, equal)
+	}
+	if got := DNEqual(b, a); got != equal {
+		t.Fatalf("DNEqual is not symmetric for %q, %q", a, b)
+	}
+	if (DNKey(a) == DNKey(b)) != equal {
+		t.Fatalf("DNKey(%q) = %q, DNKey(%q) = %q: key equality disagrees with DNEqual = %v", a, DNKey(a), b, DNKey(b), equal)
+	}
+}
+
+func TestCanonicalForms(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, str, key string
+	}{
+		{"rfc4514", "CN=a, O=b, C=IT", "CN=a,O=b,C=IT", "C=IT,O=b,CN=a"},
+		{"reversed_same_key", "C=IT, O=b, CN=a", "C=IT,O=b,CN=a", "C=IT,O=b,CN=a"},
+		{"openssl", "/C=IT/O=b/CN=a", "C=IT,O=b,CN=a", "C=IT,O=b,CN=a"},
+		{"types_upper_cased", "cn=a,o=b", "CN=a,O=b", "CN=a,O=b"},
+		{"escapes_rewritten", `cn = Rossi\2C Mario , o=A\+B ,c=IT`, `CN=Rossi\, Mario,O=A\+B,C=IT`, `C=IT,O=A\+B,CN=Rossi\, Mario`},
+		{"specials_escaped", `CN=\"q\"\<x\>\;\\`, `CN=\"q\"\<x\>\;\\`, `CN=\"q\"\<x\>\;\\`},
+		{"equals_and_slash_unescaped", `CN=a\=b\/c`, `CN=a=b/c`, `CN=a=b/c`},
+		{"leading_hash_and_spaces", `CN=\#x\ \ `, `CN=\#x \ `, `CN=\#x \ `},
+		{"control_as_hex", `CN=a\0Ab`, `CN=a\0Ab`, `CN=a\0Ab`},
+		{"multi_valued_sorted", "O=z+CN=a+CN=b", "CN=a+CN=b+O=z", "CN=a+CN=b+O=z"},
+		{"oid_type", "2.5.4.3=a, 1.2.840.113549.1.9.1=#16046d61696c", `2.5.4.3=a,1.2.840.113549.1.9.1=\#16046d61696c`, `1.2.840.113549.1.9.1=\#16046d61696c,2.5.4.3=a`},
+		{"empty_value", "CN=, O=b", "CN=,O=b", "CN=,O=b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := ParseDN(tt.in)
+			if err != nil {
+				t.Fatalf("parse %q: %v", tt.in, err)
+			}
+			if got := d.String(); got != tt.str {
+				t.Errorf("String() = %q, want %q", got, tt.str)
+			}
+			key, err := CanonicalDN(tt.in)
+			if err != nil || key != tt.key {
+				t.Errorf("CanonicalDN = %q, %v; want %q", key, err, tt.key)
+			}
+			if DNKey(d) != key {
+				t.Errorf("DNKey %q differs from CanonicalDN %q", DNKey(d), key)
+			}
+			again, err := ParseDN(d.String())
+			if err != nil || !DNEqual(d, again) || again.String() != d.String() {
+				t.Errorf("String() %q does not parse back to the same DN: %v", d.String(), err)
+			}
+		})
+	}
+}
+
+func TestParseDNErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in string }{
+		{"empty", ""},
+		{"blank", "   "},
+		{"missing_equals", "CN"},
+		{"missing_equals_second_rdn", "CN=a, O"},
+		{"empty_type", "=x"},
+		{"blank_type", " =x, O=b"},
+		{"trailing_comma", "CN=a,"},
+		{"leading_comma", ",CN=a"},
+		{"empty_rdn", "CN=a,,O=b"},
+		{"trailing_plus", "CN=a+"},
+		{"dangling_escape", `CN=a\`},
+		{"bad_escape", `CN=a\q`},
+		{"half_hex_escape", `CN=a\4`},
+		{"half_hex_escape_then_text", `CN=a\4x`},
+		{"hex_nul", `CN=a\00`},
+		{"raw_nul", "CN=a\x00b"},
+		{"hex_not_utf8", `CN=a\FF`},
+		{"raw_not_utf8", "CN=a\xff"},
+		{"space_in_type", "C N=x"},
+		{"type_starts_with_hyphen", "-CN=x"},
+		{"type_with_underscore", "C_N=x"},
+		{"non_ascii_type", "ſN=x"},
+		{"escape_in_type", `C\N=x`},
+		{"oid_trailing_dot", "1.2.=x"},
+		{"oid_empty_arc", "1..2=x"},
+		{"oid_leading_zero", "1.02=x"},
+		{"oid_letters", "1.2a=x"},
+		{"unescaped_quote", `CN=a"b`},
+		{"unescaped_angle", "CN=<a>"},
+		{"trailing_garbage_quote", `CN=a, O=b"`},
+		{"openssl_only_slash", "/"},
+		{"openssl_trailing_slash", "/C=IT/"},
+		{"openssl_double_slash", "/C=IT//CN=a"},
+		{"openssl_no_type", "/abc"},
+		{"too_long", "CN=" + strings.Repeat("a", maxDNInput)},
+		{"too_much_content", strings.Repeat("CN=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,", 200) + "C=IT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := ParseDN(tt.in)
+			if err == nil {
+				t.Fatalf("ParseDN(%q) = %q, want an error", tt.in, d)
+			}
+			if !errors.Is(err, ErrBadDN) {
+				t.Fatalf("error %v does not wrap ErrBadDN", err)
+			}
+			if _, err := CanonicalDN(tt.in); err == nil {
+				t.Fatalf("CanonicalDN(%q) accepted", tt.in)
+			}
+		})
+	}
+}
+
+func TestZeroDNEqualsNothing(t *testing.T) {
+	t.Parallel()
+	d, err := ParseDN("CN=a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if DNEqual(DN{}, DN{}) || DNEqual(DN{}, d) || DNEqual(d, DN{}) {
+		t.Fatal("the zero DN must equal nothing")
+	}
+}
+
+func FuzzParseDN(f *testing.F) {
+	for _, s := range []string{
+		"CN=a, O=b, C=IT", "/C=IT/O=b/CN=a", `CN=Rossi\, Mario,C=IT`, "O=x+CN=y", `CN=\#x`, `CN=a\20`, "cn=é",
+		`CN=Citt\C3\A0;O=x`, "/C=IT/O=A/B+C/CN=x", `2.5.4.3=#0403616263`, `CN=\ \ a\ \ `, `CN=a\0D\0A`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDN(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadDN) {
+				t.Fatalf("error %v does not wrap ErrBadDN", err)
+			}
+			return
+		}
+		canon := d.String()
+		again, err := ParseDN(canon)
+		if err != nil {
+			t.Fatalf("canonical %q of %q does not parse: %v", canon, s, err)
+		}
+		if !DNEqual(d, again) || again.String() != canon {
+			t.Fatalf("canonical %q of %q is a different DN (%q)", canon, s, again.String())
+		}
+		rev, err := ParseDN(d.reversed().String())
+		if err != nil || !DNEqual(d, rev) || DNKey(rev) != DNKey(d) {
+			t.Fatalf("reverse of %q: equal %v, keys %q %q, err %v", canon, DNEqual(d, rev), DNKey(rev), DNKey(d), err)
+		}
+		if key, err := CanonicalDN(s); err != nil || key != DNKey(d) {
+			t.Fatalf("CanonicalDN(%q) = %q, %v; want %q", s, key, err, DNKey(d))
+		}
+	})
+}
+
+// TestGoCertificateSubject parses what the HTTP layer gets for an ssl
+// caller, crypto/x509's pkix.Name.String (RFC 2253 order, Go's escaping,
+// unknown attributes as #hex), and matches it against the forms an
+// administrator would register.
+func TestGoCertificateSubject(t *testing.T) {
+	t.Parallel()
+	var seq pkix.RDNSequence
+	seq = append(seq,
+		pkix.RelativeDistinguishedNameSET{{Type: asn1.ObjectIdentifier{2, 5, 4, 6}, Value: "IT"}},
+		pkix.RelativeDistinguishedNameSET{{Type: asn1.ObjectIdentifier{2, 5, 4, 10}, Value: `Ente, "Esempio" <srl>`}},
+		pkix.RelativeDistinguishedNameSET{
+			{Type: asn1.ObjectIdentifier{2, 5, 4, 3}, Value: "node+1"},
+			{Type: asn1.ObjectIdentifier{2, 5, 4, 5}, Value: "#42"},
+		},
+		pkix.RelativeDistinguishedNameSET{{Type: asn1.ObjectIdentifier{1, 2, 3, 4}, Value: "x"}},
+	)
+	subject := seq.String() // what pkix.Name.String and Certificate.Subject.String print
+	got, err := ParseDN(subject)
+	if err != nil {
+		t.Fatalf("parse Go's %q: %v", subject, err)
+	}
+	hexX := subject[strings.Index(subject, "1.2.3.4=")+len("1.2.3.4="):]
+	hexX = hexX[:strings.IndexByte(hexX, ',')]
+	for _, registered := range []string{
+		`C=IT, O=Ente\, \"Esempio\" \<srl\>, CN=node\+1+SERIALNUMBER=\#42, 1.2.3.4=` + hexX,
+		`1.2.3.4=` + hexX + `, serialNumber=\#42 + cn=node\2B1, o=Ente\2C \22Esempio\22 \3Csrl\3E, c=IT`,
+		`/C=IT/O=Ente, "Esempio" <srl>/CN=node+1+SERIALNUMBER=\#42/1.2.3.4=` + hexX,
+	} {
+		want, err := ParseDN(registered)
+		if err != nil {
+			t.Fatalf("parse %q: %v", registered, err)
+		}
+		if !DNEqual(got, want) || DNKey(got) != DNKey(want) {
+			t.Errorf("Go's %q and registered %q differ: %q vs %q", subject, registered, got, want)
+		}
+	}
+}

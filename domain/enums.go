@@ -1,0 +1,165 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+)
+
+// API is one of the five APIs. The zero value is invalid.
+type API struct{ i uint8 }
+
+var (
+	APIBackoffice = API{1}
+	APIPendenze   = API{2}
+	APIPagamento  = API{3}
+	APIRagioneria = API{4}
+	APINodo       = API{5}
+)
+
+var apiNames = [...]string{"", "BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA", "NODO"}
+var apiVersions = [...]string{"", "v1", "v2", "v2", "v3", "v1"}
+
+// APIs lists every API in a fixed order.
+var APIs = []API{APIBackoffice, APIPendenze, APIPagamento, APIRagioneria, APINodo}
+
+// GrantableAPIs lists the APIs an application can be authorized on.
+var GrantableAPIs = []API{APIPagamento, APIPendenze, APIRagioneria}
+
+// ParseAPI accepts the upper-case name ("PAGAMENTO") or the path segment
+// ("pagamento").
+func ParseAPI(s string) (API, error) {
+	u := strings.ToUpper(s)
+	for i := 1; i < len(apiNames); i++ {
+		if apiNames[i] == u {
+			return API{uint8(i)}, nil
+		}
+	}
+	return API{}, fmt.Errorf("unknown api %q", s)
+}
+
+func (a API) String() string { return apiNames[a.i] }
+
+// Valid reports whether a is one of the five APIs.
+func (a API) Valid() bool { return a.i > 0 && int(a.i) < len(apiNames) }
+
+// Segment is the API's path segment ("pagamento").
+func (a API) Segment() string { return strings.ToLower(apiNames[a.i]) }
+
+// Version is the API's mounted version ("v2").
+func (a API) Version() string { return apiVersions[a.i] }
+
+// Grantable reports whether applications are authorized on a per grant.
+func (a API) Grantable() bool { return a == APIPagamento || a == APIPendenze || a == APIRagioneria }
+
+// AuthType is how a caller authenticates. The zero value is invalid.
+type AuthType struct{ i uint8 }
+
+var (
+	AuthBasic  = AuthType{1}
+	AuthSSL    = AuthType{2}
+	AuthSPID   = AuthType{3}
+	AuthPublic = AuthType{4}
+)
+
+var authNames = [...]string{"", "basic", "ssl", "spid", "public"}
+
+// AuthTypes lists every authentication type.
+var AuthTypes = []AuthType{AuthBasic, AuthSSL, AuthSPID, AuthPublic}
+
+// ParseAuthType accepts "basic", "ssl", "spid" or "public".
+func ParseAuthType(s string) (AuthType, error) {
+	for i := 1; i < len(authNames); i++ {
+		if authNames[i] == s {
+			return AuthType{uint8(i)}, nil
+		}
+	}
+	return AuthType{}, fmt.Errorf("unknown auth type %q", s)
+}
+
+func (a AuthType) String() string { return authNames[a.i] }
+
+// Service is one of the nine Backoffice services. The zero value is invalid.
+type Service struct{ i uint8 }
+
+var (
+	ServiceAnagraficaPagoPA           = Service{1}
+	ServiceAnagraficaCreditore        = Service{2}
+	ServiceAnagraficaApplicazioni     = Service{3}
+	ServiceAnagraficaRuoli            = Service{4}
+	ServicePagamenti                  = Service{5}
+	ServicePendenze                   = Service{6}
+	ServiceRendicontazioniIncassi     = Service{7}
+	ServiceGiornaleEventi             = Service{8}
+	ServiceConfigurazioneManutenzione = Service{9}
+)
+
+const numServices = 10 // index 0 unused
+
+var serviceNames = [numServices]string{"",
+	"Anagrafica PagoPA", "Anagrafica Creditore", "Anagrafica Applicazioni", "Anagrafica Ruoli",
+	"Pagamenti", "Pendenze", "Rendicontazioni e Incassi", "Giornale degli Eventi",
+	"Configurazione e manutenzione"}
+
+// Services lists the nine services in GovPay's order.
+var Services = []Service{ServiceAnagraficaPagoPA, ServiceAnagraficaCreditore, ServiceAnagraficaApplicazioni,
+	ServiceAnagraficaRuoli, ServicePagamenti, ServicePendenze, ServiceRendicontazioniIncassi,
+	ServiceGiornaleEventi, ServiceConfigurazioneManutenzione}
+
+// ParseService accepts GovPay's label, exactly.
+func ParseService(s string) (Service, error) {
+	for i := 1; i < numServices; i++ {
+		if serviceNames[i] == s {
+			return Service{uint8(i)}, nil
+		}
+	}
+	return Service{}, fmt.Errorf("unknown servizio %q", s)
+}
+
+func (s Service) String() string { return serviceNames[s.i] }
+
+// Right is R (read, GETs) or W (write). Rights is a set of them.
+type Right uint8
+
+const (
+	RightRead  Right = 1 << iota // "R"
+	RightWrite                   // "W"
+)
+
+// ParseRight accepts "R" or "W".
+func ParseRight(s string) (Right, error) {
+	switch s {
+	case "R":
+		return RightRead, nil
+	case "W":
+		return RightWrite, nil
+	}
+	return 0, fmt.Errorf("unknown autorizzazione %q", s)
+}
+
+func (r Right) String() string {
+	switch r {
+	case RightRead:
+		return "R"
+	case RightWrite:
+		return "W"
+	}
+	return "?"
+}
+
+// Rights is a set of rights on one service.
+type Rights uint8
+
+// Has reports whether r includes right.
+func (r Rights) Has(right Right) bool { return r&Rights(right) != 0 }
+
+// List returns the rights in wire form, R before W.
+func (r Rights) List() []string {
+	out := make([]string, 0, 2)
+	if r.Has(RightRead) {
+		out = append(out, "R")
+	}
+	if r.Has(RightWrite) {
+		out = append(out, "W")
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+package domain
+
+import "fmt"
+
+// ForbiddenError is a denied decision: Rule names the rule of the contract
+// that denied, Detail says why in one sentence without other callers' data.
+type ForbiddenError struct {
+	Rule   string
+	Detail string
+}
+
+func (e *ForbiddenError) Error() string { return fmt.Sprintf("forbidden by %s: %s", e.Rule, e.Detail) }
+
+func deny(rule, format string, args ...any) error {
+	return &ForbiddenError{Rule: rule, Detail: fmt.Sprintf(format, args...)}
+}
+
+// RuleAuthNotAccepted denies an {auth} segment the API does not accept; the
+// HTTP layer answers it with codice "403" rather than "403000".
+const RuleAuthNotAccepted = "auth-not-accepted"

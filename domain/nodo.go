@@ -1,0 +1,75 @@
+package domain
+
+// Node API rule (API.md section 9): only the exact principal of the named
+// intermediary's node connector, for an entity that intermediary serves.
+
+// NodeCaller is what a node API caller presented, already checked by the
+// HTTP layer: for ssl the verified certificate's subject DN (any form
+// ParseDN accepts), for basic the username and whether the password matched
+// the hash stored for the intermediary's connector.
+type NodeCaller struct {
+	Auth       AuthType
+	DN         string // ssl
+	Username   string // basic
+	PasswordOK bool   // basic
+}
+
+// CanActAsNode decides a node API call for the intermediary interm (nil
+// when the path names an unknown one) about entity (nil when the call names
+// no entity or an unknown one).
+//
+// The intermediary must be registered and enabled (RuleNodeIntermediary);
+// the caller must be its connector (RuleNodeConnector): for ssl the subject
+// DN equal to the connector principal by DNEqual (same RDNs in the same or
+// exactly reversed order), for basic the username exactly equal
+// (constant-time) and PasswordOK; any other auth type is RuleAuthNotAccepted.
+// The entity must be served by interm (RuleNodeEntity); a nil entity is
+// denied when mustServe, and allowed otherwise (calls such as a settlement
+// report whose entity HTTP resolves and checks separately, or one that
+// answers 404/422 for an unknown entity only after the caller is known to be
+// the connector).
+//
+// The basic path does not allocate; the ssl path parses both DNs.
+func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mustServe bool) error {
+	if interm == nil || interm.IDIntermediario == "" {
+		return deny(RuleNodeIntermediary, "the intermediary is not registered")
+	}
+	if !interm.Enabled {
+		return deny(RuleNodeIntermediary, "the intermediary is disabled")
+	}
+	switch c.Auth {
+	case AuthSSL:
+		if !sameDN(c.DN, interm.ConnectorPrincipal) {
+			return deny(RuleNodeConnector, "the certificate subject is not the principal of this intermediary's node connector")
+		}
+	case AuthBasic:
+		if interm.ConnectorPrincipal == "" || !ctEqual(c.Username, interm.ConnectorPrincipal) || !c.PasswordOK {
+			return deny(RuleNodeConnector, "the credentials are not those of this intermediary's node connector")
+		}
+	default:
+		return deny(RuleAuthNotAccepted, "the NODO API accepts only ssl and basic authentication")
+	}
+	if entity == nil {
+		if mustServe {
+			return deny(RuleNodeEntity, "the entity is not served by this intermediary")
+		}
+		return nil
+	}
+	if entity.IDIntermediario != interm.IDIntermediario {
+		return deny(RuleNodeEntity, "the entity is not served by this intermediary")
+	}
+	return nil
+}
+
+// sameDN reports whether two DN strings parse and are DNEqual.
+func sameDN(a, b string) bool {
+	da, err := ParseDN(a)
+	if err != nil {
+		return false
+	}
+	db, err := ParseDN(b)
+	if err != nil {
+		return false
+	}
+	return DNEqual(da, db)
+}

@@ -1,0 +1,116 @@
+package domain
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPagamentoRules(t *testing.T) {
+	t.Parallel()
+	pag := Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)}
+	a := app("A", pag)
+	onlyPendenze := app("P", Grant{API: APIPendenze, Domini: ScopeAll(), Tipi: ScopeAll()})
+	own := PendenzaView{IDA2A: "A", IDPendenza: "1", IDDominio: d1, IDTipoPendenza: tA, PayerID: "CIT"}
+	other := PendenzaView{IDA2A: "B", IDPendenza: "2", IDDominio: d1, IDTipoPendenza: tA, PayerID: "CIT"}
+	farEntity := PendenzaView{IDA2A: "B", IDPendenza: "3", IDDominio: d2, IDTipoPendenza: tA, PayerID: "OTHER"}
+	farType := PendenzaView{IDA2A: "B", IDPendenza: "4", IDDominio: d1, IDTipoPendenza: tB, PayerID: "OTHER"}
+	noPayer := PendenzaView{IDA2A: "B", IDPendenza: "5", IDDominio: d1, IDTipoPendenza: tA}
+	cit := Citizen("CIT")
+	session := strings.Repeat("ab", 32)
+	anon := Anonymous(session)
+	spont := TypeView{IDTipoPendenza: tA, Enabled: true, Spontaneous: true}
+	notSpont := TypeView{IDTipoPendenza: tA, Enabled: true}
+	spontDisabled := TypeView{IDTipoPendenza: tA, Spontaneous: true}
+	byApp := func(id string) PaymentView { return PaymentView{CallerKind: KindApplication, CallerID: id} }
+	runDecisions(t, []decision{
+		{"read_pendenza_app_any_creator_in_scope", CanReadPendenzaPagamento(a, other), ""},
+		{"read_pendenza_app_own", CanReadPendenzaPagamento(a, own), ""},
+		{"read_pendenza_app_out_of_entity", CanReadPendenzaPagamento(a, farEntity), RuleAPIScope},
+		{"read_pendenza_app_out_of_type", CanReadPendenzaPagamento(a, farType), RuleAPIScope},
+		{"read_pendenza_app_without_pagamento_grant", CanReadPendenzaPagamento(onlyPendenze, own), RuleAPIEntry},
+		{"read_pendenza_citizen_payer", CanReadPendenzaPagamento(cit, other), ""},
+		{"read_pendenza_citizen_not_payer", CanReadPendenzaPagamento(cit, farEntity), RulePayer},
+		{"read_pendenza_citizen_no_payer", CanReadPendenzaPagamento(cit, noPayer), RulePayer},
+		{"read_pendenza_anonymous", CanReadPendenzaPagamento(anon, own), RuleAnonymous},
+		{"read_pendenza_operator", CanReadPendenzaPagamento(operator(), own), RuleAPIEntry},
+
+		{"list_pendenze_app", CanListPendenzePagamento(a), ""},
+		{"list_pendenze_app_without_grant", CanListPendenzePagamento(onlyPendenze), RuleAPIEntry},
+		{"list_pendenze_citizen", CanListPendenzePagamento(cit), ""},
+		{"list_pendenze_anonymous", CanListPendenzePagamento(anon), RuleAnonymous},
+
+		{"pay_by_id_app_in_scope", CanPayPendenza(a, other), ""},
+		{"pay_by_id_app_out_of_scope", CanPayPendenza(a, farEntity), RuleAPIScope},
+		{"pay_by_id_citizen_payer", CanPayPendenza(cit, own), ""},
+		{"pay_by_id_citizen_not_payer", CanPayPendenza(cit, farEntity), RulePayer},
+		{"pay_by_id_anonymous", CanPayPendenza(anon, own), RuleAnonymous},
+		{"pay_by_id_operator", CanPayPendenza(operator(), own), RuleAPIEntry},
+
+		{"pay_notice_app_in_scope", CanPayNotice(a, other), ""},
+		{"pay_notice_app_out_of_scope", CanPayNotice(a, farEntity), RuleAPIScope},
+		{"pay_notice_citizen_any", CanPayNotice(cit, farEntity), ""},
+		{"pay_notice_anonymous_any", CanPayNotice(anon, farEntity), ""},
+		{"pay_notice_operator", CanPayNotice(operator(), own), RuleAPIEntry},
+
+		{"spontaneous_app_in_scope", CanPaySpontaneous(a, d1, spont), ""},
+		{"spontaneous_app_out_of_entity", CanPaySpontaneous(a, d2, spont), RuleAPIScope},
+		{"spontaneous_app_out_of_type", CanPaySpontaneous(a, d1, TypeView{IDTipoPendenza: tB, Enabled: true, Spontaneous: true}), RuleAPIScope},
+		{"spontaneous_app_scope_before_type", CanPaySpontaneous(a, d2, notSpont), RuleAPIScope},
+		{"spontaneous_app_not_spontaneous_type", CanPaySpontaneous(a, d1, notSpont), RuleSpontaneous},
+		{"spontaneous_citizen", CanPaySpontaneous(cit, d2, spont), ""},
+		{"spontaneous_anonymous", CanPaySpontaneous(anon, d2, spont), ""},
+		{"spontaneous_not_spontaneous_type", CanPaySpontaneous(anon, d1, notSpont), RuleSpontaneous},
+		{"spontaneous_disabled_type", CanPaySpontaneous(cit, d1, spontDisabled), RuleSpontaneous},
+		{"spontaneous_zero_type", CanPaySpontaneous(anon, d1, TypeView{}), RuleSpontaneous},
+		{"spontaneous_operator", CanPaySpontaneous(operator(), d1, spont), RuleAPIEntry},
+
+		{"payment_own_app", CanReadPayment(a, byApp("A")), ""},
+		{"payment_other_app", CanReadPayment(a, byApp("B")), RulePaymentOwner},
+		{"payment_citizen_payment_same_id_as_app", CanReadPayment(app("CIT", pag), PaymentView{CallerKind: KindCitizen, CallerID: "CIT"}), RulePaymentOwner},
+		{"payment_app_without_grant", CanReadPayment(onlyPendenze, byApp("P")), RuleAPIEntry},
+		{"payment_citizen_remitter", CanReadPayment(cit, PaymentView{RemitterID: "CIT"}), ""},
+		{"payment_citizen_payer_of_one_item", CanReadPayment(cit, PaymentView{Items: []PaymentItemView{{PayerID: "X"}, {PayerID: "CIT"}}}), ""},
+		{"payment_citizen_unrelated", CanReadPayment(cit, PaymentView{RemitterID: "X", Items: []PaymentItemView{{PayerID: "Y"}}}), RulePayer},
+		{"payment_citizen_empty_ids", CanReadPayment(cit, PaymentView{Items: []PaymentItemView{{}}}), RulePayer},
+		{"payment_same_session", CanReadPayment(anon, PaymentView{CallerKind: KindAnonymous, SessionHash: session}), ""},
+		{"payment_other_session", CanReadPayment(anon, PaymentView{CallerKind: KindAnonymous, SessionHash: strings.Repeat("ab", 31) + "ac"}), RuleSession},
+		{"payment_session_prefix", CanReadPayment(anon, PaymentView{CallerKind: KindAnonymous, SessionHash: session[:10]}), RuleSession},
+		{"payment_same_hash_not_anonymous", CanReadPayment(anon, PaymentView{CallerKind: KindCitizen, SessionHash: session}), RuleSession},
+		{"payment_no_session", CanReadPayment(Anonymous(""), PaymentView{CallerKind: KindAnonymous}), RuleSession},
+		{"payment_operator", CanReadPayment(operator(), byApp("A")), RuleAPIEntry},
+
+		{"notice_app_in_scope", CanReadNotice(a, other), ""},
+		{"notice_app_out_of_scope", CanReadNotice(a, farType), RuleAPIScope},
+		{"notice_citizen_any", CanReadNotice(cit, farEntity), ""},
+		{"notice_anonymous_any", CanReadNotice(anon, farEntity), ""},
+		{"notice_operator", CanReadNotice(operator(), own), RuleAPIEntry},
+		{"ask_notice_app_in_scope", CanAskNotice(a, d1), ""},
+		{"ask_notice_app_out_of_scope", CanAskNotice(a, d2), RuleAPIScope},
+		{"ask_notice_anonymous", CanAskNotice(anon, d2), ""},
+		{"ask_notice_operator", CanAskNotice(operator(), d1), RuleAPIEntry},
+
+		{"profile_app", CanReadProfile(a), ""},
+		{"profile_citizen", CanReadProfile(cit), ""},
+		{"profile_anonymous", CanReadProfile(anon), ""},
+		{"profile_app_without_grant", CanReadProfile(onlyPendenze), RuleAPIEntry},
+		{"profile_operator", CanReadProfile(operator()), RuleAPIEntry},
+	})
+}
+
+// TestDetailsDoNotLeakStoredScope checks that a denial about a stored
+// pendenza does not name its entity or type, which belong to its creator.
+func TestDetailsDoNotLeakStoredScope(t *testing.T) {
+	t.Parallel()
+	a := app("A", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)})
+	far := PendenzaView{IDA2A: "B", IDPendenza: "3", IDDominio: d2, IDTipoPendenza: tB}
+	op := operator(role("r", map[Service]Rights{ServicePendenze: rd}, ScopeOf(d1), ScopeAll()))
+	for _, err := range []error{
+		CanReadPendenzaPagamento(a, far), CanPayPendenza(a, far), CanPayNotice(a, far), CanReadNotice(a, far),
+		CanOnPendenzaScope(op, ServicePendenze, RightRead, d2, tB),
+		CanOnPayment(op, ServicePendenze, RightRead, PaymentView{Items: []PaymentItemView{{IDDominio: d2, IDTipoPendenza: tB}}}),
+	} {
+		if err == nil || strings.Contains(err.Error(), d2) || strings.Contains(err.Error(), tB) {
+			t.Errorf("denial %v names the stored pendenza's scope", err)
+		}
+	}
+}

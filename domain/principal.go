@@ -1,0 +1,110 @@
+package domain
+
+// Role is a named set of service rights limited to a scope of creditor
+// entities (Domini) and pendenza types (Tipi). A right reaches only its own
+// role's scope.
+type Role struct {
+	ID     string
+	ACL    [numServices]Rights // indexed by Service.i
+	Domini Scope
+	Tipi   Scope
+}
+
+// NewRole builds a role from its ACL.
+func NewRole(id string, acl map[Service]Rights, domini, tipi Scope) Role {
+	r := Role{ID: id, Domini: domini, Tipi: tipi}
+	for s, rights := range acl {
+		r.ACL[s.i] = rights
+	}
+	return r
+}
+
+// Rights returns the role's rights on s.
+func (r Role) Rights(s Service) Rights { return r.ACL[s.i] }
+
+// Has reports whether the role gives right on s.
+func (r Role) Has(s Service, right Right) bool { return r.ACL[s.i].Has(right) }
+
+// Grant is an application's authorization on one API with its scope.
+type Grant struct {
+	API    API
+	Domini Scope
+	Tipi   Scope
+}
+
+// PrincipalKind tells what kind of caller a principal is.
+type PrincipalKind uint8
+
+const (
+	KindUnknown     PrincipalKind = iota // zero: never allowed anything
+	KindOperator                         // a registered Backoffice operator
+	KindApplication                      // a registered application (idA2A)
+	KindCitizen                          // an unregistered spid caller on Pagamento
+	KindAnonymous                        // a public caller on Pagamento
+)
+
+func (k PrincipalKind) String() string {
+	switch k {
+	case KindOperator:
+		return "OPERATOR"
+	case KindApplication:
+		return "APPLICATION"
+	case KindCitizen:
+		return "CITIZEN"
+	case KindAnonymous:
+		return "ANONYMOUS"
+	}
+	return "UNKNOWN"
+}
+
+// Principal is an authenticated caller with everything a decision needs.
+// It is built by the read model from the log and treated as immutable.
+type Principal struct {
+	Kind    PrincipalKind
+	Name    string // principal: username, canonical DN or upper-cased fiscal code; "" for anonymous
+	IDA2A   string // the application's id, for KindApplication
+	Enabled bool
+	Roles   []Role
+	// grants holds the application's per-API grants, indexed by API.i;
+	// a nil entry means not authorized on that API.
+	grants [len(apiNames)]*Grant
+	// SessionHash identifies an anonymous caller's session (hex SHA-256).
+	SessionHash string
+}
+
+// WithGrant returns a copy of p authorized on g.API with g's scope.
+func (p Principal) WithGrant(g Grant) Principal {
+	gg := g
+	p.grants[g.API.i] = &gg
+	return p
+}
+
+// Grant returns the principal's grant on api, if any.
+func (p *Principal) Grant(api API) (Grant, bool) {
+	g := p.grants[api.i]
+	if g == nil {
+		return Grant{}, false
+	}
+	return *g, true
+}
+
+// Grants returns every grant the principal holds, in GrantableAPIs order.
+func (p *Principal) Grants() []Grant {
+	var out []Grant
+	for _, a := range GrantableAPIs {
+		if g := p.grants[a.i]; g != nil {
+			out = append(out, *g)
+		}
+	}
+	return out
+}
+
+// Citizen returns the principal of an unregistered spid caller.
+func Citizen(fiscalCode string) Principal {
+	return Principal{Kind: KindCitizen, Name: fiscalCode, Enabled: true}
+}
+
+// Anonymous returns the principal of a public caller bound to a session.
+func Anonymous(sessionHash string) Principal {
+	return Principal{Kind: KindAnonymous, Enabled: true, SessionHash: sessionHash}
+}

@@ -1,0 +1,60 @@
+package domain
+
+// The views are what read models hand to decision functions: only the
+// facts a rule needs.
+
+// PendenzaView is the ownership and scope facts of a pendenza.
+type PendenzaView struct {
+	IDA2A          string // creator application
+	IDPendenza     string
+	IDDominio      string
+	IDTipoPendenza string
+	PayerID        string // soggettoPagatore.identificativo, upper-cased
+	NumeroAvviso   string
+	UUID           string
+}
+
+// PaymentItemView is one pendenza a payment covers.
+type PaymentItemView struct {
+	IDDominio      string
+	IDTipoPendenza string
+	PayerID        string
+}
+
+// PaymentView is the ownership facts of a payment.
+type PaymentView struct {
+	ID          string
+	CallerKind  PrincipalKind
+	CallerID    string // idA2A of an application, fiscal code of a citizen
+	SessionHash string // for anonymous payments
+	RemitterID  string // soggettoVersante.identificativo, upper-cased
+	Items       []PaymentItemView
+}
+
+// ReconciliationView is the ownership facts of a reconciliation.
+type ReconciliationView struct {
+	IDDominio string
+	ID        string
+	IDA2A     string // creator application
+}
+
+// EntityView is a creditor entity as decisions see it.
+type EntityView struct {
+	IDDominio       string
+	IDIntermediario string
+	Enabled         bool
+}
+
+// TypeView is a pendenza type as decisions see it.
+type TypeView struct {
+	IDTipoPendenza string
+	Enabled        bool
+	Spontaneous    bool
+}
+
+// IntermediaryView is an intermediary and its node connector principal.
+type IntermediaryView struct {
+	IDIntermediario    string
+	Enabled            bool
+	ConnectorPrincipal string
+}

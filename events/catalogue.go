@@ -1,0 +1,265 @@
+package events
+
+// The catalogue: one past-tense type per fact. Scopes are lists in GovPay's
+// convention: ["*"] means all, an empty list means none, otherwise the
+// listed ids. Amounts are integer euro cents. Password hashes are PHC
+// strings (argon2id); no plaintext secret is ever stored in an event.
+
+// CreditorEntityRegistered records a new creditor entity (ente creditore).
+type CreditorEntityRegistered struct {
+	IDDominio       string `json:"idDominio"`
+	RagioneSociale  string `json:"ragioneSociale"`
+	IDIntermediario string `json:"idIntermediario,omitempty"`
+	Enabled         bool   `json:"abilitato"`
+}
+
+// CreditorEntityUpdated replaces a creditor entity's registry data.
+type CreditorEntityUpdated CreditorEntityRegistered
+
+// PendenzaTypeRegistered records a new pendenza type.
+type PendenzaTypeRegistered struct {
+	IDTipoPendenza string `json:"idTipoPendenza"`
+	Descrizione    string `json:"descrizione"`
+	Enabled        bool   `json:"abilitato"`
+	Spontaneous    bool   `json:"pagamentoSpontaneo"`
+}
+
+// PendenzaTypeUpdated replaces a pendenza type's data.
+type PendenzaTypeUpdated PendenzaTypeRegistered
+
+// IntermediaryRegistered records an intermediary and its node connector.
+type IntermediaryRegistered struct {
+	IDIntermediario       string `json:"idIntermediario"`
+	Denominazione         string `json:"denominazione"`
+	Enabled               bool   `json:"abilitato"`
+	ConnectorPrincipal    string `json:"connettorePrincipal"`
+	ConnectorPasswordHash string `json:"connettorePasswordHash,omitempty"`
+}
+
+// IntermediaryUpdated replaces an intermediary's data.
+type IntermediaryUpdated IntermediaryRegistered
+
+// ACLEntry is one service of a role with its rights ("R", "W").
+type ACLEntry struct {
+	Service string   `json:"servizio"`
+	Rights  []string `json:"autorizzazioni"`
+}
+
+// RoleDefined defines or replaces a role.
+type RoleDefined struct {
+	IDRuolo      string     `json:"idRuolo"`
+	ACL          []ACLEntry `json:"acl"`
+	Domini       []string   `json:"domini"`
+	TipiPendenza []string   `json:"tipiPendenza"`
+}
+
+// OperatorRegistered records a new operator.
+type OperatorRegistered struct {
+	Principal      string   `json:"principal"`
+	RagioneSociale string   `json:"ragioneSociale"`
+	PasswordHash   string   `json:"passwordHash,omitempty"`
+	Enabled        bool     `json:"abilitato"`
+	Roles          []string `json:"ruoli"`
+}
+
+// OperatorUpdated replaces an operator's data. An empty PasswordHash keeps
+// the current password.
+type OperatorUpdated OperatorRegistered
+
+// ApplicationRegistered records a new application (idA2A) and its principal.
+type ApplicationRegistered struct {
+	IDA2A        string   `json:"idA2A"`
+	Principal    string   `json:"principal"`
+	PasswordHash string   `json:"passwordHash,omitempty"`
+	Enabled      bool     `json:"abilitato"`
+	Roles        []string `json:"ruoli"`
+}
+
+// ApplicationUpdated replaces an application's data. An empty PasswordHash
+// keeps the current password.
+type ApplicationUpdated ApplicationRegistered
+
+// ApplicationAPIAuthorized authorizes an application on one API
+// ("PAGAMENTO", "PENDENZE", "RAGIONERIA") with a scope, replacing any
+// previous scope on that API.
+type ApplicationAPIAuthorized struct {
+	IDA2A        string   `json:"idA2A"`
+	API          string   `json:"api"`
+	Domini       []string `json:"domini"`
+	TipiPendenza []string `json:"tipiPendenza"`
+}
+
+// ApplicationAPIRevoked removes an application's authorization on one API.
+type ApplicationAPIRevoked struct {
+	IDA2A string `json:"idA2A"`
+	API   string `json:"api"`
+}
+
+// CaptchaSettings configures the CAPTCHA check of the public API.
+type CaptchaSettings struct {
+	ServerURL  string  `json:"serverURL"`
+	SecretKey  string  `json:"secretKey"`
+	Soglia     float64 `json:"soglia"`
+	Parametro  string  `json:"parametro"`
+	DenyOnFail bool    `json:"denyOnFail"`
+	TimeoutMs  int     `json:"timeoutMs"`
+}
+
+// PublicAPIProtectionConfigured sets the protection of the public Pagamento API.
+type PublicAPIProtectionConfigured struct {
+	Enabled bool            `json:"abilitato"`
+	Captcha CaptchaSettings `json:"captcha"`
+}
+
+// Subject is a payer (soggettoPagatore) or remitter (soggettoVersante).
+type Subject struct {
+	Tipo           string `json:"tipo"`
+	Identificativo string `json:"identificativo"`
+	Anagrafica     string `json:"anagrafica"`
+	Email          string `json:"email,omitempty"`
+}
+
+// PendenzaCreated records a new pendenza created by application IDA2A.
+type PendenzaCreated struct {
+	IDA2A          string  `json:"idA2A"`
+	IDPendenza     string  `json:"idPendenza"`
+	IDDominio      string  `json:"idDominio"`
+	IDTipoPendenza string  `json:"idTipoPendenza"`
+	Causale        string  `json:"causale"`
+	AmountCents    int64   `json:"importoCentesimi"`
+	Payer          Subject `json:"soggettoPagatore"`
+	NumeroAvviso   string  `json:"numeroAvviso"`
+	UUID           string  `json:"UUID"`
+}
+
+// PendenzaUpdated replaces a pendenza's data (its creator, notice number and
+// UUID never change).
+type PendenzaUpdated PendenzaCreated
+
+// PaymentItem is one pendenza a payment covers.
+type PaymentItem struct {
+	IDA2A          string `json:"idA2A,omitempty"`
+	IDPendenza     string `json:"idPendenza,omitempty"`
+	IDDominio      string `json:"idDominio"`
+	IDTipoPendenza string `json:"idTipoPendenza"`
+	NumeroAvviso   string `json:"numeroAvviso,omitempty"`
+	AmountCents    int64  `json:"importoCentesimi"`
+	Causale        string `json:"causale,omitempty"`
+	PayerID        string `json:"identificativoPagatore,omitempty"`
+}
+
+// PaymentStarted records a payment started by a caller. CallerKind is
+// "APPLICATION", "CITIZEN" or "ANONYMOUS"; for an anonymous caller CallerID
+// is empty and SessionHash is the SHA-256 of its session id.
+type PaymentStarted struct {
+	ID          string        `json:"id"`
+	CallerKind  string        `json:"tipoChiamante"`
+	CallerID    string        `json:"idChiamante,omitempty"`
+	SessionHash string        `json:"hashSessione,omitempty"`
+	Remitter    *Subject      `json:"soggettoVersante,omitempty"`
+	Items       []PaymentItem `json:"pendenze"`
+}
+
+// ReceiptRecorded records a node receipt for a notice; with Esito
+// "ESEGUITO" the pendenza becomes ESEGUITA and a collection is recorded.
+type ReceiptRecorded struct {
+	IDRicevuta      string `json:"idRicevuta"`
+	IDIntermediario string `json:"idIntermediario"`
+	IDDominio       string `json:"idDominio"`
+	NumeroAvviso    string `json:"numeroAvviso"`
+	IDA2A           string `json:"idA2A,omitempty"`
+	IDPendenza      string `json:"idPendenza,omitempty"`
+	PaymentID       string `json:"idPagamento,omitempty"`
+	AmountCents     int64  `json:"importoCentesimi"`
+	Esito           string `json:"esito"`
+	DataPagamento   string `json:"dataPagamento"`
+}
+
+// SettlementItem is one line of a settlement report.
+type SettlementItem struct {
+	NumeroAvviso string `json:"numeroAvviso"`
+	AmountCents  int64  `json:"importoCentesimi"`
+	Esito        int    `json:"esito"`
+}
+
+// SettlementReportRecorded records a settlement report (flusso di
+// rendicontazione) sent by the node.
+type SettlementReportRecorded struct {
+	IDFlusso        string           `json:"idFlusso"`
+	IDDominio       string           `json:"idDominio"`
+	IDIntermediario string           `json:"idIntermediario"`
+	DataFlusso      string           `json:"dataFlusso"`
+	TotalCents      int64            `json:"importoTotaleCentesimi"`
+	Items           []SettlementItem `json:"rendicontazioni"`
+}
+
+// ReconciliationCreated records a reconciliation created by application IDA2A.
+type ReconciliationCreated struct {
+	IDDominio   string `json:"idDominio"`
+	ID          string `json:"id"`
+	IDA2A       string `json:"idA2A"`
+	AmountCents int64  `json:"importoCentesimi"`
+	Causale     string `json:"causale"`
+	IDFlusso    string `json:"idFlusso,omitempty"`
+}
+
+func (CreditorEntityRegistered) EventName() string      { return "CreditorEntityRegistered" }
+func (CreditorEntityUpdated) EventName() string         { return "CreditorEntityUpdated" }
+func (PendenzaTypeRegistered) EventName() string        { return "PendenzaTypeRegistered" }
+func (PendenzaTypeUpdated) EventName() string           { return "PendenzaTypeUpdated" }
+func (IntermediaryRegistered) EventName() string        { return "IntermediaryRegistered" }
+func (IntermediaryUpdated) EventName() string           { return "IntermediaryUpdated" }
+func (RoleDefined) EventName() string                   { return "RoleDefined" }
+func (OperatorRegistered) EventName() string            { return "OperatorRegistered" }
+func (OperatorUpdated) EventName() string               { return "OperatorUpdated" }
+func (ApplicationRegistered) EventName() string         { return "ApplicationRegistered" }
+func (ApplicationUpdated) EventName() string            { return "ApplicationUpdated" }
+func (ApplicationAPIAuthorized) EventName() string      { return "ApplicationAPIAuthorized" }
+func (ApplicationAPIRevoked) EventName() string         { return "ApplicationAPIRevoked" }
+func (PublicAPIProtectionConfigured) EventName() string { return "PublicAPIProtectionConfigured" }
+func (PendenzaCreated) EventName() string               { return "PendenzaCreated" }
+func (PendenzaUpdated) EventName() string               { return "PendenzaUpdated" }
+func (PaymentStarted) EventName() string                { return "PaymentStarted" }
+func (ReceiptRecorded) EventName() string               { return "ReceiptRecorded" }
+func (SettlementReportRecorded) EventName() string      { return "SettlementReportRecorded" }
+func (ReconciliationCreated) EventName() string         { return "ReconciliationCreated" }
+
+func registerCatalogue(c *Codec) {
+	Register[CreditorEntityRegistered](c)
+	Register[CreditorEntityUpdated](c)
+	Register[PendenzaTypeRegistered](c)
+	Register[PendenzaTypeUpdated](c)
+	Register[IntermediaryRegistered](c)
+	Register[IntermediaryUpdated](c)
+	Register[RoleDefined](c)
+	Register[OperatorRegistered](c)
+	Register[OperatorUpdated](c)
+	Register[ApplicationRegistered](c)
+	Register[ApplicationUpdated](c)
+	Register[ApplicationAPIAuthorized](c)
+	Register[ApplicationAPIRevoked](c)
+	Register[PublicAPIProtectionConfigured](c)
+	Register[PendenzaCreated](c)
+	Register[PendenzaUpdated](c)
+	Register[PaymentStarted](c)
+	Register[ReceiptRecorded](c)
+	Register[SettlementReportRecorded](c)
+	Register[ReconciliationCreated](c)
+}
+
+// Stream names: one stream per aggregate. Backends may encode them (the
+// JetStream store maps each to a subject-safe token).
+const (
+	StreamDominio         = "dominio-"
+	StreamTipoPendenza    = "tipoPendenza-"
+	StreamIntermediario   = "intermediario-"
+	StreamRuolo           = "ruolo-"
+	StreamOperatore       = "operatore-"
+	StreamApplicazione    = "applicazione-"
+	StreamPendenza        = "pendenza-"
+	StreamPagamento       = "pagamento-"
+	StreamRicevuta        = "ricevuta-"
+	StreamFlusso          = "flusso-"
+	StreamRiconciliazione = "riconciliazione-"
+	StreamHardening       = "configurazione-hardening"
+)

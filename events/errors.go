@@ -1,0 +1,18 @@
+package events
+
+import "errors"
+
+var (
+	// ErrConflict is returned by Store.Append when the stream's version is
+	// not the expected one. Every backend maps its own conflict error to it.
+	ErrConflict = errors.New("events: wrong expected stream version")
+	// ErrUnknownEvent is returned by the codec for an event name that is not
+	// registered.
+	ErrUnknownEvent = errors.New("events: unknown event name")
+	// ErrDecode is returned by the codec for a payload that does not decode.
+	ErrDecode = errors.New("events: bad event payload")
+	// ErrUnavailable is returned when the store cannot be reached.
+	ErrUnavailable = errors.New("events: store unavailable")
+	// ErrClosed is returned by a Store after Close.
+	ErrClosed = errors.New("events: store closed")
+)

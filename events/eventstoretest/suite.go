@@ -1,0 +1,366 @@
+package eventstoretest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// Harness opens stores for the suite.
+type Harness interface {
+	// Open returns a store over a fresh, empty log. The suite closes it.
+	Open(t *testing.T) Reopener
+}
+
+// Reopener is one log: its open store, and a way to close it and open it
+// again over the same data (for the durability test).
+type Reopener interface {
+	Store() events.Store
+	// Reopen closes the current store and returns a new one over the same log.
+	Reopen(t *testing.T) events.Store
+}
+
+// Capabilities are optional behaviours a backend may declare.
+type Capabilities struct {
+	// DedupeByID: a retried append with the same first event id is stored once.
+	DedupeByID bool
+}
+
+// Run runs every conformance test against stores from h.
+func Run(t *testing.T, h Harness, caps Capabilities) {
+	t.Run("round_trip", func(t *testing.T) { testRoundTrip(t, h) })
+	t.Run("expected_version", func(t *testing.T) { testExpectedVersion(t, h) })
+	t.Run("concurrent_appends_one_wins", func(t *testing.T) { testConcurrentAppends(t, h) })
+	t.Run("global_order_total_and_gap_free", func(t *testing.T) { testGlobalOrder(t, h) })
+	t.Run("read_and_subscribe_from_middle", func(t *testing.T) { testFromMiddle(t, h) })
+	t.Run("subscribe_sees_new_appends", func(t *testing.T) { testSubscribeLive(t, h) })
+	t.Run("reopen_loses_nothing", func(t *testing.T) { testReopen(t, h) })
+	t.Run("expected_version_is_per_stream_nats_7361", func(t *testing.T) { testPerStreamVersion(t, h) })
+	t.Run("last_position", func(t *testing.T) { testLastPosition(t, h) })
+	if caps.DedupeByID {
+		t.Run("retried_append_stored_once", func(t *testing.T) { testDedupe(t, h) })
+	}
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func entity(i int) events.Event {
+	return events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", i), RagioneSociale: fmt.Sprintf("Ente %d", i), Enabled: true}
+}
+
+func rec(id string, e events.Event) events.Record {
+	return events.Record{ID: id, Event: e, Actor: "tester", CorrelationID: "corr-" + id}
+}
+
+func mustAppend(t *testing.T, s events.Store, stream string, exp events.Expected, recs ...events.Record) events.Position {
+	t.Helper()
+	pos, err := s.Append(ctx(t), stream, exp, recs...)
+	if err != nil {
+		t.Fatalf("append %s: %v", stream, err)
+	}
+	return pos
+}
+
+func lastVersion(t *testing.T, s events.Store, stream string) events.Version {
+	t.Helper()
+	envs, err := s.Load(ctx(t), stream)
+	if err != nil {
+		t.Fatalf("load %s: %v", stream, err)
+	}
+	if len(envs) == 0 {
+		return 0
+	}
+	return envs[len(envs)-1].Version
+}
+
+func readAll(t *testing.T, s events.Store, from events.Position) []events.Envelope {
+	t.Helper()
+	var out []events.Envelope
+	if err := s.Read(ctx(t), from, func(_ context.Context, env events.Envelope) error {
+		out = append(out, env)
+		return nil
+	}); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return out
+}
+
+func testRoundTrip(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	p1 := mustAppend(t, s, "dominio-1", events.ExpectNoStream(), rec("a1", entity(1)))
+	v := lastVersion(t, s, "dominio-1")
+	p2 := mustAppend(t, s, "dominio-1", events.ExpectVersion(v),
+		rec("a2", events.CreditorEntityUpdated{IDDominio: "00000000001", RagioneSociale: "Nuovo", Enabled: false}),
+		rec("a3", events.CreditorEntityUpdated{IDDominio: "00000000001", RagioneSociale: "Ancora", Enabled: true}))
+	if p2 <= p1 {
+		t.Fatalf("positions %d then %d: not increasing", p1, p2)
+	}
+	envs, err := s.Load(ctx(t), "dominio-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(envs) != 3 {
+		t.Fatalf("loaded %d events, want 3", len(envs))
+	}
+	want := []struct {
+		id, name string
+		pos      events.Position
+		index    int
+		size     int
+	}{{"a1", "CreditorEntityRegistered", p1, 0, 1}, {"a2", "CreditorEntityUpdated", p2, 0, 2}, {"a3", "CreditorEntityUpdated", p2, 1, 2}}
+	for i, w := range want {
+		e := envs[i]
+		if e.ID != w.id || e.Name != w.name || e.Position != w.pos || e.Index != w.index || e.CommitSize != w.size ||
+			e.Stream != "dominio-1" || e.Actor != "tester" || e.CorrelationID != "corr-"+w.id || e.Time.IsZero() {
+			t.Fatalf("event %d = %+v, want %+v", i, e, w)
+		}
+	}
+	if got, ok := envs[2].Event.(events.CreditorEntityUpdated); !ok || got.RagioneSociale != "Ancora" || !got.Enabled {
+		t.Fatalf("decoded payload = %#v", envs[2].Event)
+	}
+	if envs[1].Version != envs[2].Version || envs[0].Version == envs[1].Version {
+		t.Fatalf("versions %d %d %d: one per commit", envs[0].Version, envs[1].Version, envs[2].Version)
+	}
+	if got, err := s.Load(ctx(t), "dominio-unknown"); err != nil || len(got) != 0 {
+		t.Fatalf("unknown stream: %v, %v", got, err)
+	}
+}
+
+func testExpectedVersion(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	mustAppend(t, s, "ruolo-r", events.ExpectNoStream(), rec("", entity(1)))
+	if _, err := s.Append(ctx(t), "ruolo-r", events.ExpectNoStream(), rec("", entity(2))); !errors.Is(err, events.ErrConflict) {
+		t.Fatalf("ExpectNoStream on an existing stream: %v, want ErrConflict", err)
+	}
+	v1 := lastVersion(t, s, "ruolo-r")
+	mustAppend(t, s, "ruolo-r", events.ExpectVersion(v1), rec("", entity(3)))
+	if _, err := s.Append(ctx(t), "ruolo-r", events.ExpectVersion(v1), rec("", entity(4))); !errors.Is(err, events.ErrConflict) {
+		t.Fatalf("stale version: %v, want ErrConflict", err)
+	}
+	v2 := lastVersion(t, s, "ruolo-r")
+	mustAppend(t, s, "ruolo-r", events.ExpectVersion(v2), rec("", entity(5)))
+	if envs, _ := s.Load(ctx(t), "ruolo-r"); len(envs) != 3 {
+		t.Fatalf("stream holds %d events, want 3 (conflicts must write nothing)", len(envs))
+	}
+}
+
+func testConcurrentAppends(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	for _, n := range []int{2, 8} {
+		stream := fmt.Sprintf("pendenza-race-%d", n)
+		mustAppend(t, s, stream, events.ExpectNoStream(), rec("", entity(0)))
+		v := lastVersion(t, s, stream)
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = s.Append(ctx(t), stream, events.ExpectVersion(v), rec("", entity(i+1)))
+			}()
+		}
+		wg.Wait()
+		wins := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				wins++
+			case errors.Is(err, events.ErrConflict):
+			default:
+				t.Fatalf("unexpected error: %v", err)
+			}
+		}
+		if wins != 1 {
+			t.Fatalf("%d concurrent appends: %d won, want exactly 1", n, wins)
+		}
+		if envs, _ := s.Load(ctx(t), stream); len(envs) != 2 {
+			t.Fatalf("stream holds %d events, want 2", len(envs))
+		}
+	}
+}
+
+func testGlobalOrder(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	const writers, each = 6, 25
+	var wg sync.WaitGroup
+	errc := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stream := fmt.Sprintf("applicazione-w%d", w)
+			exp := events.ExpectNoStream()
+			for i := range each {
+				pos, err := s.Append(context.Background(), stream, exp, rec("", entity(w*1000+i)))
+				if err != nil {
+					errc <- err
+					return
+				}
+				exp = events.ExpectVersion(events.Version(pos))
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatalf("append: %v", err)
+	}
+	sctx, cancel := context.WithCancel(ctx(t))
+	defer cancel()
+	var seen []events.Position
+	err := s.Subscribe(sctx, 0, func(_ context.Context, env events.Envelope) error {
+		seen = append(seen, env.Position)
+		if len(seen) == writers*each {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("subscribe ended with %v", err)
+	}
+	for i, p := range seen {
+		if p != events.Position(i+1) {
+			t.Fatalf("event %d at position %d: order not total and gap-free", i, p)
+		}
+	}
+}
+
+func testFromMiddle(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	var positions []events.Position
+	for i := range 10 {
+		positions = append(positions, mustAppend(t, s, fmt.Sprintf("dominio-%d", i), events.ExpectNoStream(), rec("", entity(i))))
+	}
+	mid := positions[4]
+	got := readAll(t, s, mid)
+	if len(got) != 5 || got[0].Position != positions[5] || got[4].Position != positions[9] {
+		t.Fatalf("read from %d: %d events starting %v", mid, len(got), got)
+	}
+	sctx, cancel := context.WithCancel(ctx(t))
+	defer cancel()
+	var sub []events.Position
+	_ = s.Subscribe(sctx, mid, func(_ context.Context, env events.Envelope) error {
+		sub = append(sub, env.Position)
+		if len(sub) == 5 {
+			cancel()
+		}
+		return nil
+	})
+	if len(sub) != 5 || sub[0] != positions[5] {
+		t.Fatalf("subscribe from %d saw %v", mid, sub)
+	}
+	if got := readAll(t, s, positions[9]); len(got) != 0 {
+		t.Fatalf("read from the end returned %d events", len(got))
+	}
+}
+
+func testSubscribeLive(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	mustAppend(t, s, "dominio-x", events.ExpectNoStream(), rec("", entity(1)))
+	sctx, cancel := context.WithCancel(ctx(t))
+	defer cancel()
+	got := make(chan events.Envelope, 10)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Subscribe(sctx, 0, func(_ context.Context, env events.Envelope) error { got <- env; return nil })
+	}()
+	first := <-got
+	if first.Stream != "dominio-x" {
+		t.Fatalf("first = %+v", first)
+	}
+	p := mustAppend(t, s, "dominio-y", events.ExpectNoStream(), rec("live", entity(2)))
+	select {
+	case env := <-got:
+		if env.ID != "live" || env.Position != p {
+			t.Fatalf("live event = %+v", env)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("subscriber did not see a new append")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("subscribe ended with %v, want context.Canceled", err)
+	}
+}
+
+func testReopen(t *testing.T, h Harness) {
+	r := h.Open(t)
+	s := r.Store()
+	var last events.Position
+	for i := range 20 {
+		last = mustAppend(t, s, fmt.Sprintf("operatore-%d", i%3), expectFor(t, s, fmt.Sprintf("operatore-%d", i%3)), rec("", entity(i)))
+	}
+	s = r.Reopen(t)
+	got := readAll(t, s, 0)
+	if len(got) != 20 || got[19].Position != last {
+		t.Fatalf("after reopen: %d events, last at %d; want 20 ending at %d", len(got), got[len(got)-1].Position, last)
+	}
+	if envs, _ := s.Load(ctx(t), "operatore-1"); len(envs) != 7 {
+		t.Fatalf("operatore-1 has %d events after reopen, want 7", len(envs))
+	}
+	// Appends go on from where the log was.
+	p := mustAppend(t, s, "operatore-1", expectFor(t, s, "operatore-1"), rec("", entity(99)))
+	if p != last+1 {
+		t.Fatalf("append after reopen at %d, want %d", p, last+1)
+	}
+}
+
+func expectFor(t *testing.T, s events.Store, stream string) events.Expected {
+	return events.ExpectVersion(lastVersion(t, s, stream))
+}
+
+// testPerStreamVersion guards against a stream's expected version being
+// checked against other subjects (nats-server issue 7361; the pinned server
+// is v2.15.2). Streams whose names are prefixes or wildcard lookalikes of
+// each other must stay independent.
+func testPerStreamVersion(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	for _, pair := range [][2]string{{"a", "a.b"}, {"applicazione-x", "applicazione-x2"}, {"x.*", "x.>"}, {"p q", "p"}} {
+		a, b := pair[0], pair[1]
+		pa := mustAppend(t, s, a, events.ExpectNoStream(), rec("", entity(1)))
+		mustAppend(t, s, b, events.ExpectNoStream(), rec("", entity(2)))
+		mustAppend(t, s, a, events.ExpectVersion(events.Version(pa)), rec("", entity(3)))
+		if _, err := s.Append(ctx(t), b, events.ExpectVersion(events.Version(pa)), rec("", entity(4))); !errors.Is(err, events.ErrConflict) {
+			t.Fatalf("%s checked against %s's version: %v", b, a, err)
+		}
+	}
+	mustAppend(t, s, "fresh-c", events.ExpectNoStream(), rec("", entity(5)))
+}
+
+func testLastPosition(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	if p, err := s.LastPosition(ctx(t)); err != nil || p != 0 {
+		t.Fatalf("empty log: %d, %v", p, err)
+	}
+	p := mustAppend(t, s, "dominio-1", events.ExpectNoStream(), rec("", entity(1)), rec("", entity(2)))
+	if got, err := s.LastPosition(ctx(t)); err != nil || got != p {
+		t.Fatalf("last = %d, %v; want %d", got, err, p)
+	}
+}
+
+func testDedupe(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	p1 := mustAppend(t, s, "pagamento-1", events.ExpectNoStream(), rec("same-id", entity(1)))
+	// The retry carries the same id: the store answers with the first
+	// append's position instead of storing it again (or reports the
+	// conflict its expected version now causes); either way one event.
+	p2, err := s.Append(ctx(t), "pagamento-1", events.ExpectNoStream(), rec("same-id", entity(1)))
+	if err != nil && !errors.Is(err, events.ErrConflict) {
+		t.Fatalf("retried append: %v", err)
+	}
+	if err == nil && p2 != p1 {
+		t.Fatalf("retried append stored again at %d (first at %d)", p2, p1)
+	}
+	if envs, _ := s.Load(ctx(t), "pagamento-1"); len(envs) != 1 {
+		t.Fatalf("stream holds %d events, want 1", len(envs))
+	}
+}

@@ -1,0 +1,62 @@
+// Package jetstreamtest helps benchmarks and tests fill a JetStream log
+// fast.
+package jetstreamtest
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/nats-io/nats.go"
+	js "github.com/nats-io/nats.go/jetstream"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+)
+
+// Event is the i-th pendenza of a filled log: 1,000 applications, 100
+// entities.
+func Event(i int) events.Event {
+	return events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%1000), IDPendenza: fmt.Sprintf("P%07d", i),
+		IDDominio: fmt.Sprintf("%011d", i%100), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti", AmountCents: 12345,
+		Payer:        events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
+		NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
+}
+
+// Fill appends n single-event commits quickly (async publishes, no
+// expected version) for read benchmarks.
+func Fill(ctx context.Context, s *jetstream.Store, n int) error {
+	codec := events.DefaultCodec
+	var futures []js.PubAckFuture
+	for i := range n {
+		e := Event(i)
+		data, err := codec.Encode(e)
+		if err != nil {
+			return err
+		}
+		payload := []byte(fmt.Sprintf(`[{"id":"%d","name":"%s","time":"2026-11-22T00:00:00Z","data":%s}]`, i, e.EventName(), data))
+		f, err := s.JetStream().PublishMsgAsync(&nats.Msg{Subject: s.Subject("pendenza-fill/" + strconv.Itoa(i%1000)), Data: payload})
+		if err != nil {
+			return err
+		}
+		futures = append(futures, f)
+		if len(futures) >= 4000 {
+			for _, f := range futures {
+				select {
+				case <-f.Ok():
+				case err := <-f.Err():
+					return err
+				}
+			}
+			futures = futures[:0]
+		}
+	}
+	for _, f := range futures {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return err
+		}
+	}
+	return nil
+}

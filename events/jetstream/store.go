@@ -1,0 +1,391 @@
+package jetstream
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// Config configures the store. The zero value (plus DataDir) runs an
+// embedded server.
+type Config struct {
+	DataDir       string   // embedded mode: JetStream files under DataDir/jetstream
+	URLs          []string // external servers; empty runs the embedded server
+	Replicas      int      // stream replicas on an external cluster (default 1)
+	StreamName    string   // default "PAYAUTHZ"
+	SubjectPrefix string   // default "payauthz.ev"
+	Codec         *events.Codec
+	Logger        *slog.Logger
+	// ConnectTimeout bounds the first connection (default 10s).
+	ConnectTimeout time.Duration
+}
+
+// Store is the JetStream implementation of events.Store. It is safe for
+// concurrent use.
+type Store struct {
+	cfg    Config
+	ns     *server.Server // nil when external
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	codec  *events.Codec
+	logger *slog.Logger
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+var _ events.Store = (*Store)(nil)
+
+// Open starts (or connects to) the server and creates or updates the stream.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.StreamName == "" {
+		cfg.StreamName = "PAYAUTHZ"
+	}
+	if cfg.SubjectPrefix == "" {
+		cfg.SubjectPrefix = "payauthz.ev"
+	}
+	if cfg.Replicas <= 0 {
+		cfg.Replicas = 1
+	}
+	if cfg.Codec == nil {
+		cfg.Codec = events.DefaultCodec
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger, closed: make(chan struct{})}
+	opts := []nats.Option{nats.Name("payauthz"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+		nats.Timeout(cfg.ConnectTimeout), nats.RetryOnFailedConnect(false)}
+	var err error
+	if len(cfg.URLs) == 0 {
+		if cfg.DataDir == "" {
+			return nil, errors.New("jetstream: DataDir is required for the embedded server")
+		}
+		s.ns, err = server.NewServer(&server.Options{
+			ServerName: "payauthz-embedded", JetStream: true, StoreDir: filepath.Join(cfg.DataDir, "jetstream"),
+			DontListen: true, NoSigs: true, NoLog: true, SyncAlways: true,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("jetstream: embedded server: %w", err)
+		}
+		s.ns.Start()
+		if !s.ns.ReadyForConnections(cfg.ConnectTimeout) {
+			s.ns.Shutdown()
+			return nil, errors.New("jetstream: embedded server did not start")
+		}
+		opts = append(opts, nats.InProcessServer(s.ns))
+		s.nc, err = nats.Connect(s.ns.ClientURL(), opts...)
+	} else {
+		s.nc, err = nats.Connect(strings.Join(cfg.URLs, ","), opts...)
+	}
+	if err != nil {
+		s.shutdownServer()
+		return nil, fmt.Errorf("jetstream: connect: %w: %v", events.ErrUnavailable, err)
+	}
+	if s.js, err = jetstream.New(s.nc); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	s.stream, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        cfg.StreamName,
+		Subjects:    []string{cfg.SubjectPrefix + ".>"},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		Replicas:    cfg.Replicas,
+		DenyDelete:  true,
+		DenyPurge:   true,
+		AllowDirect: true,
+		Duplicates:  2 * time.Minute,
+	})
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, err)
+	}
+	return s, nil
+}
+
+// Backend implements events.Store.
+func (s *Store) Backend() string { return "jetstream" }
+
+// Conn returns the NATS connection (for tests and benchmarks).
+func (s *Store) Conn() *nats.Conn { return s.nc }
+
+// JetStream returns the JetStream context (for tests and benchmarks).
+func (s *Store) JetStream() jetstream.JetStream { return s.js }
+
+// StreamName returns the JetStream stream holding the log.
+func (s *Store) StreamName() string { return s.cfg.StreamName }
+
+// Subject returns the subject of an aggregate stream: the prefix and the
+// stream name in unpadded base64url, which is always a valid single token
+// whatever the stream name holds (dots, spaces, wildcards).
+func (s *Store) Subject(stream string) string { return SubjectFor(s.cfg.SubjectPrefix, stream) }
+
+func (s *Store) streamOf(subject string) (string, error) {
+	return StreamFor(s.cfg.SubjectPrefix, subject)
+}
+
+// SubjectFor maps a stream name to its subject under prefix.
+func SubjectFor(prefix, stream string) string {
+	return prefix + "." + base64.RawURLEncoding.EncodeToString([]byte(stream))
+}
+
+// StreamFor decodes a subject under prefix back to its stream name.
+func StreamFor(prefix, subject string) (string, error) {
+	tok, ok := strings.CutPrefix(subject, prefix+".")
+	if !ok {
+		return "", fmt.Errorf("subject %q outside the log", subject)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil {
+		return "", fmt.Errorf("subject %q: %w", subject, err)
+	}
+	return string(b), nil
+}
+
+// wireEvent is one event inside a commit message.
+type wireEvent struct {
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	Actor         string          `json:"actor,omitempty"`
+	CorrelationID string          `json:"correlationId,omitempty"`
+	Time          time.Time       `json:"time"`
+	Data          json.RawMessage `json:"data"`
+}
+
+// Append implements events.Store.
+func (s *Store) Append(ctx context.Context, stream string, expected events.Expected, recs ...events.Record) (events.Position, error) {
+	if len(recs) == 0 {
+		return 0, errors.New("jetstream: append of no events")
+	}
+	if stream == "" {
+		return 0, errors.New("jetstream: empty stream name")
+	}
+	select {
+	case <-s.closed:
+		return 0, events.ErrClosed
+	default:
+	}
+	now := time.Now().UTC()
+	commit := make([]wireEvent, len(recs))
+	for i, r := range recs {
+		data, err := s.codec.Encode(r.Event)
+		if err != nil {
+			return 0, fmt.Errorf("jetstream: encode: %w", err)
+		}
+		id := r.ID
+		if id == "" {
+			id = uuid.NewString()
+		}
+		t := r.Time
+		if t.IsZero() {
+			t = now
+		}
+		commit[i] = wireEvent{ID: id, Name: r.Event.EventName(), Actor: r.Actor, CorrelationID: r.CorrelationID,
+			Time: t.UTC(), Data: data}
+	}
+	payload, err := json.Marshal(commit)
+	if err != nil {
+		return 0, fmt.Errorf("jetstream: encode commit: %w", err)
+	}
+	msg := &nats.Msg{Subject: s.Subject(stream), Data: payload, Header: nats.Header{}}
+	ack, err := s.js.PublishMsg(ctx, msg,
+		jetstream.WithMsgID(commit[0].ID),
+		jetstream.WithExpectLastSequencePerSubject(uint64(expected.Version())))
+	if err != nil {
+		return 0, mapPublishError(stream, err)
+	}
+	if ack.Duplicate {
+		s.logger.Debug("append deduplicated", "stream", stream, "position", ack.Sequence)
+	}
+	return events.Position(ack.Sequence), nil
+}
+
+// mapPublishError turns JetStream's answers into the port's errors.
+func mapPublishError(stream string, err error) error {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode {
+		case jetstream.JSErrCodeStreamWrongLastSequence, jetstream.JSErrCodeStreamWrongLastSequenceConstant:
+			return fmt.Errorf("append %s: %w", stream, events.ErrConflict)
+		}
+		return fmt.Errorf("append %s: %w", stream, err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
+}
+
+// decode turns one commit message into envelopes.
+func (s *Store) decode(subject string, seq uint64, data []byte) ([]events.Envelope, error) {
+	stream, err := s.streamOf(subject)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", events.ErrDecode, err)
+	}
+	var commit []wireEvent
+	if err := json.Unmarshal(data, &commit); err != nil {
+		return nil, fmt.Errorf("%w: commit at %d: %v", events.ErrDecode, seq, err)
+	}
+	if len(commit) == 0 {
+		return nil, fmt.Errorf("%w: empty commit at %d", events.ErrDecode, seq)
+	}
+	out := make([]events.Envelope, len(commit))
+	for i, w := range commit {
+		ev, err := s.codec.Decode(w.Name, w.Data)
+		if err != nil {
+			return nil, fmt.Errorf("commit at %d: %w", seq, err)
+		}
+		out[i] = events.Envelope{ID: w.ID, Name: w.Name, Stream: stream, Version: events.Version(seq),
+			Position: events.Position(seq), Index: i, CommitSize: len(commit), Time: w.Time, Actor: w.Actor,
+			CorrelationID: w.CorrelationID, Data: w.Data, Event: ev}
+	}
+	return out, nil
+}
+
+// Load implements events.Store: every commit on the stream's subject, in
+// order, by direct gets of the next message for the subject.
+func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
+	subject := s.Subject(stream)
+	var out []events.Envelope
+	seq := uint64(1)
+	for {
+		msg, err := s.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w: %v", stream, events.ErrUnavailable, err)
+		}
+		envs, err := s.decode(msg.Subject, msg.Sequence, msg.Data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, envs...)
+		seq = msg.Sequence + 1
+	}
+}
+
+// LastPosition implements events.Store.
+func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
+	info, err := s.stream.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("stream info: %w: %v", events.ErrUnavailable, err)
+	}
+	return events.Position(info.State.LastSeq), nil
+}
+
+// Read implements events.Store.
+func (s *Store) Read(ctx context.Context, from events.Position, h events.Handler) error {
+	last, err := s.LastPosition(ctx)
+	if err != nil {
+		return err
+	}
+	if from >= last {
+		return nil
+	}
+	return s.consume(ctx, from, last, h)
+}
+
+// Subscribe implements events.Store.
+func (s *Store) Subscribe(ctx context.Context, from events.Position, h events.Handler) error {
+	return s.consume(ctx, from, 0, h)
+}
+
+// consume delivers every commit after from through an ordered consumer
+// (which recreates itself after a disconnect at the next sequence, so no
+// commit is skipped or repeated), up to until (0: forever).
+func (s *Store) consume(ctx context.Context, from, until events.Position, h events.Handler) error {
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.cfg.SubjectPrefix + ".>"},
+		DeliverPolicy: jetstream.DeliverAllPolicy, InactiveThreshold: 30 * time.Second}
+	if from > 0 {
+		cfg.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
+		cfg.OptStartSeq = uint64(from) + 1
+	}
+	cons, err := s.js.OrderedConsumer(ctx, s.cfg.StreamName, cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(4096))
+	if err != nil {
+		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
+	}
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	defer it.Stop()
+	for {
+		msg, err := it.Next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			select {
+			case <-s.closed:
+				return events.ErrClosed
+			default:
+			}
+			return fmt.Errorf("consume: %w: %v", events.ErrUnavailable, err)
+		}
+		meta, err := msg.Metadata()
+		if err != nil {
+			return fmt.Errorf("%w: metadata: %v", events.ErrDecode, err)
+		}
+		envs, err := s.decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
+		if err != nil {
+			return err
+		}
+		for _, env := range envs {
+			if err := h(ctx, env); err != nil {
+				return err
+			}
+		}
+		if until > 0 && events.Position(meta.Sequence.Stream) >= until {
+			return nil
+		}
+	}
+}
+
+// Close drains the connection and stops an embedded server. Every
+// acknowledged append was fsynced before its acknowledgement.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		if s.nc != nil {
+			_ = s.nc.Drain()
+			for i := 0; i < 100 && !s.nc.IsClosed(); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			s.nc.Close()
+		}
+		s.shutdownServer()
+	})
+	return nil
+}
+
+func (s *Store) shutdownServer() {
+	if s.ns != nil {
+		s.ns.Shutdown()
+		s.ns.WaitForShutdown()
+	}
+}

@@ -1,0 +1,87 @@
+package jetstream_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/eventstoretest"
+	"github.com/payauthz/payauthz/events/jetstream"
+)
+
+// embedded opens stores over embedded servers in temp dirs.
+type embedded struct{}
+
+type embeddedLog struct {
+	dir   string
+	store *jetstream.Store
+}
+
+func openEmbedded(t *testing.T, dir string) *jetstream.Store {
+	t.Helper()
+	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
+func (embedded) Open(t *testing.T) eventstoretest.Reopener {
+	l := &embeddedLog{dir: t.TempDir()}
+	l.store = openEmbedded(t, l.dir)
+	t.Cleanup(func() { _ = l.store.Close() })
+	return l
+}
+
+func (l *embeddedLog) Store() events.Store { return l.store }
+
+func (l *embeddedLog) Reopen(t *testing.T) events.Store {
+	_ = l.store.Close()
+	l.store = openEmbedded(t, l.dir)
+	return l.store
+}
+
+func TestConformance(t *testing.T) {
+	eventstoretest.Run(t, embedded{}, eventstoretest.Capabilities{DedupeByID: true})
+}
+
+func TestGarbageMessageIsADecodeErrorNotAPanic(t *testing.T) {
+	s := openEmbedded(t, filepath.Join(t.TempDir(), "d"))
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.Append(ctx, "dominio-1", events.ExpectNoStream(), events.Record{
+		Event: events.CreditorEntityRegistered{IDDominio: "00000000001", RagioneSociale: "A"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, payload := range []string{`not json`, `[]`, `[{"id":"x","name":"NoSuchEvent","data":{}}]`,
+		`[{"id":"x","name":"CreditorEntityRegistered","data":{"abilitato":"yes"}}]`} {
+		if _, err := s.JetStream().PublishMsg(ctx, &nats.Msg{Subject: s.Subject("garbage"), Data: []byte(payload)}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Load(ctx, "garbage")
+		if !errors.Is(err, events.ErrDecode) && !errors.Is(err, events.ErrUnknownEvent) {
+			t.Fatalf("payload %q: load = %v, want a decode error", payload, err)
+		}
+	}
+	err := s.Read(ctx, 0, func(context.Context, events.Envelope) error { return nil })
+	if !errors.Is(err, events.ErrDecode) && !errors.Is(err, events.ErrUnknownEvent) {
+		t.Fatalf("read = %v, want a decode error", err)
+	}
+}
+
+func FuzzSubjectEncoding(f *testing.F) {
+	for _, s := range []string{"dominio-1", "a.b", "x.*", "x.>", "CN=a, O=b, C=IT", "", " ", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, stream string) {
+		subj := jetstream.SubjectFor("payauthz.ev", stream)
+		back, err := jetstream.StreamFor("payauthz.ev", subj)
+		if err != nil || back != stream {
+			t.Fatalf("%q → %q → %q, %v", stream, subj, back, err)
+		}
+	})
+}

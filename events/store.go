@@ -1,0 +1,99 @@
+package events
+
+import (
+	"context"
+	"time"
+)
+
+// Position is a place in the global, totally ordered log. Positions start at
+// 1 and grow with each commit; 0 means "before the first event".
+type Position uint64
+
+// Version is a stream's version as its backend counts it: the value found in
+// Envelope.Version of the stream's last event, passed back to Append as the
+// expected version. It only grows; callers compare it for equality and must
+// not do arithmetic on it (JetStream's versions are global sequences, not
+// counters).
+type Version uint64
+
+// Expected is the version a stream must have for an Append to succeed.
+type Expected struct {
+	noStream bool
+	version  Version
+}
+
+// ExpectNoStream requires that the stream does not exist yet.
+func ExpectNoStream() Expected { return Expected{noStream: true} }
+
+// ExpectVersion requires that the stream's last event has version v.
+func ExpectVersion(v Version) Expected {
+	if v == 0 {
+		return ExpectNoStream()
+	}
+	return Expected{version: v}
+}
+
+// NoStream reports whether the stream must not exist.
+func (e Expected) NoStream() bool { return e.noStream || e.version == 0 }
+
+// Version returns the required version (0 when NoStream).
+func (e Expected) Version() Version { return e.version }
+
+// Record is one event to append, with the metadata the writer supplies.
+type Record struct {
+	ID            string // unique event id (UUID); a retried append with the same id is stored once
+	Event         Event
+	Actor         string // acting principal, "" for the system
+	CorrelationID string
+	Time          time.Time // zero → the store sets the append time
+}
+
+// Envelope is an event as read back from the log.
+type Envelope struct {
+	ID            string
+	Name          string
+	Stream        string
+	Version       Version  // the stream's version after this event
+	Position      Position // global position of the commit holding this event
+	Index         int      // place of this event in its commit, from 0
+	CommitSize    int      // number of events in the commit (at least 1)
+	Time          time.Time
+	Actor         string
+	CorrelationID string
+	Data          []byte // the JSON payload
+	Event         Event  // the decoded payload
+}
+
+// Handler receives envelopes in log order. Returning an error stops the read
+// or the subscription.
+type Handler func(ctx context.Context, env Envelope) error
+
+// Store is the port every event-log backend implements. All methods are safe
+// for concurrent use. Implementations must pass eventstoretest.Run.
+type Store interface {
+	// Append atomically appends recs (one or more events of the same
+	// stream) if the stream is at the expected version, and returns the
+	// global position of the commit. A wrong expected version returns an
+	// error matching ErrConflict. All events of one Append share the same
+	// Position.
+	Append(ctx context.Context, stream string, expected Expected, recs ...Record) (Position, error)
+	// Load returns every event of one stream in order; an unknown stream
+	// returns no events and no error.
+	Load(ctx context.Context, stream string) ([]Envelope, error)
+	// Read calls h for every event after position from (exclusive) up to
+	// the log's last position at the time of the call, in order.
+	Read(ctx context.Context, from Position, h Handler) error
+	// Subscribe calls h for every event after from (exclusive), in order,
+	// first the existing ones then new ones as they are appended, until ctx
+	// is cancelled or h returns an error. It blocks; the returned error is
+	// ctx.Err() on cancellation.
+	Subscribe(ctx context.Context, from Position, h Handler) error
+	// LastPosition returns the position of the last commit in the log (0 for
+	// an empty log).
+	LastPosition(ctx context.Context) (Position, error)
+	// Backend names the backend ("jetstream", "kurrentdb"); consistency
+	// tokens carry it.
+	Backend() string
+	// Close releases the store. It does not lose acknowledged appends.
+	Close() error
+}

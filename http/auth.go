@@ -1,0 +1,231 @@
+package httpapi
+
+import (
+	"crypto/x509"
+	"encoding/base64"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// caller is what authentication established about a request.
+type caller struct {
+	api       domain.API
+	auth      domain.AuthType
+	principal domain.Principal
+	// newSession is set for an anonymous caller without a valid cookie; a
+	// payment it starts issues a cookie.
+	newSession bool
+	// node holds the credentials of a node API caller: they are matched
+	// against the named intermediary's connector, not resolved as a
+	// registered principal.
+	node nodeCredentials
+}
+
+// nodeCredentials are what a node API caller presented.
+type nodeCredentials struct {
+	user, password string // basic
+	dn             string // ssl: the verified certificate's subject
+}
+
+const callerKey = "payauthz.caller"
+
+// callerOf returns the authenticated caller of the request.
+func callerOf(c *echo.Context) *caller {
+	if v, ok := c.Get(callerKey).(*caller); ok {
+		return v
+	}
+	return &caller{} // zero principal: every decision denies it
+}
+
+// spidHeader carries the citizen's fiscal code from the identity proxy.
+const spidHeader = "X-SPID-FISCALNUMBER"
+
+// authenticate returns the middleware of the mount (api, auth): it refuses
+// an auth type the API does not accept (403 "403"), authenticates the
+// request, resolves the principal (application → operator → citizen) and
+// checks that it may enter the API.
+func (s *Server) authenticate(api domain.API, auth domain.AuthType) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			if err := domain.AcceptsAuth(api, auth); err != nil {
+				return err
+			}
+			cl := &caller{api: api, auth: auth}
+			if api == domain.APINodo {
+				if err := s.nodeCredentials(c, cl); err != nil {
+					return err
+				}
+				c.Set(callerKey, cl)
+				return next(c)
+			}
+			if err := s.resolve(c, cl); err != nil {
+				return err
+			}
+			if err := domain.CanEnterAPI(cl.principal, api); err != nil {
+				return err
+			}
+			c.Set(callerKey, cl)
+			return next(c)
+		}
+	}
+}
+
+func (s *Server) resolve(c *echo.Context, cl *caller) error {
+	r := c.Request()
+	switch cl.auth {
+	case domain.AuthBasic:
+		user, pass, ok := parseBasic(r.Header.Get("Authorization"))
+		if !ok {
+			return errUnauthenticated
+		}
+		rec, err := s.model.Authenticate(user, pass)
+		if err != nil {
+			return errUnauthenticated
+		}
+		cl.principal = rec.Principal
+	case domain.AuthSSL:
+		subject, ok := s.verifiedSubject(r)
+		if !ok {
+			return errUnauthenticated
+		}
+		rec, ok := s.model.LookupDN(subject)
+		if !ok {
+			return errUnauthenticated
+		}
+		cl.principal = rec.Principal
+	case domain.AuthSPID:
+		code, ok := s.spidPrincipal(c)
+		if !ok {
+			return errUnauthenticated
+		}
+		if rec, found := s.model.Lookup(code); found {
+			cl.principal = rec.Principal
+		} else if cl.api == domain.APIPagamento {
+			cl.principal = domain.Citizen(code)
+		} else {
+			return errUnauthenticated
+		}
+	case domain.AuthPublic:
+		hash := ""
+		if ck, err := r.Cookie(SessionCookie); err == nil {
+			h, err := s.session.verify(ck.Value)
+			if err != nil {
+				return errUnauthenticated // a forged or tampered cookie authenticates nobody
+			}
+			hash = h
+		}
+		cl.principal = domain.Anonymous(hash)
+		cl.newSession = hash == ""
+	default:
+		return errUnauthenticated
+	}
+	return nil
+}
+
+// nodeCredentials takes the node caller's credentials (basic user and
+// password, or the verified certificate's subject); the node handlers match
+// them against the intermediary named in the path.
+func (s *Server) nodeCredentials(c *echo.Context, cl *caller) error {
+	r := c.Request()
+	switch cl.auth {
+	case domain.AuthBasic:
+		user, pass, ok := parseBasic(r.Header.Get("Authorization"))
+		if !ok {
+			return errUnauthenticated
+		}
+		cl.node = nodeCredentials{user: user, password: pass}
+	case domain.AuthSSL:
+		subject, ok := s.verifiedSubject(r)
+		if !ok {
+			return errUnauthenticated
+		}
+		cl.node = nodeCredentials{dn: subject}
+	default:
+		return errUnauthenticated
+	}
+	return nil
+}
+
+// verifiedSubject verifies the TLS client certificate against the client CA
+// (for client authentication, now) and returns its subject DN. No TLS, no
+// certificate, no client CA configured or a certificate that does not
+// verify: not authenticated.
+func (s *Server) verifiedSubject(r *http.Request) (string, bool) {
+	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 || s.clientCAs == nil {
+		return "", false
+	}
+	leaf := r.TLS.PeerCertificates[0]
+	inter := x509.NewCertPool()
+	for _, c := range r.TLS.PeerCertificates[1:] {
+		inter.AddCert(c)
+	}
+	if _, err := leaf.Verify(x509.VerifyOptions{Roots: s.clientCAs, Intermediates: inter,
+		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err != nil {
+		return "", false
+	}
+	return leaf.Subject.String(), true
+}
+
+// spidPrincipal returns the upper-cased fiscal code sent by a trusted
+// identity proxy; the connecting address (never a forwarded header) must be
+// inside --spid-trusted-proxies.
+func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
+	ap, err := netip.ParseAddrPort(c.Request().RemoteAddr)
+	if err != nil {
+		return "", false
+	}
+	addr := ap.Addr().Unmap()
+	trusted := false
+	for _, p := range s.cfg.SPIDTrustedProxies {
+		if p.Contains(addr) {
+			trusted = true
+			break
+		}
+	}
+	if !trusted {
+		return "", false
+	}
+	code := strings.ToUpper(strings.TrimSpace(c.Request().Header.Get(spidHeader)))
+	code = strings.TrimPrefix(code, "TINIT-")
+	if !validFiscalCode(code) {
+		return "", false
+	}
+	return code, true
+}
+
+func validFiscalCode(s string) bool {
+	if len(s) < 11 || len(s) > 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseBasic parses an "Authorization: Basic" header value. It accepts the
+// scheme in any case and rejects anything that is not base64 of
+// "user:password" with a non-empty user.
+func parseBasic(h string) (user, pass string, ok bool) {
+	const prefix = "basic "
+	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) || len(h) > 4096 {
+		return "", "", false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(h[len(prefix):]))
+	if err != nil {
+		return "", "", false
+	}
+	user, pass, ok = strings.Cut(string(raw), ":")
+	if !ok || user == "" {
+		return "", "", false
+	}
+	return user, pass, true
+}

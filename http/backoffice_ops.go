@@ -1,0 +1,315 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// --- /eventi ---
+
+type eventoView struct {
+	Posizione uint64          `json:"posizione"`
+	Tipo      string          `json:"tipo"`
+	Stream    string          `json:"stream"`
+	Data      time.Time       `json:"data"`
+	Attore    string          `json:"attore,omitempty"`
+	Dati      json.RawMessage `json:"dati"`
+}
+
+type eventiPage struct {
+	Risultati         []eventoView `json:"risultati"`
+	ProssimaPosizione uint64       `json:"prossimaPosizione"`
+}
+
+// secretFields never leave the service, even hashed.
+var secretFields = []string{"passwordHash", "connettorePasswordHash", "secretKey"}
+
+func isSecretField(name string) bool {
+	for _, f := range secretFields {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// redact removes secret fields from an event payload, at any depth.
+func redact(data []byte) json.RawMessage {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // amounts and positions keep every digit
+	if err := dec.Decode(&v); err != nil {
+		return json.RawMessage(`{}`)
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for k := range t {
+				if isSecretField(k) {
+					delete(t, k)
+				}
+			}
+			for _, child := range t {
+				walk(child)
+			}
+		case []any:
+			for _, child := range t {
+				walk(child)
+			}
+		}
+	}
+	walk(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return out
+}
+
+// dominiOf returns the creditor entities an event concerns (none for the
+// registries of types, intermediaries, roles, principals and settings).
+func dominiOf(e events.Event) []string {
+	switch t := e.(type) {
+	case events.CreditorEntityRegistered:
+		return []string{t.IDDominio}
+	case events.CreditorEntityUpdated:
+		return []string{t.IDDominio}
+	case events.PendenzaCreated:
+		return []string{t.IDDominio}
+	case events.PendenzaUpdated:
+		return []string{t.IDDominio}
+	case events.ReceiptRecorded:
+		return []string{t.IDDominio}
+	case events.SettlementReportRecorded:
+		return []string{t.IDDominio}
+	case events.ReconciliationCreated:
+		return []string{t.IDDominio}
+	case events.PaymentStarted:
+		out := make([]string, 0, len(t.Items))
+		for _, it := range t.Items {
+			out = append(out, it.IDDominio)
+		}
+		return out
+	}
+	return nil
+}
+
+var errPageFull = errors.New("page full")
+
+// eventVisible decides whether p sees an event in the log: a caller whose
+// Giornale degli Eventi R comes from a role over every entity (domini "*")
+// sees every event; one scoped to some entities sees only the events of
+// those entities (every entity a payment touches must be in scope) and no
+// registry event. A role whose domini is "*" is the only one whose scope
+// contains the wildcard itself (domain.ScopeOf never stores "*" as an id).
+func eventVisible(p domain.Principal, seeAll bool, e events.Event) bool {
+	if seeAll {
+		return true
+	}
+	domini := dominiOf(e)
+	if len(domini) == 0 {
+		return false
+	}
+	for _, d := range domini {
+		if domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, d) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// eventiParams reads da (the first position wanted, default 1; 0 reads as
+// 1) and limite (default 100, 1..1000).
+func eventiParams(c *echo.Context) (da uint64, limite int, err error) {
+	da, limite = 1, 100
+	if v := c.QueryParam("da"); v != "" {
+		n, perr := strconv.ParseUint(v, 10, 64)
+		if perr != nil || len(v) > 20 {
+			return 0, 0, syntaxError("da must be a log position (a whole number from 0)")
+		}
+		da = max(n, 1)
+	}
+	if v := c.QueryParam("limite"); v != "" {
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 || n > 1000 {
+			return 0, 0, syntaxError("limite must be a whole number from 1 to 1000")
+		}
+		limite = n
+	}
+	return da, limite, nil
+}
+
+// listEventi reads the log oldest first from position da, stopping once
+// limite events are in the page. A page never splits a commit (the events
+// of one commit share a position, so a commit larger than limite comes
+// whole and makes the page longer than limite), and prossimaPosizione is
+// the position after the last commit read, so that paging with
+// da=prossimaPosizione skips and repeats nothing. For a scoped caller at
+// most 20 × limite events are examined per request: a page may then hold
+// fewer than limite events (even none) while prossimaPosizione still
+// advances. The end of the log is reached when prossimaPosizione equals da.
+func (s *Server) listEventi(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+		return err
+	}
+	da, limite, err := eventiParams(c)
+	if err != nil {
+		return err
+	}
+	seeAll := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard) == nil
+	page := eventiPage{Risultati: []eventoView{}, ProssimaPosizione: da}
+	scanned, maxScan := 0, limite*20
+	err = s.store.Read(c.Request().Context(), events.Position(da-1), func(_ context.Context, env events.Envelope) error {
+		if env.Index == 0 && (len(page.Risultati) >= limite || scanned >= maxScan) {
+			return errPageFull
+		}
+		scanned++
+		page.ProssimaPosizione = uint64(env.Position) + 1
+		if !eventVisible(p, seeAll, env.Event) {
+			return nil
+		}
+		page.Risultati = append(page.Risultati, eventoView{Posizione: uint64(env.Position), Tipo: env.Name,
+			Stream: env.Stream, Data: env.Time, Attore: env.Actor, Dati: redact(env.Data)})
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPageFull) {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
+}
+
+// --- /profilo ---
+
+type profiloACL struct {
+	Ruolo          string   `json:"ruolo"`
+	Servizio       string   `json:"servizio"`
+	Autorizzazioni []string `json:"autorizzazioni"`
+	Domini         []string `json:"domini"`
+	TipiPendenza   []string `json:"tipiPendenza"`
+}
+
+type profiloView struct {
+	Principal string       `json:"principal,omitempty"`
+	Tipo      string       `json:"tipo"`
+	IDA2A     string       `json:"idA2A,omitempty"`
+	Ruoli     []string     `json:"ruoli,omitempty"`
+	ACL       []profiloACL `json:"acl,omitempty"`
+	// AutorizzazioniAPI lists an application's API grants.
+	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
+}
+
+func profileOf(p domain.Principal) profiloView {
+	v := profiloView{Principal: p.Name, Tipo: p.Kind.String(), IDA2A: p.IDA2A}
+	for _, r := range p.Roles {
+		v.Ruoli = append(v.Ruoli, r.ID)
+	}
+	for _, er := range domain.EffectiveRights(p) {
+		v.ACL = append(v.ACL, profiloACL{Ruolo: er.Role, Servizio: er.Service.String(), Autorizzazioni: er.Rights.List(),
+			Domini: er.Domini.List(), TipiPendenza: er.Tipi.List()})
+	}
+	for _, g := range p.Grants() {
+		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: g.Domini.List(), TipiPendenza: g.Tipi.List()})
+	}
+	return v
+}
+
+func (s *Server) boProfilo(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.HasAnyRole(p); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, profileOf(p))
+}
+
+// --- operations ---
+
+// resetCache is kept for GovPay clients: caches follow the log, so there is
+// nothing to reset.
+func (s *Server) resetCache(c *echo.Context) error {
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"esito": "OK", "dettaglio": "caches follow the event log; nothing to reset"})
+}
+
+type captchaBody struct {
+	ServerURL  string   `json:"serverURL"`
+	SecretKey  string   `json:"secretKey,omitempty"`
+	Soglia     *float64 `json:"soglia,omitempty"`
+	Parametro  *string  `json:"parametro,omitempty"`
+	DenyOnFail *bool    `json:"denyOnFail,omitempty"`
+	TimeoutMs  *int     `json:"timeoutMs,omitempty"`
+}
+
+type hardeningBody struct {
+	Abilitato *bool        `json:"abilitato"`
+	Captcha   *captchaBody `json:"captcha"`
+}
+
+type captchaView struct {
+	ServerURL  string  `json:"serverURL"`
+	Soglia     float64 `json:"soglia"`
+	Parametro  string  `json:"parametro"`
+	DenyOnFail bool    `json:"denyOnFail"`
+	TimeoutMs  int     `json:"timeoutMs"`
+}
+
+type hardeningView struct {
+	Abilitato bool        `json:"abilitato"`
+	Captcha   captchaView `json:"captcha"`
+}
+
+func (s *Server) hardeningView() hardeningView {
+	pr := s.model.Protection()
+	cp := pr.Captcha
+	if cp.Parametro == "" {
+		cp.Parametro, cp.DenyOnFail, cp.TimeoutMs = commands.DefaultCaptchaParam, true, commands.DefaultCaptchaTimeout
+	}
+	return hardeningView{Abilitato: pr.Enabled, Captcha: captchaView{ServerURL: cp.ServerURL, Soglia: cp.Soglia,
+		Parametro: cp.Parametro, DenyOnFail: cp.DenyOnFail, TimeoutMs: cp.TimeoutMs}}
+}
+
+func (s *Server) getHardening(c *echo.Context) error {
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightRead); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.hardeningView())
+}
+
+func (s *Server) putHardening(c *echo.Context) error {
+	var body hardeningBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	enabled, err := requireBool("abilitato", body.Abilitato)
+	if err != nil {
+		return err
+	}
+	in := commands.ConfigureProtection{Enabled: enabled}
+	if body.Captcha != nil {
+		cb := body.Captcha
+		in.Captcha = commands.CaptchaInput{ServerURL: cb.ServerURL, SecretKey: cb.SecretKey, Soglia: cb.Soglia,
+			Parametro: cb.Parametro, DenyOnFail: cb.DenyOnFail, TimeoutMs: cb.TimeoutMs}
+	} else if enabled {
+		return syntaxError("captcha is required to enable the protection")
+	}
+	res, err := s.cmds.ConfigureProtection(c.Request().Context(), s.actor(c), in)
+	if err != nil {
+		return err
+	}
+	return s.written(c, res, func() (any, error) { return s.hardeningView(), nil })
+}

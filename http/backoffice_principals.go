@@ -1,0 +1,377 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// --- ruoli ---
+
+type aclEntry struct {
+	Servizio       string   `json:"servizio"`
+	Autorizzazioni []string `json:"autorizzazioni"`
+}
+
+type ruoloBody struct {
+	IDRuolo      *string    `json:"idRuolo,omitempty"` // optional; must equal the path
+	ACL          []aclEntry `json:"acl"`
+	Domini       []string   `json:"domini"`
+	TipiPendenza []string   `json:"tipiPendenza"`
+}
+
+type ruoloView struct {
+	IDRuolo      string     `json:"idRuolo"`
+	ACL          []aclEntry `json:"acl"`
+	Domini       []string   `json:"domini"`
+	TipiPendenza []string   `json:"tipiPendenza"`
+}
+
+func toRuolo(r *projections.RoleRecord) ruoloView {
+	v := ruoloView{IDRuolo: r.Event.IDRuolo, ACL: []aclEntry{}, Domini: r.Role.Domini.List(), TipiPendenza: r.Role.Tipi.List()}
+	for _, svc := range domain.Services {
+		if rights := r.Role.Rights(svc); rights != 0 {
+			v.ACL = append(v.ACL, aclEntry{Servizio: svc.String(), Autorizzazioni: rights.List()})
+		}
+	}
+	return v
+}
+
+func (s *Server) putRuolo(c *echo.Context) error {
+	id, err := pathParam(c, "idRuolo", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	var body ruoloBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if err := samePathID("idRuolo", body.IDRuolo, id); err != nil {
+		return err
+	}
+	if body.ACL == nil || body.Domini == nil || body.TipiPendenza == nil {
+		return syntaxError("acl, domini and tipiPendenza are required")
+	}
+	acl := make([]events.ACLEntry, len(body.ACL))
+	for i, e := range body.ACL {
+		acl[i] = events.ACLEntry{Service: e.Servizio, Rights: e.Autorizzazioni}
+	}
+	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: acl,
+		Domini: body.Domini, TipiPendenza: body.TipiPendenza})
+	if err != nil {
+		return err
+	}
+	return s.written(c, res, func() (any, error) { return s.ruolo(id) })
+}
+
+func (s *Server) ruolo(id string) (any, error) {
+	r, ok := s.model.Role(id)
+	if !ok {
+		return nil, errNotFound
+	}
+	return toRuolo(r), nil
+}
+
+func (s *Server) getRuolo(c *echo.Context) error {
+	id, err := pathParam(c, "idRuolo", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+		return err
+	}
+	v, err := s.ruolo(id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+func (s *Server) listRuoli(c *echo.Context) error {
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+		return err
+	}
+	return pageJSON(c, s.model.Roles(), toRuolo)
+}
+
+// --- operatori ---
+
+type operatoreBody struct {
+	Principal      *string  `json:"principal,omitempty"` // optional; must equal the path
+	RagioneSociale string   `json:"ragioneSociale"`
+	Password       *string  `json:"password,omitempty"`
+	Abilitato      *bool    `json:"abilitato"`
+	Ruoli          []string `json:"ruoli"`
+}
+
+type operatoreView struct {
+	Principal      string   `json:"principal"`
+	RagioneSociale string   `json:"ragioneSociale"`
+	Abilitato      bool     `json:"abilitato"`
+	Ruoli          []string `json:"ruoli"`
+}
+
+func toOperatore(o *projections.Operator) operatoreView {
+	return operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles)}
+}
+
+// principalParam reads the {principal} path segment. A principal may be a
+// DN with spaces, commas or slashes, so clients percent-encode it. Echo
+// hands the segment over still encoded when the request path needed a raw
+// form (e.g. %2F) and already decoded otherwise; decoding it again in the
+// second case would turn a literal "%41" into "A".
+func principalParam(c *echo.Context) (string, error) {
+	p := c.Param("principal")
+	if c.Request().URL.RawPath != "" {
+		var err error
+		if p, err = url.PathUnescape(p); err != nil {
+			return "", syntaxError("bad principal in the path")
+		}
+	}
+	if p == "" || len(p) > 512 || !utf8.ValidString(p) || strings.ContainsFunc(p, unicode.IsControl) {
+		return "", syntaxError("bad principal in the path")
+	}
+	return p, nil
+}
+
+func (s *Server) putOperatore(c *echo.Context) error {
+	principal, err := principalParam(c)
+	if err != nil {
+		return err
+	}
+	var body operatoreBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if err := samePathID("principal", body.Principal, principal); err != nil {
+		return err
+	}
+	enabled, err := requireBool("abilitato", body.Abilitato)
+	if err != nil {
+		return err
+	}
+	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
+		RagioneSociale: body.RagioneSociale, Password: body.Password, Enabled: enabled, Roles: body.Ruoli})
+	if err != nil {
+		return err
+	}
+	return s.written(c, res, func() (any, error) { return s.operatore(principal) })
+}
+
+func (s *Server) operatore(principal string) (any, error) {
+	o, ok := s.model.Operator(principal)
+	if !ok {
+		return nil, errNotFound
+	}
+	return toOperatore(o), nil
+}
+
+func (s *Server) getOperatore(c *echo.Context) error {
+	principal, err := principalParam(c)
+	if err != nil {
+		return err
+	}
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+		return err
+	}
+	v, err := s.operatore(principal)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+func (s *Server) listOperatori(c *echo.Context) error {
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+		return err
+	}
+	return pageJSON(c, s.model.Operators(), toOperatore)
+}
+
+// --- applicazioni ---
+
+// autorizzazioneAPI is one per-API grant in wire form.
+type autorizzazioneAPI struct {
+	API          string   `json:"api"`
+	Domini       []string `json:"domini"`
+	TipiPendenza []string `json:"tipiPendenza"`
+}
+
+// applicazioneBody accepts GovPay's shape (three booleans sharing one
+// domini × tipiPendenza scope), autorizzazioniApi (a scope per API), or
+// both when they agree (see grants).
+type applicazioneBody struct {
+	IDA2A             *string             `json:"idA2A,omitempty"` // optional; must equal the path
+	Principal         string              `json:"principal"`
+	Password          *string             `json:"password,omitempty"`
+	Abilitato         *bool               `json:"abilitato"`
+	Ruoli             []string            `json:"ruoli"`
+	APIPagamenti      *bool               `json:"apiPagamenti,omitempty"`
+	APIPendenze       *bool               `json:"apiPendenze,omitempty"`
+	APIRagioneria     *bool               `json:"apiRagioneria,omitempty"`
+	Domini            []string            `json:"domini,omitempty"`
+	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
+	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
+}
+
+type applicazioneView struct {
+	IDA2A             string              `json:"idA2A"`
+	Principal         string              `json:"principal"`
+	Abilitato         bool                `json:"abilitato"`
+	Ruoli             []string            `json:"ruoli"`
+	APIPagamenti      bool                `json:"apiPagamenti"`
+	APIPendenze       bool                `json:"apiPendenze"`
+	APIRagioneria     bool                `json:"apiRagioneria"`
+	Domini            []string            `json:"domini,omitempty"`
+	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
+	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi"`
+}
+
+// govpayFlag is one of GovPay's api* booleans with the API it stands for.
+type govpayFlag struct {
+	on   *bool
+	api  domain.API
+	name string
+}
+
+func (b applicazioneBody) govpayFlags() []govpayFlag {
+	return []govpayFlag{{b.APIPagamenti, domain.APIPagamento, "apiPagamenti"},
+		{b.APIPendenze, domain.APIPendenze, "apiPendenze"}, {b.APIRagioneria, domain.APIRagioneria, "apiRagioneria"}}
+}
+
+// grants turns the body into the application's complete list of API grants
+// (an API not listed is revoked).
+//
+// Without autorizzazioniApi, GovPay's shape applies: each api* boolean that
+// is true authorizes that API with the scope domini × tipiPendenza (an
+// absent list is the empty scope). With autorizzazioniApi, that list is
+// the grants, and the GovPay fields may come along only when they agree
+// with it, so that a client can PUT back exactly what GET returned: an
+// api* boolean that is present must be true exactly when its API is
+// listed, and domini / tipiPendenza, when present, must equal the scope of
+// every listed API. Any disagreement is a 400, never a silent choice.
+func (b applicazioneBody) grants() ([]commands.GrantInput, error) {
+	if b.AutorizzazioniAPI == nil {
+		var out []commands.GrantInput
+		for _, f := range b.govpayFlags() {
+			if f.on != nil && *f.on {
+				out = append(out, commands.GrantInput{API: f.api.String(), Domini: nonNilList(b.Domini), TipiPendenza: nonNilList(b.TipiPendenza)})
+			}
+		}
+		return out, nil
+	}
+	out := make([]commands.GrantInput, 0, len(b.AutorizzazioniAPI))
+	listed := map[domain.API]bool{}
+	for _, a := range b.AutorizzazioniAPI {
+		if a.Domini == nil || a.TipiPendenza == nil {
+			return nil, syntaxError("autorizzazioniApi entries need api, domini and tipiPendenza")
+		}
+		out = append(out, commands.GrantInput{API: a.API, Domini: a.Domini, TipiPendenza: a.TipiPendenza})
+		if api, err := domain.ParseAPI(a.API); err == nil {
+			listed[api] = true // an unknown api is the command's 400
+		}
+		if b.Domini != nil && !domain.ParseScope(b.Domini).Equal(domain.ParseScope(a.Domini)) ||
+			b.TipiPendenza != nil && !domain.ParseScope(b.TipiPendenza).Equal(domain.ParseScope(a.TipiPendenza)) {
+			return nil, syntaxError("domini and tipiPendenza disagree with the scope of autorizzazioniApi " + a.API +
+				"; send autorizzazioniApi alone for a different scope per API")
+		}
+	}
+	for _, f := range b.govpayFlags() {
+		if f.on != nil && *f.on != listed[f.api] {
+			return nil, syntaxError(f.name + " disagrees with autorizzazioniApi")
+		}
+	}
+	return out, nil
+}
+
+// toApplicazione shows both shapes: autorizzazioniApi always; the GovPay
+// booleans true for each authorized API; domini and tipiPendenza only when
+// every grant shares one scope (absent otherwise, and absent with no grant).
+func toApplicazione(a *projections.Application) applicazioneView {
+	v := applicazioneView{IDA2A: a.IDA2A, Principal: a.Principal, Abilitato: a.Enabled, Ruoli: nonNilList(a.Roles),
+		AutorizzazioniAPI: []autorizzazioneAPI{}}
+	for i, g := range a.Grants {
+		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: g.Domini.List(), TipiPendenza: g.Tipi.List()})
+		switch g.API {
+		case domain.APIPagamento:
+			v.APIPagamenti = true
+		case domain.APIPendenze:
+			v.APIPendenze = true
+		case domain.APIRagioneria:
+			v.APIRagioneria = true
+		}
+		if i == 0 {
+			v.Domini, v.TipiPendenza = g.Domini.List(), g.Tipi.List()
+		} else if !g.Domini.Equal(a.Grants[0].Domini) || !g.Tipi.Equal(a.Grants[0].Tipi) {
+			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope: see autorizzazioniApi
+		}
+	}
+	return v
+}
+
+func (s *Server) putApplicazione(c *echo.Context) error {
+	id, err := pathParam(c, "idA2A", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	var body applicazioneBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if err := samePathID("idA2A", body.IDA2A, id); err != nil {
+		return err
+	}
+	enabled, err := requireBool("abilitato", body.Abilitato)
+	if err != nil {
+		return err
+	}
+	grants, err := body.grants()
+	if err != nil {
+		return err
+	}
+	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
+		Principal: body.Principal, Password: body.Password, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
+	if err != nil {
+		return err
+	}
+	return s.written(c, res, func() (any, error) { return s.applicazione(id) })
+}
+
+func (s *Server) applicazione(id string) (any, error) {
+	a, ok := s.model.Application(id)
+	if !ok {
+		return nil, errNotFound
+	}
+	return toApplicazione(a), nil
+}
+
+func (s *Server) getApplicazione(c *echo.Context) error {
+	id, err := pathParam(c, "idA2A", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
+		return err
+	}
+	v, err := s.applicazione(id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+func (s *Server) listApplicazioni(c *echo.Context) error {
+	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
+		return err
+	}
+	return pageJSON(c, s.model.Applications(), toApplicazione)
+}

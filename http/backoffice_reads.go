@@ -1,0 +1,163 @@
+package httpapi
+
+import (
+	"github.com/labstack/echo/v5"
+	"net/http"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Business reads of the Backoffice API: each needs its service's R and
+// sees only what a role giving that right has in scope.
+
+func (s *Server) boListPendenze(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
+		return err
+	}
+	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
+	if err := checkListFilters(dominio, stato); err != nil {
+		return err
+	}
+	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
+		return (dominio == "" || v.IDDominio == dominio) &&
+			domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, v.IDDominio, v.IDTipoPendenza) == nil
+	}})
+	return pageJSON(c, filterStato(items, stato), toPendenza)
+}
+
+// checkListFilters validates the idDominio and stato filters of lists.
+func checkListFilters(dominio, stato string) error {
+	if dominio != "" && !commands.ValidDominio(dominio) {
+		return syntaxError("bad idDominio filter")
+	}
+	if stato != "" && stato != projections.StatoEseguita && stato != projections.StatoNonEseguita {
+		return syntaxError("stato must be ESEGUITA or NON_ESEGUITA")
+	}
+	return nil
+}
+
+func filterStato(items []projections.Pendenza, stato string) []projections.Pendenza {
+	if stato == "" {
+		return items
+	}
+	out := items[:0]
+	for _, p := range items {
+		if p.Stato == stato {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (s *Server) boGetPendenza(c *echo.Context) error {
+	p := callerOf(c).principal
+	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
+		return err
+	}
+	pd, ok := s.model.Pendenza(idA2A, idPendenza)
+	if !ok {
+		return errNotFound
+	}
+	if err := domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, pd.IDDominio, pd.IDTipoPendenza); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toPendenza(pd))
+}
+
+func (s *Server) boListPagamenti(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.HasServiceRight(p, domain.ServicePagamenti, domain.RightRead); err != nil {
+		return err
+	}
+	items := s.model.Payments(func(pay *projections.Payment) bool {
+		return domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()) == nil
+	})
+	return pageJSON(c, items, toPagamento)
+}
+
+func (s *Server) boGetPagamento(c *echo.Context) error {
+	p := callerOf(c).principal
+	id, err := pathParam(c, "id", validPaymentID)
+	if err != nil {
+		return err
+	}
+	if err := domain.HasServiceRight(p, domain.ServicePagamenti, domain.RightRead); err != nil {
+		return err
+	}
+	pay, ok := s.model.Payment(id)
+	if !ok {
+		return errNotFound
+	}
+	if err := domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toPagamento(pay))
+}
+
+// validPaymentID: payment ids are 32 lowercase hex characters.
+func validPaymentID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// inRendicontazioni keeps what a role giving Rendicontazioni e Incassi R
+// has in scope, optionally of one idDominio.
+func (s *Server) inRendicontazioni(c *echo.Context) (func(string) bool, error) {
+	p := callerOf(c).principal
+	if err := domain.HasServiceRight(p, domain.ServiceRendicontazioniIncassi, domain.RightRead); err != nil {
+		return nil, err
+	}
+	dominio := c.QueryParam("idDominio")
+	if err := checkListFilters(dominio, ""); err != nil {
+		return nil, err
+	}
+	return func(id string) bool {
+		return (dominio == "" || id == dominio) &&
+			domain.CanOnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, id) == nil
+	}, nil
+}
+
+func (s *Server) boListRiconciliazioni(c *echo.Context) error {
+	keep, err := s.inRendicontazioni(c)
+	if err != nil {
+		return err
+	}
+	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return keep(r.Event.IDDominio) })
+	return pageJSON(c, items, toRiconciliazione)
+}
+
+func (s *Server) boListFlussi(c *echo.Context) error {
+	keep, err := s.inRendicontazioni(c)
+	if err != nil {
+		return err
+	}
+	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
+	return pageJSON(c, items, toFlusso)
+}
+
+func (s *Server) boListRiscossioni(c *echo.Context) error {
+	keep, err := s.inRendicontazioni(c)
+	if err != nil {
+		return err
+	}
+	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
+	return pageJSON(c, items, toRiscossione)
+}

@@ -1,0 +1,120 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// siteverifyReply is the reCAPTCHA siteverify answer. Score is present for
+// v3 only.
+type siteverifyReply struct {
+	Success    bool     `json:"success"`
+	Score      *float64 `json:"score,omitempty"`
+	Action     string   `json:"action,omitempty"`
+	Hostname   string   `json:"hostname,omitempty"`
+	ErrorCodes []string `json:"error-codes,omitempty"`
+}
+
+// decodeSiteverify decodes a siteverify reply; anything that is not one
+// JSON object with a boolean success is an error.
+func decodeSiteverify(body []byte) (siteverifyReply, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return siteverifyReply{}, fmt.Errorf("siteverify: not JSON: %w", err)
+	}
+	if _, ok := raw["success"]; !ok {
+		return siteverifyReply{}, errors.New("siteverify: no success field")
+	}
+	var r siteverifyReply
+	if err := json.Unmarshal(body, &r); err != nil {
+		return siteverifyReply{}, fmt.Errorf("siteverify: %w", err)
+	}
+	return r, nil
+}
+
+// passes applies the contract: success, and score >= soglia when a score
+// is present (v3).
+func (r siteverifyReply) passes(soglia float64) bool {
+	return r.Success && (r.Score == nil || *r.Score >= soglia)
+}
+
+// captchaClient verifies tokens with a reCAPTCHA-compatible siteverify
+// service over one pooled HTTP client. A check never outlasts the
+// configured timeout.
+type captchaClient struct {
+	http *http.Client
+}
+
+func newCaptchaClient() *captchaClient {
+	tr := &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        64,
+		MaxIdleConnsPerHost: 32,
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: 5 * time.Second,
+	}
+	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second}}
+}
+
+// errCaptchaUnavailable is a siteverify failure: unreachable, timed out,
+// non-200 or not a siteverify reply.
+var errCaptchaUnavailable = errors.New("captcha service unavailable")
+
+// verify asks the service about token. It returns whether the check
+// passed, or errCaptchaUnavailable (wrapped) when no answer could be had.
+func (cc *captchaClient) verify(ctx context.Context, cfg events.CaptchaSettings, token, remoteIP string) (bool, error) {
+	timeout := time.Duration(cfg.TimeoutMs) * time.Millisecond
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	form := url.Values{"secret": {cfg.SecretKey}, "response": {token}}
+	if remoteIP != "" {
+		form.Set("remoteip", remoteIP)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.ServerURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return false, fmt.Errorf("%w: bad serverURL", errCaptchaUnavailable)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := cc.http.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", errCaptchaUnavailable, redactURLError(err))
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	if err != nil {
+		return false, fmt.Errorf("%w: read: %v", errCaptchaUnavailable, redactURLError(err))
+	}
+	if res.StatusCode != http.StatusOK {
+		return false, fmt.Errorf("%w: status %d", errCaptchaUnavailable, res.StatusCode)
+	}
+	reply, err := decodeSiteverify(bytes.TrimSpace(body))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", errCaptchaUnavailable, err)
+	}
+	return reply.passes(cfg.Soglia), nil
+}
+
+// redactURLError keeps the failure's kind but drops the URL, which could
+// carry a secret in its query.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
+}

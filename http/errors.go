@@ -1,0 +1,115 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// FaultBean is GovPay's error body.
+type FaultBean struct {
+	Categoria   string `json:"categoria"`
+	Codice      string `json:"codice"`
+	Descrizione string `json:"descrizione"`
+	Dettaglio   string `json:"dettaglio,omitempty"`
+}
+
+// Errors raised by the HTTP layer itself.
+var (
+	errUnauthenticated    = errors.New("not authenticated")
+	errNotFound           = errors.New("resource not found")
+	errConsistencyTimeout = errors.New("consistency token not reached in time")
+	errMethodNotAllowed   = errors.New("method not allowed")
+)
+
+// badRequest is malformed input found by the HTTP layer (400 SINTASSI).
+type badRequest struct{ detail string }
+
+func (e *badRequest) Error() string { return e.detail }
+
+func syntaxError(detail string) error { return &badRequest{detail: detail} }
+
+// tooLarge is a body over --max-body-bytes (413).
+type tooLarge struct{}
+
+func (tooLarge) Error() string { return "request body too large" }
+
+// fault chooses the status and FaultBean of err. It is the only place
+// where errors become statuses.
+func fault(err error) (int, FaultBean) {
+	var (
+		forbidden *domain.ForbiddenError
+		invalid   *commands.InvalidError
+		unproc    *commands.UnprocessableError
+		bad       *badRequest
+	)
+	switch {
+	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleAuthNotAccepted:
+		return http.StatusForbidden, FaultBean{"AUTORIZZAZIONE", "403", "Tipo di autenticazione non ammesso per questa API", forbidden.Detail}
+	case errors.As(err, &forbidden):
+		return http.StatusForbidden, FaultBean{"AUTORIZZAZIONE", "403000", "Operazione non autorizzata", forbidden.Detail}
+	case errors.Is(err, errUnauthenticated):
+		return http.StatusUnauthorized, FaultBean{"AUTORIZZAZIONE", "401000", "Utenza non autenticata", ""}
+	case errors.As(err, &invalid):
+		return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", invalid.Error()}
+	case errors.As(err, &bad):
+		return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", bad.detail}
+	case errors.As(err, new(tooLarge)):
+		return http.StatusRequestEntityTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta troppo grande", "the body exceeds the size limit"}
+	case errors.As(err, &unproc):
+		return http.StatusUnprocessableEntity, FaultBean{"RICHIESTA", "422000", "Richiesta non processabile", unproc.Detail}
+	case errors.Is(err, errNotFound), errors.Is(err, commands.ErrNotFound):
+		return http.StatusNotFound, FaultBean{"RICHIESTA", "404000", "Risorsa non trovata", ""}
+	case errors.Is(err, commands.ErrPrincipalInUse):
+		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the principal is already in use"}
+	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):
+		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the resource changed concurrently or differs from the stored one"}
+	case errors.Is(err, errConsistencyTimeout):
+		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the consistency token was not reached in time"}
+	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the event store is unavailable"}
+	case errors.Is(err, context.Canceled):
+		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the request was cancelled"}
+	case errors.Is(err, errMethodNotAllowed):
+		return http.StatusMethodNotAllowed, FaultBean{"RICHIESTA", "405000", "Metodo non ammesso", ""}
+	case echo.StatusCode(err) != 0:
+		// Echo's own errors (no route, wrong method, ...): *echo.HTTPError
+		// and the unexported sentinels like echo.ErrNotFound alike.
+		switch echo.StatusCode(err) {
+		case http.StatusNotFound:
+			return http.StatusNotFound, FaultBean{"RICHIESTA", "404000", "Risorsa non trovata", ""}
+		case http.StatusMethodNotAllowed:
+			return http.StatusMethodNotAllowed, FaultBean{"RICHIESTA", "405000", "Metodo non ammesso", ""}
+		case http.StatusRequestEntityTooLarge:
+			return http.StatusRequestEntityTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta troppo grande", "the body exceeds the size limit"}
+		case http.StatusBadRequest, http.StatusUnsupportedMediaType:
+			return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", ""}
+		case http.StatusUnauthorized:
+			return http.StatusUnauthorized, FaultBean{"AUTORIZZAZIONE", "401000", "Utenza non autenticata", ""}
+		}
+	}
+	return http.StatusInternalServerError, FaultBean{"INTERNO", "500000", "Errore interno", ""}
+}
+
+// errorHandler is the Echo error handler: every error becomes a FaultBean.
+func (s *Server) errorHandler(c *echo.Context, err error) {
+	if resp, uerr := echo.UnwrapResponse(c.Response()); uerr == nil && resp.Committed {
+		return
+	}
+	status, fb := fault(err)
+	if status >= 500 && !errors.Is(err, context.Canceled) {
+		s.logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
+			"status", status, "error", err.Error())
+	}
+	if status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(1))
+	}
+	_ = c.JSON(status, fb)
+}

@@ -1,0 +1,82 @@
+package httpapi
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+)
+
+func FuzzParseBasic(f *testing.F) {
+	for _, s := range []string{"Basic " + base64.StdEncoding.EncodeToString([]byte("user:pass")), "basic dTpw", "Basic %%%",
+		"Basic ", "Bearer x", "", "BASIC " + base64.StdEncoding.EncodeToString([]byte(":nouser")),
+		"Basic " + base64.StdEncoding.EncodeToString([]byte("a:b:c"))} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		user, pass, ok := parseBasic(h)
+		if !ok {
+			if user != "" || pass != "" {
+				t.Fatalf("rejected header returned %q %q", user, pass)
+			}
+			return
+		}
+		if user == "" || strings.Contains(user, ":") {
+			t.Fatalf("accepted user %q", user)
+		}
+		// What was accepted round-trips.
+		u2, p2, ok2 := parseBasic("Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass)))
+		if !ok2 || u2 != user || p2 != pass {
+			t.Fatalf("round trip of %q:%q failed", user, pass)
+		}
+	})
+}
+
+func FuzzParseImporto(f *testing.F) {
+	for _, s := range []string{"0", "1", "12.5", "12.50", "10.005", "-1", "01", "1e3", "", ".5", "5.", "99999999999.99", "1000000000000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseImporto([]byte(s))
+		if err != nil {
+			return
+		}
+		if v > maxImportoCents || v < -maxImportoCents {
+			t.Fatalf("%q parsed out of range: %d", s, v)
+		}
+		out, _ := v.MarshalJSON()
+		back, err := ParseImporto(out)
+		if err != nil || back != v {
+			t.Fatalf("%q → %d → %s → %d, %v", s, v, out, back, err)
+		}
+	})
+}
+
+func FuzzDecodeSiteverify(f *testing.F) {
+	for _, s := range []string{`{"success":true}`, `{"success":false,"error-codes":["bad"]}`, `{"success":true,"score":0.9}`,
+		`{"success":"yes"}`, `{}`, `null`, `[]`, `garbage`, `{"success":true,"score":"high"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, err := decodeSiteverify(body)
+		if err != nil {
+			return
+		}
+		// A reply that did not say success never passes.
+		if !r.Success && r.passes(0) {
+			t.Fatal("unsuccessful reply passes")
+		}
+	})
+}
+
+func FuzzSessionCookie(f *testing.F) {
+	s, _ := newSessionSigner("")
+	good, _, _ := s.issue()
+	for _, v := range []string{good, "", ".", "a.b", good + "x", strings.ToUpper(good)} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if _, err := s.verify(v); err == nil && v != good {
+			t.Fatalf("forged cookie %q verified", v)
+		}
+	})
+}

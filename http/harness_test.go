@@ -1,0 +1,464 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"log/slog"
+	"math/big"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The harness starts the real service for a test: an embedded NATS
+// JetStream log in a temp dir, the projections driven by their Watermill
+// router, the bootstrapped administrator, and the HTTP server on loopback
+// with a plain listener and a TLS listener whose certificates (server and
+// client CA) are generated here.
+
+const (
+	adminUser = "admin"
+	adminPass = "admin-password-1"
+)
+
+type harnessConfig struct {
+	spidProxies     []netip.Prefix
+	maxBody         int64
+	consistencyWait time.Duration
+}
+
+type harnessOption func(*harnessConfig)
+
+// withSPIDProxies replaces the trusted spid proxies (default 127.0.0.1/32).
+func withSPIDProxies(p ...netip.Prefix) harnessOption {
+	return func(c *harnessConfig) { c.spidProxies = p }
+}
+
+func withMaxBody(n int64) harnessOption { return func(c *harnessConfig) { c.maxBody = n } }
+
+func withConsistencyWait(d time.Duration) harnessOption {
+	return func(c *harnessConfig) { c.consistencyWait = d }
+}
+
+type harness struct {
+	store    events.Store
+	model    *projections.ReadModel
+	cmds     *commands.Handler
+	srv      *Server
+	httpURL  string
+	httpsURL string
+	ca       *testCA // the client CA the server trusts
+	otherCA  *testCA // a CA the server does not trust
+	serverCA *x509.CertPool
+
+	mu      sync.Mutex
+	clients map[*tls.Certificate]*http.Client
+}
+
+func newHarness(t testing.TB, opts ...harnessOption) *harness {
+	t.Helper()
+	cfg := harnessConfig{spidProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
+		maxBody: 1 << 20, consistencyWait: 2 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	dir := t.TempDir()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("PAYAUTHZ_TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: filepath.Join(dir, "data"), Logger: logger})
+	if err != nil {
+		cancel()
+		t.Fatalf("open store: %v", err)
+	}
+	model := projections.New()
+	cmds := commands.NewHandler(store, model, logger)
+	if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil {
+		t.Fatalf("bootstrap: %v", err)
+	}
+	last, err := store.LastPosition(ctx)
+	if err != nil {
+		t.Fatalf("last position: %v", err)
+	}
+	projDone := make(chan struct{})
+	go func() { defer close(projDone); _ = model.Run(ctx, store, logger) }()
+
+	serverCA := newTestCA(t, "payauthz test server CA")
+	certFile, keyFile := serverCA.writeServerCert(t, dir)
+	clientCA := newTestCA(t, "payauthz test client CA")
+	caFile := filepath.Join(dir, "client-ca.pem")
+	if err := os.WriteFile(caFile, clientCA.pem(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{
+		HTTPAddr: "127.0.0.1:0", HTTPSAddr: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile, ClientCA: caFile,
+		SPIDTrustedProxies: cfg.spidProxies, ConsistencyWait: cfg.consistencyWait, MaxBodyBytes: cfg.maxBody,
+		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last,
+	}, store, model, cmds, logger)
+	if err != nil {
+		t.Fatalf("new server: %v", err)
+	}
+	serveDone := make(chan struct{})
+	go func() { defer close(serveDone); _ = srv.Serve(ctx) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(srv.Addrs()) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("server did not start listening")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	addrs := srv.Addrs()
+	h := &harness{store: store, model: model, cmds: cmds, srv: srv,
+		httpURL: "http://" + addrs[0].String(), httpsURL: "https://" + addrs[1].String(),
+		ca: clientCA, otherCA: newTestCA(t, "untrusted client CA"), serverCA: serverCA.pool(),
+		clients: map[*tls.Certificate]*http.Client{}}
+	t.Cleanup(func() {
+		cancel()
+		<-serveDone
+		<-projDone
+		_ = store.Close()
+	})
+	if err := model.WaitFor(ctx, last); err != nil {
+		t.Fatalf("projections: %v", err)
+	}
+	return h
+}
+
+// --- requests ---
+
+type request struct {
+	method, path string
+	body         []byte
+	tls          bool
+	cert         *tls.Certificate
+	header       http.Header
+	cookies      []*http.Cookie
+	remoteLocal  string // dial from this local address (e.g. 127.0.0.2)
+}
+
+type reqOpt func(*request)
+
+// asBasic authenticates with HTTP basic.
+func asBasic(user, pass string) reqOpt {
+	return func(r *request) { r.header.Set("Authorization", basicHeader(user, pass)) }
+}
+
+func asAdmin() reqOpt { return asBasic(adminUser, adminPass) }
+
+// asCert sends the request over TLS with a client certificate.
+func asCert(c tls.Certificate) reqOpt { return func(r *request) { r.tls, r.cert = true, &c } }
+
+// viaTLS sends the request over TLS without a client certificate.
+func viaTLS() reqOpt { return func(r *request) { r.tls = true } }
+
+// asSPID sets the identity proxy's fiscal-code header.
+func asSPID(code string) reqOpt { return func(r *request) { r.header.Set(spidHeader, code) } }
+
+func withHeader(k, v string) reqOpt    { return func(r *request) { r.header.Set(k, v) } }
+func withCookie(c *http.Cookie) reqOpt { return func(r *request) { r.cookies = append(r.cookies, c) } }
+func rawBody(b string) reqOpt          { return func(r *request) { r.body = []byte(b) } }
+func fromLocalAddr(ip string) reqOpt   { return func(r *request) { r.remoteLocal = ip } }
+func withToken(tok string) reqOpt      { return withHeader(ConsistencyHeader, tok) }
+
+func basicHeader(user, pass string) string {
+	return "Basic " + b64(user+":"+pass)
+}
+
+type response struct {
+	Status  int
+	Body    []byte
+	Header  http.Header
+	Cookies []*http.Cookie
+}
+
+// do sends a request; body may be nil, a string/[]byte (sent as is) or a
+// value encoded as JSON.
+func (h *harness) do(t testing.TB, method, path string, body any, opts ...reqOpt) *response {
+	t.Helper()
+	r := &request{method: method, path: path, header: http.Header{}}
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r.body = []byte(b)
+	case []byte:
+		r.body = b
+	default:
+		enc, err := json.Marshal(b)
+		if err != nil {
+			t.Fatalf("encode body: %v", err)
+		}
+		r.body = enc
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	base := h.httpURL
+	if r.tls {
+		base = h.httpsURL
+	}
+	var rd io.Reader
+	if r.body != nil {
+		rd = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequest(method, base+path, rd)
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	req.Header = r.header
+	if r.body != nil && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for _, c := range r.cookies {
+		req.AddCookie(c)
+	}
+	res, err := h.client(r).Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	return &response{Status: res.StatusCode, Body: data, Header: res.Header, Cookies: res.Cookies()}
+}
+
+func (h *harness) client(r *request) *http.Client {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r.remoteLocal != "" {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(r.remoteLocal)}}
+		return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 30 * time.Second}
+	}
+	if c, ok := h.clients[r.cert]; ok {
+		return c
+	}
+	tc := &tls.Config{RootCAs: h.serverCA, MinVersion: tls.VersionTLS12}
+	if r.cert != nil {
+		tc.Certificates = []tls.Certificate{*r.cert}
+	}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: tc, MaxIdleConnsPerHost: 16}, Timeout: 30 * time.Second}
+	h.clients[r.cert] = c
+	return c
+}
+
+// fault decodes the FaultBean of an error response.
+func (r *response) fault(t testing.TB) FaultBean {
+	t.Helper()
+	var fb FaultBean
+	if err := json.Unmarshal(r.Body, &fb); err != nil {
+		t.Fatalf("status %d: body is not a FaultBean: %v: %s", r.Status, err, r.Body)
+	}
+	return fb
+}
+
+// expect asserts the status and, for errors, the FaultBean codice.
+func (r *response) expect(t testing.TB, status int, codice string) {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status = %d, want %d; body: %s", r.Status, status, r.Body)
+	}
+	if codice != "" {
+		if fb := r.fault(t); fb.Codice != codice {
+			t.Fatalf("codice = %q, want %q; body: %s", fb.Codice, codice, r.Body)
+		}
+	}
+	if status >= 400 && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("error Content-Type = %q, want application/json", r.Header.Get("Content-Type"))
+	}
+}
+
+// decode decodes a JSON body into v.
+func (r *response) decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// --- certificates ---
+
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+	der  []byte
+}
+
+var serial = struct {
+	sync.Mutex
+	n int64
+}{n: 1}
+
+func nextSerial() *big.Int {
+	serial.Lock()
+	defer serial.Unlock()
+	serial.n++
+	return big.NewInt(serial.n)
+}
+
+func newTestCA(t testing.TB, cn string) *testCA {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: nextSerial(), Subject: pkix.Name{CommonName: cn},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testCA{cert: cert, key: key, der: der}
+}
+
+func (ca *testCA) pem() []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.der})
+}
+
+func (ca *testCA) pool() *x509.CertPool {
+	p := x509.NewCertPool()
+	p.AddCert(ca.cert)
+	return p
+}
+
+func (ca *testCA) sign(t testing.TB, tmpl *x509.Certificate) (*ecdsa.PrivateKey, []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl.SerialNumber = nextSerial()
+	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, der
+}
+
+// writeServerCert writes a certificate for 127.0.0.1 and its key.
+func (ca *testCA) writeServerCert(t testing.TB, dir string) (certFile, keyFile string) {
+	t.Helper()
+	key, der := ca.sign(t, &x509.Certificate{Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		KeyUsage: x509.KeyUsageDigitalSignature})
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "server.pem"), filepath.Join(dir, "server.key")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// clientCert returns a client certificate with the given subject signed by ca.
+func (ca *testCA) clientCert(t testing.TB, subject pkix.Name) tls.Certificate {
+	t.Helper()
+	key, der := ca.sign(t, &x509.Certificate{Subject: subject,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature})
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
+
+// --- fixtures through the real API, as the administrator ---
+
+// must asserts a 200 or 201 answer.
+func (h *harness) must(t testing.TB, method, path string, body any, opts ...reqOpt) *response {
+	t.Helper()
+	if len(opts) == 0 {
+		opts = []reqOpt{asAdmin()}
+	}
+	r := h.do(t, method, path, body, opts...)
+	if r.Status != http.StatusOK && r.Status != http.StatusCreated {
+		t.Fatalf("%s %s: status %d: %s", method, path, r.Status, r.Body)
+	}
+	return r
+}
+
+const bo = "/backoffice/rs/basic/v1"
+
+func (h *harness) putEntity(t testing.TB, idDominio string) {
+	t.Helper()
+	h.must(t, "PUT", bo+"/domini/"+idDominio, map[string]any{"ragioneSociale": "Ente " + idDominio, "abilitato": true})
+}
+
+func (h *harness) putType(t testing.TB, id string, spontaneous bool) {
+	t.Helper()
+	h.must(t, "PUT", bo+"/tipiPendenza/"+id, map[string]any{"descrizione": "Tipo " + id, "abilitato": true,
+		"pagamentoSpontaneo": spontaneous})
+}
+
+// acl is a role's ACL in wire form.
+type acl = []map[string]any
+
+func aclOf(service string, rights ...string) map[string]any {
+	return map[string]any{"servizio": service, "autorizzazioni": rights}
+}
+
+func (h *harness) putRole(t testing.TB, id string, entries acl, domini, tipi []string) {
+	t.Helper()
+	h.must(t, "PUT", bo+"/ruoli/"+id, map[string]any{"acl": entries, "domini": domini, "tipiPendenza": tipi})
+}
+
+func (h *harness) putOperator(t testing.TB, principal, password string, enabled bool, roles ...string) {
+	t.Helper()
+	if roles == nil {
+		roles = []string{}
+	}
+	h.must(t, "PUT", bo+"/operatori/"+principal, map[string]any{"ragioneSociale": "Operatore " + principal,
+		"password": password, "abilitato": enabled, "ruoli": roles})
+}
+
+// apiGrant is one entry of autorizzazioniApi.
+func apiGrant(api string, domini, tipi []string) map[string]any {
+	return map[string]any{"api": api, "domini": domini, "tipiPendenza": tipi}
+}
+
+// putApp registers an application with per-API grants (and no roles).
+func (h *harness) putApp(t testing.TB, idA2A, principal, password string, enabled bool, grants ...map[string]any) {
+	t.Helper()
+	if grants == nil {
+		grants = []map[string]any{}
+	}
+	body := map[string]any{"principal": principal, "abilitato": enabled, "ruoli": []string{},
+		"autorizzazioniApi": grants}
+	if password != "" {
+		body["password"] = password
+	}
+	h.must(t, "PUT", bo+"/applicazioni/"+idA2A, body)
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }

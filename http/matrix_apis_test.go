@@ -1,0 +1,254 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+const (
+	pe = "/pendenze/rs/basic/v2"
+	pg = "/pagamento/rs/basic/v2"
+	rg = "/ragioneria/rs/basic/v3"
+)
+
+func TestPendenzeMatrix(t *testing.T) {
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "own", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "other", d1, t1, citizen1)
+	body := pendenzaBodyFor(d1, t1, citizen1)
+	rows := []row{
+		{"app_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", body, opts(as("appA")), 201, ""},
+		{"app_updates_own", "PUT", pe + "/pendenze/appA/new1", body, opts(as("appA")), 200, ""},
+		{"app_denied_other_ida2a", "PUT", pe + "/pendenze/appB/new2", body, opts(as("appA")), 403, "403000"},
+		{"app_denied_out_of_scope_entity", "PUT", pe + "/pendenze/appA/new3", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), 403, "403000"},
+		{"app_unregistered_entity_in_scope_422", "PUT", pe + "/pendenze/appB/new4", pendenzaBodyFor(dNone, t1, citizen1), opts(as("appB")), 422, "422000"},
+		{"app_unregistered_type_422", "PUT", pe + "/pendenze/appA/new5", pendenzaBodyFor(d1, "GHOST", citizen1), opts(as("appA")), 422, "422000"},
+		{"app_reads_own", "GET", pe + "/pendenze/appA/own", nil, opts(as("appA")), 200, ""},
+		{"app_denied_other_creators_pendenza", "GET", pe + "/pendenze/appB/other", nil, opts(as("appA")), 403, "403000"},
+		{"app_denied_other_ida2a_even_unknown", "GET", pe + "/pendenze/appB/missing", nil, opts(as("appA")), 403, "403000"},
+		{"app_own_unknown_404", "GET", pe + "/pendenze/appA/missing", nil, opts(as("appA")), 404, "404000"},
+		{"app_lists_own", "GET", pe + "/pendenze", nil, opts(as("appA")), 200, ""},
+		{"app_not_authorized_on_api", "GET", pe + "/pendenze", nil, opts(as("appNone")), 403, "403000"},
+		{"app_authorized_only_elsewhere", "GET", pe + "/pendenze", nil, opts(as("appC")), 403, "403000"},
+		{"disabled_app", "GET", pe + "/pendenze/appDisabled/x", nil, opts(as("appDisabled")), 403, "403000"},
+		{"operator_denied", "GET", pe + "/pendenze", nil, opts(asAdmin()), 403, "403000"},
+		{"unknown_principal", "GET", pe + "/pendenze", nil, opts(asBasic("ghost", pw)), 401, "401000"},
+		{"wrong_password", "GET", pe + "/pendenze", nil, opts(asBasic("appA", "bad-password")), 401, "401000"},
+		{"public_not_accepted", "GET", "/pendenze/rs/public/v2/pendenze", nil, nil, 403, "403"},
+		{"spid_unregistered_not_citizen_here", "GET", "/pendenze/rs/spid/v2/pendenze", nil, opts(asSPID(citizen1)), 401, "401000"},
+		{"spid_registered_app_principal", "GET", "/pendenze/rs/spid/v2/pendenze", nil, opts(asSPID("APPA")), 401, "401000"},
+		{"bad_path_id", "GET", pe + "/pendenze/appA/bad%20id", nil, opts(as("appA")), 400, "SINTASSI"},
+		{"importo_three_decimals", "PUT", pe + "/pendenze/appA/b1", strings.Replace(mustJSON(t, body), "123.45", "10.005", 1), opts(as("appA")), 400, "SINTASSI"},
+		{"importo_zero_422", "PUT", pe + "/pendenze/appA/b2", strings.Replace(mustJSON(t, body), "123.45", "0", 1), opts(as("appA")), 422, "422000"},
+		{"importo_string_400", "PUT", pe + "/pendenze/appA/b3", strings.Replace(mustJSON(t, body), "123.45", `"12"`, 1), opts(as("appA")), 400, "SINTASSI"},
+		{"bad_payer_400", "PUT", pe + "/pendenze/appA/b4", pendenzaBodyFor(d1, t1, "x"), opts(as("appA")), 400, "SINTASSI"},
+		{"unknown_field_400", "PUT", pe + "/pendenze/appA/b5", `{"idDominio":"` + d1 + `","nope":1}`, opts(as("appA")), 400, "SINTASSI"},
+	}
+	runRows(t, w.harness, rows)
+
+	t.Run("list_shows_only_own", func(t *testing.T) {
+		var page Page[pendenzaView]
+		w.must(t, "GET", pe+"/pendenze", nil, as("appA")).decode(t, &page)
+		for _, p := range page.Risultati {
+			if p.IDA2A != "appA" {
+				t.Fatalf("appA lists %s/%s", p.IDA2A, p.IDPendenza)
+			}
+		}
+		if page.NumRisultati != 2 {
+			t.Fatalf("appA lists %d pendenze, want 2", page.NumRisultati)
+		}
+	})
+	t.Run("created_pendenza_has_notice_and_uuid", func(t *testing.T) {
+		v := w.createPendenza(t, "appA", "fresh", d1, t1, citizen1)
+		if len(v.NumeroAvviso) != 18 || len(v.UUID) != 32 || v.Stato != "NON_ESEGUITA" || v.Importo != 12345 {
+			t.Fatalf("created pendenza = %+v", v)
+		}
+	})
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := jsonMarshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPendenzeSSL(t *testing.T) {
+	w := newWorld(t)
+	good := w.ca.clientCert(t, sslSubject)
+	untrusted := w.otherCA.clientCert(t, sslSubject)
+	stranger := w.ca.clientCert(t, sslSubject2())
+	runRows(t, w.harness, []row{
+		{"ssl_app_with_trusted_certificate", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(asCert(good)), 200, ""},
+		{"ssl_untrusted_certificate_401", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(asCert(untrusted)), 401, "401000"},
+		{"ssl_no_certificate_401", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(viaTLS()), 401, "401000"},
+		{"ssl_unregistered_subject_401", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(asCert(stranger)), 401, "401000"},
+		{"ssl_app_creates_in_scope", "PUT", "/pendenze/rs/ssl/v2/pendenze/appSSL/s1", pendenzaBodyFor(d1, t1, citizen1), opts(asCert(good)), 201, ""},
+		{"basic_over_tls_works", "GET", pe + "/pendenze", nil, opts(as("appA"), viaTLS()), 200, ""},
+	})
+}
+
+func TestGrantAndRevokeTakeEffectOnTheNextRequest(t *testing.T) {
+	w := newWorld(t)
+	w.do(t, "GET", pe+"/pendenze", nil, as("appNone")).expect(t, 403, "403000")
+	r := w.must(t, "PUT", bo+"/applicazioni/appNone", map[string]any{"principal": "appNone", "abilitato": true, "ruoli": []string{},
+		"apiPendenze": true, "domini": []string{d1}, "tipiPendenza": []string{"*"}})
+	_ = r
+	w.do(t, "GET", pe+"/pendenze", nil, as("appNone")).expect(t, 200, "")
+	w.must(t, "PUT", bo+"/applicazioni/appNone", map[string]any{"principal": "appNone", "abilitato": true, "ruoli": []string{}})
+	w.do(t, "GET", pe+"/pendenze", nil, as("appNone")).expect(t, 403, "403000")
+	// A disable and a password change act at once too, with no reset.
+	w.must(t, "PUT", bo+"/applicazioni/appA", map[string]any{"principal": "appA", "abilitato": false, "ruoli": []string{},
+		"autorizzazioniApi": []map[string]any{apiGrant("PENDENZE", []string{d1}, []string{"*"})}})
+	w.do(t, "GET", pe+"/pendenze", nil, as("appA")).expect(t, 403, "403000")
+	w.must(t, "PUT", bo+"/applicazioni/appA", map[string]any{"principal": "appA", "password": "changed-pass-1", "abilitato": true, "ruoli": []string{},
+		"autorizzazioniApi": []map[string]any{apiGrant("PENDENZE", []string{d1}, []string{"*"})}})
+	w.do(t, "GET", pe+"/pendenze", nil, as("appA")).expect(t, 401, "401000")
+	w.do(t, "GET", pe+"/pendenze", nil, asBasic("appA", "changed-pass-1")).expect(t, 200, "")
+}
+
+func TestPagamentoMatrix(t *testing.T) {
+	w := newWorld(t)
+	pA := w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
+	pB := w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
+	pC := w.createPendenza(t, "appB", "pb2", d1, t1, citizen1) // other creator, appA's Pagamento scope
+	spid := func(code string) []reqOpt { return opts(asSPID(code)) }
+	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+
+	// Payments started by each kind of caller.
+	var byApp, byCitizen, byAnon pagamentoCreated
+	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &byApp)
+	w.must(t, "POST", pgSpid+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": pC.NumeroAvviso}}}, asSPID(citizen2)).decode(t, &byCitizen)
+	anon := w.must(t, "POST", pgPub+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d2, "numeroAvviso": pB.NumeroAvviso}}}, withHeader("X-Nothing", "1"))
+	anon.decode(t, &byAnon)
+	var session *http.Cookie
+	for _, c := range anon.Cookies {
+		if c.Name == SessionCookie {
+			session = c
+		}
+	}
+	if session == nil || !session.HttpOnly || session.SameSite != http.SameSiteLaxMode {
+		t.Fatalf("anonymous payment cookie = %+v", session)
+	}
+	tampered := &http.Cookie{Name: SessionCookie, Value: session.Value[:len(session.Value)-2] + "AA"}
+	forged := &http.Cookie{Name: SessionCookie, Value: "AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
+
+	rows := []row{
+		// pendenze
+		{"app_reads_pendenza_in_scope_any_creator", "GET", pg + "/pendenze/appB/pb2", nil, opts(as("appA")), 200, ""},
+		{"app_denied_pendenza_out_of_scope", "GET", pg + "/pendenze/appB/pb1", nil, opts(as("appA")), 403, "403000"},
+		{"app_unknown_pendenza_404", "GET", pg + "/pendenze/appA/none", nil, opts(as("appA")), 404, "404000"},
+		{"app_not_authorized_on_pagamento", "GET", pg + "/pendenze", nil, opts(as("appC")), 403, "403000"},
+		{"citizen_reads_own_pendenza", "GET", pgSpid + "/pendenze/appA/pa1", nil, spid(citizen1), 200, ""},
+		{"citizen_denied_others_pendenza", "GET", pgSpid + "/pendenze/appB/pb1", nil, spid(citizen1), 403, "403000"},
+		{"citizen_unknown_pendenza_403", "GET", pgSpid + "/pendenze/appA/none", nil, spid(citizen1), 403, "403000"},
+		{"citizen_tinit_prefix", "GET", pgSpid + "/pendenze/appA/pa1", nil, spid("TINIT-" + strings.ToLower(citizen1)), 200, ""},
+		{"anonymous_denied_pendenze", "GET", pgPub + "/pendenze", nil, nil, 403, "403000"},
+		// payments
+		{"app_reads_own_payment", "GET", pg + "/pagamenti/" + byApp.ID, nil, opts(as("appA")), 200, ""},
+		{"other_app_denied_payment", "GET", pg + "/pagamenti/" + byApp.ID, nil, opts(as("appB")), 403, "403000"},
+		{"app_unknown_payment_404", "GET", pg + "/pagamenti/" + strings.Repeat("0", 32), nil, opts(as("appA")), 404, "404000"},
+		{"payer_citizen_reads_payment", "GET", pgSpid + "/pagamenti/" + byApp.ID, nil, spid(citizen1), 200, ""},
+		{"remitter_citizen_reads_payment", "GET", pgSpid + "/pagamenti/" + byCitizen.ID, nil, spid(citizen2), 200, ""},
+		{"unrelated_citizen_denied_payment", "GET", pgSpid + "/pagamenti/" + byApp.ID, nil, spid(citizen2), 403, "403000"},
+		{"anonymous_same_session_reads", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(session)), 200, ""},
+		{"anonymous_no_session_denied", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, nil, 403, "403000"},
+		{"anonymous_tampered_cookie_401", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(tampered)), 401, "401000"},
+		{"anonymous_forged_cookie_401", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(forged)), 401, "401000"},
+		{"anonymous_denied_app_payment", "GET", pgPub + "/pagamenti/" + byApp.ID, nil, opts(withCookie(session)), 403, "403000"},
+		{"bad_payment_id_400", "GET", pg + "/pagamenti/xyz", nil, opts(as("appA")), 400, "SINTASSI"},
+		// starting payments
+		{"app_pays_out_of_scope_denied", "POST", pg + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appB", "idPendenza": "pb1"}}}, opts(as("appA")), 403, "403000"},
+		{"citizen_pays_others_by_id_denied", "POST", pgSpid + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appB", "idPendenza": "pb1"}}}, spid(citizen1), 403, "403000"},
+		{"citizen_pays_own_by_id", "POST", pgSpid + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appB", "idPendenza": "pb2"}}}, spid(citizen1), 201, ""},
+		{"anonymous_by_id_denied", "POST", pgPub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, nil, 403, "403000"},
+		{"anonymous_spontaneous", "POST", pgPub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont, "importo": 5, "causale": "Dono", "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}}, nil, 201, ""},
+		{"spontaneous_on_non_spontaneous_type_denied", "POST", pgPub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": t1, "importo": 5, "causale": "x", "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}}, nil, 403, "403000"},
+		{"unknown_notice_404", "POST", pg + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": "000000000000000000"}}}, opts(as("appA")), 404, "404000"},
+		{"too_many_refs_400", "POST", pg + "/pagamenti", map[string]any{"pendenze": make([]map[string]any, 6)}, opts(as("appA")), 400, "SINTASSI"},
+		{"mixed_ref_400", "POST", pg + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1", "numeroAvviso": pA.NumeroAvviso}}}, opts(as("appA")), 400, "SINTASSI"},
+		// notices
+		{"anonymous_reads_notice", "GET", pgPub + "/avvisi/" + d1 + "/" + pA.NumeroAvviso, nil, nil, 200, ""},
+		{"app_notice_out_of_scope", "GET", pg + "/avvisi/" + d2 + "/" + pB.NumeroAvviso, nil, opts(as("appA")), 403, "403000"},
+		{"app_unknown_notice_404", "GET", pg + "/avvisi/" + d1 + "/000000000000000000", nil, opts(as("appA")), 404, "404000"},
+		{"bad_notice_number_400", "GET", pg + "/avvisi/" + d1 + "/123", nil, opts(as("appA")), 400, "SINTASSI"},
+		// entry
+		{"operator_denied_pagamento", "GET", pg + "/pagamenti", nil, opts(asAdmin()), 403, "403000"},
+		{"disabled_app_denied", "GET", pg + "/pagamenti", nil, opts(as("appDisabled")), 403, "403000"},
+		{"profile_anonymous", "GET", pgPub + "/profilo", nil, nil, 200, ""},
+		{"profile_citizen", "GET", pgSpid + "/profilo", nil, spid(citizen1), 200, ""},
+		{"spid_bad_fiscal_code_401", "GET", pgSpid + "/profilo", nil, spid("x!"), 401, "401000"},
+		{"spid_missing_header_401", "GET", pgSpid + "/profilo", nil, nil, 401, "401000"},
+	}
+	runRows(t, w.harness, rows)
+
+	t.Run("anonymous_list_is_its_session_only", func(t *testing.T) {
+		var page Page[pagamentoView]
+		w.must(t, "GET", pgPub+"/pagamenti", nil, withCookie(session)).decode(t, &page)
+		if page.NumRisultati != 1 || page.Risultati[0].ID != byAnon.ID {
+			t.Fatalf("session sees %+v", page.Risultati)
+		}
+		var none Page[pagamentoView]
+		w.must(t, "GET", pgPub+"/pagamenti", nil, withHeader("X-Nothing", "1")).decode(t, &none)
+		if none.NumRisultati != 0 {
+			t.Fatalf("no session sees %d payments", none.NumRisultati)
+		}
+	})
+	t.Run("citizen_remitter_forced", func(t *testing.T) {
+		var p pagamentoView
+		w.must(t, "GET", pgSpid+"/pagamenti/"+byCitizen.ID, nil, asSPID(citizen2)).decode(t, &p)
+		if p.SoggettoVersante == nil || p.SoggettoVersante.Identificativo != citizen2 {
+			t.Fatalf("remitter = %+v", p.SoggettoVersante)
+		}
+	})
+}
+
+func TestSPIDFromUntrustedAddress(t *testing.T) {
+	w := newWorld(t, withSPIDProxies(netip.MustParsePrefix("10.0.0.0/8")))
+	w.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1)).expect(t, 401, "401000")
+	// The same request from a trusted address passes (127.0.0.2 is not trusted either).
+	w2 := newWorld(t, withSPIDProxies(netip.MustParsePrefix("127.0.0.2/32")))
+	w2.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1), fromLocalAddr("127.0.0.2")).expect(t, 200, "")
+	w2.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1)).expect(t, 401, "401000")
+	w2.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1), withHeader("X-Forwarded-For", "127.0.0.2")).expect(t, 401, "401000")
+}
+
+func TestRagioneriaMatrix(t *testing.T) {
+	w := newWorld(t)
+	rec := map[string]any{"importo": 10, "causale": "Riversamento"}
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/r1", rec, as("appA"))
+	rows := []row{
+		{"creator_repeat_is_200", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", rec, opts(as("appA")), 200, ""},
+		{"creator_conflicting_repeat_409", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", map[string]any{"importo": 11, "causale": "Riversamento"}, opts(as("appA")), 409, "409000"},
+		{"other_app_same_id_403", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", rec, opts(as("appC")), 403, "403000"},
+		{"out_of_scope_entity_403", "PUT", rg + "/riconciliazioni/" + d2 + "/r2", rec, opts(as("appA")), 403, "403000"},
+		{"creator_reads", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appA")), 200, ""},
+		{"other_app_in_scope_denied_read", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appC")), 403, "403000"},
+		{"out_of_scope_read_403", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appB")), 403, "403000"},
+		{"unknown_reconciliation_404", "GET", rg + "/riconciliazioni/" + d1 + "/nope", nil, opts(as("appA")), 404, "404000"},
+		{"lists_settlements_in_scope", "GET", rg + "/flussiRendicontazione", nil, opts(as("appA")), 200, ""},
+		{"settlement_out_of_scope_403", "GET", rg + "/flussiRendicontazione/" + d2 + "/F1", nil, opts(as("appA")), 403, "403000"},
+		{"settlement_unknown_404", "GET", rg + "/flussiRendicontazione/" + d1 + "/F1", nil, opts(as("appA")), 404, "404000"},
+		{"collections_in_scope", "GET", rg + "/riscossioni", nil, opts(as("appA")), 200, ""},
+		{"payments_in_scope", "GET", rg + "/pagamenti", nil, opts(as("appA")), 200, ""},
+		{"app_not_authorized_on_ragioneria", "GET", rg + "/riscossioni", nil, opts(as("appNone")), 403, "403000"},
+		{"operator_denied", "GET", rg + "/riscossioni", nil, opts(asAdmin()), 403, "403000"},
+		{"disabled_app_denied", "GET", rg + "/riscossioni", nil, opts(as("appDisabled")), 403, "403000"},
+		{"wrong_password_401", "GET", rg + "/riscossioni", nil, opts(asBasic("appA", "nope-nope")), 401, "401000"},
+		{"public_not_accepted", "GET", "/ragioneria/rs/public/v3/riscossioni", nil, nil, 403, "403"},
+		{"importo_negative_422", "PUT", rg + "/riconciliazioni/" + d1 + "/r3", map[string]any{"importo": -1, "causale": "x"}, opts(as("appA")), 422, "422000"},
+	}
+	runRows(t, w.harness, rows)
+	t.Run("list_only_own", func(t *testing.T) {
+		w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/c1", rec, as("appC"))
+		var page Page[riconciliazioneView]
+		w.must(t, "GET", rg+"/riconciliazioni", nil, as("appA")).decode(t, &page)
+		if page.NumRisultati != 1 || page.Risultati[0].ID != "r1" {
+			t.Fatalf("appA lists %+v", page.Risultati)
+		}
+	})
+}

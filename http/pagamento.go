@@ -1,0 +1,272 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// registerPagamento mounts API.md section 6 for applications authorized on
+// the Pagamento API, citizens (spid) and anonymous callers (public).
+func (s *Server) registerPagamento(g *echo.Group) {
+	g.POST("/pagamenti", s.postPagamento)
+	g.GET("/pagamenti/:id", s.getPagamento)
+	g.GET("/pagamenti", s.listPagamenti)
+	g.GET("/pendenze/:idA2A/:idPendenza", s.pgGetPendenza)
+	g.GET("/pendenze", s.pgListPendenze)
+	g.GET("/avvisi/:idDominio/:numeroAvviso", s.getAvviso)
+	g.GET("/profilo", s.pgProfilo)
+}
+
+type pagamentoRef struct {
+	IDA2A            string    `json:"idA2A,omitempty"`
+	IDPendenza       string    `json:"idPendenza,omitempty"`
+	IDDominio        string    `json:"idDominio,omitempty"`
+	NumeroAvviso     string    `json:"numeroAvviso,omitempty"`
+	IDTipoPendenza   string    `json:"idTipoPendenza,omitempty"`
+	Importo          *Importo  `json:"importo,omitempty"`
+	Causale          string    `json:"causale,omitempty"`
+	SoggettoPagatore *soggetto `json:"soggettoPagatore,omitempty"`
+}
+
+// ref checks that exactly one of the three reference forms is used.
+func (r pagamentoRef) ref() (commands.PaymentRef, error) {
+	spont := r.IDTipoPendenza != "" || r.Importo != nil || r.Causale != "" || r.SoggettoPagatore != nil
+	switch {
+	case r.IDA2A != "" || r.IDPendenza != "":
+		if r.IDA2A == "" || r.IDPendenza == "" || r.IDDominio != "" || r.NumeroAvviso != "" || spont {
+			return commands.PaymentRef{}, syntaxError("a pendenza reference is exactly {idA2A, idPendenza}")
+		}
+		return commands.PaymentRef{IDA2A: r.IDA2A, IDPendenza: r.IDPendenza}, nil
+	case r.NumeroAvviso != "":
+		if r.IDDominio == "" || spont {
+			return commands.PaymentRef{}, syntaxError("a notice reference is exactly {idDominio, numeroAvviso}")
+		}
+		return commands.PaymentRef{IDDominio: r.IDDominio, NumeroAvviso: r.NumeroAvviso}, nil
+	}
+	if r.IDDominio == "" || r.IDTipoPendenza == "" || r.Importo == nil || r.SoggettoPagatore == nil {
+		return commands.PaymentRef{}, syntaxError("a spontaneous payment needs idDominio, idTipoPendenza, importo, causale and soggettoPagatore")
+	}
+	payer := r.SoggettoPagatore.event()
+	return commands.PaymentRef{IDDominio: r.IDDominio, IDTipoPendenza: r.IDTipoPendenza, AmountCents: int64(*r.Importo),
+		Causale: r.Causale, Payer: &payer}, nil
+}
+
+type pagamentoBody struct {
+	Pendenze         []pagamentoRef `json:"pendenze"`
+	SoggettoVersante *soggetto      `json:"soggettoVersante,omitempty"`
+}
+
+type pagamentoCreated struct {
+	ID       string `json:"id"`
+	Location string `json:"location"`
+	Stato    string `json:"stato"`
+}
+
+func (s *Server) postPagamento(c *echo.Context) error {
+	cl := callerOf(c)
+	if err := s.protectPublic(c, ""); err != nil {
+		return err
+	}
+	var body pagamentoBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	in := commands.StartPayment{}
+	for _, r := range body.Pendenze {
+		ref, err := r.ref()
+		if err != nil {
+			return err
+		}
+		in.Refs = append(in.Refs, ref)
+	}
+	if body.SoggettoVersante != nil {
+		v := body.SoggettoVersante.event()
+		in.Remitter = &v
+	}
+	actor := s.actor(c)
+	var cookie *http.Cookie
+	if cl.principal.Kind == domain.KindAnonymous {
+		in.SessionHash = cl.principal.SessionHash
+		if cl.newSession {
+			value, hash, err := s.session.issue()
+			if err != nil {
+				return err
+			}
+			in.SessionHash = hash
+			actor.Principal = domain.Anonymous(hash)
+			cookie = &http.Cookie{Name: SessionCookie, Value: value, Path: "/", HttpOnly: true,
+				SameSite: http.SameSiteLaxMode, Secure: c.Request().TLS != nil}
+		}
+	}
+	id, res, err := s.cmds.StartPayment(c.Request().Context(), actor, in)
+	if err != nil {
+		return err
+	}
+	if err := s.afterWrite(c, res.Position); err != nil {
+		return err
+	}
+	if cookie != nil {
+		c.SetCookie(cookie)
+	}
+	location := "/pagamento/rs/" + cl.auth.String() + "/v2/pagamenti/" + id
+	return c.JSON(http.StatusCreated, pagamentoCreated{ID: id, Location: location, Stato: projections.PaymentInCorso})
+}
+
+func (s *Server) getPagamento(c *echo.Context) error {
+	id, err := pathParam(c, "id", validPaymentID)
+	if err != nil {
+		return err
+	}
+	p := callerOf(c).principal
+	pay, ok := s.model.Payment(id)
+	if !ok {
+		// Only an application can hold payments it may ask about by id
+		// without them existing; others learn nothing from a miss.
+		if p.Kind != domain.KindApplication {
+			return domain.CanReadPayment(p, domain.PaymentView{})
+		}
+		return errNotFound
+	}
+	if err := domain.CanReadPayment(p, pay.View()); err != nil {
+		return err
+	}
+	return c.JSON(200, toPagamento(pay))
+}
+
+func (s *Server) listPagamenti(c *echo.Context) error {
+	p := callerOf(c).principal
+	items := s.model.Payments(func(pay *projections.Payment) bool { return domain.CanReadPayment(p, pay.View()) == nil })
+	return pageJSON(c, items, toPagamento)
+}
+
+func (s *Server) pgGetPendenza(c *echo.Context) error {
+	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	p := callerOf(c).principal
+	if err := domain.CanListPendenzePagamento(p); err != nil {
+		return err
+	}
+	pd, ok := s.model.Pendenza(idA2A, idPendenza)
+	if !ok {
+		if p.Kind != domain.KindApplication {
+			return domain.CanReadPendenzaPagamento(p, domain.PendenzaView{})
+		}
+		return errNotFound
+	}
+	if err := domain.CanReadPendenzaPagamento(p, pd.View()); err != nil {
+		return err
+	}
+	return c.JSON(200, toPendenza(pd))
+}
+
+func (s *Server) pgListPendenze(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.CanListPendenzePagamento(p); err != nil {
+		return err
+	}
+	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
+	if err := checkListFilters(dominio, stato); err != nil {
+		return err
+	}
+	f := projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
+		return (dominio == "" || v.IDDominio == dominio) && domain.CanReadPendenzaPagamento(p, v) == nil
+	}}
+	if p.Kind == domain.KindCitizen {
+		f.Payer = p.Name
+	}
+	return pageJSON(c, filterStato(s.model.Pendenze(f), stato), toPendenza)
+}
+
+func (s *Server) getAvviso(c *echo.Context) error {
+	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	if err != nil {
+		return err
+	}
+	avviso, err := pathParam(c, "numeroAvviso", commands.ValidAvviso)
+	if err != nil {
+		return err
+	}
+	p := callerOf(c).principal
+	if err := domain.CanAskNotice(p, dominio); err != nil {
+		return err
+	}
+	pd, found := s.model.PendenzaByNotice(dominio, avviso)
+	if err := s.protectPublic(c, pd.UUID); err != nil {
+		return err
+	}
+	if !found {
+		return errNotFound
+	}
+	if err := domain.CanReadNotice(p, pd.View()); err != nil {
+		return err
+	}
+	return c.JSON(200, toAvviso(pd))
+}
+
+func (s *Server) pgProfilo(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.CanReadProfile(p); err != nil {
+		return err
+	}
+	return c.JSON(200, profileOf(p))
+}
+
+// RuleCaptcha denies a public request the protection of API.md section 7
+// does not let through.
+const RuleCaptcha = "public-protection"
+
+// protectPublic applies the public API protection (API.md section 7) to a
+// request on the public mount: when enabled, the request passes with a
+// matching UUID (notices only: uuid is the notice's UUID, "" for none) or
+// a passing CAPTCHA. Other mounts are not protected.
+func (s *Server) protectPublic(c *echo.Context, uuid string) error {
+	if callerOf(c).auth != domain.AuthPublic {
+		return nil
+	}
+	pr := s.model.Protection()
+	if !pr.Enabled {
+		return nil
+	}
+	r := c.Request()
+	if given := r.URL.Query().Get("UUID"); given != "" && uuid != "" && len(given) == len(uuid) &&
+		domain.ConstantTimeEqual(given, uuid) {
+		return nil
+	}
+	cfg := pr.Captcha
+	token := r.URL.Query().Get(cfg.Parametro)
+	if token == "" {
+		token = r.Header.Get(cfg.Parametro)
+	}
+	if token == "" {
+		return &domain.ForbiddenError{Rule: RuleCaptcha, Detail: "the public API is protected: a captcha token is required"}
+	}
+	remoteIP := ""
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		remoteIP = ap.Addr().Unmap().String()
+	}
+	passed, err := s.captcha.verify(r.Context(), cfg, strings.TrimSpace(token), remoteIP)
+	if err != nil {
+		s.logger.Warn("captcha check failed", "error", err.Error(), "denyOnFail", cfg.DenyOnFail)
+		if cfg.DenyOnFail {
+			return &domain.ForbiddenError{Rule: RuleCaptcha, Detail: "the captcha could not be verified"}
+		}
+		return nil
+	}
+	if !passed {
+		return &domain.ForbiddenError{Rule: RuleCaptcha, Detail: "the captcha check did not pass"}
+	}
+	return nil
+}

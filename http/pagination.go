@@ -1,0 +1,58 @@
+package httpapi
+
+import (
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+)
+
+// Page is GovPay's paginated list.
+type Page[T any] struct {
+	NumRisultati       int    `json:"numRisultati"`
+	NumPagine          int    `json:"numPagine"`
+	RisultatiPerPagina int    `json:"risultatiPerPagina"`
+	Pagina             int    `json:"pagina"`
+	ProssimiRisultati  string `json:"prossimiRisultati,omitempty"`
+	Risultati          []T    `json:"risultati"`
+}
+
+// pageParams reads pagina (from 1) and risultatiPerPagina (default 25, max 200).
+func pageParams(c *echo.Context) (pagina, per int, err error) {
+	pagina, per = 1, 25
+	if v := c.QueryParam("pagina"); v != "" {
+		if pagina, err = strconv.Atoi(v); err != nil || pagina < 1 {
+			return 0, 0, syntaxError("pagina must be a whole number from 1")
+		}
+	}
+	if v := c.QueryParam("risultatiPerPagina"); v != "" {
+		if per, err = strconv.Atoi(v); err != nil || per < 1 || per > 200 {
+			return 0, 0, syntaxError("risultatiPerPagina must be a whole number from 1 to 200")
+		}
+	}
+	return pagina, per, nil
+}
+
+// paginate cuts all into the requested page, mapping each kept item.
+func paginate[S, T any](c *echo.Context, all []S, conv func(S) T) (Page[T], error) {
+	pagina, per, err := pageParams(c)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	n := len(all)
+	pages := (n + per - 1) / per
+	p := Page[T]{NumRisultati: n, NumPagine: pages, RisultatiPerPagina: per, Pagina: pagina, Risultati: []T{}}
+	from := (pagina - 1) * per
+	if from < n {
+		to := min(from+per, n)
+		for _, s := range all[from:to] {
+			p.Risultati = append(p.Risultati, conv(s))
+		}
+	}
+	if pagina < pages {
+		q := c.Request().URL.Query()
+		q.Set("pagina", strconv.Itoa(pagina+1))
+		q.Set("risultatiPerPagina", strconv.Itoa(per))
+		p.ProssimiRisultati = c.Request().URL.Path + "?" + q.Encode()
+	}
+	return p, nil
+}

@@ -1,0 +1,104 @@
+package httpapi
+
+import (
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// registerPendenze mounts API.md section 5: applications authorized on the
+// Pendenze API create, update and read the pendenze they created.
+func (s *Server) registerPendenze(g *echo.Group) {
+	g.PUT("/pendenze/:idA2A/:idPendenza", s.putPendenza)
+	g.GET("/pendenze/:idA2A/:idPendenza", s.getOwnPendenza)
+	g.GET("/pendenze", s.listOwnPendenze)
+}
+
+type pendenzaBody struct {
+	IDTipoPendenza   string    `json:"idTipoPendenza"`
+	IDDominio        string    `json:"idDominio"`
+	Causale          string    `json:"causale"`
+	Importo          *Importo  `json:"importo"`
+	SoggettoPagatore *soggetto `json:"soggettoPagatore"`
+	NumeroAvviso     string    `json:"numeroAvviso,omitempty"`
+}
+
+func (s *Server) putPendenza(c *echo.Context) error {
+	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	// The caller writes only under its own idA2A: decided before the body
+	// is even read.
+	if err := domain.CanAskAboutIDA2A(callerOf(c).principal, idA2A); err != nil {
+		return err
+	}
+	var body pendenzaBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if body.Importo == nil || body.SoggettoPagatore == nil {
+		return syntaxError("importo and soggettoPagatore are required")
+	}
+	res, err := s.cmds.PutPendenza(c.Request().Context(), s.actor(c), commands.PutPendenza{IDA2A: idA2A,
+		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
+		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso})
+	if err != nil {
+		return err
+	}
+	return s.written(c, res, func() (any, error) {
+		pd, ok := s.model.Pendenza(idA2A, idPendenza)
+		if !ok {
+			return nil, errNotFound
+		}
+		return toPendenza(pd), nil
+	})
+}
+
+func (s *Server) getOwnPendenza(c *echo.Context) error {
+	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	p := callerOf(c).principal
+	if err := domain.CanAskAboutIDA2A(p, idA2A); err != nil {
+		return err
+	}
+	v, ok := s.model.PendenzaView(idA2A, idPendenza)
+	if !ok {
+		return errNotFound
+	}
+	if err := domain.CanReadOwnPendenza(p, v); err != nil {
+		return err
+	}
+	pd, ok := s.model.Pendenza(idA2A, idPendenza)
+	if !ok {
+		return errNotFound
+	}
+	return c.JSON(200, toPendenza(pd))
+}
+
+func (s *Server) listOwnPendenze(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.CanAskAboutIDA2A(p, p.IDA2A); err != nil {
+		return err
+	}
+	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
+	if err := checkListFilters(dominio, stato); err != nil {
+		return err
+	}
+	items := s.model.Pendenze(projections.PendenzeFilter{Creator: p.IDA2A, Keep: func(v domain.PendenzaView) bool {
+		return (dominio == "" || v.IDDominio == dominio) && domain.CanReadOwnPendenza(p, v) == nil
+	}})
+	return pageJSON(c, filterStato(items, stato), toPendenza)
+}

@@ -1,0 +1,179 @@
+package httpapi
+
+import (
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// registerRagioneria mounts API.md section 8: applications authorized on
+// the Ragioneria API, scoped by the idDominio of their grant.
+func (s *Server) registerRagioneria(g *echo.Group) {
+	g.PUT("/riconciliazioni/:idDominio/:id", s.putRiconciliazione)
+	g.GET("/riconciliazioni/:idDominio/:id", s.getRiconciliazione)
+	g.GET("/riconciliazioni", s.listRiconciliazioni)
+	g.GET("/flussiRendicontazione", s.listFlussi)
+	g.GET("/flussiRendicontazione/:idDominio/:idFlusso", s.getFlusso)
+	g.GET("/riscossioni", s.listRiscossioni)
+	g.GET("/pagamenti", s.ragListPagamenti)
+	g.GET("/pagamenti/:id", s.ragGetPagamento)
+}
+
+type riconciliazioneBody struct {
+	Importo  *Importo `json:"importo"`
+	Causale  string   `json:"causale"`
+	IDFlusso string   `json:"idFlusso,omitempty"`
+}
+
+func (s *Server) putRiconciliazione(c *echo.Context) error {
+	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	if err != nil {
+		return err
+	}
+	id, err := pathParam(c, "id", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
+		return err
+	}
+	var body riconciliazioneBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if body.Importo == nil {
+		return syntaxError("importo is required")
+	}
+	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
+		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
+	if err != nil {
+		return err
+	}
+	return s.written(c, res, func() (any, error) {
+		r, ok := s.model.Reconciliation(dominio, id)
+		if !ok {
+			return nil, errNotFound
+		}
+		return toRiconciliazione(r), nil
+	})
+}
+
+func (s *Server) getRiconciliazione(c *echo.Context) error {
+	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	if err != nil {
+		return err
+	}
+	id, err := pathParam(c, "id", commands.ValidID)
+	if err != nil {
+		return err
+	}
+	p := callerOf(c).principal
+	if err := domain.CanReadRagioneriaDominio(p, dominio); err != nil {
+		return err
+	}
+	r, ok := s.model.Reconciliation(dominio, id)
+	if !ok {
+		return errNotFound
+	}
+	if err := domain.CanReadReconciliation(p, r.View()); err != nil {
+		return err
+	}
+	return c.JSON(200, toRiconciliazione(r))
+}
+
+func (s *Server) listRiconciliazioni(c *echo.Context) error {
+	p := callerOf(c).principal
+	keep, err := s.ragioneriaScope(c)
+	if err != nil {
+		return err
+	}
+	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool {
+		return keep(r.Event.IDDominio) && domain.CanReadReconciliation(p, r.View()) == nil
+	})
+	return pageJSON(c, items, toRiconciliazione)
+}
+
+// ragioneriaScope returns the filter of entities the caller may read,
+// narrowed by the idDominio query parameter.
+func (s *Server) ragioneriaScope(c *echo.Context) (func(string) bool, error) {
+	p := callerOf(c).principal
+	if err := domain.CanUseRagioneria(p); err != nil {
+		return nil, err
+	}
+	dominio := c.QueryParam("idDominio")
+	if err := checkListFilters(dominio, ""); err != nil {
+		return nil, err
+	}
+	return func(id string) bool {
+		return (dominio == "" || id == dominio) && domain.CanReadRagioneriaDominio(p, id) == nil
+	}, nil
+}
+
+func (s *Server) listFlussi(c *echo.Context) error {
+	keep, err := s.ragioneriaScope(c)
+	if err != nil {
+		return err
+	}
+	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
+	return pageJSON(c, items, toFlusso)
+}
+
+func (s *Server) getFlusso(c *echo.Context) error {
+	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	if err != nil {
+		return err
+	}
+	idFlusso := c.Param("idFlusso")
+	if idFlusso == "" || len(idFlusso) > 70 {
+		return syntaxError("bad idFlusso in the path")
+	}
+	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
+		return err
+	}
+	r, ok := s.model.SettlementReport(dominio, idFlusso)
+	if !ok {
+		return errNotFound
+	}
+	return c.JSON(200, toFlusso(r))
+}
+
+func (s *Server) listRiscossioni(c *echo.Context) error {
+	keep, err := s.ragioneriaScope(c)
+	if err != nil {
+		return err
+	}
+	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
+	return pageJSON(c, items, toRiscossione)
+}
+
+func (s *Server) ragListPagamenti(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.CanUseRagioneria(p); err != nil {
+		return err
+	}
+	items := s.model.Payments(func(pay *projections.Payment) bool {
+		return domain.CanReadPaymentRagioneria(p, pay.View()) == nil
+	})
+	return pageJSON(c, items, toPagamento)
+}
+
+func (s *Server) ragGetPagamento(c *echo.Context) error {
+	id, err := pathParam(c, "id", validPaymentID)
+	if err != nil {
+		return err
+	}
+	p := callerOf(c).principal
+	if err := domain.CanUseRagioneria(p); err != nil {
+		return err
+	}
+	pay, ok := s.model.Payment(id)
+	if !ok {
+		return errNotFound
+	}
+	if err := domain.CanReadPaymentRagioneria(p, pay.View()); err != nil {
+		return err
+	}
+	return c.JSON(200, toPagamento(pay))
+}

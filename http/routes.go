@@ -1,0 +1,48 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+	"github.com/labstack/echo/v5/middleware"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// routes builds the Echo instance: operations endpoints, then every API
+// mounted at /{api}/rs/{auth}/v{N} for every auth type. The mount's
+// middleware refuses an auth type the API does not accept with 403 "403".
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.RequestID())
+
+	e.GET("/healthz", func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
+	e.GET("/readyz", func(c *echo.Context) error {
+		body := map[string]any{"position": uint64(s.model.AppliedPosition()), "readyAt": uint64(s.cfg.ReadyAt)}
+		if !s.ready() {
+			body["status"] = "catching up"
+			return c.JSON(http.StatusServiceUnavailable, body)
+		}
+		body["status"] = "ready"
+		return c.JSON(http.StatusOK, body)
+	})
+	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
+	e.GET("/openapi.json", s.openAPI)
+
+	mounts := map[domain.API]func(g *echo.Group){
+		domain.APIBackoffice: s.registerBackoffice,
+		domain.APIPendenze:   s.registerPendenze,
+		domain.APIPagamento:  s.registerPagamento,
+		domain.APIRagioneria: s.registerRagioneria,
+		domain.APINodo:       s.registerNodo,
+	}
+	for _, api := range domain.APIs {
+		for _, auth := range domain.AuthTypes {
+			prefix := "/" + api.Segment() + "/rs/" + auth.String() + "/" + api.Version()
+			g := e.Group(prefix, s.instrument(api), s.consistency, s.authenticate(api, auth))
+			mounts[api](g)
+		}
+	}
+	return e
+}

@@ -1,0 +1,178 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Config configures the HTTP server.
+type Config struct {
+	HTTPAddr           string
+	HTTPSAddr          string
+	TLSCert, TLSKey    string
+	ClientCA           string // PEM bundle; enables ssl authentication on the TLS listener
+	SPIDTrustedProxies []netip.Prefix
+	ConsistencyWait    time.Duration
+	MaxBodyBytes       int64
+	// SessionKeyFile holds the key that signs PAYAUTHZ_SESSION cookies; it is
+	// created (32 random bytes, mode 0600) when missing. Replicas that share
+	// sessions must share this file. Empty: a random in-memory key.
+	SessionKeyFile string
+	// ReadyAt is the log position the projections must reach before
+	// /readyz answers 200.
+	ReadyAt events.Position
+}
+
+// Server serves the APIs over plain HTTP and, when configured, TLS.
+type Server struct {
+	cfg     Config
+	echo    *echo.Echo
+	store   events.Store
+	model   *projections.ReadModel
+	cmds    *commands.Handler
+	logger  *slog.Logger
+	metrics *metrics
+	session *sessionSigner
+	captcha *captchaClient
+	tls     *tls.Config
+	// clientCAs verifies ssl callers' certificates; nil disables ssl.
+	clientCAs *x509.CertPool
+
+	mu        sync.Mutex
+	listeners []net.Listener
+
+	openAPIState
+}
+
+// New builds the server and its routes; Serve starts it.
+func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *commands.Handler, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	if cfg.ConsistencyWait <= 0 {
+		cfg.ConsistencyWait = 2 * time.Second
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	signer, err := newSessionSigner(cfg.SessionKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
+		captcha: newCaptchaClient(), metrics: newMetrics(model)}
+	s.metrics.trackStoreLag(store, model)
+	if cfg.HTTPSAddr != "" {
+		if s.tls, err = tlsConfig(cfg); err != nil {
+			return nil, err
+		}
+		s.clientCAs = s.tls.ClientCAs
+	}
+	s.echo = s.routes()
+	return s, nil
+}
+
+func tlsConfig(cfg Config) (*tls.Config, error) {
+	cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("tls key pair: %w", err)
+	}
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if cfg.ClientCA != "" {
+		pem, err := os.ReadFile(cfg.ClientCA)
+		if err != nil {
+			return nil, fmt.Errorf("client CA: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, errors.New("client CA: no certificate in the PEM bundle")
+		}
+		// Ask for a certificate but verify it in the ssl authenticator, so
+		// that a missing or untrusted certificate is answered 401 like any
+		// other failed authentication instead of a failed handshake.
+		tc.ClientCAs = pool
+		tc.ClientAuth = tls.RequestClientCert
+	}
+	return tc, nil
+}
+
+// Handler returns the server's http.Handler (for tests and embedding).
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Serve listens on the configured addresses until ctx ends, then shuts
+// down gracefully, letting requests in flight finish (up to 10 s).
+func (s *Server) Serve(ctx context.Context) error {
+	var servers []*http.Server
+	errc := make(chan error, 2)
+	start := func(addr string, tc *tls.Config) error {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return fmt.Errorf("listen %s: %w", addr, err)
+		}
+		if tc != nil {
+			ln = tls.NewListener(ln, tc)
+		}
+		s.mu.Lock()
+		s.listeners = append(s.listeners, ln)
+		s.mu.Unlock()
+		hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+			ErrorLog: slog.NewLogLogger(s.logger.Handler(), slog.LevelDebug)}
+		servers = append(servers, hs)
+		go func() { errc <- hs.Serve(ln) }()
+		return nil
+	}
+	if s.cfg.HTTPAddr != "" {
+		if err := start(s.cfg.HTTPAddr, nil); err != nil {
+			return err
+		}
+	}
+	if s.cfg.HTTPSAddr != "" {
+		if err := start(s.cfg.HTTPSAddr, s.tls); err != nil {
+			return err
+		}
+	}
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-errc:
+	}
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	for _, hs := range servers {
+		_ = hs.Shutdown(shutCtx)
+	}
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	return serveErr
+}
+
+// Addrs returns the bound listener addresses (plain first), once Serve has
+// started listening.
+func (s *Server) Addrs() []net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]net.Addr, len(s.listeners))
+	for i, l := range s.listeners {
+		out[i] = l.Addr()
+	}
+	return out
+}
+
+func (s *Server) ready() bool { return s.model.AppliedPosition() >= s.cfg.ReadyAt }

@@ -1,0 +1,93 @@
+package httpapi
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// SessionCookie is the cookie that binds an anonymous caller's payments to
+// its session.
+const SessionCookie = "PAYAUTHZ_SESSION"
+
+var errBadSession = errors.New("session cookie is not valid")
+
+// sessionSigner issues and verifies PAYAUTHZ_SESSION values:
+// base64url(id) "." base64url(HMAC-SHA256(key, id)). The server never
+// stores sessions; the log keeps only SHA-256(id).
+type sessionSigner struct {
+	key []byte
+}
+
+func newSessionSigner(keyFile string) (*sessionSigner, error) {
+	if keyFile == "" {
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		return &sessionSigner{key: key}, nil
+	}
+	key, err := os.ReadFile(keyFile)
+	if errors.Is(err, os.ErrNotExist) {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+			return nil, fmt.Errorf("write session key: %w", err)
+		}
+		return &sessionSigner{key: key}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session key: %w", err)
+	}
+	if len(key) < 32 {
+		return nil, fmt.Errorf("session key %s: want at least 32 bytes", keyFile)
+	}
+	return &sessionSigner{key: key}, nil
+}
+
+func (s *sessionSigner) mac(id []byte) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write(id)
+	return m.Sum(nil)
+}
+
+// issue returns a new cookie value and the session's hash.
+func (s *sessionSigner) issue() (value, hash string, err error) {
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		return "", "", err
+	}
+	b64 := base64.RawURLEncoding
+	return b64.EncodeToString(id) + "." + b64.EncodeToString(s.mac(id)), sessionHash(id), nil
+}
+
+// verify checks a cookie value and returns the session's hash.
+func (s *sessionSigner) verify(value string) (string, error) {
+	idPart, macPart, ok := strings.Cut(value, ".")
+	if !ok || len(value) > 128 {
+		return "", errBadSession
+	}
+	b64 := base64.RawURLEncoding
+	id, err := b64.DecodeString(idPart)
+	if err != nil || len(id) != 16 {
+		return "", errBadSession
+	}
+	got, err := b64.DecodeString(macPart)
+	if err != nil || !hmac.Equal(got, s.mac(id)) {
+		return "", errBadSession
+	}
+	return sessionHash(id), nil
+}
+
+func sessionHash(id []byte) string {
+	h := sha256.Sum256(id)
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,152 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Wire forms shared by several APIs.
+
+type soggetto struct {
+	Tipo           string `json:"tipo"`
+	Identificativo string `json:"identificativo"`
+	Anagrafica     string `json:"anagrafica"`
+	Email          string `json:"email,omitempty"`
+}
+
+func (s soggetto) event() events.Subject {
+	return events.Subject{Tipo: s.Tipo, Identificativo: s.Identificativo, Anagrafica: s.Anagrafica, Email: s.Email}
+}
+
+func toSoggetto(s events.Subject) soggetto {
+	return soggetto{Tipo: s.Tipo, Identificativo: s.Identificativo, Anagrafica: s.Anagrafica, Email: s.Email}
+}
+
+type pendenzaView struct {
+	IDA2A            string   `json:"idA2A"`
+	IDPendenza       string   `json:"idPendenza"`
+	IDTipoPendenza   string   `json:"idTipoPendenza"`
+	IDDominio        string   `json:"idDominio"`
+	Causale          string   `json:"causale"`
+	Importo          Importo  `json:"importo"`
+	SoggettoPagatore soggetto `json:"soggettoPagatore"`
+	NumeroAvviso     string   `json:"numeroAvviso"`
+	Stato            string   `json:"stato"`
+	UUID             string   `json:"UUID"`
+}
+
+func toPendenza(p projections.Pendenza) pendenzaView {
+	return pendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDTipoPendenza: p.IDTipoPendenza, IDDominio: p.IDDominio,
+		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
+		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, UUID: p.UUID}
+}
+
+// avvisoView is a notice as its payer or the node sees it: no UUID.
+type avvisoView struct {
+	IDDominio      string  `json:"idDominio"`
+	NumeroAvviso   string  `json:"numeroAvviso"`
+	IDTipoPendenza string  `json:"idTipoPendenza"`
+	Causale        string  `json:"causale"`
+	Importo        Importo `json:"importo"`
+	Stato          string  `json:"stato"`
+}
+
+func toAvviso(p projections.Pendenza) avvisoView {
+	return avvisoView{IDDominio: p.IDDominio, NumeroAvviso: p.NumeroAvviso, IDTipoPendenza: p.IDTipoPendenza,
+		Causale: p.Causale, Importo: Importo(p.AmountCents), Stato: p.Stato}
+}
+
+type pagamentoItem struct {
+	IDA2A          string  `json:"idA2A,omitempty"`
+	IDPendenza     string  `json:"idPendenza,omitempty"`
+	IDDominio      string  `json:"idDominio"`
+	IDTipoPendenza string  `json:"idTipoPendenza"`
+	NumeroAvviso   string  `json:"numeroAvviso,omitempty"`
+	Importo        Importo `json:"importo"`
+	Causale        string  `json:"causale,omitempty"`
+}
+
+type pagamentoView struct {
+	ID               string          `json:"id"`
+	Stato            string          `json:"stato"`
+	DataRichiesta    time.Time       `json:"dataRichiestaPagamento"`
+	Importo          Importo         `json:"importo"`
+	SoggettoVersante *soggetto       `json:"soggettoVersante,omitempty"`
+	Pendenze         []pagamentoItem `json:"pendenze"`
+}
+
+func toPagamento(p *projections.Payment) pagamentoView {
+	v := pagamentoView{ID: p.Event.ID, Stato: p.Stato, DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
+	if p.Event.Remitter != nil {
+		s := toSoggetto(*p.Event.Remitter)
+		v.SoggettoVersante = &s
+	}
+	for _, it := range p.Event.Items {
+		v.Importo += Importo(it.AmountCents)
+		v.Pendenze = append(v.Pendenze, pagamentoItem{IDA2A: it.IDA2A, IDPendenza: it.IDPendenza, IDDominio: it.IDDominio,
+			IDTipoPendenza: it.IDTipoPendenza, NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Causale: it.Causale})
+	}
+	return v
+}
+
+type riconciliazioneView struct {
+	IDDominio string    `json:"idDominio"`
+	ID        string    `json:"id"`
+	IDA2A     string    `json:"idA2A"`
+	Importo   Importo   `json:"importo"`
+	Causale   string    `json:"causale"`
+	IDFlusso  string    `json:"idFlusso,omitempty"`
+	Data      time.Time `json:"data"`
+}
+
+func toRiconciliazione(r *projections.Reconciliation) riconciliazioneView {
+	e := r.Event
+	return riconciliazioneView{IDDominio: e.IDDominio, ID: e.ID, IDA2A: e.IDA2A, Importo: Importo(e.AmountCents),
+		Causale: e.Causale, IDFlusso: e.IDFlusso, Data: r.Time}
+}
+
+type rendicontazioneView struct {
+	NumeroAvviso string  `json:"numeroAvviso"`
+	Importo      Importo `json:"importo"`
+	Esito        int     `json:"esito"`
+}
+
+type flussoView struct {
+	IDFlusso        string                `json:"idFlusso"`
+	IDDominio       string                `json:"idDominio"`
+	DataFlusso      string                `json:"dataFlusso"`
+	ImportoTotale   Importo               `json:"importoTotale"`
+	Rendicontazioni []rendicontazioneView `json:"rendicontazioni"`
+}
+
+func toFlusso(r *projections.SettlementReport) flussoView {
+	e := r.Event
+	v := flussoView{IDFlusso: e.IDFlusso, IDDominio: e.IDDominio, DataFlusso: e.DataFlusso, ImportoTotale: Importo(e.TotalCents),
+		Rendicontazioni: []rendicontazioneView{}}
+	for _, it := range e.Items {
+		v.Rendicontazioni = append(v.Rendicontazioni, rendicontazioneView{NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Esito: it.Esito})
+	}
+	return v
+}
+
+type riscossioneView struct {
+	IDDominio     string  `json:"idDominio"`
+	IDRicevuta    string  `json:"idRicevuta"`
+	NumeroAvviso  string  `json:"numeroAvviso"`
+	IDA2A         string  `json:"idA2A,omitempty"`
+	IDPendenza    string  `json:"idPendenza,omitempty"`
+	IDPagamento   string  `json:"idPagamento,omitempty"`
+	Importo       Importo `json:"importo"`
+	DataPagamento string  `json:"dataPagamento"`
+}
+
+func toRiscossione(r *projections.Receipt) riscossioneView {
+	e := r.Event
+	return riscossioneView{IDDominio: e.IDDominio, IDRicevuta: e.IDRicevuta, NumeroAvviso: e.NumeroAvviso, IDA2A: e.IDA2A,
+		IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID, Importo: Importo(e.AmountCents), DataPagamento: e.DataPagamento}
+}
+
+// isCollection tells receipts that are collections (riscossioni).
+func isCollection(r *projections.Receipt) bool { return r.Event.Esito == "ESEGUITO" }

@@ -1,0 +1,228 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// feeder hands envelopes to a model in log order, one commit per call, the
+// way a store delivers them.
+type feeder struct {
+	m   *ReadModel
+	pos events.Position
+}
+
+func (f *feeder) commit(t testing.TB, evs ...events.Event) events.Position {
+	t.Helper()
+	f.pos++
+	for i, e := range evs {
+		env := events.Envelope{ID: fmt.Sprintf("e%d-%d", f.pos, i), Name: e.EventName(), Position: f.pos,
+			Version: events.Version(f.pos), Index: i, CommitSize: len(evs), Time: time.Now(), Event: e}
+		if err := f.m.Apply(env); err != nil {
+			t.Fatalf("apply %s: %v", e.EventName(), err)
+		}
+	}
+	return f.pos
+}
+
+var adminACL = func() []events.ACLEntry {
+	var out []events.ACLEntry
+	for _, s := range domain.Services {
+		out = append(out, events.ACLEntry{Service: s.String(), Rights: []string{"R", "W"}})
+	}
+	return out
+}()
+
+func mustHash(t testing.TB, pw string) string {
+	t.Helper()
+	h, err := domain.HashPassword(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestApplyIsIdempotentUnderRedelivery(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true})
+	env := events.Envelope{ID: "x", Name: "PendenzaCreated", Position: 2, Index: 0, CommitSize: 1,
+		Event: events.PendenzaCreated{IDA2A: "app", IDPendenza: "p1", IDDominio: "01234567890", IDTipoPendenza: "T",
+			NumeroAvviso: "000000000000000001", UUID: "u"}}
+	for range 3 {
+		if err := m.Apply(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(m.Pendenze(PendenzeFilter{Creator: "app"})); got != 1 {
+		t.Fatalf("pendenze after redelivery = %d, want 1", got)
+	}
+	if m.AppliedPosition() != 2 || m.AppliedEvents() != 2 {
+		t.Fatalf("cursor = %d/%d, want 2/2", m.AppliedPosition(), m.AppliedEvents())
+	}
+}
+
+func TestPartialCommitIsNotVisibleAsApplied(t *testing.T) {
+	m := New()
+	hash := mustHash(t, "password-1")
+	app := events.ApplicationRegistered{IDA2A: "app", Principal: "app-user", PasswordHash: hash, Enabled: true, Roles: []string{}}
+	grant := events.ApplicationAPIAuthorized{IDA2A: "app", API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}}
+	if err := m.Apply(events.Envelope{Position: 1, Index: 0, CommitSize: 2, Name: app.EventName(), Event: app}); err != nil {
+		t.Fatal(err)
+	}
+	if m.AppliedPosition() != 0 {
+		t.Fatalf("applied = %d after half a commit, want 0", m.AppliedPosition())
+	}
+	// Redelivery of the first half is skipped, the second half completes it.
+	for _, env := range []events.Envelope{
+		{Position: 1, Index: 0, CommitSize: 2, Name: app.EventName(), Event: app},
+		{Position: 1, Index: 1, CommitSize: 2, Name: grant.EventName(), Event: grant},
+	} {
+		if err := m.Apply(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.AppliedPosition() != 1 || m.AppliedEvents() != 2 {
+		t.Fatalf("cursor = %d/%d, want 1/2", m.AppliedPosition(), m.AppliedEvents())
+	}
+	rec, ok := m.Lookup("app-user")
+	if !ok {
+		t.Fatal("application not found")
+	}
+	if _, ok := rec.Principal.Grant(domain.APIPendenze); !ok {
+		t.Fatal("grant not applied")
+	}
+}
+
+func TestCredentialCacheFollowsTheLog(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.RoleDefined{IDRuolo: "r", ACL: adminACL, Domini: []string{"*"}, TipiPendenza: []string{"*"}})
+	f.commit(t, events.OperatorRegistered{Principal: "op", PasswordHash: mustHash(t, "first-pass"), Enabled: true, Roles: []string{"r"}})
+
+	if _, err := m.Authenticate("op", "first-pass"); err != nil {
+		t.Fatalf("right password: %v", err)
+	}
+	rec, _ := m.Lookup("op")
+	if rec.verified.Load() == nil {
+		t.Fatal("a successful verification was not cached")
+	}
+	if _, err := m.Authenticate("op", "wrong-pass"); !errors.Is(err, ErrUnauthenticated) {
+		t.Fatalf("wrong password: %v, want ErrUnauthenticated", err)
+	}
+	if _, err := m.Authenticate("nobody", "first-pass"); !errors.Is(err, ErrUnauthenticated) {
+		t.Fatalf("unknown user: %v, want ErrUnauthenticated", err)
+	}
+
+	// A password change replaces the record: the old password stops working at once.
+	f.commit(t, events.OperatorUpdated{Principal: "op", PasswordHash: mustHash(t, "second-pass"), Enabled: true, Roles: []string{"r"}})
+	if _, err := m.Authenticate("op", "first-pass"); !errors.Is(err, ErrUnauthenticated) {
+		t.Fatalf("old password after change: %v, want ErrUnauthenticated", err)
+	}
+	if _, err := m.Authenticate("op", "second-pass"); err != nil {
+		t.Fatalf("new password: %v", err)
+	}
+
+	// An update without a hash keeps the password; disabling is visible at once.
+	f.commit(t, events.OperatorUpdated{Principal: "op", Enabled: false, Roles: []string{"r"}})
+	rec, err := m.Authenticate("op", "second-pass")
+	if err != nil {
+		t.Fatalf("password kept across update: %v", err)
+	}
+	if rec.Principal.Enabled {
+		t.Fatal("operator still enabled after the disable event")
+	}
+}
+
+func TestRoleRedefinitionReachesHolders(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.RoleDefined{IDRuolo: "r", ACL: adminACL, Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}})
+	f.commit(t, events.OperatorRegistered{Principal: "op", Enabled: true, Roles: []string{"r"}})
+	rec, _ := m.Lookup("op")
+	if !rec.Principal.Roles[0].Domini.Contains("11111111111") || rec.Principal.Roles[0].Domini.Contains("22222222222") {
+		t.Fatal("initial role scope wrong")
+	}
+	f.commit(t, events.RoleDefined{IDRuolo: "r", ACL: adminACL, Domini: []string{"22222222222"}, TipiPendenza: []string{"*"}})
+	rec, _ = m.Lookup("op")
+	if rec.Principal.Roles[0].Domini.Contains("11111111111") || !rec.Principal.Roles[0].Domini.Contains("22222222222") {
+		t.Fatal("redefined role did not reach its holder")
+	}
+}
+
+func TestGrantsAndRevokes(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.ApplicationRegistered{IDA2A: "a", Principal: "a-user", Enabled: true, Roles: []string{}},
+		events.ApplicationAPIAuthorized{IDA2A: "a", API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"T"}})
+	rec, _ := m.Lookup("a-user")
+	g, ok := rec.Principal.Grant(domain.APIPendenze)
+	if !ok || !g.Domini.Contains("11111111111") || g.Domini.Contains("22222222222") {
+		t.Fatalf("grant = %+v, %v", g, ok)
+	}
+	if _, ok := rec.Principal.Grant(domain.APIPagamento); ok {
+		t.Fatal("grant on an API never authorized")
+	}
+	f.commit(t, events.ApplicationAPIRevoked{IDA2A: "a", API: "PENDENZE"})
+	rec, _ = m.Lookup("a-user")
+	if _, ok := rec.Principal.Grant(domain.APIPendenze); ok {
+		t.Fatal("revoked grant still present")
+	}
+	// A principal rename frees the old name.
+	f.commit(t, events.ApplicationUpdated{IDA2A: "a", Principal: "a-renamed", Enabled: true, Roles: []string{}})
+	if _, ok := m.Lookup("a-user"); ok {
+		t.Fatal("old principal name still resolves")
+	}
+	if rec, ok := m.Lookup("a-renamed"); !ok || rec.Principal.IDA2A != "a" {
+		t.Fatal("new principal name does not resolve")
+	}
+}
+
+func TestPendenzeIndexes(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	p := events.PendenzaCreated{IDA2A: "app", IDPendenza: "p1", IDDominio: "11111111111", IDTipoPendenza: "T",
+		Payer: events.Subject{Tipo: "F", Identificativo: "rssmra80a01h501u"}, NumeroAvviso: "000000000000000001",
+		UUID: "0123456789abcdef0123456789abcdef", AmountCents: 1000}
+	f.commit(t, p)
+	v, ok := m.PendenzaView("app", "p1")
+	if !ok || v.PayerID != "RSSMRA80A01H501U" || v.IDDominio != "11111111111" || v.UUID != p.UUID {
+		t.Fatalf("view = %+v, %v", v, ok)
+	}
+	if _, ok := m.PendenzaView("other", "p1"); ok {
+		t.Fatal("found a pendenza under another creator")
+	}
+	if got, ok := m.PendenzaByNotice("11111111111", "000000000000000001"); !ok || got.IDPendenza != "p1" {
+		t.Fatal("notice index")
+	}
+	if got := m.Pendenze(PendenzeFilter{Payer: "RSSMRA80A01H501U"}); len(got) != 1 {
+		t.Fatalf("by payer = %d", len(got))
+	}
+	f.commit(t, events.ReceiptRecorded{IDRicevuta: "r1", IDDominio: "11111111111", NumeroAvviso: "000000000000000001",
+		IDA2A: "app", IDPendenza: "p1", Esito: "ESEGUITO", AmountCents: 1000})
+	if got, _ := m.Pendenza("app", "p1"); got.Stato != StatoEseguita {
+		t.Fatalf("stato = %s after receipt", got.Stato)
+	}
+}
+
+func TestWaitFor(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := m.WaitFor(ctx, 1); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitFor before apply = %v, want deadline", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- m.WaitFor(context.Background(), 1) }()
+	f.commit(t, events.CreditorEntityRegistered{IDDominio: "11111111111", RagioneSociale: "A", Enabled: true})
+	if err := <-done; err != nil {
+		t.Fatalf("WaitFor after apply = %v", err)
+	}
+}

@@ -1,0 +1,217 @@
+package projections
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// Payment states.
+const (
+	PaymentInCorso  = "IN_CORSO"
+	PaymentEseguito = "ESEGUITO"
+)
+
+// Payment is a payment as read by handlers. Immutable once published.
+type Payment struct {
+	Event    events.PaymentStarted
+	Stato    string
+	Paid     int // items covered by a receipt
+	Time     time.Time
+	Position events.Position
+	view     domain.PaymentView
+}
+
+// View returns the ownership facts of the payment.
+func (p *Payment) View() domain.PaymentView { return p.view }
+
+// Receipt is a receipt (and, when ESEGUITO, a collection) as recorded.
+type Receipt struct {
+	Event    events.ReceiptRecorded
+	Time     time.Time
+	Position events.Position
+}
+
+// SettlementReport is a settlement report as recorded.
+type SettlementReport struct {
+	Event    events.SettlementReportRecorded
+	Time     time.Time
+	Position events.Position
+}
+
+// Reconciliation is a reconciliation as recorded.
+type Reconciliation struct {
+	Event    events.ReconciliationCreated
+	Time     time.Time
+	Position events.Position
+}
+
+// View returns the ownership facts of the reconciliation.
+func (r *Reconciliation) View() domain.ReconciliationView {
+	return domain.ReconciliationView{IDDominio: r.Event.IDDominio, ID: r.Event.ID, IDA2A: r.Event.IDA2A}
+}
+
+type money struct {
+	payments        *table[*Payment]          // id → payment
+	receipts        *table[*Receipt]          // idDominio "/" idRicevuta → receipt
+	reports         *table[*SettlementReport] // idDominio "/" idFlusso → report
+	reconciliations *table[*Reconciliation]   // idDominio "/" id → reconciliation
+	byNotice        *table[string]            // idDominio "/" numeroAvviso → id of the latest payment covering it
+
+	listMu        sync.RWMutex // guards the lists below (list endpoints only)
+	paymentOrder  []string
+	receiptOrder  []string
+	reportOrder   []string
+	reconcilOrder []string
+}
+
+func newMoney() *money {
+	return &money{payments: newTable[*Payment](), receipts: newTable[*Receipt](),
+		reports: newTable[*SettlementReport](), reconciliations: newTable[*Reconciliation](), byNotice: newTable[string]()}
+}
+
+// PaymentKind maps the event's caller kind to the domain's.
+func PaymentKind(s string) domain.PrincipalKind {
+	switch s {
+	case "APPLICATION":
+		return domain.KindApplication
+	case "CITIZEN":
+		return domain.KindCitizen
+	case "ANONYMOUS":
+		return domain.KindAnonymous
+	}
+	return domain.KindUnknown
+}
+
+func (m *money) startPayment(e events.PaymentStarted, env events.Envelope) {
+	if _, dup := m.payments.get(e.ID); dup {
+		return
+	}
+	v := domain.PaymentView{ID: e.ID, CallerKind: PaymentKind(e.CallerKind), CallerID: e.CallerID,
+		SessionHash: e.SessionHash}
+	if e.Remitter != nil {
+		v.RemitterID = strings.ToUpper(e.Remitter.Identificativo)
+	}
+	for _, it := range e.Items {
+		v.Items = append(v.Items, domain.PaymentItemView{IDDominio: it.IDDominio, IDTipoPendenza: it.IDTipoPendenza,
+			PayerID: strings.ToUpper(it.PayerID)})
+	}
+	m.payments.put(e.ID, &Payment{Event: e, Stato: PaymentInCorso, Time: env.Time, Position: env.Position, view: v})
+	for _, it := range e.Items {
+		if it.NumeroAvviso != "" {
+			m.byNotice.put(it.IDDominio+"/"+it.NumeroAvviso, e.ID)
+		}
+	}
+	m.listMu.Lock()
+	m.paymentOrder = append(m.paymentOrder, e.ID)
+	m.listMu.Unlock()
+}
+
+func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
+	key := e.IDDominio + "/" + e.IDRicevuta
+	if _, dup := m.receipts.get(key); dup {
+		return
+	}
+	m.receipts.put(key, &Receipt{Event: e, Time: env.Time, Position: env.Position})
+	m.listMu.Lock()
+	m.receiptOrder = append(m.receiptOrder, key)
+	m.listMu.Unlock()
+	if e.Esito != "ESEGUITO" || e.PaymentID == "" {
+		return
+	}
+	if p, ok := m.payments.get(e.PaymentID); ok {
+		np := *p
+		np.Paid++
+		if np.Paid >= len(np.Event.Items) {
+			np.Stato = PaymentEseguito
+		}
+		m.payments.put(e.PaymentID, &np)
+	}
+}
+
+func (m *money) recordSettlement(e events.SettlementReportRecorded, env events.Envelope) {
+	key := e.IDDominio + "/" + e.IDFlusso
+	if _, dup := m.reports.get(key); dup {
+		return
+	}
+	m.reports.put(key, &SettlementReport{Event: e, Time: env.Time, Position: env.Position})
+	m.listMu.Lock()
+	m.reportOrder = append(m.reportOrder, key)
+	m.listMu.Unlock()
+}
+
+func (m *money) createReconciliation(e events.ReconciliationCreated, env events.Envelope) {
+	key := e.IDDominio + "/" + e.ID
+	if _, dup := m.reconciliations.get(key); dup {
+		return
+	}
+	m.reconciliations.put(key, &Reconciliation{Event: e, Time: env.Time, Position: env.Position})
+	m.listMu.Lock()
+	m.reconcilOrder = append(m.reconcilOrder, key)
+	m.listMu.Unlock()
+}
+
+// Payment returns the payment id.
+func (m *ReadModel) Payment(id string) (*Payment, bool) { return m.money.payments.get(id) }
+
+// Payments returns the payments keep accepts, oldest first.
+func (m *ReadModel) Payments(keep func(*Payment) bool) []*Payment {
+	return listOrdered(m.money, &m.money.paymentOrder, m.money.payments, keep)
+}
+
+// PaymentCovering returns the latest payment started for the notice.
+func (m *ReadModel) PaymentCovering(idDominio, numeroAvviso string) (*Payment, bool) {
+	id, ok := m.money.byNotice.get(idDominio + "/" + numeroAvviso)
+	if !ok {
+		return nil, false
+	}
+	return m.money.payments.get(id)
+}
+
+// Receipt returns the receipt idRicevuta of idDominio.
+func (m *ReadModel) Receipt(idDominio, idRicevuta string) (*Receipt, bool) {
+	return m.money.receipts.get(idDominio + "/" + idRicevuta)
+}
+
+// Receipts returns the receipts keep accepts, oldest first. Receipts with
+// esito ESEGUITO are the collections (riscossioni).
+func (m *ReadModel) Receipts(keep func(*Receipt) bool) []*Receipt {
+	return listOrdered(m.money, &m.money.receiptOrder, m.money.receipts, keep)
+}
+
+// SettlementReport returns the report idFlusso of idDominio.
+func (m *ReadModel) SettlementReport(idDominio, idFlusso string) (*SettlementReport, bool) {
+	return m.money.reports.get(idDominio + "/" + idFlusso)
+}
+
+// SettlementReports returns the reports keep accepts, oldest first.
+func (m *ReadModel) SettlementReports(keep func(*SettlementReport) bool) []*SettlementReport {
+	return listOrdered(m.money, &m.money.reportOrder, m.money.reports, keep)
+}
+
+// Reconciliation returns the reconciliation id of idDominio.
+func (m *ReadModel) Reconciliation(idDominio, id string) (*Reconciliation, bool) {
+	return m.money.reconciliations.get(idDominio + "/" + id)
+}
+
+// Reconciliations returns the reconciliations keep accepts, oldest first.
+func (m *ReadModel) Reconciliations(keep func(*Reconciliation) bool) []*Reconciliation {
+	return listOrdered(m.money, &m.money.reconcilOrder, m.money.reconciliations, keep)
+}
+
+func listOrdered[V any](mo *money, order *[]string, t *table[V], keep func(V) bool) []V {
+	mo.listMu.RLock()
+	keys := append([]string(nil), (*order)...)
+	mo.listMu.RUnlock()
+	var out []V
+	for _, k := range keys {
+		v, ok := t.get(k)
+		if ok && (keep == nil || keep(v)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,377 @@
+package projections
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"sort"
+	"sync/atomic"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// ErrUnauthenticated is returned by Authenticate for an unknown principal or
+// a wrong password; the two cost the same and are not told apart.
+var ErrUnauthenticated = errors.New("projections: not authenticated")
+
+// PrincipalRecord is a registered principal as decisions see it. It is
+// immutable except for its verified-credential cache; an event touching
+// the principal replaces the whole record, which drops that cache at once.
+type PrincipalRecord struct {
+	Principal    domain.Principal
+	PasswordHash string
+	Position     events.Position // the event that built this record
+	verified     atomic.Pointer[[32]byte]
+}
+
+// Application is an application as stored, for Backoffice reads.
+type Application struct {
+	IDA2A        string
+	Principal    string
+	Enabled      bool
+	Roles        []string
+	Grants       []domain.Grant // in GrantableAPIs order
+	PasswordHash string         `json:"-"`
+	Position     events.Position
+}
+
+// Operator is an operator as stored, for Backoffice reads.
+type Operator struct {
+	Principal      string
+	RagioneSociale string
+	Enabled        bool
+	Roles          []string
+	PasswordHash   string `json:"-"`
+	Position       events.Position
+}
+
+// RoleRecord is a role as defined, with its parsed form.
+type RoleRecord struct {
+	Event    events.RoleDefined
+	Role     domain.Role
+	Position events.Position
+}
+
+type principals struct {
+	byName *table[*PrincipalRecord] // principal name → record
+	apps   *table[*Application]     // idA2A → application
+	ops    *table[*Operator]        // principal → operator
+	roles  *table[*RoleRecord]      // idRuolo → role
+	byDN   *table[string]           // order-normalised DN key → principal name, for ssl callers
+
+	// writer-only (guarded by ReadModel.wmu)
+	roleHolders map[string]map[string]struct{} // idRuolo → principal names holding it
+	appByName   map[string]string              // application principal → idA2A
+}
+
+func newPrincipals() *principals {
+	return &principals{
+		byName:      newTable[*PrincipalRecord](),
+		apps:        newTable[*Application](),
+		ops:         newTable[*Operator](),
+		roles:       newTable[*RoleRecord](),
+		byDN:        newTable[string](),
+		roleHolders: map[string]map[string]struct{}{},
+		appByName:   map[string]string{},
+	}
+}
+
+// ParseRole turns a RoleDefined event into a domain.Role.
+func ParseRole(e events.RoleDefined) (domain.Role, error) {
+	acl := map[domain.Service]domain.Rights{}
+	for _, entry := range e.ACL {
+		s, err := domain.ParseService(entry.Service)
+		if err != nil {
+			return domain.Role{}, err
+		}
+		for _, r := range entry.Rights {
+			right, err := domain.ParseRight(r)
+			if err != nil {
+				return domain.Role{}, err
+			}
+			acl[s] |= domain.Rights(right)
+		}
+	}
+	return domain.NewRole(e.IDRuolo, acl, domain.ParseScope(e.Domini), domain.ParseScope(e.TipiPendenza)), nil
+}
+
+func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error {
+	role, err := ParseRole(e)
+	if err != nil {
+		return err
+	}
+	p.roles.put(e.IDRuolo, &RoleRecord{Event: e, Role: role, Position: pos})
+	for name := range p.roleHolders[e.IDRuolo] {
+		p.rebuild(name, pos)
+	}
+	return nil
+}
+
+func (p *principals) putOperator(e events.OperatorRegistered, pos events.Position) error {
+	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, Position: pos}
+	if old, ok := p.ops.get(e.Principal); ok {
+		p.unhold(old.Principal, old.Roles)
+		if op.PasswordHash == "" {
+			op.PasswordHash = old.PasswordHash
+		}
+	}
+	p.ops.put(e.Principal, op)
+	p.hold(op.Principal, op.Roles)
+	p.rebuild(op.Principal, pos)
+	return nil
+}
+
+func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
+	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, Position: pos}
+	if old, ok := p.apps.get(e.IDA2A); ok {
+		p.unhold(old.Principal, old.Roles)
+		app.Grants = old.Grants
+		if app.PasswordHash == "" && old.Principal == app.Principal {
+			app.PasswordHash = old.PasswordHash
+		}
+		if old.Principal != app.Principal {
+			delete(p.appByName, old.Principal)
+			p.rebuild(old.Principal, pos) // the old name no longer authenticates as this application
+		}
+	}
+	p.apps.put(e.IDA2A, app)
+	p.appByName[app.Principal] = app.IDA2A
+	p.hold(app.Principal, app.Roles)
+	p.rebuild(app.Principal, pos)
+	return nil
+}
+
+func (p *principals) authorize(e events.ApplicationAPIAuthorized, pos events.Position) error {
+	api, err := domain.ParseAPI(e.API)
+	if err != nil || !api.Grantable() {
+		return fmt.Errorf("api %q cannot be granted", e.API)
+	}
+	return p.setGrant(e.IDA2A, api, &domain.Grant{API: api,
+		Domini: domain.ParseScope(e.Domini), Tipi: domain.ParseScope(e.TipiPendenza)}, pos)
+}
+
+func (p *principals) revoke(e events.ApplicationAPIRevoked, pos events.Position) error {
+	api, err := domain.ParseAPI(e.API)
+	if err != nil || !api.Grantable() {
+		return fmt.Errorf("api %q cannot be revoked", e.API)
+	}
+	return p.setGrant(e.IDA2A, api, nil, pos)
+}
+
+func (p *principals) setGrant(idA2A string, api domain.API, g *domain.Grant, pos events.Position) error {
+	old, ok := p.apps.get(idA2A)
+	if !ok {
+		return fmt.Errorf("grant for unknown application %q", idA2A)
+	}
+	app := *old
+	app.Grants = nil
+	for _, og := range old.Grants {
+		if og.API != api {
+			app.Grants = append(app.Grants, og)
+		}
+	}
+	if g != nil {
+		app.Grants = append(app.Grants, *g)
+	}
+	sort.Slice(app.Grants, func(i, j int) bool { return apiOrder(app.Grants[i].API) < apiOrder(app.Grants[j].API) })
+	app.Position = pos
+	p.apps.put(idA2A, &app)
+	p.rebuild(app.Principal, pos)
+	return nil
+}
+
+func apiOrder(a domain.API) int {
+	for i, g := range domain.GrantableAPIs {
+		if g == a {
+			return i
+		}
+	}
+	return len(domain.GrantableAPIs)
+}
+
+func (p *principals) hold(name string, roles []string) {
+	for _, r := range roles {
+		h := p.roleHolders[r]
+		if h == nil {
+			h = map[string]struct{}{}
+			p.roleHolders[r] = h
+		}
+		h[name] = struct{}{}
+	}
+}
+
+func (p *principals) unhold(name string, roles []string) {
+	for _, r := range roles {
+		delete(p.roleHolders[r], name)
+	}
+}
+
+// rebuild publishes a fresh record for name from the stored application or
+// operator (applications first, as the contract resolves them), dropping
+// its verified-credential cache.
+func (p *principals) rebuild(name string, pos events.Position) {
+	var rec *PrincipalRecord
+	if app := p.appByPrincipal(name); app != nil {
+		pr := domain.Principal{Kind: domain.KindApplication, Name: app.Principal, IDA2A: app.IDA2A,
+			Enabled: app.Enabled, Roles: p.resolveRoles(app.Roles)}
+		for _, g := range app.Grants {
+			pr = pr.WithGrant(g)
+		}
+		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, Position: pos}
+	} else if op, ok := p.ops.get(name); ok {
+		pr := domain.Principal{Kind: domain.KindOperator, Name: op.Principal, Enabled: op.Enabled,
+			Roles: p.resolveRoles(op.Roles)}
+		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, Position: pos}
+	}
+	dnKey := ""
+	if dn, err := domain.ParseDN(name); err == nil {
+		dnKey = domain.DNKey(dn)
+	}
+	if rec == nil {
+		p.byName.del(name)
+		if dnKey != "" {
+			p.byDN.del(dnKey)
+		}
+		return
+	}
+	p.byName.put(name, rec)
+	if dnKey != "" {
+		p.byDN.put(dnKey, name)
+	}
+}
+
+func (p *principals) appByPrincipal(name string) *Application {
+	id, ok := p.appByName[name]
+	if !ok {
+		return nil
+	}
+	app, _ := p.apps.get(id)
+	return app
+}
+
+func (p *principals) resolveRoles(ids []string) []domain.Role {
+	roles := make([]domain.Role, 0, len(ids))
+	for _, id := range ids {
+		if r, ok := p.roles.get(id); ok {
+			roles = append(roles, r.Role)
+		}
+	}
+	return roles
+}
+
+// Lookup returns the record of a registered principal (application or
+// operator) by its name. It does not allocate.
+func (m *ReadModel) Lookup(name string) (*PrincipalRecord, bool) {
+	return m.principals.byName.get(name)
+}
+
+// LookupDN returns the principal whose name is the distinguished name dn
+// (any form the contract accepts; equal when the RDNs are the same in the
+// same or exactly reversed order).
+func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
+	parsed, err := domain.ParseDN(dn)
+	if err != nil {
+		return nil, false
+	}
+	name, ok := m.principals.byDN.get(domain.DNKey(parsed))
+	if !ok {
+		return nil, false
+	}
+	return m.principals.byName.get(name)
+}
+
+// Authenticate checks name and password. A successful argon2id/bcrypt
+// verification is cached in the principal's record, so later requests cost
+// one SHA-256; any event that touches the principal replaces the record and
+// so drops the cache. An unknown name costs one hash verification like a
+// wrong password and returns the same ErrUnauthenticated.
+func (m *ReadModel) Authenticate(name, password string) (*PrincipalRecord, error) {
+	rec, ok := m.principals.byName.get(name)
+	if !ok || rec.PasswordHash == "" {
+		_, _ = domain.VerifyPassword(domain.DummyHash(), password)
+		return nil, ErrUnauthenticated
+	}
+	if verifyCached(&m.macKey, &rec.verified, rec.PasswordHash, password) {
+		return rec, nil
+	}
+	return nil, ErrUnauthenticated
+}
+
+// verifyCached checks password against hash, using and filling the
+// per-record cache of the last verified password's MAC.
+func verifyCached(key *[32]byte, cache *atomic.Pointer[[32]byte], hash, password string) bool {
+	mac := credentialMAC(key, password)
+	if v := cache.Load(); v != nil && subtle.ConstantTimeCompare(v[:], mac[:]) == 1 {
+		return true
+	}
+	ok, err := domain.VerifyPassword(hash, password)
+	if err != nil || !ok {
+		return false
+	}
+	cache.Store(&mac)
+	return true
+}
+
+// credentialMAC is SHA-256(key || password): a keyed digest, never stored
+// outside this process, that stands for "this password was verified".
+func credentialMAC(key *[32]byte, password string) [32]byte {
+	var buf [32 + 128]byte
+	if len(password) <= 128 {
+		n := copy(buf[:], key[:])
+		n += copy(buf[n:], password)
+		return sha256.Sum256(buf[:n])
+	}
+	h := sha256.New()
+	h.Write(key[:])
+	h.Write([]byte(password))
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// Application returns the application idA2A.
+func (m *ReadModel) Application(idA2A string) (*Application, bool) {
+	return m.principals.apps.get(idA2A)
+}
+
+// Operator returns the operator with this principal.
+func (m *ReadModel) Operator(principal string) (*Operator, bool) {
+	return m.principals.ops.get(principal)
+}
+
+// Role returns the role idRuolo.
+func (m *ReadModel) Role(id string) (*RoleRecord, bool) { return m.principals.roles.get(id) }
+
+// Applications returns every application, sorted by idA2A.
+func (m *ReadModel) Applications() []*Application {
+	return sortedValues(m.principals.apps, func(a *Application) string { return a.IDA2A })
+}
+
+// Operators returns every operator, sorted by principal.
+func (m *ReadModel) Operators() []*Operator {
+	return sortedValues(m.principals.ops, func(o *Operator) string { return o.Principal })
+}
+
+// Roles returns every role, sorted by id.
+func (m *ReadModel) Roles() []*RoleRecord {
+	return sortedValues(m.principals.roles, func(r *RoleRecord) string { return r.Event.IDRuolo })
+}
+
+// PrincipalInUse reports which kind of principal already uses name.
+func (m *ReadModel) PrincipalInUse(name string) (domain.PrincipalKind, bool) {
+	if rec, ok := m.principals.byName.get(name); ok {
+		return rec.Principal.Kind, true
+	}
+	return domain.KindUnknown, false
+}
+
+func sortedValues[V any](t *table[V], key func(V) string) []V {
+	var out []V
+	t.each(func(_ string, v V) bool { out = append(out, v); return true })
+	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	return out
+}

@@ -1,0 +1,109 @@
+package projections
+
+import (
+	"sync/atomic"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// Intermediary is an intermediary and its node connector. Like principals,
+// the record carries the verified-credential cache of its connector
+// password and is replaced by every event that touches it.
+type Intermediary struct {
+	Event    events.IntermediaryRegistered
+	Position events.Position
+	verified atomic.Pointer[[32]byte]
+}
+
+// View returns the facts decisions need.
+func (i *Intermediary) View() domain.IntermediaryView {
+	return domain.IntermediaryView{IDIntermediario: i.Event.IDIntermediario, Enabled: i.Event.Enabled,
+		ConnectorPrincipal: i.Event.ConnectorPrincipal}
+}
+
+type registry struct {
+	entities       *table[events.CreditorEntityRegistered] // idDominio → entity
+	types          *table[events.PendenzaTypeRegistered]   // idTipoPendenza → type
+	intermediaries *table[*Intermediary]                   // idIntermediario → intermediary
+	protection     atomic.Pointer[events.PublicAPIProtectionConfigured]
+}
+
+func newRegistry() *registry {
+	return &registry{
+		entities:       newTable[events.CreditorEntityRegistered](),
+		types:          newTable[events.PendenzaTypeRegistered](),
+		intermediaries: newTable[*Intermediary](),
+	}
+}
+
+func (r *registry) putEntity(e events.CreditorEntityRegistered) { r.entities.put(e.IDDominio, e) }
+func (r *registry) putType(e events.PendenzaTypeRegistered)     { r.types.put(e.IDTipoPendenza, e) }
+
+func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.Position) {
+	if old, ok := r.intermediaries.get(e.IDIntermediario); ok && e.ConnectorPasswordHash == "" {
+		e.ConnectorPasswordHash = old.Event.ConnectorPasswordHash
+	}
+	r.intermediaries.put(e.IDIntermediario, &Intermediary{Event: e, Position: pos})
+}
+
+// Entity returns the creditor entity idDominio.
+func (m *ReadModel) Entity(id string) (events.CreditorEntityRegistered, bool) {
+	return m.registry.entities.get(id)
+}
+
+// EntityView returns the facts decisions need about idDominio.
+func (m *ReadModel) EntityView(id string) (domain.EntityView, bool) {
+	e, ok := m.registry.entities.get(id)
+	return domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}, ok
+}
+
+// Entities returns every creditor entity, sorted by idDominio.
+func (m *ReadModel) Entities() []events.CreditorEntityRegistered {
+	return sortedValues(m.registry.entities, func(e events.CreditorEntityRegistered) string { return e.IDDominio })
+}
+
+// PendenzaType returns the pendenza type id.
+func (m *ReadModel) PendenzaType(id string) (events.PendenzaTypeRegistered, bool) {
+	return m.registry.types.get(id)
+}
+
+// TypeView returns the facts decisions need about a pendenza type.
+func (m *ReadModel) TypeView(id string) (domain.TypeView, bool) {
+	t, ok := m.registry.types.get(id)
+	return domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous}, ok
+}
+
+// PendenzaTypes returns every pendenza type, sorted by id.
+func (m *ReadModel) PendenzaTypes() []events.PendenzaTypeRegistered {
+	return sortedValues(m.registry.types, func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza })
+}
+
+// Intermediary returns the intermediary id.
+func (m *ReadModel) Intermediary(id string) (*Intermediary, bool) {
+	return m.registry.intermediaries.get(id)
+}
+
+// Intermediaries returns every intermediary, sorted by id.
+func (m *ReadModel) Intermediaries() []*Intermediary {
+	return sortedValues(m.registry.intermediaries, func(i *Intermediary) string { return i.Event.IDIntermediario })
+}
+
+// VerifyConnectorPassword checks the basic password of an intermediary's
+// node connector, with the same cache as Authenticate.
+func (m *ReadModel) VerifyConnectorPassword(in *Intermediary, password string) bool {
+	if in.Event.ConnectorPasswordHash == "" {
+		_, _ = domain.VerifyPassword(domain.DummyHash(), password)
+		return false
+	}
+	return verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password)
+}
+
+// Protection returns the public API protection setting (disabled when never
+// configured).
+func (m *ReadModel) Protection() events.PublicAPIProtectionConfigured {
+	if p := m.registry.protection.Load(); p != nil {
+		return *p
+	}
+	return events.PublicAPIProtectionConfigured{}
+}

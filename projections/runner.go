@@ -1,0 +1,187 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// logTopic is the only topic of the log subscriber: the whole log.
+const logTopic = "payauthz.log"
+
+type envelopeKey struct{}
+
+// Run drives the read models from the log through a Watermill router
+// (recoverer, retry and correlation middleware) until ctx ends. It starts
+// after the applied position, so a snapshot-loaded or partially applied
+// model resumes where it stopped, and it resubscribes from the applied
+// position whenever the store's subscription fails.
+func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Logger) error {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	wlog := watermill.NewSlogLoggerWithLevelMapping(logger, map[slog.Level]slog.Level{slog.LevelInfo: slog.LevelDebug})
+	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 5 * time.Second}, wlog)
+	if err != nil {
+		return fmt.Errorf("projections router: %w", err)
+	}
+	router.AddMiddleware(
+		middleware.Recoverer,
+		middleware.Retry{MaxRetries: 3, InitialInterval: 10 * time.Millisecond, MaxInterval: time.Second,
+			Multiplier: 2, Logger: wlog}.Middleware,
+		middleware.CorrelationID,
+	)
+	sub := &logSubscriber{store: store, model: m, logger: logger}
+	router.AddConsumerHandler("projections", logTopic, sub, func(msg *message.Message) error {
+		batch, ok := msg.Context().Value(envelopeKey{}).([]events.Envelope)
+		if !ok {
+			return errors.New("message without envelopes")
+		}
+		for _, env := range batch {
+			if err := m.Apply(env); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	err = router.Run(ctx)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// logSubscriber adapts Store.Subscribe to a Watermill Subscriber. Events
+// flow in log order into a buffer; each Watermill message carries the
+// events buffered since the previous one was acked (one event when the
+// log is quiet, up to maxBatch while catching up), and the next message is
+// sent only after the previous was acked, so events are applied strictly
+// in order. A nacked message is sent again (the router's retry middleware
+// has already retried it); Apply skips what it already applied.
+type logSubscriber struct {
+	store  events.Store
+	model  *ReadModel
+	logger *slog.Logger
+}
+
+const maxBatch = 1024
+
+func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *message.Message, error) {
+	out := make(chan *message.Message)
+	buf := make(chan events.Envelope, 4*maxBatch)
+	go func() {
+		defer close(buf)
+		backoff := 50 * time.Millisecond
+		for ctx.Err() == nil {
+			from := s.model.AppliedPosition()
+			err := s.store.Subscribe(ctx, from, func(ctx context.Context, env events.Envelope) error {
+				backoff = 50 * time.Millisecond
+				select {
+				case buf <- env:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+			if ctx.Err() != nil {
+				return
+			}
+			s.logger.Warn("log subscription ended; resubscribing", "from", uint64(from), "error", err)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+				return
+			}
+			backoff = min(backoff*2, 5*time.Second)
+		}
+	}()
+	go func() {
+		defer close(out)
+		for {
+			first, ok := <-buf
+			if !ok {
+				return
+			}
+			batch := []events.Envelope{first}
+		fill:
+			for len(batch) < maxBatch {
+				select {
+				case env, ok := <-buf:
+					if !ok {
+						break fill
+					}
+					batch = append(batch, env)
+				default:
+					break fill
+				}
+			}
+			if err := s.deliver(ctx, out, batch); err != nil {
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+func (s *logSubscriber) deliver(ctx context.Context, out chan<- *message.Message, batch []events.Envelope) error {
+	delay := 10 * time.Millisecond
+	last := batch[len(batch)-1]
+	for {
+		msg := message.NewMessage(last.ID, nil)
+		msg.Metadata.Set("position", strconv.FormatUint(uint64(last.Position), 10))
+		msg.Metadata.Set("events", strconv.Itoa(len(batch)))
+		if last.CorrelationID != "" {
+			middleware.SetCorrelationID(last.CorrelationID, msg)
+		}
+		msg.SetContext(context.WithValue(ctx, envelopeKey{}, batch))
+		select {
+		case out <- msg:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		select {
+		case <-msg.Acked():
+			return nil
+		case <-msg.Nacked():
+			s.logger.Error("projection failed; retrying", "position", uint64(last.Position), "events", len(batch))
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		delay = min(delay*2, 5*time.Second)
+	}
+}
+
+func (s *logSubscriber) Close() error { return nil }
+
+// CatchUp runs the read models until they have applied the log's last
+// position as of the call, then returns (the router is stopped).
+func (m *ReadModel) CatchUp(ctx context.Context, store events.Store, logger *slog.Logger) error {
+	last, err := store.LastPosition(ctx)
+	if err != nil {
+		return fmt.Errorf("last position: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx, store, logger) }()
+	if err := m.WaitFor(ctx, last); err != nil {
+		return err
+	}
+	cancel()
+	<-done
+	return nil
+}
