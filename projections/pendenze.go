@@ -1,8 +1,10 @@
 package projections
 
 import (
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -15,13 +17,24 @@ const (
 )
 
 // ownership is the compact ownership record of one pendenza: what every
-// decision needs. Strings shared by many pendenze (creator, entity, type)
-// are interned; idPendenza is a substring of the map key.
+// decision needs, in 32 bytes plus one packed string. rec holds
+// "idA2A/idPendenza" (the table key, which shares rec's bytes), then the
+// payer id, the notice number and the UUID, back to back; the views slice
+// it, so reading a record never allocates. Entities and types, shared by
+// many pendenze, are ids into pendenze.names.
 type ownership struct {
-	creator, idPendenza, dominio, tipo string
-	payerID, avviso, uuid              string
-	paid                               bool
+	rec       string
+	dominio   uint32
+	tipo      uint32
+	keyEnd    uint16 // rec[:keyEnd] is the key
+	payerEnd  uint16 // rec[keyEnd:payerEnd] is the payer id
+	avvisoEnd uint16 // rec[payerEnd:avvisoEnd] is the notice number; the UUID follows
+	paid      bool
 }
+
+// maxPacked bounds rec so its offsets fit in uint16; longer fields are
+// refused by the commands' validation long before this.
+const maxPacked = 1<<16 - 1
 
 // details is the rest of a pendenza, read only to build responses.
 type details struct {
@@ -53,69 +66,167 @@ func (p Pendenza) View() domain.PendenzaView {
 		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID}
 }
 
+// noticeKey indexes a notice: the (interned) entity and the 18-digit
+// notice number as an integer, so the index allocates nothing per entry.
+type noticeKey struct {
+	dominio string
+	avviso  uint64
+}
+
+// names interns the strings many pendenze share (entities, types) as dense
+// ids. The writer appends under the model's apply lock; readers load the
+// published slice, which only ever grows, so they never lock.
+type names struct {
+	ids map[string]uint32 // writer only
+	all atomic.Pointer[[]string]
+}
+
+func (n *names) id(s string) uint32 {
+	if id, ok := n.ids[s]; ok {
+		return id
+	}
+	list := append(*n.all.Load(), s)
+	id := uint32(len(list) - 1)
+	n.ids[s] = id
+	n.all.Store(&list)
+	return id
+}
+
+func (n *names) name(id uint32) string { return (*n.all.Load())[id] }
+
 type pendenze struct {
 	own     *table[ownership] // idA2A "/" idPendenza → ownership
 	details *table[details]   // same key → details
-	notices *table[string]    // idDominio "/" numeroAvviso → key
+	names   names
 
-	listMu    sync.RWMutex        // guards the three lists below (list endpoints only)
-	order     []string            // keys in creation order
-	byCreator map[string][]string // idA2A → keys
-	byPayer   map[string][]string // payer id → keys
+	noticeMu sync.RWMutex         // guards notices
+	notices  map[noticeKey]string // (entity, notice number) → key
 
-	intern map[string]string // writer-only: shared copies of repeated strings
+	listMu    sync.RWMutex       // guards the three lists below (list endpoints only)
+	order     []string           // keys in creation order (each shares its record's bytes)
+	byCreator map[string][]int32 // idA2A → indexes into order
+	byPayer   map[string][]int32 // payer id → indexes into order
 }
 
 func newPendenze() *pendenze {
-	return &pendenze{own: newTable[ownership](), details: newTable[details](), notices: newTable[string](),
-		byCreator: map[string][]string{}, byPayer: map[string][]string{}, intern: map[string]string{}}
+	p := &pendenze{own: newTable[ownership](), details: newTable[details](), notices: map[noticeKey]string{},
+		byCreator: map[string][]int32{}, byPayer: map[string][]int32{}, names: names{ids: map[string]uint32{}}}
+	p.names.all.Store(&[]string{})
+	return p
 }
 
 func pendenzaKey(idA2A, idPendenza string) string { return idA2A + "/" + idPendenza }
 
-func (p *pendenze) in(s string) string {
-	if v, ok := p.intern[s]; ok {
-		return v
+// parseAvviso returns the notice number as an integer; ok is false for
+// anything but 18 digits.
+func parseAvviso(s string) (uint64, bool) {
+	if len(s) != 18 {
+		return 0, false
 	}
-	p.intern[s] = s
-	return s
+	n, err := strconv.ParseUint(s, 10, 64)
+	return n, err == nil
+}
+
+func (o ownership) key() string    { return o.rec[:o.keyEnd] }
+func (o ownership) payer() string  { return o.rec[o.keyEnd:o.payerEnd] }
+func (o ownership) avviso() string { return o.rec[o.payerEnd:o.avvisoEnd] }
+func (o ownership) uuid() string   { return o.rec[o.avvisoEnd:] }
+
+// creator and idPendenza split the key at its first '/': an idA2A never
+// holds one.
+func (o ownership) creator() string {
+	k := o.key()
+	return k[:strings.IndexByte(k, '/')]
+}
+
+func (o ownership) idPendenza() string {
+	k := o.key()
+	return k[strings.IndexByte(k, '/')+1:]
+}
+
+func (p *pendenze) noticeKey(dominio, avviso string) (noticeKey, bool) {
+	n, ok := parseAvviso(avviso)
+	return noticeKey{dominio: dominio, avviso: n}, ok
 }
 
 func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
-	key := pendenzaKey(e.IDA2A, e.IDPendenza)
 	payer := strings.ToUpper(e.Payer.Identificativo)
+	key := pendenzaKey(e.IDA2A, e.IDPendenza)
+	if len(key)+len(payer)+len(e.NumeroAvviso)+len(e.UUID) > maxPacked {
+		return // cannot come from a validated command
+	}
+	var b strings.Builder
+	b.Grow(len(key) + len(payer) + len(e.NumeroAvviso) + len(e.UUID))
+	b.WriteString(key)
+	b.WriteString(payer)
+	b.WriteString(e.NumeroAvviso)
+	b.WriteString(e.UUID)
+	o := ownership{rec: b.String(), dominio: p.names.id(e.IDDominio), tipo: p.names.id(e.IDTipoPendenza),
+		keyEnd: uint16(len(key))}
+	o.payerEnd = o.keyEnd + uint16(len(payer))
+	o.avvisoEnd = o.payerEnd + uint16(len(e.NumeroAvviso))
+	key = o.key() // the record's own bytes: the table and the lists share them
+
 	old, existed := p.own.get(key)
-	o := ownership{creator: p.in(e.IDA2A), idPendenza: key[len(e.IDA2A)+1:], dominio: p.in(e.IDDominio),
-		tipo: p.in(e.IDTipoPendenza), payerID: payer, avviso: e.NumeroAvviso, uuid: e.UUID}
 	if existed {
 		o.paid = old.paid
-		if old.avviso != o.avviso || old.dominio != o.dominio {
-			p.notices.del(old.dominio + "/" + old.avviso)
-		}
 	}
 	p.own.put(key, o)
 	p.details.put(key, details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
-	if o.avviso != "" {
-		p.notices.put(o.dominio+"/"+o.avviso, key)
+
+	dominio := p.names.name(o.dominio)
+	p.noticeMu.Lock()
+	if existed {
+		if k, ok := p.noticeKey(p.names.name(old.dominio), old.avviso()); ok {
+			delete(p.notices, k)
+		}
 	}
+	if k, ok := p.noticeKey(dominio, o.avviso()); ok {
+		p.notices[k] = key
+	}
+	p.noticeMu.Unlock()
+
 	p.listMu.Lock()
 	defer p.listMu.Unlock()
 	if !existed {
+		idx := int32(len(p.order))
 		p.order = append(p.order, key)
-		p.byCreator[o.creator] = append(p.byCreator[o.creator], key)
-	} else if old.payerID != payer {
-		p.byPayer[old.payerID] = removeKey(p.byPayer[old.payerID], key)
+		p.byCreator[o.creator()] = append(p.byCreator[o.creator()], idx)
+		if payer != "" {
+			p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
+		}
+		return
 	}
-	if payer != "" && (!existed || old.payerID != payer) {
-		p.byPayer[payer] = append(p.byPayer[payer], key)
+	if old.payer() == payer {
+		return
+	}
+	idx := p.indexOf(key, old.creator())
+	if idx < 0 {
+		return
+	}
+	if old.payer() != "" {
+		p.byPayer[old.payer()] = removeIndex(p.byPayer[old.payer()], idx)
+	}
+	if payer != "" {
+		p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
 	}
 }
 
-func removeKey(keys []string, key string) []string {
-	out := keys[:0:0]
-	for _, k := range keys {
-		if k != key {
-			out = append(out, k)
+// indexOf finds key among its creator's pendenze (listMu held).
+func (p *pendenze) indexOf(key, creator string) int32 {
+	for _, i := range p.byCreator[creator] {
+		if p.order[i] == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func removeIndex(idx []int32, i int32) []int32 {
+	out := idx[:0:0]
+	for _, v := range idx {
+		if v != i {
+			out = append(out, v)
 		}
 	}
 	return out
@@ -130,9 +241,9 @@ func (p *pendenze) markPaid(idA2A, idPendenza string) {
 	})
 }
 
-func (o ownership) view() domain.PendenzaView {
-	return domain.PendenzaView{IDA2A: o.creator, IDPendenza: o.idPendenza, IDDominio: o.dominio,
-		IDTipoPendenza: o.tipo, PayerID: o.payerID, NumeroAvviso: o.avviso, UUID: o.uuid}
+func (p *pendenze) view(o ownership) domain.PendenzaView {
+	return domain.PendenzaView{IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
+		IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid()}
 }
 
 // PendenzaView returns the ownership facts of a pendenza. It does not
@@ -153,7 +264,7 @@ func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView,
 	if !ok {
 		return domain.PendenzaView{}, false
 	}
-	return o.view(), true
+	return m.pendenze.view(o), true
 }
 
 // Pendenza returns the whole pendenza.
@@ -162,23 +273,37 @@ func (m *ReadModel) Pendenza(idA2A, idPendenza string) (Pendenza, bool) {
 }
 
 func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
-	o, ok := m.pendenze.own.get(key)
+	p := m.pendenze
+	o, ok := p.own.get(key)
 	if !ok {
 		return Pendenza{}, false
 	}
-	d, _ := m.pendenze.details.get(key)
+	d, _ := p.details.get(key)
 	stato := StatoNonEseguita
 	if o.paid {
 		stato = StatoEseguita
 	}
-	return Pendenza{IDA2A: o.creator, IDPendenza: o.idPendenza, IDDominio: o.dominio, IDTipoPendenza: o.tipo,
-		Causale: d.causale, AmountCents: d.amount, Payer: d.payer, NumeroAvviso: o.avviso, UUID: o.uuid,
-		Stato: stato, Position: d.position}, true
+	return Pendenza{IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
+		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: d.payer,
+		NumeroAvviso: o.avviso(), UUID: o.uuid(), Stato: stato, Position: d.position}, true
+}
+
+// noticeOwner returns the key of the pendenza holding this notice number
+// at idDominio.
+func (p *pendenze) noticeOwner(idDominio, numeroAvviso string) (string, bool) {
+	k, ok := p.noticeKey(idDominio, numeroAvviso)
+	if !ok {
+		return "", false
+	}
+	p.noticeMu.RLock()
+	key, ok := p.notices[k]
+	p.noticeMu.RUnlock()
+	return key, ok
 }
 
 // PendenzaByNotice returns the pendenza with this notice number at idDominio.
 func (m *ReadModel) PendenzaByNotice(idDominio, numeroAvviso string) (Pendenza, bool) {
-	key, ok := m.pendenze.notices.get(idDominio + "/" + numeroAvviso)
+	key, ok := m.pendenze.noticeOwner(idDominio, numeroAvviso)
 	if !ok {
 		return Pendenza{}, false
 	}
@@ -187,7 +312,7 @@ func (m *ReadModel) PendenzaByNotice(idDominio, numeroAvviso string) (Pendenza, 
 
 // NoticeInUse reports whether numeroAvviso is already taken at idDominio.
 func (m *ReadModel) NoticeInUse(idDominio, numeroAvviso string) bool {
-	_, ok := m.pendenze.notices.get(idDominio + "/" + numeroAvviso)
+	_, ok := m.pendenze.noticeOwner(idDominio, numeroAvviso)
 	return ok
 }
 
@@ -204,11 +329,17 @@ func (m *ReadModel) Pendenze(f PendenzeFilter) []Pendenza {
 	p := m.pendenze
 	p.listMu.RLock()
 	var keys []string
+	pick := func(idx []int32) {
+		keys = make([]string, len(idx))
+		for i, j := range idx {
+			keys[i] = p.order[j]
+		}
+	}
 	switch {
 	case f.Creator != "":
-		keys = append(keys, p.byCreator[f.Creator]...)
+		pick(p.byCreator[f.Creator])
 	case f.Payer != "":
-		keys = append(keys, p.byPayer[f.Payer]...)
+		pick(p.byPayer[f.Payer])
 	default:
 		keys = append(keys, p.order...)
 	}
