@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/base64"
+	"net"
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v5"
 
@@ -151,11 +154,37 @@ func (s *Server) nodeCredentials(c *echo.Context, cl *caller) error {
 	return nil
 }
 
-// verifiedSubject verifies the TLS client certificate against the client CA
-// (for client authentication, now) and returns its subject DN. No TLS, no
+// peerCache remembers, for one TLS connection, the outcome of verifying
+// its client certificate: the certificate cannot change within a
+// connection, so the chain is verified once, not on every request.
+type peerCache struct {
+	once    sync.Once
+	subject string
+	ok      bool
+}
+
+type peerCacheKey struct{}
+
+// withPeerCache is the TLS listener's http.Server.ConnContext.
+func withPeerCache(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, peerCacheKey{}, &peerCache{})
+}
+
+// verifiedSubject returns the subject DN of the request's verified TLS
+// client certificate, verifying it once per connection. No TLS, no
 // certificate, no client CA configured or a certificate that does not
 // verify: not authenticated.
 func (s *Server) verifiedSubject(r *http.Request) (string, bool) {
+	if pc, ok := r.Context().Value(peerCacheKey{}).(*peerCache); ok {
+		pc.once.Do(func() { pc.subject, pc.ok = s.verifyPeer(r) })
+		return pc.subject, pc.ok
+	}
+	return s.verifyPeer(r)
+}
+
+// verifyPeer verifies the TLS client certificate against the client CA
+// for client authentication, now, and returns its subject DN.
+func (s *Server) verifyPeer(r *http.Request) (string, bool) {
 	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 || s.clientCAs == nil {
 		return "", false
 	}

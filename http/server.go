@@ -133,6 +133,9 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.mu.Unlock()
 		hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 			ErrorLog: slog.NewLogLogger(s.logger.Handler(), slog.LevelDebug)}
+		if tc != nil {
+			hs.ConnContext = withPeerCache
+		}
 		servers = append(servers, hs)
 		go func() { errc <- hs.Serve(ln) }()
 		return nil
