@@ -92,7 +92,10 @@ func streamName(prefix, stream string) string { return prefix + stream }
 // stream belongs to this store.
 func aggregateOf(prefix, name string) (string, bool) {
 	s, ok := strings.CutPrefix(name, prefix)
-	return s, ok && s != ""
+	if !ok || s == "" {
+		return "", false
+	}
+	return s, true
 }
 
 // isSystem reports a KurrentDB system event: its type or its stream starts
@@ -135,7 +138,7 @@ func positionOf(p kdb.Position) (events.Position, bool) {
 
 // idNamespace is the namespace of the name-based UUIDs of ids that are not
 // UUIDs themselves.
-var idNamespace = uuid.MustParse("6f1f3b0e-6b0a-4c5e-9a52-7061796175746a")
+var idNamespace = uuid.MustParse("6f1f3b0e-6b0a-4c5e-9a52-706179617574")
 
 // eventID is the KurrentDB event id of a record id: the id itself when it
 // is a UUID, a name-based (SHA-1) UUID of it otherwise, so a retried append
