@@ -92,7 +92,7 @@ func success(commit, rev uint64) func() (*api.AppendResp, error) {
 func TestAppendOverTheWire(t *testing.T) {
 	wrongVersion := func() (*api.AppendResp, error) {
 		return &api.AppendResp{Result: &api.AppendResp_WrongExpectedVersion_{WrongExpectedVersion: &api.AppendResp_WrongExpectedVersion{
-			CurrentRevisionOption: &api.AppendResp_WrongExpectedVersion_CurrentRevision{CurrentRevision: 7},
+			CurrentRevisionOption:  &api.AppendResp_WrongExpectedVersion_CurrentRevision{CurrentRevision: 7},
 			ExpectedRevisionOption: &api.AppendResp_WrongExpectedVersion_ExpectedRevision{ExpectedRevision: 3}}}}, nil
 	}
 	grpcErr := func(c codes.Code) func() (*api.AppendResp, error) {
