@@ -86,16 +86,13 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	return s, nil
 }
 
-// clientLogger sends the client's log lines to logger, one level down
-// (the client is chatty about reconnections the store handles).
+// clientLogger sends the client's log lines to logger at debug level: the
+// client logs every dropped call as an error, and the store already
+// reports what matters (a returned error, a subscription opened again).
 func clientLogger(logger *slog.Logger) kdb.LoggingFunc {
 	return func(level kdb.LogLevel, format string, args ...any) {
-		l := slog.LevelDebug
-		if level == kdb.LogError {
-			l = slog.LevelWarn
-		}
-		if logger.Enabled(context.Background(), l) {
-			logger.Log(context.Background(), l, "kurrentdb client: "+fmt.Sprintf(format, args...))
+		if logger.Enabled(context.Background(), slog.LevelDebug) {
+			logger.Debug("kurrentdb client: "+fmt.Sprintf(format, args...), "level", level)
 		}
 	}
 }

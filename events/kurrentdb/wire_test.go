@@ -62,7 +62,10 @@ func (w *wireServer) Read(req *api.ReadReq, st grpc.ServerStreamingServer[api.Re
 	return nil
 }
 
-func startWire(t *testing.T, w *wireServer) *Store {
+func startWire(t *testing.T, w *wireServer) *Store { return openOn(t, w) }
+
+// openOn serves w on a loopback port and opens a store on it.
+func openOn(t *testing.T, w api.StreamsServer) *Store {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
