@@ -2,90 +2,16 @@ package kurrentdb
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"sync"
 	"testing"
 
-	"github.com/kurrent-io/KurrentDB-Client-Go/protos/kurrentdb/protocols/v1/shared"
 	api "github.com/kurrent-io/KurrentDB-Client-Go/protos/kurrentdb/protocols/v1/streams"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/payauthz/payauthz/events"
 )
 
-// subServer serves $all subscriptions from a script: the i-th
-// subscription sends script[i] then drops with Unavailable, the last one
-// stays open. It records where each subscription started and its filter.
-type subServer struct {
-	api.UnimplementedStreamsServer
-	mu      sync.Mutex
-	script  [][]*api.ReadResp_ReadEvent
-	starts  []uint64 // 0 for Start
-	filters []string // the stream prefix filter of each subscription
-	n       int
-}
-
-func (w *subServer) Read(req *api.ReadReq, st grpc.ServerStreamingServer[api.ReadResp]) error {
-	o := req.GetOptions()
-	if o.GetSubscription() == nil || o.GetAll() == nil {
-		return nil // the ping of Open: an empty $all
-	}
-	w.mu.Lock()
-	i := w.n
-	w.n++
-	var start uint64
-	if p := o.GetAll().GetPosition(); p != nil {
-		start = p.GetCommitPosition()
-	}
-	w.starts = append(w.starts, start)
-	var prefix string
-	if f := o.GetFilter().GetStreamIdentifier(); f != nil && len(f.GetPrefix()) == 1 {
-		prefix = f.GetPrefix()[0]
-	}
-	w.filters = append(w.filters, prefix)
-	var batch []*api.ReadResp_ReadEvent
-	if i < len(w.script) {
-		batch = w.script[i]
-	}
-	w.mu.Unlock()
-	if err := st.Send(&api.ReadResp{Content: &api.ReadResp_Confirmation{
-		Confirmation: &api.ReadResp_SubscriptionConfirmation{SubscriptionId: "sub"}}}); err != nil {
-		return err
-	}
-	for _, ev := range batch {
-		if err := st.Send(&api.ReadResp{Content: &api.ReadResp_Event{Event: ev}}); err != nil {
-			return err
-		}
-	}
-	if i < len(w.script)-1 {
-		return status.Error(codes.Unavailable, "scripted drop")
-	}
-	<-st.Context().Done()
-	return st.Context().Err()
-}
-
-// wireEvent is one event of the log as the server sends it.
-func wireEvent(t *testing.T, typ, stream string, rev, pos uint64, id, commit string, i, n int) *api.ReadResp_ReadEvent {
-	t.Helper()
-	data, _ := json.Marshal(events.CreditorEntityRegistered{IDDominio: "00000000001", RagioneSociale: id})
-	m, _ := json.Marshal(meta{ID: id, Commit: commit, Index: i, Size: n})
-	return &api.ReadResp_ReadEvent{
-		Event: &api.ReadResp_ReadEvent_RecordedEvent{
-			Id:               &shared.UUID{Value: &shared.UUID_String_{String_: eventID(id).String()}},
-			StreamIdentifier: &shared.StreamIdentifier{StreamName: []byte(stream)},
-			StreamRevision:   rev, CommitPosition: pos, PreparePosition: pos,
-			Metadata:       map[string]string{"type": typ, "content-type": "application/json", "created": "17000000000000000"},
-			CustomMetadata: m, Data: data,
-		},
-		Position: &api.ReadResp_ReadEvent_CommitPosition{CommitPosition: pos},
-	}
-}
-
 func TestSubscribeResumesAfterTheLastCommitOnDrop(t *testing.T) {
-	w := &subServer{script: [][]*api.ReadResp_ReadEvent{
+	w := &wireServer{script: [][]*api.ReadResp_ReadEvent{
 		{
 			wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1),
 			wireEvent(t, "$statsCollected", "payauthz-a", 1, 150, "stats", "stats", 0, 1),
@@ -140,7 +66,7 @@ func TestSubscribeResumesAfterTheLastCommitOnDrop(t *testing.T) {
 }
 
 func TestSubscribeFromAPositionStartsAfterIt(t *testing.T) {
-	w := &subServer{script: [][]*api.ReadResp_ReadEvent{{
+	w := &wireServer{script: [][]*api.ReadResp_ReadEvent{{
 		// A server replaying the start position itself must not make the
 		// store hand it out again.
 		wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 500, "a", "a", 0, 1),
@@ -164,7 +90,7 @@ func TestSubscribeFromAPositionStartsAfterIt(t *testing.T) {
 }
 
 func TestHandlerErrorStopsTheSubscription(t *testing.T) {
-	w := &subServer{script: [][]*api.ReadResp_ReadEvent{{
+	w := &wireServer{script: [][]*api.ReadResp_ReadEvent{{
 		wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1),
 	}}}
 	s := openOn(t, w)
