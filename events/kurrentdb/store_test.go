@@ -174,14 +174,6 @@ func TestReadFromInsideACommit(t *testing.T) {
 	}
 }
 
-// TestBackendInTokens: the store names its backend for consistency tokens.
-func TestBackendInTokens(t *testing.T) {
-	h := harness{url: serverURL(t)}
-	if got := h.Open(t).Store().Backend(); got != "kurrentdb" {
-		t.Fatalf("Backend() = %q", got)
-	}
-}
-
 func entity(i int) events.Event {
 	return events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", i), RagioneSociale: fmt.Sprintf("Ente %d", i), Enabled: true}
 }

@@ -344,3 +344,11 @@ func TestIdempotentRetryWithoutPositionReadsItBack(t *testing.T) {
 		t.Fatalf("retried append = %d, %v; want the first append's 4242", pos, err)
 	}
 }
+
+// TestBackendNamedInTokens: the store names its backend for consistency
+// tokens, so a token of a JetStream deployment is refused here.
+func TestBackendNamedInTokens(t *testing.T) {
+	if got := openOn(t, &wireServer{}).Backend(); got != "kurrentdb" {
+		t.Fatalf("Backend() = %q", got)
+	}
+}
