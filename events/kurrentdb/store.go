@@ -146,6 +146,9 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	name := s.StreamName(stream)
 	res, err := s.client.AppendToStream(ctx, name, kdb.AppendToStreamOptions{StreamState: expectedState(expected)}, data...)
 	if err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err() // the client reports a cancelled call as a gRPC status
+		}
 		return 0, mapAppendError(stream, err)
 	}
 	if pos, ok := positionOf(kdb.Position{Commit: res.CommitPosition}); ok {
@@ -207,6 +210,9 @@ func (s *Store) readStream(ctx context.Context, name string, from uint64, n uint
 		if notFound(err) {
 			return nil, nil
 		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, mapReadError("read "+name, err)
 	}
 	defer rs.Close()
@@ -220,6 +226,9 @@ func (s *Store) readStream(ctx context.Context, name string, from uint64, n uint
 			return nil, nil
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, mapReadError("read "+name, err)
 		}
 		out = append(out, ev.OriginalEvent())
@@ -245,6 +254,9 @@ func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
 			return 0, nil
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return 0, ctx.Err()
+			}
 			return 0, mapReadError("read $all", err)
 		}
 		r := ev.OriginalEvent()
@@ -294,9 +306,13 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 	wait := 100 * time.Millisecond
 	failures := 0
 	for {
+		before := applied
 		done, err := s.subscribeOnce(ctx, a, &applied, until, h)
 		if done {
 			return err
+		}
+		if applied != before { // it made progress: count the drops afresh
+			failures, wait = 0, 100*time.Millisecond
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()

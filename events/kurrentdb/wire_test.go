@@ -352,3 +352,14 @@ func TestBackendNamedInTokens(t *testing.T) {
 		t.Fatalf("Backend() = %q", got)
 	}
 }
+
+func TestCancelledAppendIsACancellation(t *testing.T) {
+	s := openOn(t, &wireServer{answer: success(1, 0)})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Append(ctx, "dominio-1", events.ExpectNoStream(),
+		events.Record{Event: events.CreditorEntityRegistered{IDDominio: "00000000001"}})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, events.ErrUnavailable) {
+		t.Fatalf("append with a cancelled context = %v, want context.Canceled", err)
+	}
+}
