@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/payauthz/payauthz/events/kurrentdb"
 )
 
 // Config is the whole configuration of `payauthz serve`. Defaults live in
@@ -58,7 +60,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.AdminPasswordFile, "admin-password-file", c.AdminPasswordFile, "file holding the first-start administrator password")
 	fs.StringVar(&c.NATSURL, "nats-url", c.NATSURL, "external NATS server or cluster (comma-separated URLs); empty runs an embedded server")
 	fs.IntVar(&c.StreamReplicas, "stream-replicas", c.StreamReplicas, "JetStream stream replicas on an external cluster (1 or 3)")
-	fs.StringVar(&c.Store, "store", c.Store, "event store: jetstream, or a kurrentdb:// / esdb:// connection string")
+	fs.StringVar(&c.Store, "store", c.Store, "event store: jetstream, or a KurrentDB/EventStoreDB connection string (kurrentdb://host:2113?tls=false, esdb://, kurrentdb+discover://)")
 	fs.DurationVar(&c.ConsistencyWait, "consistency-wait", c.ConsistencyWait, "how long a request waits for its consistency token")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
@@ -108,8 +110,15 @@ func (c Config) Validate() error {
 	if c.StreamReplicas != 1 && c.StreamReplicas != 3 {
 		errs = append(errs, errors.New("--stream-replicas must be 1 or 3"))
 	}
-	if c.Store != "jetstream" {
-		errs = append(errs, fmt.Errorf("--store %q: only jetstream is available in this build", c.Store))
+	switch {
+	case c.Store == "jetstream":
+	case kurrentdb.IsConnectionString(c.Store):
+		if _, err := kurrentdb.ParseConnectionString(c.Store); err != nil {
+			errs = append(errs, fmt.Errorf("--store: %w", err))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("--store %q: want jetstream or a kurrentdb://, kurrentdb+discover:// or esdb:// connection string",
+			kurrentdb.Redact(c.Store)))
 	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))

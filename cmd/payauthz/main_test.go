@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/payauthz/payauthz/events"
 )
 
 // TestMain lets the test binary act as the payauthz binary, so the
@@ -205,5 +209,56 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	}
 	if err := defaultConfig().Validate(); err != nil {
 		t.Fatalf("defaults invalid: %v", err)
+	}
+}
+
+func TestConfigStoreSelection(t *testing.T) {
+	cases := []struct {
+		name  string
+		store string
+		ok    bool
+	}{
+		{"jetstream", "jetstream", true},
+		{"kurrentdb_insecure", "kurrentdb://localhost:2113?tls=false", true},
+		{"esdb_with_credentials", "esdb://admin:changeit@localhost:2113", true},
+		{"kurrentdb_discover_cluster", "kurrentdb+discover://a:2113,b:2113,c:2113", true},
+		{"unknown_backend", "postgres://localhost/payauthz", false},
+		{"empty", "", false},
+		{"kurrentdb_without_host", "kurrentdb://", false},
+		{"kurrentdb_bad_setting", "kurrentdb://admin:hunter22@localhost:2113?tls=perhaps", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.Store = c.store
+			err := cfg.Validate()
+			if (err == nil) != c.ok {
+				t.Fatalf("Validate with --store %q: %v, want ok=%v", c.store, err, c.ok)
+			}
+			if err != nil && (!strings.Contains(err.Error(), "--store") || strings.Contains(err.Error(), "hunter22")) {
+				t.Fatalf("error must name --store and never the password: %v", err)
+			}
+		})
+	}
+}
+
+// TestServeSelectsKurrentDB: a kurrentdb:// --store is opened with the
+// KurrentDB store (here a closed port: the error says which store could
+// not be reached and that it is unavailable), never with JetStream.
+func TestServeSelectsKurrentDB(t *testing.T) {
+	port := freePort(t) // closed again when freePort returns
+	cfg := defaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.Store = "kurrentdb://" + port + "?tls=false"
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	store, err := openStore(context.Background(), cfg, newLogger("error"))
+	if err == nil {
+		store.Close()
+		t.Fatal("opened a store on a closed port")
+	}
+	if !errors.Is(err, events.ErrUnavailable) || !strings.Contains(err.Error(), "kurrentdb") {
+		t.Fatalf("open error = %v, want a kurrentdb unavailable error", err)
 	}
 }

@@ -27,6 +27,7 @@ func replayCmd() *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "data dir of a stopped embedded server")
 	fs.StringVar(&cfg.NATSURL, "nats-url", cfg.NATSURL, "external NATS server or cluster")
+	fs.StringVar(&cfg.Store, "store", cfg.Store, "event store: jetstream, or a KurrentDB/EventStoreDB connection string")
 	fs.StringVar(&cfg.LogLevel, "log-level", "warn", "log level")
 	return cmd
 }

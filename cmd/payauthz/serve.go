@@ -16,6 +16,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -39,10 +40,14 @@ func serveCmd() *cobra.Command {
 	return cmd
 }
 
-// openStore opens the configured event store.
+// openStore opens the configured event store: KurrentDB / EventStoreDB
+// when --store is one of its connection strings, JetStream otherwise.
 func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Store, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	if kurrentdb.IsConnectionString(cfg.Store) {
+		return kurrentdb.Open(ctx, kurrentdb.Config{URL: cfg.Store, Logger: logger})
 	}
 	return jetstream.Open(ctx, jetstream.Config{
 		DataDir:  cfg.DataDir,

@@ -46,7 +46,7 @@ func (l *embeddedLog) Reopen(t *testing.T) events.Store {
 }
 
 func TestConformance(t *testing.T) {
-	eventstoretest.Run(t, embedded{}, eventstoretest.Capabilities{DedupeByID: true})
+	eventstoretest.Run(t, embedded{}, eventstoretest.Capabilities{DedupeByID: true, DensePositions: true})
 }
 
 func TestGarbageMessageIsADecodeErrorNotAPanic(t *testing.T) {

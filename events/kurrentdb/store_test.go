@@ -1,0 +1,179 @@
+package kurrentdb_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/eventstoretest"
+	"github.com/payauthz/payauthz/events/kurrentdb"
+)
+
+// The conformance suite needs a real server. It uses, in this order:
+//   - PAYAUTHZ_TEST_KURRENTDB_URL, a connection string of a running server
+//     (kurrentdb://localhost:2113?tls=false);
+//   - PAYAUTHZ_TEST_KURRENTDB_IMAGE, an image already present in the local
+//     Docker (docker.io/kurrentplatform/kurrentdb:25.1, or an
+//     eventstore/eventstore image), run once for the package through
+//     testcontainers-go in insecure single-node mode;
+//
+// and skips otherwise. Each test works under its own stream prefix, so one
+// server serves every test as a fresh, empty log.
+const (
+	envURL   = "PAYAUTHZ_TEST_KURRENTDB_URL"
+	envImage = "PAYAUTHZ_TEST_KURRENTDB_IMAGE"
+)
+
+var server struct {
+	once sync.Once
+	url  string
+	skip string
+	err  error
+	ctr  *testcontainers.DockerContainer
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if server.ctr != nil {
+		_ = testcontainers.TerminateContainer(server.ctr)
+	}
+	os.Exit(code)
+}
+
+// serverURL returns the connection string of the test server, or skips.
+func serverURL(t *testing.T) string {
+	t.Helper()
+	server.once.Do(func() { server.url, server.skip, server.err = startServer() })
+	if server.err != nil {
+		t.Fatalf("KurrentDB test server: %v", server.err)
+	}
+	if server.skip != "" {
+		t.Skip(server.skip)
+	}
+	return server.url
+}
+
+func startServer() (url, skip string, err error) {
+	if u := os.Getenv(envURL); u != "" {
+		return u, "", nil
+	}
+	image := os.Getenv(envImage)
+	if image == "" {
+		return "", "no KurrentDB server: set " + envURL + " to a running server's connection string, or " +
+			envImage + " to a KurrentDB/EventStoreDB image present in the local Docker", nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return "", fmt.Sprintf("%s=%s but Docker is not reachable (%v); or set %s", envImage, image, err, envURL), nil
+	}
+	_, inspectErr := cli.ImageInspect(ctx, image)
+	_ = cli.Close()
+	if inspectErr != nil {
+		return "", fmt.Sprintf("%s=%s is not present in the local Docker (no registry is used: load it first), or set %s",
+			envImage, image, envURL), nil
+	}
+	// KurrentDB reads KURRENTDB_* settings, EventStoreDB EVENTSTORE_* ones.
+	prefix := "KURRENTDB_"
+	if strings.Contains(strings.ToLower(image), "eventstore") {
+		prefix = "EVENTSTORE_"
+	}
+	ctr, err := testcontainers.Run(ctx, image,
+		testcontainers.WithEnv(map[string]string{
+			prefix + "INSECURE":        "true",
+			prefix + "RUN_PROJECTIONS": "None",
+		}),
+		testcontainers.WithExposedPorts("2113/tcp"),
+		testcontainers.WithWaitStrategyAndDeadline(2*time.Minute,
+			wait.ForHTTP("/health/live").WithPort("2113/tcp").WithStatusCodeMatcher(func(s int) bool { return s == 204 || s == 200 })),
+	)
+	if err != nil {
+		if ctr != nil {
+			_ = testcontainers.TerminateContainer(ctr)
+		}
+		return "", "", fmt.Errorf("run %s: %w", image, err)
+	}
+	server.ctr = ctr
+	ep, err := ctr.PortEndpoint(ctx, "2113/tcp", "")
+	if err != nil {
+		return "", "", err
+	}
+	return "kurrentdb://" + ep + "?tls=false", "", nil
+}
+
+// harness opens stores on the test server, each log under its own prefix.
+type harness struct{ url string }
+
+type prefixedLog struct {
+	url, prefix string
+	store       *kurrentdb.Store
+}
+
+func openStore(t *testing.T, url, prefix string) *kurrentdb.Store {
+	t.Helper()
+	s, err := kurrentdb.Open(context.Background(), kurrentdb.Config{URL: url, StreamPrefix: prefix})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
+func (h harness) Open(t *testing.T) eventstoretest.Reopener {
+	l := &prefixedLog{url: h.url, prefix: "payauthz-t" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12] + "-"}
+	l.store = openStore(t, l.url, l.prefix)
+	t.Cleanup(func() { _ = l.store.Close() })
+	return l
+}
+
+func (l *prefixedLog) Store() events.Store { return l.store }
+
+func (l *prefixedLog) Reopen(t *testing.T) events.Store {
+	_ = l.store.Close()
+	l.store = openStore(t, l.url, l.prefix)
+	return l.store
+}
+
+func TestConformance(t *testing.T) {
+	eventstoretest.Run(t, harness{url: serverURL(t)}, eventstoretest.Capabilities{DedupeByID: true})
+}
+
+// TestReadFromInsideACommit starts a read at a position inside a
+// three-event commit (only a hand-made position can be there): the commit
+// is delivered whole, never in part.
+func TestReadFromInsideACommit(t *testing.T) {
+	h := harness{url: serverURL(t)}
+	s := h.Open(t).Store()
+	ctx := context.Background()
+	p1, err := s.Append(ctx, "dominio-1", events.ExpectNoStream(), events.Record{Event: entity(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := s.Append(ctx, "dominio-2", events.ExpectNoStream(),
+		events.Record{Event: entity(2)}, events.Record{Event: entity(3)}, events.Record{Event: entity(4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []events.Position{p1, p1 + 1, p2 - 1} {
+		var got []events.Envelope
+		if err := s.Read(ctx, from, func(_ context.Context, env events.Envelope) error { got = append(got, env); return nil }); err != nil {
+			t.Fatalf("read from %d: %v", from, err)
+		}
+		if len(got) != 3 || got[0].Index != 0 || got[2].Index != 2 || got[0].Position != p2 {
+			t.Fatalf("read from %d (commits at %d and %d) = %+v", from, p1, p2, got)
+		}
+	}
+}
+
+func entity(i int) events.Event {
+	return events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", i), RagioneSociale: fmt.Sprintf("Ente %d", i), Enabled: true}
+}

@@ -1,0 +1,101 @@
+package kurrentdb
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	api "github.com/kurrent-io/KurrentDB-Client-Go/protos/kurrentdb/protocols/v1/streams"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+func TestSubscribeResumesAfterTheLastCommitOnDrop(t *testing.T) {
+	w := &wireServer{script: [][]*api.ReadResp_ReadEvent{
+		{
+			wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1),
+			wireEvent(t, "$statsCollected", "payauthz-a", 1, 150, "stats", "stats", 0, 1),
+			wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 0, 200, "b0", "b0", 0, 2),
+			// dropped here, in the middle of b's commit
+		},
+		{
+			wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 0, 200, "b0", "b0", 0, 2),
+			wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 1, 210, "b1", "b0", 1, 2),
+			wireEvent(t, "CreditorEntityRegistered", "payauthz-c", 0, 300, "c", "c", 0, 1),
+		},
+	}}
+	s := openOn(t, w)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type seen struct {
+		id          string
+		pos         events.Position
+		index, size int
+	}
+	var got []seen
+	err := s.Subscribe(ctx, 0, func(_ context.Context, env events.Envelope) error {
+		got = append(got, seen{env.ID, env.Position, env.Index, env.CommitSize})
+		if env.ID == "c" {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("subscribe ended with %v, want context.Canceled", err)
+	}
+	want := []seen{{"a", 100, 0, 1}, {"b0", 210, 0, 2}, {"b1", 210, 1, 2}, {"c", 300, 0, 1}}
+	if len(got) != len(want) {
+		t.Fatalf("handled %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("handled %+v, want %+v", got, want)
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.starts) != 2 || w.starts[0] != 0 || w.starts[1] != 100 {
+		t.Fatalf("subscriptions started at %v, want [start 100]: resume after the last whole commit", w.starts)
+	}
+	for _, f := range w.filters {
+		if f != "payauthz-" {
+			t.Fatalf("subscription filters %v, want the stream prefix payauthz-", w.filters)
+		}
+	}
+}
+
+func TestSubscribeFromAPositionStartsAfterIt(t *testing.T) {
+	w := &wireServer{script: [][]*api.ReadResp_ReadEvent{{
+		// A server replaying the start position itself must not make the
+		// store hand it out again.
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 500, "a", "a", 0, 1),
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 0, 600, "b", "b", 0, 1),
+	}}}
+	s := openOn(t, w)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var ids []string
+	err := s.Subscribe(ctx, 500, func(_ context.Context, env events.Envelope) error {
+		ids = append(ids, env.ID)
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || len(ids) != 1 || ids[0] != "b" {
+		t.Fatalf("subscribe from 500: %v, handled %v; want only b", err, ids)
+	}
+	if w.starts[0] != 500 {
+		t.Fatalf("subscription started at %d, want 500", w.starts[0])
+	}
+}
+
+func TestHandlerErrorStopsTheSubscription(t *testing.T) {
+	w := &wireServer{script: [][]*api.ReadResp_ReadEvent{{
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1),
+	}}}
+	s := openOn(t, w)
+	boom := errors.New("boom")
+	if err := s.Subscribe(context.Background(), 0, func(context.Context, events.Envelope) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("subscribe = %v, want the handler's error", err)
+	}
+}
