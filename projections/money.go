@@ -17,15 +17,15 @@ const (
 
 // Payment is a payment as read by handlers. Immutable once published.
 type Payment struct {
-	Event    events.PaymentStarted
-	Stato    string
-	Paid     int // distinct items covered by an ESEGUITO receipt
-	Time     time.Time
+	Event events.PaymentStarted
+	Stato string
+	Paid  int // distinct items covered by an ESEGUITO receipt
+	Time  time.Time
 	// paidItems marks, per item of Event.Items, whether a receipt covered
 	// it; a second receipt for the same notice does not count twice.
 	paidItems []bool
-	Position events.Position
-	view     domain.PaymentView
+	Position  events.Position
+	view      domain.PaymentView
 }
 
 // View returns the ownership facts of the payment.
