@@ -14,12 +14,13 @@ type Intermediary struct {
 	Event    events.IntermediaryRegistered
 	Position events.Position
 	verified atomic.Pointer[[32]byte]
+	dn       domain.DN // the connector principal parsed as a DN (zero if it is not one)
 }
 
-// View returns the facts decisions need.
+// View returns the facts decisions need. It does not allocate.
 func (i *Intermediary) View() domain.IntermediaryView {
 	return domain.IntermediaryView{IDIntermediario: i.Event.IDIntermediario, Enabled: i.Event.Enabled,
-		ConnectorPrincipal: i.Event.ConnectorPrincipal}
+		ConnectorPrincipal: i.Event.ConnectorPrincipal, ConnectorDN: i.dn}
 }
 
 type registry struct {
@@ -49,7 +50,11 @@ func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.P
 	if existed && e.ConnectorPasswordHash == "" {
 		e.ConnectorPasswordHash = old.Event.ConnectorPasswordHash
 	}
-	r.intermediaries.put(e.IDIntermediario, &Intermediary{Event: e, Position: pos})
+	rec := &Intermediary{Event: e, Position: pos}
+	if dn, err := domain.ParseDN(e.ConnectorPrincipal); err == nil {
+		rec.dn = dn
+	}
+	r.intermediaries.put(e.IDIntermediario, rec)
 	if existed && old.Event.ConnectorPrincipal != e.ConnectorPrincipal {
 		r.byConnector.update(old.Event.ConnectorPrincipal, func(ids []string, _ bool) []string {
 			return removeKey(ids, e.IDIntermediario)
