@@ -233,9 +233,17 @@ func line(numero string, importo float64, esito int) map[string]any {
 	return map[string]any{"numeroAvviso": numero, "importo": importo, "esito": esito}
 }
 
-func TestNodoRicevute(t *testing.T) {
+// TestNodoWrites runs the receipt and settlement report tests on one
+// world (they use distinct pendenze and ids), to keep the package fast.
+func TestNodoWrites(t *testing.T) {
 	t.Parallel()
 	w := newNodeWorld(t)
+	t.Run("ricevute", func(t *testing.T) { testNodoRicevute(t, w) })
+	t.Run("payment_of_two_notices", func(t *testing.T) { testNodoPaymentOfTwoNotices(t, w) })
+	t.Run("flussi", func(t *testing.T) { testNodoFlussi(t, w) })
+}
+
+func testNodoRicevute(t *testing.T, w *nodeWorld) {
 	node := asBasic(nodeB, nodeBPass)
 	ric := nd + "/intermediari/" + intB + "/ricevute"
 
@@ -313,25 +321,24 @@ func TestNodoRicevute(t *testing.T) {
 		{"idA2A": "appA", "idPendenza": "n1"}}}, asSPID(citizen1)).expect(t, 422, "422000")
 }
 
-// TestNodoPaymentOfTwoNotices: a payment of two pendenze completes only
+// testNodoPaymentOfTwoNotices: a payment of two pendenze completes only
 // when both are covered, and a second receipt for the same notice does not
 // count twice.
-func TestNodoPaymentOfTwoNotices(t *testing.T) {
-	t.Parallel()
-	w := newNodeWorld(t)
+func testNodoPaymentOfTwoNotices(t *testing.T, w *nodeWorld) {
 	node := asBasic(nodeB, nodeBPass)
 	ric := nd + "/intermediari/" + intB + "/ricevute"
+	p4 := w.createPendenza(t, "appA", "n4", d1, t1, citizen1)
 	p3 := w.createPendenza(t, "appA", "n3", d1, t1, citizen1)
 	var pay pagamentoCreated
 	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{
-		{"idA2A": "appA", "idPendenza": "n1"}, {"idA2A": "appA", "idPendenza": "n3"}}}, as("appA")).decode(t, &pay)
+		{"idA2A": "appA", "idPendenza": "n4"}, {"idA2A": "appA", "idPendenza": "n3"}}}, as("appA")).decode(t, &pay)
 	stato := func() string {
 		var pv pagamentoView
 		w.must(t, "GET", pg+"/pagamenti/"+pay.ID, nil, as("appA")).decode(t, &pv)
 		return pv.Stato
 	}
-	w.must(t, "POST", ric, ricevuta(w.p1, "R-A", 123.45, "ESEGUITO"), node)
-	w.must(t, "POST", ric, ricevuta(w.p1, "R-A2", 123.45, "ESEGUITO"), node)
+	w.must(t, "POST", ric, ricevuta(p4, "R-A", 123.45, "ESEGUITO"), node)
+	w.must(t, "POST", ric, ricevuta(p4, "R-A2", 123.45, "ESEGUITO"), node)
 	if s := stato(); s != "IN_CORSO" {
 		t.Fatalf("after receipts for one of two notices: stato %q", s)
 	}
@@ -345,9 +352,7 @@ func TestNodoPaymentOfTwoNotices(t *testing.T) {
 	}
 }
 
-func TestNodoFlussi(t *testing.T) {
-	t.Parallel()
-	w := newNodeWorld(t)
+func testNodoFlussi(t *testing.T, w *nodeWorld) {
 	node := asBasic(nodeB, nodeBPass)
 	fl := nd + "/intermediari/" + intB + "/flussiRendicontazione"
 	good := flusso("2026-01-03ABI00001-S001", d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0))

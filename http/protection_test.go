@@ -218,10 +218,7 @@ func TestPublicProtectionCaptcha(t *testing.T) {
 	}
 }
 
-func TestPublicProtectionTokenPlacement(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	sv := newSiteverify(t)
+func testTokenPlacement(t *testing.T, w *world, sv *siteverifyServer) {
 	p := w.createPendenza(t, "appA", "tok-1", d1, t1, citizen1)
 	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
 
@@ -326,6 +323,8 @@ func TestPublicProtectionUUID(t *testing.T) {
 	// Turned on again, the very next request is protected.
 	w.protect(t, true, sv.URL, true, nil)
 	w.do(t, "GET", avviso, nil).expect(t, 403, "403000")
+
+	t.Run("token_placement", func(t *testing.T) { testTokenPlacement(t, w, sv) })
 }
 
 // TestPublicProtectionOnEveryReplica: a second replica (its own read
