@@ -90,6 +90,22 @@ type RecordSettlementReport struct {
 	Items           []events.SettlementItem
 }
 
+// ValidFlusso reports whether s is an idFlusso: 1 to 70 letters, digits,
+// '_', '.' or '-' (pagoPA's flow ids, e.g. "2026-01-03ABI12345-S001"), so
+// that every recorded report is addressable in a path.
+func ValidFlusso(s string) bool {
+	if len(s) == 0 || len(s) > 70 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // Settlement outcome codes of pagoPA.
 var settlementEsiti = map[int]bool{0: true, 3: true, 4: true, 8: true, 9: true}
 
@@ -98,8 +114,8 @@ func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c Rec
 	if err := checkDominio("idDominio", c.IDDominio); err != nil {
 		return Result{}, err
 	}
-	if c.IDFlusso == "" || len(c.IDFlusso) > 70 {
-		return Result{}, invalid("idFlusso", "is required (at most 70 characters)")
+	if !ValidFlusso(c.IDFlusso) {
+		return Result{}, invalid("idFlusso", "must be 1 to 70 letters, digits, '_', '.' or '-'")
 	}
 	if !validDate(c.DataFlusso) {
 		return Result{}, invalid("dataFlusso", "must be an RFC 3339 date-time or a YYYY-MM-DD date")

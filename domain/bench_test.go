@@ -82,3 +82,27 @@ func BenchmarkParseDN(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNodeSSL is the ssl node decision: the caller's subject is parsed
+// per request; the connector's DN comes parsed from the read model
+// ("preparsed") or is parsed per decision ("unparsed").
+func BenchmarkNodeSSL(b *testing.B) {
+	entity := &EntityView{IDDominio: d1, IDIntermediario: "I1", Enabled: true}
+	c := NodeCaller{Auth: AuthSSL, DN: "CN=node.example.it,O=PagoPA,C=IT"}
+	for _, preparsed := range []bool{true, false} {
+		interm := &IntermediaryView{IDIntermediario: "I1", Enabled: true, ConnectorPrincipal: "/C=IT/O=PagoPA/CN=node.example.it"}
+		name := "unparsed"
+		if preparsed {
+			interm.ConnectorDN, _ = ParseDN(interm.ConnectorPrincipal)
+			name = "preparsed"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if CanActAsNode(c, interm, entity, true) != nil {
+					b.Fatal("denied")
+				}
+			}
+		})
+	}
+}

@@ -29,7 +29,8 @@ type NodeCaller struct {
 // answers 404/422 for an unknown entity only after the caller is known to be
 // the connector).
 //
-// The basic path does not allocate; the ssl path parses both DNs.
+// The basic path does not allocate; the ssl path parses the subject (and
+// the connector principal when interm.ConnectorDN is zero).
 func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mustServe bool) error {
 	if interm == nil || interm.IDIntermediario == "" {
 		return deny(RuleNodeIntermediary, "the intermediary is not registered")
@@ -39,7 +40,7 @@ func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mu
 	}
 	switch c.Auth {
 	case AuthSSL:
-		if !sameDN(c.DN, interm.ConnectorPrincipal) {
+		if !sameDN(c.DN, interm) {
 			return deny(RuleNodeConnector, "the certificate subject is not the principal of this intermediary's node connector")
 		}
 	case AuthBasic:
@@ -61,15 +62,18 @@ func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mu
 	return nil
 }
 
-// sameDN reports whether two DN strings parse and are DNEqual.
-func sameDN(a, b string) bool {
-	da, err := ParseDN(a)
+// sameDN reports whether the subject parses and is DNEqual to the
+// connector's DN (pre-parsed, else parsed here).
+func sameDN(subject string, interm *IntermediaryView) bool {
+	da, err := ParseDN(subject)
 	if err != nil {
 		return false
 	}
-	db, err := ParseDN(b)
-	if err != nil {
-		return false
+	db := interm.ConnectorDN
+	if db.Len() == 0 {
+		if db, err = ParseDN(interm.ConnectorPrincipal); err != nil {
+			return false
+		}
 	}
 	return DNEqual(da, db)
 }

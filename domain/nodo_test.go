@@ -11,11 +11,15 @@ func TestCanActAsNode(t *testing.T) {
 	served := &EntityView{IDDominio: d1, IDIntermediario: "I1", Enabled: true}
 	foreign := &EntityView{IDDominio: d2, IDIntermediario: "I2", Enabled: true}
 	ssl := func(dn string) NodeCaller { return NodeCaller{Auth: AuthSSL, DN: dn} }
+	parsed := *sslIn
+	parsed.ConnectorDN, _ = ParseDN(parsed.ConnectorPrincipal)
 	basic := NodeCaller{Auth: AuthBasic, Username: "node-user", PasswordOK: true}
 	runDecisions(t, []decision{
 		{"ssl_same_dn", CanActAsNode(ssl("CN=node,O=PagoPA,C=IT"), sslIn, served, true), ""},
 		{"ssl_same_dn_reversed", CanActAsNode(ssl("C=IT,O=PagoPA,CN=node"), sslIn, served, true), ""},
 		{"ssl_openssl_form", CanActAsNode(ssl("/C=IT/O=PagoPA/CN=node"), sslIn, served, true), ""},
+		{"ssl_preparsed_connector", CanActAsNode(ssl("/C=IT/O=PagoPA/CN=node"), &parsed, served, true), ""},
+		{"ssl_preparsed_connector_other_subject", CanActAsNode(ssl("CN=node2,O=PagoPA,C=IT"), &parsed, served, true), RuleNodeConnector},
 		{"ssl_superset", CanActAsNode(ssl("CN=node, OU=x, O=PagoPA, C=IT"), sslIn, served, true), RuleNodeConnector},
 		{"ssl_subset", CanActAsNode(ssl("CN=node, C=IT"), sslIn, served, true), RuleNodeConnector},
 		{"ssl_different_value", CanActAsNode(ssl("CN=node2, O=PagoPA, C=IT"), sslIn, served, true), RuleNodeConnector},

@@ -57,4 +57,8 @@ type IntermediaryView struct {
 	IDIntermediario    string
 	Enabled            bool
 	ConnectorPrincipal string
+	// ConnectorDN is ConnectorPrincipal parsed once by the read model; the
+	// zero DN when it is not a DN or was not parsed (then it is parsed per
+	// decision).
+	ConnectorDN DN
 }

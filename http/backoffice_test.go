@@ -85,8 +85,9 @@ func newBackofficeWorld(t *testing.T, opts ...harnessOption) *boWorld {
 	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/ric-in", map[string]any{"importo": 10.5, "causale": "Riversamento"}, as("appA"))
 	w.must(t, "PUT", rg+"/riconciliazioni/"+d2+"/ric-out", map[string]any{"importo": 20, "causale": "Riversamento"}, as("appB"))
 
-	// The node API has no endpoints yet: receipts and settlement reports
-	// are recorded through the command handler, as the node would.
+	// Receipts and settlement reports are recorded through the command
+	// handler, as the node API does (the node API itself, and the same data
+	// fed through it, are tested in nodo_test.go).
 	for i, p := range []pendenzaView{w.pIn, w.pOut} {
 		res, err := w.cmds.RecordReceipt(ctx, commands.System, commands.RecordReceipt{IDIntermediario: intID,
 			IDDominio: p.IDDominio, NumeroAvviso: p.NumeroAvviso, IDRicevuta: fmt.Sprintf("RIC%d", i),

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,24 @@ func FuzzDecodeSiteverify(f *testing.F) {
 		// A reply that did not say success never passes.
 		if !r.Success && r.passes(0) {
 			t.Fatal("unsuccessful reply passes")
+		}
+		// A v2 reply (no score) passes at any threshold iff it succeeded;
+		// a v3 reply passes exactly at the thresholds up to its score.
+		for _, soglia := range []float64{0, 0.5, 1} {
+			want := r.Success && (r.Score == nil || *r.Score >= soglia)
+			if r.passes(soglia) != want {
+				t.Fatalf("%s at soglia %v: passes %v, want %v", body, soglia, r.passes(soglia), want)
+			}
+		}
+		// What decoded re-encodes to a reply that decodes the same.
+		out, err := json.Marshal(r)
+		if err != nil {
+			t.Fatalf("re-encode: %v", err)
+		}
+		r2, err := decodeSiteverify(out)
+		if err != nil || r2.Success != r.Success || (r2.Score == nil) != (r.Score == nil) ||
+			(r.Score != nil && *r2.Score != *r.Score) {
+			t.Fatalf("%s → %s → %+v, %v", body, out, r2, err)
 		}
 	})
 }

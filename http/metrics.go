@@ -24,6 +24,7 @@ type metrics struct {
 	requests  *prometheus.CounterVec   // api, method, status
 	decisions *prometheus.CounterVec   // api, outcome, rule
 	latency   *prometheus.HistogramVec // api
+	captchas  *prometheus.CounterVec   // outcome
 }
 
 func newMetrics(model *projections.ReadModel) *metrics {
@@ -38,7 +39,10 @@ func newMetrics(model *projections.ReadModel) *metrics {
 		Name: "payauthz_http_request_duration_seconds", Help: "HTTP request latency by API.",
 		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	}, []string{"api"})
-	m.reg.MustRegister(m.requests, m.decisions, m.latency,
+	m.captchas = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "payauthz_captcha_checks_total", Help: "Captcha checks of the protected public API by outcome (missing, passed, failed, unavailable).",
+	}, []string{"outcome"})
+	m.reg.MustRegister(m.requests, m.decisions, m.latency, m.captchas,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "payauthz_projection_position", Help: "Last log position applied by the projections.",
@@ -74,6 +78,9 @@ func (m *metrics) trackStoreLag(store events.Store, model *projections.ReadModel
 		return float64(last) - float64(model.AppliedPosition())
 	}))
 }
+
+// captcha counts one captcha check of the protected public API.
+func (m *metrics) captcha(o domain.CaptchaOutcome) { m.captchas.WithLabelValues(o.String()).Inc() }
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})

@@ -71,7 +71,7 @@ type pagamentoCreated struct {
 
 func (s *Server) postPagamento(c *echo.Context) error {
 	cl := callerOf(c)
-	if err := s.protectPublic(c, ""); err != nil {
+	if err := s.protectPublic(c, domain.ProtectedPayment, ""); err != nil {
 		return err
 	}
 	var body pagamentoBody
@@ -204,7 +204,7 @@ func (s *Server) getAvviso(c *echo.Context) error {
 		return err
 	}
 	pd, found := s.model.PendenzaByNotice(dominio, avviso)
-	if err := s.protectPublic(c, pd.UUID); err != nil {
+	if err := s.protectPublic(c, domain.ProtectedNotice, pd.UUID); err != nil {
 		return err
 	}
 	if !found {
@@ -224,49 +224,52 @@ func (s *Server) pgProfilo(c *echo.Context) error {
 	return c.JSON(200, profileOf(p))
 }
 
-// RuleCaptcha denies a public request the protection of API.md section 7
-// does not let through.
-const RuleCaptcha = "public-protection"
-
-// protectPublic applies the public API protection (API.md section 7) to a
-// request on the public mount: when enabled, the request passes with a
-// matching UUID (notices only: uuid is the notice's UUID, "" for none) or
-// a passing CAPTCHA. Other mounts are not protected.
-func (s *Server) protectPublic(c *echo.Context, uuid string) error {
-	if callerOf(c).auth != domain.AuthPublic {
+// protectPublic applies the public API protection (API.md section 7): it
+// gathers the facts (the setting, a UUID match for notices, the captcha
+// outcome) and lets domain.CanPassPublicProtection decide. uuid is the
+// notice's UUID ("" for a payment or an unknown notice). Other mounts, and
+// the public one while the protection is off, cost one atomic load. The
+// captcha service is asked only when the UUID did not already pass, and
+// never for longer than the configured timeout.
+func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uuid string) error {
+	auth := callerOf(c).auth
+	if auth != domain.AuthPublic {
 		return nil
 	}
 	pr := s.model.Protection()
-	if !pr.Enabled {
+	pv := domain.ProtectionView{Enabled: pr.Enabled, DenyOnFail: pr.Captcha.DenyOnFail}
+	if !pv.Enabled {
 		return nil
 	}
 	r := c.Request()
-	if given := r.URL.Query().Get("UUID"); given != "" && uuid != "" && len(given) == len(uuid) &&
-		domain.ConstantTimeEqual(given, uuid) {
-		return nil
+	q := r.URL.Query()
+	given := q.Get("UUID")
+	uuidMatched := req == domain.ProtectedNotice && given != "" && uuid != "" && domain.ConstantTimeEqual(given, uuid)
+	if uuidMatched {
+		return domain.CanPassPublicProtection(auth, pv, req, true, domain.CaptchaMissing)
 	}
 	cfg := pr.Captcha
-	token := r.URL.Query().Get(cfg.Parametro)
+	token := strings.TrimSpace(q.Get(cfg.Parametro))
 	if token == "" {
-		token = r.Header.Get(cfg.Parametro)
+		token = strings.TrimSpace(r.Header.Get(cfg.Parametro))
 	}
-	if token == "" {
-		return &domain.ForbiddenError{Rule: RuleCaptcha, Detail: "the public API is protected: a captcha token is required"}
-	}
-	remoteIP := ""
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		remoteIP = ap.Addr().Unmap().String()
-	}
-	passed, err := s.captcha.verify(r.Context(), cfg, strings.TrimSpace(token), remoteIP)
-	if err != nil {
-		s.logger.Warn("captcha check failed", "error", err.Error(), "denyOnFail", cfg.DenyOnFail)
-		if cfg.DenyOnFail {
-			return &domain.ForbiddenError{Rule: RuleCaptcha, Detail: "the captcha could not be verified"}
+	outcome := domain.CaptchaMissing
+	if token != "" {
+		remoteIP := ""
+		if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+			remoteIP = ap.Addr().Unmap().String()
 		}
-		return nil
+		passed, err := s.captcha.verify(r.Context(), cfg, token, remoteIP)
+		switch {
+		case err != nil:
+			outcome = domain.CaptchaUnavailable
+			s.logger.Warn("captcha check failed", "error", err.Error(), "denyOnFail", cfg.DenyOnFail)
+		case passed:
+			outcome = domain.CaptchaPassed
+		default:
+			outcome = domain.CaptchaFailed
+		}
 	}
-	if !passed {
-		return &domain.ForbiddenError{Rule: RuleCaptcha, Detail: "the captcha check did not pass"}
-	}
-	return nil
+	s.metrics.captcha(outcome)
+	return domain.CanPassPublicProtection(auth, pv, req, false, outcome)
 }

@@ -125,9 +125,9 @@ func (s *Server) getFlusso(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	idFlusso := c.Param("idFlusso")
-	if idFlusso == "" || len(idFlusso) > 70 {
-		return syntaxError("bad idFlusso in the path")
+	idFlusso, err := pathParam(c, "idFlusso", commands.ValidFlusso)
+	if err != nil {
+		return err
 	}
 	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
 		return err

@@ -17,12 +17,15 @@ const (
 
 // Payment is a payment as read by handlers. Immutable once published.
 type Payment struct {
-	Event    events.PaymentStarted
-	Stato    string
-	Paid     int // items covered by a receipt
-	Time     time.Time
-	Position events.Position
-	view     domain.PaymentView
+	Event events.PaymentStarted
+	Stato string
+	Paid  int // distinct items covered by an ESEGUITO receipt
+	Time  time.Time
+	// paidItems marks, per item of Event.Items, whether a receipt covered
+	// it; a second receipt for the same notice does not count twice.
+	paidItems []bool
+	Position  events.Position
+	view      domain.PaymentView
 }
 
 // View returns the ownership facts of the payment.
@@ -122,13 +125,27 @@ func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
 	if e.Esito != "ESEGUITO" || e.PaymentID == "" {
 		return
 	}
-	if p, ok := m.payments.get(e.PaymentID); ok {
+	p, ok := m.payments.get(e.PaymentID)
+	if !ok {
+		return
+	}
+	for i, it := range p.Event.Items {
+		if it.IDDominio != e.IDDominio || it.NumeroAvviso != e.NumeroAvviso {
+			continue
+		}
+		if i < len(p.paidItems) && p.paidItems[i] {
+			return // this item was already covered by another receipt
+		}
 		np := *p
+		np.paidItems = make([]bool, len(p.Event.Items))
+		copy(np.paidItems, p.paidItems)
+		np.paidItems[i] = true
 		np.Paid++
 		if np.Paid >= len(np.Event.Items) {
 			np.Stato = PaymentEseguito
 		}
 		m.payments.put(e.PaymentID, &np)
+		return
 	}
 }
 

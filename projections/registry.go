@@ -14,19 +14,23 @@ type Intermediary struct {
 	Event    events.IntermediaryRegistered
 	Position events.Position
 	verified atomic.Pointer[[32]byte]
+	dn       domain.DN // the connector principal parsed as a DN (zero if it is not one)
 }
 
-// View returns the facts decisions need.
+// View returns the facts decisions need. It does not allocate.
 func (i *Intermediary) View() domain.IntermediaryView {
 	return domain.IntermediaryView{IDIntermediario: i.Event.IDIntermediario, Enabled: i.Event.Enabled,
-		ConnectorPrincipal: i.Event.ConnectorPrincipal}
+		ConnectorPrincipal: i.Event.ConnectorPrincipal, ConnectorDN: i.dn}
 }
 
 type registry struct {
 	entities       *table[events.CreditorEntityRegistered] // idDominio → entity
 	types          *table[events.PendenzaTypeRegistered]   // idTipoPendenza → type
 	intermediaries *table[*Intermediary]                   // idIntermediario → intermediary
-	protection     atomic.Pointer[events.PublicAPIProtectionConfigured]
+	// byConnector indexes intermediaries by their connector principal (as
+	// written): principal → idIntermediario list, replaced on every change.
+	byConnector *table[[]string]
+	protection  atomic.Pointer[events.PublicAPIProtectionConfigured]
 }
 
 func newRegistry() *registry {
@@ -34,6 +38,7 @@ func newRegistry() *registry {
 		entities:       newTable[events.CreditorEntityRegistered](),
 		types:          newTable[events.PendenzaTypeRegistered](),
 		intermediaries: newTable[*Intermediary](),
+		byConnector:    newTable[[]string](),
 	}
 }
 
@@ -41,10 +46,25 @@ func (r *registry) putEntity(e events.CreditorEntityRegistered) { r.entities.put
 func (r *registry) putType(e events.PendenzaTypeRegistered)     { r.types.put(e.IDTipoPendenza, e) }
 
 func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.Position) {
-	if old, ok := r.intermediaries.get(e.IDIntermediario); ok && e.ConnectorPasswordHash == "" {
+	old, existed := r.intermediaries.get(e.IDIntermediario)
+	if existed && e.ConnectorPasswordHash == "" {
 		e.ConnectorPasswordHash = old.Event.ConnectorPasswordHash
 	}
-	r.intermediaries.put(e.IDIntermediario, &Intermediary{Event: e, Position: pos})
+	rec := &Intermediary{Event: e, Position: pos}
+	if dn, err := domain.ParseDN(e.ConnectorPrincipal); err == nil {
+		rec.dn = dn
+	}
+	r.intermediaries.put(e.IDIntermediario, rec)
+	if existed && old.Event.ConnectorPrincipal != e.ConnectorPrincipal {
+		r.byConnector.update(old.Event.ConnectorPrincipal, func(ids []string, _ bool) []string {
+			return removeKey(ids, e.IDIntermediario)
+		})
+	}
+	if !existed || old.Event.ConnectorPrincipal != e.ConnectorPrincipal {
+		r.byConnector.update(e.ConnectorPrincipal, func(ids []string, _ bool) []string {
+			return append(ids[:len(ids):len(ids)], e.IDIntermediario)
+		})
+	}
 }
 
 // Entity returns the creditor entity idDominio.
@@ -97,6 +117,28 @@ func (m *ReadModel) VerifyConnectorPassword(in *Intermediary, password string) b
 		return false
 	}
 	return verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password)
+}
+
+// KnownNodeCredentials reports whether user and password are the
+// credentials of some registered party: the node connector of any
+// intermediary (enabled or not) whose connector principal is user, or a
+// registered application or operator. The node API uses it to tell a wrong
+// password or unknown user (not authenticated) from an authenticated
+// caller that is not the connector of the intermediary it names (not
+// allowed). Verifications are cached like Authenticate's; an unknown user
+// costs one hash verification like a wrong password.
+func (m *ReadModel) KnownNodeCredentials(user, password string) bool {
+	if ids, ok := m.registry.byConnector.get(user); ok && len(ids) > 0 {
+		for _, id := range ids {
+			if in, ok := m.registry.intermediaries.get(id); ok && in.Event.ConnectorPasswordHash != "" &&
+				verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password) {
+				return true
+			}
+		}
+		return false
+	}
+	_, err := m.Authenticate(user, password)
+	return err == nil
 }
 
 // Protection returns the public API protection setting (disabled when never

@@ -1,0 +1,31 @@
+package domain
+
+import "testing"
+
+func TestCanPassPublicProtection(t *testing.T) {
+	t.Parallel()
+	on := ProtectionView{Enabled: true, DenyOnFail: true}
+	lenient := ProtectionView{Enabled: true, DenyOnFail: false}
+	off := ProtectionView{Enabled: false, DenyOnFail: true}
+	pay, notice := ProtectedPayment, ProtectedNotice
+	runDecisions(t, []decision{
+		{"off_no_token", CanPassPublicProtection(AuthPublic, off, pay, false, CaptchaMissing), ""},
+		{"off_failed_token", CanPassPublicProtection(AuthPublic, off, notice, false, CaptchaFailed), ""},
+		{"other_mount_not_protected", CanPassPublicProtection(AuthSPID, on, pay, false, CaptchaMissing), ""},
+		{"basic_mount_not_protected", CanPassPublicProtection(AuthBasic, on, notice, false, CaptchaFailed), ""},
+		{"payment_captcha_passed", CanPassPublicProtection(AuthPublic, on, pay, false, CaptchaPassed), ""},
+		{"payment_no_token", CanPassPublicProtection(AuthPublic, on, pay, false, CaptchaMissing), RulePublicProtection},
+		{"payment_captcha_failed", CanPassPublicProtection(AuthPublic, on, pay, false, CaptchaFailed), RulePublicProtection},
+		{"payment_unavailable_deny_on_fail", CanPassPublicProtection(AuthPublic, on, pay, false, CaptchaUnavailable), RulePublicProtection},
+		{"payment_unavailable_lenient", CanPassPublicProtection(AuthPublic, lenient, pay, false, CaptchaUnavailable), ""},
+		{"payment_failed_lenient_still_denied", CanPassPublicProtection(AuthPublic, lenient, pay, false, CaptchaFailed), RulePublicProtection},
+		{"payment_uuid_does_not_pass", CanPassPublicProtection(AuthPublic, on, pay, true, CaptchaMissing), RulePublicProtection},
+		{"notice_uuid_matched", CanPassPublicProtection(AuthPublic, on, notice, true, CaptchaMissing), ""},
+		{"notice_uuid_matched_captcha_failed", CanPassPublicProtection(AuthPublic, on, notice, true, CaptchaFailed), ""},
+		{"notice_no_uuid_no_token", CanPassPublicProtection(AuthPublic, on, notice, false, CaptchaMissing), RulePublicProtection},
+		{"notice_wrong_uuid_captcha_passed", CanPassPublicProtection(AuthPublic, on, notice, false, CaptchaPassed), ""},
+		{"notice_unavailable_lenient", CanPassPublicProtection(AuthPublic, lenient, notice, false, CaptchaUnavailable), ""},
+		{"notice_unavailable_deny_on_fail", CanPassPublicProtection(AuthPublic, on, notice, false, CaptchaUnavailable), RulePublicProtection},
+		{"zero_request_denied", CanPassPublicProtection(AuthPublic, on, ProtectedRequest{}, true, CaptchaPassed), RulePublicProtection},
+	})
+}

@@ -1,0 +1,396 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The protection tests drive the real service over loopback against a
+// local HTTP server that speaks reCAPTCHA's siteverify protocol: the token
+// a request carries selects the server's answer.
+
+const (
+	svSecret = "siteverify-secret-1"
+	pgPublic = "/pagamento/rs/public/v2"
+)
+
+// siteverifyServer answers siteverify by token:
+//
+//	v2-ok, v2-fail              v2 success / failure
+//	v3-above, v3-at, v3-below   v3 success with score 0.9, 0.5, 0.49
+//	v3-fail-high                v3 failure with a high score
+//	slow                        no answer until the client gives up
+//	err500                      status 500 (with a success body)
+//	garbage                     status 200, not JSON
+//	no-success                  JSON without a success field
+//
+// A request with another secret, or not a POST form, is answered
+// success:false. It records every remoteip it was sent.
+type siteverifyServer struct {
+	*httptest.Server
+	release chan struct{}
+	mu      sync.Mutex
+	remotes []string
+	secrets []string
+}
+
+func newSiteverify(t *testing.T) *siteverifyServer {
+	t.Helper()
+	sv := &siteverifyServer{release: make(chan struct{})}
+	sv.Server = httptest.NewServer(http.HandlerFunc(sv.serve))
+	t.Cleanup(func() {
+		close(sv.release)
+		sv.Close()
+	})
+	return sv
+}
+
+func (sv *siteverifyServer) serve(w http.ResponseWriter, r *http.Request) {
+	reply := func(status int, body string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}
+	if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/x-www-form-urlencoded" || r.ParseForm() != nil {
+		reply(200, `{"success":false,"error-codes":["bad-request"]}`)
+		return
+	}
+	sv.mu.Lock()
+	sv.remotes = append(sv.remotes, r.PostForm.Get("remoteip"))
+	sv.secrets = append(sv.secrets, r.PostForm.Get("secret"))
+	sv.mu.Unlock()
+	if r.PostForm.Get("secret") != svSecret {
+		reply(200, `{"success":false,"error-codes":["invalid-input-secret"]}`)
+		return
+	}
+	switch r.PostForm.Get("response") {
+	case "v2-ok":
+		reply(200, `{"success":true,"challenge_ts":"2026-01-02T10:00:00Z","hostname":"localhost"}`)
+	case "v2-fail":
+		reply(200, `{"success":false,"error-codes":["invalid-input-response"]}`)
+	case "v3-above":
+		reply(200, `{"success":true,"score":0.9,"action":"pay","hostname":"localhost"}`)
+	case "v3-at":
+		reply(200, `{"success":true,"score":0.5,"action":"pay"}`)
+	case "v3-below":
+		reply(200, `{"success":true,"score":0.49,"action":"pay"}`)
+	case "v3-fail-high":
+		reply(200, `{"success":false,"score":0.9,"error-codes":["timeout-or-duplicate"]}`)
+	case "slow":
+		select {
+		case <-r.Context().Done():
+		case <-sv.release:
+		}
+	case "err500":
+		reply(500, `{"success":true}`)
+	case "garbage":
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, "<html>ok</html>")
+	case "no-success":
+		reply(200, `{"score":0.9}`)
+	default:
+		reply(200, `{"success":false,"error-codes":["invalid-input-response"]}`)
+	}
+}
+
+// refusedURL is a loopback URL on which nothing listens.
+func refusedURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return "http://" + addr + "/siteverify"
+}
+
+// protect sets the hardening as the administrator.
+func (w *world) protect(t *testing.T, enabled bool, serverURL string, denyOnFail bool, extra map[string]any) *response {
+	t.Helper()
+	captcha := map[string]any{"serverURL": serverURL, "secretKey": svSecret, "soglia": 0.5, "denyOnFail": denyOnFail,
+		"timeoutMs": 300}
+	for k, v := range extra {
+		captcha[k] = v
+	}
+	return w.must(t, "PUT", bo+"/configurazioni/hardening", map[string]any{"abilitato": enabled, "captcha": captcha})
+}
+
+func noticeRef(p pendenzaView) map[string]any {
+	return map[string]any{"pendenze": []map[string]any{{"idDominio": p.IDDominio, "numeroAvviso": p.NumeroAvviso}}}
+}
+
+func TestPublicProtectionCaptcha(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sv := newSiteverify(t)
+	p := w.createPendenza(t, "appA", "cap-1", d1, t1, citizen1)
+	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+
+	type outcome int
+	const (
+		pass outcome = iota
+		fail
+		unavailable // pass only when denyOnFail is false
+	)
+	cases := []struct {
+		name    string
+		token   string
+		refused bool // the service is not listening
+		want    outcome
+	}{
+		{"v2_success", "v2-ok", false, pass},
+		{"v2_failure", "v2-fail", false, fail},
+		{"v3_score_above_threshold", "v3-above", false, pass},
+		{"v3_score_at_threshold", "v3-at", false, pass},
+		{"v3_score_below_threshold", "v3-below", false, fail},
+		{"v3_failure_with_high_score", "v3-fail-high", false, fail},
+		{"unknown_token", "forged", false, fail},
+		{"slow_beyond_timeout", "slow", false, unavailable},
+		{"status_500", "err500", false, unavailable},
+		{"garbage_body", "garbage", false, unavailable},
+		{"json_without_success", "no-success", false, unavailable},
+		{"connection_refused", "v2-ok", true, unavailable},
+	}
+	refused := refusedURL(t)
+	for _, denyOnFail := range []bool{true, false} {
+		name := "deny_on_fail"
+		if !denyOnFail {
+			name = "pass_on_fail"
+		}
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					serverURL := sv.URL + "/recaptcha/api/siteverify"
+					if tc.refused {
+						serverURL = refused
+					}
+					w.protect(t, true, serverURL, denyOnFail, nil)
+					passes := tc.want == pass || tc.want == unavailable && !denyOnFail
+					okGet, okPost := 403, 403
+					if passes {
+						okGet, okPost = 200, 201
+					}
+					r := w.do(t, "GET", avviso, nil, withHeader(commands.DefaultCaptchaParam, tc.token))
+					r.expect(t, okGet, codiceOf(okGet))
+					if passes {
+						var v avvisoView
+						r.decode(t, &v)
+						if v.NumeroAvviso != p.NumeroAvviso {
+							t.Fatalf("notice = %+v", v)
+						}
+					} else if strings.Contains(string(r.Body), svSecret) {
+						t.Fatalf("the secret leaks in a denial: %s", r.Body)
+					}
+					w.do(t, "POST", pgPublic+"/pagamenti", noticeRef(p), withHeader(commands.DefaultCaptchaParam, tc.token)).
+						expect(t, okPost, codiceOf(okPost))
+				})
+			}
+			// No token is refused whatever denyOnFail says.
+			w.protect(t, true, sv.URL, denyOnFail, nil)
+			w.do(t, "GET", avviso, nil).expect(t, 403, "403000")
+			w.do(t, "POST", pgPublic+"/pagamenti", noticeRef(p)).expect(t, 403, "403000")
+		})
+	}
+
+	// The service was sent the configured secret and the caller's address.
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if len(sv.remotes) == 0 {
+		t.Fatal("siteverify was never called")
+	}
+	for i := range sv.remotes {
+		if sv.remotes[i] != "127.0.0.1" || sv.secrets[i] != svSecret {
+			t.Fatalf("siteverify call %d: remoteip %q secret ok %v", i, sv.remotes[i], sv.secrets[i] == svSecret)
+		}
+	}
+}
+
+func testTokenPlacement(t *testing.T, w *world, sv *siteverifyServer) {
+	p := w.createPendenza(t, "appA", "tok-1", d1, t1, citizen1)
+	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+
+	w.protect(t, true, sv.URL, true, nil)
+	cases := []struct {
+		name   string
+		path   string
+		opts   []reqOpt
+		status int
+	}{
+		{"default_parameter_in_header", avviso, []reqOpt{withHeader("gRecaptchaResponse", "v2-ok")}, 200},
+		{"default_parameter_in_query", avviso + "?gRecaptchaResponse=v2-ok", nil, 200},
+		{"query_wins_over_header", avviso + "?gRecaptchaResponse=v2-fail", []reqOpt{withHeader("gRecaptchaResponse", "v2-ok")}, 403},
+		{"other_parameter_name_ignored", avviso + "?captcha=v2-ok", nil, 403},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w.do(t, "GET", tc.path, nil, tc.opts...).expect(t, tc.status, codiceOf(tc.status))
+		})
+	}
+
+	// A custom parametro replaces the default, in the query and the header.
+	w.protect(t, true, sv.URL, true, map[string]any{"parametro": "captcha"})
+	w.do(t, "GET", avviso+"?captcha=v2-ok", nil).expect(t, 200, "")
+	w.do(t, "GET", avviso, nil, withHeader("captcha", "v2-ok")).expect(t, 200, "")
+	w.do(t, "GET", avviso+"?gRecaptchaResponse=v2-ok", nil).expect(t, 403, "403000")
+
+	// The GET of the setting never shows the secret.
+	r := w.must(t, "GET", bo+"/configurazioni/hardening", nil)
+	if strings.Contains(string(r.Body), svSecret) || strings.Contains(string(r.Body), "secretKey") {
+		t.Fatalf("GET hardening shows the secret: %s", r.Body)
+	}
+	var hv hardeningView
+	r.decode(t, &hv)
+	if !hv.Abilitato || hv.Captcha.Parametro != "captcha" || hv.Captcha.TimeoutMs != 300 || !hv.Captcha.DenyOnFail {
+		t.Fatalf("hardening = %+v", hv)
+	}
+}
+
+func TestPublicProtectionUUID(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sv := newSiteverify(t)
+	pA := w.createPendenza(t, "appA", "uuid-a", d1, t1, citizen1)
+	pB := w.createPendenza(t, "appA", "uuid-b", d1, t1, citizen1)
+	avviso := pgPublic + "/avvisi/" + d1 + "/" + pA.NumeroAvviso
+	wrong := strings.Repeat("0", 32)
+	if pA.UUID == wrong || len(pA.UUID) != 32 {
+		t.Fatalf("unexpected UUID %q", pA.UUID)
+	}
+	token := func(tok string) reqOpt { return withHeader(commands.DefaultCaptchaParam, tok) }
+
+	type tcase struct {
+		name   string
+		method string
+		path   string
+		opts   []reqOpt
+		status int
+	}
+	protectedCases := []tcase{
+		{"right_uuid_passes", "GET", avviso + "?UUID=" + pA.UUID, nil, 200},
+		{"wrong_uuid_fails", "GET", avviso + "?UUID=" + wrong, nil, 403},
+		{"absent_uuid_fails", "GET", avviso, nil, 403},
+		{"empty_uuid_fails", "GET", avviso + "?UUID=", nil, 403},
+		{"other_pendenzas_uuid_fails", "GET", avviso + "?UUID=" + pB.UUID, nil, 403},
+		{"upper_cased_uuid_fails", "GET", avviso + "?UUID=" + strings.ToUpper(pA.UUID), nil, 403},
+		{"uuid_prefix_fails", "GET", avviso + "?UUID=" + pA.UUID[:31], nil, 403},
+		{"right_uuid_with_failing_captcha_passes", "GET", avviso + "?UUID=" + pA.UUID, []reqOpt{token("v2-fail")}, 200},
+		{"wrong_uuid_falls_back_to_passing_captcha", "GET", avviso + "?UUID=" + wrong, []reqOpt{token("v2-ok")}, 200},
+		{"wrong_uuid_and_failing_captcha", "GET", avviso + "?UUID=" + wrong, []reqOpt{token("v2-fail")}, 403},
+		{"uuid_on_unknown_notice_reveals_nothing", "GET", pgPublic + "/avvisi/" + d1 + "/000000000000000009?UUID=" + pA.UUID, nil, 403},
+		{"uuid_does_not_pass_a_payment", "POST", pgPublic + "/pagamenti?UUID=" + pA.UUID, nil, 403},
+		{"citizen_mount_not_protected", "GET", "/pagamento/rs/spid/v2/avvisi/" + d1 + "/" + pA.NumeroAvviso, []reqOpt{asSPID(citizen2)}, 200},
+		{"application_mount_not_protected", "GET", pg + "/avvisi/" + d1 + "/" + pA.NumeroAvviso, []reqOpt{as("appA")}, 200},
+		{"citizen_payment_not_protected", "POST", "/pagamento/rs/spid/v2/pagamenti", []reqOpt{asSPID(citizen1)}, 201},
+	}
+	offCases := []tcase{
+		{"off_absent_uuid_passes", "GET", avviso, nil, 200},
+		{"off_wrong_uuid_ignored", "GET", avviso + "?UUID=" + wrong, nil, 200},
+		{"off_failing_captcha_ignored", "GET", avviso, []reqOpt{token("v2-fail")}, 200},
+		{"off_payment_without_captcha", "POST", pgPublic + "/pagamenti", nil, 201},
+	}
+	run := func(t *testing.T, cases []tcase) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				var body any
+				if tc.method == "POST" {
+					body = noticeRef(pA)
+				}
+				r := w.do(t, tc.method, tc.path, body, tc.opts...)
+				r.expect(t, tc.status, codiceOf(tc.status))
+				if tc.status == 403 && !strings.Contains(r.fault(t).Dettaglio, "protected") {
+					t.Fatalf("dettaglio = %q", r.fault(t).Dettaglio)
+				}
+			})
+		}
+	}
+	w.protect(t, true, sv.URL, true, nil)
+	t.Run("protection_on", func(t *testing.T) { run(t, protectedCases) })
+	w.protect(t, false, sv.URL, true, nil)
+	t.Run("protection_off", func(t *testing.T) { run(t, offCases) })
+	// Turned on again, the very next request is protected.
+	w.protect(t, true, sv.URL, true, nil)
+	w.do(t, "GET", avviso, nil).expect(t, 403, "403000")
+
+	t.Run("token_placement", func(t *testing.T) { testTokenPlacement(t, w, sv) })
+}
+
+// TestPublicProtectionOnEveryReplica: a second replica (its own read
+// models and server over the same log) applies a change of the setting
+// made on the first as soon as it has read it; the consistency token of
+// the change makes that the very next request.
+func TestPublicProtectionOnEveryReplica(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sv := newSiteverify(t)
+	p := w.createPendenza(t, "appA", "rep-1", d1, t1, citizen1)
+	replica := startReplica(t, w.harness)
+	path := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+
+	get := func(base, token string) int {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		if token != "" {
+			req.Header.Set(ConsistencyHeader, token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var fb FaultBean
+		_ = json.NewDecoder(res.Body).Decode(&fb)
+		return res.StatusCode
+	}
+	tok := w.protect(t, true, sv.URL, true, nil).Header.Get(ConsistencyHeader)
+	if got := get(replica, tok); got != 403 {
+		t.Fatalf("replica after enabling: %d, want 403", got)
+	}
+	tok = w.protect(t, false, sv.URL, true, nil).Header.Get(ConsistencyHeader)
+	if got := get(replica, tok); got != 200 {
+		t.Fatalf("replica after disabling: %d, want 200", got)
+	}
+}
+
+// startReplica runs another server with its own read models over h's
+// store, on a plain loopback listener, and returns its base URL.
+func startReplica(t *testing.T, h *harness) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	model := projections.New()
+	projDone := make(chan struct{})
+	go func() { defer close(projDone); _ = model.Run(ctx, h.store, logger) }()
+	srv, err := New(Config{HTTPAddr: "127.0.0.1:0", ConsistencyWait: 5 * time.Second},
+		h.store, model, commands.NewHandler(h.store, model, logger), logger)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	serveDone := make(chan struct{})
+	go func() { defer close(serveDone); _ = srv.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-serveDone
+		<-projDone
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for len(srv.Addrs()) < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("replica did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return "http://" + srv.Addrs()[0].String()
+}

@@ -1,0 +1,74 @@
+package projections
+
+import (
+	"testing"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+func TestKnownNodeCredentials(t *testing.T) {
+	t.Parallel()
+	m := New()
+	f := &feeder{m: m}
+	hash := mustHash(t, "node-secret-1")
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I1", Denominazione: "a", Enabled: true,
+		ConnectorPrincipal: "node-1", ConnectorPasswordHash: hash})
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I2", Denominazione: "b", Enabled: false,
+		ConnectorPrincipal: "node-2", ConnectorPasswordHash: mustHash(t, "node-secret-2")})
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I3", Denominazione: "c", Enabled: true,
+		ConnectorPrincipal: "CN=node,O=PagoPA,C=IT"})
+	check := func(name, user, pw string, want bool) {
+		t.Helper()
+		if got := m.KnownNodeCredentials(user, pw); got != want {
+			t.Errorf("%s: KnownNodeCredentials(%q) = %v, want %v", name, user, got, want)
+		}
+	}
+	check("connector_right_password", "node-1", "node-secret-1", true)
+	check("connector_right_password_cached", "node-1", "node-secret-1", true)
+	check("connector_wrong_password", "node-1", "node-secret-2", false)
+	check("disabled_intermediarys_connector", "node-2", "node-secret-2", true)
+	check("ssl_connector_has_no_password", "CN=node,O=PagoPA,C=IT", "", false)
+	check("unknown_user", "nobody", "node-secret-1", false)
+
+	// Renaming the connector: the old name no longer authenticates, the
+	// new one does with the kept password.
+	f.commit(t, events.IntermediaryUpdated{IDIntermediario: "I1", Denominazione: "a", Enabled: true,
+		ConnectorPrincipal: "node-1b"})
+	check("renamed_old_name", "node-1", "node-secret-1", false)
+	check("renamed_new_name", "node-1b", "node-secret-1", true)
+	in, _ := m.Intermediary("I1")
+	if !m.VerifyConnectorPassword(in, "node-secret-1") || m.VerifyConnectorPassword(in, "node-secret-2") {
+		t.Error("VerifyConnectorPassword after rename")
+	}
+	if in3, _ := m.Intermediary("I3"); in3.View().ConnectorDN.Len() != 3 {
+		t.Errorf("connector DN not parsed: %+v", in3.View())
+	}
+}
+
+func TestReceiptCompletesPaymentPerItem(t *testing.T) {
+	t.Parallel()
+	m := New()
+	f := &feeder{m: m}
+	items := []events.PaymentItem{{IDDominio: "01234567890", NumeroAvviso: "000000000000000001", AmountCents: 100},
+		{IDDominio: "01234567890", NumeroAvviso: "000000000000000002", AmountCents: 200}}
+	f.commit(t, events.PaymentStarted{ID: "pay", CallerKind: "APPLICATION", CallerID: "app", Items: items})
+	receipt := func(id, avviso, esito string) {
+		f.commit(t, events.ReceiptRecorded{IDRicevuta: id, IDDominio: "01234567890", NumeroAvviso: avviso,
+			PaymentID: "pay", AmountCents: 100, Esito: esito, DataPagamento: "2026-01-02"})
+	}
+	stato := func() string { p, _ := m.Payment("pay"); return p.Stato }
+	receipt("r1", "000000000000000001", "ESEGUITO")
+	receipt("r2", "000000000000000001", "ESEGUITO") // same notice again
+	receipt("r3", "000000000000000002", "NON_ESEGUITO")
+	receipt("r4", "000000000000000009", "ESEGUITO") // not an item of the payment
+	if s := stato(); s != PaymentInCorso {
+		t.Fatalf("stato = %s, want %s", s, PaymentInCorso)
+	}
+	receipt("r5", "000000000000000002", "ESEGUITO")
+	if s := stato(); s != PaymentEseguito {
+		t.Fatalf("stato = %s, want %s", s, PaymentEseguito)
+	}
+	if n := len(m.Receipts(func(r *Receipt) bool { return r.Event.Esito == "ESEGUITO" })); n != 4 {
+		t.Fatalf("collections = %d, want 4", n)
+	}
+}
