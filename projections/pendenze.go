@@ -205,7 +205,7 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 		return
 	}
 	if old.payer() != "" {
-		p.byPayer[old.payer()] = removeIndex(p.byPayer[old.payer()], idx)
+		p.byPayer[old.payer()] = without(p.byPayer[old.payer()], idx)
 	}
 	if payer != "" {
 		p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
@@ -220,16 +220,6 @@ func (p *pendenze) indexOf(key, creator string) int32 {
 		}
 	}
 	return -1
-}
-
-func removeIndex(idx []int32, i int32) []int32 {
-	out := idx[:0:0]
-	for _, v := range idx {
-		if v != i {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func (p *pendenze) markPaid(idA2A, idPendenza string) {

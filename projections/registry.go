@@ -57,7 +57,7 @@ func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.P
 	r.intermediaries.put(e.IDIntermediario, rec)
 	if existed && old.Event.ConnectorPrincipal != e.ConnectorPrincipal {
 		r.byConnector.update(old.Event.ConnectorPrincipal, func(ids []string, _ bool) []string {
-			return removeKey(ids, e.IDIntermediario)
+			return without(ids, e.IDIntermediario)
 		})
 	}
 	if !existed || old.Event.ConnectorPrincipal != e.ConnectorPrincipal {
@@ -148,4 +148,16 @@ func (m *ReadModel) Protection() events.PublicAPIProtectionConfigured {
 		return *p
 	}
 	return events.PublicAPIProtectionConfigured{}
+}
+
+// without returns s less every v, in a new slice: readers may hold the old
+// one.
+func without[T comparable](s []T, v T) []T {
+	out := s[:0:0]
+	for _, x := range s {
+		if x != v {
+			out = append(out, x)
+		}
+	}
+	return out
 }
