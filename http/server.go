@@ -37,6 +37,15 @@ type Config struct {
 	// ReadyAt is the log position the projections must reach before
 	// /readyz answers 200.
 	ReadyAt events.Position
+	// DecisionLogger receives every authorization decision (message
+	// "decision", attribute stream=decision) at level info; nil uses the
+	// server's logger. DisableDecisionLog turns the decision log off.
+	DecisionLogger     *slog.Logger
+	DisableDecisionLog bool
+	// DecisionPublisher and DecisionSubject, when both set, also publish
+	// each decision as JSON on that NATS subject for collectors.
+	DecisionPublisher Publisher
+	DecisionSubject   string
 }
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.
@@ -48,6 +57,8 @@ type Server struct {
 	cmds    *commands.Handler
 	logger  *slog.Logger
 	metrics *metrics
+	// decisions is the asynchronous decision log; nil when disabled.
+	decisions *decisionLog
 	session *sessionSigner
 	captcha *captchaClient
 	tls     *tls.Config
@@ -85,6 +96,7 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 		s.clientCAs = s.tls.ClientCAs
 	}
 	s.echo = s.routes()
+	s.decisions = newDecisionLog(cfg, logger, s.metrics.reg)
 	return s, nil
 }
 
@@ -157,6 +169,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	for _, hs := range servers {
 		_ = hs.Shutdown(shutCtx)
 	}
+	s.decisions.close()
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

@@ -1,0 +1,199 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// Decision is one authorization decision of the HTTP layer, as recorded in
+// the decision log. It holds identifiers only: never a password, a
+// certificate, a cookie or a request body.
+type Decision struct {
+	Time      time.Time `json:"time"`
+	RequestID string    `json:"requestId,omitempty"`
+	Principal string    `json:"principal,omitempty"` // "" for anonymous and unauthenticated callers
+	Kind      string    `json:"kind,omitempty"`      // OPERATOR, APPLICATION, CITIZEN, ANONYMOUS
+	Auth      string    `json:"auth"`
+	API       string    `json:"api"`
+	Method    string    `json:"method"`
+	Route     string    `json:"route"` // the route template, e.g. /pendenze/rs/basic/v2/pendenze/:idA2A/:idPendenza
+	Resource  []string  `json:"resource,omitempty"`
+	Outcome   string    `json:"outcome"` // allow, deny, unauthenticated
+	Rule      string    `json:"rule"`
+	Status    int       `json:"status"`
+	Position  uint64    `json:"position"` // the log position the projections had applied
+}
+
+// Publisher publishes a message on a subject without waiting for anyone
+// (a *nats.Conn is one).
+type Publisher interface {
+	Publish(subject string, data []byte) error
+}
+
+// decisionLogBuffer bounds the decisions waiting to be written; beyond it
+// decisions are dropped and counted, so a slow sink never slows requests.
+const decisionLogBuffer = 8192
+
+// decisionLog writes decisions from one goroutine: the request path only
+// does a non-blocking channel send.
+type decisionLog struct {
+	ch        chan Decision
+	logger    *slog.Logger
+	pub       Publisher
+	subject   string
+	dropped   prometheus.Counter
+	published prometheus.Counter
+	failed    prometheus.Counter
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+func newDecisionLog(cfg Config, logger *slog.Logger, reg prometheus.Registerer) *decisionLog {
+	if cfg.DisableDecisionLog {
+		return nil
+	}
+	d := &decisionLog{ch: make(chan Decision, decisionLogBuffer), logger: cfg.DecisionLogger,
+		pub: cfg.DecisionPublisher, subject: cfg.DecisionSubject,
+		stop: make(chan struct{}), done: make(chan struct{})}
+	if d.logger == nil {
+		d.logger = logger
+	}
+	if d.subject == "" {
+		d.pub = nil
+	}
+	d.dropped = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_dropped_total",
+		Help: "Decisions not recorded because the decision log's buffer was full."})
+	d.published = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_published_total",
+		Help: "Decisions published to the NATS decision subject."})
+	d.failed = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_publish_errors_total",
+		Help: "Decisions the NATS decision subject refused."})
+	reg.MustRegister(d.dropped, d.published, d.failed)
+	go d.run()
+	return d
+}
+
+// record queues d without blocking; a full buffer drops it.
+func (l *decisionLog) record(d Decision) {
+	select {
+	case l.ch <- d:
+	default:
+		l.dropped.Inc()
+	}
+}
+
+func (l *decisionLog) run() {
+	defer close(l.done)
+	for {
+		select {
+		case d := <-l.ch:
+			l.write(d)
+		case <-l.stop:
+			for {
+				select {
+				case d := <-l.ch:
+					l.write(d)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+func (l *decisionLog) write(d Decision) {
+	l.logger.LogAttrs(context.Background(), slog.LevelInfo, "decision",
+		slog.String("stream", "decision"),
+		slog.String("request_id", d.RequestID),
+		slog.String("principal", d.Principal),
+		slog.String("kind", d.Kind),
+		slog.String("auth", d.Auth),
+		slog.String("api", d.API),
+		slog.String("method", d.Method),
+		slog.String("route", d.Route),
+		slog.Any("resource", d.Resource),
+		slog.String("outcome", d.Outcome),
+		slog.String("rule", d.Rule),
+		slog.Int("status", d.Status),
+		slog.Uint64("position", d.Position))
+	if l.pub == nil {
+		return
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		l.failed.Inc()
+		return
+	}
+	if err := l.pub.Publish(l.subject, data); err != nil {
+		l.failed.Inc()
+		return
+	}
+	l.published.Inc()
+}
+
+// close writes what is queued and stops the writer. Decisions recorded
+// afterwards are dropped (and counted).
+func (l *decisionLog) close() {
+	if l == nil {
+		return
+	}
+	l.stopOnce.Do(func() { close(l.stop) })
+	<-l.done
+}
+
+// logDecision records the decision of one request in the decision log.
+func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, rule string) {
+	if s.decisions == nil {
+		return
+	}
+	cl := callerOf(c)
+	d := Decision{Time: time.Now(), RequestID: requestID(c), API: api, Method: c.Request().Method, Route: c.Path(),
+		Outcome: outcome, Rule: rule, Status: status, Position: uint64(s.model.AppliedPosition())}
+	switch {
+	case cl.auth == (domain.AuthType{}):
+		d.Auth = authSegment(c) // failed before a caller was established
+	case cl.api == domain.APINodo:
+		d.Auth, d.Kind = cl.auth.String(), "NODE_CONNECTOR"
+		d.Principal = cl.node.user // the connector's username or DN; never its password
+		if cl.node.dn != "" {
+			d.Principal = cl.node.dn
+		}
+	default:
+		d.Auth, d.Principal, d.Kind = cl.auth.String(), cl.principal.Name, cl.principal.Kind.String()
+	}
+	if pv := c.PathValues(); len(pv) > 0 {
+		d.Resource = make([]string, len(pv))
+		for i := range pv {
+			d.Resource[i] = pv[i].Value
+		}
+	}
+	s.decisions.record(d)
+}
+
+// authSegment returns the {auth} segment of /{api}/rs/{auth}/v{N}/... for
+// requests that failed before a caller was established.
+func authSegment(c *echo.Context) string {
+	p := c.Request().URL.Path
+	const marker = "/rs/"
+	for i := 0; i+len(marker) <= len(p); i++ {
+		if p[i:i+len(marker)] == marker {
+			rest := p[i+len(marker):]
+			for j := 0; j < len(rest); j++ {
+				if rest[j] == '/' {
+					return rest[:j]
+				}
+			}
+			return rest
+		}
+	}
+	return ""
+}
