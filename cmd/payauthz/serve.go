@@ -87,7 +87,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 
-	decisionLogger, closeDecisionLog, err := decisionLogger(cfg, logger)
+	dlog, closeDecisionLog, err := decisionLogger(cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		MaxBodyBytes:       cfg.MaxBodyBytes,
 		SessionKeyFile:     filepath.Join(cfg.DataDir, "session.key"),
 		ReadyAt:            startLast,
-		DecisionLogger:     decisionLogger,
+		DecisionLogger:     dlog,
 		DisableDecisionLog: cfg.DecisionLog == "off",
 		DecisionPublisher:  publisher,
 		DecisionSubject:    cfg.DecisionLogSubject,

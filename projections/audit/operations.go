@@ -80,22 +80,21 @@ var catalogue = []*Operation{
 		decide: decideService},
 
 	// PENDENZE (section 5).
-	{API: domain.APIPendenze, Name: "create", Summary: "create pendenza idA2A/idPendenza in idDominio × idTipoPendenza",
+	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
 		Routes: []string{"PUT /pendenze/{idA2A}/{idPendenza} (new)"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource) error {
-			if err := need("idA2A", r.IDA2A); err != nil {
-				return err
-			}
-			if err := domain.CanAskAboutIDA2A(p, r.IDA2A); err != nil {
-				return err
-			}
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
 			}
 			if err := need("idTipoPendenza", r.IDTipoPendenza); err != nil {
 				return err
 			}
-			return domain.CanCreatePendenza(p, r.IDA2A, r.IDDominio, r.IDTipoPendenza)
+			// Without idA2A: under the caller's own (who may create there).
+			idA2A := or(r.IDA2A, p.IDA2A)
+			if err := domain.CanAskAboutIDA2A(p, idA2A); err != nil {
+				return err
+			}
+			return domain.CanCreatePendenza(p, idA2A, r.IDDominio, r.IDTipoPendenza)
 		}},
 	{API: domain.APIPendenze, Name: "update",
 		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio × idTipoPendenza)",
