@@ -30,6 +30,10 @@ type Decision struct {
 	Rule      string    `json:"rule"`
 	Status    int       `json:"status"`
 	Position  uint64    `json:"position"` // the log position the projections had applied
+
+	// barrier, when set, is closed by the writer instead of writing: it
+	// marks that everything queued before it was written.
+	barrier chan struct{}
 }
 
 // Publisher publishes a message on a subject without waiting for anyone
@@ -111,6 +115,10 @@ func (l *decisionLog) run() {
 }
 
 func (l *decisionLog) write(d Decision) {
+	if d.barrier != nil {
+		close(d.barrier)
+		return
+	}
 	l.logger.LogAttrs(context.Background(), slog.LevelInfo, "decision",
 		slog.String("stream", "decision"),
 		slog.String("request_id", d.RequestID),
@@ -138,6 +146,23 @@ func (l *decisionLog) write(d Decision) {
 		return
 	}
 	l.published.Inc()
+}
+
+// flush waits until every decision recorded before the call is written
+// (or ctx ends).
+func (l *decisionLog) flush(ctx context.Context) error {
+	b := make(chan struct{})
+	select {
+	case l.ch <- Decision{barrier: b}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-b:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // close writes what is queued and stops the writer. Decisions recorded

@@ -59,9 +59,9 @@ type Server struct {
 	metrics *metrics
 	// decisions is the asynchronous decision log; nil when disabled.
 	decisions *decisionLog
-	session *sessionSigner
-	captcha *captchaClient
-	tls     *tls.Config
+	session   *sessionSigner
+	captcha   *captchaClient
+	tls       *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
 
