@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // BenchmarkAuthorizedGet measures an authorized GET of a pendenza on the
@@ -79,4 +82,38 @@ func loadHTTP(b *testing.B, url, auth string) {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 	}
+}
+
+// BenchmarkAuthorizedGetDecisionLog is BenchmarkAuthorizedGet's authorized
+// request with the decision log off, on (slog JSON to a discarded stream)
+// and on with NATS publishing, each against its own service, to measure
+// the decision log's overhead.
+func BenchmarkAuthorizedGetDecisionLog(b *testing.B) {
+	jsonDiscard := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	for _, v := range []struct {
+		name string
+		opts []harnessOption
+	}{
+		{"decision_log_off", []harnessOption{withDecisionLog(nil)}},
+		{"decision_log_slog", []harnessOption{withDecisionLog(jsonDiscard)}},
+		{"decision_log_slog_nats", []harnessOption{withDecisionLog(jsonDiscard), withDecisionSubject("payauthz.decisions")}},
+	} {
+		w := newWorld(b, v.opts...)
+		w.createPendenza(b, "appA", "bench1", d1, t1, citizen1)
+		path := pe + "/pendenze/appA/bench1"
+		b.Run(v.name, func(b *testing.B) {
+			loadHTTP(b, w.httpURL+path, basicHeader("appA", pw))
+			if w.srv.decisions != nil {
+				b.ReportMetric(testutilCounter(w.srv.decisions.dropped), "dropped")
+			}
+		})
+	}
+}
+
+func testutilCounter(c prometheus.Counter) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		return -1
+	}
+	return m.GetCounter().GetValue()
 }
