@@ -27,8 +27,8 @@ func newDecisionCapture() *decisionCapture {
 }
 
 func (d *decisionCapture) Enabled(context.Context, slog.Level) bool { return true }
-func (d *decisionCapture) WithAttrs([]slog.Attr) slog.Handler    { return d }
-func (d *decisionCapture) WithGroup(string) slog.Handler         { return d }
+func (d *decisionCapture) WithAttrs([]slog.Attr) slog.Handler       { return d }
+func (d *decisionCapture) WithGroup(string) slog.Handler            { return d }
 func (d *decisionCapture) Handle(_ context.Context, r slog.Record) error {
 	attrs := map[string]string{"msg": r.Message}
 	r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
@@ -88,7 +88,9 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	pen, pag, rag, bof := domain.APIPendenze, domain.APIPagamento, domain.APIRagioneria, domain.APIBackoffice
 	res := audit.Resource{}
 	pend := func(a2a, id string) audit.Resource { return audit.Resource{IDA2A: a2a, IDPendenza: id} }
-	in := func(a2a, d string) audit.Resource { return audit.Resource{IDA2A: a2a, IDDominio: d, IDTipoPendenza: t1} }
+	in := func(a2a, d string) audit.Resource {
+		return audit.Resource{IDA2A: a2a, IDDominio: d, IDTipoPendenza: t1}
+	}
 	svc := func(s, r string, x audit.Resource) audit.Resource { x.Service, x.Right = s, r; return x }
 	payRef := func(a2a, id string) map[string]any {
 		return map[string]any{"pendenze": []map[string]any{{"idA2A": a2a, "idPendenza": id}}}

@@ -139,12 +139,22 @@ func untilOf(pos *uint64, data string) (projections.Until, error) {
 }
 
 // modelAt returns the live read models for the present, or read models
-// rebuilt from the log up to u (a cold partial replay).
+// rebuilt from the log up to u (a cold partial replay), one rebuild at a
+// time per server.
 func (s *Server) modelAt(c *echo.Context, u projections.Until) (*projections.ReadModel, error) {
 	if u.IsEnd() {
 		return s.model, nil
 	}
-	m, _, err := projections.Rebuild(c.Request().Context(), s.store, u, nil)
+	// One rebuild at a time: a replay of a long log is CPU-bound, and
+	// auditors' questions must not starve the requests the service serves.
+	ctx := c.Request().Context()
+	select {
+	case s.rebuilds <- struct{}{}:
+		defer func() { <-s.rebuilds }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	m, _, err := projections.Rebuild(ctx, s.store, u, nil)
 	return m, err
 }
 

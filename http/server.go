@@ -59,9 +59,11 @@ type Server struct {
 	metrics *metrics
 	// decisions is the asynchronous decision log; nil when disabled.
 	decisions *decisionLog
-	session   *sessionSigner
-	captcha   *captchaClient
-	tls       *tls.Config
+	// rebuilds admits one auditors' time-travel rebuild at a time.
+	rebuilds chan struct{}
+	session  *sessionSigner
+	captcha  *captchaClient
+	tls      *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
 
@@ -87,7 +89,7 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
-		captcha: newCaptchaClient(), metrics: newMetrics(model)}
+		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {
