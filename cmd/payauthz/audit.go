@@ -114,5 +114,3 @@ func (a *auditConfig) modelAt(ctx context.Context, u projections.Until) (*projec
 	}
 	return m, nil
 }
-
-
