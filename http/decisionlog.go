@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -56,6 +57,8 @@ type decisionLog struct {
 	dropped   prometheus.Counter
 	published prometheus.Counter
 	failed    prometheus.Counter
+	buf       bytes.Buffer  // writer-only: the JSON of the decision being published
+	enc       *json.Encoder // writes into buf
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -75,6 +78,7 @@ func newDecisionLog(cfg Config, logger *slog.Logger, reg prometheus.Registerer) 
 	if d.subject == "" {
 		d.pub = nil
 	}
+	d.enc = json.NewEncoder(&d.buf)
 	d.dropped = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_dropped_total",
 		Help: "Decisions not recorded because the decision log's buffer was full."})
 	d.published = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_published_total",
@@ -95,21 +99,34 @@ func (l *decisionLog) record(d Decision) {
 	}
 }
 
+// decisionLogTick is how often the writer drains the buffer. Draining in
+// batches rather than waking per decision keeps the scheduler out of the
+// request path's way; at 8192 slots it absorbs about 1.6M decisions/s.
+const decisionLogTick = 5 * time.Millisecond
+
 func (l *decisionLog) run() {
 	defer close(l.done)
+	t := time.NewTicker(decisionLogTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			l.drain()
+		case <-l.stop:
+			l.drain()
+			return
+		}
+	}
+}
+
+// drain writes every decision queued now.
+func (l *decisionLog) drain() {
 	for {
 		select {
 		case d := <-l.ch:
 			l.write(d)
-		case <-l.stop:
-			for {
-				select {
-				case d := <-l.ch:
-					l.write(d)
-				default:
-					return
-				}
-			}
+		default:
+			return
 		}
 	}
 }
@@ -136,12 +153,14 @@ func (l *decisionLog) write(d Decision) {
 	if l.pub == nil {
 		return
 	}
-	data, err := json.Marshal(d)
-	if err != nil {
+	l.buf.Reset()
+	if err := l.enc.Encode(d); err != nil {
 		l.failed.Inc()
 		return
 	}
-	if err := l.pub.Publish(l.subject, data); err != nil {
+	// Publish copies the payload into the connection's buffer, so buf is
+	// reused for the next decision.
+	if err := l.pub.Publish(l.subject, bytes.TrimSuffix(l.buf.Bytes(), []byte("\n"))); err != nil {
 		l.failed.Inc()
 		return
 	}
