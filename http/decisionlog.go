@@ -1,12 +1,12 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
@@ -57,8 +57,7 @@ type decisionLog struct {
 	dropped   prometheus.Counter
 	published prometheus.Counter
 	failed    prometheus.Counter
-	buf       bytes.Buffer  // writer-only: the JSON of the decision being published
-	enc       *json.Encoder // writes into buf
+	buf       []byte // writer-only: the JSON of the decision being published
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -78,7 +77,7 @@ func newDecisionLog(cfg Config, logger *slog.Logger, reg prometheus.Registerer) 
 	if d.subject == "" {
 		d.pub = nil
 	}
-	d.enc = json.NewEncoder(&d.buf)
+
 	d.dropped = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_dropped_total",
 		Help: "Decisions not recorded because the decision log's buffer was full."})
 	d.published = prometheus.NewCounter(prometheus.CounterOpts{Name: "payauthz_decision_log_published_total",
@@ -153,14 +152,10 @@ func (l *decisionLog) write(d Decision) {
 	if l.pub == nil {
 		return
 	}
-	l.buf.Reset()
-	if err := l.enc.Encode(d); err != nil {
-		l.failed.Inc()
-		return
-	}
 	// Publish copies the payload into the connection's buffer, so buf is
 	// reused for the next decision.
-	if err := l.pub.Publish(l.subject, bytes.TrimSuffix(l.buf.Bytes(), []byte("\n"))); err != nil {
+	l.buf = d.appendJSON(l.buf[:0])
+	if err := l.pub.Publish(l.subject, l.buf); err != nil {
 		l.failed.Inc()
 		return
 	}
@@ -240,4 +235,87 @@ func authSegment(c *echo.Context) string {
 		}
 	}
 	return ""
+}
+
+// appendJSON appends d as the JSON object encoding/json would produce for
+// it (same field names and omissions), without reflection: it runs once
+// per decision on the writer goroutine.
+func (d *Decision) appendJSON(b []byte) []byte {
+	b = append(b, `{"time":"`...)
+	b = d.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	field := func(name, v string, omitEmpty bool) {
+		if omitEmpty && v == "" {
+			return
+		}
+		b = append(b, ',', '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		b = appendJSONString(b, v)
+	}
+	field("requestId", d.RequestID, true)
+	field("principal", d.Principal, true)
+	field("kind", d.Kind, true)
+	field("auth", d.Auth, false)
+	field("api", d.API, false)
+	field("method", d.Method, false)
+	field("route", d.Route, false)
+	if len(d.Resource) > 0 {
+		b = append(b, `,"resource":[`...)
+		for i, r := range d.Resource {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, r)
+		}
+		b = append(b, ']')
+	}
+	field("outcome", d.Outcome, false)
+	field("rule", d.Rule, false)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(d.Status), 10)
+	b = append(b, `,"position":`...)
+	b = strconv.AppendUint(b, d.Position, 10)
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string exactly as encoding/json
+// writes it: quotes, backslashes and control characters escaped, <, > and
+// & as \u003c \u003e \u0026, U+2028 and U+2029 escaped, and invalid UTF-8
+// replaced by \ufffd.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
 }
