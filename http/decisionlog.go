@@ -27,7 +27,7 @@ type Decision struct {
 	Method    string    `json:"method"`
 	Route     string    `json:"route"` // the route template, e.g. /pendenze/rs/basic/v2/pendenze/:idA2A/:idPendenza
 	Resource  []string  `json:"resource,omitempty"`
-	Outcome   string    `json:"outcome"` // allow, deny, unauthenticated
+	Outcome   string    `json:"outcome"` // allow, deny, unauthenticated, not-found, invalid, error
 	Rule      string    `json:"rule"`
 	Status    int       `json:"status"`
 	Position  uint64    `json:"position"` // the log position the projections had applied
@@ -64,6 +64,9 @@ type decisionLog struct {
 	done     chan struct{}
 }
 
+// newDecisionLog starts the writer of cfg's decision log and registers its
+// counters on reg; it returns nil when the decision log is disabled (every
+// method of a nil *decisionLog that the server calls is guarded).
 func newDecisionLog(cfg Config, logger *slog.Logger, reg prometheus.Registerer) *decisionLog {
 	if cfg.DisableDecisionLog {
 		return nil
