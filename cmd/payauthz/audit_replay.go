@@ -95,9 +95,9 @@ func replay(cmd *cobra.Command, ac *auditConfig, u projections.Until) error {
 	}
 	sort.Strings(names)
 	fmt.Fprintln(out, "events by type:")
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, n := range names {
-		fmt.Fprintf(tw, "  %s\t%d\t\n", n, st.ByType[n])
+		fmt.Fprintf(tw, "  %s\t%d\n", n, st.ByType[n])
 	}
 	return tw.Flush()
 }
