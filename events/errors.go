@@ -15,4 +15,6 @@ var (
 	ErrUnavailable = errors.New("events: store unavailable")
 	// ErrClosed is returned by a Store after Close.
 	ErrClosed = errors.New("events: store closed")
+	// ErrReadOnly is returned by Append on a store opened read-only.
+	ErrReadOnly = errors.New("events: store opened read-only")
 )

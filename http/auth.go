@@ -69,10 +69,12 @@ func (s *Server) authenticate(api domain.API, auth domain.AuthType) echo.Middlew
 			if err := s.resolve(c, cl); err != nil {
 				return err
 			}
+			// Set before the entry decision, so that the decision log
+			// names who was denied entry.
+			c.Set(callerKey, cl)
 			if err := domain.CanEnterAPI(cl.principal, api); err != nil {
 				return err
 			}
-			c.Set(callerKey, cl)
 			return next(c)
 		}
 	}

@@ -16,7 +16,8 @@ import (
 // Files: backoffice_registry.go (domini, tipiPendenza, intermediari),
 // backoffice_principals.go (ruoli, operatori, applicazioni),
 // backoffice_reads.go (pendenze, pagamenti, rendicontazioni),
-// backoffice_ops.go (eventi, profilo, operazioni, configurazioni).
+// backoffice_ops.go (eventi, profilo, operazioni, configurazioni),
+// backoffice_audit.go (autorizzazioni: explain and who-can for auditors).
 
 // registerBackoffice mounts API.md section 4 (and the hardening setting of
 // section 7) on one /backoffice/rs/{auth}/v1 group.
@@ -47,6 +48,8 @@ func (s *Server) registerBackoffice(g *echo.Group) {
 	g.GET("/flussiRendicontazione", s.boListFlussi)
 	g.GET("/riscossioni", s.boListRiscossioni)
 	g.GET("/eventi", s.listEventi)
+	g.POST("/autorizzazioni/verifica", s.postVerifica)
+	g.GET("/autorizzazioni", s.getAutorizzazioni)
 	g.GET("/profilo", s.boProfilo)
 	g.GET("/operazioni/resetCacheAnagrafica", s.resetCache)
 	g.PUT("/configurazioni/hardening", s.putHardening)

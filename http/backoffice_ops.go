@@ -1,13 +1,11 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -31,52 +29,6 @@ type eventoView struct {
 type eventiPage struct {
 	Risultati         []eventoView `json:"risultati"`
 	ProssimaPosizione uint64       `json:"prossimaPosizione"`
-}
-
-// secretFields never leave the service, even hashed.
-var secretFields = []string{"passwordHash", "connettorePasswordHash", "secretKey"}
-
-func isSecretField(name string) bool {
-	for _, f := range secretFields {
-		if strings.EqualFold(name, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// redact removes secret fields from an event payload, at any depth.
-func redact(data []byte) json.RawMessage {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber() // amounts and positions keep every digit
-	if err := dec.Decode(&v); err != nil {
-		return json.RawMessage(`{}`)
-	}
-	var walk func(any)
-	walk = func(x any) {
-		switch t := x.(type) {
-		case map[string]any:
-			for k := range t {
-				if isSecretField(k) {
-					delete(t, k)
-				}
-			}
-			for _, child := range t {
-				walk(child)
-			}
-		case []any:
-			for _, child := range t {
-				walk(child)
-			}
-		}
-	}
-	walk(v)
-	out, err := json.Marshal(v)
-	if err != nil {
-		return json.RawMessage(`{}`)
-	}
-	return out
 }
 
 // dominiOf returns the creditor entities an event concerns (none for the
@@ -183,7 +135,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 			return nil
 		}
 		page.Risultati = append(page.Risultati, eventoView{Posizione: uint64(env.Position), Tipo: env.Name,
-			Stream: env.Stream, Data: env.Time, Attore: env.Actor, Dati: redact(env.Data)})
+			Stream: env.Stream, Data: env.Time, Attore: env.Actor, Dati: events.Redact(env.Data)})
 		return nil
 	})
 	if err != nil && !errors.Is(err, errPageFull) {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -11,6 +12,10 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/payauthz/payauthz/events/jetstream"
 )
 
 // BenchmarkAuthorizedGet measures an authorized GET of a pendenza on the
@@ -78,5 +83,80 @@ func loadHTTP(b *testing.B, url, auth string) {
 		b.ReportMetric(float64(len(lat))/b.Elapsed().Seconds(), "req/s")
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	}
+}
+
+// BenchmarkAuthorizedGetDecisionLog is BenchmarkAuthorizedGet's authorized
+// request with the decision log off, on (slog JSON to a discarded stream)
+// and on with NATS publishing, each against its own service, to measure
+// the decision log's overhead.
+func BenchmarkAuthorizedGetDecisionLog(b *testing.B) {
+	jsonDiscard := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	for _, v := range []struct {
+		name string
+		opts []harnessOption
+	}{
+		{"decision_log_off", []harnessOption{withDecisionLog(nil)}},
+		{"decision_log_slog", []harnessOption{withDecisionLog(jsonDiscard)}},
+		{"decision_log_slog_nats", []harnessOption{withDecisionLog(jsonDiscard), withDecisionSubject("payauthz.decisions")}},
+	} {
+		w := newWorld(b, v.opts...)
+		w.createPendenza(b, "appA", "bench1", d1, t1, citizen1)
+		path := pe + "/pendenze/appA/bench1"
+		b.Run(v.name, func(b *testing.B) {
+			loadHTTP(b, w.httpURL+path, basicHeader("appA", pw))
+			if w.srv.decisions != nil {
+				b.ReportMetric(testutilCounter(w.srv.decisions.dropped), "dropped")
+			}
+		})
+	}
+}
+
+func testutilCounter(c prometheus.Counter) float64 {
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		return -1
+	}
+	return m.GetCounter().GetValue()
+}
+
+// BenchmarkDecisionLog measures the decision log's own cost per decision:
+// what a request pays (record: a non-blocking send) and what the writer
+// goroutine pays to write one decision to a JSON slog stream, and to also
+// publish it on a NATS subject of the embedded server.
+func BenchmarkDecisionLog(b *testing.B) {
+	store, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	d := Decision{Time: time.Now(), RequestID: "0123456789abcdef0123456789abcdef", Principal: "appA", Kind: "APPLICATION",
+		Auth: "basic", API: "PENDENZE", Method: "GET", Route: "/pendenze/rs/basic/v2/pendenze/:idA2A/:idPendenza",
+		Resource: []string{"appA", "bench1"}, Outcome: "allow", Rule: "granted", Status: 200, Position: 123456}
+	jsonDiscard := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	newLog := func(subject string) *decisionLog {
+		cfg := Config{DecisionLogger: jsonDiscard}
+		if subject != "" {
+			cfg.DecisionPublisher, cfg.DecisionSubject = store.Conn(), subject
+		}
+		return newDecisionLog(cfg, jsonDiscard, prometheus.NewRegistry())
+	}
+	b.Run("record_hot_path", func(b *testing.B) {
+		l := newLog("")
+		defer l.close()
+		b.ReportAllocs()
+		for b.Loop() {
+			l.record(d)
+		}
+	})
+	for _, v := range []struct{ name, subject string }{{"write_slog_json", ""}, {"write_slog_json_and_nats", "payauthz.decisions"}} {
+		b.Run(v.name, func(b *testing.B) {
+			l := newLog(v.subject)
+			l.close() // stop the writer: the benchmark is the writer
+			b.ReportAllocs()
+			for b.Loop() {
+				l.write(d)
+			}
+		})
 	}
 }

@@ -46,6 +46,20 @@ type harnessConfig struct {
 	spidProxies     []netip.Prefix
 	maxBody         int64
 	consistencyWait time.Duration
+	decisionLogger  *slog.Logger
+	decisionOff     bool
+	decisionSubject string
+}
+
+// withDecisionLog sends the decision log to logger; nil turns it off.
+func withDecisionLog(logger *slog.Logger) harnessOption {
+	return func(c *harnessConfig) { c.decisionLogger, c.decisionOff = logger, logger == nil }
+}
+
+// withDecisionSubject also publishes decisions on subject over the log's
+// NATS connection.
+func withDecisionSubject(subject string) harnessOption {
+	return func(c *harnessConfig) { c.decisionSubject = subject }
 }
 
 type harnessOption func(*harnessConfig)
@@ -118,6 +132,8 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		HTTPAddr: "127.0.0.1:0", HTTPSAddr: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile, ClientCA: caFile,
 		SPIDTrustedProxies: cfg.spidProxies, ConsistencyWait: cfg.consistencyWait, MaxBodyBytes: cfg.maxBody,
 		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last,
+		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
+		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
 	}, store, model, cmds, logger)
 	if err != nil {
 		t.Fatalf("new server: %v", err)
@@ -146,6 +162,13 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		t.Fatalf("projections: %v", err)
 	}
 	return h
+}
+
+func decisionPublisher(store *jetstream.Store, subject string) Publisher {
+	if subject == "" {
+		return nil
+	}
+	return store.Conn()
 }
 
 // --- requests ---

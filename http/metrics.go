@@ -105,10 +105,22 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 			switch {
 			case errors.As(err, &forbidden):
 				s.metrics.decisions.WithLabelValues(apiName, "deny", forbidden.Rule).Inc()
+				s.logDecision(c, apiName, status, "deny", forbidden.Rule)
 			case errors.Is(err, errUnauthenticated):
 				s.metrics.decisions.WithLabelValues(apiName, "unauthenticated", "authentication").Inc()
+				s.logDecision(c, apiName, status, "unauthenticated", "authentication")
 			case status < 500:
 				allowed.Inc()
+				outcome, rule := "allow", "granted"
+				switch status {
+				case http.StatusNotFound:
+					outcome = "not-found"
+				case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+					outcome, rule = "invalid", "request"
+				}
+				s.logDecision(c, apiName, status, outcome, rule)
+			default:
+				s.logDecision(c, apiName, status, "error", "internal")
 			}
 			s.metrics.requests.WithLabelValues(apiName, c.Request().Method, strconv.Itoa(status)).Inc()
 			latency.Observe(time.Since(start).Seconds())

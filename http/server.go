@@ -37,6 +37,15 @@ type Config struct {
 	// ReadyAt is the log position the projections must reach before
 	// /readyz answers 200.
 	ReadyAt events.Position
+	// DecisionLogger receives every authorization decision (message
+	// "decision", attribute stream=decision) at level info; nil uses the
+	// server's logger. DisableDecisionLog turns the decision log off.
+	DecisionLogger     *slog.Logger
+	DisableDecisionLog bool
+	// DecisionPublisher and DecisionSubject, when both set, also publish
+	// each decision as JSON on that NATS subject for collectors.
+	DecisionPublisher Publisher
+	DecisionSubject   string
 }
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.
@@ -48,9 +57,13 @@ type Server struct {
 	cmds    *commands.Handler
 	logger  *slog.Logger
 	metrics *metrics
-	session *sessionSigner
-	captcha *captchaClient
-	tls     *tls.Config
+	// decisions is the asynchronous decision log; nil when disabled.
+	decisions *decisionLog
+	// rebuilds admits one auditors' time-travel rebuild at a time.
+	rebuilds chan struct{}
+	session  *sessionSigner
+	captcha  *captchaClient
+	tls      *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
 
@@ -76,7 +89,7 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
-		captcha: newCaptchaClient(), metrics: newMetrics(model)}
+		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {
@@ -85,6 +98,7 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 		s.clientCAs = s.tls.ClientCAs
 	}
 	s.echo = s.routes()
+	s.decisions = newDecisionLog(cfg, logger, s.metrics.reg)
 	return s, nil
 }
 
@@ -160,6 +174,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	for _, hs := range servers {
 		_ = hs.Shutdown(shutCtx)
 	}
+	s.decisions.close()
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

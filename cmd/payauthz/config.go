@@ -32,6 +32,12 @@ type Config struct {
 	ConsistencyWait    time.Duration
 	MaxBodyBytes       int64
 	LogLevel           string
+	// DecisionLog is where authorization decisions are written: "log" (the
+	// service's log stream), "off", or a file path (JSON lines, appended).
+	DecisionLog string
+	// DecisionLogSubject, when set, also publishes each decision as JSON on
+	// this NATS subject (on the event log's NATS connection).
+	DecisionLogSubject string
 }
 
 func defaultConfig() Config {
@@ -44,6 +50,7 @@ func defaultConfig() Config {
 		ConsistencyWait: 2 * time.Second,
 		MaxBodyBytes:    1 << 20,
 		LogLevel:        "info",
+		DecisionLog:     "log",
 	}
 }
 
@@ -64,6 +71,8 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.ConsistencyWait, "consistency-wait", c.ConsistencyWait, "how long a request waits for its consistency token")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
+	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject")
 }
 
 // applyEnv sets every flag not given on the command line from its
@@ -130,6 +139,13 @@ func (c Config) Validate() error {
 	case "debug", "info", "warn", "error":
 	default:
 		errs = append(errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.LogLevel))
+	}
+	if c.DecisionLog == "" {
+		errs = append(errs, errors.New("--decision-log must be log, off or a file path"))
+	}
+	if c.DecisionLogSubject != "" && (strings.ContainsAny(c.DecisionLogSubject, " \t*>") ||
+		strings.HasPrefix(c.DecisionLogSubject, ".") || strings.HasSuffix(c.DecisionLogSubject, ".")) {
+		errs = append(errs, fmt.Errorf("--decision-log-subject %q: not a NATS subject to publish on", c.DecisionLogSubject))
 	}
 	return errors.Join(errs...)
 }

@@ -3,7 +3,8 @@
 // every request against read models folded from the event log.
 //
 //	payauthz serve    run the service (embedded NATS JetStream by default)
-//	payauthz replay   rebuild every projection from the log and report
+//	payauthz replay   alias of audit replay
+//	payauthz audit    auditors: replay, who-can, explain, events
 package main
 
 import (
@@ -33,7 +34,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), replayCmd())
+	root.AddCommand(serveCmd(), replayCmd(), auditCmd())
 	return root
 }
 

@@ -92,6 +92,16 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 
+	dlog, closeDecisionLog, err := decisionLogger(cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDecisionLog()
+	var publisher httpapi.Publisher
+	if js, ok := store.(*jetstream.Store); ok && cfg.DecisionLogSubject != "" {
+		publisher = js.Conn()
+	}
+
 	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
 	projDone := make(chan error, 1)
 	go func() { projDone <- model.Run(projCtx, store, logger) }()
@@ -107,6 +117,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		MaxBodyBytes:       cfg.MaxBodyBytes,
 		SessionKeyFile:     filepath.Join(cfg.DataDir, "session.key"),
 		ReadyAt:            startLast,
+		DecisionLogger:     dlog,
+		DisableDecisionLog: cfg.DecisionLog == "off",
+		DecisionPublisher:  publisher,
+		DecisionSubject:    cfg.DecisionLogSubject,
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()
@@ -122,6 +136,20 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	logger.Info("payauthz stopped")
 	return nil
+}
+
+// decisionLogger returns the logger of the decision log: the service's
+// logger, or a JSON-lines file opened for appending (mode 0600).
+func decisionLogger(cfg Config, logger *slog.Logger) (*slog.Logger, func(), error) {
+	switch cfg.DecisionLog {
+	case "log", "off":
+		return logger, func() {}, nil
+	}
+	f, err := os.OpenFile(cfg.DecisionLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decision log: %w", err)
+	}
+	return slog.New(slog.NewJSONHandler(f, nil)), func() { _ = f.Close() }, nil
 }
 
 // adminPassword reads --admin-password-file, or generates a random password

@@ -32,6 +32,10 @@ type Config struct {
 	Logger        *slog.Logger
 	// ConnectTimeout bounds the first connection (default 10s).
 	ConnectTimeout time.Duration
+	// ReadOnly opens an existing log for reading: the stream is bound, not
+	// created or updated (a missing one is an error), and Append always
+	// fails with events.ErrReadOnly. Auditors' tools open the log so.
+	ReadOnly bool
 }
 
 // Store is the JetStream implementation of events.Store. It is safe for
@@ -104,6 +108,13 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
+	if cfg.ReadOnly {
+		if s.stream, err = s.js.Stream(ctx, cfg.StreamName); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("jetstream: no event log (stream %s): %w", cfg.StreamName, err)
+		}
+		return s, nil
+	}
 	s.stream, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        cfg.StreamName,
 		Subjects:    []string{cfg.SubjectPrefix + ".>"},
@@ -173,6 +184,9 @@ type wireEvent struct {
 
 // Append implements events.Store.
 func (s *Store) Append(ctx context.Context, stream string, expected events.Expected, recs ...events.Record) (events.Position, error) {
+	if s.cfg.ReadOnly {
+		return 0, events.ErrReadOnly
+	}
 	if len(recs) == 0 {
 		return 0, errors.New("jetstream: append of no events")
 	}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/kurrentdb"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// auditConfig is where the audit commands read the log. They only read it:
+// the store is opened read-only and nothing is ever appended.
+type auditConfig struct {
+	DataDir  string
+	NATSURL  string
+	Store    string
+	LogLevel string
+}
+
+func (a *auditConfig) bindFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&a.DataDir, "data-dir", "./data", "data dir of a stopped embedded server (read, never written)")
+	fs.StringVar(&a.NATSURL, "nats-url", "", "external NATS server or cluster holding the service's log (comma-separated URLs)")
+	fs.StringVar(&a.Store, "store", "jetstream", "event store: jetstream, or the service's kurrentdb:// / esdb:// connection string")
+	fs.StringVar(&a.LogLevel, "log-level", "warn", "log level of the tool itself")
+}
+
+// auditCmd groups the auditors' tools: replay, who-can, explain, events.
+func auditCmd() *cobra.Command {
+	ac := &auditConfig{}
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "Auditors' tools: replay the log, who could do what and why, at any point of its history",
+		Long: `Auditors' tools. They read the same event log as the service — the embedded data dir of a
+stopped service (--data-dir) or the NATS server or cluster it uses (--nats-url) — and never write to it.
+A point of history is a log position (--position, --to) or a time (--at, RFC 3339); none means now.`,
+	}
+	ac.bindFlags(cmd.PersistentFlags())
+	cmd.AddCommand(newReplayCmd(ac, "replay"), whoCanCmd(ac), explainCmd(ac), eventsCmd(ac), operationsCmd())
+	return cmd
+}
+
+// replayCmd is `payauthz replay`, kept as an alias of `payauthz audit
+// replay` (same code, same flags).
+func replayCmd() *cobra.Command {
+	ac := &auditConfig{}
+	cmd := newReplayCmd(ac, "replay")
+	cmd.Short = "Alias of `audit replay`: " + cmd.Short
+	ac.bindFlags(cmd.Flags())
+	return cmd
+}
+
+func (a *auditConfig) logger() *slog.Logger { return newLogger(a.LogLevel) }
+
+// open opens the log read-only: the JetStream store in its read-only mode,
+// a KurrentDB store behind readOnly.
+func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
+	if kurrentdb.IsConnectionString(a.Store) {
+		s, err := kurrentdb.Open(ctx, kurrentdb.Config{URL: a.Store, Logger: a.logger()})
+		if err != nil {
+			return nil, err
+		}
+		return readOnly{s}, nil
+	}
+	if a.Store != "jetstream" {
+		return nil, fmt.Errorf("--store %q: want jetstream or a kurrentdb:// / esdb:// connection string", a.Store)
+	}
+	var urls []string
+	if a.NATSURL != "" {
+		urls = Config{NATSURL: a.NATSURL}.natsURLs()
+	} else if _, err := os.Stat(filepath.Join(a.DataDir, "jetstream")); err != nil {
+		return nil, fmt.Errorf("no event log in data dir %s", a.DataDir)
+	}
+	return jetstream.Open(ctx, jetstream.Config{DataDir: a.DataDir, URLs: urls, ReadOnly: true, Logger: a.logger()})
+}
+
+// pointFlags is a point of the log's history given on the command line.
+type pointFlags struct {
+	position uint64
+	at       string
+}
+
+func (p *pointFlags) bind(fs *pflag.FlagSet, positionFlag string) {
+	fs.Uint64Var(&p.position, positionFlag, 0, "log position to stop at (inclusive)")
+	fs.StringVar(&p.at, "at", "", "time to stop at, RFC 3339 (the last commit appended at or before it)")
+}
+
+func (p *pointFlags) until() (projections.Until, error) {
+	u := projections.Until{Position: events.Position(p.position)}
+	if p.at != "" {
+		t, err := time.Parse(time.RFC3339Nano, p.at)
+		if err != nil {
+			return u, fmt.Errorf("--at %q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", p.at)
+		}
+		u.Time = t
+	}
+	return u, nil
+}
+
+// withEnv runs applyEnv before f, so PAYAUTHZ_DATA_DIR and friends work.
+func withEnv(f func(cmd *cobra.Command, args []string) error) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := applyEnv(cmd.Flags()); err != nil {
+			return err
+		}
+		return f(cmd, args)
+	}
+}
+
+// modelAt rebuilds the read models from the log up to u, with no output.
+func (a *auditConfig) modelAt(ctx context.Context, u projections.Until) (*projections.ReadModel, error) {
+	store, err := a.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	m, _, err := projections.Rebuild(ctx, store, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readOnly refuses every append: the auditors' tools never write.
+type readOnly struct{ events.Store }
+
+func (readOnly) Append(context.Context, string, events.Expected, ...events.Record) (events.Position, error) {
+	return 0, events.ErrReadOnly
+}

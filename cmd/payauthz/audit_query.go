@@ -1,0 +1,260 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections/audit"
+)
+
+// queryFlags are the flags of who-can and explain: the operation, the
+// resource and the point of history.
+type queryFlags struct {
+	api, operation, format string
+	res                    audit.Resource
+	point                  pointFlags
+}
+
+func (q *queryFlags) bind(fs *pflag.FlagSet) {
+	fs.StringVar(&q.api, "api", "", "API: BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA (required)")
+	fs.StringVar(&q.operation, "operation", "", "operation of the catalogue (see `payauthz audit operations`) (required)")
+	fs.StringVar(&q.res.Service, "servizio", "", "BACKOFFICE service, e.g. \"Pendenze\"")
+	fs.StringVar(&q.res.Right, "autorizzazione", "", "BACKOFFICE right: R (default) or W")
+	fs.StringVar(&q.res.IDDominio, "dominio", "", "idDominio")
+	fs.StringVar(&q.res.IDTipoPendenza, "tipo", "", "idTipoPendenza")
+	fs.StringVar(&q.res.IDA2A, "ida2a", "", "idA2A of a pendenza's creator")
+	fs.StringVar(&q.res.IDPendenza, "pendenza", "", "idPendenza")
+	fs.StringVar(&q.res.NumeroAvviso, "avviso", "", "numeroAvviso")
+	fs.StringVar(&q.res.IDPagamento, "pagamento", "", "payment id")
+	fs.StringVar(&q.res.IDRiconciliazione, "riconciliazione", "", "reconciliation id")
+	fs.StringVar(&q.format, "format", "text", "text or json")
+	q.point.bind(fs, "position")
+}
+
+func (q *queryFlags) parse() (domain.API, error) {
+	if q.format != "text" && q.format != "json" {
+		return domain.API{}, fmt.Errorf("--format %q: want text or json", q.format)
+	}
+	if q.api == "" || q.operation == "" {
+		return domain.API{}, fmt.Errorf("--api and --operation are required")
+	}
+	api, err := domain.ParseAPI(q.api)
+	if err != nil || api == domain.APINodo {
+		return domain.API{}, fmt.Errorf("--api %q: want BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA", q.api)
+	}
+	if _, err := audit.Lookup(api, q.operation); err != nil {
+		return domain.API{}, err
+	}
+	return api, nil
+}
+
+func whoCanCmd(ac *auditConfig) *cobra.Command {
+	var q queryFlags
+	cmd := &cobra.Command{
+		Use:   "who-can --api A --operation O [resource flags] [--at T | --position P]",
+		Short: "Every principal allowed to do an operation at a point of history, with the roles or grants that allow it",
+		Args:  cobra.NoArgs,
+		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
+			api, err := q.parse()
+			if err != nil {
+				return err
+			}
+			u, err := q.point.until()
+			if err != nil {
+				return err
+			}
+			m, err := ac.modelAt(cmd.Context(), u)
+			if err != nil {
+				return err
+			}
+			res, err := audit.WhoCan(m, api, q.operation, q.res)
+			if err != nil {
+				return err
+			}
+			if q.format == "json" {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			return printWhoCan(cmd.OutOrStdout(), res)
+		}),
+	}
+	q.bind(cmd.Flags())
+	return cmd
+}
+
+func explainCmd(ac *auditConfig) *cobra.Command {
+	var q queryFlags
+	var principal, auth string
+	cmd := &cobra.Command{
+		Use:   "explain --principal P --auth TYPE --api A --operation O [resource flags] [--at T | --position P]",
+		Short: "The decision a request would have received at a point of history, with its rule trail and evidence",
+		Args:  cobra.NoArgs,
+		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
+			api, err := q.parse()
+			if err != nil {
+				return err
+			}
+			at, err := domain.ParseAuthType(auth)
+			if err != nil {
+				return fmt.Errorf("--auth %q: want basic, ssl, spid or public", auth)
+			}
+			if principal == "" && at != domain.AuthPublic {
+				return fmt.Errorf("--principal is required (except with --auth public)")
+			}
+			u, err := q.point.until()
+			if err != nil {
+				return err
+			}
+			m, err := ac.modelAt(cmd.Context(), u)
+			if err != nil {
+				return err
+			}
+			x, err := audit.Explain(m, audit.Query{Principal: principal, Auth: at, API: api, Operation: q.operation, Resource: q.res})
+			if err != nil {
+				return err
+			}
+			if q.format == "json" {
+				return writeJSON(cmd.OutOrStdout(), x)
+			}
+			return printExplanation(cmd.OutOrStdout(), x)
+		}),
+	}
+	q.bind(cmd.Flags())
+	cmd.Flags().StringVar(&principal, "principal", "", "principal: username, certificate subject DN or fiscal code")
+	cmd.Flags().StringVar(&auth, "auth", "basic", "authentication type: basic, ssl, spid or public")
+	return cmd
+}
+
+func operationsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "operations",
+		Short: "The catalogue of operations who-can and explain know, with the HTTP routes each stands for",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "API\tOPERATION\tROUTES\tSUMMARY")
+			for _, o := range audit.Catalogue() {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.API, o.Name, strings.Join(o.Routes, "; "), o.Summary)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func describeResource(r audit.Resource) string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	add("servizio", r.Service)
+	add("autorizzazione", r.Right)
+	add("idDominio", r.IDDominio)
+	add("idTipoPendenza", r.IDTipoPendenza)
+	add("idA2A", r.IDA2A)
+	add("idPendenza", r.IDPendenza)
+	add("numeroAvviso", r.NumeroAvviso)
+	add("idPagamento", r.IDPagamento)
+	add("idRiconciliazione", r.IDRiconciliazione)
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " ")
+}
+
+func describeEvidence(e audit.Evidence) string {
+	s := e.Kind + " " + e.ID
+	if e.Service != "" {
+		s += fmt.Sprintf(" (%s %s)", e.Service, strings.Join(e.Rights, ""))
+	}
+	return s + fmt.Sprintf(" domini=%v tipiPendenza=%v", e.Domini, e.Tipi)
+}
+
+func printExplanation(w io.Writer, x *audit.Explanation) error {
+	who := x.Principal
+	if who == "" {
+		who = "(anonymous)"
+	}
+	fmt.Fprintf(w, "decision:  %s (rule %s)", strings.ToUpper(x.Outcome), x.Rule)
+	if x.Detail != "" {
+		fmt.Fprintf(w, ": %s", x.Detail)
+	}
+	fmt.Fprintf(w, "\nrequest:   %s via %s on %s/%s %s\n", who, x.Auth, x.API, x.Operation, describeResource(x.Resource))
+	fmt.Fprintf(w, "principal: %s", orDash(x.Kind))
+	if x.PrincipalPosition != 0 {
+		fmt.Fprintf(w, ", last shaped at log position %d", x.PrincipalPosition)
+	}
+	fmt.Fprintf(w, "\nrests on:  log position %d\ntrail:\n", x.Position)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range x.Trail {
+		mark := "pass"
+		if !s.Passed {
+			mark = "FAIL"
+		}
+		rule := ""
+		if s.Rule != "" {
+			rule = "[" + s.Rule + "]"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", mark, s.Check, rule, s.Detail)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(x.Evidence) > 0 {
+		fmt.Fprintln(w, "evidence:")
+		for _, e := range x.Evidence {
+			mark := "does not cover"
+			if e.Covers {
+				mark = "covers"
+			}
+			fmt.Fprintf(w, "  %s: %s — %s\n", describeEvidence(e), mark, e.Why)
+		}
+	}
+	return nil
+}
+
+func printWhoCan(w io.Writer, r *audit.WhoCanResult) error {
+	fmt.Fprintf(w, "who can %s/%s %s at log position %d: %d principal(s)\n", r.API, r.Operation, describeResource(r.Resource),
+		r.Position, len(r.Holders))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRINCIPAL\tKIND\tAUTH\tSHAPED AT\tALLOWED BY")
+	for _, h := range r.Holders {
+		name := h.Principal
+		switch {
+		case h.Kind == domain.KindAnonymous.String():
+			name = "(anonymous)"
+		case h.Kind == domain.KindCitizen.String() && name == "*":
+			name = "(any citizen)"
+		}
+		var by []string
+		for _, e := range h.Evidence {
+			by = append(by, describeEvidence(e))
+		}
+		shaped := "-"
+		if h.PrincipalPosition != 0 {
+			shaped = fmt.Sprint(h.PrincipalPosition)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, h.Kind, h.Auth, shaped, orDash(strings.Join(by, "; ")))
+	}
+	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

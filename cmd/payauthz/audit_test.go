@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/audit"
+)
+
+// auditLog is a stopped service's data dir holding a short scripted
+// history, and the positions of its steps.
+type auditLog struct {
+	dir                      string
+	granted, revoked, narrow events.Position
+	last                     events.Position
+}
+
+func newAuditLog(t *testing.T) *auditLog {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := filepath.Join(t.TempDir(), "data")
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	model := projections.New()
+	done := make(chan struct{})
+	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
+	defer func() { cancel(); <-done }()
+	h := commands.NewHandler(store, model, logger)
+	step := func(f func() (commands.Result, error)) events.Position {
+		t.Helper()
+		res, err := f()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := model.WaitFor(ctx, res.Position); err != nil {
+			t.Fatal(err)
+		}
+		return res.Position
+	}
+	step(func() (commands.Result, error) {
+		_, err := h.Bootstrap(ctx, "admin", "admin-pass-1")
+		last, _ := store.LastPosition(ctx)
+		return commands.Result{Position: last}, err
+	})
+	rec, _ := model.Lookup("admin")
+	admin := commands.Actor{Principal: rec.Principal}
+	for _, d := range []string{"11111111111", "22222222222"} {
+		step(func() (commands.Result, error) {
+			return h.PutEntity(ctx, admin, commands.PutEntity{IDDominio: d, RagioneSociale: "Comune", Enabled: true})
+		})
+	}
+	step(func() (commands.Result, error) {
+		return h.PutPendenzaType(ctx, admin, commands.PutPendenzaType{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
+	})
+	pw := "app1-password"
+	app := func(grants ...commands.GrantInput) events.Position {
+		return step(func() (commands.Result, error) {
+			return h.PutApplication(ctx, admin, commands.PutApplication{IDA2A: "app1", Principal: "app1", Password: &pw,
+				Enabled: true, Roles: []string{}, Grants: grants})
+		})
+	}
+	l := &auditLog{dir: dir}
+	app()
+	l.granted = app(commands.GrantInput{API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}})
+	l.revoked = app()
+	l.narrow = app(commands.GrantInput{API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}})
+	l.last = l.narrow
+	return l
+}
+
+// run executes the CLI in process, as `payauthz args...`.
+func run(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := rootCmd()
+	cmd.SetArgs(args)
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), errb.String(), err
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, err := run(t, args...)
+	if err != nil {
+		t.Fatalf("payauthz %s: %v\n%s", strings.Join(args, " "), err, errOut)
+	}
+	return out
+}
+
+func lastPosition(t *testing.T, dir string) events.Position {
+	t.Helper()
+	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.LastPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestAuditCLI(t *testing.T) {
+	l := newAuditLog(t)
+	dd := "--data-dir=" + l.dir
+	pos := func(p events.Position) string { return strconv.FormatUint(uint64(p), 10) }
+	createD2 := []string{"--api", "PENDENZE", "--operation", "create", "--dominio", "22222222222", "--tipo", "TARI"}
+
+	t.Run("replay_whole_log", func(t *testing.T) {
+		out, errOut, err := run(t, "audit", "replay", dd)
+		if err != nil {
+			t.Fatal(err, errOut)
+		}
+		for _, want := range []string{"events: ", "position: " + pos(l.last), "events/s: ", "events by type:", "ApplicationRegistered", "OperatorRegistered"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("summary lacks %q:\n%s", want, out)
+			}
+		}
+		if !strings.Contains(errOut, "replay: 100%") || strings.Contains(errOut, "\r") {
+			t.Errorf("not a terminal: want plain progress lines, got:\n%q", errOut)
+		}
+	})
+	t.Run("replay_alias_to_position", func(t *testing.T) {
+		out := mustRun(t, "replay", dd, "--to", pos(l.granted))
+		if !strings.Contains(out, "position: "+pos(l.granted)+" (log end "+pos(l.last)+")") {
+			t.Fatalf("replay --to:\n%s", out)
+		}
+	})
+	t.Run("who_can_at_each_point", func(t *testing.T) {
+		for _, c := range []struct {
+			at   events.Position
+			want bool
+		}{{l.granted, true}, {l.revoked, false}, {l.narrow, false}} {
+			out := mustRun(t, append([]string{"audit", "who-can", dd, "--position", pos(c.at)}, createD2...)...)
+			if got := strings.Contains(out, "app1"); got != c.want {
+				t.Errorf("at %d: app1 listed = %v, want %v:\n%s", c.at, got, c.want, out)
+			}
+		}
+		var r audit.WhoCanResult
+		out := mustRun(t, "audit", "who-can", dd, "--api", "PENDENZE", "--operation", "create", "--dominio", "11111111111", "--tipo", "TARI", "--format", "json")
+		if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Holders) != 1 || r.Holders[0].Principal != "app1" {
+			t.Fatalf("who-can json: %v %s", err, out)
+		}
+	})
+	t.Run("explain_text_and_json", func(t *testing.T) {
+		out := mustRun(t, append([]string{"audit", "explain", dd, "--principal", "app1", "--auth", "basic", "--position", pos(l.narrow)}, createD2...)...)
+		for _, want := range []string{"DENY (rule api-scope)", "rests on:  log position " + pos(l.narrow), "FAIL  PENDENZE/create", "autorizzazioneApi PENDENZE"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("explain lacks %q:\n%s", want, out)
+			}
+		}
+		var x audit.Explanation
+		out = mustRun(t, append([]string{"audit", "explain", dd, "--principal", "app1", "--position", pos(l.granted), "--format", "json"}, createD2...)...)
+		if err := json.Unmarshal([]byte(out), &x); err != nil || x.Outcome != "allow" || x.Position != uint64(l.granted) {
+			t.Fatalf("explain json: %v %+v", err, x)
+		}
+	})
+	t.Run("events_export", func(t *testing.T) {
+		out := mustRun(t, "audit", "events", dd, "--type", "ApplicationUpdated")
+		sc := bufio.NewScanner(strings.NewReader(out))
+		n := 0
+		for sc.Scan() {
+			var e eventLine
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Tipo != "ApplicationUpdated" || e.Posizione == 0 {
+				t.Fatalf("line %q: %v", sc.Text(), err)
+			}
+			n++
+		}
+		if n != 3 {
+			t.Fatalf("%d ApplicationUpdated events, want 3:\n%s", n, out)
+		}
+		all := mustRun(t, "audit", "events", dd, "--from", "2")
+		if strings.Contains(all, "passwordHash") || strings.Contains(all, "$argon2id$") || strings.Contains(all, `"posizione":1,`) {
+			t.Fatalf("export leaks secrets or starts before --from:\n%s", all)
+		}
+		table := mustRun(t, "audit", "events", dd, "--principal", "app1", "--format", "table")
+		if !strings.HasPrefix(table, "POSITION") || !strings.Contains(table, "ApplicationRegistered") || strings.Contains(table, "CreditorEntityRegistered") {
+			t.Fatalf("table:\n%s", table)
+		}
+	})
+	t.Run("operations_catalogue", func(t *testing.T) {
+		out := mustRun(t, "audit", "operations")
+		for _, want := range []string{"PENDENZE", "create", "servizio", "read-notice", "write-reconciliation"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("catalogue lacks %s", want)
+			}
+		}
+	})
+	t.Run("bad_input", func(t *testing.T) {
+		for name, args := range map[string][]string{
+			"no_log":            {"audit", "replay", "--data-dir", t.TempDir()},
+			"bad_at":            {"audit", "replay", dd, "--at", "yesterday"},
+			"unknown_operation": {"audit", "who-can", dd, "--api", "PENDENZE", "--operation", "fly"},
+			"missing_api":       {"audit", "who-can", dd, "--operation", "list"},
+			"bad_auth":          {"audit", "explain", dd, "--principal", "app1", "--auth", "kerberos", "--api", "PENDENZE", "--operation", "list"},
+			"bad_format":        {"audit", "events", dd, "--format", "xml"},
+			"unknown_type":      {"audit", "events", dd, "--type", "Nope"},
+		} {
+			if _, _, err := run(t, args...); err == nil {
+				t.Errorf("%s: accepted", name)
+			}
+		}
+	})
+	t.Run("never_writes", func(t *testing.T) {
+		if got := lastPosition(t, l.dir); got != l.last {
+			t.Fatalf("the log moved from %d to %d", l.last, got)
+		}
+		s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: l.dir, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		_, err = s.Append(context.Background(), "x", events.ExpectNoStream(), events.Record{Event: events.PendenzaTypeRegistered{IDTipoPendenza: "X"}})
+		if !errors.Is(err, events.ErrReadOnly) {
+			t.Fatalf("append on a read-only store: %v", err)
+		}
+	})
+}
+
+func TestAuditStoreSelection(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		store string
+		want  string
+	}{
+		{"unknown_backend_is_refused", "mysql://x", "want jetstream or a kurrentdb://"},
+		{"unreachable_kurrentdb_is_an_error", "kurrentdb://127.0.0.1:1?tls=false", "kurrentdb"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, "audit", "events", "--store", tc.store)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("audit events --store %s: error %v, want one containing %q", tc.store, err, tc.want)
+			}
+		})
+	}
+	if _, err := (readOnly{}).Append(context.Background(), "s", events.ExpectNoStream()); !errors.Is(err, events.ErrReadOnly) {
+		t.Fatalf("readOnly.Append: %v, want ErrReadOnly", err)
+	}
+}

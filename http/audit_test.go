@@ -1,0 +1,373 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections/audit"
+)
+
+// decisionCapture is a slog handler keeping the decision log's records by
+// request id.
+type decisionCapture struct {
+	mu   sync.Mutex
+	recs map[string]map[string]string
+}
+
+func newDecisionCapture() *decisionCapture {
+	return &decisionCapture{recs: map[string]map[string]string{}}
+}
+
+func (d *decisionCapture) Enabled(context.Context, slog.Level) bool { return true }
+func (d *decisionCapture) WithAttrs([]slog.Attr) slog.Handler       { return d }
+func (d *decisionCapture) WithGroup(string) slog.Handler            { return d }
+func (d *decisionCapture) Handle(_ context.Context, r slog.Record) error {
+	attrs := map[string]string{"msg": r.Message}
+	r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
+	d.mu.Lock()
+	d.recs[attrs["request_id"]] = attrs
+	d.mu.Unlock()
+	return nil
+}
+
+func (d *decisionCapture) get(id string) (map[string]string, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r, ok := d.recs[id]
+	return r, ok
+}
+
+// flushDecisions waits until the decision log wrote every decision so far.
+func flushDecisions(t testing.TB, s *Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.decisions.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// agreeRow is a matrix row and the audit query that stands for it.
+type agreeRow struct {
+	name   string
+	method string
+	path   string
+	body   any
+	opts   []reqOpt
+	q      audit.Query
+}
+
+func pq(principal string, auth domain.AuthType, api domain.API, op string, r audit.Resource) audit.Query {
+	return audit.Query{Principal: principal, Auth: auth, API: api, Operation: op, Resource: r}
+}
+
+// TestExplainAgreesWithLiveDecisions sends every row of an authorization
+// matrix over HTTP and asks Explain the same question against the live
+// read models just before: the outcome and rule in the decision log equal
+// the explanation's, row by row.
+func TestExplainAgreesWithLiveDecisions(t *testing.T) {
+	capture := newDecisionCapture()
+	w := newWorld(t, withDecisionLog(slog.New(capture)))
+	pa1 := w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
+	w.createPendenza(t, "appB", "other", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "own", d1, t1, citizen1)
+	var pay struct{ ID string }
+	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &pay)
+	sslCert := w.ca.clientCert(t, sslSubject)
+
+	B, S, P := domain.AuthBasic, domain.AuthSPID, domain.AuthPublic
+	pen, pag, rag, bof := domain.APIPendenze, domain.APIPagamento, domain.APIRagioneria, domain.APIBackoffice
+	res := audit.Resource{}
+	pend := func(a2a, id string) audit.Resource { return audit.Resource{IDA2A: a2a, IDPendenza: id} }
+	in := func(a2a, d string) audit.Resource {
+		return audit.Resource{IDA2A: a2a, IDDominio: d, IDTipoPendenza: t1}
+	}
+	svc := func(s, r string, x audit.Resource) audit.Resource { x.Service, x.Right = s, r; return x }
+	payRef := func(a2a, id string) map[string]any {
+		return map[string]any{"pendenze": []map[string]any{{"idA2A": a2a, "idPendenza": id}}}
+	}
+	ric := map[string]any{"importo": 10.5, "causale": "quadratura"}
+	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	rows := []agreeRow{
+		// PENDENZE
+		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
+		{"pe_other_ida2a", "PUT", pe + "/pendenze/appB/new2", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appB", d1))},
+		{"pe_out_of_scope_entity", "PUT", pe + "/pendenze/appA/new3", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d2))},
+		{"pe_updates_own", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d1, IDTipoPendenza: t1})},
+		{"pe_updates_moving_out_of_scope", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d2, IDTipoPendenza: t1})},
+		{"pe_reads_own", "GET", pe + "/pendenze/appA/own", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appA", "own"))},
+		{"pe_other_creator", "GET", pe + "/pendenze/appB/other", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appB", "other"))},
+		{"pe_own_missing_404", "GET", pe + "/pendenze/appA/missing", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appA", "missing"))},
+		{"pe_lists_own", "GET", pe + "/pendenze", nil, opts(as("appA")), pq("appA", B, pen, "list", res)},
+		{"pe_not_authorized", "GET", pe + "/pendenze", nil, opts(as("appNone")), pq("appNone", B, pen, "list", res)},
+		{"pe_authorized_elsewhere", "GET", pe + "/pendenze", nil, opts(as("appC")), pq("appC", B, pen, "list", res)},
+		{"pe_disabled", "GET", pe + "/pendenze", nil, opts(as("appDisabled")), pq("appDisabled", B, pen, "list", res)},
+		{"pe_operator", "GET", pe + "/pendenze", nil, opts(asAdmin()), pq(adminUser, B, pen, "list", res)},
+		{"pe_unknown_principal", "GET", pe + "/pendenze", nil, opts(asBasic("ghost", pw)), pq("ghost", B, pen, "list", res)},
+		{"pe_public_not_accepted", "GET", "/pendenze/rs/public/v2/pendenze", nil, nil, pq("", P, pen, "list", res)},
+		{"pe_spid_citizen_not_here", "GET", "/pendenze/rs/spid/v2/pendenze", nil, opts(asSPID(citizen1)), pq(citizen1, S, pen, "list", res)},
+		{"pe_ssl_app", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(asCert(sslCert)), pq("CN=app-ssl, O=Ente, C=IT", domain.AuthSSL, pen, "list", res)},
+		// PAGAMENTO
+		{"pg_app_reads_in_scope", "GET", pg + "/pendenze/appA/pa1", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appA", "pa1"))},
+		{"pg_app_out_of_scope", "GET", pg + "/pendenze/appB/pb1", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appB", "pb1"))},
+		{"pg_app_missing_404", "GET", pg + "/pendenze/appA/missing", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appA", "missing"))},
+		{"pg_citizen_payer", "GET", pgSpid + "/pendenze/appA/pa1", nil, opts(asSPID(citizen1)), pq(citizen1, S, pag, "read-pendenza", pend("appA", "pa1"))},
+		{"pg_citizen_not_payer", "GET", pgSpid + "/pendenze/appA/pa1", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "read-pendenza", pend("appA", "pa1"))},
+		{"pg_citizen_missing", "GET", pgSpid + "/pendenze/appA/missing", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "read-pendenza", pend("appA", "missing"))},
+		{"pg_anonymous_lists", "GET", pgPub + "/pendenze", nil, nil, pq("", P, pag, "list-pendenze", res)},
+		{"pg_app_lists", "GET", pg + "/pendenze", nil, opts(as("appB")), pq("appB", B, pag, "list-pendenze", res)},
+		{"pg_app_without_grant", "GET", pg + "/pendenze", nil, opts(as("appC")), pq("appC", B, pag, "list-pendenze", res)},
+		{"pg_app_pays_in_scope", "POST", pg + "/pagamenti", payRef("appA", "pa1"), opts(as("appA")), pq("appA", B, pag, "pay", pend("appA", "pa1"))},
+		{"pg_app_pays_out_of_scope", "POST", pg + "/pagamenti", payRef("appB", "pb1"), opts(as("appA")), pq("appA", B, pag, "pay", pend("appB", "pb1"))},
+		{"pg_anonymous_pays_by_id", "POST", pgPub + "/pagamenti", payRef("appA", "pa1"), nil, pq("", P, pag, "pay", pend("appA", "pa1"))},
+		{"pg_citizen_pays_own", "POST", pgSpid + "/pagamenti", payRef("appA", "pa1"), opts(asSPID(citizen1)), pq(citizen1, S, pag, "pay", pend("appA", "pa1"))},
+		{"pg_citizen_pays_other", "POST", pgSpid + "/pagamenti", payRef("appB", "pb1"), opts(asSPID(citizen1)), pq(citizen1, S, pag, "pay", pend("appB", "pb1"))},
+		{"pg_notice_in_scope", "GET", pg + "/avvisi/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appA")), pq("appA", B, pag, "read-notice", audit.Resource{IDDominio: d1, NumeroAvviso: pa1.NumeroAvviso})},
+		{"pg_notice_out_of_scope", "GET", pg + "/avvisi/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, pag, "read-notice", audit.Resource{IDDominio: d1, NumeroAvviso: pa1.NumeroAvviso})},
+		{"pg_app_reads_own_payment", "GET", pg + "/pagamenti/" + pay.ID, nil, opts(as("appA")), pq("appA", B, pag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		{"pg_app_reads_other_payment", "GET", pg + "/pagamenti/" + pay.ID, nil, opts(as("appB")), pq("appB", B, pag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		{"pg_citizen_profile", "GET", pgSpid + "/profilo", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "profilo", res)},
+		// RAGIONERIA
+		{"rg_creates_in_scope", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", ric, opts(as("appC")), pq("appC", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_out_of_scope", "PUT", rg + "/riconciliazioni/" + d2 + "/r2", ric, opts(as("appC")), pq("appC", B, rag, "write-reconciliation", audit.Resource{IDDominio: d2, IDRiconciliazione: "r2"})},
+		{"rg_other_creator", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", ric, opts(as("appA")), pq("appA", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_reads_own", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appC")), pq("appC", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_reads_other", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appA")), pq("appA", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_missing_404", "GET", rg + "/riconciliazioni/" + d1 + "/nope", nil, opts(as("appC")), pq("appC", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "nope"})},
+		{"rg_flussi_out_of_scope", "GET", rg + "/flussiRendicontazione/" + d2 + "/F1", nil, opts(as("appA")), pq("appA", B, rag, "read-dominio", audit.Resource{IDDominio: d2})},
+		{"rg_lists", "GET", rg + "/riscossioni", nil, opts(as("appB")), pq("appB", B, rag, "list", res)},
+		{"rg_not_authorized", "GET", rg + "/riscossioni", nil, opts(as("appNone")), pq("appNone", B, rag, "list", res)},
+		{"rg_reads_payment_in_scope", "GET", rg + "/pagamenti/" + pay.ID, nil, opts(as("appC")), pq("appC", B, rag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		{"rg_reads_payment_out_of_scope", "GET", rg + "/pagamenti/" + pay.ID, nil, opts(as("appB")), pq("appB", B, rag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		// BACKOFFICE
+		{"bo_admin_reads_entity", "GET", bo + "/domini/" + d1, nil, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Anagrafica Creditore", "R", audit.Resource{IDDominio: d1}))},
+		{"bo_scoped_other_entity", "GET", bo + "/domini/" + d2, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Creditore", "R", audit.Resource{IDDominio: d2}))},
+		{"bo_read_only_denied_write", "PUT", bo + "/domini/" + d2, map[string]any{"ragioneSociale": "Ente", "abilitato": true}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica Creditore", "W", audit.Resource{IDDominio: d2}))},
+		{"bo_scoped_writes_own_entity", "PUT", bo + "/domini/" + d1, map[string]any{"ragioneSociale": "Ente", "abilitato": true}, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Creditore", "W", audit.Resource{IDDominio: d1}))},
+		{"bo_disabled_operator", "GET", bo + "/domini/" + d1, nil, opts(as("opDisabled")), pq("opDisabled", B, bof, "servizio", svc("Anagrafica Creditore", "R", audit.Resource{IDDominio: d1}))},
+		{"bo_operator_without_roles", "GET", bo + "/domini/" + d1, nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "servizio", svc("Anagrafica Creditore", "R", audit.Resource{IDDominio: d1}))},
+		{"bo_application_without_roles", "GET", bo + "/domini/" + d1, nil, opts(as("appA")), pq("appA", B, bof, "servizio", svc("Anagrafica Creditore", "R", audit.Resource{IDDominio: d1}))},
+		{"bo_pendenza_in_scope", "GET", bo + "/pendenze/appA/pa1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", pend("appA", "pa1")))},
+		{"bo_pendenza_out_of_scope", "GET", bo + "/pendenze/appB/pb1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", pend("appB", "pb1")))},
+		{"bo_pendenza_missing", "GET", bo + "/pendenze/appA/missing", nil, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Pendenze", "R", pend("appA", "missing")))},
+		{"bo_payment_in_scope", "GET", bo + "/pagamenti/" + pay.ID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: pay.ID}))},
+		{"bo_roles_read", "GET", bo + "/ruoli/opD1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Ruoli", "R", res))},
+		{"bo_reset_cache_needs_w", "GET", bo + "/operazioni/resetCacheAnagrafica", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
+		{"bo_events", "GET", bo + "/eventi", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Giornale degli Eventi", "R", res))},
+		{"bo_profile", "GET", bo + "/profilo", nil, opts(as("opRO")), pq("opRO", B, bof, "profilo", res)},
+		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
+	}
+	outcomes := map[string]int{}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			x, err := audit.Explain(w.model, r.q)
+			if err != nil {
+				t.Fatalf("explain: %v", err)
+			}
+			res := w.do(t, r.method, r.path, r.body, append(r.opts, withHeader("X-Request-ID", r.name))...)
+			if res.Status >= 500 || res.Status == 400 {
+				t.Fatalf("status %d: %s", res.Status, res.Body)
+			}
+			flushDecisions(t, w.srv)
+			d, ok := capture.get(r.name)
+			if !ok {
+				t.Fatal("no decision logged")
+			}
+			if d["outcome"] != x.Outcome || d["rule"] != x.Rule {
+				t.Fatalf("live %s/%s (status %d), explain %s/%s: %s", d["outcome"], d["rule"], res.Status, x.Outcome, x.Rule, x.Detail)
+			}
+			outcomes[x.Outcome]++
+		})
+	}
+	if outcomes["allow"] == 0 || outcomes["deny"] == 0 || outcomes["not-found"] == 0 || outcomes["unauthenticated"] == 0 {
+		t.Fatalf("the matrix must exercise every outcome: %v", outcomes)
+	}
+}
+
+// TestDecisionLogRecordsWithoutSecrets checks that every decision reaches
+// both the slog stream and the NATS subject with who, what and why, and
+// never a password.
+func TestDecisionLogRecordsWithoutSecrets(t *testing.T) {
+	capture := newDecisionCapture()
+	w := newWorld(t, withDecisionLog(slog.New(capture)), withDecisionSubject("payauthz.decisions"))
+	sub, err := w.store.(*jetstream.Store).Conn().SubscribeSync("payauthz.decisions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.createPendenza(t, "appA", "p1", d1, t1, citizen1)
+	w.do(t, "GET", pe+"/pendenze/appA/p1", nil, as("appA"), withHeader("X-Request-ID", "allowed-1")).expect(t, 200, "")
+	w.do(t, "GET", pe+"/pendenze/appA/p1", nil, as("appB"), withHeader("X-Request-ID", "denied-1")).expect(t, 403, "403000")
+	w.do(t, "GET", pe+"/pendenze", nil, asBasic("appA", "wrong-password-9"), withHeader("X-Request-ID", "unauth-1")).expect(t, 401, "401000")
+	flushDecisions(t, w.srv)
+
+	want := map[string][3]string{"allowed-1": {"appA", "allow", "granted"}, "denied-1": {"appB", "deny", domain.RuleCreator},
+		"unauth-1": {"", "unauthenticated", "authentication"}}
+	for id, exp := range want {
+		d, ok := capture.get(id)
+		if !ok {
+			t.Fatalf("%s: not in the slog stream", id)
+		}
+		if d["principal"] != exp[0] || d["outcome"] != exp[1] || d["rule"] != exp[2] || d["api"] != "PENDENZE" || d["auth"] != "basic" || d["stream"] != "decision" {
+			t.Fatalf("%s: slog record %v", id, d)
+		}
+	}
+	if d, _ := capture.get("allowed-1"); d["resource"] != "[appA p1]" || d["position"] == "0" || !strings.Contains(d["route"], ":idPendenza") {
+		t.Fatalf("allowed-1 resource/position/route: %v", d)
+	}
+	seen := map[string]Decision{}
+	for len(seen) < len(want) {
+		msg, err := sub.NextMsg(10 * time.Second)
+		if err != nil {
+			t.Fatalf("NATS: %v (seen %v)", err, seen)
+		}
+		for _, secret := range []string{pw, "wrong-password-9", "Basic ", "passwordHash"} {
+			if strings.Contains(string(msg.Data), secret) {
+				t.Fatalf("decision leaks %q: %s", secret, msg.Data)
+			}
+		}
+		var d Decision
+		if err := json.Unmarshal(msg.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := want[d.RequestID]; ok {
+			seen[d.RequestID] = d
+		}
+	}
+	if d := seen["denied-1"]; d.Principal != "appB" || d.Outcome != "deny" || d.Rule != domain.RuleCreator || d.Status != 403 {
+		t.Fatalf("denied-1 on NATS: %+v", d)
+	}
+	for id, d := range capture.recs {
+		for _, v := range d {
+			if strings.Contains(v, pw) || strings.Contains(v, "wrong-password-9") {
+				t.Fatalf("%s: slog record leaks a password: %v", id, d)
+			}
+		}
+	}
+}
+
+func TestAuditEndpoints(t *testing.T) {
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "pb1", d2, t1, citizen1)
+	const who = bo + "/autorizzazioni"
+	const verifica = bo + "/autorizzazioni/verifica"
+	q := func(kv ...string) string {
+		v := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return who + "?" + v.Encode()
+	}
+	explainBody := func(principal, api, op string, extra map[string]any) map[string]any {
+		b := map[string]any{"principal": principal, "auth": "basic", "api": api, "operazione": op}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	runRows(t, w.harness, []row{
+		{"admin_who_can", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d1, "idTipoPendenza", t1), nil, opts(asAdmin()), 200, ""},
+		{"scoped_auditor_own_entity", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d1, "idTipoPendenza", t1), nil, opts(as("opD1")), 200, ""},
+		{"scoped_auditor_other_entity", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d2, "idTipoPendenza", t1), nil, opts(as("opD1")), 403, "403000"},
+		{"scoped_auditor_other_entitys_pendenza", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appB", "idPendenza", "pb1"), nil, opts(as("opD1")), 403, "403000"},
+		{"scoped_auditor_no_entity_needs_all", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opD1")), 403, "403000"},
+		{"read_only_auditor_no_entity", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opRO")), 200, ""},
+		{"no_role_denied", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opNoRole")), 403, "403000"},
+		{"application_without_roles_denied", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("appA")), 403, "403000"},
+		{"unauthenticated", "GET", q("api", "PENDENZE", "operazione", "list"), nil, nil, 401, "401000"},
+		{"unknown_api_400", "GET", q("api", "NOPE", "operazione", "list"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"nodo_api_400", "GET", q("api", "NODO", "operazione", "list"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"unknown_operation_400", "GET", q("api", "PENDENZE", "operazione", "fly"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"missing_operation_400", "GET", q("api", "PENDENZE"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"bad_position_400", "GET", q("api", "PENDENZE", "operazione", "list", "posizione", "x"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"bad_time_400", "GET", q("api", "PENDENZE", "operazione", "list", "data", "yesterday"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"missing_field_400", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appA"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"explain_admin", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "pa1"}), opts(asAdmin()), 200, ""},
+		{"explain_scoped_in_scope", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "pa1"}), opts(as("opD1")), 200, ""},
+		{"explain_scoped_out_of_scope", "POST", verifica, explainBody("appB", "PENDENZE", "read", map[string]any{"idA2A": "appB", "idPendenza": "pb1"}), opts(as("opD1")), 403, "403000"},
+		{"explain_no_role", "POST", verifica, explainBody("appA", "PENDENZE", "list", nil), opts(as("opNoRole")), 403, "403000"},
+		{"explain_unknown_field_400", "POST", verifica, `{"principal":"appA","api":"PENDENZE","operazione":"list","nope":1}`, opts(asAdmin()), 400, "SINTASSI"},
+		{"explain_bad_auth_400", "POST", verifica, explainBody("appA", "PENDENZE", "list", map[string]any{"auth": "kerberos"}), opts(asAdmin()), 400, "SINTASSI"},
+		{"explain_zero_position_400", "POST", verifica, explainBody("appA", "PENDENZE", "list", map[string]any{"posizione": 0}), opts(asAdmin()), 400, "SINTASSI"},
+		{"explain_malformed_400", "POST", verifica, `{`, opts(asAdmin()), 400, "SINTASSI"},
+	})
+
+	t.Run("who_can_lists_holders_with_grants", func(t *testing.T) {
+		var r audit.WhoCanResult
+		w.must(t, "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d2, "idTipoPendenza", t1), nil, asAdmin()).decode(t, &r)
+		got := map[string]audit.Holder{}
+		for _, h := range r.Holders {
+			got[h.Principal] = h
+		}
+		if _, ok := got["appB"]; !ok || len(got) != 1 {
+			t.Fatalf("holders = %+v, want only appB", r.Holders)
+		}
+		if ev := got["appB"].Evidence; len(ev) != 1 || ev[0].ID != "PENDENZE" || !ev[0].Covers {
+			t.Fatalf("appB evidence = %+v", ev)
+		}
+	})
+	t.Run("time_travel_does_not_leak_the_present", func(t *testing.T) {
+		before := uint64(w.model.AppliedPosition())
+		w.putApp(t, "appLate", "appLate", pw, true, apiGrant("PENDENZE", []string{"*"}, []string{"*"}))
+		var now, then audit.WhoCanResult
+		w.must(t, "GET", q("api", "PENDENZE", "operazione", "list"), nil, asAdmin()).decode(t, &now)
+		w.must(t, "GET", q("api", "PENDENZE", "operazione", "list", "posizione", jsonNumber(before)), nil, asAdmin()).decode(t, &then)
+		if !hasHolder(now, "appLate") || hasHolder(then, "appLate") || then.Position != before {
+			t.Fatalf("now %v, then (at %d) %v", now.Holders, then.Position, then.Holders)
+		}
+		var x audit.Explanation
+		w.must(t, "POST", verifica, explainBody("appLate", "PENDENZE", "list", map[string]any{"posizione": before}), asAdmin()).decode(t, &x)
+		if x.Outcome != "unauthenticated" || x.Position != before {
+			t.Fatalf("appLate before registration = %+v", x)
+		}
+	})
+	t.Run("explain_trail", func(t *testing.T) {
+		var x audit.Explanation
+		w.must(t, "POST", verifica, explainBody("appA", "PENDENZE", "create", map[string]any{"idDominio": d2, "idTipoPendenza": t1}), asAdmin()).decode(t, &x)
+		if x.Outcome != "deny" || x.Rule != domain.RuleAPIScope || len(x.Trail) != 4 || x.Trail[3].Passed || len(x.Evidence) != 1 {
+			t.Fatalf("explanation = %+v", x)
+		}
+	})
+}
+
+func hasHolder(r audit.WhoCanResult, name string) bool {
+	for _, h := range r.Holders {
+		if h.Principal == name {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonNumber(n uint64) string { b, _ := json.Marshal(n); return strings.TrimSpace(string(b)) }
+
+// TestDecisionJSONMatchesEncodingJSON: the hand-written encoding of a
+// decision is byte-for-byte encoding/json's, whatever the strings hold.
+func TestDecisionJSONMatchesEncodingJSON(t *testing.T) {
+	for name, d := range map[string]Decision{
+		"full": {Time: time.Date(2026, 11, 23, 1, 2, 3, 456, time.UTC), RequestID: "r1", Principal: "CN=a, O=b\\c, C=IT",
+			Kind: "APPLICATION", Auth: "ssl", API: "PENDENZE", Method: "GET", Route: "/p/:a", Resource: []string{"a\"b", "<&>"},
+			Outcome: "deny", Rule: "api-scope", Status: 403, Position: 42},
+		"empty_optionals": {Time: time.Unix(0, 0).UTC(), Auth: "public", API: "PAGAMENTO", Method: "POST", Outcome: "allow", Rule: "granted"},
+		"odd_bytes":       {Principal: "tab\there\nnl\x01\u2028\u2029è\xff", Resource: []string{"\x7f"}, Time: time.Now()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, err := json.Marshal(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.appendJSON(nil); string(got) != string(want) {
+				t.Fatalf("\ngot  %s\nwant %s", got, want)
+			}
+		})
+	}
+}

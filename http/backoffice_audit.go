@@ -1,0 +1,183 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/audit"
+)
+
+// The auditors' endpoints of the Backoffice API: explain a decision and
+// list who may do an operation, now or at a point of the log's history
+// (posizione or data). Both need Giornale degli Eventi R and are scoped
+// like every Backoffice read: the entities the question touches must be in
+// the scope of a role giving that right, and a question that touches no
+// entity needs a role giving it on every entity.
+
+// verificaBody is the body of POST /autorizzazioni/verifica.
+type verificaBody struct {
+	Principal  string  `json:"principal"`
+	Auth       string  `json:"auth"`
+	API        string  `json:"api"`
+	Operazione string  `json:"operazione"`
+	Posizione  *uint64 `json:"posizione,omitempty"`
+	Data       string  `json:"data,omitempty"`
+	audit.Resource
+}
+
+func (s *Server) postVerifica(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+		return err
+	}
+	var body verificaBody
+	if err := s.decodeJSON(c, &body); err != nil {
+		return err
+	}
+	api, err := parseAuditAPI(body.API)
+	if err != nil {
+		return err
+	}
+	auth := domain.AuthBasic
+	if body.Auth != "" {
+		if auth, err = domain.ParseAuthType(body.Auth); err != nil {
+			return syntaxError("auth must be basic, ssl, spid or public")
+		}
+	}
+	until, err := untilOf(body.Posizione, body.Data)
+	if err != nil {
+		return err
+	}
+	m, err := s.modelAt(c, until)
+	if err != nil {
+		return err
+	}
+	if err := auditScope(p, m, body.Resource); err != nil {
+		return err
+	}
+	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
+	if err != nil {
+		return auditQueryError(err)
+	}
+	return c.JSON(http.StatusOK, x)
+}
+
+func (s *Server) getAutorizzazioni(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+		return err
+	}
+	api, err := parseAuditAPI(c.QueryParam("api"))
+	if err != nil {
+		return err
+	}
+	op := c.QueryParam("operazione")
+	if op == "" {
+		return syntaxError("operazione is required")
+	}
+	var pos *uint64
+	if v := c.QueryParam("posizione"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return syntaxError("posizione must be a positive integer")
+		}
+		pos = &n
+	}
+	until, err := untilOf(pos, c.QueryParam("data"))
+	if err != nil {
+		return err
+	}
+	r := audit.Resource{Service: c.QueryParam("servizio"), Right: c.QueryParam("autorizzazione"),
+		IDDominio: c.QueryParam("idDominio"), IDTipoPendenza: c.QueryParam("idTipoPendenza"),
+		IDA2A: c.QueryParam("idA2A"), IDPendenza: c.QueryParam("idPendenza"), NumeroAvviso: c.QueryParam("numeroAvviso"),
+		IDPagamento: c.QueryParam("idPagamento"), IDRiconciliazione: c.QueryParam("idRiconciliazione")}
+	m, err := s.modelAt(c, until)
+	if err != nil {
+		return err
+	}
+	if err := auditScope(p, m, r); err != nil {
+		return err
+	}
+	res, err := audit.WhoCan(m, api, op, r)
+	if err != nil {
+		return auditQueryError(err)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+func parseAuditAPI(s string) (domain.API, error) {
+	api, err := domain.ParseAPI(s)
+	if err != nil || api == domain.APINodo {
+		return domain.API{}, syntaxError("api must be BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA")
+	}
+	return api, nil
+}
+
+func untilOf(pos *uint64, data string) (projections.Until, error) {
+	var u projections.Until
+	if pos != nil {
+		if *pos == 0 {
+			return u, syntaxError("posizione must be a positive integer")
+		}
+		u.Position = events.Position(*pos)
+	}
+	if data != "" {
+		t, err := time.Parse(time.RFC3339Nano, data)
+		if err != nil {
+			return u, syntaxError("data must be an RFC 3339 time")
+		}
+		u.Time = t
+	}
+	return u, nil
+}
+
+// modelAt returns the live read models for the present, or read models
+// rebuilt from the log up to u (a cold partial replay), one rebuild at a
+// time per server.
+func (s *Server) modelAt(c *echo.Context, u projections.Until) (*projections.ReadModel, error) {
+	if u.IsEnd() {
+		return s.model, nil
+	}
+	// One rebuild at a time: a replay of a long log is CPU-bound, and
+	// auditors' questions must not starve the requests the service serves.
+	ctx := c.Request().Context()
+	select {
+	case s.rebuilds <- struct{}{}:
+		defer func() { <-s.rebuilds }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	m, _, err := projections.Rebuild(ctx, s.store, u, nil)
+	return m, err
+}
+
+// auditScope decides whether the auditor p may ask about r: every entity
+// the resource touches (at the asked position) in the scope of a role
+// giving Giornale degli Eventi R, or such a role on every entity when it
+// touches none.
+func auditScope(p domain.Principal, m *projections.ReadModel, r audit.Resource) error {
+	domini := audit.ResourceDomini(m, r)
+	if len(domini) == 0 {
+		return domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard)
+	}
+	for _, d := range domini {
+		if err := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func auditQueryError(err error) error {
+	if errors.Is(err, audit.ErrBadQuery) || errors.Is(err, audit.ErrUnknownOperation) {
+		return syntaxError(err.Error())
+	}
+	return err
+}

@@ -1,0 +1,279 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Outcomes of a decision, the same words the HTTP layer's decision log and
+// metrics use.
+const (
+	OutcomeAllow           = "allow"
+	OutcomeDeny            = "deny"
+	OutcomeUnauthenticated = "unauthenticated"
+	OutcomeNotFound        = "not-found"
+)
+
+// Rules the HTTP layer names for outcomes that are not a domain denial.
+const (
+	RuleGranted        = "granted"
+	RuleAuthentication = "authentication"
+)
+
+// Query asks what a request would be answered.
+type Query struct {
+	Principal string          // principal name (username, DN, fiscal code); "" for anonymous
+	Auth      domain.AuthType // how it authenticates; zero means basic
+	API       domain.API
+	Operation string // a catalogue name of API
+	Resource  Resource
+}
+
+// Step is one check of the rule trail.
+type Step struct {
+	Check  string `json:"verifica"`
+	Passed bool   `json:"superata"`
+	Rule   string `json:"regola,omitempty"`
+	Detail string `json:"dettaglio,omitempty"`
+}
+
+// Evidence is a role or API grant of the principal, with whether it covers
+// the resource asked about.
+type Evidence struct {
+	Kind    string   `json:"tipo"` // "ruolo" or "autorizzazioneApi"
+	ID      string   `json:"id"`   // idRuolo, or the API
+	Service string   `json:"servizio,omitempty"`
+	Rights  []string `json:"autorizzazioni,omitempty"`
+	Domini  []string `json:"domini"`
+	Tipi    []string `json:"tipiPendenza"`
+	Covers  bool     `json:"copre"`
+	Why     string   `json:"motivo"`
+}
+
+// Explanation is the decision a request would have received against one
+// state of the read models, with its evidence.
+type Explanation struct {
+	Principal string   `json:"principal"`
+	Kind      string   `json:"tipoPrincipal"`
+	Auth      string   `json:"auth"`
+	API       string   `json:"api"`
+	Operation string   `json:"operazione"`
+	Resource  Resource `json:"risorsa"`
+	Outcome   string   `json:"esito"`
+	Rule      string   `json:"regola"`
+	Detail    string   `json:"dettaglio,omitempty"`
+	// Position is the log position the read models had applied: the
+	// decision rests on exactly the log up to it.
+	Position uint64 `json:"posizione"`
+	// PrincipalPosition is the position of the last event that shaped the
+	// principal (its registration, roles, grants, password, abilitato).
+	PrincipalPosition uint64     `json:"posizionePrincipal,omitempty"`
+	Trail             []Step     `json:"passi"`
+	Evidence          []Evidence `json:"evidenze"`
+}
+
+// Allowed reports whether the decision allowed the request.
+func (e *Explanation) Allowed() bool { return e.Outcome == OutcomeAllow }
+
+// Explain returns the decision q would receive against m, checking what
+// the HTTP layer checks in the same order: the {auth} accepted by the API,
+// the principal's resolution, entry into the API, then the operation's
+// domain decisions. Credentials are assumed valid (a password or a
+// certificate is not part of the log an auditor replays), and the captcha
+// of the public Pagamento API is not evaluated. It returns ErrUnknownOperation
+// or ErrBadQuery for a query it cannot decide.
+func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
+	op, err := Lookup(q.API, q.Operation)
+	if err != nil {
+		return nil, err
+	}
+	auth := q.Auth
+	if auth == (domain.AuthType{}) {
+		auth = domain.AuthBasic
+	}
+	x := &Explanation{Principal: q.Principal, Auth: auth.String(), API: q.API.String(), Operation: op.Name,
+		Resource: q.Resource, Position: uint64(m.AppliedPosition()), Trail: []Step{}, Evidence: []Evidence{}}
+	if err := x.check("auth-accepted", domain.AcceptsAuth(q.API, auth)); err != nil {
+		return x, nil
+	}
+	p, ok := resolve(m, q.Principal, q.API, auth, x)
+	if !ok {
+		return x, nil
+	}
+	x.Kind = p.Kind.String()
+	if err := x.check("api-entry", domain.CanEnterAPI(p, q.API)); err != nil {
+		x.Evidence = evidence(m, p, q.API, op, q.Resource)
+		return x, nil
+	}
+	err = op.decide(m, p, q.Resource)
+	if errors.Is(err, ErrBadQuery) {
+		return nil, err
+	}
+	x.Evidence = evidence(m, p, q.API, op, q.Resource)
+	if errors.Is(err, errNotFound) {
+		x.Trail = append(x.Trail, Step{Check: op.Key(), Passed: true, Detail: "allowed to ask; the resource does not exist at this position"})
+		x.Outcome, x.Rule, x.Detail = OutcomeNotFound, RuleGranted, "the resource does not exist at this position"
+		return x, nil
+	}
+	if x.check(op.Key(), err) != nil {
+		return x, nil
+	}
+	x.Outcome, x.Rule = OutcomeAllow, RuleGranted
+	return x, nil
+}
+
+// check records one step of the trail and, when err denies, the outcome.
+func (x *Explanation) check(name string, err error) error {
+	if err == nil {
+		x.Trail = append(x.Trail, Step{Check: name, Passed: true})
+		return nil
+	}
+	var f *domain.ForbiddenError
+	if !errors.As(err, &f) {
+		f = &domain.ForbiddenError{Rule: "error", Detail: err.Error()}
+	}
+	x.Trail = append(x.Trail, Step{Check: name, Passed: false, Rule: f.Rule, Detail: f.Detail})
+	x.Outcome, x.Rule, x.Detail = OutcomeDeny, f.Rule, f.Detail
+	return err
+}
+
+// resolve finds the principal as http.Server.resolve does: registered
+// principals by name (by DN for ssl), an unregistered spid caller on
+// Pagamento is a citizen, a public caller is anonymous.
+func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.AuthType, x *Explanation) (domain.Principal, bool) {
+	var rec *projections.PrincipalRecord
+	found := false
+	switch auth {
+	case domain.AuthPublic:
+		x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "public caller: anonymous"})
+		x.Principal = ""
+		return domain.Anonymous(""), true
+	case domain.AuthSSL:
+		rec, found = m.LookupDN(name)
+	case domain.AuthSPID:
+		name = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(name)), "TINIT-")
+		x.Principal = name
+		rec, found = m.Lookup(name)
+		if !found && api == domain.APIPagamento && name != "" {
+			x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "unregistered spid caller on PAGAMENTO: citizen"})
+			return domain.Citizen(name), true
+		}
+	default:
+		rec, found = m.Lookup(name)
+	}
+	if !found {
+		x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication,
+			Detail: "no registered principal has this name at this position"})
+		x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, "not registered at this position"
+		return domain.Principal{}, false
+	}
+	x.PrincipalPosition = uint64(rec.Position)
+	state := "enabled"
+	if !rec.Principal.Enabled {
+		state = "disabled"
+	}
+	x.Trail = append(x.Trail, Step{Check: "principal", Passed: true,
+		Detail: fmt.Sprintf("registered %s (%s), shaped by the event at position %d; credentials assumed valid",
+			strings.ToLower(rec.Principal.Kind.String()), state, rec.Position)})
+	return rec.Principal, true
+}
+
+// evidence lists the principal's roles (Backoffice) or its grant on the
+// API, each with whether it covers the resource. It explains; it does not
+// decide.
+func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *Operation, r Resource) []Evidence {
+	out := []Evidence{}
+	dominio, tipo := resourceScope(m, r)
+	if api == domain.APIBackoffice {
+		s, right, err := backofficeRight(r)
+		for _, role := range p.Roles {
+			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), Tipi: role.Tipi.List()}
+			if op.Name != "servizio" || err != nil {
+				e.Covers, e.Why = true, "any role admits the caller"
+				out = append(out, e)
+				continue
+			}
+			e.Service, e.Rights = s.String(), role.Rights(s).List()
+			switch {
+			case !role.Has(s, right):
+				e.Why = fmt.Sprintf("does not give %s %s", s, right)
+			case dominio != "" && !role.Domini.Contains(dominio):
+				e.Why = fmt.Sprintf("gives %s %s but idDominio %s is not in its scope", s, right, dominio)
+			case tipo != "" && !role.Tipi.Contains(tipo):
+				e.Why = fmt.Sprintf("gives %s %s but idTipoPendenza %s is not in its scope", s, right, tipo)
+			default:
+				e.Covers, e.Why = true, fmt.Sprintf("gives %s %s%s", s, right, scopeNote(dominio, tipo))
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	if !api.Grantable() || p.Kind != domain.KindApplication {
+		return out
+	}
+	g, ok := p.Grant(api)
+	if !ok {
+		return out
+	}
+	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()}
+	switch {
+	case dominio != "" && !g.Domini.Contains(dominio):
+		e.Why = fmt.Sprintf("idDominio %s is not in the grant's scope", dominio)
+	case tipo != "" && api != domain.APIRagioneria && !g.Tipi.Contains(tipo):
+		e.Why = fmt.Sprintf("idTipoPendenza %s is not in the grant's scope", tipo)
+	default:
+		e.Covers, e.Why = true, "authorized on the "+api.String()+" API"+scopeNote(dominio, tipo)
+	}
+	return append(out, e)
+}
+
+func scopeNote(dominio, tipo string) string {
+	switch {
+	case dominio != "" && tipo != "":
+		return fmt.Sprintf(" with idDominio %s and idTipoPendenza %s in scope", dominio, tipo)
+	case dominio != "":
+		return fmt.Sprintf(" with idDominio %s in scope", dominio)
+	}
+	return ""
+}
+
+// resourceScope returns the idDominio and idTipoPendenza the resource
+// falls in: the stored pendenza's or notice's when one is named, else the
+// query's own.
+func resourceScope(m *projections.ReadModel, r Resource) (string, string) {
+	if r.IDA2A != "" && r.IDPendenza != "" {
+		if v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza); ok {
+			return or(r.IDDominio, v.IDDominio), or(r.IDTipoPendenza, v.IDTipoPendenza)
+		}
+	}
+	if r.IDDominio != "" && r.NumeroAvviso != "" {
+		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
+			return pd.IDDominio, pd.IDTipoPendenza
+		}
+	}
+	return r.IDDominio, r.IDTipoPendenza
+}
+
+// ResourceDomini returns the creditor entities a query's resource touches
+// (the named idDominio, or the stored pendenza's, or every item's of a
+// stored payment); nil when the resource names no entity. The HTTP layer
+// scopes auditors' queries by it.
+func ResourceDomini(m *projections.ReadModel, r Resource) []string {
+	if r.IDPagamento != "" {
+		if pay, ok := m.Payment(r.IDPagamento); ok {
+			var out []string
+			for _, it := range pay.View().Items {
+				out = append(out, it.IDDominio)
+			}
+			return out
+		}
+	}
+	if d, _ := resourceScope(m, r); d != "" {
+		return []string{d}
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package audit_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"slices"
+	"testing"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/audit"
+)
+
+const (
+	d1 = "11111111111"
+	d2 = "22222222222"
+	t1 = "TARI"
+)
+
+// history is a live service without HTTP: the real embedded store, the
+// command handlers and the read models following the log.
+type history struct {
+	store *jetstream.Store
+	model *projections.ReadModel
+	h     *commands.Handler
+	admin commands.Actor
+}
+
+func newHistory(t *testing.T) *history {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	model := projections.New()
+	done := make(chan struct{})
+	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
+	t.Cleanup(func() { cancel(); <-done; _ = store.Close() })
+	h := &history{store: store, model: model, h: commands.NewHandler(store, model, logger)}
+	if _, err := h.h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil {
+		t.Fatal(err)
+	}
+	h.sync(t)
+	rec, _ := model.Lookup("admin")
+	h.admin = commands.Actor{Principal: rec.Principal}
+	return h
+}
+
+// sync waits until the live read models applied the whole log and returns
+// its last position.
+func (h *history) sync(t *testing.T) events.Position {
+	t.Helper()
+	last, err := h.store.LastPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.model.WaitFor(context.Background(), last); err != nil {
+		t.Fatal(err)
+	}
+	return last
+}
+
+func (h *history) do(t *testing.T, f func(ctx context.Context) (commands.Result, error)) events.Position {
+	t.Helper()
+	if _, err := f(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return h.sync(t)
+}
+
+func ptr(s string) *string { return &s }
+
+func (h *history) putApp(t *testing.T, id string, enabled bool, password *string, grants ...commands.GrantInput) events.Position {
+	t.Helper()
+	return h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.PutApplication(ctx, h.admin, commands.PutApplication{IDA2A: id, Principal: id, Password: password,
+			Enabled: enabled, Roles: []string{}, Grants: grants})
+	})
+}
+
+func (h *history) asApp(t *testing.T, id string) commands.Actor {
+	t.Helper()
+	rec, ok := h.model.Lookup(id)
+	if !ok {
+		t.Fatalf("%s not projected", id)
+	}
+	return commands.Actor{Principal: rec.Principal}
+}
+
+func (h *history) at(t *testing.T, pos events.Position) *projections.ReadModel {
+	t.Helper()
+	m, st, err := projections.Rebuild(context.Background(), h.store, projections.Until{Position: pos}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Position != pos {
+		t.Fatalf("rebuilt to %d, want %d", st.Position, pos)
+	}
+	return m
+}
+
+func holders(t *testing.T, m *projections.ReadModel, api domain.API, op string, r audit.Resource) []string {
+	t.Helper()
+	res, err := audit.WhoCan(m, api, op, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, h := range res.Holders {
+		out = append(out, h.Principal)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func explain(t *testing.T, m *projections.ReadModel, q audit.Query) *audit.Explanation {
+	t.Helper()
+	x, err := audit.Explain(m, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// fingerprint is what a replica's read models answer about principals and
+// pendenze: equal fingerprints mean equal answers.
+func fingerprint(t *testing.T, m *projections.ReadModel) string {
+	t.Helper()
+	var who []*audit.WhoCanResult
+	for _, q := range []struct {
+		api domain.API
+		op  string
+		r   audit.Resource
+	}{
+		{domain.APIPendenze, "create", audit.Resource{IDDominio: d1, IDTipoPendenza: t1}},
+		{domain.APIPendenze, "create", audit.Resource{IDDominio: d2, IDTipoPendenza: t1}},
+		{domain.APIPendenze, "list", audit.Resource{}},
+		{domain.APIBackoffice, "servizio", audit.Resource{Service: "Pendenze", Right: "R", IDDominio: d1}},
+		{domain.APIBackoffice, "servizio", audit.Resource{Service: "Pendenze", Right: "R", IDDominio: d2}},
+	} {
+		res, err := audit.WhoCan(m, q.api, q.op, q.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who = append(who, res)
+	}
+	b, err := json.Marshal(map[string]any{"who": who, "apps": m.Applications(), "ops": m.Operators(), "roles": m.Roles(),
+		"pendenze": m.Pendenze(projections.PendenzeFilter{}), "position": m.AppliedPosition(), "events": m.AppliedEvents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestScriptedHistory grants, uses, revokes, re-grants with a narrower
+// scope, disables and changes a password, then asks who-can and explain at
+// every point: each answer is the one of that time, never the present's,
+// and a replay to each position equals the live read models then.
+func TestScriptedHistory(t *testing.T) {
+	h := newHistory(t)
+	live := map[events.Position]string{}
+	mark := func(pos events.Position) events.Position { live[pos] = fingerprint(t, h.model); return pos }
+
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.PutEntity(ctx, h.admin, commands.PutEntity{IDDominio: d1, RagioneSociale: "Comune 1", Enabled: true})
+	})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.PutEntity(ctx, h.admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Comune 2", Enabled: true})
+	})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.PutPendenzaType(ctx, h.admin, commands.PutPendenzaType{IDTipoPendenza: t1, Descrizione: "Tari", Enabled: true})
+	})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.DefineRole(ctx, h.admin, commands.DefineRole{IDRuolo: "auditD1", Domini: []string{d1}, TipiPendenza: []string{"*"},
+			ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}, {Service: "Giornale degli Eventi", Rights: []string{"R"}}}})
+	})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.PutOperator(ctx, h.admin, commands.PutOperator{Principal: "op1", RagioneSociale: "Ufficio", Password: ptr("op1-password"),
+			Enabled: true, Roles: []string{"auditD1"}})
+	})
+	before := mark(h.putApp(t, "app1", true, ptr("app1-password")))
+	granted := mark(h.putApp(t, "app1", true, nil, commands.GrantInput{API: "PENDENZE", Domini: []string{d1, d2}, TipiPendenza: []string{"*"}}))
+	used := mark(h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.h.PutPendenza(ctx, h.asApp(t, "app1"), commands.PutPendenza{IDA2A: "app1", IDPendenza: "P1", IDDominio: d2,
+			IDTipoPendenza: t1, Causale: "Tari 2026", AmountCents: 1000,
+			Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "Mario Rossi"}})
+	}))
+	revoked := mark(h.putApp(t, "app1", true, nil))
+	app2 := mark(h.putApp(t, "app2", true, ptr("app2-password"), commands.GrantInput{API: "PENDENZE", Domini: []string{d2}, TipiPendenza: []string{"*"}}))
+	narrower := mark(h.putApp(t, "app1", true, nil, commands.GrantInput{API: "PENDENZE", Domini: []string{d1}, TipiPendenza: []string{"*"}}))
+	disabled := mark(h.putApp(t, "app1", false, nil, commands.GrantInput{API: "PENDENZE", Domini: []string{d1}, TipiPendenza: []string{"*"}}))
+	newPassword := mark(h.putApp(t, "app1", true, ptr("app1-password-2"), commands.GrantInput{API: "PENDENZE", Domini: []string{d1}, TipiPendenza: []string{"*"}}))
+
+	createIn := func(d string) audit.Resource { return audit.Resource{IDDominio: d, IDTipoPendenza: t1} }
+	q := func(principal, op string, r audit.Resource) audit.Query {
+		return audit.Query{Principal: principal, Auth: domain.AuthBasic, API: domain.APIPendenze, Operation: op, Resource: r}
+	}
+	steps := []struct {
+		name               string
+		pos                events.Position
+		whoD1, whoD2       []string
+		outcomeD2, ruleD2  string // app1 creating in d2
+		outcomeApp2        string // app2 creating in d2
+		readP1, readP1Rule string // app1 reading its pendenza P1
+		app1ShapedAt       events.Position
+	}{
+		{"before_grant", before, []string{}, []string{}, "deny", domain.RuleAPIEntry, "unauthenticated", "deny", domain.RuleAPIEntry, before},
+		{"granted", granted, []string{"app1"}, []string{"app1"}, "allow", "granted", "unauthenticated", "not-found", "granted", granted},
+		{"used", used, []string{"app1"}, []string{"app1"}, "allow", "granted", "unauthenticated", "allow", "granted", granted},
+		{"revoked", revoked, []string{}, []string{}, "deny", domain.RuleAPIEntry, "unauthenticated", "deny", domain.RuleAPIEntry, revoked},
+		{"app2_registered", app2, []string{}, []string{"app2"}, "deny", domain.RuleAPIEntry, "allow", "deny", domain.RuleAPIEntry, revoked},
+		{"regranted_narrower", narrower, []string{"app1"}, []string{"app2"}, "deny", domain.RuleAPIScope, "allow", "allow", "granted", narrower},
+		{"disabled", disabled, []string{}, []string{"app2"}, "deny", domain.RulePrincipalDisabled, "allow", "deny", domain.RulePrincipalDisabled, disabled},
+		{"password_changed", newPassword, []string{"app1"}, []string{"app2"}, "deny", domain.RuleAPIScope, "allow", "allow", "granted", newPassword},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			m := h.at(t, s.pos)
+			if got := fingerprint(t, m); got != live[s.pos] {
+				t.Fatalf("replay to %d differs from the live read models then:\nreplay %s\nlive   %s", s.pos, got, live[s.pos])
+			}
+			if got := holders(t, m, domain.APIPendenze, "create", createIn(d1)); !slices.Equal(got, s.whoD1) {
+				t.Errorf("who can create in d1 = %v, want %v", got, s.whoD1)
+			}
+			if got := holders(t, m, domain.APIPendenze, "create", createIn(d2)); !slices.Equal(got, s.whoD2) {
+				t.Errorf("who can create in d2 = %v, want %v", got, s.whoD2)
+			}
+			x := explain(t, m, q("app1", "create", createIn(d2)))
+			if x.Outcome != s.outcomeD2 || x.Rule != s.ruleD2 || x.Position != uint64(s.pos) {
+				t.Errorf("explain app1 create d2 = %s/%s at %d, want %s/%s at %d", x.Outcome, x.Rule, x.Position, s.outcomeD2, s.ruleD2, s.pos)
+			}
+			if x.PrincipalPosition != uint64(s.app1ShapedAt) {
+				t.Errorf("app1 shaped at %d, want %d", x.PrincipalPosition, s.app1ShapedAt)
+			}
+			if x := explain(t, m, q("app2", "create", createIn(d2))); x.Outcome != s.outcomeApp2 {
+				t.Errorf("explain app2 create d2 = %s/%s, want %s", x.Outcome, x.Rule, s.outcomeApp2)
+			}
+			r := explain(t, m, q("app1", "read", audit.Resource{IDA2A: "app1", IDPendenza: "P1"}))
+			if r.Outcome != s.readP1 || r.Rule != s.readP1Rule {
+				t.Errorf("explain app1 read P1 = %s/%s, want %s/%s", r.Outcome, r.Rule, s.readP1, s.readP1Rule)
+			}
+		})
+	}
+
+	t.Run("trail_names_the_failing_scope", func(t *testing.T) {
+		x := explain(t, h.at(t, narrower), q("app1", "create", createIn(d2)))
+		lastStep := x.Trail[len(x.Trail)-1]
+		if lastStep.Passed || lastStep.Rule != domain.RuleAPIScope || lastStep.Check != "PENDENZE/create" {
+			t.Fatalf("last step = %+v", lastStep)
+		}
+		if len(x.Evidence) != 1 || x.Evidence[0].Covers || !slices.Equal(x.Evidence[0].Domini, []string{d1}) {
+			t.Fatalf("evidence = %+v", x.Evidence)
+		}
+		ok := explain(t, h.at(t, granted), q("app1", "create", createIn(d2)))
+		if len(ok.Evidence) != 1 || !ok.Evidence[0].Covers || !slices.Equal(ok.Evidence[0].Domini, []string{d1, d2}) {
+			t.Fatalf("evidence when granted = %+v", ok.Evidence)
+		}
+	})
+	t.Run("backoffice_roles_scope_who_can", func(t *testing.T) {
+		m := h.at(t, newPassword)
+		r := audit.Resource{Service: "Pendenze", Right: "R", IDDominio: d1}
+		if got := holders(t, m, domain.APIBackoffice, "servizio", r); !slices.Equal(got, []string{"admin", "op1"}) {
+			t.Fatalf("who reads pendenze of d1 = %v", got)
+		}
+		r.IDDominio = d2
+		if got := holders(t, m, domain.APIBackoffice, "servizio", r); !slices.Equal(got, []string{"admin"}) {
+			t.Fatalf("who reads pendenze of d2 = %v", got)
+		}
+		x := explain(t, m, audit.Query{Principal: "op1", API: domain.APIBackoffice, Operation: "servizio", Resource: r})
+		if x.Outcome != "deny" || x.Rule != domain.RuleRoleScope || len(x.Evidence) != 1 || x.Evidence[0].ID != "auditD1" || x.Evidence[0].Covers {
+			t.Fatalf("explain op1 = %+v", x)
+		}
+	})
+	t.Run("time_cut_by_at", func(t *testing.T) {
+		m, st, err := projections.Rebuild(context.Background(), h.store, projections.Until{Time: h.model.LastEventTime().Add(-365 * 24 * 3600 * 1e9)}, nil)
+		if err != nil || st.Events != 0 || m.AppliedPosition() != 0 {
+			t.Fatalf("a year before the log: %d events at %d, %v", st.Events, m.AppliedPosition(), err)
+		}
+		_, st, err = projections.Rebuild(context.Background(), h.store, projections.Until{Time: h.model.LastEventTime()}, nil)
+		if err != nil || st.Position != newPassword {
+			t.Fatalf("at the last event's time: position %d, want %d (%v)", st.Position, newPassword, err)
+		}
+	})
+	t.Run("bad_queries", func(t *testing.T) {
+		m := h.model
+		if _, err := audit.Explain(m, audit.Query{Principal: "app1", API: domain.APIPendenze, Operation: "nope"}); err == nil {
+			t.Fatal("unknown operation accepted")
+		}
+		if _, err := audit.Explain(m, q("app1", "read", audit.Resource{IDA2A: "app1"})); err == nil {
+			t.Fatal("read without idPendenza accepted")
+		}
+		if _, err := audit.Explain(m, audit.Query{Principal: "admin", API: domain.APIBackoffice, Operation: "servizio",
+			Resource: audit.Resource{Service: "Nope"}}); err == nil {
+			t.Fatal("unknown service accepted")
+		}
+	})
+}

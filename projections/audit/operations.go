@@ -1,0 +1,385 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Resource names what an operation acts on. Each operation reads only the
+// fields it needs and reports a missing one as ErrBadQuery.
+type Resource struct {
+	Service           string `json:"servizio,omitempty"`          // Backoffice service, e.g. "Pendenze"
+	Right             string `json:"autorizzazione,omitempty"`    // Backoffice right, "R" or "W"
+	IDDominio         string `json:"idDominio,omitempty"`         // creditor entity
+	IDTipoPendenza    string `json:"idTipoPendenza,omitempty"`    // pendenza type
+	IDA2A             string `json:"idA2A,omitempty"`             // pendenza creator (path idA2A)
+	IDPendenza        string `json:"idPendenza,omitempty"`        // pendenza id
+	NumeroAvviso      string `json:"numeroAvviso,omitempty"`      // notice number
+	IDPagamento       string `json:"idPagamento,omitempty"`       // payment id
+	IDRiconciliazione string `json:"idRiconciliazione,omitempty"` // reconciliation id
+}
+
+// Operation is one entry of the catalogue: a named thing a caller does on
+// one API, decided by the same domain functions the HTTP layer calls for
+// the listed routes.
+type Operation struct {
+	API     domain.API
+	Name    string
+	Summary string
+	Routes  []string // the HTTP routes and commands whose decision this is
+	// decide runs the domain decisions in the handler's order. It returns
+	// nil (allowed), a *domain.ForbiddenError, errNotFound, or ErrBadQuery.
+	decide func(m *projections.ReadModel, p domain.Principal, r Resource) error
+}
+
+// Key is "API/name", e.g. "PENDENZE/read".
+func (o *Operation) Key() string { return o.API.String() + "/" + o.Name }
+
+func need(field, v string) error {
+	if v == "" {
+		return fmt.Errorf("%w: %s is required", ErrBadQuery, field)
+	}
+	return nil
+}
+
+// backofficeRight parses the service and right of a Backoffice query.
+func backofficeRight(r Resource) (domain.Service, domain.Right, error) {
+	if err := need("servizio", r.Service); err != nil {
+		return domain.Service{}, 0, err
+	}
+	s, err := domain.ParseService(r.Service)
+	if err != nil {
+		return domain.Service{}, 0, fmt.Errorf("%w: %v", ErrBadQuery, err)
+	}
+	if r.Right == "" {
+		r.Right = "R"
+	}
+	right, err := domain.ParseRight(r.Right)
+	if err != nil {
+		return domain.Service{}, 0, fmt.Errorf("%w: %v", ErrBadQuery, err)
+	}
+	return s, right, nil
+}
+
+// catalogue is every operation, by API. It is fixed at start-up and only
+// read afterwards.
+var catalogue = []*Operation{
+	// BACKOFFICE (API.md section 4).
+	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
+		Routes: []string{"GET /profilo"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error { return domain.HasAnyRole(p) }},
+	{API: domain.APIBackoffice, Name: "servizio",
+		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
+		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
+			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
+			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening"},
+		decide: decideService},
+
+	// PENDENZE (section 5).
+	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
+		Routes: []string{"PUT /pendenze/{idA2A}/{idPendenza} (new)"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			if err := need("idTipoPendenza", r.IDTipoPendenza); err != nil {
+				return err
+			}
+			// Without idA2A: under the caller's own (who may create there).
+			idA2A := or(r.IDA2A, p.IDA2A)
+			if err := domain.CanAskAboutIDA2A(p, idA2A); err != nil {
+				return err
+			}
+			return domain.CanCreatePendenza(p, idA2A, r.IDDominio, r.IDTipoPendenza)
+		}},
+	{API: domain.APIPendenze, Name: "update",
+		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio × idTipoPendenza)",
+		Routes:  []string{"PUT /pendenze/{idA2A}/{idPendenza} (existing)"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := needPendenza(r); err != nil {
+				return err
+			}
+			if err := domain.CanAskAboutIDA2A(p, r.IDA2A); err != nil {
+				return err
+			}
+			v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
+			if !ok {
+				return errNotFound
+			}
+			dominio, tipo := or(r.IDDominio, v.IDDominio), or(r.IDTipoPendenza, v.IDTipoPendenza)
+			return domain.CanUpdatePendenza(p, v, r.IDA2A, dominio, tipo)
+		}},
+	{API: domain.APIPendenze, Name: "read", Summary: "read the pendenza idA2A/idPendenza",
+		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := needPendenza(r); err != nil {
+				return err
+			}
+			if err := domain.CanAskAboutIDA2A(p, r.IDA2A); err != nil {
+				return err
+			}
+			v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
+			if !ok {
+				return errNotFound
+			}
+			return domain.CanReadOwnPendenza(p, v)
+		}},
+	{API: domain.APIPendenze, Name: "list", Summary: "list the caller's own pendenze",
+		Routes: []string{"GET /pendenze"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error {
+			return domain.CanAskAboutIDA2A(p, p.IDA2A)
+		}},
+
+	// PAGAMENTO (section 6).
+	{API: domain.APIPagamento, Name: "pay",
+		Summary: "start a payment of a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous one (idDominio, idTipoPendenza)",
+		Routes:  []string{"POST /pagamenti"},
+		decide:  decidePay},
+	{API: domain.APIPagamento, Name: "read-pendenza", Summary: "read the pendenza idA2A/idPendenza",
+		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := needPendenza(r); err != nil {
+				return err
+			}
+			if err := domain.CanListPendenzePagamento(p); err != nil {
+				return err
+			}
+			v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
+			if !ok {
+				if p.Kind != domain.KindApplication {
+					return domain.CanReadPendenzaPagamento(p, domain.PendenzaView{})
+				}
+				return errNotFound
+			}
+			return domain.CanReadPendenzaPagamento(p, v)
+		}},
+	{API: domain.APIPagamento, Name: "list-pendenze", Summary: "list pendenze",
+		Routes: []string{"GET /pendenze"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error {
+			return domain.CanListPendenzePagamento(p)
+		}},
+	{API: domain.APIPagamento, Name: "read-payment", Summary: "read the payment idPagamento",
+		Routes: []string{"GET /pagamenti/{id}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idPagamento", r.IDPagamento); err != nil {
+				return err
+			}
+			pay, ok := m.Payment(r.IDPagamento)
+			if !ok {
+				if p.Kind != domain.KindApplication {
+					return domain.CanReadPayment(p, domain.PaymentView{})
+				}
+				return errNotFound
+			}
+			return domain.CanReadPayment(p, pay.View())
+		}},
+	{API: domain.APIPagamento, Name: "read-notice", Summary: "read the notice idDominio/numeroAvviso (captcha protection not evaluated)",
+		Routes: []string{"GET /avvisi/{idDominio}/{numeroAvviso}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			if err := need("numeroAvviso", r.NumeroAvviso); err != nil {
+				return err
+			}
+			if err := domain.CanAskNotice(p, r.IDDominio); err != nil {
+				return err
+			}
+			pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso)
+			if !ok {
+				return errNotFound
+			}
+			return domain.CanReadNotice(p, pd.View())
+		}},
+	{API: domain.APIPagamento, Name: "profilo", Summary: "read the caller's profile",
+		Routes: []string{"GET /profilo"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error { return domain.CanReadProfile(p) }},
+
+	// RAGIONERIA (section 8).
+	{API: domain.APIRagioneria, Name: "write-reconciliation", Summary: "create the reconciliation idDominio/idRiconciliazione",
+		Routes: []string{"PUT /riconciliazioni/{idDominio}/{id}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			if err := domain.CanReadRagioneriaDominio(p, r.IDDominio); err != nil {
+				return err
+			}
+			var existing *domain.ReconciliationView
+			if r.IDRiconciliazione != "" {
+				if rec, ok := m.Reconciliation(r.IDDominio, r.IDRiconciliazione); ok {
+					v := rec.View()
+					existing = &v
+				}
+			}
+			return domain.CanWriteReconciliation(p, r.IDDominio, existing)
+		}},
+	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
+		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			if err := need("idRiconciliazione", r.IDRiconciliazione); err != nil {
+				return err
+			}
+			if err := domain.CanReadRagioneriaDominio(p, r.IDDominio); err != nil {
+				return err
+			}
+			rec, ok := m.Reconciliation(r.IDDominio, r.IDRiconciliazione)
+			if !ok {
+				return errNotFound
+			}
+			return domain.CanReadReconciliation(p, rec.View())
+		}},
+	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
+		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			return domain.CanReadRagioneriaDominio(p, r.IDDominio)
+		}},
+	{API: domain.APIRagioneria, Name: "list", Summary: "use the lists of the Ragioneria API",
+		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /pagamenti"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error {
+			return domain.CanUseRagioneria(p)
+		}},
+	{API: domain.APIRagioneria, Name: "read-payment", Summary: "read the payment idPagamento",
+		Routes: []string{"GET /pagamenti/{id}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+			if err := need("idPagamento", r.IDPagamento); err != nil {
+				return err
+			}
+			if err := domain.CanUseRagioneria(p); err != nil {
+				return err
+			}
+			pay, ok := m.Payment(r.IDPagamento)
+			if !ok {
+				return errNotFound
+			}
+			return domain.CanReadPaymentRagioneria(p, pay.View())
+		}},
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func needPendenza(r Resource) error {
+	if err := need("idA2A", r.IDA2A); err != nil {
+		return err
+	}
+	return need("idPendenza", r.IDPendenza)
+}
+
+// decideService is the Backoffice's service-right decision, by the most
+// specific resource named, as the handler of that resource decides it.
+func decideService(m *projections.ReadModel, p domain.Principal, r Resource) error {
+	s, right, err := backofficeRight(r)
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.IDA2A != "" || r.IDPendenza != "":
+		if err := needPendenza(r); err != nil {
+			return err
+		}
+		if err := domain.HasServiceRight(p, s, right); err != nil {
+			return err
+		}
+		v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
+		if !ok {
+			return errNotFound
+		}
+		return domain.CanOnPendenzaScope(p, s, right, v.IDDominio, v.IDTipoPendenza)
+	case r.IDPagamento != "":
+		if err := domain.HasServiceRight(p, s, right); err != nil {
+			return err
+		}
+		pay, ok := m.Payment(r.IDPagamento)
+		if !ok {
+			return errNotFound
+		}
+		return domain.CanOnPayment(p, s, right, pay.View())
+	case r.IDDominio != "" && r.IDTipoPendenza != "":
+		return domain.CanOnPendenzaScope(p, s, right, r.IDDominio, r.IDTipoPendenza)
+	case r.IDDominio != "":
+		return domain.CanOnDominio(p, s, right, r.IDDominio)
+	}
+	return domain.HasServiceRight(p, s, right)
+}
+
+// decidePay is the payment decision for one reference, as
+// commands.StartPayment decides it.
+func decidePay(m *projections.ReadModel, p domain.Principal, r Resource) error {
+	switch {
+	case r.IDA2A != "" || r.IDPendenza != "":
+		if err := needPendenza(r); err != nil {
+			return err
+		}
+		v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
+		if !ok {
+			if p.Kind != domain.KindApplication {
+				return domain.CanPayPendenza(p, domain.PendenzaView{})
+			}
+			return errNotFound
+		}
+		return domain.CanPayPendenza(p, v)
+	case r.NumeroAvviso != "":
+		if err := need("idDominio", r.IDDominio); err != nil {
+			return err
+		}
+		if err := domain.CanAskNotice(p, r.IDDominio); err != nil {
+			return err
+		}
+		pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso)
+		if !ok {
+			return errNotFound
+		}
+		return domain.CanPayNotice(p, pd.View())
+	case r.IDTipoPendenza != "":
+		if err := need("idDominio", r.IDDominio); err != nil {
+			return err
+		}
+		t, ok := m.TypeView(r.IDTipoPendenza)
+		if !ok {
+			return errNotFound
+		}
+		return domain.CanPaySpontaneous(p, r.IDDominio, t)
+	}
+	return fmt.Errorf("%w: name a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous payment (idDominio, idTipoPendenza)", ErrBadQuery)
+}
+
+// Lookup returns the operation name of api (names are case-insensitive).
+func Lookup(api domain.API, name string) (*Operation, error) {
+	for _, o := range catalogue {
+		if o.API == api && strings.EqualFold(o.Name, name) {
+			return o, nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q on the %s API (known: %s)", ErrUnknownOperation, name, api, strings.Join(Names(api), ", "))
+}
+
+// Names lists the operation names of api, sorted.
+func Names(api domain.API) []string {
+	var out []string
+	for _, o := range catalogue {
+		if o.API == api {
+			out = append(out, o.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Catalogue returns every operation, in catalogue order. The operations
+// are shared: callers must not modify them.
+func Catalogue() []*Operation { return catalogue }

@@ -1,0 +1,89 @@
+package audit
+
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Holder is a principal allowed to do an operation, with the roles or
+// grants that allow it.
+type Holder struct {
+	Principal         string     `json:"principal"`
+	Kind              string     `json:"tipoPrincipal"`
+	Auth              string     `json:"auth"`
+	PrincipalPosition uint64     `json:"posizionePrincipal,omitempty"`
+	Evidence          []Evidence `json:"evidenze"`
+}
+
+// WhoCanResult is every principal allowed at one position.
+type WhoCanResult struct {
+	API       string   `json:"api"`
+	Operation string   `json:"operazione"`
+	Resource  Resource `json:"risorsa"`
+	Position  uint64   `json:"posizione"`
+	Holders   []Holder `json:"principals"`
+}
+
+// anyCitizen stands for every citizen in who-can answers: a fiscal code no
+// pendenza names as payer.
+const anyCitizen = "*"
+
+// WhoCan returns every principal of m allowed to do the operation on the
+// resource: each registered application and operator (through any auth
+// type the API accepts; credentials assumed valid), and on the Pagamento
+// API a citizen (the payer of the named pendenza, and any citizen) and an
+// anonymous caller. Each holder carries the roles or grant that cover the
+// resource. The decision of each is Explain's, so it is the live one.
+func WhoCan(m *projections.ReadModel, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
+	op, err := Lookup(api, operation)
+	if err != nil {
+		return nil, err
+	}
+	res := &WhoCanResult{API: api.String(), Operation: op.Name, Resource: r, Position: uint64(m.AppliedPosition()), Holders: []Holder{}}
+	try := func(name string, auth domain.AuthType) error {
+		x, err := Explain(m, Query{Principal: name, Auth: auth, API: api, Operation: op.Name, Resource: r})
+		if err != nil {
+			return err
+		}
+		if !x.Allowed() {
+			return nil
+		}
+		h := Holder{Principal: x.Principal, Kind: x.Kind, Auth: x.Auth, PrincipalPosition: x.PrincipalPosition, Evidence: []Evidence{}}
+		for _, e := range x.Evidence {
+			if e.Covers {
+				h.Evidence = append(h.Evidence, e)
+			}
+		}
+		res.Holders = append(res.Holders, h)
+		return nil
+	}
+	for _, app := range m.Applications() {
+		if err := try(app.Principal, domain.AuthBasic); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range m.Operators() {
+		if rec, ok := m.Lookup(o.Principal); ok && rec.Principal.Kind != domain.KindOperator {
+			continue // the name resolves to an application, listed above
+		}
+		if err := try(o.Principal, domain.AuthBasic); err != nil {
+			return nil, err
+		}
+	}
+	if api == domain.APIPagamento {
+		if r.IDA2A != "" && r.IDPendenza != "" {
+			if v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza); ok && v.PayerID != "" {
+				if err := try(v.PayerID, domain.AuthSPID); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := try(anyCitizen, domain.AuthSPID); err != nil {
+			return nil, err
+		}
+		if err := try("", domain.AuthPublic); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
