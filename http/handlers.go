@@ -1,7 +1,11 @@
 package httpapi
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"net/http"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v5"
 
@@ -47,4 +51,15 @@ func pathParam(c *echo.Context, name string, valid func(string) bool) (string, e
 		return "", syntaxError("bad " + name + " in the path")
 	}
 	return v, nil
+}
+
+// newRequestIDs returns a generator of request ids: a random per-process
+// prefix and a counter. Ids only need to be unique, not secret, so the
+// hot path reads no randomness from the kernel.
+func newRequestIDs() func() string {
+	var prefix [6]byte
+	_, _ = rand.Read(prefix[:])
+	p := hex.EncodeToString(prefix[:]) + "-"
+	var n atomic.Uint64
+	return func() string { return p + strconv.FormatUint(n.Add(1), 36) }
 }

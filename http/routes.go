@@ -15,7 +15,7 @@ import (
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.RequestID())
+	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestIDs()}))
 
 	e.GET("/healthz", func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
 	e.GET("/readyz", func(c *echo.Context) error {
