@@ -118,6 +118,9 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 				// pendenze it cannot pay: not found is not allowed.
 				return events.PaymentItem{}, domain.CanPayPendenza(p, domain.PendenzaView{})
 			}
+			if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""); err != nil {
+				return events.PaymentItem{}, err
+			}
 			return events.PaymentItem{}, fmt.Errorf("pendenza %s/%s: %w", ref.IDA2A, ref.IDPendenza, ErrNotFound)
 		}
 		if err := domain.CanPayPendenza(p, pd.View()); err != nil {
@@ -136,6 +139,11 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		}
 		pd, ok := h.model.PendenzaByNotice(ref.IDDominio, ref.NumeroAvviso)
 		if !ok {
+			if p.Kind == domain.KindApplication {
+				if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, ref.IDDominio); err != nil {
+					return events.PaymentItem{}, err
+				}
+			}
 			return events.PaymentItem{}, fmt.Errorf("avviso %s/%s: %w", ref.IDDominio, ref.NumeroAvviso, ErrNotFound)
 		}
 		if err := domain.CanPayNotice(p, pd.View()); err != nil {
@@ -159,18 +167,18 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 	if err := checkSubject(field+".soggettoPagatore", &payer); err != nil {
 		return events.PaymentItem{}, err
 	}
-	t, ok := h.model.TypeView(ref.IDTipoPendenza)
-	if !ok {
-		return events.PaymentItem{}, unprocessable("idTipoPendenza %s is not registered", ref.IDTipoPendenza)
+	if err := domain.CanAskSpontaneous(p, ref.IDDominio, ref.IDTipoPendenza); err != nil {
+		return events.PaymentItem{}, err
 	}
+	if err := h.checkEntityAndType(ref.IDDominio, ref.IDTipoPendenza); err != nil {
+		return events.PaymentItem{}, err
+	}
+	t, _ := h.model.TypeView(ref.IDTipoPendenza)
 	if err := domain.CanPaySpontaneous(p, ref.IDDominio, t); err != nil {
 		return events.PaymentItem{}, err
 	}
 	if ref.AmountCents <= 0 {
 		return events.PaymentItem{}, unprocessable("importo must be greater than zero")
-	}
-	if err := h.checkEntityAndType(ref.IDDominio, ref.IDTipoPendenza); err != nil {
-		return events.PaymentItem{}, err
 	}
 	return events.PaymentItem{IDDominio: ref.IDDominio, IDTipoPendenza: ref.IDTipoPendenza, AmountCents: ref.AmountCents,
 		Causale: ref.Causale, PayerID: payer.Identificativo}, nil

@@ -93,22 +93,30 @@ func CanPayNotice(p Principal, v PendenzaView) error {
 // pagamentoSpontaneo (RuleSpontaneous). Citizens and anonymous callers may
 // pay any such type at any entity.
 func CanPaySpontaneous(p Principal, idDominio string, t TypeView) error {
+	if err := CanAskSpontaneous(p, idDominio, t.IDTipoPendenza); err != nil {
+		return err
+	}
+	if !t.Spontaneous {
+		return deny(RuleSpontaneous, "idTipoPendenza %s does not allow spontaneous payments", t.IDTipoPendenza)
+	}
+	return nil
+}
+
+// CanAskSpontaneous decides whether p may name idDominio × idTipo in a
+// spontaneous payment at all, before the type is looked up (403 before
+// 422): applications need the pair in their PAGAMENTO scope; citizens and
+// anonymous callers may name any pair.
+func CanAskSpontaneous(p Principal, idDominio, idTipo string) error {
 	if err := active(&p); err != nil {
 		return err
 	}
 	switch p.Kind {
 	case KindApplication:
-		if err := inGrant(&p, APIPagamento, idDominio, t.IDTipoPendenza); err != nil {
-			return err
-		}
+		return inGrant(&p, APIPagamento, idDominio, idTipo)
 	case KindCitizen, KindAnonymous:
-	default:
-		return deny(RuleAPIEntry, "the caller cannot start payments")
+		return nil
 	}
-	if !t.Enabled || !t.Spontaneous {
-		return deny(RuleSpontaneous, "idTipoPendenza %s does not allow spontaneous payments", t.IDTipoPendenza)
-	}
-	return nil
+	return deny(RuleAPIEntry, "the caller cannot start payments")
 }
 
 // CanReadPayment decides GET /pagamenti/{id} on the Pagamento API:

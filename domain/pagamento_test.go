@@ -60,7 +60,7 @@ func TestPagamentoRules(t *testing.T) {
 		{"spontaneous_citizen", CanPaySpontaneous(cit, d2, spont), ""},
 		{"spontaneous_anonymous", CanPaySpontaneous(anon, d2, spont), ""},
 		{"spontaneous_not_spontaneous_type", CanPaySpontaneous(anon, d1, notSpont), RuleSpontaneous},
-		{"spontaneous_disabled_type", CanPaySpontaneous(cit, d1, spontDisabled), RuleSpontaneous},
+		{"spontaneous_disabled_type_is_the_commands_422_not_a_denial", CanPaySpontaneous(cit, d1, spontDisabled), ""},
 		{"spontaneous_zero_type", CanPaySpontaneous(anon, d1, TypeView{}), RuleSpontaneous},
 		{"spontaneous_operator", CanPaySpontaneous(operator(), d1, spont), RuleAPIEntry},
 

@@ -67,6 +67,9 @@ func (s *Server) boGetPendenza(c *echo.Context) error {
 	}
 	pd, ok := s.model.Pendenza(idA2A, idPendenza)
 	if !ok {
+		if err := domain.CanLearnMissingInRoles(p, domain.ServicePendenze, domain.RightRead); err != nil {
+			return err
+		}
 		return errNotFound
 	}
 	if err := domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, pd.IDDominio, pd.IDTipoPendenza); err != nil {

@@ -204,7 +204,7 @@ func TestBackofficeCallerMatrix(t *testing.T) {
 		// pendenze: Pendenze R scoped by domini × tipi
 		{"get_pendenza_in_scope", "GET", bo + "/pendenze/appA/bo-in", nil, [4]int{ok, ok, ok, ok}},
 		{"get_pendenza_out_of_scope", "GET", bo + "/pendenze/appB/bo-out", nil, [4]int{ok, forbidden, ok, forbidden}},
-		{"get_unknown_pendenza", "GET", bo + "/pendenze/appA/missing", nil, [4]int{notFound, notFound, notFound, notFound}},
+		{"get_unknown_pendenza", "GET", bo + "/pendenze/appA/missing", nil, [4]int{notFound, forbidden, notFound, forbidden}},
 		{"list_pendenze", "GET", bo + "/pendenze", nil, [4]int{ok, ok, ok, ok}},
 		// pagamenti: Pagamenti R scoped by the payment's pendenze
 		{"get_payment_in_scope", "GET", bo + "/pagamenti/" + w.payIn, nil, [4]int{ok, ok, ok, ok}},

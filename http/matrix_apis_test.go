@@ -116,6 +116,7 @@ func TestPagamentoMatrix(t *testing.T) {
 	pA := w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
 	pB := w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
 	pC := w.createPendenza(t, "appB", "pb2", d1, t1, citizen1) // other creator, appA's Pagamento scope
+	w.putApp(t, "appAll", "appAll", pw, true, apiGrant("PAGAMENTO", []string{"*"}, []string{"*"}))
 	spid := func(code string) []reqOpt { return opts(asSPID(code)) }
 	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
 
@@ -141,7 +142,12 @@ func TestPagamentoMatrix(t *testing.T) {
 		// pendenze
 		{"app_reads_pendenza_in_scope_any_creator", "GET", pg + "/pendenze/appB/pb2", nil, opts(as("appA")), 200, ""},
 		{"app_denied_pendenza_out_of_scope", "GET", pg + "/pendenze/appB/pb1", nil, opts(as("appA")), 403, "403000"},
-		{"app_unknown_pendenza_404", "GET", pg + "/pendenze/appA/none", nil, opts(as("appA")), 404, "404000"},
+		{"app_unknown_pendenza_outside_full_scope_403", "GET", pg + "/pendenze/appA/none", nil, opts(as("appA")), 403, "403000"},
+		{"app_with_full_scope_unknown_pendenza_404", "GET", pg + "/pendenze/appA/none", nil, opts(as("appAll")), 404, "404000"},
+		{"app_with_entity_times_all_types_unknown_notice_404", "GET", pg + "/avvisi/" + d1 + "/000000000000000999", nil, opts(as("appA")), 404, "404000"},
+		{"app_with_full_scope_unknown_notice_404", "GET", pg + "/avvisi/" + d1 + "/000000000000000999", nil, opts(as("appAll")), 404, "404000"},
+		{"app_pays_unknown_pendenza_outside_full_scope_403", "POST", pg + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "none"}}}, opts(as("appA")), 403, "403000"},
+		{"app_with_full_scope_pays_unknown_pendenza_404", "POST", pg + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "none"}}}, opts(as("appAll")), 404, "404000"},
 		{"app_not_authorized_on_pagamento", "GET", pg + "/pendenze", nil, opts(as("appC")), 403, "403000"},
 		{"citizen_reads_own_pendenza", "GET", pgSpid + "/pendenze/appA/pa1", nil, spid(citizen1), 200, ""},
 		{"citizen_denied_others_pendenza", "GET", pgSpid + "/pendenze/appB/pb1", nil, spid(citizen1), 403, "403000"},

@@ -164,6 +164,9 @@ func (s *Server) pgGetPendenza(c *echo.Context) error {
 		if p.Kind != domain.KindApplication {
 			return domain.CanReadPendenzaPagamento(p, domain.PendenzaView{})
 		}
+		if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""); err != nil {
+			return err
+		}
 		return errNotFound
 	}
 	if err := domain.CanReadPendenzaPagamento(p, pd.View()); err != nil {
@@ -208,6 +211,11 @@ func (s *Server) getAvviso(c *echo.Context) error {
 		return err
 	}
 	if !found {
+		if p.Kind == domain.KindApplication {
+			if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, dominio); err != nil {
+				return err
+			}
+		}
 		return errNotFound
 	}
 	if err := domain.CanReadNotice(p, pd.View()); err != nil {

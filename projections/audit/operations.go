@@ -153,7 +153,7 @@ var catalogue = []*Operation{
 				if p.Kind != domain.KindApplication {
 					return domain.CanReadPendenzaPagamento(p, domain.PendenzaView{})
 				}
-				return errNotFound
+				return missing(domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""))
 			}
 			return domain.CanReadPendenzaPagamento(p, v)
 		}},
@@ -191,7 +191,7 @@ var catalogue = []*Operation{
 			}
 			pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso)
 			if !ok {
-				return errNotFound
+				return missingNotice(p, r.IDDominio)
 			}
 			return domain.CanReadNotice(p, pd.View())
 		}},
@@ -297,7 +297,7 @@ func decideService(m *projections.ReadModel, p domain.Principal, r Resource) err
 		}
 		v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
 		if !ok {
-			return errNotFound
+			return missing(domain.CanLearnMissingInRoles(p, s, right))
 		}
 		return domain.CanOnPendenzaScope(p, s, right, v.IDDominio, v.IDTipoPendenza)
 	case r.IDPagamento != "":
@@ -330,7 +330,7 @@ func decidePay(m *projections.ReadModel, p domain.Principal, r Resource) error {
 			if p.Kind != domain.KindApplication {
 				return domain.CanPayPendenza(p, domain.PendenzaView{})
 			}
-			return errNotFound
+			return missing(domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""))
 		}
 		return domain.CanPayPendenza(p, v)
 	case r.NumeroAvviso != "":
@@ -342,11 +342,14 @@ func decidePay(m *projections.ReadModel, p domain.Principal, r Resource) error {
 		}
 		pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso)
 		if !ok {
-			return errNotFound
+			return missingNotice(p, r.IDDominio)
 		}
 		return domain.CanPayNotice(p, pd.View())
 	case r.IDTipoPendenza != "":
 		if err := need("idDominio", r.IDDominio); err != nil {
+			return err
+		}
+		if err := domain.CanAskSpontaneous(p, r.IDDominio, r.IDTipoPendenza); err != nil {
 			return err
 		}
 		t, ok := m.TypeView(r.IDTipoPendenza)
@@ -383,3 +386,23 @@ func Names(api domain.API) []string {
 // Catalogue returns every operation, in catalogue order. The operations
 // are shared: callers must not modify them.
 func Catalogue() []*Operation { return catalogue }
+
+// missing turns the decision about a resource that does not exist into
+// the operation's answer: not found once the caller may learn it, else
+// the denial (API.md section 2: 403 before 404).
+func missing(err error) error {
+	if err != nil {
+		return err
+	}
+	return errNotFound
+}
+
+// missingNotice is missing for a notice number at idDominio: applications
+// learn it only within their PAGAMENTO scope, citizens and anonymous
+// callers always.
+func missingNotice(p domain.Principal, idDominio string) error {
+	if p.Kind == domain.KindApplication {
+		return missing(domain.CanLearnMissingInGrant(p, domain.APIPagamento, idDominio))
+	}
+	return errNotFound
+}

@@ -1,0 +1,27 @@
+package domain
+
+import "testing"
+
+func TestMissingResourcesNeverLeakOutsideAFullScope(t *testing.T) {
+	t.Parallel()
+	full := app("F", Grant{API: APIPagamento, Domini: ScopeAll(), Tipi: ScopeAll()})
+	entityAllTypes := app("E", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	pair := app("P", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)})
+	onlyPendenze := app("Q", Grant{API: APIPendenze, Domini: ScopeAll(), Tipi: ScopeAll()})
+	everywhere := role("all", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll())
+	oneEntity := role("one", map[Service]Rights{ServicePendenze: rd}, ScopeOf(d1), ScopeAll())
+	allTypesNoRight := role("nor", map[Service]Rights{ServicePagamenti: rd}, ScopeAll(), ScopeAll())
+	runDecisions(t, []decision{
+		{"full_scope_learns_missing_pendenza", CanLearnMissingInGrant(full, APIPagamento, ""), ""},
+		{"entity_scope_does_not_learn_missing_pendenza", CanLearnMissingInGrant(entityAllTypes, APIPagamento, ""), RuleAPIScope},
+		{"entity_times_all_types_learns_missing_notice_there", CanLearnMissingInGrant(entityAllTypes, APIPagamento, d1), ""},
+		{"entity_times_all_types_not_elsewhere", CanLearnMissingInGrant(entityAllTypes, APIPagamento, d2), RuleAPIScope},
+		{"pair_scope_does_not_learn_missing_notice", CanLearnMissingInGrant(pair, APIPagamento, d1), RuleAPIScope},
+		{"no_grant_on_the_api", CanLearnMissingInGrant(onlyPendenze, APIPagamento, ""), RuleAPIEntry},
+		{"citizen_holds_no_grant", CanLearnMissingInGrant(Citizen("CIT"), APIPagamento, ""), RuleAPIEntry},
+		{"role_over_everything_learns", CanLearnMissingInRoles(operator(everywhere), ServicePendenze, RightRead), ""},
+		{"role_on_one_entity_does_not", CanLearnMissingInRoles(operator(oneEntity), ServicePendenze, RightRead), RuleRoleScope},
+		{"role_without_the_right", CanLearnMissingInRoles(operator(allTypesNoRight), ServicePendenze, RightRead), RuleServiceRight},
+		{"disabled_caller", CanLearnMissingInGrant(disabled(full), APIPagamento, ""), RulePrincipalDisabled},
+	})
+}
