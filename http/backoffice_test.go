@@ -1005,6 +1005,7 @@ func TestBackofficeBadInputNeverServerError(t *testing.T) {
 		// query parameters
 		{"pagina_zero", "GET", "/domini?pagina=0", nil, 400, nil},
 		{"pagina_not_a_number", "GET", "/ruoli?pagina=x", nil, 400, nil},
+		{"pagina_too_large_for_int", "GET", "/ruoli?pagina=99999999999999999999", nil, 400, nil},
 		{"page_size_over_max", "GET", "/operatori?risultatiPerPagina=201", nil, 400, nil},
 		{"pendenze_bad_entity_filter", "GET", "/pendenze?idDominio=abc", nil, 400, nil},
 		{"pendenze_bad_state_filter", "GET", "/pendenze?stato=PAGATA", nil, 400, nil},
@@ -1026,6 +1027,16 @@ func TestBackofficeBadInputNeverServerError(t *testing.T) {
 			}
 		})
 	}
+	t.Run("pagina_whose_offset_overflows_is_an_empty_page", func(t *testing.T) {
+		var page struct {
+			NumRisultati int               `json:"numRisultati"`
+			Risultati    []json.RawMessage `json:"risultati"`
+		}
+		w.must(t, "GET", bo+"/domini?pagina=4611686018427387905&risultatiPerPagina=2", nil).decode(t, &page)
+		if page.NumRisultati == 0 || len(page.Risultati) != 0 {
+			t.Fatalf("page far beyond the last: %+v", page)
+		}
+	})
 	t.Run("wrong_content_type", func(t *testing.T) {
 		w.do(t, "PUT", bo+"/domini/"+d1, `{"ragioneSociale":"a","abilitato":true}`, asAdmin(),
 			withHeader("Content-Type", "text/plain")).expect(t, 400, "SINTASSI")

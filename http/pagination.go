@@ -41,8 +41,8 @@ func paginate[S, T any](c *echo.Context, all []S, conv func(S) T) (Page[T], erro
 	n := len(all)
 	pages := (n + per - 1) / per
 	p := Page[T]{NumRisultati: n, NumPagine: pages, RisultatiPerPagina: per, Pagina: pagina, Risultati: []T{}}
-	from := (pagina - 1) * per
-	if from < n {
+	if pagina <= pages { // pagina ≤ pages ≤ n: (pagina-1)*per cannot overflow
+		from := (pagina - 1) * per
 		to := min(from+per, n)
 		for _, s := range all[from:to] {
 			p.Risultati = append(p.Risultati, conv(s))

@@ -15,6 +15,7 @@ import (
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.Recover()) // a bug answers the 500 FaultBean, never a dropped connection
 	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestIDs()}))
 
 	e.GET("/healthz", func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
