@@ -122,6 +122,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	return s, nil
 }
 
+// Connected reports whether the connection to NATS is up. While it is
+// down, Append and Load fail at once with events.ErrUnavailable and the
+// subscription waits for the reconnection (nats.go reconnects forever).
+func (s *Store) Connected() bool { return s.nc != nil && s.nc.IsConnected() }
+
 // Backend implements events.Store.
 func (s *Store) Backend() string { return "jetstream" }
 
@@ -183,6 +188,11 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	case <-s.closed:
 		return 0, events.ErrClosed
 	default:
+	}
+	if !s.nc.IsConnected() {
+		// Refuse at once rather than buffer the publish until a reconnect
+		// or a time-out: the caller answers 503 and the client retries.
+		return 0, fmt.Errorf("append %s: %w: not connected to NATS", stream, events.ErrUnavailable)
 	}
 	now := time.Now().UTC()
 	commit := make([]wireEvent, len(recs))
@@ -264,6 +274,9 @@ func (s *Store) decode(subject string, seq uint64, data []byte) ([]events.Envelo
 // Load implements events.Store: every commit on the stream's subject, in
 // order, by direct gets of the next message for the subject.
 func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
+	if !s.nc.IsConnected() {
+		return nil, fmt.Errorf("load %s: %w: not connected to NATS", stream, events.ErrUnavailable)
+	}
 	subject := s.Subject(stream)
 	var out []events.Envelope
 	seq := uint64(1)
@@ -286,6 +299,9 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 
 // LastPosition implements events.Store.
 func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
+	if !s.nc.IsConnected() {
+		return 0, fmt.Errorf("stream info: %w: not connected to NATS", events.ErrUnavailable)
+	}
 	info, err := s.stream.Info(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("stream info: %w: %v", events.ErrUnavailable, err)
@@ -327,7 +343,11 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		}
 		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(4096))
+	// A 1 s idle heartbeat (the default would be 15 s) notices within
+	// about two seconds a consumer lost with its stream leader in a
+	// cluster fail-over, so the subscription is made again at once.
+	it, err := cons.Messages(jetstream.PullMaxMessages(4096), jetstream.PullExpiry(5*time.Second),
+		jetstream.PullHeartbeat(time.Second))
 	if err != nil {
 		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
 	}
