@@ -370,7 +370,7 @@ func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
 func LoadSnapshot(dir string) (*ReadModel, error) {
 	f, err := os.Open(filepath.Join(dir, SnapshotFile))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSnapshotUnusable, err)
+		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnusable, err)
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)

@@ -30,6 +30,8 @@ type Config struct {
 	ConsistencyWait    time.Duration
 	MaxBodyBytes       int64
 	LogLevel           string
+	SnapshotInterval   time.Duration
+	SnapshotMinEvents  uint64
 }
 
 func defaultConfig() Config {
@@ -42,6 +44,10 @@ func defaultConfig() Config {
 		ConsistencyWait: 2 * time.Second,
 		MaxBodyBytes:    1 << 20,
 		LogLevel:        "info",
+		// A snapshot a minute once 10,000 events have been applied since
+		// the previous one: cheap next to replaying, and bounds the tail.
+		SnapshotInterval:  time.Minute,
+		SnapshotMinEvents: 10_000,
 	}
 }
 
@@ -62,6 +68,8 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.ConsistencyWait, "consistency-wait", c.ConsistencyWait, "how long a request waits for its consistency token")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
+	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
 }
 
 // applyEnv sets every flag not given on the command line from its
@@ -113,6 +121,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))
+	}
+	if c.SnapshotInterval < 0 {
+		errs = append(errs, errors.New("--snapshot-interval must not be negative"))
 	}
 	if c.MaxBodyBytes < 1024 {
 		errs = append(errs, errors.New("--max-body-bytes must be at least 1024"))
