@@ -414,9 +414,14 @@ type Snapshotter struct {
 	Interval  time.Duration
 	MinEvents uint64
 	Logger    *slog.Logger
+	// Final writes one more snapshot when Run's context ends, if anything
+	// was applied since the last one (a graceful stop then restarts with
+	// no tail to replay).
+	Final bool
 }
 
-// Run writes snapshots of m until ctx ends, then returns. A failed write
+// Run writes snapshots of m until ctx ends (stop the projections first
+// for an exact final snapshot), then returns. A failed write
 // is logged and retried at the next tick; the previous snapshot stays.
 func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
 	if s.Interval <= 0 {
@@ -427,24 +432,30 @@ func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
 		logger = slog.Default()
 	}
 	last := m.AppliedEvents()
+	write := func() {
+		start := time.Now()
+		n := m.AppliedEvents()
+		pos, err := m.WriteSnapshot(s.Dir)
+		if err != nil {
+			logger.Error("snapshot failed", "error", err)
+			return
+		}
+		last = n
+		logger.Info("snapshot written", "position", uint64(pos), "took", time.Since(start))
+	}
 	t := time.NewTicker(s.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			if s.Final && m.AppliedEvents() > last {
+				write()
+			}
 			return
 		case <-t.C:
 		}
-		if n := m.AppliedEvents(); n-last < max(s.MinEvents, 1) {
-			continue
+		if m.AppliedEvents()-last >= max(s.MinEvents, 1) {
+			write()
 		}
-		start := time.Now()
-		pos, err := m.WriteSnapshot(s.Dir)
-		if err != nil {
-			logger.Error("snapshot failed", "error", err)
-			continue
-		}
-		last = m.AppliedEvents()
-		logger.Info("snapshot written", "position", uint64(pos), "took", time.Since(start))
 	}
 }

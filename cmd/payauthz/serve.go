@@ -90,11 +90,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
 	projDone := make(chan error, 1)
 	go func() { projDone <- model.Run(projCtx, store, logger) }()
+	snapCtx, stopSnapshots := context.WithCancel(context.WithoutCancel(ctx))
 	snapDone := make(chan struct{})
 	go func() {
 		defer close(snapDone)
 		projections.Snapshotter{Dir: snapshotDir(cfg), Interval: cfg.SnapshotInterval, MinEvents: cfg.SnapshotMinEvents,
-			Logger: logger}.Run(projCtx, model)
+			Logger: logger, Final: true}.Run(snapCtx, model)
 	}()
 
 	srv, err := httpapi.New(httpapi.Config{
@@ -112,6 +113,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		stopProjections()
 		<-projDone
+		stopSnapshots()
 		<-snapDone
 		return err
 	}
@@ -119,6 +121,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
 	stopProjections()
 	<-projDone
+	stopSnapshots() // after the projections stopped: the final snapshot is exact
 	<-snapDone
 	if serveErr != nil && !errors.Is(serveErr, context.Canceled) {
 		return serveErr
