@@ -266,6 +266,9 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 
 	pe := m.pendenze
+	pe.own.reserve(len(st.Pendenze))
+	pe.details.reserve(len(st.Pendenze))
+	pe.notices.reserve(len(st.Notices))
 	pe.order = make([]string, 0, len(st.Pendenze))
 	for _, sp := range st.Pendenze {
 		creator := pe.in(sp.Creator)
@@ -284,6 +287,9 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 
 	mo := m.money
+	mo.payments.reserve(len(st.Payments))
+	mo.receipts.reserve(len(st.Receipts))
+	mo.byNotice.reserve(len(st.ByNotice))
 	for _, sp := range st.Payments {
 		mo.payments.put(sp.Event.ID, &Payment{Event: sp.Event, Stato: sp.Stato, Paid: sp.Paid, Time: sp.Time,
 			Position: sp.Position, view: paymentView(sp.Event)})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -241,6 +242,47 @@ func TestLoadSnapshotRefusesWhatItCannotTrust(t *testing.T) {
 		}
 		if fi, _ := os.Stat(filepath.Join(good, SnapshotFile)); fi.Mode().Perm() != 0o600 {
 			t.Fatalf("snapshot mode %v, want 0600 (it holds password hashes)", fi.Mode().Perm())
+		}
+	})
+}
+
+// BenchmarkSnapshot measures writing and loading a snapshot of
+// PAYAUTHZ_BENCH_EVENTS pendenze (default 100000) without any log I/O.
+func BenchmarkSnapshot(b *testing.B) {
+	n := 100_000
+	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
+		n = v
+	}
+	m := New()
+	for i := range n {
+		e := events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%1000), IDPendenza: fmt.Sprintf("P%07d", i),
+			IDDominio: fmt.Sprintf("%011d", i%100), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti", AmountCents: 12345,
+			Payer:        events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
+			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
+		if err := m.Apply(events.Envelope{Position: events.Position(i + 1), CommitSize: 1, Name: e.EventName(), Event: e}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dir := b.TempDir()
+	if _, err := m.WriteSnapshot(dir); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("write", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := m.WriteSnapshot(dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			got, err := LoadSnapshot(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got.PendenzeCount() != n {
+				b.Fatalf("loaded %d pendenze, want %d", got.PendenzeCount(), n)
+			}
 		}
 	})
 }
