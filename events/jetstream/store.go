@@ -104,22 +104,63 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	s.stream, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:        cfg.StreamName,
-		Subjects:    []string{cfg.SubjectPrefix + ".>"},
-		Storage:     jetstream.FileStorage,
-		Retention:   jetstream.LimitsPolicy,
-		Replicas:    cfg.Replicas,
-		DenyDelete:  true,
-		DenyPurge:   true,
-		AllowDirect: true,
-		Duplicates:  2 * time.Minute,
-	})
-	if err != nil {
+	if s.stream, err = s.createStream(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, err)
+		return nil, err
 	}
 	return s, nil
+}
+
+// createStream creates or updates the stream. On a cluster that is still
+// electing its leader or has not yet seen enough peers (a fresh cluster,
+// or one coming back), it retries until ConnectTimeout.
+func (s *Store) createStream(ctx context.Context) (jetstream.Stream, error) {
+	cfg := s.cfg
+	deadline := time.Now().Add(cfg.ConnectTimeout)
+	for {
+		stream, err := s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name:        cfg.StreamName,
+			Subjects:    []string{cfg.SubjectPrefix + ".>"},
+			Storage:     jetstream.FileStorage,
+			Retention:   jetstream.LimitsPolicy,
+			Replicas:    cfg.Replicas,
+			DenyDelete:  true,
+			DenyPurge:   true,
+			AllowDirect: true,
+			Duplicates:  2 * time.Minute,
+		})
+		if err == nil {
+			return stream, nil
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) || !transientStreamError(err) {
+			return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, err)
+		}
+		s.logger.Info("stream not available yet; retrying", "stream", cfg.StreamName, "error", err)
+		select {
+		case <-time.After(250 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, ctx.Err())
+		}
+	}
+}
+
+// transientStreamError reports an error a cluster gives while it forms:
+// no meta leader yet, too few peers online for the replicas, or no answer
+// in time.
+func transientStreamError(err error) bool {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode {
+		case 10005, 10006, 10008, 10009:
+			// nats-server's JSClusterNoPeersErr (no suitable peers for
+			// placement), JSClusterNotActiveErr, JSClusterNotAvailErr
+			// (temporarily unavailable), JSClusterNotLeaderErr.
+			return true
+		}
+		return false
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled)
 }
 
 // Connected reports whether the connection to NATS is up. While it is

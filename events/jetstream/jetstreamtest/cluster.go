@@ -124,7 +124,8 @@ func (c *Cluster) StartAll() {
 }
 
 // WaitReady waits until the running nodes agree on a JetStream meta
-// leader (the cluster can then create streams).
+// leader that sees all of them online (the cluster can then place
+// streams of up to that many replicas).
 func (c *Cluster) WaitReady(timeout time.Duration) {
 	c.tb.Helper()
 	if err := c.waitReady(timeout); err != nil {
@@ -145,14 +146,16 @@ func (c *Cluster) waitReady(timeout time.Duration) error {
 		c.mu.Unlock()
 		ok := len(running) > 0
 		for _, s := range running {
-			if !s.JetStreamIsClustered() || s.JetStreamIsCurrent() == false {
+			if !s.JetStreamIsClustered() || !s.JetStreamIsCurrent() {
 				ok = false
 				break
 			}
 		}
 		if ok {
 			for _, s := range running {
-				if s.JetStreamIsLeader() {
+				// The leader must also see every running node online with
+				// its stats, or an R3 stream cannot be placed yet.
+				if s.JetStreamIsLeader() && len(s.JetStreamClusterPeers()) >= len(running) {
 					return nil
 				}
 			}
