@@ -25,7 +25,9 @@ import (
 //
 //	magic "PAYAUTHZ-SNAPSHOT\n" | version uint32 | body length uint64 | SHA-256 of body | body
 //
-// (big-endian). The body is the gob encoding of snapshotState. A file of
+// (big-endian). The body is a gob stream: snapshotState without its
+// pendenze, then the pendenze in chunks of snapshotChunk (small messages
+// decode without regrowing one huge buffer). A file of
 // another version, a wrong checksum or a truncated body is ignored (the
 // models are rebuilt from the log), never trusted. A snapshot only ever
 // holds whole commits.
@@ -37,6 +39,9 @@ const SnapshotVersion uint32 = 1
 const SnapshotFile = "readmodels.snapshot"
 
 var snapshotMagic = []byte("PAYAUTHZ-SNAPSHOT\n")
+
+// snapshotChunk is how many pendenze one gob message of the body holds.
+const snapshotChunk = 8192
 
 // ErrSnapshotUnusable reports a snapshot that is missing, of an unknown
 // version, corrupt or ahead of the log: the caller replays the whole log.
@@ -56,9 +61,10 @@ type snapshotState struct {
 	Interms    []snapIntermediary
 	Protection *events.PublicAPIProtectionConfigured
 
-	Pendenze []snapPendenza // in creation order
-	Notices  []snapKV       // idDominio/numeroAvviso → pendenza key
-	ByPayer  []snapList
+	Pendenze      []snapPendenza // in creation order; encoded after the rest, in chunks
+	PendenzeCount int
+	Notices       []snapKV // idDominio/numeroAvviso → pendenza key
+	ByPayer       []snapList
 
 	Payments        []snapPayment // in order
 	Receipts        []Receipt
@@ -325,10 +331,6 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 // encoding and writing happen after.
 func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
 	st := m.state()
-	var body bytes.Buffer
-	if err := gob.NewEncoder(&body).Encode(st); err != nil {
-		return 0, fmt.Errorf("encode snapshot: %w", err)
-	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("snapshot dir: %w", err)
 	}
@@ -337,18 +339,7 @@ func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
 		return 0, fmt.Errorf("snapshot: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	sum := sha256.Sum256(body.Bytes())
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	var hdr [12]byte
-	binary.BigEndian.PutUint32(hdr[:4], SnapshotVersion)
-	binary.BigEndian.PutUint64(hdr[4:], uint64(body.Len()))
-	for _, b := range [][]byte{snapshotMagic, hdr[:], sum[:], body.Bytes()} {
-		if _, err := w.Write(b); err != nil {
-			tmp.Close()
-			return 0, fmt.Errorf("write snapshot: %w", err)
-		}
-	}
-	if err := w.Flush(); err != nil {
+	if err := writeSnapshotFile(tmp, st); err != nil {
 		tmp.Close()
 		return 0, fmt.Errorf("write snapshot: %w", err)
 	}
@@ -369,6 +360,51 @@ func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
 	return events.Position(st.Applied), nil
 }
 
+// writeSnapshotFile streams the body after a blank header, hashing it on
+// the way, then fills the header in.
+func writeSnapshotFile(f *os.File, st *snapshotState) error {
+	headLen := int64(len(snapshotMagic) + 12 + sha256.Size)
+	if _, err := f.Seek(headLen, io.SeekStart); err != nil {
+		return err
+	}
+	h := sha256.New()
+	cw := &countingWriter{w: io.MultiWriter(f, h)}
+	bw := bufio.NewWriterSize(cw, 1<<20)
+	enc := gob.NewEncoder(bw)
+	pend := st.Pendenze
+	head := *st
+	head.Pendenze, head.PendenzeCount = nil, len(pend)
+	if err := enc.Encode(&head); err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	for i := 0; i < len(pend); i += snapshotChunk {
+		if err := enc.Encode(pend[i:min(i+snapshotChunk, len(pend))]); err != nil {
+			return fmt.Errorf("encode: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	hdr := make([]byte, 0, headLen)
+	hdr = append(hdr, snapshotMagic...)
+	hdr = binary.BigEndian.AppendUint32(hdr, SnapshotVersion)
+	hdr = binary.BigEndian.AppendUint64(hdr, uint64(cw.n))
+	hdr = h.Sum(hdr)
+	_, err := f.WriteAt(hdr, 0)
+	return err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // LoadSnapshot reads dir/SnapshotFile. Any problem (no file, unknown
 // version, bad checksum, undecodable or inconsistent state) returns an
 // error matching ErrSnapshotUnusable and no model: the caller starts from
@@ -379,9 +415,8 @@ func LoadSnapshot(dir string) (*ReadModel, error) {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnusable, err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
 	head := make([]byte, len(snapshotMagic)+12+sha256.Size)
-	if _, err := io.ReadFull(r, head); err != nil {
+	if _, err := io.ReadFull(f, head); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrSnapshotUnusable, err)
 	}
 	if !bytes.Equal(head[:len(snapshotMagic)], snapshotMagic) {
@@ -396,21 +431,47 @@ func LoadSnapshot(dir string) (*ReadModel, error) {
 		return nil, fmt.Errorf("%w: truncated or oversized body", ErrSnapshotUnusable)
 	}
 	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
+	if _, err := io.ReadFull(f, body); err != nil {
 		return nil, fmt.Errorf("%w: body: %v", ErrSnapshotUnusable, err)
 	}
 	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], h[12:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrSnapshotUnusable)
 	}
-	var st snapshotState
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&st); err != nil {
+	st, err := decodeSnapshot(body)
+	if err != nil {
 		return nil, fmt.Errorf("%w: decode: %v", ErrSnapshotUnusable, err)
 	}
-	m, err := fromState(&st)
+	m, err := fromState(st)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshotUnusable, err)
 	}
 	return m, nil
+}
+
+func decodeSnapshot(body []byte) (*snapshotState, error) {
+	dec := gob.NewDecoder(bytes.NewReader(body))
+	var st snapshotState
+	if err := dec.Decode(&st); err != nil {
+		return nil, err
+	}
+	// A pendenza takes well over 8 bytes of body: a larger count is a lie.
+	if st.PendenzeCount < 0 || st.PendenzeCount > len(body)/8 {
+		return nil, fmt.Errorf("pendenze count %d does not fit the body", st.PendenzeCount)
+	}
+	st.Pendenze = make([]snapPendenza, 0, st.PendenzeCount)
+	for len(st.Pendenze) < st.PendenzeCount {
+		// A fresh slice each time: gob leaves zero fields of a reused
+		// element as they were.
+		var chunk []snapPendenza
+		if err := dec.Decode(&chunk); err != nil {
+			return nil, err
+		}
+		if len(chunk) == 0 || len(st.Pendenze)+len(chunk) > st.PendenzeCount {
+			return nil, errors.New("pendenze chunks do not add up to the count")
+		}
+		st.Pendenze = append(st.Pendenze, chunk...)
+	}
+	return &st, nil
 }
 
 // Snapshotter writes a snapshot every Interval when at least MinEvents
