@@ -193,6 +193,7 @@ func TestCluster_consistency_tokens_and_isolation(t *testing.T) {
 		eventually(t, "B's /readyz is 200 after the reconnection", func() bool {
 			return b.do(t, "GET", "/readyz", nil).Status == 200
 		})
+		waitApplied(t, b, positionOf(t, w2))
 		b.do(t, "GET", bo+"/domini/"+d2, nil, asAdmin(), withToken(w2.Header.Get(ConsistencyHeader))).expect(t, 200, "")
 		b.must(t, "PUT", bo+"/domini/33333333333", map[string]any{"ragioneSociale": "Ente 3", "abilitato": true})
 	})
@@ -353,7 +354,11 @@ func TestCluster_whole_cluster_stopped_and_back(t *testing.T) {
 		w2 = a.do(t, "PUT", bo+"/domini/"+d2, map[string]any{"ragioneSociale": "Ente 2", "abilitato": true}, asAdmin())
 		return w2.Status == 201 || w2.Status == 200
 	})
+	// B follows the log again (its subscription is made again after the
+	// outage), then decides with A's write.
+	waitApplied(t, b, positionOf(t, w2))
 	b.do(t, "GET", bo+"/domini/"+d2, nil, asAdmin(), withToken(w2.Header.Get(ConsistencyHeader))).expect(t, 200, "")
+	b.do(t, "GET", bo+"/domini/"+d2, nil, asAdmin()).expect(t, 200, "")
 }
 
 // BenchmarkClusterPropagation measures how long a grant or revoke made on
