@@ -49,6 +49,9 @@ type harnessConfig struct {
 	decisionLogger  *slog.Logger
 	decisionOff     bool
 	decisionSubject string
+	natsURLs        []string // an external cluster instead of the embedded server
+	replicas        int      // stream replicas on that cluster
+	dataDir         string   // a data dir that outlives the replica (restart tests)
 }
 
 // withDecisionLog sends the decision log to logger; nil turns it off.
@@ -61,6 +64,16 @@ func withDecisionLog(logger *slog.Logger) harnessOption {
 func withDecisionSubject(subject string) harnessOption {
 	return func(c *harnessConfig) { c.decisionSubject = subject }
 }
+
+// onCluster runs the replica on an external NATS cluster with a stream of
+// the given replicas, instead of its own embedded server.
+func onCluster(urls []string, replicas int) harnessOption {
+	return func(c *harnessConfig) { c.natsURLs, c.replicas = urls, replicas }
+}
+
+// withDataDir keeps the replica's data dir (session key, certificates)
+// at dir, so that a restarted replica finds it again.
+func withDataDir(dir string) harnessOption { return func(c *harnessConfig) { c.dataDir = dir } }
 
 type harnessOption func(*harnessConfig)
 
@@ -88,7 +101,14 @@ type harness struct {
 
 	mu      sync.Mutex
 	clients map[*tls.Certificate]*http.Client
+
+	stopOnce sync.Once
+	stopFn   func()
 }
+
+// stop shuts the replica down (HTTP server, projections, store
+// connection); it is idempotent and also runs at cleanup.
+func (h *harness) stop() { h.stopOnce.Do(h.stopFn) }
 
 func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	t.Helper()
@@ -97,31 +117,43 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	dir := t.TempDir()
+	dir := cfg.dataDir
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("PAYAUTHZ_TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: filepath.Join(dir, "data"), Logger: logger})
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: filepath.Join(dir, "data"), Logger: logger,
+		URLs: cfg.natsURLs, Replicas: cfg.replicas})
 	if err != nil {
 		cancel()
 		t.Fatalf("open store: %v", err)
 	}
 	model := projections.New()
 	cmds := commands.NewHandler(store, model, logger)
-	if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil {
-		t.Fatalf("bootstrap: %v", err)
-	}
 	last, err := store.LastPosition(ctx)
 	if err != nil {
 		t.Fatalf("last position: %v", err)
+	}
+	if last == 0 {
+		if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil {
+			t.Fatalf("bootstrap: %v", err)
+		}
+		if last, err = store.LastPosition(ctx); err != nil {
+			t.Fatalf("last position: %v", err)
+		}
 	}
 	projDone := make(chan struct{})
 	go func() { defer close(projDone); _ = model.Run(ctx, store, logger) }()
 
 	serverCA := newTestCA(t, "payauthz test server CA")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	certFile, keyFile := serverCA.writeServerCert(t, dir)
 	clientCA := newTestCA(t, "payauthz test client CA")
 	caFile := filepath.Join(dir, "client-ca.pem")
@@ -152,12 +184,13 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		httpURL: "http://" + addrs[0].String(), httpsURL: "https://" + addrs[1].String(),
 		ca: clientCA, otherCA: newTestCA(t, "untrusted client CA"), serverCA: serverCA.pool(),
 		clients: map[*tls.Certificate]*http.Client{}}
-	t.Cleanup(func() {
+	h.stopFn = func() {
 		cancel()
 		<-serveDone
 		<-projDone
 		_ = store.Close()
-	})
+	}
+	t.Cleanup(h.stop)
 	if err := model.WaitFor(ctx, last); err != nil {
 		t.Fatalf("projections: %v", err)
 	}

@@ -20,12 +20,12 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/healthz", func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
 	e.GET("/readyz", func(c *echo.Context) error {
-		body := map[string]any{"position": uint64(s.model.AppliedPosition()), "readyAt": uint64(s.cfg.ReadyAt)}
-		if !s.ready() {
-			body["status"] = "catching up"
+		ok, status := s.ready()
+		body := map[string]any{"position": uint64(s.model.AppliedPosition()),
+			"readyAt": max(uint64(s.cfg.ReadyAt), s.catchUpTo.Load()), "status": status}
+		if !ok {
 			return c.JSON(http.StatusServiceUnavailable, body)
 		}
-		body["status"] = "ready"
 		return c.JSON(http.StatusOK, body)
 	})
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))

@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -69,6 +70,12 @@ type Server struct {
 
 	mu        sync.Mutex
 	listeners []net.Listener
+
+	// Readiness after a lost connection (see watchConnection): down is set
+	// while the store cannot reach its backend, catchUpTo is the log's last
+	// position read right after the connection came back.
+	down      atomic.Bool
+	catchUpTo atomic.Uint64
 
 	openAPIState
 }
@@ -164,6 +171,7 @@ func (s *Server) Serve(ctx context.Context) error {
 			return err
 		}
 	}
+	go s.watchConnection(ctx)
 	var serveErr error
 	select {
 	case <-ctx.Done():
@@ -193,4 +201,64 @@ func (s *Server) Addrs() []net.Addr {
 	return out
 }
 
-func (s *Server) ready() bool { return s.model.AppliedPosition() >= s.cfg.ReadyAt }
+// connectivity is implemented by stores that know whether they reach
+// their backend (the JetStream store does).
+type connectivity interface{ Connected() bool }
+
+// ready reports whether this replica may take traffic: the store is
+// reachable and the projections have applied the log's last position as
+// of start-up and as of the last reconnection.
+func (s *Server) ready() (bool, string) {
+	if s.down.Load() {
+		return false, "disconnected from the event log"
+	}
+	applied := s.model.AppliedPosition()
+	if applied < s.cfg.ReadyAt || uint64(applied) < s.catchUpTo.Load() {
+		return false, "catching up"
+	}
+	return true, "ready"
+}
+
+// connCheckInterval is how often watchConnection looks at the store.
+const connCheckInterval = 100 * time.Millisecond
+
+// watchConnection follows the store's connection until ctx ends. While it
+// is down the replica is not ready (reads are still served from the
+// projections; writes fail with 503). When it comes back, the replica is
+// not ready again until its projections have applied the log's last
+// position as read then, so a load balancer sends it traffic only once it
+// has caught up with what the others wrote meanwhile.
+func (s *Server) watchConnection(ctx context.Context) {
+	cs, ok := s.store.(connectivity)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(connCheckInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !cs.Connected() {
+			if !s.down.Swap(true) {
+				s.logger.Warn("lost the connection to the event log; serving reads from the projections, refusing writes")
+			}
+			continue
+		}
+		if !s.down.Load() {
+			continue
+		}
+		lctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		last, err := s.store.LastPosition(lctx)
+		cancel()
+		if err != nil {
+			continue // stay not ready; try again at the next tick
+		}
+		s.catchUpTo.Store(uint64(last))
+		s.down.Store(false)
+		s.logger.Info("reconnected to the event log; catching up", "to", uint64(last),
+			"applied", uint64(s.model.AppliedPosition()))
+	}
+}

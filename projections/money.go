@@ -89,10 +89,8 @@ func PaymentKind(s string) domain.PrincipalKind {
 	return domain.KindUnknown
 }
 
-func (m *money) startPayment(e events.PaymentStarted, env events.Envelope) {
-	if _, dup := m.payments.get(e.ID); dup {
-		return
-	}
+// paymentView is the ownership facts of a started payment.
+func paymentView(e events.PaymentStarted) domain.PaymentView {
 	v := domain.PaymentView{ID: e.ID, CallerKind: PaymentKind(e.CallerKind), CallerID: e.CallerID,
 		SessionHash: e.SessionHash}
 	if e.Remitter != nil {
@@ -102,7 +100,15 @@ func (m *money) startPayment(e events.PaymentStarted, env events.Envelope) {
 		v.Items = append(v.Items, domain.PaymentItemView{IDDominio: it.IDDominio, IDTipoPendenza: it.IDTipoPendenza,
 			PayerID: strings.ToUpper(it.PayerID)})
 	}
-	m.payments.put(e.ID, &Payment{Event: e, Stato: PaymentInCorso, Time: env.Time, Position: env.Position, view: v})
+	return v
+}
+
+func (m *money) startPayment(e events.PaymentStarted, env events.Envelope) {
+	if _, dup := m.payments.get(e.ID); dup {
+		return
+	}
+	m.payments.put(e.ID, &Payment{Event: e, Stato: PaymentInCorso, Time: env.Time, Position: env.Position,
+		view: paymentView(e)})
 	for _, it := range e.Items {
 		if it.NumeroAvviso != "" {
 			m.byNotice.put(it.IDDominio+"/"+it.NumeroAvviso, e.ID)

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -319,7 +320,9 @@ func (m *ReadModel) Pendenze(f PendenzeFilter) []Pendenza {
 	p := m.pendenze
 	p.listMu.RLock()
 	var keys []string
-	pick := func(idx []int32) {
+	pick := func(idx []int32) { // in creation order, whatever order the payer changes left
+		idx = slices.Clone(idx)
+		slices.Sort(idx)
 		keys = make([]string, len(idx))
 		for i, j := range idx {
 			keys[i] = p.order[j]

@@ -28,6 +28,21 @@ func newTable[V any]() *table[V] {
 	return t
 }
 
+// reserve grows every shard's map for about n entries in all (snapshot
+// loading knows the count up front and saves the rehashing). Call it only
+// while no other goroutine uses t.
+func (t *table[V]) reserve(n int) {
+	per := n/shardCount + n/(4*shardCount) + 1
+	for i := range t.shards {
+		s := &t.shards[i]
+		m := make(map[string]V, per+len(s.m))
+		for k, v := range s.m {
+			m[k] = v
+		}
+		s.m = m
+	}
+}
+
 func (t *table[V]) shard(key string) *shard[V] {
 	return &t.shards[maphash.String(t.seed, key)%shardCount]
 }

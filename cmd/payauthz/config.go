@@ -38,6 +38,8 @@ type Config struct {
 	// DecisionLogSubject, when set, also publishes each decision as JSON on
 	// this NATS subject (on the event log's NATS connection).
 	DecisionLogSubject string
+	SnapshotInterval   time.Duration
+	SnapshotMinEvents  uint64
 }
 
 func defaultConfig() Config {
@@ -51,6 +53,10 @@ func defaultConfig() Config {
 		MaxBodyBytes:    1 << 20,
 		LogLevel:        "info",
 		DecisionLog:     "log",
+		// A snapshot a minute once 10,000 events have been applied since
+		// the previous one: cheap next to replaying, and bounds the tail.
+		SnapshotInterval:  time.Minute,
+		SnapshotMinEvents: 10_000,
 	}
 }
 
@@ -73,6 +79,8 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
 	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject")
+	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
+	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
 }
 
 // applyEnv sets every flag not given on the command line from its
@@ -131,6 +139,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))
+	}
+	if c.SnapshotInterval < 0 {
+		errs = append(errs, errors.New("--snapshot-interval must not be negative"))
 	}
 	if c.MaxBodyBytes < 1024 {
 		errs = append(errs, errors.New("--max-body-bytes must be at least 1024"))

@@ -262,3 +262,80 @@ func TestServeSelectsKurrentDB(t *testing.T) {
 		t.Fatalf("open error = %v, want a kurrentdb unavailable error", err)
 	}
 }
+
+// TestRestartLoadsSnapshotAndReplaysTail: a replica restarts from its
+// read-model snapshot plus the log's tail, and ignores a snapshot of an
+// unknown format version (whole replay), serving the same data each time.
+func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
+	dir := t.TempDir()
+	addr := freePort(t)
+	pwFile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	snap := filepath.Join(data, "snapshots", "readmodels.snapshot")
+	put := func(c *child, i int) {
+		t.Helper()
+		id := fmt.Sprintf("%011d", i)
+		if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/domini/"+id, "admin", "admin-pass-1", `{"ragioneSociale":"E","abilitato":true}`); got != 201 {
+			t.Fatalf("PUT dominio %s: %d\n%s", id, got, c.stderr)
+		}
+	}
+	kill := func(c *child) {
+		t.Helper()
+		_ = c.cmd.Process.Signal(syscall.SIGKILL)
+		_ = c.cmd.Wait()
+	}
+	allThere := func(c *child) {
+		t.Helper()
+		for i := 1; i <= 5; i++ {
+			if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/domini/"+fmt.Sprintf("%011d", i), "admin", "admin-pass-1", ""); got != 200 {
+				t.Fatalf("dominio %d after restart: %d\n%s", i, got, c.stderr)
+			}
+		}
+		if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/domini/00000000009", "admin", "admin-pass-1", ""); got != 404 {
+			t.Fatalf("unknown dominio: %d", got)
+		}
+	}
+
+	c1 := startChild(t, data, addr, "--admin-password-file", pwFile, "--snapshot-interval", "50ms", "--snapshot-min-events", "1")
+	for i := 1; i <= 3; i++ {
+		put(c1, i)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(c1.stderr.String(), "snapshot written") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no snapshot written:\n%s", c1.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	kill(c1)
+
+	// The tail: written by a replica that takes no snapshot.
+	c2 := startChild(t, data, addr, "--snapshot-interval", "1h")
+	put(c2, 4)
+	put(c2, 5)
+	kill(c2)
+
+	c3 := startChild(t, data, addr, "--snapshot-interval", "1h")
+	allThere(c3)
+	if !strings.Contains(c3.stderr.String(), "loaded the read-model snapshot") || strings.Contains(c3.stderr.String(), `"tail":0`) {
+		t.Fatalf("restart did not load the snapshot and replay a tail:\n%s", c3.stderr)
+	}
+	kill(c3)
+
+	raw, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len("PAYAUTHZ-SNAPSHOT\n")+3] = 99 // format version 99
+	if err := os.WriteFile(snap, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c4 := startChild(t, data, addr, "--snapshot-interval", "1h")
+	allThere(c4)
+	if !strings.Contains(c4.stderr.String(), "ignoring the read-model snapshot") {
+		t.Fatalf("a snapshot of version 99 was not ignored:\n%s", c4.stderr)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -72,13 +73,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}()
 
-	model := projections.New()
-	cmds := commands.NewHandler(store, model, logger)
-
 	startLast, err := store.LastPosition(ctx)
 	if err != nil {
 		return fmt.Errorf("read the log: %w", err)
 	}
+	model := loadModel(cfg, startLast, logger)
+	cmds := commands.NewHandler(store, model, logger)
 	if startLast == 0 {
 		password, err := adminPassword(cfg, logger)
 		if err != nil {
@@ -105,6 +105,13 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
 	projDone := make(chan error, 1)
 	go func() { projDone <- model.Run(projCtx, store, logger) }()
+	snapCtx, stopSnapshots := context.WithCancel(context.WithoutCancel(ctx))
+	snapDone := make(chan struct{})
+	go func() {
+		defer close(snapDone)
+		projections.Snapshotter{Dir: snapshotDir(cfg), Interval: cfg.SnapshotInterval, MinEvents: cfg.SnapshotMinEvents,
+			Logger: logger, Final: true}.Run(snapCtx, model)
+	}()
 
 	srv, err := httpapi.New(httpapi.Config{
 		HTTPAddr:           cfg.HTTPAddr,
@@ -125,12 +132,16 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		stopProjections()
 		<-projDone
+		stopSnapshots()
+		<-snapDone
 		return err
 	}
 	logger.Info("payauthz serving", "http", cfg.HTTPAddr, "https", cfg.HTTPSAddr, "log_position", uint64(startLast))
 	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
 	stopProjections()
 	<-projDone
+	stopSnapshots() // after the projections stopped: the final snapshot is exact
+	<-snapDone
 	if serveErr != nil && !errors.Is(serveErr, context.Canceled) {
 		return serveErr
 	}
@@ -150,6 +161,34 @@ func decisionLogger(cfg Config, logger *slog.Logger) (*slog.Logger, func(), erro
 		return nil, nil, fmt.Errorf("decision log: %w", err)
 	}
 	return slog.New(slog.NewJSONHandler(f, nil)), func() { _ = f.Close() }, nil
+}
+
+// snapshotDir is where the read-model snapshots live.
+func snapshotDir(cfg Config) string { return filepath.Join(cfg.DataDir, "snapshots") }
+
+// loadModel returns the read models from the snapshot in the data dir when
+// it is usable and not ahead of the log (a snapshot of another or a reset
+// log), else empty models; the projections then replay what follows.
+func loadModel(cfg Config, last events.Position, logger *slog.Logger) *projections.ReadModel {
+	if cfg.SnapshotInterval <= 0 || last == 0 {
+		return projections.New()
+	}
+	start := time.Now()
+	m, err := projections.LoadSnapshot(snapshotDir(cfg))
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			logger.Warn("ignoring the read-model snapshot; replaying the whole log", "error", err)
+		}
+		return projections.New()
+	}
+	if m.AppliedPosition() > last {
+		logger.Warn("ignoring a read-model snapshot ahead of the log; replaying the whole log",
+			"snapshot", uint64(m.AppliedPosition()), "log", uint64(last))
+		return projections.New()
+	}
+	logger.Info("loaded the read-model snapshot", "position", uint64(m.AppliedPosition()),
+		"tail", uint64(last-m.AppliedPosition()), "took", time.Since(start))
+	return m
 }
 
 // adminPassword reads --admin-password-file, or generates a random password

@@ -115,23 +115,69 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		return s, nil
 	}
-	s.stream, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:        cfg.StreamName,
-		Subjects:    []string{cfg.SubjectPrefix + ".>"},
-		Storage:     jetstream.FileStorage,
-		Retention:   jetstream.LimitsPolicy,
-		Replicas:    cfg.Replicas,
-		DenyDelete:  true,
-		DenyPurge:   true,
-		AllowDirect: true,
-		Duplicates:  2 * time.Minute,
-	})
-	if err != nil {
+	if s.stream, err = s.createStream(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, err)
+		return nil, err
 	}
 	return s, nil
 }
+
+// createStream creates or updates the stream. On a cluster that is still
+// electing its leader or has not yet seen enough peers (a fresh cluster,
+// or one coming back), it retries until ConnectTimeout.
+func (s *Store) createStream(ctx context.Context) (jetstream.Stream, error) {
+	cfg := s.cfg
+	deadline := time.Now().Add(cfg.ConnectTimeout)
+	for {
+		stream, err := s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name:        cfg.StreamName,
+			Subjects:    []string{cfg.SubjectPrefix + ".>"},
+			Storage:     jetstream.FileStorage,
+			Retention:   jetstream.LimitsPolicy,
+			Replicas:    cfg.Replicas,
+			DenyDelete:  true,
+			DenyPurge:   true,
+			AllowDirect: true,
+			Duplicates:  2 * time.Minute,
+		})
+		if err == nil {
+			return stream, nil
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) || !transientStreamError(err) {
+			return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, err)
+		}
+		s.logger.Info("stream not available yet; retrying", "stream", cfg.StreamName, "error", err)
+		select {
+		case <-time.After(250 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("jetstream: stream %s: %w", cfg.StreamName, ctx.Err())
+		}
+	}
+}
+
+// transientStreamError reports an error a cluster gives while it forms:
+// no meta leader yet, too few peers online for the replicas, or no answer
+// in time.
+func transientStreamError(err error) bool {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode {
+		case 10005, 10006, 10008, 10009:
+			// nats-server's JSClusterNoPeersErr (no suitable peers for
+			// placement), JSClusterNotActiveErr, JSClusterNotAvailErr
+			// (temporarily unavailable), JSClusterNotLeaderErr.
+			return true
+		}
+		return false
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled)
+}
+
+// Connected reports whether the connection to NATS is up. While it is
+// down, Append and Load fail at once with events.ErrUnavailable and the
+// subscription waits for the reconnection (nats.go reconnects forever).
+func (s *Store) Connected() bool { return s.nc != nil && s.nc.IsConnected() }
 
 // Backend implements events.Store.
 func (s *Store) Backend() string { return "jetstream" }
@@ -197,6 +243,11 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	case <-s.closed:
 		return 0, events.ErrClosed
 	default:
+	}
+	if !s.nc.IsConnected() {
+		// Refuse at once rather than buffer the publish until a reconnect
+		// or a time-out: the caller answers 503 and the client retries.
+		return 0, fmt.Errorf("append %s: %w: not connected to NATS", stream, events.ErrUnavailable)
 	}
 	now := time.Now().UTC()
 	commit := make([]wireEvent, len(recs))
@@ -278,6 +329,9 @@ func (s *Store) decode(subject string, seq uint64, data []byte) ([]events.Envelo
 // Load implements events.Store: every commit on the stream's subject, in
 // order, by direct gets of the next message for the subject.
 func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
+	if !s.nc.IsConnected() {
+		return nil, fmt.Errorf("load %s: %w: not connected to NATS", stream, events.ErrUnavailable)
+	}
 	subject := s.Subject(stream)
 	var out []events.Envelope
 	seq := uint64(1)
@@ -300,6 +354,9 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 
 // LastPosition implements events.Store.
 func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
+	if !s.nc.IsConnected() {
+		return 0, fmt.Errorf("stream info: %w: not connected to NATS", events.ErrUnavailable)
+	}
 	info, err := s.stream.Info(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("stream info: %w: %v", events.ErrUnavailable, err)
@@ -341,7 +398,11 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		}
 		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(4096))
+	// A 1 s idle heartbeat (the default would be 15 s) notices within
+	// about two seconds a consumer lost with its stream leader in a
+	// cluster fail-over, so the subscription is made again at once.
+	it, err := cons.Messages(jetstream.PullMaxMessages(4096), jetstream.PullExpiry(5*time.Second),
+		jetstream.PullHeartbeat(time.Second))
 	if err != nil {
 		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
 	}

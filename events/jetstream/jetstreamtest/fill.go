@@ -25,10 +25,14 @@ func Event(i int) events.Event {
 
 // Fill appends n single-event commits quickly (async publishes, no
 // expected version) for read benchmarks.
-func Fill(ctx context.Context, s *jetstream.Store, n int) error {
+func Fill(ctx context.Context, s *jetstream.Store, n int) error { return FillFrom(ctx, s, 0, n) }
+
+// FillFrom is Fill of the events first to first+n-1 (to grow a log filled
+// before).
+func FillFrom(ctx context.Context, s *jetstream.Store, first, n int) error {
 	codec := events.DefaultCodec
 	var futures []js.PubAckFuture
-	for i := range n {
+	for i := first; i < first+n; i++ {
 		e := Event(i)
 		data, err := codec.Encode(e)
 		if err != nil {

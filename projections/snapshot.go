@@ -1,0 +1,518 @@
+package projections
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// A snapshot file is the read models as of one log position, so that a
+// restart replays only the tail of the log:
+//
+//	magic "PAYAUTHZ-SNAPSHOT\n" | version uint32 | body length uint64 | SHA-256 of body | body
+//
+// (big-endian). The body is a gob stream: snapshotState without its
+// pendenze, then the pendenze in chunks of snapshotChunk (small messages
+// decode without regrowing one huge buffer). A file of
+// another version, a wrong checksum or a truncated body is ignored (the
+// models are rebuilt from the log), never trusted. A snapshot only ever
+// holds whole commits.
+
+// SnapshotVersion is the format version this build writes and reads.
+const SnapshotVersion uint32 = 1
+
+// SnapshotFile is the snapshot's file name inside its directory.
+const SnapshotFile = "readmodels.snapshot"
+
+var snapshotMagic = []byte("PAYAUTHZ-SNAPSHOT\n")
+
+// snapshotChunk is how many pendenze one gob message of the body holds.
+const snapshotChunk = 8192
+
+// ErrSnapshotUnusable reports a snapshot that is missing, of an unknown
+// version, corrupt or ahead of the log: the caller replays the whole log.
+var ErrSnapshotUnusable = errors.New("projections: snapshot unusable")
+
+type snapshotState struct {
+	Applied   uint64
+	Events    uint64
+	AppliedAt int64
+
+	Roles      []snapRole
+	Operators  []Operator
+	Apps       []snapApp
+	Records    []snapRecord // every principal record: its name and the position that built it
+	Entities   []events.CreditorEntityRegistered
+	Types      []events.PendenzaTypeRegistered
+	Interms    []snapIntermediary
+	Protection *events.PublicAPIProtectionConfigured
+
+	Pendenze      []snapPendenza // in creation order; encoded after the rest, in chunks
+	PendenzeCount int
+
+	Payments        []snapPayment // in order
+	Receipts        []Receipt
+	Reports         []SettlementReport
+	Reconciliations []Reconciliation
+	ByNotice        []snapKV
+}
+
+type snapRole struct {
+	Event    events.RoleDefined
+	Position events.Position
+}
+
+type snapGrant struct {
+	API          string
+	Domini, Tipi []string
+}
+
+type snapApp struct {
+	IDA2A, Principal, PasswordHash string
+	Enabled                        bool
+	Roles                          []string
+	Grants                         []snapGrant
+	Position                       events.Position
+}
+
+type snapRecord struct {
+	Name     string
+	Position events.Position
+}
+
+type snapIntermediary struct {
+	Event    events.IntermediaryRegistered
+	Position events.Position
+}
+
+type snapPendenza struct {
+	Creator, IDPendenza, Dominio, Tipo string
+	PayerID, Avviso, UUID              string
+	Paid                               bool
+	Causale                            string
+	Amount                             int64
+	Payer                              events.Subject
+	Position                           events.Position
+}
+
+type snapKV struct{ K, V string }
+
+type snapList struct {
+	K    string
+	Keys []string
+}
+
+type snapPayment struct {
+	Event     events.PaymentStarted
+	Stato     string
+	Paid      int
+	PaidItems []bool
+	Time      time.Time
+	Position  events.Position
+}
+
+// state copies the read models. It holds wmu, so Apply waits (readers do
+// not) and the copy is at a commit boundary; the copy costs about a
+// second per million pendenze.
+func (m *ReadModel) state() *snapshotState {
+	m.wmu.Lock()
+	defer m.wmu.Unlock()
+	st := &snapshotState{Applied: m.applied.Load(), Events: m.eventsCount.Load(), AppliedAt: m.appliedAt.Load()}
+	p := m.principals
+	p.roles.each(func(_ string, r *RoleRecord) bool {
+		st.Roles = append(st.Roles, snapRole{Event: r.Event, Position: r.Position})
+		return true
+	})
+	sort.Slice(st.Roles, func(i, j int) bool { return st.Roles[i].Event.IDRuolo < st.Roles[j].Event.IDRuolo })
+	p.ops.each(func(_ string, o *Operator) bool { st.Operators = append(st.Operators, *o); return true })
+	sort.Slice(st.Operators, func(i, j int) bool { return st.Operators[i].Principal < st.Operators[j].Principal })
+	p.apps.each(func(_ string, a *Application) bool {
+		sa := snapApp{IDA2A: a.IDA2A, Principal: a.Principal, PasswordHash: a.PasswordHash, Enabled: a.Enabled,
+			Roles: a.Roles, Position: a.Position}
+		for _, g := range a.Grants {
+			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()})
+		}
+		st.Apps = append(st.Apps, sa)
+		return true
+	})
+	sort.Slice(st.Apps, func(i, j int) bool { return st.Apps[i].IDA2A < st.Apps[j].IDA2A })
+	p.byName.each(func(name string, r *PrincipalRecord) bool {
+		st.Records = append(st.Records, snapRecord{Name: name, Position: r.Position})
+		return true
+	})
+	sort.Slice(st.Records, func(i, j int) bool { return st.Records[i].Name < st.Records[j].Name })
+
+	r := m.registry
+	st.Entities = sortedValues(r.entities, func(e events.CreditorEntityRegistered) string { return e.IDDominio })
+	st.Types = sortedValues(r.types, func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza })
+	for _, in := range sortedValues(r.intermediaries, func(i *Intermediary) string { return i.Event.IDIntermediario }) {
+		st.Interms = append(st.Interms, snapIntermediary{Event: in.Event, Position: in.Position})
+	}
+	st.Protection = r.protection.Load()
+
+	pe := m.pendenze
+	pe.listMu.RLock()
+	st.Pendenze = make([]snapPendenza, 0, len(pe.order))
+	for _, key := range pe.order {
+		o, _ := pe.own.get(key)
+		d, _ := pe.details.get(key)
+		v := pe.view(o)
+		st.Pendenze = append(st.Pendenze, snapPendenza{Creator: v.IDA2A, IDPendenza: v.IDPendenza, Dominio: v.IDDominio,
+			Tipo: v.IDTipoPendenza, PayerID: v.PayerID, Avviso: v.NumeroAvviso, UUID: v.UUID, Paid: o.paid,
+			Causale: d.causale, Amount: d.amount, Payer: d.payer, Position: d.position})
+	}
+	pe.listMu.RUnlock()
+
+	mo := m.money
+	mo.listMu.RLock()
+	for _, id := range mo.paymentOrder {
+		pm, _ := mo.payments.get(id)
+		st.Payments = append(st.Payments, snapPayment{Event: pm.Event, Stato: pm.Stato, Paid: pm.Paid,
+			PaidItems: pm.paidItems, Time: pm.Time, Position: pm.Position})
+	}
+	for _, k := range mo.receiptOrder {
+		v, _ := mo.receipts.get(k)
+		st.Receipts = append(st.Receipts, *v)
+	}
+	for _, k := range mo.reportOrder {
+		v, _ := mo.reports.get(k)
+		st.Reports = append(st.Reports, *v)
+	}
+	for _, k := range mo.reconcilOrder {
+		v, _ := mo.reconciliations.get(k)
+		st.Reconciliations = append(st.Reconciliations, *v)
+	}
+	mo.listMu.RUnlock()
+	st.ByNotice = sortedKV(mo.byNotice)
+	return st
+}
+
+func sortedKV(t *table[string]) []snapKV {
+	var out []snapKV
+	t.each(func(k, v string) bool { out = append(out, snapKV{k, v}); return true })
+	sort.Slice(out, func(i, j int) bool { return out[i].K < out[j].K })
+	return out
+}
+
+// fromState builds read models from a decoded snapshot. Indexes derived
+// from the state (principal records, DN index, role holders, interned
+// strings) are rebuilt with the code Apply uses. A state that does not
+// hold together returns an error and must not be used.
+func fromState(st *snapshotState) (*ReadModel, error) {
+	m := New()
+	m.applied.Store(st.Applied)
+	m.eventsCount.Store(st.Events)
+	m.appliedAt.Store(st.AppliedAt)
+	p := m.principals
+	for _, r := range st.Roles {
+		role, err := ParseRole(r.Event)
+		if err != nil {
+			return nil, fmt.Errorf("role %s: %w", r.Event.IDRuolo, err)
+		}
+		p.roles.put(r.Event.IDRuolo, &RoleRecord{Event: r.Event, Role: role, Position: r.Position})
+	}
+	for i := range st.Operators {
+		op := st.Operators[i]
+		p.ops.put(op.Principal, &op)
+		p.hold(op.Principal, op.Roles)
+	}
+	for _, sa := range st.Apps {
+		app := &Application{IDA2A: sa.IDA2A, Principal: sa.Principal, Enabled: sa.Enabled, Roles: sa.Roles,
+			PasswordHash: sa.PasswordHash, Position: sa.Position}
+		for _, g := range sa.Grants {
+			api, err := domain.ParseAPI(g.API)
+			if err != nil || !api.Grantable() {
+				return nil, fmt.Errorf("application %s: api %q cannot be granted", sa.IDA2A, g.API)
+			}
+			app.Grants = append(app.Grants, domain.Grant{API: api, Domini: domain.ParseScope(g.Domini),
+				Tipi: domain.ParseScope(g.Tipi)})
+		}
+		p.apps.put(app.IDA2A, app)
+		p.appByName[app.Principal] = app.IDA2A
+		p.hold(app.Principal, app.Roles)
+	}
+	for _, r := range st.Records {
+		p.rebuild(r.Name, r.Position)
+		if _, ok := p.byName.get(r.Name); !ok {
+			return nil, fmt.Errorf("principal %q has a record but no application or operator", r.Name)
+		}
+	}
+
+	reg := m.registry
+	for _, e := range st.Entities {
+		reg.entities.put(e.IDDominio, e)
+	}
+	for _, t := range st.Types {
+		reg.types.put(t.IDTipoPendenza, t)
+	}
+	for _, in := range st.Interms {
+		reg.intermediaries.put(in.Event.IDIntermediario, &Intermediary{Event: in.Event, Position: in.Position})
+	}
+	if st.Protection != nil {
+		reg.protection.Store(st.Protection)
+	}
+
+	// The pendenze are put back as Apply put them, in creation order: the
+	// notice index and the creator and payer lists follow from them.
+	pe := m.pendenze
+	pe.own.reserve(len(st.Pendenze))
+	pe.details.reserve(len(st.Pendenze))
+	pe.notices = make(map[noticeKey]string, len(st.Pendenze))
+	pe.order = make([]string, 0, len(st.Pendenze))
+	for _, sp := range st.Pendenze {
+		pe.put(events.PendenzaCreated{IDA2A: sp.Creator, IDPendenza: sp.IDPendenza, IDDominio: sp.Dominio,
+			IDTipoPendenza: sp.Tipo, Causale: sp.Causale, AmountCents: sp.Amount, Payer: sp.Payer,
+			NumeroAvviso: sp.Avviso, UUID: sp.UUID}, sp.Position)
+		if sp.Paid {
+			pe.markPaid(sp.Creator, sp.IDPendenza)
+		}
+	}
+
+	mo := m.money
+	mo.payments.reserve(len(st.Payments))
+	mo.receipts.reserve(len(st.Receipts))
+	mo.byNotice.reserve(len(st.ByNotice))
+	for _, sp := range st.Payments {
+		mo.payments.put(sp.Event.ID, &Payment{Event: sp.Event, Stato: sp.Stato, Paid: sp.Paid, paidItems: sp.PaidItems,
+			Time: sp.Time, Position: sp.Position, view: paymentView(sp.Event)})
+		mo.paymentOrder = append(mo.paymentOrder, sp.Event.ID)
+	}
+	for i := range st.Receipts {
+		r := st.Receipts[i]
+		key := r.Event.IDDominio + "/" + r.Event.IDRicevuta
+		mo.receipts.put(key, &r)
+		mo.receiptOrder = append(mo.receiptOrder, key)
+	}
+	for i := range st.Reports {
+		r := st.Reports[i]
+		key := r.Event.IDDominio + "/" + r.Event.IDFlusso
+		mo.reports.put(key, &r)
+		mo.reportOrder = append(mo.reportOrder, key)
+	}
+	for i := range st.Reconciliations {
+		r := st.Reconciliations[i]
+		key := r.Event.IDDominio + "/" + r.Event.ID
+		mo.reconciliations.put(key, &r)
+		mo.reconcilOrder = append(mo.reconcilOrder, key)
+	}
+	for _, kv := range st.ByNotice {
+		mo.byNotice.put(kv.K, kv.V)
+	}
+	return m, nil
+}
+
+// WriteSnapshot writes the read models to dir/SnapshotFile atomically (a
+// temporary file in dir, fsynced, then renamed over the old one) and
+// returns the position it covers. Apply waits while the models are copied;
+// encoding and writing happen after.
+func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
+	st := m.state()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, fmt.Errorf("snapshot dir: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, SnapshotFile+".tmp-*")
+	if err != nil {
+		return 0, fmt.Errorf("snapshot: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
+	if err := writeSnapshotFile(tmp, st); err != nil {
+		tmp.Close()
+		return 0, fmt.Errorf("write snapshot: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return 0, fmt.Errorf("sync snapshot: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, fmt.Errorf("close snapshot: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, SnapshotFile)); err != nil {
+		return 0, fmt.Errorf("install snapshot: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil { // make the rename durable
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return events.Position(st.Applied), nil
+}
+
+// writeSnapshotFile streams the body after a blank header, hashing it on
+// the way, then fills the header in.
+func writeSnapshotFile(f *os.File, st *snapshotState) error {
+	headLen := int64(len(snapshotMagic) + 12 + sha256.Size)
+	if _, err := f.Seek(headLen, io.SeekStart); err != nil {
+		return err
+	}
+	h := sha256.New()
+	cw := &countingWriter{w: io.MultiWriter(f, h)}
+	bw := bufio.NewWriterSize(cw, 1<<20)
+	enc := gob.NewEncoder(bw)
+	pend := st.Pendenze
+	head := *st
+	head.Pendenze, head.PendenzeCount = nil, len(pend)
+	if err := enc.Encode(&head); err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	for i := 0; i < len(pend); i += snapshotChunk {
+		if err := enc.Encode(pend[i:min(i+snapshotChunk, len(pend))]); err != nil {
+			return fmt.Errorf("encode: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	hdr := make([]byte, 0, headLen)
+	hdr = append(hdr, snapshotMagic...)
+	hdr = binary.BigEndian.AppendUint32(hdr, SnapshotVersion)
+	hdr = binary.BigEndian.AppendUint64(hdr, uint64(cw.n))
+	hdr = h.Sum(hdr)
+	_, err := f.WriteAt(hdr, 0)
+	return err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// LoadSnapshot reads dir/SnapshotFile. Any problem (no file, unknown
+// version, bad checksum, undecodable or inconsistent state) returns an
+// error matching ErrSnapshotUnusable and no model: the caller starts from
+// an empty model and replays the whole log.
+func LoadSnapshot(dir string) (*ReadModel, error) {
+	f, err := os.Open(filepath.Join(dir, SnapshotFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnusable, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(snapshotMagic)+12+sha256.Size)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrSnapshotUnusable, err)
+	}
+	if !bytes.Equal(head[:len(snapshotMagic)], snapshotMagic) {
+		return nil, fmt.Errorf("%w: not a payauthz snapshot", ErrSnapshotUnusable)
+	}
+	h := head[len(snapshotMagic):]
+	if v := binary.BigEndian.Uint32(h[:4]); v != SnapshotVersion {
+		return nil, fmt.Errorf("%w: format version %d, this build reads %d", ErrSnapshotUnusable, v, SnapshotVersion)
+	}
+	n := binary.BigEndian.Uint64(h[4:12])
+	if fi, err := f.Stat(); err != nil || n != uint64(fi.Size())-uint64(len(head)) {
+		return nil, fmt.Errorf("%w: truncated or oversized body", ErrSnapshotUnusable)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(f, body); err != nil {
+		return nil, fmt.Errorf("%w: body: %v", ErrSnapshotUnusable, err)
+	}
+	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], h[12:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrSnapshotUnusable)
+	}
+	st, err := decodeSnapshot(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: decode: %v", ErrSnapshotUnusable, err)
+	}
+	m, err := fromState(st)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSnapshotUnusable, err)
+	}
+	return m, nil
+}
+
+func decodeSnapshot(body []byte) (*snapshotState, error) {
+	dec := gob.NewDecoder(bytes.NewReader(body))
+	var st snapshotState
+	if err := dec.Decode(&st); err != nil {
+		return nil, err
+	}
+	// A pendenza takes well over 8 bytes of body: a larger count is a lie.
+	if st.PendenzeCount < 0 || st.PendenzeCount > len(body)/8 {
+		return nil, fmt.Errorf("pendenze count %d does not fit the body", st.PendenzeCount)
+	}
+	st.Pendenze = make([]snapPendenza, 0, st.PendenzeCount)
+	for len(st.Pendenze) < st.PendenzeCount {
+		// A fresh slice each time: gob leaves zero fields of a reused
+		// element as they were.
+		var chunk []snapPendenza
+		if err := dec.Decode(&chunk); err != nil {
+			return nil, err
+		}
+		if len(chunk) == 0 || len(st.Pendenze)+len(chunk) > st.PendenzeCount {
+			return nil, errors.New("pendenze chunks do not add up to the count")
+		}
+		st.Pendenze = append(st.Pendenze, chunk...)
+	}
+	return &st, nil
+}
+
+// Snapshotter writes a snapshot every Interval when at least MinEvents
+// events were applied since the last one.
+type Snapshotter struct {
+	Dir       string
+	Interval  time.Duration
+	MinEvents uint64
+	Logger    *slog.Logger
+	// Final writes one more snapshot when Run's context ends, if anything
+	// was applied since the last one (a graceful stop then restarts with
+	// no tail to replay).
+	Final bool
+}
+
+// Run writes snapshots of m until ctx ends (stop the projections first
+// for an exact final snapshot), then returns. A failed write
+// is logged and retried at the next tick; the previous snapshot stays.
+func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
+	if s.Interval <= 0 {
+		return
+	}
+	logger := s.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	last := m.AppliedEvents()
+	write := func() {
+		start := time.Now()
+		n := m.AppliedEvents()
+		pos, err := m.WriteSnapshot(s.Dir)
+		if err != nil {
+			logger.Error("snapshot failed", "error", err)
+			return
+		}
+		last = n
+		logger.Info("snapshot written", "position", uint64(pos), "took", time.Since(start))
+	}
+	t := time.NewTicker(s.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if s.Final && m.AppliedEvents() > last {
+				write()
+			}
+			return
+		case <-t.C:
+		}
+		if m.AppliedEvents()-last >= max(s.MinEvents, 1) {
+			write()
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package projections
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// scriptedLog is a log touching every projector, with the updates that
+// make snapshots tricky: role redefinitions after their holders,
+// password changes, grants and revokes, a renamed application principal,
+// payer and notice changes, receipts that mark pendenze paid, and commits
+// of several events.
+func scriptedLog(t testing.TB) [][]events.Event {
+	t.Helper()
+	hash := mustHash(t, "password-1")
+	hash2 := mustHash(t, "password-2")
+	var log [][]events.Event
+	add := func(evs ...events.Event) { log = append(log, evs) }
+	add(events.RoleDefined{IDRuolo: "Amministratore", ACL: adminACL, Domini: []string{"*"}, TipiPendenza: []string{"*"}},
+		events.OperatorRegistered{Principal: "admin", RagioneSociale: "Admin", PasswordHash: hash, Enabled: true, Roles: []string{"Amministratore"}})
+	add(events.IntermediaryRegistered{IDIntermediario: "INT1", Denominazione: "Int", Enabled: true, ConnectorPrincipal: "conn", ConnectorPasswordHash: hash})
+	for d := range 3 {
+		add(events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", d), RagioneSociale: "Ente", IDIntermediario: "INT1", Enabled: true})
+	}
+	add(events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
+	add(events.PendenzaTypeRegistered{IDTipoPendenza: "DON", Descrizione: "Donazione", Enabled: true, Spontaneous: true})
+	add(events.RoleDefined{IDRuolo: "ro", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: []string{"00000000001"}, TipiPendenza: []string{"*"}})
+	add(events.OperatorRegistered{Principal: "op1", RagioneSociale: "Op", PasswordHash: hash, Enabled: true, Roles: []string{"ro"}})
+	add(events.OperatorRegistered{Principal: "CN=op-ssl, O=Ente, C=IT", RagioneSociale: "Op ssl", Enabled: true, Roles: []string{"ro"}})
+	for a := range 4 {
+		id := fmt.Sprintf("app%d", a)
+		add(events.ApplicationRegistered{IDA2A: id, Principal: id, PasswordHash: hash, Enabled: true, Roles: []string{}},
+			events.ApplicationAPIAuthorized{IDA2A: id, API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}},
+			events.ApplicationAPIAuthorized{IDA2A: id, API: "PAGAMENTO", Domini: []string{"00000000000"}, TipiPendenza: []string{"TARI"}})
+	}
+	add(events.PublicAPIProtectionConfigured{Enabled: true, Captcha: events.CaptchaSettings{ServerURL: "http://captcha", SecretKey: "s", Soglia: 0.5, Parametro: "g", DenyOnFail: true, TimeoutMs: 1000}})
+	for i := range 40 {
+		app := fmt.Sprintf("app%d", i%4)
+		add(events.PendenzaCreated{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i), IDDominio: fmt.Sprintf("%011d", i%3),
+			IDTipoPendenza: "TARI", Causale: "c", AmountCents: int64(100 + i),
+			Payer:        events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("rssmra80a01h50%dU", i%5), Anagrafica: "M"},
+			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)})
+		if i%7 == 3 {
+			add(events.PaymentStarted{ID: fmt.Sprintf("pay%d", i), CallerKind: "APPLICATION", CallerID: app,
+				Remitter: &events.Subject{Tipo: "F", Identificativo: "vrdlgu70b02f205x"},
+				Items: []events.PaymentItem{{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i), IDDominio: fmt.Sprintf("%011d", i%3),
+					IDTipoPendenza: "TARI", NumeroAvviso: fmt.Sprintf("%018d", i), AmountCents: int64(100 + i), PayerID: "x"}}})
+		}
+		if i%7 == 5 {
+			add(events.ReceiptRecorded{IDRicevuta: fmt.Sprintf("R%d", i), IDIntermediario: "INT1", IDDominio: fmt.Sprintf("%011d", (i-2)%3),
+				NumeroAvviso: fmt.Sprintf("%018d", i-2), IDA2A: fmt.Sprintf("app%d", (i-2)%4), IDPendenza: fmt.Sprintf("P%03d", i-2),
+				PaymentID: fmt.Sprintf("pay%d", i-2), AmountCents: int64(98 + i), Esito: "ESEGUITO", DataPagamento: "2026-11-22"})
+		}
+		if i%10 == 9 {
+			add(events.PendenzaUpdated{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i-1), IDDominio: fmt.Sprintf("%011d", (i+1)%3),
+				IDTipoPendenza: "TARI", Causale: "changed", AmountCents: 1, Payer: events.Subject{Tipo: "F", Identificativo: "NEWPAYER00000000"},
+				NumeroAvviso: fmt.Sprintf("%018d", 1000+i), UUID: "u"})
+		}
+		switch i {
+		case 10:
+			add(events.ApplicationAPIRevoked{IDA2A: "app1", API: "PAGAMENTO"})
+		case 15:
+			add(events.RoleDefined{IDRuolo: "ro", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}, Domini: []string{"*"}, TipiPendenza: []string{"TARI"}})
+		case 20:
+			add(events.OperatorUpdated{Principal: "op1", RagioneSociale: "Op", PasswordHash: hash2, Enabled: false, Roles: []string{"ro", "Amministratore"}})
+		case 25:
+			add(events.ApplicationUpdated{IDA2A: "app2", Principal: "app2-renamed", Enabled: true, Roles: []string{"ro"}})
+		case 30:
+			add(events.SettlementReportRecorded{IDFlusso: "F1", IDDominio: "00000000000", IDIntermediario: "INT1", DataFlusso: "2026-11-22", TotalCents: 10,
+				Items: []events.SettlementItem{{NumeroAvviso: "000000000000000003", AmountCents: 10, Esito: 0}}},
+				events.ReconciliationCreated{IDDominio: "00000000000", ID: "RC1", IDA2A: "app0", AmountCents: 10, Causale: "c", IDFlusso: "F1"})
+		case 35:
+			add(events.IntermediaryUpdated{IDIntermediario: "INT1", Denominazione: "Int 2", Enabled: true, ConnectorPrincipal: "conn"})
+			add(events.CreditorEntityUpdated{IDDominio: "00000000001", RagioneSociale: "Ente 1", Enabled: false})
+		}
+	}
+	return log
+}
+
+func feedAll(t testing.TB, m *ReadModel, log [][]events.Event, from, to int) {
+	t.Helper()
+	base := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	for c := from; c < to; c++ {
+		pos := events.Position(c + 1)
+		for i, e := range log[c] {
+			env := events.Envelope{ID: fmt.Sprintf("e%d-%d", pos, i), Name: e.EventName(), Position: pos, Version: events.Version(pos),
+				Index: i, CommitSize: len(log[c]), Time: base.Add(time.Duration(c) * time.Second), Event: e}
+			if err := m.Apply(env); err != nil {
+				t.Fatalf("apply %s at %d: %v", e.EventName(), pos, err)
+			}
+		}
+	}
+}
+
+// encodedState is the canonical encoding of every read model.
+func encodedState(t testing.TB, m *ReadModel) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	st := m.state()
+	st.PendenzeCount = len(st.Pendenze)
+	if err := gob.NewEncoder(&b).Encode(st); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// assertSameModels compares two read models: their whole state, every
+// principal record as decisions see it, and the list endpoints' orders.
+func assertSameModels(t *testing.T, got, want *ReadModel) {
+	t.Helper()
+	if !bytes.Equal(encodedState(t, got), encodedState(t, want)) {
+		t.Fatalf("state differs:\n got %+v\nwant %+v", got.state(), want.state())
+	}
+	want.principals.byName.each(func(name string, w *PrincipalRecord) bool {
+		g, ok := got.Lookup(name)
+		if !ok || !reflect.DeepEqual(g.Principal, w.Principal) || g.PasswordHash != w.PasswordHash || g.Position != w.Position {
+			t.Errorf("principal %q: got %+v, want %+v", name, g, w)
+		}
+		return true
+	})
+	if got.principals.byDN.len() != want.principals.byDN.len() || !reflect.DeepEqual(got.principals.roleHolders, want.principals.roleHolders) ||
+		!reflect.DeepEqual(got.principals.appByName, want.principals.appByName) {
+		t.Error("principal indexes differ")
+	}
+	for _, f := range []PendenzeFilter{{}, {Creator: "app0"}, {Payer: "NEWPAYER00000000"}, {Payer: "RSSMRA80A01H501U"}} {
+		if g, w := got.Pendenze(f), want.Pendenze(f); !reflect.DeepEqual(g, w) {
+			t.Errorf("pendenze %+v: got %d, want %d", f, len(g), len(w))
+		}
+	}
+	if g, w := got.Payments(func(*Payment) bool { return true }), want.Payments(func(*Payment) bool { return true }); !reflect.DeepEqual(g, w) {
+		t.Error("payments differ")
+	}
+	if got.AppliedPosition() != want.AppliedPosition() || got.AppliedEvents() != want.AppliedEvents() || !got.LastEventTime().Equal(want.LastEventTime()) {
+		t.Errorf("cursor: got %d/%d, want %d/%d", got.AppliedPosition(), got.AppliedEvents(), want.AppliedPosition(), want.AppliedEvents())
+	}
+}
+
+func TestSnapshotPlusTailEqualsFullReplay(t *testing.T) {
+	log := scriptedLog(t)
+	full := New()
+	feedAll(t, full, log, 0, len(log))
+	for _, cut := range []int{0, 1, len(log) / 3, len(log) / 2, len(log) - 1, len(log)} {
+		t.Run(fmt.Sprintf("snapshot_at_commit_%d", cut), func(t *testing.T) {
+			dir := t.TempDir()
+			head := New()
+			feedAll(t, head, log, 0, cut)
+			pos, err := head.WriteSnapshot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pos != events.Position(cut) {
+				t.Fatalf("snapshot covers %d, want %d", pos, cut)
+			}
+			loaded, err := LoadSnapshot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if loaded.AppliedPosition() != pos {
+				t.Fatalf("loaded model at %d, want %d", loaded.AppliedPosition(), pos)
+			}
+			feedAll(t, loaded, log, cut, len(log))
+			assertSameModels(t, loaded, full)
+			// The loaded model still authenticates (its credential cache starts empty).
+			if _, err := loaded.Authenticate("app0", "password-1"); err != nil {
+				t.Fatalf("app0 with the right password: %v", err)
+			}
+			if _, err := loaded.Authenticate("app0", "wrong"); !errors.Is(err, ErrUnauthenticated) {
+				t.Fatalf("app0 with a wrong password: %v", err)
+			}
+		})
+	}
+}
+
+func TestLoadSnapshotRefusesWhatItCannotTrust(t *testing.T) {
+	log := scriptedLog(t)
+	m := New()
+	feedAll(t, m, log, 0, len(log))
+	good := t.TempDir()
+	if _, err := m.WriteSnapshot(good); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(good, SnapshotFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	verOff := len(snapshotMagic)
+	mutate := func(f func(b []byte) []byte) []byte { return f(append([]byte(nil), raw...)) }
+	cases := []struct {
+		name string
+		data []byte // nil: no file
+	}{
+		{"missing_file", nil},
+		{"unknown_version", mutate(func(b []byte) []byte { binary.BigEndian.PutUint32(b[verOff:], SnapshotVersion+1); return b })},
+		{"version_zero", mutate(func(b []byte) []byte { binary.BigEndian.PutUint32(b[verOff:], 0); return b })},
+		{"flipped_body_byte", mutate(func(b []byte) []byte { b[len(b)-10] ^= 0xff; return b })},
+		{"flipped_checksum_byte", mutate(func(b []byte) []byte { b[verOff+12] ^= 0x01; return b })},
+		{"truncated", raw[:len(raw)-100]},
+		{"extra_bytes", append(append([]byte(nil), raw...), 0)},
+		{"not_a_snapshot", []byte("hello world, this is not a snapshot at all, really not")},
+		{"empty", []byte{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if c.data != nil {
+				if err := os.WriteFile(filepath.Join(dir, SnapshotFile), c.data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := LoadSnapshot(dir)
+			if !errors.Is(err, ErrSnapshotUnusable) || got != nil {
+				t.Fatalf("LoadSnapshot = %v, %v; want nil, ErrSnapshotUnusable", got, err)
+			}
+		})
+	}
+	t.Run("intact_file_loads", func(t *testing.T) {
+		got, err := LoadSnapshot(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertSameModels(t, got, m)
+	})
+	t.Run("rewrite_replaces_atomically", func(t *testing.T) {
+		if _, err := m.WriteSnapshot(good); err != nil {
+			t.Fatal(err)
+		}
+		entries, err := os.ReadDir(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 1 || entries[0].Name() != SnapshotFile {
+			t.Fatalf("snapshot dir holds %v, want only %s", entries, SnapshotFile)
+		}
+		if fi, _ := os.Stat(filepath.Join(good, SnapshotFile)); fi.Mode().Perm() != 0o600 {
+			t.Fatalf("snapshot mode %v, want 0600 (it holds password hashes)", fi.Mode().Perm())
+		}
+	})
+}
+
+// BenchmarkSnapshot measures writing and loading a snapshot of
+// PAYAUTHZ_BENCH_EVENTS pendenze (default 100000) without any log I/O.
+func BenchmarkSnapshot(b *testing.B) {
+	n := 100_000
+	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
+		n = v
+	}
+	m := New()
+	for i := range n {
+		e := events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%1000), IDPendenza: fmt.Sprintf("P%07d", i),
+			IDDominio: fmt.Sprintf("%011d", i%100), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti", AmountCents: 12345,
+			Payer:        events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
+			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
+		if err := m.Apply(events.Envelope{Position: events.Position(i + 1), CommitSize: 1, Name: e.EventName(), Event: e}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dir := b.TempDir()
+	if _, err := m.WriteSnapshot(dir); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("write", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := m.WriteSnapshot(dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			got, err := LoadSnapshot(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got.PendenzeCount() != n {
+				b.Fatalf("loaded %d pendenze, want %d", got.PendenzeCount(), n)
+			}
+		}
+	})
+}
