@@ -253,3 +253,51 @@ func TestDelegationInCommands(t *testing.T) {
 		t.Fatalf("principal clash: %v", err)
 	}
 }
+
+func TestACertificateSubjectWrittenAnotherWayIsTheSamePrincipal(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app1", Principal: "CN=app1,O=Ente,C=IT", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t)
+	for _, name := range []string{"C=IT, O=Ente, CN=app1", "/C=IT/O=Ente/CN=app1", "cn=app1,o=Ente,c=IT"} {
+		_, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+		if !errors.Is(err, commands.ErrPrincipalInUse) {
+			t.Fatalf("operator %q: %v, want ErrPrincipalInUse", name, err)
+		}
+	}
+	// The holder itself may rewrite its subject; a different subject is free.
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app1", Principal: "C=IT,O=Ente,CN=app1", Enabled: true}); err != nil {
+		t.Fatalf("holder rewriting its own subject: %v", err)
+	}
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "CN=app2,O=Ente,C=IT", RagioneSociale: "x", Enabled: true}); err != nil {
+		t.Fatalf("another subject: %v", err)
+	}
+}
+
+func TestRoleExistenceIsNotRevealedWithoutTheRight(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	reader := commands.DefineRole{IDRuolo: "reader", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}},
+		Domini: []string{"*"}, TipiPendenza: []string{"*"}}
+	if _, err := e.h.DefineRole(ctx, e.admin, reader); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t)
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "reader-op", RagioneSociale: "R", Enabled: true, Roles: []string{"reader"}}); err != nil {
+		t.Fatal(err)
+	}
+	actor := e.principal(t, "reader-op")
+	var fe *domain.ForbiddenError
+	if _, err := e.h.PutOperator(ctx, actor, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
+		t.Fatalf("operator with an undefined role, by a caller without Anagrafica Ruoli W: %v, want 403", err)
+	}
+	if _, err := e.h.PutApplication(ctx, actor, commands.PutApplication{IDA2A: "x", Principal: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
+		t.Fatalf("application with an undefined role, by a caller without Anagrafica Applicazioni W: %v, want 403", err)
+	}
+	var unp *commands.UnprocessableError
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+		t.Fatalf("undefined role by the admin: %v, want 422", err)
+	}
+}

@@ -24,6 +24,9 @@ type CaptchaInput struct {
 type ConfigureProtection struct {
 	Enabled bool
 	Captcha CaptchaInput
+	// KeepCaptcha keeps the stored captcha settings (the request had no
+	// captcha object): switching the protection off loses nothing.
+	KeepCaptcha bool
 }
 
 // Protection defaults (API.md section 7).
@@ -74,6 +77,9 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 			}
 		}
 		e := events.PublicAPIProtectionConfigured{Enabled: c.Enabled, Captcha: s}
+		if c.KeepCaptcha && cur != nil {
+			e.Captcha = cur.Captcha
+		}
 		if e.Captcha.SecretKey == "" && cur != nil {
 			e.Captcha.SecretKey = cur.Captcha.SecretKey
 		}

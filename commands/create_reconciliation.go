@@ -49,6 +49,9 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 		if err := domain.CanWriteReconciliation(p, c.IDDominio, existing); err != nil {
 			return nil, err
 		}
+		if err := h.checkEntity(c.IDDominio); err != nil {
+			return nil, err
+		}
 		if c.AmountCents <= 0 {
 			return nil, unprocessable("importo must be greater than zero")
 		}

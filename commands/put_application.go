@@ -64,6 +64,9 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaApplicazioni, domain.RightWrite); err != nil {
 		return Result{}, err
 	}
+	if err := h.checkRolesExist(c.Roles); err != nil {
+		return Result{}, err
+	}
 	if err := h.principalFree(c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
@@ -122,7 +125,7 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if err := checkPassword("password", c.Password); err != nil {
 		return nil, err
 	}
-	if err := h.checkRolesExist(c.Roles); err != nil {
+	if err := checkRoleIDs(c.Roles); err != nil {
 		return nil, err
 	}
 	grants := map[string]events.ApplicationAPIAuthorized{}
@@ -159,18 +162,26 @@ func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
 // principalFree fails with ErrPrincipalInUse when name belongs to another
 // application or to an operator (a principal belongs to one of them only).
 func (h *Handler) principalFree(name string, kind domain.PrincipalKind, id string) error {
-	rec, ok := h.model.Lookup(name)
-	if !ok {
-		return nil
+	if rec, ok := h.model.Lookup(name); ok && !sameHolder(rec.Principal, kind, id) {
+		return fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
 	}
-	p := rec.Principal
-	if p.Kind == kind && ((kind == domain.KindApplication && p.IDA2A == id) || (kind == domain.KindOperator && p.Name == id)) {
-		return nil
+	// A certificate subject written another way (other spacing, reversed
+	// RDNs, OpenSSL form) is the same ssl identity: it must not be taken
+	// over by a second principal.
+	if rec, ok := h.model.LookupDN(name); ok && !sameHolder(rec.Principal, kind, id) {
+		return fmt.Errorf("%w: %s (the same certificate subject as %s)", ErrPrincipalInUse, name, rec.Principal.Name)
 	}
-	return fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
+	return nil
 }
 
-func (h *Handler) checkRolesExist(ids []string) error {
+// sameHolder reports whether p is the application idA2A id or the operator
+// id of the given kind, that is the one being written.
+func sameHolder(p domain.Principal, kind domain.PrincipalKind, id string) bool {
+	return p.Kind == kind && ((kind == domain.KindApplication && p.IDA2A == id) || (kind == domain.KindOperator && p.Name == id))
+}
+
+// checkRoleIDs validates the role ids of a request (400).
+func checkRoleIDs(ids []string) error {
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if err := checkID("ruoli", id); err != nil {
@@ -180,6 +191,15 @@ func (h *Handler) checkRolesExist(ids []string) error {
 			return invalid("ruoli", "role %s listed twice", id)
 		}
 		seen[id] = true
+	}
+	return nil
+}
+
+// checkRolesExist answers 422 for a role that is not defined. It runs only
+// after the actor's right was checked, so that a caller without it learns
+// nothing about which roles exist.
+func (h *Handler) checkRolesExist(ids []string) error {
+	for _, id := range ids {
 		if _, ok := h.model.Role(id); !ok {
 			return unprocessable("role %s is not defined", id)
 		}

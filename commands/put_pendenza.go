@@ -130,13 +130,21 @@ func checkSubject(field string, s *events.Subject) error {
 }
 
 // checkEntityAndType requires an enabled entity and type (422 otherwise).
-func (h *Handler) checkEntityAndType(idDominio, idTipo string) error {
+// checkEntity answers 422 for an unknown or disabled creditor entity.
+func (h *Handler) checkEntity(idDominio string) error {
 	ent, ok := h.model.EntityView(idDominio)
 	if !ok {
 		return unprocessable("idDominio %s is not registered", idDominio)
 	}
 	if !ent.Enabled {
 		return unprocessable("idDominio %s is disabled", idDominio)
+	}
+	return nil
+}
+
+func (h *Handler) checkEntityAndType(idDominio, idTipo string) error {
+	if err := h.checkEntity(idDominio); err != nil {
+		return err
 	}
 	t, ok := h.model.TypeView(idTipo)
 	if !ok {

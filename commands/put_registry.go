@@ -194,10 +194,13 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := checkPassword("password", c.Password); err != nil {
 		return Result{}, err
 	}
-	if err := h.checkRolesExist(c.Roles); err != nil {
+	if err := checkRoleIDs(c.Roles); err != nil {
 		return Result{}, err
 	}
 	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite); err != nil {
+		return Result{}, err
+	}
+	if err := h.checkRolesExist(c.Roles); err != nil {
 		return Result{}, err
 	}
 	if err := h.principalFree(c.Principal, domain.KindOperator, c.Principal); err != nil {

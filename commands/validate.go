@@ -3,6 +3,7 @@ package commands
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/payauthz/payauthz/domain"
 )
@@ -43,7 +44,7 @@ func checkID(field, s string) error {
 }
 
 func checkPassword(field string, p *string) error {
-	if p != nil && len(*p) < domain.MinPasswordLength {
+	if p != nil && utf8.RuneCountInString(*p) < domain.MinPasswordLength {
 		return invalid(field, "must be at least %d characters", domain.MinPasswordLength)
 	}
 	return nil

@@ -251,7 +251,7 @@ func (s *Server) putHardening(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in := commands.ConfigureProtection{Enabled: enabled}
+	in := commands.ConfigureProtection{Enabled: enabled, KeepCaptcha: body.Captcha == nil}
 	if body.Captcha != nil {
 		cb := body.Captcha
 		in.Captcha = commands.CaptchaInput{ServerURL: cb.ServerURL, SecretKey: cb.SecretKey, Soglia: cb.Soglia,

@@ -283,7 +283,10 @@ func TestBackofficeAuthTypes(t *testing.T) {
 		{"spid_without_header", "GET", spidBO + "/domini/" + d1, nil, nil, 401, "401000"},
 		{"public_not_accepted", "GET", "/backoffice/rs/public/v1/profilo", nil, nil, 403, "403"},
 		{"public_not_accepted_even_with_credentials", "GET", "/backoffice/rs/public/v1/profilo", nil, opts(asAdmin()), 403, "403"},
-		{"unknown_auth_segment", "GET", "/backoffice/rs/oauth/v1/profilo", nil, opts(asAdmin()), 404, "404000"},
+		{"unknown_auth_segment", "GET", "/backoffice/rs/oauth/v1/profilo", nil, opts(asAdmin()), 403, "403"},
+		{"unknown_auth_segment_on_pagamento", "POST", "/pagamento/rs/header/v2/pagamenti", nil, nil, 403, "403"},
+		{"known_auth_unknown_path", "GET", "/backoffice/rs/basic/v1/nothing-here", nil, opts(asAdmin()), 404, "404000"},
+		{"not_accepted_is_refused_before_a_garbage_token", "GET", "/backoffice/rs/public/v1/profilo", nil, opts(withHeader("X-Consistency-Token", "garbage")), 403, "403"},
 	})
 
 	// The DN principal reads back exactly as registered, through its

@@ -256,6 +256,19 @@ func testTokenPlacement(t *testing.T, w *world, sv *siteverifyServer) {
 	if !hv.Abilitato || hv.Captcha.Parametro != "captcha" || hv.Captcha.TimeoutMs != 300 || !hv.Captcha.DenyOnFail {
 		t.Fatalf("hardening = %+v", hv)
 	}
+
+	// Switching the protection off without a captcha object keeps the
+	// stored settings, secret included: switching it on again works.
+	w.must(t, "PUT", bo+"/configurazioni/hardening", map[string]any{"abilitato": false})
+	var off hardeningView
+	w.must(t, "GET", bo+"/configurazioni/hardening", nil).decode(t, &off)
+	if off.Abilitato || off.Captcha.ServerURL != sv.URL || off.Captcha.Parametro != "captcha" || off.Captcha.TimeoutMs != 300 {
+		t.Fatalf("hardening switched off lost its settings: %+v", off)
+	}
+	w.do(t, "GET", avviso, nil).expect(t, 200, "")
+	w.must(t, "PUT", bo+"/configurazioni/hardening", map[string]any{"abilitato": true, "captcha": map[string]any{"serverURL": sv.URL, "parametro": "captcha"}})
+	w.do(t, "GET", avviso+"?captcha=v2-ok", nil).expect(t, 200, "")
+	w.do(t, "GET", avviso, nil).expect(t, 403, "403000")
 }
 
 func TestPublicProtectionUUID(t *testing.T) {

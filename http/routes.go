@@ -41,9 +41,33 @@ func (s *Server) routes() *echo.Echo {
 	for _, api := range domain.APIs {
 		for _, auth := range domain.AuthTypes {
 			prefix := "/" + api.Segment() + "/rs/" + auth.String() + "/" + api.Version()
-			g := e.Group(prefix, s.instrument(api), s.consistency, s.authenticate(api, auth))
+			// The mount's auth type is refused before anything else, the
+			// consistency token is waited for before the credentials are
+			// checked (a password change must be visible to them).
+			g := e.Group(prefix, s.instrument(api), acceptsAuth(api, auth), s.consistency, s.authenticate(api, auth))
 			mounts[api](g)
 		}
+		// An {auth} segment that is no auth type at all is refused like
+		// one the API does not accept: 403 "403", never 404.
+		api := api
+		e.Any("/"+api.Segment()+"/rs/:auth/"+api.Version()+"/*", func(c *echo.Context) error {
+			if _, err := domain.ParseAuthType(c.Param("auth")); err == nil {
+				return echo.ErrNotFound
+			}
+			return domain.AcceptsAuth(api, domain.AuthType{})
+		}, s.instrument(api))
 	}
 	return e
+}
+
+// acceptsAuth refuses the requests of a mount whose {auth} the API does
+// not accept (API.md section 1).
+func acceptsAuth(api domain.API, auth domain.AuthType) echo.MiddlewareFunc {
+	err := domain.AcceptsAuth(api, auth)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		if err != nil {
+			return func(*echo.Context) error { return err }
+		}
+		return next
+	}
 }
