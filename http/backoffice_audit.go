@@ -154,7 +154,7 @@ func (s *Server) modelAt(c *echo.Context, u projections.Until) (*projections.Rea
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	m, _, err := projections.Rebuild(ctx, s.store, u, nil)
+	m, _, err := projections.RebuildWithSnapshots(ctx, s.store, s.cfg.SnapshotDir, u, nil)
 	return m, err
 }
 

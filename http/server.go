@@ -47,6 +47,9 @@ type Config struct {
 	// each decision as JSON on that NATS subject for collectors.
 	DecisionPublisher Publisher
 	DecisionSubject   string
+	// SnapshotDir, when set, is the read-model snapshot dir whose history
+	// auditors' questions about the past start from (else a full replay).
+	SnapshotDir string
 }
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.

@@ -36,7 +36,8 @@ func (u Until) String() string {
 
 // RebuildStats summarises a rebuild.
 type RebuildStats struct {
-	Events   uint64
+	Events   uint64          // events applied by the rebuild (after From)
+	From     events.Position // where the rebuild started: 0, or a snapshot's position
 	Position events.Position // the last applied commit
 	Last     events.Position // the log's last position when the rebuild started
 	Duration time.Duration
@@ -60,16 +61,23 @@ var errReached = errors.New("projections: point reached")
 // not nil, is called after each applied event from the calling goroutine;
 // it must be cheap. Rebuild never appends.
 func Rebuild(ctx context.Context, store events.Store, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
+	return RebuildFrom(ctx, store, New(), u, progress)
+}
+
+// RebuildFrom is Rebuild starting from m (fresh, or loaded from a snapshot
+// that covers no more than u): only the log after m's position is read.
+// Stats count the events this call applied.
+func RebuildFrom(ctx context.Context, store events.Store, m *ReadModel, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
 	start := time.Now()
-	m := New()
-	st := RebuildStats{ByType: map[string]uint64{}}
+	base := m.AppliedEvents()
+	st := RebuildStats{ByType: map[string]uint64{}, From: m.AppliedPosition()}
 	last, err := store.LastPosition(ctx)
 	if err != nil {
 		return nil, st, fmt.Errorf("last position: %w", err)
 	}
 	st.Last = last
 	var stopAt events.Position // a commit that must not be applied (time cut)
-	err = store.Read(ctx, 0, func(ctx context.Context, env events.Envelope) error {
+	err = store.Read(ctx, m.AppliedPosition(), func(ctx context.Context, env events.Envelope) error {
 		if u.Position != 0 && env.Position > u.Position {
 			return errReached
 		}
@@ -91,8 +99,26 @@ func Rebuild(ctx context.Context, store events.Store, u Until, progress func(env
 	if err != nil && !errors.Is(err, errReached) {
 		return nil, st, fmt.Errorf("rebuild: %w", err)
 	}
-	st.Events = m.AppliedEvents()
+	st.Events = m.AppliedEvents() - base
 	st.Position = m.AppliedPosition()
 	st.Duration = time.Since(start)
 	return m, st, nil
+}
+
+// RebuildWithSnapshots is Rebuild starting from the newest usable snapshot
+// of snapshotDir's history that covers no more than u ("" or none usable:
+// from the start of the log). This is how a question about the past is
+// answered in about the time of one snapshot load plus a short replay.
+func RebuildWithSnapshots(ctx context.Context, store events.Store, snapshotDir string, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
+	m := New()
+	if snapshotDir != "" {
+		last, err := store.LastPosition(ctx)
+		if err != nil {
+			return nil, RebuildStats{}, fmt.Errorf("last position: %w", err)
+		}
+		if snap, err := SnapshotAtOrBefore(snapshotDir, u, last); err == nil {
+			m = snap
+		}
+	}
+	return RebuildFrom(ctx, store, m, u, progress)
 }

@@ -347,7 +347,71 @@ func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
 		_ = d.Sync()
 		_ = d.Close()
 	}
+	keepInHistory(dir, st) // best effort: the snapshot itself is installed
 	return events.Position(st.Applied), nil
+}
+
+// HistoryDir is the folder, inside a snapshot dir, of the recent snapshots
+// kept for auditors' questions about the past: each written snapshot is
+// hard-linked there (no copy) as <position>-<last event time>.snapshot,
+// and only the newest SnapshotHistory are kept.
+const HistoryDir = "history"
+
+// SnapshotHistory is how many past snapshots HistoryDir keeps.
+const SnapshotHistory = 16
+
+type historyEntry struct {
+	name     string
+	position events.Position
+	at       int64 // unix nanos of the last applied event
+}
+
+func keepInHistory(dir string, st *snapshotState) {
+	hist := filepath.Join(dir, HistoryDir)
+	if err := os.MkdirAll(hist, 0o700); err != nil {
+		return
+	}
+	name := fmt.Sprintf("%020d-%020d.snapshot", st.Applied, st.AppliedAt)
+	_ = os.Link(filepath.Join(dir, SnapshotFile), filepath.Join(hist, name))
+	entries := history(hist)
+	for _, e := range entries[min(len(entries), SnapshotHistory):] {
+		_ = os.Remove(filepath.Join(hist, e.name))
+	}
+}
+
+// history lists the snapshots of a history dir, newest position first.
+func history(hist string) []historyEntry {
+	des, _ := os.ReadDir(hist)
+	var out []historyEntry
+	for _, de := range des {
+		var pos uint64
+		var at int64
+		if _, err := fmt.Sscanf(de.Name(), "%020d-%020d.snapshot", &pos, &at); err != nil || !de.Type().IsRegular() {
+			continue
+		}
+		out = append(out, historyEntry{name: de.Name(), position: events.Position(pos), at: at})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].position > out[j].position })
+	return out
+}
+
+// SnapshotAtOrBefore loads the newest snapshot of dir's history that
+// covers no more of the log than u (its position at or before u.Position,
+// its last event at or before u.Time) and at most last (the log's last
+// position: a snapshot ahead of the log belongs to another log). An
+// unusable snapshot is skipped for the next older one; none at all
+// returns an error matching ErrSnapshotUnusable.
+func SnapshotAtOrBefore(dir string, u Until, last events.Position) (*ReadModel, error) {
+	for _, e := range history(filepath.Join(dir, HistoryDir)) {
+		if e.position > last || (u.Position != 0 && e.position > u.Position) ||
+			(!u.Time.IsZero() && e.at > u.Time.UnixNano()) {
+			continue
+		}
+		if m, err := loadSnapshotFile(filepath.Join(dir, HistoryDir, e.name)); err == nil {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: no snapshot at or before %s", ErrSnapshotUnusable, u)
 }
 
 // writeSnapshotFile streams the body after a blank header, hashing it on
@@ -400,7 +464,11 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // error matching ErrSnapshotUnusable and no model: the caller starts from
 // an empty model and replays the whole log.
 func LoadSnapshot(dir string) (*ReadModel, error) {
-	f, err := os.Open(filepath.Join(dir, SnapshotFile))
+	return loadSnapshotFile(filepath.Join(dir, SnapshotFile))
+}
+
+func loadSnapshotFile(path string) (*ReadModel, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnusable, err)
 	}

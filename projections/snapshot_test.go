@@ -239,8 +239,12 @@ func TestLoadSnapshotRefusesWhatItCannotTrust(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(entries) != 1 || entries[0].Name() != SnapshotFile {
-			t.Fatalf("snapshot dir holds %v, want only %s", entries, SnapshotFile)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if !reflect.DeepEqual(names, []string{HistoryDir, SnapshotFile}) {
+			t.Fatalf("snapshot dir holds %v, want only %s and %s (no temporary file left)", names, HistoryDir, SnapshotFile)
 		}
 		if fi, _ := os.Stat(filepath.Join(good, SnapshotFile)); fi.Mode().Perm() != 0o600 {
 			t.Fatalf("snapshot mode %v, want 0600 (it holds password hashes)", fi.Mode().Perm())

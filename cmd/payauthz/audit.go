@@ -24,12 +24,16 @@ type auditConfig struct {
 	NATSURL  string
 	Store    string
 	LogLevel string
+	// NoSnapshots answers questions about the past by a replay from the
+	// log's start instead of from the newest snapshot before the point.
+	NoSnapshots bool
 }
 
 func (a *auditConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&a.DataDir, "data-dir", "./data", "data dir of a stopped embedded server (read, never written)")
 	fs.StringVar(&a.NATSURL, "nats-url", "", "external NATS server or cluster holding the service's log (comma-separated URLs)")
 	fs.StringVar(&a.Store, "store", "jetstream", "event store: jetstream, or the service's kurrentdb:// / esdb:// connection string")
+	fs.BoolVar(&a.NoSnapshots, "no-snapshots", false, "replay from the log's start instead of from <data-dir>/snapshots/history")
 	fs.StringVar(&a.LogLevel, "log-level", "warn", "log level of the tool itself")
 }
 
@@ -122,11 +126,21 @@ func (a *auditConfig) modelAt(ctx context.Context, u projections.Until) (*projec
 		return nil, err
 	}
 	defer store.Close()
-	m, _, err := projections.Rebuild(ctx, store, u, nil)
+	m, _, err := projections.RebuildWithSnapshots(ctx, store, a.snapshotDir(), u, nil)
 	if err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// snapshotDir is the service's snapshot dir in the data dir ("" with
+// --no-snapshots). Snapshots are only read, and a snapshot ahead of the
+// log or of another format is never used.
+func (a *auditConfig) snapshotDir() string {
+	if a.NoSnapshots {
+		return ""
+	}
+	return filepath.Join(a.DataDir, "snapshots")
 }
 
 // readOnly refuses every append: the auditors' tools never write.

@@ -128,6 +128,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		DisableDecisionLog: cfg.DecisionLog == "off",
 		DecisionPublisher:  publisher,
 		DecisionSubject:    cfg.DecisionLogSubject,
+		SnapshotDir:        snapshotsUsed(cfg),
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()
@@ -161,6 +162,14 @@ func decisionLogger(cfg Config, logger *slog.Logger) (*slog.Logger, func(), erro
 		return nil, nil, fmt.Errorf("decision log: %w", err)
 	}
 	return slog.New(slog.NewJSONHandler(f, nil)), func() { _ = f.Close() }, nil
+}
+
+// snapshotsUsed is the snapshot dir when snapshots are on, else "".
+func snapshotsUsed(cfg Config) string {
+	if cfg.SnapshotInterval <= 0 {
+		return ""
+	}
+	return snapshotDir(cfg)
 }
 
 // snapshotDir is where the read-model snapshots live.

@@ -88,4 +88,34 @@ func BenchmarkTimeTravel(b *testing.B) {
 			}
 		}
 	})
+
+	// Cold again, as the service's snapshot history allows: snapshots at
+	// the middle and 20,000 events before the end (the service writes one
+	// a minute once 10,000 events were applied), then the question loads
+	// the newest one at or before its point and replays the rest.
+	dir := b.TempDir()
+	if _, err := m.WriteSnapshot(dir); err != nil {
+		b.Fatal(err)
+	}
+	near := last - min(last/2, 20_000)
+	if _, _, err := projections.RebuildFrom(ctx, s, m, projections.Until{Position: near}, nil); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := m.WriteSnapshot(dir); err != nil {
+		b.Fatal(err)
+	}
+	viaSnapshot := func(b *testing.B, to events.Position) {
+		for b.Loop() {
+			m, st, err := projections.RebuildWithSnapshots(ctx, s, dir, projections.Until{Position: to}, nil)
+			if err != nil || st.From == 0 {
+				b.Fatalf("rebuild: %v from %d", err, st.From)
+			}
+			if x, err := audit.Explain(m, read); err != nil || x.Outcome != audit.OutcomeAllow {
+				b.Fatalf("explain: %v %+v", err, x)
+			}
+		}
+		b.ReportMetric(float64(to), "position")
+	}
+	b.Run("cold_via_snapshot_explain_at_end", func(b *testing.B) { viaSnapshot(b, last) })
+	b.Run("cold_via_snapshot_explain_at_middle_plus_10000", func(b *testing.B) { viaSnapshot(b, min(mid+10_000, last)) })
 }

@@ -1,0 +1,139 @@
+package projections_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// TestRebuildFromSnapshotHistoryEqualsFullReplay: a question about a past
+// position starts from the newest snapshot at or before it and replays
+// only the rest, and gets the same read models as a replay from the start.
+func TestRebuildFromSnapshotHistoryEqualsFullReplay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := jetstreamtest.Fill(ctx, s, 400); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, p := range []events.Position{100, 200, 300} {
+		m, _, err := projections.Rebuild(ctx, s, projections.Until{Position: p}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.WriteSnapshot(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name     string
+		at       events.Position
+		wantFrom events.Position
+	}{
+		{"before_every_snapshot_replays_from_the_start", 50, 0},
+		{"exactly_at_a_snapshot", 200, 200},
+		{"between_snapshots_starts_from_the_older", 250, 200},
+		{"after_the_newest", 390, 300},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			u := projections.Until{Position: c.at}
+			got, st, err := projections.RebuildWithSnapshots(ctx, s, dir, u, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := projections.Rebuild(ctx, s, u, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.From != c.wantFrom || st.Events != uint64(c.at-c.wantFrom) {
+				t.Fatalf("started from %d applying %d events, want from %d applying %d", st.From, st.Events, c.wantFrom, c.at-c.wantFrom)
+			}
+			if got.AppliedPosition() != c.at || got.PendenzeCount() != int(c.at) ||
+				!reflect.DeepEqual(got.Pendenze(projections.PendenzeFilter{}), want.Pendenze(projections.PendenzeFilter{})) {
+				t.Fatalf("models differ: position %d, %d pendenze", got.AppliedPosition(), got.PendenzeCount())
+			}
+		})
+	}
+
+	t.Run("a_snapshot_ahead_of_the_log_is_never_used", func(t *testing.T) {
+		// 300 is ahead of a log ending at 250; 200 qualifies.
+		m, err := projections.SnapshotAtOrBefore(dir, projections.Until{}, 250)
+		if err != nil || m.AppliedPosition() != 200 {
+			t.Fatalf("snapshot for a log ending at 250: %v at %d", err, m.AppliedPosition())
+		}
+	})
+	t.Run("a_damaged_snapshot_falls_back_to_an_older_one", func(t *testing.T) {
+		hist := filepath.Join(dir, projections.HistoryDir)
+		des, err := os.ReadDir(hist)
+		if err != nil || len(des) != 3 {
+			t.Fatalf("history: %v, %d entries", err, len(des))
+		}
+		damaged := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(damaged, projections.HistoryDir), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for i, de := range des {
+			raw, err := os.ReadFile(filepath.Join(hist, de.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 2 { // the newest (names sort by position)
+				raw[len(raw)-1] ^= 0xff
+			}
+			if err := os.WriteFile(filepath.Join(damaged, projections.HistoryDir, de.Name()), raw, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := projections.SnapshotAtOrBefore(damaged, projections.Until{Position: 390}, 400)
+		if err != nil || m.AppliedPosition() != 200 {
+			t.Fatalf("with the newest damaged: %v", err)
+		}
+	})
+}
+
+func TestSnapshotHistoryKeepsTheNewest(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	n := projections.SnapshotHistory + 4
+	if err := jetstreamtest.Fill(ctx, s, n); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for p := 1; p <= n; p++ {
+		m, _, err := projections.Rebuild(ctx, s, projections.Until{Position: events.Position(p)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.WriteSnapshot(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	des, err := os.ReadDir(filepath.Join(dir, projections.HistoryDir))
+	if err != nil || len(des) != projections.SnapshotHistory {
+		t.Fatalf("history holds %d snapshots (%v), want %d", len(des), err, projections.SnapshotHistory)
+	}
+	if m, err := projections.SnapshotAtOrBefore(dir, projections.Until{Position: 3}, events.Position(n)); err == nil {
+		t.Fatalf("a pruned snapshot was found at %d", m.AppliedPosition())
+	}
+	if m, err := projections.SnapshotAtOrBefore(dir, projections.Until{}, events.Position(n)); err != nil || m.AppliedPosition() != events.Position(n) {
+		t.Fatalf("newest: %v", err)
+	}
+}
