@@ -261,3 +261,37 @@ func TestRagioneriaMatrix(t *testing.T) {
 		}
 	})
 }
+
+// TestRagioneriaSeesOnlyItsEntitiesOfAPayment: a payment touching two
+// entities is read on the Ragioneria API with only the items of the
+// entities in the reader's scope.
+func TestRagioneriaSeesOnlyItsEntitiesOfAPayment(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	pa := w.createPendenza(t, "appA", "two-1", d1, t1, citizen1)
+	pb := w.createPendenza(t, "appB", "two-2", d2, t1, citizen1)
+	var pay pagamentoCreated
+	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": pa.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": pb.NumeroAvviso}}},
+		asSPID(citizen1)).decode(t, &pay)
+	var v pagamentoView
+	w.must(t, "GET", rg+"/pagamenti/"+pay.ID, nil, as("appA")).decode(t, &v) // RAGIONERIA on d1 only
+	if len(v.Pendenze) != 1 || v.Pendenze[0].IDDominio != d1 || v.Pendenze[0].NumeroAvviso != pa.NumeroAvviso {
+		t.Fatalf("appA (d1) sees items %+v, want only the d1 one", v.Pendenze)
+	}
+	w.must(t, "GET", rg+"/pagamenti/"+pay.ID, nil, as("appB")).decode(t, &v) // RAGIONERIA on d2 only
+	if len(v.Pendenze) != 1 || v.Pendenze[0].IDDominio != d2 {
+		t.Fatalf("appB (d2) sees items %+v, want only the d2 one", v.Pendenze)
+	}
+	var page struct {
+		Risultati []pagamentoView `json:"risultati"`
+	}
+	w.must(t, "GET", rg+"/pagamenti", nil, as("appA")).decode(t, &page)
+	for _, p := range page.Risultati {
+		for _, it := range p.Pendenze {
+			if it.IDDominio != d1 {
+				t.Fatalf("appA's list shows an item of %s: %+v", it.IDDominio, p)
+			}
+		}
+	}
+}

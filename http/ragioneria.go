@@ -156,7 +156,13 @@ func (s *Server) ragListPagamenti(c *echo.Context) error {
 	items := s.model.Payments(func(pay *projections.Payment) bool {
 		return domain.CanReadPaymentRagioneria(p, pay.View()) == nil
 	})
-	return pageJSON(c, items, toPagamento)
+	return pageJSON(c, items, func(pay *projections.Payment) pagamentoView { return toPagamentoItems(pay, ragioneriaItems(p)) })
+}
+
+// ragioneriaItems admits the payment items of the entities in p's
+// RAGIONERIA scope.
+func ragioneriaItems(p domain.Principal) func(idDominio string) bool {
+	return func(idDominio string) bool { return domain.CanReadRagioneriaDominio(p, idDominio) == nil }
 }
 
 func (s *Server) ragGetPagamento(c *echo.Context) error {
@@ -175,5 +181,5 @@ func (s *Server) ragGetPagamento(c *echo.Context) error {
 	if err := domain.CanReadPaymentRagioneria(p, pay.View()); err != nil {
 		return err
 	}
-	return c.JSON(200, toPagamento(pay))
+	return c.JSON(200, toPagamentoItems(pay, ragioneriaItems(p)))
 }

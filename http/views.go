@@ -78,12 +78,22 @@ type pagamentoView struct {
 }
 
 func toPagamento(p *projections.Payment) pagamentoView {
+	return toPagamentoItems(p, func(string) bool { return true })
+}
+
+// toPagamentoItems is the payment with only the items of the entities
+// keep admits (importo is theirs): a reader scoped by entity sees nothing
+// of the other entities a payment touches.
+func toPagamentoItems(p *projections.Payment, keep func(idDominio string) bool) pagamentoView {
 	v := pagamentoView{ID: p.Event.ID, Stato: p.Stato, DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
 	if p.Event.Remitter != nil {
 		s := toSoggetto(*p.Event.Remitter)
 		v.SoggettoVersante = &s
 	}
 	for _, it := range p.Event.Items {
+		if !keep(it.IDDominio) {
+			continue
+		}
 		v.Importo += Importo(it.AmountCents)
 		v.Pendenze = append(v.Pendenze, pagamentoItem{IDA2A: it.IDA2A, IDPendenza: it.IDPendenza, IDDominio: it.IDDominio,
 			IDTipoPendenza: it.IDTipoPendenza, NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Causale: it.Causale})
