@@ -31,28 +31,32 @@ type eventiPage struct {
 	ProssimaPosizione uint64       `json:"prossimaPosizione"`
 }
 
-// dominiOf returns the creditor entities an event concerns (none for the
-// registries of types, intermediaries, roles, principals and settings).
-func dominiOf(e events.Event) []string {
+// place is where an event lies for scoping: its creditor entity and, for
+// pendenze and payments, the pendenza type ("" where types do not apply).
+type place struct{ dominio, tipo string }
+
+// placesOf returns the places an event concerns (none for the registries
+// of types, intermediaries, roles, principals and settings).
+func placesOf(e events.Event) []place {
 	switch t := e.(type) {
 	case events.CreditorEntityRegistered:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, ""}}
 	case events.CreditorEntityUpdated:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, ""}}
 	case events.PendenzaCreated:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, t.IDTipoPendenza}}
 	case events.PendenzaUpdated:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, t.IDTipoPendenza}}
 	case events.ReceiptRecorded:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, ""}}
 	case events.SettlementReportRecorded:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, ""}}
 	case events.ReconciliationCreated:
-		return []string{t.IDDominio}
+		return []place{{t.IDDominio, ""}}
 	case events.PaymentStarted:
-		out := make([]string, 0, len(t.Items))
+		out := make([]place, 0, len(t.Items))
 		for _, it := range t.Items {
-			out = append(out, it.IDDominio)
+			out = append(out, place{it.IDDominio, it.IDTipoPendenza})
 		}
 		return out
 	}
@@ -63,20 +67,25 @@ var errPageFull = errors.New("page full")
 
 // eventVisible decides whether p sees an event in the log: a caller whose
 // Giornale degli Eventi R comes from a role over every entity (domini "*")
-// sees every event; one scoped to some entities sees only the events of
-// those entities (every entity a payment touches must be in scope) and no
-// registry event. A role whose domini is "*" is the only one whose scope
-// contains the wildcard itself (domain.ScopeOf never stores "*" as an id).
+// and every type (tipiPendenza "*") sees every event; any other sees only
+// the events whose places are in scope (pendenze and payments by entity
+// and type; every place a payment touches) and no registry event.
 func eventVisible(p domain.Principal, seeAll bool, e events.Event) bool {
 	if seeAll {
 		return true
 	}
-	domini := dominiOf(e)
-	if len(domini) == 0 {
+	places := placesOf(e)
+	if len(places) == 0 {
 		return false
 	}
-	for _, d := range domini {
-		if domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, d) != nil {
+	for _, pl := range places {
+		var err error
+		if pl.tipo == "" {
+			err = domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, pl.dominio)
+		} else {
+			err = domain.CanOnPendenzaScope(p, domain.ServiceGiornaleEventi, domain.RightRead, pl.dominio, pl.tipo)
+		}
+		if err != nil {
 			return false
 		}
 	}
@@ -122,7 +131,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	seeAll := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard) == nil
+	seeAll := domain.CanLearnMissingInRoles(p, domain.ServiceGiornaleEventi, domain.RightRead) == nil
 	page := eventiPage{Risultati: []eventoView{}, ProssimaPosizione: da}
 	scanned, maxScan := 0, limite*20
 	err = s.store.Read(c.Request().Context(), events.Position(da-1), func(_ context.Context, env events.Envelope) error {

@@ -891,8 +891,8 @@ func TestBackofficeEventLog(t *testing.T) {
 	t.Run("scoped_caller_sees_only_its_entity", func(t *testing.T) {
 		var want []logEntry
 		err := w.store.Read(context.Background(), 0, func(_ context.Context, env events.Envelope) error {
-			d := dominiOf(env.Event)
-			if len(d) > 0 && !slices.ContainsFunc(d, func(s string) bool { return s != d1 }) {
+			d := placesOf(env.Event)
+			if len(d) > 0 && !slices.ContainsFunc(d, func(pl place) bool { return pl.dominio != d1 }) {
 				want = append(want, logEntry{pos: uint64(env.Position), tipo: env.Name, stream: env.Stream})
 			}
 			return nil
@@ -1049,5 +1049,33 @@ func TestBackofficeBadInputNeverServerError(t *testing.T) {
 	w.must(t, "GET", bo+"/domini/"+d1, nil).decode(t, &d)
 	if d.RagioneSociale != "Ente "+d1 {
 		t.Fatalf("entity changed by bad input: %+v", d)
+	}
+}
+
+// TestEventLogScopedByPendenzaType: a Giornale degli Eventi R on one entity
+// with no pendenza type sees that entity's registration, and none of its
+// pendenze or payments.
+func TestEventLogScopedByPendenzaType(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "typed", d1, t1, citizen1)
+	w.putRole(t, "giornaleNoTypes", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{})
+	w.putOperator(t, "auditor-d1", pw, true, "giornaleNoTypes")
+	var page eventiPage
+	w.must(t, "GET", bo+"/eventi?limite=1000", nil, as("auditor-d1")).decode(t, &page)
+	seen := map[string]bool{}
+	for _, e := range page.Risultati {
+		seen[e.Tipo] = true
+	}
+	if !seen["CreditorEntityRegistered"] || seen["PendenzaCreated"] || seen["PaymentStarted"] {
+		t.Fatalf("auditor on %s with no types sees %v", d1, seen)
+	}
+	w.must(t, "GET", bo+"/eventi?limite=1000", nil, asAdmin()).decode(t, &page)
+	seen = map[string]bool{}
+	for _, e := range page.Risultati {
+		seen[e.Tipo] = true
+	}
+	if !seen["PendenzaCreated"] {
+		t.Fatalf("the administrator does not see the pendenza: %v", seen)
 	}
 }
