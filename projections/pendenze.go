@@ -150,23 +150,59 @@ func (p *pendenze) noticeKey(dominio, avviso string) (noticeKey, bool) {
 	return noticeKey{dominio: dominio, avviso: n}, ok
 }
 
-func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
-	payer := strings.ToUpper(e.Payer.Identificativo)
-	key := pendenzaKey(e.IDA2A, e.IDPendenza)
-	if len(key)+len(payer)+len(e.NumeroAvviso)+len(e.UUID) > maxPacked {
-		return // cannot come from a validated command
+// pack builds the ownership record of e; ok is false for fields too long
+// to pack, which a validated command never writes.
+func (p *pendenze) pack(e *events.PendenzaCreated, payer string) (ownership, bool) {
+	keyLen := len(e.IDA2A) + 1 + len(e.IDPendenza)
+	if keyLen+len(payer)+len(e.NumeroAvviso)+len(e.UUID) > maxPacked {
+		return ownership{}, false
 	}
 	var b strings.Builder
-	b.Grow(len(key) + len(payer) + len(e.NumeroAvviso) + len(e.UUID))
-	b.WriteString(key)
+	b.Grow(keyLen + len(payer) + len(e.NumeroAvviso) + len(e.UUID))
+	b.WriteString(e.IDA2A)
+	b.WriteByte('/')
+	b.WriteString(e.IDPendenza)
 	b.WriteString(payer)
 	b.WriteString(e.NumeroAvviso)
 	b.WriteString(e.UUID)
 	o := ownership{rec: b.String(), dominio: p.names.id(e.IDDominio), tipo: p.names.id(e.IDTipoPendenza),
-		keyEnd: uint16(len(key))}
+		keyEnd: uint16(keyLen)}
 	o.payerEnd = o.keyEnd + uint16(len(payer))
 	o.avvisoEnd = o.payerEnd + uint16(len(e.NumeroAvviso))
-	key = o.key() // the record's own bytes: the table and the lists share them
+	return o, true
+}
+
+// restore adds a pendenza read back from a snapshot to models that are
+// not yet shared with readers: every pendenza once, in creation order, so
+// none of put's checks for an update are needed.
+func (p *pendenze) restore(e events.PendenzaCreated, pos events.Position, paid bool) {
+	payer := strings.ToUpper(e.Payer.Identificativo)
+	o, ok := p.pack(&e, payer)
+	if !ok {
+		return
+	}
+	o.paid = paid
+	key := o.key()
+	p.own.put(key, o)
+	p.details.put(key, details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
+	if k, ok := p.noticeKey(e.IDDominio, o.avviso()); ok {
+		p.notices[k] = key
+	}
+	idx := int32(len(p.order))
+	p.order = append(p.order, key)
+	p.byCreator[o.creator()] = append(p.byCreator[o.creator()], idx)
+	if payer != "" {
+		p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
+	}
+}
+
+func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
+	payer := strings.ToUpper(e.Payer.Identificativo)
+	o, ok := p.pack(&e, payer)
+	if !ok {
+		return
+	}
+	key := o.key() // the record's own bytes: the table and the lists share them
 
 	old, existed := p.own.get(key)
 	if existed {

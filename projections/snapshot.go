@@ -266,20 +266,17 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 		reg.protection.Store(st.Protection)
 	}
 
-	// The pendenze are put back as Apply put them, in creation order: the
-	// notice index and the creator and payer lists follow from them.
+	// The pendenze are put back in creation order: the notice index and the
+	// creator and payer lists follow from them.
 	pe := m.pendenze
 	pe.own.reserve(len(st.Pendenze))
 	pe.details.reserve(len(st.Pendenze))
 	pe.notices = make(map[noticeKey]string, len(st.Pendenze))
 	pe.order = make([]string, 0, len(st.Pendenze))
 	for _, sp := range st.Pendenze {
-		pe.put(events.PendenzaCreated{IDA2A: sp.Creator, IDPendenza: sp.IDPendenza, IDDominio: sp.Dominio,
+		pe.restore(events.PendenzaCreated{IDA2A: sp.Creator, IDPendenza: sp.IDPendenza, IDDominio: sp.Dominio,
 			IDTipoPendenza: sp.Tipo, Causale: sp.Causale, AmountCents: sp.Amount, Payer: sp.Payer,
-			NumeroAvviso: sp.Avviso, UUID: sp.UUID}, sp.Position)
-		if sp.Paid {
-			pe.markPaid(sp.Creator, sp.IDPendenza)
-		}
+			NumeroAvviso: sp.Avviso, UUID: sp.UUID}, sp.Position, sp.Paid)
 	}
 
 	mo := m.money
