@@ -63,6 +63,10 @@ type snapshotState struct {
 
 	Pendenze      []snapPendenza // in creation order; encoded after the rest, in chunks
 	PendenzeCount int
+	// chunks delivers the decoded pendenze to fromState (not encoded);
+	// chunksErr then tells whether all of them were decoded.
+	chunks    <-chan []snapPendenza
+	chunksErr <-chan error
 
 	Payments        []snapPayment // in order
 	Receipts        []Receipt
@@ -269,14 +273,28 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	// The pendenze are put back in creation order: the notice index and the
 	// creator and payer lists follow from them.
 	pe := m.pendenze
-	pe.own.reserve(len(st.Pendenze))
-	pe.details.reserve(len(st.Pendenze))
-	pe.notices = make(map[noticeKey]string, len(st.Pendenze))
-	pe.order = make([]string, 0, len(st.Pendenze))
-	for _, sp := range st.Pendenze {
-		pe.restore(events.PendenzaCreated{IDA2A: sp.Creator, IDPendenza: sp.IDPendenza, IDDominio: sp.Dominio,
-			IDTipoPendenza: sp.Tipo, Causale: sp.Causale, AmountCents: sp.Amount, Payer: sp.Payer,
-			NumeroAvviso: sp.Avviso, UUID: sp.UUID}, sp.Position, sp.Paid)
+	pe.own.reserve(st.PendenzeCount)
+	pe.details.reserve(st.PendenzeCount)
+	pe.notices = make(map[noticeKey]string, st.PendenzeCount)
+	pe.order = make([]string, 0, st.PendenzeCount)
+	chunks := st.chunks
+	if chunks == nil { // a state built in memory, not decoded
+		c := make(chan []snapPendenza, 1)
+		c <- st.Pendenze
+		close(c)
+		done := make(chan error, 1)
+		done <- nil
+		chunks, st.chunksErr = c, done
+	}
+	for chunk := range chunks {
+		for _, sp := range chunk {
+			pe.restore(events.PendenzaCreated{IDA2A: sp.Creator, IDPendenza: sp.IDPendenza, IDDominio: sp.Dominio,
+				IDTipoPendenza: sp.Tipo, Causale: sp.Causale, AmountCents: sp.Amount, Payer: sp.Payer,
+				NumeroAvviso: sp.Avviso, UUID: sp.UUID}, sp.Position, sp.Paid)
+		}
+	}
+	if err := <-st.chunksErr; err != nil {
+		return nil, fmt.Errorf("pendenze: %w", err)
 	}
 
 	mo := m.money
@@ -493,6 +511,12 @@ func loadSnapshotFile(path string) (*ReadModel, error) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrSnapshotUnusable)
 	}
 	st, err := decodeSnapshot(body)
+	if err == nil {
+		defer func() { // fromState may stop early: let the decoder finish
+			for range st.chunks {
+			}
+		}()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: decode: %v", ErrSnapshotUnusable, err)
 	}
@@ -513,19 +537,32 @@ func decodeSnapshot(body []byte) (*snapshotState, error) {
 	if st.PendenzeCount < 0 || st.PendenzeCount > len(body)/8 {
 		return nil, fmt.Errorf("pendenze count %d does not fit the body", st.PendenzeCount)
 	}
-	st.Pendenze = make([]snapPendenza, 0, st.PendenzeCount)
-	for len(st.Pendenze) < st.PendenzeCount {
-		// A fresh slice each time: gob leaves zero fields of a reused
-		// element as they were.
-		var chunk []snapPendenza
-		if err := dec.Decode(&chunk); err != nil {
-			return nil, err
+	// The pendenze are decoded on another goroutine while fromState
+	// restores the chunks already decoded: the two halves of a load run on
+	// two cores. fromState drains chunks, then reads chunksErr.
+	chunks := make(chan []snapPendenza, 8)
+	errc := make(chan error, 1)
+	st.chunks, st.chunksErr = chunks, errc
+	go func() {
+		defer close(chunks)
+		n := 0
+		for n < st.PendenzeCount {
+			// A fresh slice each time: gob leaves zero fields of a reused
+			// element as they were.
+			var chunk []snapPendenza
+			if err := dec.Decode(&chunk); err != nil {
+				errc <- err
+				return
+			}
+			if len(chunk) == 0 || n+len(chunk) > st.PendenzeCount {
+				errc <- errors.New("pendenze chunks do not add up to the count")
+				return
+			}
+			n += len(chunk)
+			chunks <- chunk
 		}
-		if len(chunk) == 0 || len(st.Pendenze)+len(chunk) > st.PendenzeCount {
-			return nil, errors.New("pendenze chunks do not add up to the count")
-		}
-		st.Pendenze = append(st.Pendenze, chunk...)
-	}
+		errc <- nil
+	}()
 	return &st, nil
 }
 
