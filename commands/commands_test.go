@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -299,5 +300,74 @@ func TestRoleExistenceIsNotRevealedWithoutTheRight(t *testing.T) {
 	var unp *commands.UnprocessableError
 	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
 		t.Fatalf("undefined role by the admin: %v, want 422", err)
+	}
+}
+
+// TestConcurrentRegistrationsOfOnePrincipal: of concurrent registrations
+// of one new principal (by applications and operators, in different
+// spellings of one certificate subject) exactly one succeeds; the others
+// are 409, however far the read model lags.
+func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	spellings := []string{"CN=shared,O=Ente,C=IT", "C=IT, O=Ente, CN=shared", "/C=IT/O=Ente/CN=shared"}
+	const n = 6 // every registration a different holder (three operators, three applications)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := spellings[i%len(spellings)]
+			if i%2 == 0 {
+				_, errs[i] = e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Enabled: true})
+			} else {
+				_, errs[i] = e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+			}
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case errors.Is(err, commands.ErrPrincipalInUse):
+		default:
+			t.Errorf("registration %d: %v, want success or ErrPrincipalInUse", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d registrations of one principal succeeded, want exactly 1 (%v)", won, errs)
+	}
+}
+
+// TestRenamedPrincipalIsFreeAgain: an application that changes its
+// principal releases the old one, which another may then take; a
+// registration refused for another reason leaves the principal free.
+func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "a", Principal: "first", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t)
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
+		t.Fatalf("taking a held principal: %v, want ErrPrincipalInUse", err)
+	}
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "a", Principal: "second", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t)
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); err != nil {
+		t.Fatalf("the renamed-away principal: %v, want it free", err)
+	}
+	// A refused registration (an undefined role: 422) does not keep the claim.
+	var unp *commands.UnprocessableError
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "c", Principal: "third", Enabled: true, Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+		t.Fatalf("undefined role: %v", err)
+	}
+	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "third", RagioneSociale: "x", Enabled: true}); err != nil {
+		t.Fatalf("a principal whose registration was refused: %v, want it free", err)
 	}
 }

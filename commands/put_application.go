@@ -74,6 +74,16 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
+	previous := ""
+	if app, ok := h.model.Application(c.IDA2A); ok {
+		previous = app.Principal
+	}
+	return h.withPrincipal(ctx, actor, c.Principal, previous, applicationHolder(c.IDA2A), func() (Result, error) {
+		return h.putApplication(ctx, actor, c, grants, hash)
+	})
+}
+
+func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, grants map[string]events.ApplicationAPIAuthorized, hash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := foldApplication(stream)
 		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles); err != nil {

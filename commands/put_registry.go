@@ -210,6 +210,12 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err != nil {
 		return Result{}, err
 	}
+	return h.withPrincipal(ctx, actor, c.Principal, "", operatorHolder(c.Principal), func() (Result, error) {
+		return h.putOperator(ctx, actor, c, hash)
+	})
+}
+
+func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
 		var cur *events.OperatorRegistered
 		for _, env := range stream {

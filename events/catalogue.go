@@ -5,6 +5,20 @@ package events
 // listed ids. Amounts are integer euro cents. Password hashes are PHC
 // strings (argon2id); no plaintext secret is ever stored in an event.
 
+// PrincipalClaimed records that a principal (its canonical key: a
+// certificate subject in canonical DN form, any other name as it is) is
+// held by one application or operator. A principal's claims form their own
+// stream, appended with an expected version, so that of two concurrent
+// registrations of one new principal exactly one gets it.
+type PrincipalClaimed struct {
+	Principal string `json:"principal"`
+	Holder    string `json:"titolare"` // "APPLICATION:<idA2A>" or "OPERATOR:<principal>"
+}
+
+// PrincipalReleased records that the holder gave the principal up (an
+// application renamed its principal, or its registration failed).
+type PrincipalReleased PrincipalClaimed
+
 // CreditorEntityRegistered records a new creditor entity (ente creditore).
 type CreditorEntityRegistered struct {
 	IDDominio       string `json:"idDominio"`
@@ -203,6 +217,9 @@ type ReconciliationCreated struct {
 	IDFlusso    string `json:"idFlusso,omitempty"`
 }
 
+func (PrincipalClaimed) EventName() string  { return "PrincipalClaimed" }
+func (PrincipalReleased) EventName() string { return "PrincipalReleased" }
+
 func (CreditorEntityRegistered) EventName() string      { return "CreditorEntityRegistered" }
 func (CreditorEntityUpdated) EventName() string         { return "CreditorEntityUpdated" }
 func (PendenzaTypeRegistered) EventName() string        { return "PendenzaTypeRegistered" }
@@ -225,6 +242,8 @@ func (SettlementReportRecorded) EventName() string      { return "SettlementRepo
 func (ReconciliationCreated) EventName() string         { return "ReconciliationCreated" }
 
 func registerCatalogue(c *Codec) {
+	Register[PrincipalClaimed](c)
+	Register[PrincipalReleased](c)
 	Register[CreditorEntityRegistered](c)
 	Register[CreditorEntityUpdated](c)
 	Register[PendenzaTypeRegistered](c)
@@ -250,12 +269,14 @@ func registerCatalogue(c *Codec) {
 // Stream names: one stream per aggregate. Backends may encode them (the
 // JetStream store maps each to a subject-safe token).
 const (
-	StreamDominio         = "dominio-"
-	StreamTipoPendenza    = "tipoPendenza-"
-	StreamIntermediario   = "intermediario-"
-	StreamRuolo           = "ruolo-"
-	StreamOperatore       = "operatore-"
-	StreamApplicazione    = "applicazione-"
+	StreamDominio       = "dominio-"
+	StreamTipoPendenza  = "tipoPendenza-"
+	StreamIntermediario = "intermediario-"
+	StreamRuolo         = "ruolo-"
+	StreamOperatore     = "operatore-"
+	StreamApplicazione  = "applicazione-"
+	// StreamPrincipal + a principal's canonical key holds its claims.
+	StreamPrincipal       = "principal-"
 	StreamPendenza        = "pendenza-"
 	StreamPagamento       = "pagamento-"
 	StreamRicevuta        = "ricevuta-"
