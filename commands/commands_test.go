@@ -371,3 +371,54 @@ func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
 		t.Fatalf("a principal whose registration was refused: %v, want it free", err)
 	}
 }
+
+// TestConcurrentPendenzeNeverShareANoticeNumber: pendenze created at once
+// with the same explicit notice number at one entity: exactly one gets it,
+// the others are 409.
+func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.h.PutPendenzaType(ctx, e.admin, commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t)
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
+		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"T"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	app := e.principal(t, "app")
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	const avviso = "301234567890123456"
+	const n = 6
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: fmt.Sprintf("p%d", i),
+				IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case errors.Is(err, commands.ErrConflict):
+		default:
+			t.Errorf("creation %d: %v, want success or ErrConflict", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d pendenze got notice number %s, want exactly 1 (%v)", won, avviso, errs)
+	}
+	e.sync(t)
+	if !e.model.NoticeInUse("11111111111", avviso) {
+		t.Fatal("the winner's notice number is not in use")
+	}
+}

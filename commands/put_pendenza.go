@@ -32,7 +32,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 	if err := validatePendenza(&c); err != nil {
 		return Result{}, err
 	}
-	return h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
+	holder := pendenzaHolder(c.IDA2A, c.IDPendenza)
+	var claimed, moved string // notice claims this call made; the one a move leaves
+	res, err := h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		var cur *events.PendenzaCreated
 		for _, env := range stream {
 			switch e := env.Event.(type) {
@@ -61,19 +63,37 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			IDTipoPendenza: c.IDTipoPendenza, Causale: c.Causale, AmountCents: c.AmountCents, Payer: c.Payer,
 			NumeroAvviso: c.NumeroAvviso}
 		if cur == nil {
-			avviso, err := h.noticeNumber(c.IDDominio, c.NumeroAvviso)
-			if err != nil {
-				return nil, err
+			avviso := claimed // a retry after a conflict keeps the number it claimed
+			if avviso == "" || !strings.HasPrefix(avviso, c.IDDominio+"/") {
+				id, err := h.noticeNumber(ctx, actor, c.IDDominio, c.NumeroAvviso, holder)
+				if err != nil {
+					return nil, err
+				}
+				claimed, avviso = c.IDDominio+"/"+id, c.IDDominio+"/"+id
 			}
-			e.NumeroAvviso = avviso
+			e.NumeroAvviso = strings.TrimPrefix(avviso, c.IDDominio+"/")
 			e.UUID = randomHex(16)
 			return []events.Event{e}, nil
 		}
 		if c.NumeroAvviso != "" && c.NumeroAvviso != cur.NumeroAvviso {
 			return nil, invalid("numeroAvviso", "cannot change once assigned")
 		}
-		if cur.IDDominio != c.IDDominio && h.model.NoticeInUse(c.IDDominio, cur.NumeroAvviso) {
-			return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
+		if cur.IDDominio != c.IDDominio {
+			if h.model.NoticeInUse(c.IDDominio, cur.NumeroAvviso) {
+				return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
+			}
+			id := c.IDDominio + "/" + cur.NumeroAvviso
+			fresh, err := h.claim(ctx, actor, claimAvviso, id, holder)
+			if err == errTaken {
+				return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if fresh {
+				claimed = id
+			}
+			moved = cur.IDDominio + "/" + cur.NumeroAvviso
 		}
 		e.NumeroAvviso, e.UUID = cur.NumeroAvviso, cur.UUID
 		if e == *cur {
@@ -81,6 +101,16 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		}
 		return []events.Event{events.PendenzaUpdated(e)}, nil
 	})
+	if err != nil {
+		if claimed != "" {
+			h.release(ctx, actor, claimAvviso, claimed, holder)
+		}
+		return res, err
+	}
+	if moved != "" && res.Changed {
+		h.release(ctx, actor, claimAvviso, moved, holder)
+	}
+	return res, nil
 }
 
 func validatePendenza(c *PutPendenza) error {
@@ -158,10 +188,21 @@ func (h *Handler) checkEntityAndType(idDominio, idTipo string) error {
 
 // noticeNumber returns want when it is free at idDominio (409 when taken),
 // else a random free 18-digit number.
-func (h *Handler) noticeNumber(idDominio, want string) (string, error) {
+// The number is claimed for holder (see claim.go), so two pendenze
+// created at once never get the same one.
+func (h *Handler) noticeNumber(ctx context.Context, actor Actor, idDominio, want, holder string) (string, error) {
+	take := func(avviso string) error {
+		if h.model.NoticeInUse(idDominio, avviso) {
+			return errTaken
+		}
+		_, err := h.claim(ctx, actor, claimAvviso, idDominio+"/"+avviso, holder)
+		return err
+	}
 	if want != "" {
-		if h.model.NoticeInUse(idDominio, want) {
+		if err := take(want); err == errTaken {
 			return "", fmt.Errorf("%w: numeroAvviso %s is already used at idDominio %s", ErrConflict, want, idDominio)
+		} else if err != nil {
+			return "", err
 		}
 		return want, nil
 	}
@@ -172,8 +213,12 @@ func (h *Handler) noticeNumber(idDominio, want string) (string, error) {
 			return "", err
 		}
 		avviso := fmt.Sprintf("3%017d", n)
-		if !h.model.NoticeInUse(idDominio, avviso) {
+		switch err := take(avviso); err {
+		case nil:
 			return avviso, nil
+		case errTaken:
+		default:
+			return "", err
 		}
 	}
 	return "", fmt.Errorf("%w: no free notice number", ErrConflict)

@@ -5,19 +5,23 @@ package events
 // listed ids. Amounts are integer euro cents. Password hashes are PHC
 // strings (argon2id); no plaintext secret is ever stored in an event.
 
-// PrincipalClaimed records that a principal (its canonical key: a
-// certificate subject in canonical DN form, any other name as it is) is
-// held by one application or operator. A principal's claims form their own
+// IdentifierClaimed records that an identifier that must be unique across
+// aggregates is held by one of them: a principal (Kind "principal", ID its
+// canonical key: a certificate subject in canonical DN form, any other name
+// as it is; held by "APPLICATION:<idA2A>" or "OPERATOR:<principal>") or a
+// notice number (Kind "avviso", ID "<idDominio>/<numeroAvviso>"; held by
+// "PENDENZA:<idA2A>/<idPendenza>"). An identifier's claims form their own
 // stream, appended with an expected version, so that of two concurrent
-// registrations of one new principal exactly one gets it.
-type PrincipalClaimed struct {
-	Principal string `json:"principal"`
-	Holder    string `json:"titolare"` // "APPLICATION:<idA2A>" or "OPERATOR:<principal>"
+// writers of one new identifier exactly one gets it.
+type IdentifierClaimed struct {
+	Kind   string `json:"tipo"`
+	ID     string `json:"id"`
+	Holder string `json:"titolare"`
 }
 
-// PrincipalReleased records that the holder gave the principal up (an
-// application renamed its principal, or its registration failed).
-type PrincipalReleased PrincipalClaimed
+// IdentifierReleased records that the holder gave the identifier up (it
+// was renamed or moved, or the write that claimed it failed).
+type IdentifierReleased IdentifierClaimed
 
 // CreditorEntityRegistered records a new creditor entity (ente creditore).
 type CreditorEntityRegistered struct {
@@ -217,8 +221,8 @@ type ReconciliationCreated struct {
 	IDFlusso    string `json:"idFlusso,omitempty"`
 }
 
-func (PrincipalClaimed) EventName() string  { return "PrincipalClaimed" }
-func (PrincipalReleased) EventName() string { return "PrincipalReleased" }
+func (IdentifierClaimed) EventName() string  { return "IdentifierClaimed" }
+func (IdentifierReleased) EventName() string { return "IdentifierReleased" }
 
 func (CreditorEntityRegistered) EventName() string      { return "CreditorEntityRegistered" }
 func (CreditorEntityUpdated) EventName() string         { return "CreditorEntityUpdated" }
@@ -242,8 +246,8 @@ func (SettlementReportRecorded) EventName() string      { return "SettlementRepo
 func (ReconciliationCreated) EventName() string         { return "ReconciliationCreated" }
 
 func registerCatalogue(c *Codec) {
-	Register[PrincipalClaimed](c)
-	Register[PrincipalReleased](c)
+	Register[IdentifierClaimed](c)
+	Register[IdentifierReleased](c)
 	Register[CreditorEntityRegistered](c)
 	Register[CreditorEntityUpdated](c)
 	Register[PendenzaTypeRegistered](c)
@@ -275,8 +279,8 @@ const (
 	StreamRuolo         = "ruolo-"
 	StreamOperatore     = "operatore-"
 	StreamApplicazione  = "applicazione-"
-	// StreamPrincipal + a principal's canonical key holds its claims.
-	StreamPrincipal       = "principal-"
+	// StreamClaim + kind + "/" + id holds an identifier's claims.
+	StreamClaim           = "claim-"
 	StreamPendenza        = "pendenza-"
 	StreamPagamento       = "pagamento-"
 	StreamRicevuta        = "ricevuta-"

@@ -165,9 +165,9 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.money.recordSettlement(e, env)
 	case events.ReconciliationCreated:
 		m.money.createReconciliation(e, env)
-	case events.PrincipalClaimed, events.PrincipalReleased:
-		// Write-side uniqueness only: the principal's record comes with
-		// its application or operator events.
+	case events.IdentifierClaimed, events.IdentifierReleased:
+		// Write-side uniqueness only: principals and notice numbers come
+		// into the read models with their own aggregates' events.
 	default:
 		return fmt.Errorf("no projector for event %q", env.Name)
 	}
