@@ -327,18 +327,25 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	exactlyOneWins(t, errs, commands.ErrPrincipalInUse)
+}
+
+// exactlyOneWins asserts that one of concurrent writes succeeded and every
+// other failed with loser.
+func exactlyOneWins(t *testing.T, errs []error, loser error) {
+	t.Helper()
 	won := 0
 	for i, err := range errs {
 		switch {
 		case err == nil:
 			won++
-		case errors.Is(err, commands.ErrPrincipalInUse):
+		case errors.Is(err, loser):
 		default:
-			t.Errorf("registration %d: %v, want success or ErrPrincipalInUse", i, err)
+			t.Errorf("write %d: %v, want success or %v", i, err, loser)
 		}
 	}
 	if won != 1 {
-		t.Fatalf("%d registrations of one principal succeeded, want exactly 1 (%v)", won, errs)
+		t.Fatalf("%d concurrent writes of one identifier succeeded, want exactly 1 (%v)", won, errs)
 	}
 }
 
@@ -404,19 +411,7 @@ func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case errors.Is(err, commands.ErrConflict):
-		default:
-			t.Errorf("creation %d: %v, want success or ErrConflict", i, err)
-		}
-	}
-	if won != 1 {
-		t.Fatalf("%d pendenze got notice number %s, want exactly 1 (%v)", won, avviso, errs)
-	}
+	exactlyOneWins(t, errs, commands.ErrConflict)
 	e.sync(t)
 	if !e.model.NoticeInUse("11111111111", avviso) {
 		t.Fatal("the winner's notice number is not in use")
