@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/projections/audit"
 )
 
@@ -55,6 +56,28 @@ func (q *queryFlags) parse() (domain.API, error) {
 	return api, nil
 }
 
+// answerAt rebuilds the read models at q's point of history, asks them
+// ask, and writes the answer as JSON (--format json) or as text.
+func answerAt[T any](cmd *cobra.Command, ac *auditConfig, q *queryFlags, ask func(*projections.ReadModel) (T, error),
+	print func(io.Writer, T) error) error {
+	u, err := q.point.until()
+	if err != nil {
+		return err
+	}
+	m, err := ac.modelAt(cmd.Context(), u)
+	if err != nil {
+		return err
+	}
+	res, err := ask(m)
+	if err != nil {
+		return err
+	}
+	if q.format == "json" {
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
+	return print(cmd.OutOrStdout(), res)
+}
+
 func whoCanCmd(ac *auditConfig) *cobra.Command {
 	var q queryFlags
 	cmd := &cobra.Command{
@@ -66,22 +89,9 @@ func whoCanCmd(ac *auditConfig) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			u, err := q.point.until()
-			if err != nil {
-				return err
-			}
-			m, err := ac.modelAt(cmd.Context(), u)
-			if err != nil {
-				return err
-			}
-			res, err := audit.WhoCan(m, api, q.operation, q.res)
-			if err != nil {
-				return err
-			}
-			if q.format == "json" {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			return printWhoCan(cmd.OutOrStdout(), res)
+			return answerAt(cmd, ac, &q, func(m *projections.ReadModel) (*audit.WhoCanResult, error) {
+				return audit.WhoCan(m, api, q.operation, q.res)
+			}, printWhoCan)
 		}),
 	}
 	q.bind(cmd.Flags())
@@ -107,22 +117,9 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 			if principal == "" && at != domain.AuthPublic {
 				return fmt.Errorf("--principal is required (except with --auth public)")
 			}
-			u, err := q.point.until()
-			if err != nil {
-				return err
-			}
-			m, err := ac.modelAt(cmd.Context(), u)
-			if err != nil {
-				return err
-			}
-			x, err := audit.Explain(m, audit.Query{Principal: principal, Auth: at, API: api, Operation: q.operation, Resource: q.res})
-			if err != nil {
-				return err
-			}
-			if q.format == "json" {
-				return writeJSON(cmd.OutOrStdout(), x)
-			}
-			return printExplanation(cmd.OutOrStdout(), x)
+			return answerAt(cmd, ac, &q, func(m *projections.ReadModel) (*audit.Explanation, error) {
+				return audit.Explain(m, audit.Query{Principal: principal, Auth: at, API: api, Operation: q.operation, Resource: q.res})
+			}, printExplanation)
 		}),
 	}
 	q.bind(cmd.Flags())
