@@ -18,7 +18,7 @@ const (
 )
 
 // ownership is the compact ownership record of one pendenza: what every
-// decision needs, in 32 bytes plus one packed string. rec holds
+// decision needs, in 40 bytes plus one packed string. rec holds
 // "idA2A/idPendenza" (the table key, which shares rec's bytes), then the
 // payer id, the notice number and the UUID, back to back; the views slice
 // it, so reading a record never allocates. Entities and types, shared by
@@ -31,6 +31,7 @@ type ownership struct {
 	payerEnd  uint16 // rec[keyEnd:payerEnd] is the payer id
 	avvisoEnd uint16 // rec[payerEnd:avvisoEnd] is the notice number; the UUID follows
 	paid      bool
+	details   uint32 // index of the pendenza's details in pendenze.details
 }
 
 // maxPacked bounds rec so its offsets fit in uint16; longer fields are
@@ -43,6 +44,44 @@ type details struct {
 	amount   int64
 	payer    events.Subject
 	position events.Position
+}
+
+// detailsLog holds the details of every version of every pendenza,
+// append-only, in blocks that never move: an entry is written once, before
+// the ownership record pointing at it is published in the table, so a
+// reader that found the record reads a complete entry without a lock. A
+// growing slice instead of a second map keyed by pendenza saves a hash
+// insert per pendenza (the cost of loading a snapshot) and ~50 bytes.
+type detailsLog struct {
+	blocks atomic.Pointer[[]*detailsBlock] // readers load; only the writer stores
+	n      uint32                          // entries written (writer only)
+}
+
+const detailsBlockLen = 4096
+
+type detailsBlock [detailsBlockLen]details
+
+// add appends d and returns its index. Writer only.
+func (l *detailsLog) add(d details) uint32 {
+	i := l.n
+	blocks := l.blocks.Load()
+	if blocks == nil || int(i/detailsBlockLen) == len(*blocks) {
+		var grown []*detailsBlock
+		if blocks != nil {
+			grown = append(make([]*detailsBlock, 0, len(*blocks)+1), *blocks...)
+		}
+		grown = append(grown, new(detailsBlock))
+		l.blocks.Store(&grown)
+		blocks = &grown
+	}
+	(*blocks)[i/detailsBlockLen][i%detailsBlockLen] = d
+	l.n++
+	return i
+}
+
+// at returns entry i, which the caller read from a published record.
+func (l *detailsLog) at(i uint32) details {
+	return (*l.blocks.Load())[i/detailsBlockLen][i%detailsBlockLen]
 }
 
 // Pendenza is a pendenza as read by handlers.
@@ -97,7 +136,7 @@ func (n *names) name(id uint32) string { return (*n.all.Load())[id] }
 
 type pendenze struct {
 	own     *table[ownership] // idA2A "/" idPendenza → ownership
-	details *table[details]   // same key → details
+	details detailsLog        // ownership.details → details
 	names   names
 
 	noticeMu sync.RWMutex         // guards notices
@@ -110,7 +149,7 @@ type pendenze struct {
 }
 
 func newPendenze() *pendenze {
-	p := &pendenze{own: newTable[ownership](), details: newTable[details](), notices: map[noticeKey]string{},
+	p := &pendenze{own: newTable[ownership](), notices: map[noticeKey]string{},
 		byCreator: map[string][]int32{}, byPayer: map[string][]int32{}, names: names{ids: map[string]uint32{}}}
 	p.names.all.Store(&[]string{})
 	return p
@@ -172,30 +211,6 @@ func (p *pendenze) pack(e *events.PendenzaCreated, payer string) (ownership, boo
 	return o, true
 }
 
-// restore adds a pendenza read back from a snapshot to models that are
-// not yet shared with readers: every pendenza once, in creation order, so
-// none of put's checks for an update are needed.
-func (p *pendenze) restore(e events.PendenzaCreated, pos events.Position, paid bool) {
-	payer := strings.ToUpper(e.Payer.Identificativo)
-	o, ok := p.pack(&e, payer)
-	if !ok {
-		return
-	}
-	o.paid = paid
-	key := o.key()
-	p.own.put(key, o)
-	p.details.put(key, details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
-	if k, ok := p.noticeKey(e.IDDominio, o.avviso()); ok {
-		p.notices[k] = key
-	}
-	idx := int32(len(p.order))
-	p.order = append(p.order, key)
-	p.byCreator[o.creator()] = append(p.byCreator[o.creator()], idx)
-	if payer != "" {
-		p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
-	}
-}
-
 func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 	payer := strings.ToUpper(e.Payer.Identificativo)
 	o, ok := p.pack(&e, payer)
@@ -208,8 +223,9 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 	if existed {
 		o.paid = old.paid
 	}
+	// A new entry even for an update: readers may be reading the old one.
+	o.details = p.details.add(details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
 	p.own.put(key, o)
-	p.details.put(key, details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
 
 	dominio := p.names.name(o.dominio)
 	p.noticeMu.Lock()
@@ -226,12 +242,7 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 	p.listMu.Lock()
 	defer p.listMu.Unlock()
 	if !existed {
-		idx := int32(len(p.order))
-		p.order = append(p.order, key)
-		p.byCreator[o.creator()] = append(p.byCreator[o.creator()], idx)
-		if payer != "" {
-			p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
-		}
+		p.list(o)
 		return
 	}
 	if old.payer() == payer {
@@ -246,6 +257,17 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 	}
 	if payer != "" {
 		p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
+	}
+}
+
+// list appends a new pendenza to the creation order and to its creator's
+// and payer's lists (listMu held, or a model not yet shared).
+func (p *pendenze) list(o ownership) {
+	idx := int32(len(p.order))
+	p.order = append(p.order, o.key())
+	p.byCreator[o.creator()] = append(p.byCreator[o.creator()], idx)
+	if payer := o.payer(); payer != "" {
+		p.byPayer[payer] = append(p.byPayer[payer], idx)
 	}
 }
 
@@ -305,7 +327,7 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 	if !ok {
 		return Pendenza{}, false
 	}
-	d, _ := p.details.get(key)
+	d := p.details.at(o.details)
 	stato := StatoNonEseguita
 	if o.paid {
 		stato = StatoEseguita

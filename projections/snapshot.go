@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -25,23 +26,26 @@ import (
 //
 //	magic "PAYAUTHZ-SNAPSHOT\n" | version uint32 | body length uint64 | SHA-256 of body | body
 //
-// (big-endian). The body is a gob stream: snapshotState without its
-// pendenze, then the pendenze in chunks of snapshotChunk (small messages
-// decode without regrowing one huge buffer). A file of
-// another version, a wrong checksum or a truncated body is ignored (the
-// models are rebuilt from the log), never trusted. A snapshot only ever
-// holds whole commits.
+// (big-endian). The body is
+//
+//	uvarint head length | head | PendenzeCount pendenza records
+//
+// The head is a gob of snapshotState: everything but the pendenze, which
+// are most of a large snapshot and are written as flat records (see
+// appendPendenza) so that loading them is parsing, not reflection: every
+// string of a loaded pendenza is a slice of the body, read into one string,
+// so a million of them cost no allocation but their index entries. A file
+// of another version, a wrong checksum or a body that does not parse to
+// the end is ignored (the models are rebuilt from the log), never trusted.
+// A snapshot only ever holds whole commits.
 
 // SnapshotVersion is the format version this build writes and reads.
-const SnapshotVersion uint32 = 1
+const SnapshotVersion uint32 = 2
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"
 
 var snapshotMagic = []byte("PAYAUTHZ-SNAPSHOT\n")
-
-// snapshotChunk is how many pendenze one gob message of the body holds.
-const snapshotChunk = 8192
 
 // ErrSnapshotUnusable reports a snapshot that is missing, of an unknown
 // version, corrupt or ahead of the log: the caller replays the whole log.
@@ -61,12 +65,12 @@ type snapshotState struct {
 	Interms    []snapIntermediary
 	Protection *events.PublicAPIProtectionConfigured
 
-	Pendenze      []snapPendenza // in creation order; encoded after the rest, in chunks
+	// Names are the interned entities and types the pendenze records
+	// refer to by index; PendenzeCount records follow the head.
+	Names         []string
 	PendenzeCount int
-	// chunks delivers the decoded pendenze to fromState (not encoded);
-	// chunksErr then tells whether all of them were decoded.
-	chunks    <-chan []snapPendenza
-	chunksErr <-chan error
+	pendenze      []ownership // in creation order (not in the head)
+	details       *detailsLog // their details (entries never change)
 
 	Payments        []snapPayment // in order
 	Receipts        []Receipt
@@ -103,16 +107,6 @@ type snapIntermediary struct {
 	Position events.Position
 }
 
-type snapPendenza struct {
-	Creator, IDPendenza, Dominio, Tipo string
-	PayerID, Avviso, UUID              string
-	Paid                               bool
-	Causale                            string
-	Amount                             int64
-	Payer                              events.Subject
-	Position                           events.Position
-}
-
 type snapKV struct{ K, V string }
 
 type snapList struct {
@@ -130,8 +124,9 @@ type snapPayment struct {
 }
 
 // state copies the read models. It holds wmu, so Apply waits (readers do
-// not) and the copy is at a commit boundary; the copy costs about a
-// second per million pendenze.
+// not) and the copy is at a commit boundary. Of the pendenze it copies the
+// 40-byte records only: their strings, names and details never change
+// once written.
 func (m *ReadModel) state() *snapshotState {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
@@ -169,17 +164,16 @@ func (m *ReadModel) state() *snapshotState {
 	st.Protection = r.protection.Load()
 
 	pe := m.pendenze
+	st.Names = *pe.names.all.Load()
+	st.details = &pe.details
 	pe.listMu.RLock()
-	st.Pendenze = make([]snapPendenza, 0, len(pe.order))
+	st.pendenze = make([]ownership, 0, len(pe.order))
 	for _, key := range pe.order {
 		o, _ := pe.own.get(key)
-		d, _ := pe.details.get(key)
-		v := pe.view(o)
-		st.Pendenze = append(st.Pendenze, snapPendenza{Creator: v.IDA2A, IDPendenza: v.IDPendenza, Dominio: v.IDDominio,
-			Tipo: v.IDTipoPendenza, PayerID: v.PayerID, Avviso: v.NumeroAvviso, UUID: v.UUID, Paid: o.paid,
-			Causale: d.causale, Amount: d.amount, Payer: d.payer, Position: d.position})
+		st.pendenze = append(st.pendenze, o)
 	}
 	pe.listMu.RUnlock()
+	st.PendenzeCount = len(st.pendenze)
 
 	mo := m.money
 	mo.listMu.RLock()
@@ -212,9 +206,9 @@ func sortedKV(t *table[string]) []snapKV {
 	return out
 }
 
-// fromState builds read models from a decoded snapshot. Indexes derived
-// from the state (principal records, DN index, role holders, interned
-// strings) are rebuilt with the code Apply uses. A state that does not
+// fromState builds read models, but the pendenze, from a decoded head.
+// Indexes derived from the state (principal records, DN index, role
+// holders) are rebuilt with the code Apply uses. A state that does not
 // hold together returns an error and must not be used.
 func fromState(st *snapshotState) (*ReadModel, error) {
 	m := New()
@@ -268,33 +262,6 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	if st.Protection != nil {
 		reg.protection.Store(st.Protection)
-	}
-
-	// The pendenze are put back in creation order: the notice index and the
-	// creator and payer lists follow from them.
-	pe := m.pendenze
-	pe.own.reserve(st.PendenzeCount)
-	pe.details.reserve(st.PendenzeCount)
-	pe.notices = make(map[noticeKey]string, st.PendenzeCount)
-	pe.order = make([]string, 0, st.PendenzeCount)
-	chunks := st.chunks
-	if chunks == nil { // a state built in memory, not decoded
-		c := make(chan []snapPendenza, 1)
-		c <- st.Pendenze
-		close(c)
-		done := make(chan error, 1)
-		done <- nil
-		chunks, st.chunksErr = c, done
-	}
-	for chunk := range chunks {
-		for _, sp := range chunk {
-			pe.restore(events.PendenzaCreated{IDA2A: sp.Creator, IDPendenza: sp.IDPendenza, IDDominio: sp.Dominio,
-				IDTipoPendenza: sp.Tipo, Causale: sp.Causale, AmountCents: sp.Amount, Payer: sp.Payer,
-				NumeroAvviso: sp.Avviso, UUID: sp.UUID}, sp.Position, sp.Paid)
-		}
-	}
-	if err := <-st.chunksErr; err != nil {
-		return nil, fmt.Errorf("pendenze: %w", err)
 	}
 
 	mo := m.money
@@ -439,17 +406,8 @@ func writeSnapshotFile(f *os.File, st *snapshotState) error {
 	h := sha256.New()
 	cw := &countingWriter{w: io.MultiWriter(f, h)}
 	bw := bufio.NewWriterSize(cw, 1<<20)
-	enc := gob.NewEncoder(bw)
-	pend := st.Pendenze
-	head := *st
-	head.Pendenze, head.PendenzeCount = nil, len(pend)
-	if err := enc.Encode(&head); err != nil {
-		return fmt.Errorf("encode: %w", err)
-	}
-	for i := 0; i < len(pend); i += snapshotChunk {
-		if err := enc.Encode(pend[i:min(i+snapshotChunk, len(pend))]); err != nil {
-			return fmt.Errorf("encode: %w", err)
-		}
+	if err := encodeBody(bw, st); err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -460,6 +418,33 @@ func writeSnapshotFile(f *os.File, st *snapshotState) error {
 	hdr = binary.BigEndian.AppendUint64(hdr, uint64(cw.n))
 	hdr = h.Sum(hdr)
 	_, err := f.WriteAt(hdr, 0)
+	return err
+}
+
+// encodeBody writes the body: the head, then the pendenze records.
+func encodeBody(w io.Writer, st *snapshotState) error {
+	var head bytes.Buffer
+	if err := gob.NewEncoder(&head).Encode(st); err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	buf := binary.AppendUvarint(make([]byte, 0, 4096), uint64(head.Len()))
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	if _, err := w.Write(head.Bytes()); err != nil {
+		return err
+	}
+	buf = buf[:0]
+	for _, o := range st.pendenze {
+		buf = appendPendenza(buf, o, st.details.at(o.details))
+		if len(buf) >= 1<<16 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
 	return err
 }
 
@@ -503,67 +488,45 @@ func loadSnapshotFile(path string) (*ReadModel, error) {
 	if fi, err := f.Stat(); err != nil || n != uint64(fi.Size())-uint64(len(head)) {
 		return nil, fmt.Errorf("%w: truncated or oversized body", ErrSnapshotUnusable)
 	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(f, body); err != nil {
+	// The body is read into one string (a Builder grown to size hands its
+	// bytes over without a copy) that the loaded pendenze slice.
+	var body strings.Builder
+	body.Grow(int(n))
+	sum := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(&body, sum), io.LimitReader(f, int64(n))); err != nil || uint64(body.Len()) != n {
 		return nil, fmt.Errorf("%w: body: %v", ErrSnapshotUnusable, err)
 	}
-	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], h[12:]) {
+	if !bytes.Equal(sum.Sum(nil), h[12:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrSnapshotUnusable)
 	}
-	st, err := decodeSnapshot(body)
-	if err == nil {
-		defer func() { // fromState may stop early: let the decoder finish
-			for range st.chunks {
-			}
-		}()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: decode: %v", ErrSnapshotUnusable, err)
-	}
-	m, err := fromState(st)
+	m, err := decodeBody(body.String())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshotUnusable, err)
 	}
 	return m, nil
 }
 
-func decodeSnapshot(body []byte) (*snapshotState, error) {
-	dec := gob.NewDecoder(bytes.NewReader(body))
+// decodeBody builds read models from a snapshot body. Any body, even one
+// that passed the checksum by chance or by design, gives either consistent
+// models or an error, never a panic.
+func decodeBody(body string) (*ReadModel, error) {
+	r := snapReader{s: body}
+	head := r.str()
+	if r.err != nil {
+		return nil, fmt.Errorf("head: %w", r.err)
+	}
 	var st snapshotState
-	if err := dec.Decode(&st); err != nil {
+	if err := gob.NewDecoder(strings.NewReader(head)).Decode(&st); err != nil {
+		return nil, fmt.Errorf("decode head: %w", err)
+	}
+	m, err := fromState(&st)
+	if err != nil {
 		return nil, err
 	}
-	// A pendenza takes well over 8 bytes of body: a larger count is a lie.
-	if st.PendenzeCount < 0 || st.PendenzeCount > len(body)/8 {
-		return nil, fmt.Errorf("pendenze count %d does not fit the body", st.PendenzeCount)
+	if err := m.pendenze.restoreAll(&r, st.PendenzeCount, st.Names); err != nil {
+		return nil, fmt.Errorf("pendenze: %w", err)
 	}
-	// The pendenze are decoded on another goroutine while fromState
-	// restores the chunks already decoded: the two halves of a load run on
-	// two cores. fromState drains chunks, then reads chunksErr.
-	chunks := make(chan []snapPendenza, 8)
-	errc := make(chan error, 1)
-	st.chunks, st.chunksErr = chunks, errc
-	go func() {
-		defer close(chunks)
-		n := 0
-		for n < st.PendenzeCount {
-			// A fresh slice each time: gob leaves zero fields of a reused
-			// element as they were.
-			var chunk []snapPendenza
-			if err := dec.Decode(&chunk); err != nil {
-				errc <- err
-				return
-			}
-			if len(chunk) == 0 || n+len(chunk) > st.PendenzeCount {
-				errc <- errors.New("pendenze chunks do not add up to the count")
-				return
-			}
-			n += len(chunk)
-			chunks <- chunk
-		}
-		errc <- nil
-	}()
-	return &st, nil
+	return m, nil
 }
 
 // Snapshotter writes a snapshot every Interval when at least MinEvents
