@@ -11,8 +11,14 @@ type ForbiddenError struct {
 
 func (e *ForbiddenError) Error() string { return fmt.Sprintf("forbidden by %s: %s", e.Rule, e.Detail) }
 
+// deny builds a denial; a detail without arguments is used as is, so
+// most denials cost one small allocation.
 func deny(rule, format string, args ...any) error {
-	return &ForbiddenError{Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	detail := format
+	if len(args) > 0 {
+		detail = fmt.Sprintf(format, args...)
+	}
+	return &ForbiddenError{Rule: rule, Detail: detail}
 }
 
 // RuleAuthNotAccepted denies an {auth} segment the API does not accept; the
