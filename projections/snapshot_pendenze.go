@@ -144,7 +144,6 @@ func (p *pendenze) restoreAll(r *snapReader, count int, names []string) error {
 	p.notices = make(map[noticeKey]string, count)
 	p.order = make([]string, 0, count)
 
-	const batchLen = 4096
 	batches := make(chan []ownership, 8)
 	indexed := make(chan struct{})
 	go func() {
@@ -155,7 +154,7 @@ func (p *pendenze) restoreAll(r *snapReader, count int, names []string) error {
 			}
 		}
 	}()
-	err := p.restoreRecords(r, count, uint64(len(names)), batches, batchLen)
+	err := p.restoreRecords(r, count, uint64(len(names)), batches)
 	close(batches)
 	<-indexed
 	if err != nil {
@@ -170,10 +169,13 @@ func (p *pendenze) restoreAll(r *snapReader, count int, names []string) error {
 	return nil
 }
 
+// restoreBatch is how many records restoreRecords hands on at a time.
+const restoreBatch = 4096
+
 // restoreRecords parses count records into the ownership table and sends
 // them on in batches.
-func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batches chan<- []ownership, batchLen int) error {
-	batch := make([]ownership, 0, batchLen)
+func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batches chan<- []ownership) error {
+	batch := make([]ownership, 0, restoreBatch)
 	for i := range count {
 		var o ownership
 		o.rec = r.str()
@@ -197,9 +199,9 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 		}
 		o.details = p.details.add(d)
 		p.own.put(o.key(), o)
-		if batch = append(batch, o); len(batch) == batchLen {
+		if batch = append(batch, o); len(batch) == restoreBatch {
 			batches <- batch
-			batch = make([]ownership, 0, batchLen)
+			batch = make([]ownership, 0, restoreBatch)
 		}
 	}
 	batches <- batch
