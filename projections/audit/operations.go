@@ -39,9 +39,12 @@ type Operation struct {
 // Key is "API/name", e.g. "PENDENZE/read".
 func (o *Operation) Key() string { return o.API.String() + "/" + o.Name }
 
-func need(field, v string) error {
-	if v == "" {
-		return fmt.Errorf("%w: %s is required", ErrBadQuery, field)
+// need takes (field, value) pairs and reports the first field left empty.
+func need(fieldsAndValues ...string) error {
+	for i := 0; i+1 < len(fieldsAndValues); i += 2 {
+		if fieldsAndValues[i+1] == "" {
+			return fmt.Errorf("%w: %s is required", ErrBadQuery, fieldsAndValues[i])
+		}
 	}
 	return nil
 }
@@ -83,10 +86,7 @@ var catalogue = []*Operation{
 	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
 		Routes: []string{"PUT /pendenze/{idA2A}/{idPendenza} (new)"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource) error {
-			if err := need("idDominio", r.IDDominio); err != nil {
-				return err
-			}
-			if err := need("idTipoPendenza", r.IDTipoPendenza); err != nil {
+			if err := need("idDominio", r.IDDominio, "idTipoPendenza", r.IDTipoPendenza); err != nil {
 				return err
 			}
 			// Without idA2A: under the caller's own (who may create there).
@@ -180,10 +180,7 @@ var catalogue = []*Operation{
 	{API: domain.APIPagamento, Name: "read-notice", Summary: "read the notice idDominio/numeroAvviso (captcha protection not evaluated)",
 		Routes: []string{"GET /avvisi/{idDominio}/{numeroAvviso}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
-			if err := need("idDominio", r.IDDominio); err != nil {
-				return err
-			}
-			if err := need("numeroAvviso", r.NumeroAvviso); err != nil {
+			if err := need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso); err != nil {
 				return err
 			}
 			if err := domain.CanAskNotice(p, r.IDDominio); err != nil {
@@ -221,10 +218,7 @@ var catalogue = []*Operation{
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
-			if err := need("idDominio", r.IDDominio); err != nil {
-				return err
-			}
-			if err := need("idRiconciliazione", r.IDRiconciliazione); err != nil {
+			if err := need("idDominio", r.IDDominio, "idRiconciliazione", r.IDRiconciliazione); err != nil {
 				return err
 			}
 			if err := domain.CanReadRagioneriaDominio(p, r.IDDominio); err != nil {
@@ -273,12 +267,7 @@ func or(a, b string) string {
 	return b
 }
 
-func needPendenza(r Resource) error {
-	if err := need("idA2A", r.IDA2A); err != nil {
-		return err
-	}
-	return need("idPendenza", r.IDPendenza)
-}
+func needPendenza(r Resource) error { return need("idA2A", r.IDA2A, "idPendenza", r.IDPendenza) }
 
 // decideService is the Backoffice's service-right decision, by the most
 // specific resource named, as the handler of that resource decides it.
