@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"encoding/base64"
+	"errors"
 	"net"
 	"net/http"
 	"net/netip"
@@ -85,9 +86,9 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		if !ok {
 			return errUnauthenticated
 		}
-		rec, err := s.model.Authenticate(user, pass)
+		rec, err := s.model.AuthenticateGated(s.logins, r.RemoteAddr, user, pass)
 		if err != nil {
-			return errUnauthenticated
+			return authError(err)
 		}
 		cl.principal = rec.Principal
 	case domain.AuthSSL:
@@ -256,4 +257,14 @@ func parseBasic(h string) (user, pass string, ok bool) {
 		return "", "", false
 	}
 	return user, pass, true
+}
+
+// authError is what a failed password check answers: 429 when the
+// verification was refused by the login guard, else 401.
+func authError(err error) error {
+	var tmr *tooManyRequests
+	if errors.As(err, &tmr) {
+		return tmr
+	}
+	return errUnauthenticated
 }

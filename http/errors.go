@@ -49,6 +49,7 @@ func fault(err error) (int, FaultBean) {
 		invalid   *commands.InvalidError
 		unproc    *commands.UnprocessableError
 		bad       *badRequest
+		tmr       *tooManyRequests
 	)
 	switch {
 	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleAuthNotAccepted:
@@ -57,6 +58,8 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusForbidden, FaultBean{"AUTORIZZAZIONE", "403000", "Operazione non autorizzata", forbidden.Detail}
 	case errors.Is(err, errUnauthenticated):
 		return http.StatusUnauthorized, FaultBean{"AUTORIZZAZIONE", "401000", "Utenza non autenticata", ""}
+	case errors.As(err, &tmr):
+		return http.StatusTooManyRequests, FaultBean{"OPERAZIONE", "429000", "Troppe richieste", tmr.reason + "; retry later"}
 	case errors.As(err, &invalid):
 		return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", invalid.Error()}
 	case errors.As(err, &bad):
@@ -108,7 +111,11 @@ func (s *Server) errorHandler(c *echo.Context, err error) {
 		s.logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
 			"status", status, "error", err.Error())
 	}
-	if status == http.StatusServiceUnavailable {
+	var tmr *tooManyRequests
+	switch {
+	case errors.As(err, &tmr):
+		c.Response().Header().Set("Retry-After", tmr.retryAfterSeconds())
+	case status == http.StatusServiceUnavailable:
 		c.Response().Header().Set("Retry-After", strconv.Itoa(1))
 	}
 	_ = c.JSON(status, fb)

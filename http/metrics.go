@@ -109,6 +109,9 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 			case errors.Is(err, errUnauthenticated):
 				s.metrics.decisions.WithLabelValues(apiName, "unauthenticated", "authentication").Inc()
 				s.logDecision(c, apiName, status, "unauthenticated", "authentication")
+			case status == http.StatusTooManyRequests:
+				s.metrics.decisions.WithLabelValues(apiName, "throttled", "authentication").Inc()
+				s.logDecision(c, apiName, status, "throttled", "authentication")
 			case status < 500:
 				allowed.Inc()
 				outcome, rule := "allow", "granted"

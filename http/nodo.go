@@ -60,12 +60,12 @@ func (s *Server) admitNode(c *echo.Context) (nodeGate, error) {
 	case domain.AuthBasic:
 		g.caller.Username = cl.node.user
 		if found && in.Event.ConnectorPrincipal != "" && domain.ConstantTimeEqual(cl.node.user, in.Event.ConnectorPrincipal) {
-			if !s.model.VerifyConnectorPassword(in, cl.node.password) {
-				return nodeGate{}, errUnauthenticated
+			if ok, err := s.model.VerifyConnectorPasswordGated(s.logins, c.Request().RemoteAddr, in, cl.node.password); !ok {
+				return nodeGate{}, authError(err)
 			}
 			g.caller.PasswordOK = true
-		} else if !s.model.KnownNodeCredentials(cl.node.user, cl.node.password) {
-			return nodeGate{}, errUnauthenticated
+		} else if ok, err := s.model.KnownNodeCredentialsGated(s.logins, c.Request().RemoteAddr, cl.node.user, cl.node.password); !ok {
+			return nodeGate{}, authError(err)
 		}
 	case domain.AuthSSL:
 		g.caller.DN = cl.node.dn

@@ -50,6 +50,9 @@ type Config struct {
 	// SnapshotDir, when set, is the read-model snapshot dir whose history
 	// auditors' questions about the past start from (else a full replay).
 	SnapshotDir string
+	// PasswordVerifications bounds the argon2id/bcrypt verifications
+	// running at once; 0 chooses DefaultPasswordVerifications.
+	PasswordVerifications int
 }
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.
@@ -67,6 +70,8 @@ type Server struct {
 	rebuilds chan struct{}
 	session  *sessionSigner
 	captcha  *captchaClient
+	// logins gates every password verification (budget and throttles).
+	logins *loginGuard
 	tls      *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
@@ -101,6 +106,7 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
 		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
+	s.logins = newLoginGuard(cfg.PasswordVerifications, logger, s.metrics.reg)
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {
 			return nil, err

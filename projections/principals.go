@@ -284,36 +284,57 @@ func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
 	return m.principals.byName.get(name)
 }
 
-// Authenticate checks name and password. A successful argon2id/bcrypt
-// verification is cached in the principal's record, so later requests cost
-// one SHA-256; any event that touches the principal replaces the record and
-// so drops the cache. An unknown name costs one hash verification like a
-// wrong password and returns the same ErrUnauthenticated.
+// Authenticate checks name and password with no verification gate (see
+// AuthenticateGated); tools and tests use it.
 func (m *ReadModel) Authenticate(name, password string) (*PrincipalRecord, error) {
+	return m.AuthenticateGated(nil, "", name, password)
+}
+
+// AuthenticateGated checks name and password. A successful argon2id/bcrypt
+// verification is cached in the principal's record, so later requests cost
+// one SHA-256 and never reach gate; any event that touches the principal
+// replaces the record and so drops the cache. An unknown name costs one
+// hash verification like a wrong password, passes the same gate and
+// returns the same ErrUnauthenticated. A verification the gate refuses
+// does not run and returns the gate's error.
+func (m *ReadModel) AuthenticateGated(gate Gate, from, name, password string) (*PrincipalRecord, error) {
 	rec, ok := m.principals.byName.get(name)
 	if !ok || rec.PasswordHash == "" {
-		_, _ = domain.VerifyPassword(domain.DummyHash(), password)
+		if err := verifyDummy(gate, from, name, password); err != nil {
+			return nil, err
+		}
 		return nil, ErrUnauthenticated
 	}
-	if verifyCached(&m.macKey, &rec.verified, rec.PasswordHash, password) {
+	ok, err := verifyCached(&m.macKey, &rec.verified, rec.PasswordHash, password, gate, from, name)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		return rec, nil
 	}
 	return nil, ErrUnauthenticated
 }
 
 // verifyCached checks password against hash, using and filling the
-// per-record cache of the last verified password's MAC.
-func verifyCached(key *[32]byte, cache *atomic.Pointer[[32]byte], hash, password string) bool {
+// per-record cache of the last verified password's MAC. Only a cache miss
+// passes gate (nil admits everything).
+func verifyCached(key *[32]byte, cache *atomic.Pointer[[32]byte], hash, password string, gate Gate, from, name string) (bool, error) {
 	mac := credentialMAC(key, password)
 	if v := cache.Load(); v != nil && subtle.ConstantTimeCompare(v[:], mac[:]) == 1 {
-		return true
+		return true, nil
+	}
+	done, err := admit(gate, from, name)
+	if err != nil {
+		return false, err
 	}
 	ok, err := domain.VerifyPassword(hash, password)
-	if err != nil || !ok {
-		return false
+	ok = ok && err == nil
+	done(ok)
+	if !ok {
+		return false, nil
 	}
 	cache.Store(&mac)
-	return true
+	return true, nil
 }
 
 // credentialMAC is SHA-256(key || password): a keyed digest, never stored

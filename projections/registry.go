@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"errors"
 	"sync/atomic"
 
 	"github.com/payauthz/payauthz/domain"
@@ -110,35 +111,54 @@ func (m *ReadModel) Intermediaries() []*Intermediary {
 }
 
 // VerifyConnectorPassword checks the basic password of an intermediary's
-// node connector, with the same cache as Authenticate.
+// node connector with no verification gate (see VerifyConnectorPasswordGated).
 func (m *ReadModel) VerifyConnectorPassword(in *Intermediary, password string) bool {
-	if in.Event.ConnectorPasswordHash == "" {
-		_, _ = domain.VerifyPassword(domain.DummyHash(), password)
-		return false
-	}
-	return verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password)
+	ok, _ := m.VerifyConnectorPasswordGated(nil, "", in, password)
+	return ok
 }
 
-// KnownNodeCredentials reports whether user and password are the
+// VerifyConnectorPasswordGated checks the basic password of an
+// intermediary's node connector, with the same cache and gate as
+// AuthenticateGated.
+func (m *ReadModel) VerifyConnectorPasswordGated(gate Gate, from string, in *Intermediary, password string) (bool, error) {
+	if in.Event.ConnectorPasswordHash == "" {
+		return false, verifyDummy(gate, from, in.Event.ConnectorPrincipal, password)
+	}
+	return verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, in.Event.ConnectorPrincipal)
+}
+
+// KnownNodeCredentials is KnownNodeCredentialsGated with no verification gate.
+func (m *ReadModel) KnownNodeCredentials(user, password string) bool {
+	ok, _ := m.KnownNodeCredentialsGated(nil, "", user, password)
+	return ok
+}
+
+// KnownNodeCredentialsGated reports whether user and password are the
 // credentials of some registered party: the node connector of any
 // intermediary (enabled or not) whose connector principal is user, or a
 // registered application or operator. The node API uses it to tell a wrong
 // password or unknown user (not authenticated) from an authenticated
 // caller that is not the connector of the intermediary it names (not
-// allowed). Verifications are cached like Authenticate's; an unknown user
-// costs one hash verification like a wrong password.
-func (m *ReadModel) KnownNodeCredentials(user, password string) bool {
+// allowed). Verifications are cached and gated like AuthenticateGated's; an
+// unknown user costs one hash verification like a wrong password. A
+// verification the gate refuses returns its error.
+func (m *ReadModel) KnownNodeCredentialsGated(gate Gate, from, user, password string) (bool, error) {
 	if ids, ok := m.registry.byConnector.get(user); ok && len(ids) > 0 {
 		for _, id := range ids {
-			if in, ok := m.registry.intermediaries.get(id); ok && in.Event.ConnectorPasswordHash != "" &&
-				verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password) {
-				return true
+			if in, ok := m.registry.intermediaries.get(id); ok && in.Event.ConnectorPasswordHash != "" {
+				ok, err := verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, user)
+				if err != nil || ok {
+					return ok, err
+				}
 			}
 		}
-		return false
+		return false, nil
 	}
-	_, err := m.Authenticate(user, password)
-	return err == nil
+	_, err := m.AuthenticateGated(gate, from, user, password)
+	if errors.Is(err, ErrUnauthenticated) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // Protection returns the public API protection setting (disabled when never

@@ -1,0 +1,232 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"net/netip"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
+)
+
+// Password-verification limits. A verification (argon2id, 19 MiB, about
+// 30–60 ms of one core) runs only for a credential the read model has not
+// verified before, so these limits touch failed and first logins, never a
+// caller whose credential is already verified.
+const (
+	// passwordWait is how long a verification waits for a free slot of the
+	// budget before it is refused with 429.
+	passwordWait = 200 * time.Millisecond
+	// argon2MemoryPerVerification is what one verification allocates, for
+	// the memory side of the automatic budget.
+	argon2MemoryPerVerification = 20 << 20
+	// passwordMemoryBudget bounds the memory verifications hold at once
+	// when the budget is chosen automatically.
+	passwordMemoryBudget = 256 << 20
+
+	// Failed verifications per client address: a burst of 30, then one per
+	// second.
+	addrFailBurst = 30
+	addrFailRate  = rate.Limit(1)
+	// Failed verifications per (principal, client address): a burst of 5,
+	// then one every 5 seconds.
+	principalFailBurst = 5
+	principalFailRate  = rate.Limit(0.2)
+	// throttleEntries bounds each throttle table; see limiterTable.
+	throttleEntries = 65536
+	// loggedPrincipalBytes is how much of an attempted principal name a
+	// failed-login log line keeps.
+	loggedPrincipalBytes = 64
+)
+
+// DefaultPasswordVerifications is the automatic budget of concurrent
+// password verifications: half the usable cores (at least one), so that
+// authorized traffic keeps the other half, and no more than a 256 MiB
+// memory budget allows.
+func DefaultPasswordVerifications() int {
+	n := max(1, runtime.GOMAXPROCS(0)/2)
+	return min(n, passwordMemoryBudget/argon2MemoryPerVerification)
+}
+
+// tooManyRequests is a password verification refused by the budget or the
+// throttle (429 with Retry-After).
+type tooManyRequests struct {
+	retryAfter time.Duration
+	reason     string
+}
+
+func (e *tooManyRequests) Error() string { return "too many requests: " + e.reason }
+
+// retryAfterSeconds is the Retry-After value: whole seconds, at least 1.
+func (e *tooManyRequests) retryAfterSeconds() string {
+	return strconv.Itoa(max(1, int(math.Ceil(e.retryAfter.Seconds()))))
+}
+
+// loginGuard is the server's projections.Gate: a budget of concurrent
+// password verifications and two throttles of failed ones.
+//
+// Why these throttles: failures are counted per client address (a flood
+// from one address stops costing argon2id after 30 failures) and per
+// (principal, client address). There is deliberately no throttle per
+// principal alone: it would let anyone lock a user out from anywhere by
+// sending wrong passwords for its name. A refused attempt costs no hash, a
+// credential already verified is never throttled (it never reaches the
+// guard), and a drained bucket refills in seconds (1 s per address, 5 s
+// per principal and address), so the longest lock-out an attacker can cause
+// is to callers sharing its own address, for as long as it keeps failing
+// plus a few seconds. Brute force from many addresses is bounded by the
+// budget: at most N verifications at once, whatever their origin.
+type loginGuard struct {
+	slots  chan struct{}
+	wait   time.Duration
+	addrs  *limiterTable
+	pairs  *limiterTable
+	logger *slog.Logger
+	failed *prometheus.CounterVec // reason
+}
+
+func newLoginGuard(n int, logger *slog.Logger, reg prometheus.Registerer) *loginGuard {
+	if n <= 0 {
+		n = DefaultPasswordVerifications()
+	}
+	g := &loginGuard{slots: make(chan struct{}, n), wait: passwordWait, logger: logger,
+		addrs: newLimiterTable(addrFailRate, addrFailBurst, throttleEntries),
+		pairs: newLimiterTable(principalFailRate, principalFailBurst, throttleEntries)}
+	g.failed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "payauthz_login_failures_total",
+		Help: "Failed password logins by reason (wrong_credentials, throttled, busy).",
+	}, []string{"reason"})
+	for _, r := range []string{"wrong_credentials", "throttled", "busy"} {
+		g.failed.WithLabelValues(r)
+	}
+	reg.MustRegister(g.failed)
+	return g
+}
+
+// Admit implements projections.Gate.
+func (g *loginGuard) Admit(from, principal string) (func(bool), error) {
+	addrKey := clientKey(from)
+	pairKey := addrKey + "\x00" + truncateUTF8(principal, loggedPrincipalBytes)
+	now := time.Now()
+	if d := max(g.addrs.delay(addrKey, now), g.pairs.delay(pairKey, now)); d > 0 {
+		g.failed.WithLabelValues("throttled").Inc()
+		return nil, &tooManyRequests{retryAfter: d, reason: "failed logins throttled"}
+	}
+	select {
+	case g.slots <- struct{}{}:
+	default:
+		t := time.NewTimer(g.wait)
+		select {
+		case g.slots <- struct{}{}:
+			t.Stop()
+		case <-t.C:
+			g.failed.WithLabelValues("busy").Inc()
+			return nil, &tooManyRequests{retryAfter: time.Second, reason: "password verification budget exhausted"}
+		}
+	}
+	return func(ok bool) {
+		<-g.slots
+		if ok {
+			return
+		}
+		now := time.Now()
+		g.addrs.fail(addrKey, now)
+		g.pairs.fail(pairKey, now)
+		g.failed.WithLabelValues("wrong_credentials").Inc()
+		g.logger.LogAttrs(context.Background(), slog.LevelWarn, "login failed",
+			slog.String("principal", strconv.Quote(truncateUTF8(principal, loggedPrincipalBytes))),
+			slog.String("client", from))
+	}, nil
+}
+
+// clientKey is the throttle key of a RemoteAddr: its IP address, an IPv6
+// address reduced to its /64 (one subscriber's usual allocation).
+func clientKey(remoteAddr string) string {
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	if err != nil {
+		return truncateUTF8(remoteAddr, 64)
+	}
+	a := ap.Addr().Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
+}
+
+// truncateUTF8 returns at most n bytes of s, cut on a rune boundary.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// limiterTable holds one token bucket of failures per key, at most max
+// keys. A key whose bucket is full again is indistinguishable from a new
+// one, so when the table is full such keys are dropped; if that frees too
+// little (a flood from more addresses than the table holds), the table is
+// reset: the budget still bounds the cost of what gets through.
+type limiterTable struct {
+	mu    sync.Mutex
+	m     map[string]*rate.Limiter // guarded by mu
+	limit rate.Limit
+	burst int
+	max   int
+}
+
+func newLimiterTable(limit rate.Limit, burst, maxKeys int) *limiterTable {
+	return &limiterTable{m: map[string]*rate.Limiter{}, limit: limit, burst: burst, max: maxKeys}
+}
+
+// delay returns how long until key may fail once more; 0 when it may now.
+func (t *limiterTable) delay(key string, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l, ok := t.m[key]
+	if !ok {
+		return 0
+	}
+	tokens := l.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / float64(t.limit) * float64(time.Second))
+}
+
+// fail takes one token from key's bucket (verifications that were admitted
+// together may push it slightly below zero).
+func (t *limiterTable) fail(key string, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l, ok := t.m[key]
+	if !ok {
+		if len(t.m) >= t.max {
+			t.sweep(now)
+		}
+		l = rate.NewLimiter(t.limit, t.burst)
+		t.m[key] = l
+	}
+	l.ReserveN(now, 1)
+}
+
+// sweep drops the keys whose bucket is full; mu held.
+func (t *limiterTable) sweep(now time.Time) {
+	for k, l := range t.m {
+		if l.TokensAt(now) >= float64(t.burst) {
+			delete(t.m, k)
+		}
+	}
+	if len(t.m) > t.max*3/4 {
+		t.m = map[string]*rate.Limiter{}
+	}
+}
