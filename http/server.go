@@ -70,11 +70,12 @@ type Server struct {
 	rebuilds chan struct{}
 	session  *sessionSigner
 	captcha  *captchaClient
-	// logins gates every password verification (budget and throttles).
-	logins *loginGuard
 	tls      *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
+
+	// logins gates every password verification (budget and throttles).
+	logins *loginGuard
 
 	mu        sync.Mutex
 	listeners []net.Listener
