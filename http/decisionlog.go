@@ -198,7 +198,7 @@ func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, r
 		return
 	}
 	cl := callerOf(c)
-	d := Decision{Time: time.Now(), RequestID: requestID(c), API: api, Method: c.Request().Method, Route: c.Path(),
+	d := Decision{Time: time.Now(), RequestID: requestID(c), API: api, Method: methodLabel(c.Request().Method), Route: c.Path(),
 		Outcome: outcome, Rule: rule, Status: status, Position: uint64(s.model.AppliedPosition())}
 	switch {
 	case cl.auth == (domain.AuthType{}):

@@ -212,7 +212,7 @@ func checkFlood(t *testing.T, r floodResult) {
 // from one address and from many: the flood is refused with 401 or 429
 // only, and legitimate requests with a verified credential all succeed.
 func TestPasswordFloodAnsweredWith401Or429(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, withLoginThrottle())
 	for _, c := range []struct {
 		name string
 		run  floodRun
@@ -241,7 +241,7 @@ func TestPasswordFloodFigures(t *testing.T) {
 	if os.Getenv("PAYAUTHZ_FLOOD") == "" {
 		t.Skip("set PAYAUTHZ_FLOOD=1 to run the password-flood load measurement")
 	}
-	h := newHarness(t, withDecisionLog(nil))
+	h := newHarness(t, withDecisionLog(nil), withLoginThrottle())
 	runs := []struct {
 		name string
 		run  floodRun
@@ -254,5 +254,45 @@ func TestPasswordFloodFigures(t *testing.T) {
 		r := runFlood(t, h, c.run)
 		checkFlood(t, r)
 		t.Logf("%-20s %s", c.name, r)
+	}
+}
+
+// TestFailedLoginsThrottledWithoutLockingOut: wrong passwords for a
+// principal from one address are refused with 429 and Retry-After after
+// the per-(principal, address) burst, without running argon2id; the same
+// principal's right password from another address still authenticates,
+// and a credential already verified is never throttled.
+func TestFailedLoginsThrottledWithoutLockingOut(t *testing.T) {
+	h := newHarness(t, withLoginThrottle())
+	const pw = "victim-password-1"
+	h.putApp(t, "victim", "victim", pw, true, apiGrant("PENDENZE", []string{"*"}, []string{"*"}))
+	h.putApp(t, "other", "other", pw, true, apiGrant("PENDENZE", []string{"*"}, []string{"*"}))
+	pe := "/pendenze/rs/basic/v2/pendenze"
+	h.do(t, "GET", pe, nil, asBasic("other", pw), fromLocalAddr("127.0.0.3")).expect(t, 200, "") // verified and cached
+	for i := range DefaultFailedLoginsPerPrincipal {
+		h.do(t, "GET", pe, nil, asBasic("victim", fmt.Sprintf("wrong-%d", i)), fromLocalAddr("127.0.0.3")).expect(t, 401, "401000")
+	}
+	res := h.do(t, "GET", pe, nil, asBasic("victim", "wrong-again"), fromLocalAddr("127.0.0.3"))
+	res.expect(t, 429, "429000")
+	if res.Header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+	// The attacker's address cannot verify even the right password now...
+	h.do(t, "GET", pe, nil, asBasic("victim", pw), fromLocalAddr("127.0.0.3")).expect(t, 429, "429000")
+	// ...but the victim, from its own address, is not locked out,
+	h.do(t, "GET", pe, nil, asBasic("victim", pw), fromLocalAddr("127.0.0.4")).expect(t, 200, "")
+	// and a verified credential passes from the attacker's address too.
+	h.do(t, "GET", pe, nil, asBasic("other", pw), fromLocalAddr("127.0.0.3")).expect(t, 200, "")
+	h.do(t, "GET", pe, nil, asBasic("victim", pw), fromLocalAddr("127.0.0.3")).expect(t, 200, "")
+	// An unknown principal is throttled like a wrong password.
+	for range DefaultFailedLoginsPerPrincipal {
+		h.do(t, "GET", pe, nil, asBasic("ghost", "x"), fromLocalAddr("127.0.0.5")).expect(t, 401, "401000")
+	}
+	h.do(t, "GET", pe, nil, asBasic("ghost", "x"), fromLocalAddr("127.0.0.5")).expect(t, 429, "429000")
+	metrics := string(h.do(t, "GET", "/metrics", nil).Body)
+	for _, want := range []string{`payauthz_login_failures_total{reason="throttled"}`, `payauthz_login_failures_total{reason="wrong_credentials"} 10`} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 }

@@ -18,11 +18,10 @@ func (s *Server) actor(c *echo.Context) commands.Actor {
 	return commands.Actor{Principal: callerOf(c).principal, CorrelationID: requestID(c)}
 }
 
+// requestID is the request's id as the request-id middleware chose it
+// (a client's id only when validRequestID accepts it).
 func requestID(c *echo.Context) string {
-	if id := c.Response().Header().Get(echo.HeaderXRequestID); id != "" {
-		return id
-	}
-	return c.Request().Header.Get(echo.HeaderXRequestID)
+	return c.Response().Header().Get(echo.HeaderXRequestID)
 }
 
 // written answers a successful write: it waits until the local projections

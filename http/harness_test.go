@@ -52,6 +52,18 @@ type harnessConfig struct {
 	natsURLs        []string // an external cluster instead of the embedded server
 	replicas        int      // stream replicas on that cluster
 	dataDir         string   // a data dir that outlives the replica (restart tests)
+	bodyTimeout     time.Duration
+	throttle        bool // the default failed-login throttles instead of none
+}
+
+// withLoginThrottle keeps the server's default failed-login throttles;
+// other harnesses let every failed login through to the budget, since the
+// tests send many wrong passwords from 127.0.0.1.
+func withLoginThrottle() harnessOption { return func(c *harnessConfig) { c.throttle = true } }
+
+// withBodyTimeout sets the server's body (whole-request read) deadline.
+func withBodyTimeout(d time.Duration) harnessOption {
+	return func(c *harnessConfig) { c.bodyTimeout = d }
 }
 
 // withDecisionLog sends the decision log to logger; nil turns it off.
@@ -166,6 +178,8 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last,
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
+		BodyTimeout:            cfg.bodyTimeout,
+		FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle),
 	}, store, model, cmds, logger)
 	if err != nil {
 		t.Fatalf("new server: %v", err)
@@ -518,3 +532,12 @@ func (h *harness) putApp(t testing.TB, idA2A, principal, password string, enable
 }
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// throttleBurst is the harness's failed-login burst: the default when on,
+// else one no test reaches.
+func throttleBurst(on bool) int {
+	if on {
+		return 0
+	}
+	return 1 << 30
+}

@@ -30,19 +30,21 @@ const (
 	// when the budget is chosen automatically.
 	passwordMemoryBudget = 256 << 20
 
-	// Failed verifications per client address: a burst of 30, then one per
-	// second.
-	addrFailBurst = 30
-	addrFailRate  = rate.Limit(1)
-	// Failed verifications per (principal, client address): a burst of 5,
-	// then one every 5 seconds.
-	principalFailBurst = 5
-	principalFailRate  = rate.Limit(0.2)
+	// Failed verifications per client address refill at one per second,
+	// per (principal, client address) at one every 5 seconds.
+	addrFailRate      = rate.Limit(1)
+	principalFailRate = rate.Limit(0.2)
 	// throttleEntries bounds each throttle table; see limiterTable.
 	throttleEntries = 65536
 	// loggedPrincipalBytes is how much of an attempted principal name a
 	// failed-login log line keeps.
 	loggedPrincipalBytes = 64
+)
+
+// Default bursts of failed verifications (see Config).
+const (
+	DefaultFailedLoginsPerAddress   = 30
+	DefaultFailedLoginsPerPrincipal = 5
 )
 
 // DefaultPasswordVerifications is the automatic budget of concurrent
@@ -91,13 +93,21 @@ type loginGuard struct {
 	failed *prometheus.CounterVec // reason
 }
 
-func newLoginGuard(n int, logger *slog.Logger, reg prometheus.Registerer) *loginGuard {
+func newLoginGuard(cfg Config, logger *slog.Logger, reg prometheus.Registerer) *loginGuard {
+	n := cfg.PasswordVerifications
 	if n <= 0 {
 		n = DefaultPasswordVerifications()
 	}
+	addrBurst, pairBurst := cfg.FailedLoginsPerAddress, cfg.FailedLoginsPerPrincipal
+	if addrBurst <= 0 {
+		addrBurst = DefaultFailedLoginsPerAddress
+	}
+	if pairBurst <= 0 {
+		pairBurst = DefaultFailedLoginsPerPrincipal
+	}
 	g := &loginGuard{slots: make(chan struct{}, n), wait: passwordWait, logger: logger,
-		addrs: newLimiterTable(addrFailRate, addrFailBurst, throttleEntries),
-		pairs: newLimiterTable(principalFailRate, principalFailBurst, throttleEntries)}
+		addrs: newLimiterTable(addrFailRate, addrBurst, throttleEntries),
+		pairs: newLimiterTable(principalFailRate, pairBurst, throttleEntries)}
 	g.failed = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "payauthz_login_failures_total",
 		Help: "Failed password logins by reason (wrong_credentials, throttled, busy).",

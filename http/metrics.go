@@ -125,7 +125,7 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 			default:
 				s.logDecision(c, apiName, status, "error", "internal")
 			}
-			s.metrics.requests.WithLabelValues(apiName, c.Request().Method, strconv.Itoa(status)).Inc()
+			s.metrics.requests.WithLabelValues(apiName, methodLabel(c.Request().Method), strconv.Itoa(status)).Inc()
 			latency.Observe(time.Since(start).Seconds())
 			return err
 		}

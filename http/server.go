@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v5"
+	"golang.org/x/net/netutil"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
@@ -53,7 +54,34 @@ type Config struct {
 	// PasswordVerifications bounds the argon2id/bcrypt verifications
 	// running at once; 0 chooses DefaultPasswordVerifications.
 	PasswordVerifications int
+	// FailedLoginsPerAddress and FailedLoginsPerPrincipal are the bursts of
+	// failed password verifications allowed per client address and per
+	// (principal, client address) before 429s; they refill at one per
+	// second and one per 5 s. 0 chooses 30 and 5.
+	FailedLoginsPerAddress   int
+	FailedLoginsPerPrincipal int
+	// BodyTimeout bounds reading a whole request, headers and body: a
+	// client that stalls is disconnected after it. Default 15 s.
+	BodyTimeout time.Duration
+	// RequestTimeout bounds a request from its headers to the end of its
+	// response; the handler's context ends then. Default 60 s.
+	RequestTimeout time.Duration
+	// MaxConnections bounds the open connections of each listener; further
+	// clients wait in the kernel's accept queue. Default 4096.
+	MaxConnections int
 }
+
+// Defaults of the request limits (see Config).
+const (
+	DefaultBodyTimeout    = 15 * time.Second
+	DefaultRequestTimeout = 60 * time.Second
+	DefaultMaxConnections = 4096
+	// maxHeaderBytes bounds a request's header block; net/http answers a
+	// larger one 431 itself.
+	maxHeaderBytes = 64 << 10
+	// headerTimeout bounds reading a request's headers.
+	headerTimeout = 10 * time.Second
+)
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.
 type Server struct {
@@ -78,7 +106,9 @@ type Server struct {
 	logins *loginGuard
 
 	mu        sync.Mutex
-	listeners []net.Listener
+	listeners []net.Listener  // guarded by mu
+	pending   []boundListener // bound by Listen, not yet served; guarded by mu
+	bound     bool            // guarded by mu
 
 	// Readiness after a lost connection (see watchConnection): down is set
 	// while the store cannot reach its backend, catchUpTo is the log's last
@@ -100,6 +130,15 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
 	signer, err := newSessionSigner(cfg.SessionKeyFile)
 	if err != nil {
 		return nil, err
@@ -107,7 +146,7 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
 		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
-	s.logins = newLoginGuard(cfg.PasswordVerifications, logger, s.metrics.reg)
+	s.logins = newLoginGuard(cfg, logger, s.metrics.reg)
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {
 			return nil, err
@@ -146,40 +185,77 @@ func tlsConfig(cfg Config) (*tls.Config, error) {
 // Handler returns the server's http.Handler (for tests and embedding).
 func (s *Server) Handler() http.Handler { return s.echo }
 
-// Serve listens on the configured addresses until ctx ends, then shuts
-// down gracefully, letting requests in flight finish (up to 10 s).
-func (s *Server) Serve(ctx context.Context) error {
-	var servers []*http.Server
-	errc := make(chan error, 2)
-	start := func(addr string, tc *tls.Config) error {
+// Listen binds the configured listeners without serving them yet, so that
+// a start-up can fail on a busy port before it writes anything. Serve
+// calls it when it has not been called.
+func (s *Server) Listen() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bound {
+		return nil
+	}
+	var lns []boundListener
+	bind := func(addr string, tc *tls.Config) error {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return fmt.Errorf("listen %s: %w", addr, err)
 		}
-		if tc != nil {
-			ln = tls.NewListener(ln, tc)
+		lns = append(lns, boundListener{ln: ln, tls: tc})
+		return nil
+	}
+	var err error
+	if s.cfg.HTTPAddr != "" {
+		err = bind(s.cfg.HTTPAddr, nil)
+	}
+	if err == nil && s.cfg.HTTPSAddr != "" {
+		err = bind(s.cfg.HTTPSAddr, s.tls)
+	}
+	if err != nil {
+		for _, b := range lns {
+			_ = b.ln.Close()
 		}
-		s.mu.Lock()
-		s.listeners = append(s.listeners, ln)
-		s.mu.Unlock()
-		hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		return err
+	}
+	for _, b := range lns {
+		s.listeners = append(s.listeners, b.ln)
+	}
+	s.bound, s.pending = true, lns
+	return nil
+}
+
+// boundListener is a bound TCP listener and the TLS config it serves with.
+type boundListener struct {
+	ln  net.Listener
+	tls *tls.Config
+}
+
+// Serve serves the configured addresses (binding them first unless Listen
+// did) until ctx ends, then shuts down gracefully, letting requests in
+// flight finish (up to 10 s).
+func (s *Server) Serve(ctx context.Context) error {
+	if err := s.Listen(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	lns := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	var servers []*http.Server
+	errc := make(chan error, len(lns))
+	for _, b := range lns {
+		ln := netutil.LimitListener(b.ln, s.cfg.MaxConnections)
+		if b.tls != nil {
+			ln = tls.NewListener(ln, b.tls)
+		}
+		hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: min(headerTimeout, s.cfg.BodyTimeout),
+			ReadTimeout: s.cfg.BodyTimeout, WriteTimeout: s.cfg.RequestTimeout + time.Second,
+			IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes,
 			ErrorLog: slog.NewLogLogger(s.logger.Handler(), slog.LevelDebug)}
-		if tc != nil {
+		if b.tls != nil {
 			hs.ConnContext = withPeerCache
 		}
 		servers = append(servers, hs)
 		go func() { errc <- hs.Serve(ln) }()
-		return nil
-	}
-	if s.cfg.HTTPAddr != "" {
-		if err := start(s.cfg.HTTPAddr, nil); err != nil {
-			return err
-		}
-	}
-	if s.cfg.HTTPSAddr != "" {
-		if err := start(s.cfg.HTTPSAddr, s.tls); err != nil {
-			return err
-		}
 	}
 	go s.watchConnection(ctx)
 	var serveErr error

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+)
+
+// maxRequestIDLength bounds a client's X-Request-ID; see validRequestID.
+const maxRequestIDLength = 64
+
+// validRequestID reports whether a client's X-Request-ID may be kept: at
+// most 64 characters of [A-Za-z0-9._-]. It is echoed, written into every
+// decision-log line and stored as the correlation id of events, so anything
+// longer or stranger is replaced by a fresh id.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLength {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		ch := id[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '_' || ch == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// requestIDs is the request-id middleware: it keeps a valid client
+// X-Request-ID, else generates one, and answers it in the response header,
+// where requestID reads it.
+func requestIDs() echo.MiddlewareFunc {
+	gen := newRequestIDs()
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			id := c.Request().Header.Get(echo.HeaderXRequestID)
+			if !validRequestID(id) {
+				id = gen()
+			}
+			c.Response().Header().Set(echo.HeaderXRequestID, id)
+			return next(c)
+		}
+	}
+}
+
+// requestDeadline ends the request's context after --request-timeout, so
+// that a handler waiting on the store or a consistency token gives up with
+// 503 before the server's write deadline cuts the connection.
+func (s *Server) requestDeadline(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r := c.Request()
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		c.SetRequest(r.WithContext(ctx))
+		return next(c)
+	}
+}
+
+// methodLabel is the metric label of a request method: the methods the
+// APIs know, anything else "other", so that made-up methods cannot add
+// series.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+		http.MethodPatch, http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return "other"
+}

@@ -1,0 +1,140 @@
+package httpapi
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestRequestIDKeptOnlyWhenValid(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		name string
+		id   string
+		kept bool
+	}{
+		{"plain_id", "req-1.a_B", true},
+		{"sixty_four_chars", strings.Repeat("a", 64), true},
+		{"sixty_five_chars", strings.Repeat("a", 65), false},
+		{"space", "a b", false},
+		{"non_ascii", "caffè", false},
+		{"slash", "a/b", false},
+		{"huge", strings.Repeat("x", 60_000), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := h.do(t, "GET", "/pendenze/rs/basic/v2/pendenze", nil, asBasic("nobody", "wrong-password"),
+				withHeader("X-Request-ID", c.id))
+			res.expect(t, 401, "401000")
+			got := res.Header.Get("X-Request-ID")
+			if c.kept && got != c.id {
+				t.Errorf("X-Request-ID = %q, want the client's %q", got, c.id)
+			}
+			if !c.kept && (got == c.id || !validRequestID(got)) {
+				t.Errorf("X-Request-ID = %.80q, want a fresh id", got)
+			}
+		})
+	}
+	// A write with an oversize id still succeeds, under a fresh id.
+	res := h.do(t, "PUT", bo+"/domini/12345678901", map[string]any{"ragioneSociale": "Ente", "abilitato": true},
+		asAdmin(), withHeader("X-Request-ID", strings.Repeat("y", 60_000)))
+	if res.Status != 201 && res.Status != 200 {
+		t.Fatalf("write with an oversize request id: %d %s", res.Status, res.Body)
+	}
+	if got := res.Header.Get("X-Request-ID"); !validRequestID(got) || strings.HasPrefix(got, "yyy") {
+		t.Errorf("X-Request-ID = %.80q, want a fresh id", got)
+	}
+}
+
+func TestMetricMethodLabelsAreAClosedSet(t *testing.T) {
+	h := newHarness(t)
+	c := &http.Client{}
+	for i := range 50 {
+		req, _ := http.NewRequest(fmt.Sprintf("MADEUP%d", i), h.httpURL+"/pendenze/rs/basic/v2/pendenze", nil)
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		if res.StatusCode >= 500 {
+			t.Fatalf("method MADEUP%d: status %d", i, res.StatusCode)
+		}
+	}
+	metrics := string(h.do(t, "GET", "/metrics", nil).Body)
+	if strings.Contains(metrics, "MADEUP") {
+		t.Error("a made-up method became a metric label")
+	}
+	if !strings.Contains(metrics, `method="other"`) {
+		t.Error(`no method="other" series after made-up methods`)
+	}
+}
+
+// TestSlowBodiesClosedWithinBodyDeadline opens 2,000 connections that send
+// their headers, announce a 100,000-byte body and stall after one byte,
+// half of them with valid credentials: the server closes every one of them
+// at the body deadline, and its goroutines return to the baseline.
+func TestSlowBodiesClosedWithinBodyDeadline(t *testing.T) {
+	const conns, bodyTimeout = 2000, time.Second
+	h := newHarness(t, withBodyTimeout(bodyTimeout))
+	addr := strings.TrimPrefix(h.httpURL, "http://")
+	h.do(t, "GET", bo+"/domini", nil, asAdmin()).expect(t, 200, "") // caches the admin's credential
+	time.Sleep(100 * time.Millisecond)
+	baseline := runtime.NumGoroutine()
+
+	var wg sync.WaitGroup
+	closed := make(chan time.Duration, conns)
+	start := time.Now()
+	for i := range conns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("dial %d: %v", i, err)
+		}
+		auth := ""
+		if i%2 == 0 {
+			auth = "Authorization: " + basicHeader(adminUser, adminPass) + "\r\n"
+		}
+		fmt.Fprintf(c, "PUT %s/domini/12345678901 HTTP/1.1\r\nHost: x\r\n%sContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", bo, auth)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.Close()
+			_ = c.SetReadDeadline(time.Now().Add(20 * bodyTimeout)) // the test's own bound
+			br := bufio.NewReader(c)
+			for {
+				if _, err := br.ReadByte(); err != nil {
+					if ne, ok := err.(net.Error); ok && ne.Timeout() {
+						closed <- -1 // the server never closed it
+					} else {
+						closed <- time.Since(start)
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(closed)
+	var slowest time.Duration
+	for d := range closed {
+		if d < 0 {
+			t.Fatal("a stalled connection was still open at 20× the body deadline")
+		}
+		slowest = max(slowest, d)
+	}
+	t.Logf("%d stalled connections closed; the last %s after the first was opened", conns, slowest.Round(time.Millisecond))
+
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > baseline+20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("goroutines: %d, baseline %d", runtime.NumGoroutine(), baseline)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
