@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/payauthz/payauthz/events/kurrentdb"
+	httpapi "github.com/payauthz/payauthz/http"
 )
 
 // Config is the whole configuration of `payauthz serve`. Defaults live in
@@ -40,6 +41,13 @@ type Config struct {
 	DecisionLogSubject string
 	SnapshotInterval   time.Duration
 	SnapshotMinEvents  uint64
+	// Limits on what callers can make the server spend (see httpapi.Config).
+	PasswordVerifications    int
+	FailedLoginsPerAddress   int
+	FailedLoginsPerPrincipal int
+	BodyTimeout              time.Duration
+	RequestTimeout           time.Duration
+	MaxConnections           int
 }
 
 func defaultConfig() Config {
@@ -57,6 +65,13 @@ func defaultConfig() Config {
 		// the previous one: cheap next to replaying, and bounds the tail.
 		SnapshotInterval:  time.Minute,
 		SnapshotMinEvents: 10_000,
+
+		PasswordVerifications:    httpapi.DefaultPasswordVerifications(),
+		FailedLoginsPerAddress:   httpapi.DefaultFailedLoginsPerAddress,
+		FailedLoginsPerPrincipal: httpapi.DefaultFailedLoginsPerPrincipal,
+		BodyTimeout:              httpapi.DefaultBodyTimeout,
+		RequestTimeout:           httpapi.DefaultRequestTimeout,
+		MaxConnections:           httpapi.DefaultMaxConnections,
 	}
 }
 
@@ -80,6 +95,12 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
 	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject")
 	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
+	fs.IntVar(&c.PasswordVerifications, "password-verifications", c.PasswordVerifications, "argon2id/bcrypt verifications running at once (default: half the cores, at most 12); more wait 200ms, then 429")
+	fs.IntVar(&c.FailedLoginsPerAddress, "failed-logins-per-address", c.FailedLoginsPerAddress, "burst of failed password logins per client address (refills 1/s) before 429")
+	fs.IntVar(&c.FailedLoginsPerPrincipal, "failed-logins-per-principal", c.FailedLoginsPerPrincipal, "burst of failed password logins per principal and client address (refills 1 per 5s) before 429")
+	fs.DurationVar(&c.BodyTimeout, "body-timeout", c.BodyTimeout, "deadline for reading a whole request (headers and body)")
+	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "deadline for a request from its headers to the end of its response")
+	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "open connections per listener; more wait to be accepted")
 	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
 }
 
@@ -145,6 +166,21 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBodyBytes < 1024 {
 		errs = append(errs, errors.New("--max-body-bytes must be at least 1024"))
+	}
+	if c.PasswordVerifications < 1 {
+		errs = append(errs, errors.New("--password-verifications must be at least 1"))
+	}
+	if c.FailedLoginsPerAddress < 1 || c.FailedLoginsPerPrincipal < 1 {
+		errs = append(errs, errors.New("--failed-logins-per-address and --failed-logins-per-principal must be at least 1"))
+	}
+	if c.BodyTimeout <= 0 || c.RequestTimeout <= 0 {
+		errs = append(errs, errors.New("--body-timeout and --request-timeout must be positive"))
+	}
+	if c.RequestTimeout > 0 && c.RequestTimeout <= c.ConsistencyWait {
+		errs = append(errs, errors.New("--request-timeout must exceed --consistency-wait"))
+	}
+	if c.MaxConnections < 1 {
+		errs = append(errs, errors.New("--max-connections must be at least 1"))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -129,6 +129,13 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		DecisionPublisher:  publisher,
 		DecisionSubject:    cfg.DecisionLogSubject,
 		SnapshotDir:        snapshotsUsed(cfg),
+
+		PasswordVerifications:    cfg.PasswordVerifications,
+		FailedLoginsPerAddress:   cfg.FailedLoginsPerAddress,
+		FailedLoginsPerPrincipal: cfg.FailedLoginsPerPrincipal,
+		BodyTimeout:              cfg.BodyTimeout,
+		RequestTimeout:           cfg.RequestTimeout,
+		MaxConnections:           cfg.MaxConnections,
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()
