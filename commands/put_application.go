@@ -70,6 +70,16 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := h.principalFree(c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
+	// The largest commit this command can write, checked before the
+	// principal is claimed: a refused write leaves no claim behind.
+	largest := []events.Event{events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal,
+		PasswordHash: domain.DummyHash(), Enabled: c.Enabled, Roles: nonNil(c.Roles)}}
+	for _, g := range grants {
+		largest = append(largest, g)
+	}
+	if err := checkCommitSize(largest...); err != nil {
+		return Result{}, err
+	}
 	hash, err := hashOptional(c.Password)
 	if err != nil {
 		return Result{}, err
@@ -129,8 +139,8 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if err := checkID("idA2A", c.IDA2A); err != nil {
 		return nil, err
 	}
-	if c.Principal == "" || len(c.Principal) > 512 {
-		return nil, invalid("principal", "is required (at most 512 characters)")
+	if err := checkPrincipal("principal", c.Principal); err != nil {
+		return nil, err
 	}
 	if err := checkPassword("password", c.Password); err != nil {
 		return nil, err
@@ -192,6 +202,9 @@ func sameHolder(p domain.Principal, kind domain.PrincipalKind, id string) bool {
 
 // checkRoleIDs validates the role ids of a request (400).
 func checkRoleIDs(ids []string) error {
+	if err := checkListLength("ruoli", len(ids)); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if err := checkID("ruoli", id); err != nil {

@@ -20,8 +20,8 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 	if err := checkDominio("idDominio", c.IDDominio); err != nil {
 		return Result{}, err
 	}
-	if c.RagioneSociale == "" {
-		return Result{}, invalid("ragioneSociale", "is required")
+	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
+		return Result{}, err
 	}
 	if c.IDIntermediario != "" {
 		if err := checkID("idIntermediario", c.IDIntermediario); err != nil {

@@ -61,8 +61,8 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	if c.Denominazione == "" || len(c.Denominazione) > 255 {
 		return Result{}, invalid("denominazione", "is required (at most 255 characters)")
 	}
-	if c.ConnectorPrincipal == "" || len(c.ConnectorPrincipal) > 512 {
-		return Result{}, invalid("connettoreNodo.principal", "is required (at most 512 characters)")
+	if err := checkPrincipal("connettoreNodo.principal", c.ConnectorPrincipal); err != nil {
+		return Result{}, err
 	}
 	if err := checkPassword("connettoreNodo.password", c.ConnectorPassword); err != nil {
 		return Result{}, err
@@ -185,11 +185,11 @@ type PutOperator struct {
 // PutOperator needs Anagrafica Ruoli W; the roles it assigns must be within
 // what the actor holds.
 func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
-	if c.Principal == "" || len(c.Principal) > 512 {
-		return Result{}, invalid("principal", "is required (at most 512 characters)")
+	if err := checkPrincipal("principal", c.Principal); err != nil {
+		return Result{}, err
 	}
-	if c.RagioneSociale == "" || len(c.RagioneSociale) > 255 {
-		return Result{}, invalid("ragioneSociale", "is required (at most 255 characters)")
+	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
+		return Result{}, err
 	}
 	if err := checkPassword("password", c.Password); err != nil {
 		return Result{}, err

@@ -3,6 +3,7 @@ package commands
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/payauthz/payauthz/domain"
@@ -20,8 +21,9 @@ var (
 func ValidDominio(s string) bool { return reDominio.MatchString(s) }
 
 // ValidID reports whether s is an idTipoPendenza, idA2A, idPendenza,
-// idRuolo or idIntermediario.
-func ValidID(s string) bool { return reID.MatchString(s) }
+// idRuolo or idIntermediario. "." and ".." are never ids: they are path
+// segments.
+func ValidID(s string) bool { return s != "." && s != ".." && reID.MatchString(s) }
 
 // ValidAvviso reports whether s is a numeroAvviso (18 digits).
 func ValidAvviso(s string) bool { return reAvviso.MatchString(s) }
@@ -38,20 +40,79 @@ func checkDominio(field, s string) error {
 
 func checkID(field, s string) error {
 	if !ValidID(s) {
-		return invalid(field, "must match [A-Za-z0-9_.-]{1,35}")
+		return invalid(field, "must match [A-Za-z0-9_.-]{1,35} and not be . or ..")
 	}
 	return nil
 }
 
+// Field limits (README, "Limits"): beyond them a command is 400 before any
+// event is written.
+const (
+	// MaxNameLength bounds descriptive names (ragioneSociale, descrizione,
+	// denominazione), in bytes.
+	MaxNameLength = 255
+	// MaxPrincipalLength bounds a principal (an application's, an
+	// operator's or a node connector's), in bytes.
+	MaxPrincipalLength = 512
+	// MaxListEntries bounds every list of ids in a command: domini,
+	// tipiPendenza, ruoli.
+	MaxListEntries = 10_000
+	// MaxPasswordLength bounds a password, in bytes, so that hashing it
+	// costs what hashing any password costs.
+	MaxPasswordLength = 1024
+)
+
 func checkPassword(field string, p *string) error {
 	if p != nil && utf8.RuneCountInString(*p) < domain.MinPasswordLength {
 		return invalid(field, "must be at least %d characters", domain.MinPasswordLength)
+	}
+	if p != nil && len(*p) > MaxPasswordLength {
+		return invalid(field, "must be at most %d bytes", MaxPasswordLength)
+	}
+	return nil
+}
+
+// checkName validates a required descriptive name: 1 to MaxNameLength
+// bytes.
+func checkName(field, s string) error {
+	if s == "" || len(s) > MaxNameLength {
+		return invalid(field, "is required (at most %d characters)", MaxNameLength)
+	}
+	return nil
+}
+
+// checkPrincipal validates a principal: 1 to MaxPrincipalLength bytes of
+// valid UTF-8 without control characters (it is written into logs and
+// compared byte for byte with what a Basic header or a certificate
+// carries).
+func checkPrincipal(field, s string) error {
+	if s == "" || len(s) > MaxPrincipalLength {
+		return invalid(field, "is required (at most %d bytes)", MaxPrincipalLength)
+	}
+	if !utf8.ValidString(s) {
+		return invalid(field, "must be valid UTF-8")
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return invalid(field, "must not contain control characters")
+		}
+	}
+	return nil
+}
+
+// checkListLength bounds a list of ids.
+func checkListLength(field string, n int) error {
+	if n > MaxListEntries {
+		return invalid(field, "must hold at most %d entries", MaxListEntries)
 	}
 	return nil
 }
 
 // checkScopeList validates a scope list: ["*"] or ids of the given format.
 func checkScopeList(field string, list []string, valid func(string) bool) error {
+	if err := checkListLength(field, len(list)); err != nil {
+		return err
+	}
 	for _, id := range list {
 		if id == domain.Wildcard {
 			if len(list) != 1 {

@@ -15,6 +15,9 @@ var (
 	ErrUnavailable = errors.New("events: store unavailable")
 	// ErrClosed is returned by a Store after Close.
 	ErrClosed = errors.New("events: store closed")
+	// ErrTooLarge is returned by Store.Append for a commit larger than the
+	// backend accepts in one message; nothing is written.
+	ErrTooLarge = errors.New("events: commit too large for the store")
 	// ErrReadOnly is returned by Append on a store opened read-only.
 	ErrReadOnly = errors.New("events: store opened read-only")
 )

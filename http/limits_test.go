@@ -138,3 +138,86 @@ func TestSlowBodiesClosedWithinBodyDeadline(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestFieldLimitsRefusedBeforeAnyEvent: every field beyond its documented
+// limit is 400 SINTASSI, and a commit that would not fit the store's
+// message limit is 413; in every case nothing is written, not even a
+// principal's claim and its release.
+func TestFieldLimitsRefusedBeforeAnyEvent(t *testing.T) {
+	h := newHarness(t, withMaxBody(4<<20))
+	ids := func(n int, f func(i int) string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = f(i)
+		}
+		return out
+	}
+	domini := func(n int) []string { return ids(n, func(i int) string { return fmt.Sprintf("%011d", i) }) }
+	tipi := func(n int) []string {
+		return ids(n, func(i int) string { return fmt.Sprintf("%s%010d", strings.Repeat("T", 25), i) })
+	}
+	cases := []struct {
+		name   string
+		path   string
+		body   any
+		status int
+	}{
+		{"entity_name_256", bo + "/domini/12345678901", map[string]any{"ragioneSociale": strings.Repeat("e", 256), "abilitato": true}, 400},
+		{"entity_name_1MB", bo + "/domini/12345678901", map[string]any{"ragioneSociale": strings.Repeat("e", 1_048_400), "abilitato": true}, 400},
+		{"role_10001_entities", bo + "/ruoli/big", map[string]any{"acl": acl{aclOf("Pendenze", "R")}, "domini": domini(10_001), "tipiPendenza": []string{"*"}}, 400},
+		{"operator_principal_newline", bo + "/operatori/a%0Ab", map[string]any{"ragioneSociale": "Op", "abilitato": true, "ruoli": []string{}, "password": "password-123"}, 400},
+		{"operator_principal_513", bo + "/operatori/" + strings.Repeat("p", 513), map[string]any{"ragioneSociale": "Op", "abilitato": true, "ruoli": []string{}, "password": "password-123"}, 400},
+		{"application_principal_nul", bo + "/applicazioni/app1", map[string]any{"principal": "a\x00b", "abilitato": true, "ruoli": []string{}, "autorizzazioniApi": []any{}}, 400},
+		{"application_principal_newline", bo + "/applicazioni/app1", map[string]any{"principal": "a\nb", "abilitato": true, "ruoli": []string{}, "autorizzazioniApi": []any{}}, 400},
+		{"application_password_1025", bo + "/applicazioni/app1", map[string]any{"principal": "app1", "password": strings.Repeat("p", 1025), "abilitato": true, "ruoli": []string{}, "autorizzazioniApi": []any{}}, 400},
+		{"application_commit_over_1MiB", bo + "/applicazioni/app1", map[string]any{"principal": "app1", "abilitato": true, "ruoli": []string{},
+			"autorizzazioniApi": []any{apiGrant("PENDENZE", domini(10_000), tipi(10_000)), apiGrant("PAGAMENTO", domini(10_000), tipi(10_000)),
+				apiGrant("RAGIONERIA", domini(10_000), tipi(10_000))}}, 413},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before, err := h.store.LastPosition(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := h.do(t, "PUT", c.path, c.body, asAdmin())
+			res.expect(t, c.status, "SINTASSI")
+			after, err := h.store.LastPosition(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after != before {
+				t.Errorf("the log moved from %d to %d", before, after)
+			}
+		})
+	}
+	// The limits themselves are accepted.
+	h.must(t, "PUT", bo+"/domini/12345678901", map[string]any{"ragioneSociale": strings.Repeat("e", 255), "abilitato": true})
+	h.must(t, "PUT", bo+"/ruoli/big", map[string]any{"acl": acl{aclOf("Pendenze", "R")}, "domini": domini(10_000), "tipiPendenza": []string{"*"}})
+}
+
+// TestDotIDsRefused: "." and ".." are never ids, in a path or a body.
+func TestDotIDsRefused(t *testing.T) {
+	h := newHarness(t)
+	addr := strings.TrimPrefix(h.httpURL, "http://")
+	for _, id := range []string{".", ".."} {
+		body := `{"denominazione":"X","abilitato":true,"connettoreNodo":{"principal":"conn"}}`
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "PUT %s/intermediari/%s HTTP/1.1\r\nHost: x\r\nAuthorization: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+			bo, id, basicHeader(adminUser, adminPass), len(body), body)
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		_ = c.Close()
+		if res.StatusCode != 400 && res.StatusCode != 404 {
+			t.Errorf("PUT /intermediari/%s: %d, want 400 (or 404 where the path does not route)", id, res.StatusCode)
+		}
+	}
+	h.do(t, "PUT", bo+"/ruoli/r1", map[string]any{"acl": acl{aclOf("Pendenze", "R")}, "domini": []string{"*"}, "tipiPendenza": []string{".."}},
+		asAdmin()).expect(t, 400, "SINTASSI")
+}

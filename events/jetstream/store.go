@@ -271,6 +271,9 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	if err != nil {
 		return 0, fmt.Errorf("jetstream: encode commit: %w", err)
 	}
+	if max := s.nc.MaxPayload(); max > 0 && int64(len(payload)) > max-maxHeaderRoom {
+		return 0, fmt.Errorf("append %s: %w: %d bytes, the server takes %d", stream, events.ErrTooLarge, len(payload), max)
+	}
 	msg := &nats.Msg{Subject: s.Subject(stream), Data: payload, Header: nats.Header{}}
 	ack, err := s.js.PublishMsg(ctx, msg,
 		jetstream.WithMsgID(commit[0].ID),
@@ -284,6 +287,10 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	return events.Position(ack.Sequence), nil
 }
 
+// maxHeaderRoom is what a commit leaves of the server's max_payload for
+// the subject and the headers (message id, expected sequence).
+const maxHeaderRoom = 1024
+
 // mapPublishError turns JetStream's answers into the port's errors.
 func mapPublishError(stream string, err error) error {
 	var apiErr *jetstream.APIError
@@ -296,6 +303,9 @@ func mapPublishError(stream string, err error) error {
 	}
 	if errors.Is(err, context.Canceled) {
 		return err
+	}
+	if errors.Is(err, nats.ErrMaxPayload) {
+		return fmt.Errorf("append %s: %w: %v", stream, events.ErrTooLarge, err)
 	}
 	return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
 }
