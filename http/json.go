@@ -1,36 +1,34 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 )
 
-// decodeJSON reads exactly one JSON object into v: unknown fields, wrong
-// types, trailing data and bodies over the size limit are rejected with the
-// contract's 400 (or 413), never a 500.
+// strictJSON are the decoding options of every request body: on top of
+// JSON v2's defaults (member names match exactly, a duplicate name and
+// invalid UTF-8 are errors), an unknown member is an error too.
+var strictJSON = json.JoinOptions(json.RejectUnknownMembers(true))
+
+// decodeJSON reads exactly one JSON object into v, strictly: names match
+// exactly, duplicate names, invalid UTF-8, unknown fields, wrong types,
+// trailing data and bodies over the size limit are rejected with the
+// contract's 400 (or 413), never a 500 and never a silent choice.
 func (s *Server) decodeJSON(c *echo.Context, v any) error {
 	r := c.Request()
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return syntaxError("Content-Type must be application/json")
 	}
 	body := http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := json.UnmarshalRead(body, v, strictJSON); err != nil {
 		return jsonError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return tooLarge{}
-		}
-		return syntaxError("the body must hold exactly one JSON value")
 	}
 	return nil
 }
@@ -38,20 +36,28 @@ func (s *Server) decodeJSON(c *echo.Context, v any) error {
 func jsonError(err error) error {
 	var (
 		mbe *http.MaxBytesError
-		se  *json.SyntaxError
-		ute *json.UnmarshalTypeError
+		se  *json.SemanticError
+		syn *jsontext.SyntacticError
 	)
 	switch {
 	case errors.As(err, &mbe):
 		return tooLarge{}
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF) && isEmptyInput(err):
 		return syntaxError("the body is empty")
+	case errors.As(err, &se) && errors.Is(se.Err, json.ErrUnknownName):
+		return syntaxError(fmt.Sprintf("unknown field %q", string(se.JSONPointer.LastToken())))
+	case errors.As(err, &se) && se.Err != nil && errors.As(se.Err, &syn):
+		return syntaxError(fmt.Sprintf("malformed JSON at offset %d: %v", syn.ByteOffset, syn.Err))
 	case errors.As(err, &se):
-		return syntaxError(fmt.Sprintf("malformed JSON at offset %d", se.Offset))
-	case errors.As(err, &ute):
-		return syntaxError(fmt.Sprintf("field %q has the wrong type", ute.Field))
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return syntaxError(strings.TrimPrefix(err.Error(), "json: "))
+		return syntaxError(fmt.Sprintf("field %q has the wrong type or value", string(se.JSONPointer)))
+	case errors.As(err, &syn):
+		return syntaxError(fmt.Sprintf("malformed JSON at offset %d: %v", syn.ByteOffset, syn.Err))
 	}
 	return syntaxError("malformed JSON")
+}
+
+// isEmptyInput reports whether an unexpected EOF happened before any value.
+func isEmptyInput(err error) bool {
+	var syn *jsontext.SyntacticError
+	return errors.As(err, &syn) && syn.ByteOffset == 0
 }

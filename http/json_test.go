@@ -1,0 +1,115 @@
+package httpapi
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	stdjson "encoding/json"
+
+	"github.com/labstack/echo/v5"
+)
+
+// decodeForTest runs the shared request decoder on body.
+func decodeForTest(body []byte, v any) error {
+	s := &Server{cfg: Config{MaxBodyBytes: 4096}}
+	req := httptest.NewRequest(http.MethodPut, "/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	return s.decodeJSON(echo.New().NewContext(req, httptest.NewRecorder()), v)
+}
+
+func TestDecodeJSONStrict(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		body   string
+		ok     bool
+		detail string // a part of the 400's dettaglio
+	}{
+		{"valid", `{"ragioneSociale":"Ente","abilitato":true}`, true, ""},
+		{"valid_with_whitespace", " \n{\"ragioneSociale\":\"Ente\"}\n ", true, ""},
+		{"key_case_differs", `{"RAGIONESOCIALE":"Ente"}`, false, "unknown field"},
+		{"duplicate_key", `{"abilitato":false,"abilitato":true}`, false, "duplicate"},
+		{"duplicate_key_case_differs", `{"abilitato":false,"ABILITATO":true}`, false, "unknown field"},
+		{"unknown_field", `{"ragioneSociale":"Ente","colore":"blu"}`, false, `unknown field "colore"`},
+		{"invalid_utf8", "{\"ragioneSociale\":\"E\xffnte\"}", false, "UTF-8"},
+		{"wrong_type", `{"abilitato":"yes"}`, false, "abilitato"},
+		{"trailing_data", `{"abilitato":true} {}`, false, "malformed"},
+		{"empty", ``, false, "empty"},
+		{"truncated", `{"abilitato":`, false, "malformed"},
+		{"not_an_object", `[]`, false, ""},
+		{"too_large", `{"ragioneSociale":"` + strings.Repeat("x", 5000) + `"}`, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var v dominioBody
+			err := decodeForTest([]byte(c.body), &v)
+			if c.ok {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted: %+v", v)
+			}
+			status, fb := fault(err)
+			if status != http.StatusBadRequest && status != http.StatusRequestEntityTooLarge {
+				t.Fatalf("status %d %+v", status, fb)
+			}
+			if c.name == "too_large" && status != http.StatusRequestEntityTooLarge {
+				t.Fatalf("status %d, want 413", status)
+			}
+			if !strings.Contains(fb.Dettaglio, c.detail) {
+				t.Errorf("dettaglio %q lacks %q", fb.Dettaglio, c.detail)
+			}
+		})
+	}
+}
+
+// TestStrictJSONOverHTTP: a lenient decoder would store abilitato=true
+// from {"abilitato":false,"ABILITATO":true}; the service refuses it and
+// writes nothing.
+func TestStrictJSONOverHTTP(t *testing.T) {
+	h := newHarness(t)
+	for _, body := range []string{`{"ragioneSociale":"Ente","abilitato":false,"ABILITATO":true}`,
+		`{"ragioneSociale":"Ente","abilitato":false,"abilitato":true}`, `{"ragioneSociale":"Ente","DESCRIZIONE":"x","abilitato":true}`,
+		"{\"ragioneSociale\":\"E\xffnte\",\"abilitato\":true}"} {
+		h.do(t, "PUT", bo+"/domini/12345678901", body, asAdmin()).expect(t, 400, "SINTASSI")
+	}
+	h.do(t, "GET", bo+"/domini/12345678901", nil, asAdmin()).expect(t, 404, "404000")
+}
+
+// FuzzDecodeJSON: whatever the body, the decoder answers a value or a
+// 400/413, never a panic or another status; what it accepts is valid
+// UTF-8 JSON that the standard library reads to the same value.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`{"ragioneSociale":"Ente","abilitato":true}`, `{"abilitato":false,"ABILITATO":true}`,
+		`{"abilitato":false,"abilitato":true}`, "{\"ragioneSociale\":\"\xff\"}", `{"x":1}`, `[]`, `null`, ``, `{`,
+		`{"ragioneSociale":"\u00e8\ud800"}`, `{"idIntermediario":null}`, `{"abilitato":true} x`, `{"abilitato":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var v dominioBody
+		err := decodeForTest(body, &v)
+		if err != nil {
+			if status, _ := fault(err); status != http.StatusBadRequest && status != http.StatusRequestEntityTooLarge {
+				t.Fatalf("%q: status %d", body, status)
+			}
+			return
+		}
+		if !utf8.Valid(body) {
+			t.Fatalf("accepted invalid UTF-8 %q", body)
+		}
+		var std dominioBody
+		if err := stdjson.Unmarshal(body, &std); err != nil {
+			t.Fatalf("accepted %q that encoding/json refuses: %v", body, err)
+		}
+		a, _ := stdjson.Marshal(v)
+		b, _ := stdjson.Marshal(std)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%q: strict %s, encoding/json %s", body, a, b)
+		}
+	})
+}
