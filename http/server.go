@@ -69,6 +69,10 @@ type Config struct {
 	// MaxConnections bounds the open connections of each listener; further
 	// clients wait in the kernel's accept queue. Default 4096.
 	MaxConnections int
+	// HTTPListener and HTTPSListener, when set, are listeners the caller
+	// bound already (for HTTPAddr and HTTPSAddr); Serve serves them
+	// instead of binding its own.
+	HTTPListener, HTTPSListener net.Listener
 }
 
 // Defaults of the request limits (see Config).
@@ -158,6 +162,16 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 	return s, nil
 }
 
+// CheckTLS loads cfg's TLS key pair and client CA the way New does, so
+// that a start-up can refuse bad files before it writes anything.
+func CheckTLS(cfg Config) error {
+	if cfg.HTTPSAddr == "" {
+		return nil
+	}
+	_, err := tlsConfig(cfg)
+	return err
+}
+
 func tlsConfig(cfg Config) (*tls.Config, error) {
 	cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
 	if err != nil {
@@ -196,6 +210,14 @@ func (s *Server) Listen() error {
 	}
 	var lns []boundListener
 	bind := func(addr string, tc *tls.Config) error {
+		pre := s.cfg.HTTPListener
+		if tc != nil {
+			pre = s.cfg.HTTPSListener
+		}
+		if pre != nil {
+			lns = append(lns, boundListener{ln: pre, tls: tc})
+			return nil
+		}
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return fmt.Errorf("listen %s: %w", addr, err)

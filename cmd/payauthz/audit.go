@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -77,13 +78,38 @@ func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 	if a.Store != "jetstream" {
 		return nil, fmt.Errorf("--store %q: want jetstream or a kurrentdb:// / esdb:// connection string", a.Store)
 	}
-	var urls []string
 	if a.NATSURL != "" {
-		urls = Config{NATSURL: a.NATSURL}.natsURLs()
-	} else if _, err := os.Stat(filepath.Join(a.DataDir, "jetstream")); err != nil {
+		fmt.Fprintln(os.Stderr, "payauthz audit: reading a live log through NATS; the answers are as of the moment each query reads it")
+		return jetstream.Open(ctx, jetstream.Config{URLs: Config{NATSURL: a.NATSURL}.natsURLs(), ReadOnly: true, Logger: a.logger()})
+	}
+	if _, err := os.Stat(filepath.Join(a.DataDir, "jetstream")); err != nil {
 		return nil, fmt.Errorf("no event log in data dir %s", a.DataDir)
 	}
-	return jetstream.Open(ctx, jetstream.Config{DataDir: a.DataDir, URLs: urls, ReadOnly: true, Logger: a.logger()})
+	// The embedded server must not run on files a live server is writing.
+	lock, err := lockDataDir(a.DataDir)
+	if errors.Is(err, errDataDirInUse) {
+		return nil, fmt.Errorf("%w\nthe audit tools read a stopped server's data dir; to read a live log, point --nats-url at its NATS server", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: a.DataDir, ReadOnly: true, Logger: a.logger()})
+	if err != nil {
+		lock.unlock()
+		return nil, err
+	}
+	return lockedStore{s, lock}, nil
+}
+
+// lockedStore holds the data dir's lock until the store is closed.
+type lockedStore struct {
+	events.Store
+	lock *dataDirLock
+}
+
+func (s lockedStore) Close() error {
+	defer s.lock.unlock()
+	return s.Store.Close()
 }
 
 // pointFlags is a point of the log's history given on the command line.

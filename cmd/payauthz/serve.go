@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,43 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Sto
 // order: stop accepting requests and finish those in flight, stop the
 // projections, close the store (which flushes and stops an embedded server;
 // every acknowledged append is already fsynced).
+//
+// Start-up writes nothing until everything that can fail without writing
+// has been checked: the flags (Validate), the TLS files, the admin
+// password file, the data dir's lock and the listeners, which are bound
+// before the log is opened. "payauthz serving" is logged once they are
+// bound and served, "payauthz ready" once the projections caught up.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	if err := httpapi.CheckTLS(httpapi.Config{HTTPSAddr: cfg.HTTPSAddr, TLSCert: cfg.TLSCert, TLSKey: cfg.TLSKey,
+		ClientCA: cfg.ClientCA}); err != nil {
+		return err
+	}
+	givenPassword, err := readAdminPasswordFile(cfg)
+	if err != nil {
+		return err
+	}
+	lock, err := lockDataDir(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer lock.unlock()
+	httpLn, httpsLn, err := bindListeners(cfg)
+	if err != nil {
+		return err
+	}
+	defer func() { // the server closed them already when it served them
+		for _, ln := range []net.Listener{httpLn, httpsLn} {
+			if ln != nil {
+				_ = ln.Close()
+			}
+		}
+	}()
+	dlog, closeDecisionLog, err := decisionLogger(cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDecisionLog()
+
 	store, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -80,9 +117,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	model := loadModel(cfg, startLast, logger)
 	cmds := commands.NewHandler(store, model, logger)
 	if startLast == 0 {
-		password, err := adminPassword(cfg, logger)
-		if err != nil {
-			return err
+		password := givenPassword
+		if password == "" {
+			if password, err = generateAdminPassword(cfg, logger); err != nil {
+				return err
+			}
 		}
 		if _, err := cmds.Bootstrap(ctx, cfg.AdminPrincipal, password); err != nil {
 			return fmt.Errorf("bootstrap: %w", err)
@@ -92,11 +131,6 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}
 
-	dlog, closeDecisionLog, err := decisionLogger(cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer closeDecisionLog()
 	var publisher httpapi.Publisher
 	if js, ok := store.(*jetstream.Store); ok && cfg.DecisionLogSubject != "" {
 		publisher = js.Conn()
@@ -136,6 +170,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		BodyTimeout:              cfg.BodyTimeout,
 		RequestTimeout:           cfg.RequestTimeout,
 		MaxConnections:           cfg.MaxConnections,
+		HTTPListener:             httpLn,
+		HTTPSListener:            httpsLn,
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()
@@ -144,7 +180,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		<-snapDone
 		return err
 	}
-	logger.Info("payauthz serving", "http", cfg.HTTPAddr, "https", cfg.HTTPSAddr, "log_position", uint64(startLast))
+	logger.Info("payauthz serving", "http", addrOf(httpLn), "https", addrOf(httpsLn), "log_position", uint64(startLast))
+	go func() {
+		if err := model.WaitFor(ctx, startLast); err == nil {
+			logger.Info("payauthz ready", "log_position", uint64(model.AppliedPosition()))
+		}
+	}()
 	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
 	stopProjections()
 	<-projDone
@@ -207,20 +248,26 @@ func loadModel(cfg Config, last events.Position, logger *slog.Logger) *projectio
 	return m
 }
 
-// adminPassword reads --admin-password-file, or generates a random password
-// into <data-dir>/admin-password (mode 0600) and says where it is.
-func adminPassword(cfg Config, logger *slog.Logger) (string, error) {
-	if cfg.AdminPasswordFile != "" {
-		b, err := os.ReadFile(cfg.AdminPasswordFile)
-		if err != nil {
-			return "", fmt.Errorf("admin password file: %w", err)
-		}
-		p := strings.TrimRight(string(b), "\r\n")
-		if len(p) < 8 {
-			return "", errors.New("admin password file: the password must be at least 8 characters")
-		}
-		return p, nil
+// readAdminPasswordFile reads and checks --admin-password-file; "" when
+// none is given.
+func readAdminPasswordFile(cfg Config) (string, error) {
+	if cfg.AdminPasswordFile == "" {
+		return "", nil
 	}
+	b, err := os.ReadFile(cfg.AdminPasswordFile)
+	if err != nil {
+		return "", fmt.Errorf("admin password file: %w", err)
+	}
+	p := strings.TrimRight(string(b), "\r\n")
+	if len(p) < 8 {
+		return "", errors.New("admin password file: the password must be at least 8 characters")
+	}
+	return p, nil
+}
+
+// generateAdminPassword generates a random password into
+// <data-dir>/admin-password (mode 0600) and says where it is.
+func generateAdminPassword(cfg Config, logger *slog.Logger) (string, error) {
 	raw := make([]byte, 18)
 	if _, err := rand.Read(raw); err != nil {
 		return "", err
@@ -233,4 +280,31 @@ func adminPassword(cfg Config, logger *slog.Logger) (string, error) {
 	fmt.Fprintf(os.Stderr, "payauthz: first start: generated the password of operator %q into %s (mode 0600)\n", cfg.AdminPrincipal, path)
 	logger.Info("generated admin password", "principal", cfg.AdminPrincipal, "file", path)
 	return p, nil
+}
+
+// bindListeners binds --http-addr and --https-addr (each when set), so that
+// a busy port fails the start-up before anything is written.
+func bindListeners(cfg Config) (httpLn, httpsLn net.Listener, err error) {
+	if cfg.HTTPAddr != "" {
+		if httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			return nil, nil, fmt.Errorf("listen --http-addr %s: %w", cfg.HTTPAddr, err)
+		}
+	}
+	if cfg.HTTPSAddr != "" {
+		if httpsLn, err = net.Listen("tcp", cfg.HTTPSAddr); err != nil {
+			if httpLn != nil {
+				_ = httpLn.Close()
+			}
+			return nil, nil, fmt.Errorf("listen --https-addr %s: %w", cfg.HTTPSAddr, err)
+		}
+	}
+	return httpLn, httpsLn, nil
+}
+
+// addrOf is a listener's bound address for the log ("" when off).
+func addrOf(ln net.Listener) string {
+	if ln == nil {
+		return ""
+	}
+	return ln.Addr().String()
 }
