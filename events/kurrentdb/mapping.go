@@ -209,6 +209,8 @@ func mapAppendError(stream string, err error) error {
 		switch kerr.Code() {
 		case kdb.ErrorCodeWrongExpectedVersion, kdb.ErrorCodeStreamRevisionConflict, kdb.ErrorCodeAppendConsistencyViolation:
 			return fmt.Errorf("append %s: %w", stream, events.ErrConflict)
+		case kdb.ErrorCodeAppendRecordSizeExceeded, kdb.ErrorCodeAppendTransactionSizeExceeded:
+			return fmt.Errorf("append %s: %w: %v", stream, events.ErrTooLarge, err)
 		case kdb.ErrorUnavailable, kdb.ErrorCodeConnectionClosed, kdb.ErrorCodeNotLeader, kdb.ErrorCodeDeadlineExceeded,
 			kdb.ErrorAborted:
 			return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
