@@ -66,6 +66,8 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", bad.detail}
 	case errors.As(err, new(tooLarge)):
 		return http.StatusRequestEntityTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta troppo grande", "the body exceeds the size limit"}
+	case errors.Is(err, errHeadersTooLarge):
+		return http.StatusRequestHeaderFieldsTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Intestazioni troppo grandi", "the request headers exceed 32 KiB"}
 	case errors.Is(err, events.ErrTooLarge):
 		return http.StatusRequestEntityTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta troppo grande", "the resulting commit exceeds the event store's message limit (1 MiB)"}
 	case errors.As(err, &unproc):

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v5"
@@ -67,4 +68,30 @@ func methodLabel(m string) string {
 		return m
 	}
 	return "other"
+}
+
+// maxFaultHeaderBytes is the header size the service answers with a 431
+// FaultBean; net/http itself cuts a header block at maxHeaderBytes
+// (64 KiB) with a plain-text 431, before the service can answer.
+const maxFaultHeaderBytes = 32 << 10
+
+// errHeadersTooLarge is a header block over maxFaultHeaderBytes (431).
+var errHeadersTooLarge = errors.New("request headers too large")
+
+// headerLimit refuses a request whose request line and headers exceed
+// maxFaultHeaderBytes.
+func headerLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r := c.Request()
+		n := len(r.RequestURI)
+		for k, vs := range r.Header {
+			for _, v := range vs {
+				n += len(k) + len(v) + 4
+			}
+		}
+		if n > maxFaultHeaderBytes {
+			return errHeadersTooLarge
+		}
+		return next(c)
+	}
 }

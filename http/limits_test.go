@@ -26,7 +26,7 @@ func TestRequestIDKeptOnlyWhenValid(t *testing.T) {
 		{"space", "a b", false},
 		{"non_ascii", "caffè", false},
 		{"slash", "a/b", false},
-		{"huge", strings.Repeat("x", 60_000), false},
+		{"huge", strings.Repeat("x", 20_000), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := h.do(t, "GET", "/pendenze/rs/basic/v2/pendenze", nil, asBasic("nobody", "wrong-password"),
@@ -43,7 +43,7 @@ func TestRequestIDKeptOnlyWhenValid(t *testing.T) {
 	}
 	// A write with an oversize id still succeeds, under a fresh id.
 	res := h.do(t, "PUT", bo+"/domini/12345678901", map[string]any{"ragioneSociale": "Ente", "abilitato": true},
-		asAdmin(), withHeader("X-Request-ID", strings.Repeat("y", 60_000)))
+		asAdmin(), withHeader("X-Request-ID", strings.Repeat("y", 20_000)))
 	if res.Status != 201 && res.Status != 200 {
 		t.Fatalf("write with an oversize request id: %d %s", res.Status, res.Body)
 	}
@@ -220,4 +220,47 @@ func TestDotIDsRefused(t *testing.T) {
 	}
 	h.do(t, "PUT", bo+"/ruoli/r1", map[string]any{"acl": acl{aclOf("Pendenze", "R")}, "domini": []string{"*"}, "tipiPendenza": []string{".."}},
 		asAdmin()).expect(t, 400, "SINTASSI")
+}
+
+// TestErrorsBeforeEchoAreClientErrors: requests net/http refuses before
+// the service sees them (bad percent-encoding, a non-numeric
+// Content-Length, headers over 64 KiB) are plain-text 4xx, never 5xx;
+// headers over 32 KiB that net/http lets through are a 431 FaultBean.
+func TestErrorsBeforeEchoAreClientErrors(t *testing.T) {
+	h := newHarness(t)
+	addr := strings.TrimPrefix(h.httpURL, "http://")
+	for _, c := range []struct {
+		name string
+		req  string
+		want int
+	}{
+		{"bad_percent_encoding", "GET /pendenze/rs/basic/v2/pendenze/%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400},
+		{"content_length_not_a_number", "PUT " + bo + "/domini/12345678901 HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400},
+		{"headers_over_64KiB", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 80<<10) + "\r\n\r\n", 431},
+		{"headers_over_32KiB", "GET /pendenze/rs/basic/v2/pendenze HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 40<<10) + "\r\n\r\n", 431},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+			if _, err := io.WriteString(conn, c.req); err != nil {
+				t.Fatal(err)
+			}
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			if res.StatusCode != c.want {
+				t.Fatalf("status %d, want %d", res.StatusCode, c.want)
+			}
+			if c.name == "headers_over_32KiB" && !strings.Contains(string(body), `"codice":"SINTASSI"`) {
+				t.Errorf("no FaultBean: %q", body)
+			}
+		})
+	}
 }
