@@ -2,12 +2,15 @@ package httpapi
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"runtime"
 	"sort"
 	"strconv"
@@ -25,8 +28,9 @@ type floodRun struct {
 	flooders      int
 	floodAddrs    int // distinct loopback source addresses the flooders use (1: all from 127.0.0.1)
 	legit         int
-	legitRequests int // per legit client
-	maxFlood      int // per flooder, a bound on the run
+	legitRequests int  // per legit client
+	maxFlood      int  // per flooder, a bound on the run
+	external      bool // the flooders run in a process of their own
 }
 
 type floodResult struct {
@@ -129,30 +133,32 @@ func runFlood(t testing.TB, h *harness, r floodRun) floodResult {
 		}
 	}()
 	start := time.Now()
-	clients := make([]*http.Client, max(1, r.floodAddrs))
-	for i := range clients {
-		clients[i] = floodClient(fmt.Sprintf("127.0.%d.%d", 1+i/250, 1+i%250), r.flooders)
-	}
-	if r.floodAddrs == 1 {
-		clients[0] = floodClient("127.0.0.1", r.flooders)
-	}
-	for i := range r.flooders {
+	var external *exec.Cmd
+	var externalOut bytes.Buffer
+	var externalIn io.WriteCloser
+	switch {
+	case r.flooders > 0 && r.external:
+		// The flooders in a process of their own (this test binary running
+		// TestFloodHelperProcess), like curl in the repro: the
+		// server's RSS and heap are then its own.
+		external = exec.Command(os.Args[0], "-test.run=^TestFloodHelperProcess$")
+		external.Env = append(os.Environ(), "PAYAUTHZ_FLOOD_HELPER="+fmt.Sprintf("%s|%d|%d|%d", url, r.flooders, r.floodAddrs, r.maxFlood))
+		external.Stdout = &externalOut
+		external.Stderr = os.Stderr
+		var err error
+		if externalIn, err = external.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		if err := external.Start(); err != nil {
+			t.Fatal(err)
+		}
+	case r.flooders > 0:
 		floods.Add(1)
 		go func() {
 			defer floods.Done()
-			c := clients[i%len(clients)]
-			local := map[int]int{}
-			for n := 0; n < r.maxFlood && !stop.Load(); n++ {
-				st, err := get(c, fmt.Sprintf("nouser%d-%d", i, n), "x")
-				if err != nil {
-					st = -1
-				}
-				local[st]++
-			}
+			counts := flood(url, r.flooders, r.floodAddrs, r.maxFlood, &stop)
 			mu.Lock()
-			for k, v := range local {
-				res.floodStatus[k] += v
-			}
+			res.floodStatus = counts
 			mu.Unlock()
 		}()
 	}
@@ -186,10 +192,103 @@ func runFlood(t testing.TB, h *harness, r floodRun) floodResult {
 	stop.Store(true)
 	floods.Wait()
 	res.elapsed = time.Since(start)
+	if external != nil {
+		_ = externalIn.Close() // tells the helper to stop
+		if err := external.Wait(); err != nil {
+			t.Fatalf("flood helper: %v", err)
+		}
+		var counts map[int]int
+		if err := json.Unmarshal(countsLine(externalOut.Bytes()), &counts); err != nil {
+			t.Fatalf("flood helper output %q: %v", externalOut.String(), err)
+		}
+		res.floodStatus = counts
+	}
 	cancel()
 	res.peakRSSKiB = max(peak.Load(), procStatusKiB("VmHWM"))
 	sort.Slice(res.latencies, func(i, j int) bool { return res.latencies[i] < res.latencies[j] })
 	return res
+}
+
+// flood sends wrong passwords for made-up principals to url from flooders
+// clients spread over addrs loopback source addresses (1: 127.0.0.1), at
+// most maxFlood each, until stop; it returns the count of each status (-1:
+// a transport error).
+func flood(url string, flooders, addrs, maxFlood int, stop *atomic.Bool) map[int]int {
+	clients := make([]*http.Client, max(1, addrs))
+	for i := range clients {
+		clients[i] = floodClient(fmt.Sprintf("127.0.%d.%d", 1+i/250, 1+i%250), flooders)
+	}
+	if addrs <= 1 {
+		clients[0] = floodClient("127.0.0.1", flooders)
+	}
+	var (
+		mu     sync.Mutex
+		wg     sync.WaitGroup
+		counts = map[int]int{}
+	)
+	for i := range flooders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := clients[i%len(clients)]
+			local := map[int]int{}
+			for n := 0; n < maxFlood && !stop.Load(); n++ {
+				st := -1
+				req, _ := http.NewRequest(http.MethodGet, url, nil)
+				req.SetBasicAuth(fmt.Sprintf("nouser%d-%d", i, n), "x")
+				if res, err := c.Do(req); err == nil {
+					_, _ = io.Copy(io.Discard, res.Body)
+					_ = res.Body.Close()
+					st = res.StatusCode
+				}
+				local[st]++
+			}
+			mu.Lock()
+			for k, v := range local {
+				counts[k] += v
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return counts
+}
+
+// TestFloodHelperProcess is the flooders' process of an external flood
+// run (see runFlood); it does nothing in a normal test run. It floods until
+// its stdin closes, then prints the status counts as JSON.
+func TestFloodHelperProcess(t *testing.T) {
+	spec := os.Getenv("PAYAUTHZ_FLOOD_HELPER")
+	if spec == "" {
+		t.Skip("the flooders' process of TestPasswordFloodFigures")
+	}
+	parts := strings.Split(spec, "|")
+	if len(parts) != 4 {
+		t.Fatalf("bad PAYAUTHZ_FLOOD_HELPER %q", spec)
+	}
+	flooders, _ := strconv.Atoi(parts[1])
+	addrs, _ := strconv.Atoi(parts[2])
+	maxFlood, _ := strconv.Atoi(parts[3])
+	var stop atomic.Bool
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		stop.Store(true)
+	}()
+	out, _ := json.Marshal(flood(parts[0], flooders, addrs, maxFlood, &stop))
+	fmt.Printf("\n%s%s\n", floodCountsPrefix, out)
+}
+
+// floodCountsPrefix marks the helper's output line with the counts.
+const floodCountsPrefix = "flood-counts: "
+
+// countsLine returns the helper's counts JSON from its output.
+func countsLine(b []byte) []byte {
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(l, []byte(floodCountsPrefix)); ok {
+			return v
+		}
+	}
+	return nil
 }
 
 // checkFlood asserts the qualitative outcome of a flood: every legit
@@ -247,8 +346,9 @@ func TestPasswordFloodFigures(t *testing.T) {
 		run  floodRun
 	}{
 		{"no_flood", floodRun{legit: 8, legitRequests: 2000}},
-		{"flood_one_address", floodRun{flooders: 96, floodAddrs: 1, legit: 8, legitRequests: 2000, maxFlood: 100000}},
-		{"flood_96_addresses", floodRun{flooders: 96, floodAddrs: 96, legit: 8, legitRequests: 2000, maxFlood: 100000}},
+		{"flood_one_address", floodRun{flooders: 96, floodAddrs: 1, legit: 8, legitRequests: 2000, maxFlood: 100000, external: true}},
+		{"flood_96_addresses", floodRun{flooders: 96, floodAddrs: 96, legit: 8, legitRequests: 2000, maxFlood: 100000, external: true}},
+		{"flood_one_address_in_process", floodRun{flooders: 96, floodAddrs: 1, legit: 8, legitRequests: 2000, maxFlood: 100000}},
 	}
 	for _, c := range runs {
 		r := runFlood(t, h, c.run)
