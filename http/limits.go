@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
@@ -42,19 +41,6 @@ func requestIDs() echo.MiddlewareFunc {
 			c.Response().Header().Set(echo.HeaderXRequestID, id)
 			return next(c)
 		}
-	}
-}
-
-// requestDeadline ends the request's context after --request-timeout, so
-// that a handler waiting on the store or a consistency token gives up with
-// 503 before the server's write deadline cuts the connection.
-func (s *Server) requestDeadline(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		r := c.Request()
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
-		defer cancel()
-		c.SetRequest(r.WithContext(ctx))
-		return next(c)
 	}
 }
 

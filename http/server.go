@@ -64,7 +64,10 @@ type Config struct {
 	// client that stalls is disconnected after it. Default 15 s.
 	BodyTimeout time.Duration
 	// RequestTimeout bounds a request from its headers to the end of its
-	// response; the handler's context ends then. Default 60 s.
+	// response: the connection is cut after it. (The handler's context
+	// keeps no deadline of its own: the store's calls keep their own
+	// shorter timeouts, which a context deadline would replace.) Default
+	// 60 s.
 	RequestTimeout time.Duration
 	// MaxConnections bounds the open connections of each listener; further
 	// clients wait in the kernel's accept queue. Default 4096.
@@ -270,7 +273,7 @@ func (s *Server) Serve(ctx context.Context) error {
 			ln = tls.NewListener(ln, b.tls)
 		}
 		hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: min(headerTimeout, s.cfg.BodyTimeout),
-			ReadTimeout: s.cfg.BodyTimeout, WriteTimeout: s.cfg.RequestTimeout + time.Second,
+			ReadTimeout: s.cfg.BodyTimeout, WriteTimeout: s.cfg.RequestTimeout,
 			IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes,
 			ErrorLog: slog.NewLogLogger(s.logger.Handler(), slog.LevelDebug)}
 		if b.tls != nil {
