@@ -266,7 +266,7 @@ func (p *principals) resolveRoles(ids []string) []domain.Role {
 // Lookup returns the record of a registered principal (application or
 // operator) by its name. It does not allocate.
 func (m *ReadModel) Lookup(name string) (*PrincipalRecord, bool) {
-	return m.principals.byName.get(name)
+	return whole(m, func() (*PrincipalRecord, bool) { return m.principals.byName.get(name) })
 }
 
 // LookupDN returns the principal whose name is the distinguished name dn
@@ -277,11 +277,14 @@ func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
 	if err != nil {
 		return nil, false
 	}
-	name, ok := m.principals.byDN.get(domain.DNKey(parsed))
-	if !ok {
-		return nil, false
-	}
-	return m.principals.byName.get(name)
+	key := domain.DNKey(parsed)
+	return whole(m, func() (*PrincipalRecord, bool) {
+		name, ok := m.principals.byDN.get(key)
+		if !ok {
+			return nil, false
+		}
+		return m.principals.byName.get(name)
+	})
 }
 
 // Authenticate checks name and password. A successful argon2id/bcrypt
@@ -290,7 +293,7 @@ func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
 // so drops the cache. An unknown name costs one hash verification like a
 // wrong password and returns the same ErrUnauthenticated.
 func (m *ReadModel) Authenticate(name, password string) (*PrincipalRecord, error) {
-	rec, ok := m.principals.byName.get(name)
+	rec, ok := m.Lookup(name)
 	if !ok || rec.PasswordHash == "" {
 		_, _ = domain.VerifyPassword(domain.DummyHash(), password)
 		return nil, ErrUnauthenticated
@@ -335,38 +338,38 @@ func credentialMAC(key *[32]byte, password string) [32]byte {
 
 // Application returns the application idA2A.
 func (m *ReadModel) Application(idA2A string) (*Application, bool) {
-	return m.principals.apps.get(idA2A)
+	return whole(m, func() (*Application, bool) { return m.principals.apps.get(idA2A) })
 }
 
 // Operator returns the operator with this principal.
 func (m *ReadModel) Operator(principal string) (*Operator, bool) {
-	return m.principals.ops.get(principal)
+	return whole(m, func() (*Operator, bool) { return m.principals.ops.get(principal) })
 }
 
 // Role returns the role idRuolo.
-func (m *ReadModel) Role(id string) (*RoleRecord, bool) { return m.principals.roles.get(id) }
+func (m *ReadModel) Role(id string) (*RoleRecord, bool) {
+	return whole(m, func() (*RoleRecord, bool) { return m.principals.roles.get(id) })
+}
 
 // Applications returns every application, sorted by idA2A.
 func (m *ReadModel) Applications() []*Application {
-	return sortedValues(m.principals.apps, func(a *Application) string { return a.IDA2A })
+	return wholeList(m, func() []*Application {
+		return sortedValues(m.principals.apps, func(a *Application) string { return a.IDA2A })
+	})
 }
 
 // Operators returns every operator, sorted by principal.
 func (m *ReadModel) Operators() []*Operator {
-	return sortedValues(m.principals.ops, func(o *Operator) string { return o.Principal })
+	return wholeList(m, func() []*Operator {
+		return sortedValues(m.principals.ops, func(o *Operator) string { return o.Principal })
+	})
 }
 
 // Roles returns every role, sorted by id.
 func (m *ReadModel) Roles() []*RoleRecord {
-	return sortedValues(m.principals.roles, func(r *RoleRecord) string { return r.Event.IDRuolo })
-}
-
-// PrincipalInUse reports which kind of principal already uses name.
-func (m *ReadModel) PrincipalInUse(name string) (domain.PrincipalKind, bool) {
-	if rec, ok := m.principals.byName.get(name); ok {
-		return rec.Principal.Kind, true
-	}
-	return domain.KindUnknown, false
+	return wholeList(m, func() []*RoleRecord {
+		return sortedValues(m.principals.roles, func(r *RoleRecord) string { return r.Event.IDRuolo })
+	})
 }
 
 func sortedValues[V any](t *table[V], key func(V) string) []V {
