@@ -221,7 +221,7 @@ func (m *ReadModel) apply(env events.Envelope) error {
 	case events.IntermediaryUpdated:
 		m.registry.putIntermediary(events.IntermediaryRegistered(e), env.Position)
 	case events.PublicAPIProtectionConfigured:
-		m.registry.protection.Store(&e)
+		m.registry.putProtection(e)
 	case events.RoleDefined:
 		return m.principals.defineRole(e, env.Position)
 	case events.OperatorRegistered:

@@ -45,6 +45,8 @@ func newRegistry() *registry {
 func (r *registry) putEntity(e events.CreditorEntityRegistered) { r.entities.put(e.IDDominio, e) }
 func (r *registry) putType(e events.PendenzaTypeRegistered)     { r.types.put(e.IDTipoPendenza, e) }
 
+func (r *registry) putProtection(e events.PublicAPIProtectionConfigured) { r.protection.Store(&e) }
+
 func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.Position) {
 	old, existed := r.intermediaries.get(e.IDIntermediario)
 	if existed && e.ConnectorPasswordHash == "" {
