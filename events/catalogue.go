@@ -167,7 +167,7 @@ type PaymentItem struct {
 }
 
 // PaymentStarted records a payment started by a caller. CallerKind is
-// "APPLICATION", "CITIZEN" or "ANONYMOUS"; for an anonymous caller CallerID
+// CallerApplication, CallerCitizen or CallerAnonymous; for an anonymous caller CallerID
 // is empty and SessionHash is the SHA-256 of its session id.
 type PaymentStarted struct {
 	ID          string        `json:"id"`
@@ -179,7 +179,7 @@ type PaymentStarted struct {
 }
 
 // ReceiptRecorded records a node receipt for a notice; with Esito
-// "ESEGUITO" the pendenza becomes ESEGUITA and a collection is recorded.
+// EsitoEseguito the pendenza becomes ESEGUITA and a collection is recorded.
 type ReceiptRecorded struct {
 	IDRicevuta      string `json:"idRicevuta"`
 	IDIntermediario string `json:"idIntermediario"`

@@ -79,11 +79,11 @@ func newMoney() *money {
 // PaymentKind maps the event's caller kind to the domain's.
 func PaymentKind(s string) domain.PrincipalKind {
 	switch s {
-	case "APPLICATION":
+	case events.CallerApplication:
 		return domain.KindApplication
-	case "CITIZEN":
+	case events.CallerCitizen:
 		return domain.KindCitizen
-	case "ANONYMOUS":
+	case events.CallerAnonymous:
 		return domain.KindAnonymous
 	}
 	return domain.KindUnknown
@@ -128,7 +128,7 @@ func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
 	m.listMu.Lock()
 	m.receiptOrder = append(m.receiptOrder, key)
 	m.listMu.Unlock()
-	if e.Esito != "ESEGUITO" || e.PaymentID == "" {
+	if e.Esito != events.EsitoEseguito || e.PaymentID == "" {
 		return
 	}
 	p, ok := m.payments.get(e.PaymentID)
