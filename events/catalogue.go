@@ -1,5 +1,7 @@
 package events
 
+import "iter"
+
 // The catalogue: one past-tense type per fact. Scopes are lists in GovPay's
 // convention: ["*"] means all, an empty list means none, otherwise the
 // listed ids. Amounts are integer euro cents. Password hashes are PHC
@@ -69,6 +71,18 @@ type RoleDefined struct {
 	ACL          []ACLEntry `json:"acl"`
 	Domini       []string   `json:"domini"`
 	TipiPendenza []string   `json:"tipiPendenza"`
+}
+
+// Rights yields each service of the role's ACL with its rights, the form
+// domain.ParseRole reads.
+func (e RoleDefined) Rights() iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		for _, entry := range e.ACL {
+			if !yield(entry.Service, entry.Rights) {
+				return
+			}
+		}
+	}
 }
 
 // OperatorRegistered records a new operator.

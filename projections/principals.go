@@ -78,27 +78,8 @@ func newPrincipals() *principals {
 	}
 }
 
-// ParseRole turns a RoleDefined event into a domain.Role.
-func ParseRole(e events.RoleDefined) (domain.Role, error) {
-	acl := map[domain.Service]domain.Rights{}
-	for _, entry := range e.ACL {
-		s, err := domain.ParseService(entry.Service)
-		if err != nil {
-			return domain.Role{}, err
-		}
-		for _, r := range entry.Rights {
-			right, err := domain.ParseRight(r)
-			if err != nil {
-				return domain.Role{}, err
-			}
-			acl[s] |= domain.Rights(right)
-		}
-	}
-	return domain.NewRole(e.IDRuolo, acl, domain.ParseScope(e.Domini), domain.ParseScope(e.TipiPendenza)), nil
-}
-
 func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error {
-	role, err := ParseRole(e)
+	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
 	if err != nil {
 		return err
 	}
