@@ -35,7 +35,10 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
-		if cur, ok := lastTypeState(stream); ok && cur == e {
+		cur, ok := lastWhole(stream, func(u events.PendenzaTypeUpdated) events.PendenzaTypeRegistered {
+			return events.PendenzaTypeRegistered(u)
+		})
+		if ok && cur == e {
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaTypeUpdated(e)}, nil
@@ -79,7 +82,12 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
-		if cur, ok := lastIntermediaryState(stream); ok && hash == "" {
+		// The stream's last event without its hash (an update without one
+		// keeps the previous): a repeat without a password changes nothing.
+		cur, ok := lastWhole(stream, func(u events.IntermediaryUpdated) events.IntermediaryRegistered {
+			return events.IntermediaryRegistered(u)
+		})
+		if ok && hash == "" {
 			cur.ConnectorPasswordHash = ""
 			if cur == e {
 				return nil, nil
@@ -89,33 +97,20 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	})
 }
 
-// lastTypeState is the pendenza type as the last event of its stream left
-// it (every event carries the whole type).
-func lastTypeState(stream []events.Envelope) (events.PendenzaTypeRegistered, bool) {
+// lastWhole is the aggregate as the last event of its stream left it, for
+// aggregates whose events each carry the whole of it: a registration R or
+// an update U (converted by asR).
+func lastWhole[R, U events.Event](stream []events.Envelope, asR func(U) R) (R, bool) {
 	if n := len(stream); n > 0 {
 		switch e := stream[n-1].Event.(type) {
-		case events.PendenzaTypeRegistered:
+		case R:
 			return e, true
-		case events.PendenzaTypeUpdated:
-			return events.PendenzaTypeRegistered(e), true
+		case U:
+			return asR(e), true
 		}
 	}
-	return events.PendenzaTypeRegistered{}, false
-}
-
-// lastIntermediaryState is the intermediary as the last event of its
-// stream left it, but for the connector password hash (an update without
-// one keeps the previous): callers compare it without the hash.
-func lastIntermediaryState(stream []events.Envelope) (events.IntermediaryRegistered, bool) {
-	if n := len(stream); n > 0 {
-		switch e := stream[n-1].Event.(type) {
-		case events.IntermediaryRegistered:
-			return e, true
-		case events.IntermediaryUpdated:
-			return events.IntermediaryRegistered(e), true
-		}
-	}
-	return events.IntermediaryRegistered{}, false
+	var zero R
+	return zero, false
 }
 
 // DefineRole defines or replaces a role (PUT /ruoli/{idRuolo}).
