@@ -174,18 +174,30 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 // must not call Apply.
 func (m *ReadModel) read(f func()) events.Position {
 	for {
-		s := m.seq.Load()
-		if s&1 == 1 {
-			runtime.Gosched() // a commit is being published; it is short
-			continue
-		}
+		s := m.readBegin()
 		f()
 		pos := m.applied.Load()
-		if m.seq.Load() == s {
+		if m.readDone(s) {
 			return events.Position(pos)
 		}
 	}
 }
+
+// readBegin waits until no commit is being published and returns the
+// publication counter; the hot-path reads use it and readDone directly,
+// without read's indirect call.
+func (m *ReadModel) readBegin() uint64 {
+	for {
+		if s := m.seq.Load(); s&1 == 0 {
+			return s
+		}
+		runtime.Gosched() // a commit is being published; it is short
+	}
+}
+
+// readDone reports whether no commit was published since readBegin
+// returned s: what was read in between is the state after whole commits.
+func (m *ReadModel) readDone(s uint64) bool { return m.seq.Load() == s }
 
 // whole returns get's answer at a commit boundary (see read).
 func whole[T any](m *ReadModel, get func() (T, bool)) (v T, ok bool) {

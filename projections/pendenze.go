@@ -298,7 +298,13 @@ func (p *pendenze) view(o ownership) domain.PendenzaView {
 // PendenzaView returns the ownership facts of a pendenza. It does not
 // allocate: it is the hot path of every pendenza decision.
 func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
-	return whole(m, func() (domain.PendenzaView, bool) { return m.pendenzaView(idA2A, idPendenza) })
+	for {
+		s := m.readBegin()
+		v, ok := m.pendenzaView(idA2A, idPendenza)
+		if m.readDone(s) {
+			return v, ok
+		}
+	}
 }
 
 func (m *ReadModel) pendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {

@@ -247,7 +247,13 @@ func (p *principals) resolveRoles(ids []string) []domain.Role {
 // Lookup returns the record of a registered principal (application or
 // operator) by its name. It does not allocate.
 func (m *ReadModel) Lookup(name string) (*PrincipalRecord, bool) {
-	return whole(m, func() (*PrincipalRecord, bool) { return m.principals.byName.get(name) })
+	for {
+		s := m.readBegin()
+		rec, ok := m.principals.byName.get(name)
+		if m.readDone(s) {
+			return rec, ok
+		}
+	}
 }
 
 // LookupDN returns the principal whose name is the distinguished name dn
