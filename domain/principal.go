@@ -12,15 +12,6 @@ type Role struct {
 	Tipi   Scope
 }
 
-// NewRole builds a role from its ACL.
-func NewRole(id string, acl map[Service]Rights, domini, tipi Scope) Role {
-	r := Role{ID: id, Domini: domini, Tipi: tipi}
-	for s, rights := range acl {
-		r.ACL[s.i] = rights
-	}
-	return r
-}
-
 // ParseRole builds a role from its wire form: each service's name with its
 // rights ("R", "W"), as acl yields them, and the domini and tipi scope
 // lists (see ParseScope). An unknown service or right is an error.
