@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/payauthz/payauthz/domain"
@@ -77,7 +78,7 @@ func (h *Handler) release(ctx context.Context, actor Actor, kind, id, holder str
 // write succeeded under a different one.
 func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, previous, holder string, write func() (Result, error)) (Result, error) {
 	fresh, err := h.claim(ctx, actor, claimPrincipal, principalKey(name), holder)
-	if err == errTaken {
+	if errors.Is(err, errTaken) {
 		return Result{}, fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
 	}
 	if err != nil {

@@ -417,3 +417,38 @@ func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 		t.Fatal("the winner's notice number is not in use")
 	}
 }
+
+// TestRepeatsAreDecidedOnTheStream repeats registry writes at once, before
+// the projections could have applied the first: the repeat is recognised
+// from the stream just loaded, never from a read model that may lag.
+func TestRepeatsAreDecidedOnTheStream(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	typ := commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}
+	pw := "connector-pass-1"
+	interm := commands.PutIntermediary{IDIntermediario: "I1", Denominazione: "I", Enabled: true, ConnectorPrincipal: "conn",
+		ConnectorPassword: &pw}
+	same := interm
+	same.ConnectorPassword = nil // keeps the password
+	for _, tc := range []struct {
+		name    string
+		put     func() (commands.Result, error)
+		changed bool
+	}{
+		{"type_created", func() (commands.Result, error) { return e.h.PutPendenzaType(ctx, e.admin, typ) }, true},
+		{"type_repeated", func() (commands.Result, error) { return e.h.PutPendenzaType(ctx, e.admin, typ) }, false},
+		{"type_changed", func() (commands.Result, error) {
+			c := typ
+			c.Enabled = false
+			return e.h.PutPendenzaType(ctx, e.admin, c)
+		}, true},
+		{"intermediary_created", func() (commands.Result, error) { return e.h.PutIntermediary(ctx, e.admin, interm) }, true},
+		{"intermediary_repeated_without_password", func() (commands.Result, error) { return e.h.PutIntermediary(ctx, e.admin, same) }, false},
+		{"intermediary_repeated_with_password", func() (commands.Result, error) { return e.h.PutIntermediary(ctx, e.admin, interm) }, true},
+	} {
+		res, err := tc.put()
+		if err != nil || res.Changed != tc.changed {
+			t.Fatalf("%s: %+v %v, want changed %v", tc.name, res, err, tc.changed)
+		}
+	}
+}

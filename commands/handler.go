@@ -20,13 +20,13 @@ const MaxConflictRetries = 5
 // Handler executes commands against a store, reading the read models for
 // facts outside the aggregate (roles, entities, types, principals).
 type Handler struct {
-	store  events.Store
+	store  events.StreamStore
 	model  *projections.ReadModel
 	logger *slog.Logger
 }
 
 // NewHandler returns a command handler.
-func NewHandler(store events.Store, model *projections.ReadModel, logger *slog.Logger) *Handler {
+func NewHandler(store events.StreamStore, model *projections.ReadModel, logger *slog.Logger) *Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}

@@ -33,7 +33,7 @@ func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceip
 	if err := checkID("idRicevuta", c.IDRicevuta); err != nil {
 		return Result{}, err
 	}
-	if c.Esito != "ESEGUITO" && c.Esito != "NON_ESEGUITO" {
+	if c.Esito != events.EsitoEseguito && c.Esito != events.EsitoNonEseguito {
 		return Result{}, invalid("esito", `must be "ESEGUITO" or "NON_ESEGUITO"`)
 	}
 	if !validDate(c.DataPagamento) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -84,7 +85,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			}
 			id := c.IDDominio + "/" + cur.NumeroAvviso
 			fresh, err := h.claim(ctx, actor, claimAvviso, id, holder)
-			if err == errTaken {
+			if errors.Is(err, errTaken) {
 				return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
 			}
 			if err != nil {
@@ -199,7 +200,7 @@ func (h *Handler) noticeNumber(ctx context.Context, actor Actor, idDominio, want
 		return err
 	}
 	if want != "" {
-		if err := take(want); err == errTaken {
+		if err := take(want); errors.Is(err, errTaken) {
 			return "", fmt.Errorf("%w: numeroAvviso %s is already used at idDominio %s", ErrConflict, want, idDominio)
 		} else if err != nil {
 			return "", err

@@ -7,7 +7,6 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/projections"
 )
 
 // PutPendenzaType registers or updates a pendenza type
@@ -36,7 +35,10 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
-		if cur, ok := h.model.PendenzaType(c.IDTipoPendenza); ok && cur == e {
+		cur, ok := lastWhole(stream, func(u events.PendenzaTypeUpdated) events.PendenzaTypeRegistered {
+			return events.PendenzaTypeRegistered(u)
+		})
+		if ok && cur == e {
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaTypeUpdated(e)}, nil
@@ -80,15 +82,35 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
-		if cur, ok := h.model.Intermediary(c.IDIntermediario); ok && hash == "" {
-			same := cur.Event
-			same.ConnectorPasswordHash = ""
-			if same == e {
+		// The stream's last event without its hash (an update without one
+		// keeps the previous): a repeat without a password changes nothing.
+		cur, ok := lastWhole(stream, func(u events.IntermediaryUpdated) events.IntermediaryRegistered {
+			return events.IntermediaryRegistered(u)
+		})
+		if ok && hash == "" {
+			cur.ConnectorPasswordHash = ""
+			if cur == e {
 				return nil, nil
 			}
 		}
 		return []events.Event{events.IntermediaryUpdated(e)}, nil
 	})
+}
+
+// lastWhole is the aggregate as the last event of its stream left it, for
+// aggregates whose events each carry the whole of it: a registration R or
+// an update U (converted by asR).
+func lastWhole[R, U events.Event](stream []events.Envelope, asR func(U) R) (R, bool) {
+	if n := len(stream); n > 0 {
+		switch e := stream[n-1].Event.(type) {
+		case R:
+			return e, true
+		case U:
+			return asR(e), true
+		}
+	}
+	var zero R
+	return zero, false
 }
 
 // DefineRole defines or replaces a role (PUT /ruoli/{idRuolo}).
@@ -134,7 +156,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	if e.ACL == nil {
 		e.ACL = []events.ACLEntry{}
 	}
-	role, err := projections.ParseRole(e)
+	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
 	if err != nil {
 		return Result{}, invalid("acl", "%v", err)
 	}
@@ -154,7 +176,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 			// the actor must be able to grant the old definition too, or a
 			// limited actor could shrink (or lock out) a more powerful one.
 			if ok {
-				old, err := projections.ParseRole(last)
+				old, err := domain.ParseRole(last.IDRuolo, last.Rights(), last.Domini, last.TipiPendenza)
 				if err != nil {
 					return nil, fmt.Errorf("stored role %s: %w", c.IDRuolo, err)
 				}
@@ -168,8 +190,8 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 }
 
 func sameRole(a, b events.RoleDefined) bool {
-	ra, erra := projections.ParseRole(a)
-	rb, errb := projections.ParseRole(b)
+	ra, erra := domain.ParseRole(a.IDRuolo, a.Rights(), a.Domini, a.TipiPendenza)
+	rb, errb := domain.ParseRole(b.IDRuolo, b.Rights(), b.Domini, b.TipiPendenza)
 	return erra == nil && errb == nil && ra.ACL == rb.ACL && ra.Domini.Equal(rb.Domini) && ra.Tipi.Equal(rb.Tipi)
 }
 

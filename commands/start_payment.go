@@ -75,9 +75,9 @@ func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment)
 	e := events.PaymentStarted{ID: randomHex(16), Remitter: c.Remitter, Items: items}
 	switch p.Kind {
 	case domain.KindApplication:
-		e.CallerKind, e.CallerID = "APPLICATION", p.IDA2A
+		e.CallerKind, e.CallerID = events.CallerApplication, p.IDA2A
 	case domain.KindCitizen:
-		e.CallerKind, e.CallerID = "CITIZEN", p.Name
+		e.CallerKind, e.CallerID = events.CallerCitizen, p.Name
 		e.Remitter = &events.Subject{Tipo: "F", Identificativo: p.Name, Anagrafica: p.Name}
 		if c.Remitter != nil && c.Remitter.Anagrafica != "" {
 			e.Remitter.Anagrafica, e.Remitter.Email = c.Remitter.Anagrafica, c.Remitter.Email
@@ -86,7 +86,7 @@ func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment)
 		if c.SessionHash == "" {
 			return "", Result{}, invalid("session", "an anonymous payment needs a session")
 		}
-		e.CallerKind, e.SessionHash = "ANONYMOUS", c.SessionHash
+		e.CallerKind, e.SessionHash = events.CallerAnonymous, c.SessionHash
 	default:
 		return "", Result{}, &domain.ForbiddenError{Rule: domain.RuleAPIEntry, Detail: "the caller cannot start payments"}
 	}

@@ -340,11 +340,6 @@ func writeRDN(b *strings.Builder, rdn []AVA) {
 	}
 }
 
-// String returns the canonical RFC 4514 form, RDNs in the order parsed,
-// separated by ',' without spaces, each RDN's attributes sorted. ParseDN of
-// it gives back an equal DN.
-func (d DN) String() string { return d.format(false) }
-
 func (d DN) format(reverse bool) string {
 	var b strings.Builder
 	n := len(d.rdns)
@@ -363,15 +358,6 @@ func (d DN) format(reverse bool) string {
 
 // Len returns the number of RDNs.
 func (d DN) Len() int { return len(d.rdns) }
-
-// reversed returns d with its RDNs in the opposite order.
-func (d DN) reversed() DN {
-	r := DN{rdns: make([][]AVA, len(d.rdns))}
-	for i, rdn := range d.rdns {
-		r.rdns[len(d.rdns)-1-i] = rdn
-	}
-	return r
-}
 
 // DNEqual reports whether a and b hold the same RDNs in the same or exactly
 // reversed order. A subset, a superset, a rotation or any other difference
@@ -396,16 +382,4 @@ func DNEqual(a, b DN) bool {
 func DNKey(d DN) string {
 	f, r := d.format(false), d.format(true)
 	return min(f, r)
-}
-
-// CanonicalDN parses s and returns its principal key, DNKey: the canonical
-// string under which an ssl caller with subject s is registered and looked
-// up. Two strings have the same CanonicalDN exactly when they are DNEqual.
-// For display in the order written, use ParseDN and DN.String.
-func CanonicalDN(s string) (string, error) {
-	d, err := ParseDN(s)
-	if err != nil {
-		return "", err
-	}
-	return DNKey(d), nil
 }

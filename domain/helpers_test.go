@@ -77,3 +77,12 @@ func expect(t *testing.T, err error, rule string) {
 		t.Fatal("denial without detail")
 	}
 }
+
+// NewRole builds a role from its ACL.
+func NewRole(id string, acl map[Service]Rights, domini, tipi Scope) Role {
+	r := Role{ID: id, Domini: domini, Tipi: tipi}
+	for s, rights := range acl {
+		r.ACL[s.i] = rights
+	}
+	return r
+}

@@ -1,5 +1,7 @@
 package domain
 
+import "iter"
+
 // Role is a named set of service rights limited to a scope of creditor
 // entities (Domini) and pendenza types (Tipi). A right reaches only its own
 // role's scope.
@@ -10,13 +12,25 @@ type Role struct {
 	Tipi   Scope
 }
 
-// NewRole builds a role from its ACL.
-func NewRole(id string, acl map[Service]Rights, domini, tipi Scope) Role {
-	r := Role{ID: id, Domini: domini, Tipi: tipi}
-	for s, rights := range acl {
-		r.ACL[s.i] = rights
+// ParseRole builds a role from its wire form: each service's name with its
+// rights ("R", "W"), as acl yields them, and the domini and tipi scope
+// lists (see ParseScope). An unknown service or right is an error.
+func ParseRole(id string, acl iter.Seq2[string, []string], domini, tipi []string) (Role, error) {
+	r := Role{ID: id, Domini: ParseScope(domini), Tipi: ParseScope(tipi)}
+	for service, rights := range acl {
+		s, err := ParseService(service)
+		if err != nil {
+			return Role{}, err
+		}
+		for _, name := range rights {
+			right, err := ParseRight(name)
+			if err != nil {
+				return Role{}, err
+			}
+			r.ACL[s.i] |= Rights(right)
+		}
 	}
-	return r
+	return r, nil
 }
 
 // Rights returns the role's rights on s.

@@ -1,9 +1,16 @@
 package events
 
+import (
+	"iter"
+	"reflect"
+)
+
 // The catalogue: one past-tense type per fact. Scopes are lists in GovPay's
 // convention: ["*"] means all, an empty list means none, otherwise the
 // listed ids. Amounts are integer euro cents. Password hashes are PHC
-// strings (argon2id); no plaintext secret is ever stored in an event.
+// strings (argon2id); no plaintext secret is ever stored in an event. A
+// field tagged `secret:"true"` (hashes, keys) never leaves the service:
+// Redact drops it from every payload shown outside.
 
 // IdentifierClaimed records that an identifier that must be unique across
 // aggregates is held by one of them: a principal (Kind "principal", ID its
@@ -51,7 +58,7 @@ type IntermediaryRegistered struct {
 	Denominazione         string `json:"denominazione"`
 	Enabled               bool   `json:"abilitato"`
 	ConnectorPrincipal    string `json:"connettorePrincipal"`
-	ConnectorPasswordHash string `json:"connettorePasswordHash,omitempty"`
+	ConnectorPasswordHash string `json:"connettorePasswordHash,omitempty" secret:"true"`
 }
 
 // IntermediaryUpdated replaces an intermediary's data.
@@ -71,11 +78,23 @@ type RoleDefined struct {
 	TipiPendenza []string   `json:"tipiPendenza"`
 }
 
+// Rights yields each service of the role's ACL with its rights, the form
+// domain.ParseRole reads.
+func (e RoleDefined) Rights() iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		for _, entry := range e.ACL {
+			if !yield(entry.Service, entry.Rights) {
+				return
+			}
+		}
+	}
+}
+
 // OperatorRegistered records a new operator.
 type OperatorRegistered struct {
 	Principal      string   `json:"principal"`
 	RagioneSociale string   `json:"ragioneSociale"`
-	PasswordHash   string   `json:"passwordHash,omitempty"`
+	PasswordHash   string   `json:"passwordHash,omitempty" secret:"true"`
 	Enabled        bool     `json:"abilitato"`
 	Roles          []string `json:"ruoli"`
 }
@@ -88,7 +107,7 @@ type OperatorUpdated OperatorRegistered
 type ApplicationRegistered struct {
 	IDA2A        string   `json:"idA2A"`
 	Principal    string   `json:"principal"`
-	PasswordHash string   `json:"passwordHash,omitempty"`
+	PasswordHash string   `json:"passwordHash,omitempty" secret:"true"`
 	Enabled      bool     `json:"abilitato"`
 	Roles        []string `json:"ruoli"`
 }
@@ -116,7 +135,7 @@ type ApplicationAPIRevoked struct {
 // CaptchaSettings configures the CAPTCHA check of the public API.
 type CaptchaSettings struct {
 	ServerURL  string  `json:"serverURL"`
-	SecretKey  string  `json:"secretKey"`
+	SecretKey  string  `json:"secretKey" secret:"true"`
 	Soglia     float64 `json:"soglia"`
 	Parametro  string  `json:"parametro"`
 	DenyOnFail bool    `json:"denyOnFail"`
@@ -167,7 +186,7 @@ type PaymentItem struct {
 }
 
 // PaymentStarted records a payment started by a caller. CallerKind is
-// "APPLICATION", "CITIZEN" or "ANONYMOUS"; for an anonymous caller CallerID
+// CallerApplication, CallerCitizen or CallerAnonymous; for an anonymous caller CallerID
 // is empty and SessionHash is the SHA-256 of its session id.
 type PaymentStarted struct {
 	ID          string        `json:"id"`
@@ -179,7 +198,7 @@ type PaymentStarted struct {
 }
 
 // ReceiptRecorded records a node receipt for a notice; with Esito
-// "ESEGUITO" the pendenza becomes ESEGUITA and a collection is recorded.
+// EsitoEseguito the pendenza becomes ESEGUITA and a collection is recorded.
 type ReceiptRecorded struct {
 	IDRicevuta      string `json:"idRicevuta"`
 	IDIntermediario string `json:"idIntermediario"`
@@ -245,29 +264,46 @@ func (ReceiptRecorded) EventName() string               { return "ReceiptRecorde
 func (SettlementReportRecorded) EventName() string      { return "SettlementReportRecorded" }
 func (ReconciliationCreated) EventName() string         { return "ReconciliationCreated" }
 
+// catalogue is every event type of the log, once: registerCatalogue
+// registers each with a codec, and redaction finds the secret fields
+// (tagged `secret:"true"`) on these types.
+var catalogue = []func(*Codec) reflect.Type{
+	entry[IdentifierClaimed],
+	entry[IdentifierReleased],
+	entry[CreditorEntityRegistered],
+	entry[CreditorEntityUpdated],
+	entry[PendenzaTypeRegistered],
+	entry[PendenzaTypeUpdated],
+	entry[IntermediaryRegistered],
+	entry[IntermediaryUpdated],
+	entry[RoleDefined],
+	entry[OperatorRegistered],
+	entry[OperatorUpdated],
+	entry[ApplicationRegistered],
+	entry[ApplicationUpdated],
+	entry[ApplicationAPIAuthorized],
+	entry[ApplicationAPIRevoked],
+	entry[PublicAPIProtectionConfigured],
+	entry[PendenzaCreated],
+	entry[PendenzaUpdated],
+	entry[PaymentStarted],
+	entry[ReceiptRecorded],
+	entry[SettlementReportRecorded],
+	entry[ReconciliationCreated],
+}
+
+// entry registers T with c (when not nil) and returns T's type.
+func entry[T Event](c *Codec) reflect.Type {
+	if c != nil {
+		Register[T](c)
+	}
+	return reflect.TypeFor[T]()
+}
+
 func registerCatalogue(c *Codec) {
-	Register[IdentifierClaimed](c)
-	Register[IdentifierReleased](c)
-	Register[CreditorEntityRegistered](c)
-	Register[CreditorEntityUpdated](c)
-	Register[PendenzaTypeRegistered](c)
-	Register[PendenzaTypeUpdated](c)
-	Register[IntermediaryRegistered](c)
-	Register[IntermediaryUpdated](c)
-	Register[RoleDefined](c)
-	Register[OperatorRegistered](c)
-	Register[OperatorUpdated](c)
-	Register[ApplicationRegistered](c)
-	Register[ApplicationUpdated](c)
-	Register[ApplicationAPIAuthorized](c)
-	Register[ApplicationAPIRevoked](c)
-	Register[PublicAPIProtectionConfigured](c)
-	Register[PendenzaCreated](c)
-	Register[PendenzaUpdated](c)
-	Register[PaymentStarted](c)
-	Register[ReceiptRecorded](c)
-	Register[SettlementReportRecorded](c)
-	Register[ReconciliationCreated](c)
+	for _, e := range catalogue {
+		e(c)
+	}
 }
 
 // Stream names: one stream per aggregate. Backends may encode them (the

@@ -3,20 +3,48 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
+	"sync"
 )
 
-// secretFields never leave the service, even hashed.
-var secretFields = []string{"passwordHash", "connettorePasswordHash", "secretKey"}
-
-func isSecretField(name string) bool {
-	for _, f := range secretFields {
-		if strings.EqualFold(name, f) {
-			return true
-		}
+// secretFields are the JSON names of the fields tagged `secret:"true"` on
+// the catalogue's event types, at any depth: they never leave the service,
+// even hashed.
+var secretFields = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	for _, e := range catalogue {
+		collectSecrets(e(nil), names, map[reflect.Type]bool{})
 	}
-	return false
+	return names
+})
+
+// collectSecrets adds the secret fields of t and of the types it holds.
+func collectSecrets(t reflect.Type, names map[string]bool, seen map[reflect.Type]bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return
+	}
+	seen[t] = true
+	for f := range t.Fields() {
+		if f.Tag.Get("secret") == "true" {
+			names[strings.ToLower(jsonName(f))] = true
+		}
+		collectSecrets(f.Type, names, seen)
+	}
 }
+
+// jsonName is the name encoding/json gives field f.
+func jsonName(f reflect.StructField) string {
+	if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+		return name
+	}
+	return f.Name
+}
+
+func isSecretField(name string) bool { return secretFields()[strings.ToLower(name)] }
 
 // Redact returns an event payload without its secret fields (password
 // hashes, the captcha secret), at any depth, for every reader outside the

@@ -68,32 +68,80 @@ type Envelope struct {
 // or the subscription.
 type Handler func(ctx context.Context, env Envelope) error
 
-// Store is the port every event-log backend implements. All methods are safe
-// for concurrent use. Implementations must pass eventstoretest.Run.
-type Store interface {
+// Appender appends commits to streams.
+type Appender interface {
 	// Append atomically appends recs (one or more events of the same
 	// stream) if the stream is at the expected version, and returns the
 	// global position of the commit. A wrong expected version returns an
 	// error matching ErrConflict. All events of one Append share the same
 	// Position.
 	Append(ctx context.Context, stream string, expected Expected, recs ...Record) (Position, error)
+}
+
+// Loader loads one stream.
+type Loader interface {
 	// Load returns every event of one stream in order; an unknown stream
 	// returns no events and no error.
 	Load(ctx context.Context, stream string) ([]Envelope, error)
+}
+
+// Reader reads the whole log.
+type Reader interface {
 	// Read calls h for every event after position from (exclusive) up to
 	// the log's last position at the time of the call, in order.
 	Read(ctx context.Context, from Position, h Handler) error
+}
+
+// Subscriber follows the whole log.
+type Subscriber interface {
 	// Subscribe calls h for every event after from (exclusive), in order,
 	// first the existing ones then new ones as they are appended, until ctx
 	// is cancelled or h returns an error. It blocks; the returned error is
 	// ctx.Err() on cancellation.
 	Subscribe(ctx context.Context, from Position, h Handler) error
+}
+
+// Positioner tells where the log ends.
+type Positioner interface {
 	// LastPosition returns the position of the last commit in the log (0 for
 	// an empty log).
 	LastPosition(ctx context.Context) (Position, error)
+}
+
+// BackendNamer names the backend.
+type BackendNamer interface {
 	// Backend names the backend ("jetstream", "kurrentdb"); consistency
 	// tokens carry it.
 	Backend() string
+}
+
+// StreamStore is what command handlers use: load an aggregate's stream,
+// append to it, and see whether the log is empty.
+type StreamStore interface {
+	Appender
+	Loader
+	Positioner
+}
+
+// LogReader is what readers of the whole log use (the HTTP layer's event
+// log and consistency tokens, rebuilds): read it from a position, where it
+// ends, and which backend holds it.
+type LogReader interface {
+	Reader
+	Positioner
+	BackendNamer
+}
+
+// Store is the port every event-log backend implements: every role above,
+// and Close. All methods are safe for concurrent use. Implementations must
+// pass eventstoretest.Run.
+type Store interface {
+	Appender
+	Loader
+	Reader
+	Subscriber
+	Positioner
+	BackendNamer
 	// Close releases the store. It does not lose acknowledged appends.
 	Close() error
 }

@@ -26,7 +26,6 @@ var (
 	errUnauthenticated    = errors.New("not authenticated")
 	errNotFound           = errors.New("resource not found")
 	errConsistencyTimeout = errors.New("consistency token not reached in time")
-	errMethodNotAllowed   = errors.New("method not allowed")
 )
 
 // badRequest is malformed input found by the HTTP layer (400 SINTASSI).
@@ -84,8 +83,6 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the event store is unavailable"}
 	case errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the request was cancelled"}
-	case errors.Is(err, errMethodNotAllowed):
-		return http.StatusMethodNotAllowed, FaultBean{"RICHIESTA", "405000", "Metodo non ammesso", ""}
 	case echo.StatusCode(err) != 0:
 		// Echo's own errors (no route, wrong method, ...): *echo.HTTPError
 		// and the unexported sentinels like echo.ErrNotFound alike.

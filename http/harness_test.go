@@ -53,7 +53,8 @@ type harnessConfig struct {
 	replicas        int      // stream replicas on that cluster
 	dataDir         string   // a data dir that outlives the replica (restart tests)
 	bodyTimeout     time.Duration
-	throttle        bool // the default failed-login throttles instead of none
+	throttle        bool   // the default failed-login throttles instead of none
+	snapshotDir     string // start the read models from the snapshot there
 }
 
 // withLoginThrottle keeps the server's default failed-login throttles;
@@ -86,6 +87,10 @@ func onCluster(urls []string, replicas int) harnessOption {
 // withDataDir keeps the replica's data dir (session key, certificates)
 // at dir, so that a restarted replica finds it again.
 func withDataDir(dir string) harnessOption { return func(c *harnessConfig) { c.dataDir = dir } }
+
+// fromSnapshot starts the replica's read models from the snapshot in dir
+// (it must load) instead of empty ones, as a restarted service does.
+func fromSnapshot(dir string) harnessOption { return func(c *harnessConfig) { c.snapshotDir = dir } }
 
 type harnessOption func(*harnessConfig)
 
@@ -146,6 +151,11 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		t.Fatalf("open store: %v", err)
 	}
 	model := projections.New()
+	if cfg.snapshotDir != "" {
+		if model, err = projections.LoadSnapshot(cfg.snapshotDir); err != nil {
+			t.Fatalf("load snapshot: %v", err)
+		}
+	}
 	cmds := commands.NewHandler(store, model, logger)
 	last, err := store.LastPosition(ctx)
 	if err != nil {

@@ -65,7 +65,7 @@ func newMetrics(model *projections.ReadModel) *metrics {
 
 // trackStoreLag adds the gauge of how many positions the projections are
 // behind the log's end.
-func (m *metrics) trackStoreLag(store events.Store, model *projections.ReadModel) {
+func (m *metrics) trackStoreLag(store events.Positioner, model *projections.ReadModel) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "payauthz_projection_lag_positions", Help: "Log positions not yet applied by the projections.",
 	}, func() float64 {

@@ -94,7 +94,7 @@ const (
 type Server struct {
 	cfg     Config
 	echo    *echo.Echo
-	store   events.Store
+	store   events.LogReader
 	model   *projections.ReadModel
 	cmds    *commands.Handler
 	logger  *slog.Logger
@@ -127,7 +127,7 @@ type Server struct {
 }
 
 // New builds the server and its routes; Serve starts it.
-func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *commands.Handler, logger *slog.Logger) (*Server, error) {
+func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds *commands.Handler, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}

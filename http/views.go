@@ -159,4 +159,4 @@ func toRiscossione(r *projections.Receipt) riscossioneView {
 }
 
 // isCollection tells receipts that are collections (riscossioni).
-func isCollection(r *projections.Receipt) bool { return r.Event.Esito == "ESEGUITO" }
+func isCollection(r *projections.Receipt) bool { return r.Event.Esito == events.EsitoEseguito }

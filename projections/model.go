@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,14 +14,28 @@ import (
 
 // ReadModel holds every read model. Apply is called by one goroutine at a
 // time (wmu serialises appliers); reads are safe from any goroutine.
+//
+// Readers see whole commits only. Apply stages the events of a commit until
+// its last one arrives, then folds them all inside one publication window:
+// seq turns odd, the shared tables are written, the applied position
+// advances, seq turns even again. Every read method runs inside read,
+// which retries when a window opened or closed while it ran (a seqlock),
+// so what it returns is the state after some whole commit and never half
+// of one; Consistent gives several reads that guarantee together, with the
+// position they agree with. Readers take no lock beyond the table shards'
+// read locks and allocate nothing for it.
 type ReadModel struct {
 	wmu sync.Mutex // serialises Apply; guards the writer-only indexes below
 
-	// cursor: the last fully applied commit and, inside a commit being
-	// applied, the index of the last applied event.
-	applied     atomic.Uint64 // events.Position of the last fully applied commit
-	partialPos  events.Position
-	partialIdx  int
+	// seq is odd while a commit is being published (see read).
+	seq atomic.Uint64
+	// applied is the position of the last published commit; it changes
+	// only inside a publication window.
+	applied atomic.Uint64
+	// staged holds the events of the commit at stagedPos received so far
+	// (writer only): they are folded when the commit is complete.
+	staged      []events.Envelope
+	stagedPos   events.Position
 	appliedAt   atomic.Int64 // unix nanos of the last applied event's time
 	eventsCount atomic.Uint64
 	notifyMu    sync.Mutex
@@ -86,39 +101,122 @@ func (m *ReadModel) WaitFor(ctx context.Context, pos events.Position) error {
 }
 
 // Apply folds one event into the read models. Events must arrive in log
-// order; an event at or before the cursor is skipped (idempotent).
+// order; an event at or before the cursor is skipped (idempotent). The
+// events of a commit are staged until its last one arrives and then
+// published together: readers never see part of a commit. An error leaves
+// the events of the commit before the failing one applied (the log holds
+// an event this build cannot fold: the projections stop there).
 func (m *ReadModel) Apply(env events.Envelope) error {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
-	applied := events.Position(m.applied.Load())
-	if env.Position <= applied {
+	if env.Position <= events.Position(m.applied.Load()) {
 		return nil
 	}
-	if env.Position == m.partialPos && env.Index <= m.partialIdx {
+	if env.Position == m.stagedPos && env.Index < len(m.staged) {
+		return nil // redelivered: already staged
+	}
+	if env.Position != m.stagedPos && len(m.staged) > 0 {
+		// The log moved on without completing the staged commit (a
+		// backend that reported a wrong commit size): publish what it had
+		// rather than lose it.
+		if err := m.publish(m.staged); err != nil {
+			return err
+		}
+	}
+	if env.Position != m.stagedPos {
+		m.staged, m.stagedPos = m.staged[:0], env.Position
+	}
+	m.staged = append(m.staged, env)
+	if env.Index+1 < env.CommitSize {
 		return nil
 	}
-	if err := m.apply(env); err != nil {
-		return fmt.Errorf("apply %s at %d: %w", env.Name, env.Position, err)
+	return m.publish(m.staged)
+}
+
+// publish folds the envelopes of one commit into the read models inside a
+// publication window and advances the applied position (wmu held).
+func (m *ReadModel) publish(envs []events.Envelope) error {
+	last := envs[len(envs)-1]
+	m.seq.Add(1) // odd: readers wait and retry
+	err := func() error {
+		defer m.seq.Add(1) // even again, whatever happened
+		for _, env := range envs {
+			if err := m.apply(env); err != nil {
+				return fmt.Errorf("apply %s at %d: %w", env.Name, env.Position, err)
+			}
+			m.eventsCount.Add(1)
+			if !env.Time.IsZero() {
+				m.appliedAt.Store(env.Time.UnixNano())
+			}
+		}
+		m.applied.Store(uint64(last.Position))
+		return nil
+	}()
+	m.staged, m.stagedPos = m.staged[:0], 0
+	if err != nil {
+		return err
 	}
-	m.eventsCount.Add(1)
-	if !env.Time.IsZero() {
-		m.appliedAt.Store(env.Time.UnixNano())
-	}
-	if env.Index+1 >= env.CommitSize {
-		m.partialPos, m.partialIdx = 0, 0
-		m.applied.Store(uint64(env.Position))
-		m.notifyMu.Lock()
-		close(m.notify)
-		m.notify = make(chan struct{})
-		m.notifyMu.Unlock()
-	} else {
-		m.partialPos, m.partialIdx = env.Position, env.Index
-	}
+	m.notifyMu.Lock()
+	close(m.notify)
+	m.notify = make(chan struct{})
+	m.notifyMu.Unlock()
 	if m.OnApplied != nil {
-		m.OnApplied(env)
+		for _, env := range envs {
+			m.OnApplied(env)
+		}
 	}
 	return nil
 }
+
+// read runs f, again if a commit was published while it ran, until f has
+// seen the state after whole commits only; it returns the position of
+// that state. f must only read the models (it may run more than once) and
+// must not call Apply.
+func (m *ReadModel) read(f func()) events.Position {
+	for {
+		s := m.readBegin()
+		f()
+		pos := m.applied.Load()
+		if m.readDone(s) {
+			return events.Position(pos)
+		}
+	}
+}
+
+// readBegin waits until no commit is being published and returns the
+// publication counter; the hot-path reads use it and readDone directly,
+// without read's indirect call.
+func (m *ReadModel) readBegin() uint64 {
+	for {
+		if s := m.seq.Load(); s&1 == 0 {
+			return s
+		}
+		runtime.Gosched() // a commit is being published; it is short
+	}
+}
+
+// readDone reports whether no commit was published since readBegin
+// returned s: what was read in between is the state after whole commits.
+func (m *ReadModel) readDone(s uint64) bool { return m.seq.Load() == s }
+
+// whole returns get's answer at a commit boundary (see read).
+func whole[T any](m *ReadModel, get func() (T, bool)) (v T, ok bool) {
+	m.read(func() { v, ok = get() })
+	return v, ok
+}
+
+// wholeList returns list's answer at a commit boundary (see read).
+func wholeList[T any](m *ReadModel, list func() []T) (out []T) {
+	m.read(func() { out = list() })
+	return out
+}
+
+// Consistent runs f so that every read of the models it makes sees the
+// same state, the state after whole commits, and returns the position of
+// that state: the position a decision made inside f rests on. f may run
+// more than once while commits are published; it must only read (no side
+// effects it cannot repeat) and must not block.
+func (m *ReadModel) Consistent(f func()) events.Position { return m.read(f) }
 
 func (m *ReadModel) apply(env events.Envelope) error {
 	switch e := env.Event.(type) {
@@ -135,7 +233,7 @@ func (m *ReadModel) apply(env events.Envelope) error {
 	case events.IntermediaryUpdated:
 		m.registry.putIntermediary(events.IntermediaryRegistered(e), env.Position)
 	case events.PublicAPIProtectionConfigured:
-		m.registry.protection.Store(&e)
+		m.registry.putProtection(e)
 	case events.RoleDefined:
 		return m.principals.defineRole(e, env.Position)
 	case events.OperatorRegistered:
@@ -158,7 +256,7 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.money.startPayment(e, env)
 	case events.ReceiptRecorded:
 		m.money.recordReceipt(e, env)
-		if e.Esito == "ESEGUITO" && e.IDA2A != "" {
+		if e.Esito == events.EsitoEseguito && e.IDA2A != "" {
 			m.pendenze.markPaid(e.IDA2A, e.IDPendenza)
 		}
 	case events.SettlementReportRecorded:

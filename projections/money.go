@@ -79,11 +79,11 @@ func newMoney() *money {
 // PaymentKind maps the event's caller kind to the domain's.
 func PaymentKind(s string) domain.PrincipalKind {
 	switch s {
-	case "APPLICATION":
+	case events.CallerApplication:
 		return domain.KindApplication
-	case "CITIZEN":
+	case events.CallerCitizen:
 		return domain.KindCitizen
-	case "ANONYMOUS":
+	case events.CallerAnonymous:
 		return domain.KindAnonymous
 	}
 	return domain.KindUnknown
@@ -128,7 +128,7 @@ func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
 	m.listMu.Lock()
 	m.receiptOrder = append(m.receiptOrder, key)
 	m.listMu.Unlock()
-	if e.Esito != "ESEGUITO" || e.PaymentID == "" {
+	if e.Esito != events.EsitoEseguito || e.PaymentID == "" {
 		return
 	}
 	p, ok := m.payments.get(e.PaymentID)
@@ -178,51 +178,59 @@ func (m *money) createReconciliation(e events.ReconciliationCreated, env events.
 }
 
 // Payment returns the payment id.
-func (m *ReadModel) Payment(id string) (*Payment, bool) { return m.money.payments.get(id) }
+func (m *ReadModel) Payment(id string) (*Payment, bool) {
+	return whole(m, func() (*Payment, bool) { return m.money.payments.get(id) })
+}
 
 // Payments returns the payments keep accepts, oldest first.
 func (m *ReadModel) Payments(keep func(*Payment) bool) []*Payment {
-	return listOrdered(m.money, &m.money.paymentOrder, m.money.payments, keep)
+	return wholeList(m, func() []*Payment { return listOrdered(m.money, &m.money.paymentOrder, m.money.payments, keep) })
 }
 
 // PaymentCovering returns the latest payment started for the notice.
 func (m *ReadModel) PaymentCovering(idDominio, numeroAvviso string) (*Payment, bool) {
-	id, ok := m.money.byNotice.get(idDominio + "/" + numeroAvviso)
-	if !ok {
-		return nil, false
-	}
-	return m.money.payments.get(id)
+	return whole(m, func() (*Payment, bool) {
+		id, ok := m.money.byNotice.get(idDominio + "/" + numeroAvviso)
+		if !ok {
+			return nil, false
+		}
+		return m.money.payments.get(id)
+	})
 }
 
 // Receipt returns the receipt idRicevuta of idDominio.
 func (m *ReadModel) Receipt(idDominio, idRicevuta string) (*Receipt, bool) {
-	return m.money.receipts.get(idDominio + "/" + idRicevuta)
+	return whole(m, func() (*Receipt, bool) { return m.money.receipts.get(idDominio + "/" + idRicevuta) })
 }
 
 // Receipts returns the receipts keep accepts, oldest first. Receipts with
 // esito ESEGUITO are the collections (riscossioni).
 func (m *ReadModel) Receipts(keep func(*Receipt) bool) []*Receipt {
-	return listOrdered(m.money, &m.money.receiptOrder, m.money.receipts, keep)
+	return wholeList(m, func() []*Receipt { return listOrdered(m.money, &m.money.receiptOrder, m.money.receipts, keep) })
 }
 
 // SettlementReport returns the report idFlusso of idDominio.
 func (m *ReadModel) SettlementReport(idDominio, idFlusso string) (*SettlementReport, bool) {
-	return m.money.reports.get(idDominio + "/" + idFlusso)
+	return whole(m, func() (*SettlementReport, bool) { return m.money.reports.get(idDominio + "/" + idFlusso) })
 }
 
 // SettlementReports returns the reports keep accepts, oldest first.
 func (m *ReadModel) SettlementReports(keep func(*SettlementReport) bool) []*SettlementReport {
-	return listOrdered(m.money, &m.money.reportOrder, m.money.reports, keep)
+	return wholeList(m, func() []*SettlementReport {
+		return listOrdered(m.money, &m.money.reportOrder, m.money.reports, keep)
+	})
 }
 
 // Reconciliation returns the reconciliation id of idDominio.
 func (m *ReadModel) Reconciliation(idDominio, id string) (*Reconciliation, bool) {
-	return m.money.reconciliations.get(idDominio + "/" + id)
+	return whole(m, func() (*Reconciliation, bool) { return m.money.reconciliations.get(idDominio + "/" + id) })
 }
 
 // Reconciliations returns the reconciliations keep accepts, oldest first.
 func (m *ReadModel) Reconciliations(keep func(*Reconciliation) bool) []*Reconciliation {
-	return listOrdered(m.money, &m.money.reconcilOrder, m.money.reconciliations, keep)
+	return wholeList(m, func() []*Reconciliation {
+		return listOrdered(m.money, &m.money.reconcilOrder, m.money.reconciliations, keep)
+	})
 }
 
 func listOrdered[V any](mo *money, order *[]string, t *table[V], keep func(V) bool) []V {

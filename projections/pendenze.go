@@ -298,6 +298,16 @@ func (p *pendenze) view(o ownership) domain.PendenzaView {
 // PendenzaView returns the ownership facts of a pendenza. It does not
 // allocate: it is the hot path of every pendenza decision.
 func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
+	for {
+		s := m.readBegin()
+		v, ok := m.pendenzaView(idA2A, idPendenza)
+		if m.readDone(s) {
+			return v, ok
+		}
+	}
+}
+
+func (m *ReadModel) pendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
 	var buf [80]byte
 	var o ownership
 	var ok bool
@@ -318,7 +328,8 @@ func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView,
 
 // Pendenza returns the whole pendenza.
 func (m *ReadModel) Pendenza(idA2A, idPendenza string) (Pendenza, bool) {
-	return m.pendenzaByKey(pendenzaKey(idA2A, idPendenza))
+	key := pendenzaKey(idA2A, idPendenza)
+	return whole(m, func() (Pendenza, bool) { return m.pendenzaByKey(key) })
 }
 
 func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
@@ -352,16 +363,18 @@ func (p *pendenze) noticeOwner(idDominio, numeroAvviso string) (string, bool) {
 
 // PendenzaByNotice returns the pendenza with this notice number at idDominio.
 func (m *ReadModel) PendenzaByNotice(idDominio, numeroAvviso string) (Pendenza, bool) {
-	key, ok := m.pendenze.noticeOwner(idDominio, numeroAvviso)
-	if !ok {
-		return Pendenza{}, false
-	}
-	return m.pendenzaByKey(key)
+	return whole(m, func() (Pendenza, bool) {
+		key, ok := m.pendenze.noticeOwner(idDominio, numeroAvviso)
+		if !ok {
+			return Pendenza{}, false
+		}
+		return m.pendenzaByKey(key)
+	})
 }
 
 // NoticeInUse reports whether numeroAvviso is already taken at idDominio.
 func (m *ReadModel) NoticeInUse(idDominio, numeroAvviso string) bool {
-	_, ok := m.pendenze.noticeOwner(idDominio, numeroAvviso)
+	_, ok := whole(m, func() (string, bool) { return m.pendenze.noticeOwner(idDominio, numeroAvviso) })
 	return ok
 }
 
@@ -375,6 +388,10 @@ type PendenzeFilter struct {
 
 // Pendenze returns the pendenze that pass f, in creation order.
 func (m *ReadModel) Pendenze(f PendenzeFilter) []Pendenza {
+	return wholeList(m, func() []Pendenza { return m.pendenzeList(f) })
+}
+
+func (m *ReadModel) pendenzeList(f PendenzeFilter) []Pendenza {
 	p := m.pendenze
 	p.listMu.RLock()
 	var keys []string
@@ -416,4 +433,7 @@ func (m *ReadModel) Pendenze(f PendenzeFilter) []Pendenza {
 }
 
 // PendenzeCount returns how many pendenze the model holds.
-func (m *ReadModel) PendenzeCount() int { return m.pendenze.own.len() }
+func (m *ReadModel) PendenzeCount() int {
+	n, _ := whole(m, func() (int, bool) { return m.pendenze.own.len(), true })
+	return n
+}

@@ -78,27 +78,8 @@ func newPrincipals() *principals {
 	}
 }
 
-// ParseRole turns a RoleDefined event into a domain.Role.
-func ParseRole(e events.RoleDefined) (domain.Role, error) {
-	acl := map[domain.Service]domain.Rights{}
-	for _, entry := range e.ACL {
-		s, err := domain.ParseService(entry.Service)
-		if err != nil {
-			return domain.Role{}, err
-		}
-		for _, r := range entry.Rights {
-			right, err := domain.ParseRight(r)
-			if err != nil {
-				return domain.Role{}, err
-			}
-			acl[s] |= domain.Rights(right)
-		}
-	}
-	return domain.NewRole(e.IDRuolo, acl, domain.ParseScope(e.Domini), domain.ParseScope(e.TipiPendenza)), nil
-}
-
 func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error {
-	role, err := ParseRole(e)
+	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
 	if err != nil {
 		return err
 	}
@@ -266,7 +247,13 @@ func (p *principals) resolveRoles(ids []string) []domain.Role {
 // Lookup returns the record of a registered principal (application or
 // operator) by its name. It does not allocate.
 func (m *ReadModel) Lookup(name string) (*PrincipalRecord, bool) {
-	return m.principals.byName.get(name)
+	for {
+		s := m.readBegin()
+		rec, ok := m.principals.byName.get(name)
+		if m.readDone(s) {
+			return rec, ok
+		}
+	}
 }
 
 // LookupDN returns the principal whose name is the distinguished name dn
@@ -277,11 +264,14 @@ func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
 	if err != nil {
 		return nil, false
 	}
-	name, ok := m.principals.byDN.get(domain.DNKey(parsed))
-	if !ok {
-		return nil, false
-	}
-	return m.principals.byName.get(name)
+	key := domain.DNKey(parsed)
+	return whole(m, func() (*PrincipalRecord, bool) {
+		name, ok := m.principals.byDN.get(key)
+		if !ok {
+			return nil, false
+		}
+		return m.principals.byName.get(name)
+	})
 }
 
 // Authenticate checks name and password with no verification gate (see
@@ -298,7 +288,7 @@ func (m *ReadModel) Authenticate(name, password string) (*PrincipalRecord, error
 // returns the same ErrUnauthenticated. A verification the gate refuses
 // does not run and returns the gate's error.
 func (m *ReadModel) AuthenticateGated(gate Gate, from, name, password string) (*PrincipalRecord, error) {
-	rec, ok := m.principals.byName.get(name)
+	rec, ok := m.Lookup(name)
 	if !ok || rec.PasswordHash == "" {
 		if err := verifyDummy(gate, from, name, password); err != nil {
 			return nil, err
@@ -356,38 +346,38 @@ func credentialMAC(key *[32]byte, password string) [32]byte {
 
 // Application returns the application idA2A.
 func (m *ReadModel) Application(idA2A string) (*Application, bool) {
-	return m.principals.apps.get(idA2A)
+	return whole(m, func() (*Application, bool) { return m.principals.apps.get(idA2A) })
 }
 
 // Operator returns the operator with this principal.
 func (m *ReadModel) Operator(principal string) (*Operator, bool) {
-	return m.principals.ops.get(principal)
+	return whole(m, func() (*Operator, bool) { return m.principals.ops.get(principal) })
 }
 
 // Role returns the role idRuolo.
-func (m *ReadModel) Role(id string) (*RoleRecord, bool) { return m.principals.roles.get(id) }
+func (m *ReadModel) Role(id string) (*RoleRecord, bool) {
+	return whole(m, func() (*RoleRecord, bool) { return m.principals.roles.get(id) })
+}
 
 // Applications returns every application, sorted by idA2A.
 func (m *ReadModel) Applications() []*Application {
-	return sortedValues(m.principals.apps, func(a *Application) string { return a.IDA2A })
+	return wholeList(m, func() []*Application {
+		return sortedValues(m.principals.apps, func(a *Application) string { return a.IDA2A })
+	})
 }
 
 // Operators returns every operator, sorted by principal.
 func (m *ReadModel) Operators() []*Operator {
-	return sortedValues(m.principals.ops, func(o *Operator) string { return o.Principal })
+	return wholeList(m, func() []*Operator {
+		return sortedValues(m.principals.ops, func(o *Operator) string { return o.Principal })
+	})
 }
 
 // Roles returns every role, sorted by id.
 func (m *ReadModel) Roles() []*RoleRecord {
-	return sortedValues(m.principals.roles, func(r *RoleRecord) string { return r.Event.IDRuolo })
-}
-
-// PrincipalInUse reports which kind of principal already uses name.
-func (m *ReadModel) PrincipalInUse(name string) (domain.PrincipalKind, bool) {
-	if rec, ok := m.principals.byName.get(name); ok {
-		return rec.Principal.Kind, true
-	}
-	return domain.KindUnknown, false
+	return wholeList(m, func() []*RoleRecord {
+		return sortedValues(m.principals.roles, func(r *RoleRecord) string { return r.Event.IDRuolo })
+	})
 }
 
 func sortedValues[V any](t *table[V], key func(V) string) []V {

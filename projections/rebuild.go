@@ -60,14 +60,14 @@ var errReached = errors.New("projections: point reached")
 // exactly that much of the log). It only reads the store. progress, when
 // not nil, is called after each applied event from the calling goroutine;
 // it must be cheap. Rebuild never appends.
-func Rebuild(ctx context.Context, store events.Store, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
+func Rebuild(ctx context.Context, store events.LogReader, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
 	return RebuildFrom(ctx, store, New(), u, progress)
 }
 
 // RebuildFrom is Rebuild starting from m (fresh, or loaded from a snapshot
 // that covers no more than u): only the log after m's position is read.
 // Stats count the events this call applied.
-func RebuildFrom(ctx context.Context, store events.Store, m *ReadModel, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
+func RebuildFrom(ctx context.Context, store events.LogReader, m *ReadModel, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
 	start := time.Now()
 	base := m.AppliedEvents()
 	st := RebuildStats{ByType: map[string]uint64{}, From: m.AppliedPosition()}
@@ -109,7 +109,7 @@ func RebuildFrom(ctx context.Context, store events.Store, m *ReadModel, u Until,
 // of snapshotDir's history that covers no more than u ("" or none usable:
 // from the start of the log). This is how a question about the past is
 // answered in about the time of one snapshot load plus a short replay.
-func RebuildWithSnapshots(ctx context.Context, store events.Store, snapshotDir string, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
+func RebuildWithSnapshots(ctx context.Context, store events.LogReader, snapshotDir string, u Until, progress func(env events.Envelope)) (*ReadModel, RebuildStats, error) {
 	m := New()
 	if snapshotDir != "" {
 		last, err := store.LastPosition(ctx)

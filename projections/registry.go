@@ -46,6 +46,8 @@ func newRegistry() *registry {
 func (r *registry) putEntity(e events.CreditorEntityRegistered) { r.entities.put(e.IDDominio, e) }
 func (r *registry) putType(e events.PendenzaTypeRegistered)     { r.types.put(e.IDTipoPendenza, e) }
 
+func (r *registry) putProtection(e events.PublicAPIProtectionConfigured) { r.protection.Store(&e) }
+
 func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.Position) {
 	old, existed := r.intermediaries.get(e.IDIntermediario)
 	if existed && e.ConnectorPasswordHash == "" {
@@ -70,44 +72,50 @@ func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.P
 
 // Entity returns the creditor entity idDominio.
 func (m *ReadModel) Entity(id string) (events.CreditorEntityRegistered, bool) {
-	return m.registry.entities.get(id)
+	return whole(m, func() (events.CreditorEntityRegistered, bool) { return m.registry.entities.get(id) })
 }
 
 // EntityView returns the facts decisions need about idDominio.
 func (m *ReadModel) EntityView(id string) (domain.EntityView, bool) {
-	e, ok := m.registry.entities.get(id)
+	e, ok := m.Entity(id)
 	return domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}, ok
 }
 
 // Entities returns every creditor entity, sorted by idDominio.
 func (m *ReadModel) Entities() []events.CreditorEntityRegistered {
-	return sortedValues(m.registry.entities, func(e events.CreditorEntityRegistered) string { return e.IDDominio })
+	return wholeList(m, func() []events.CreditorEntityRegistered {
+		return sortedValues(m.registry.entities, func(e events.CreditorEntityRegistered) string { return e.IDDominio })
+	})
 }
 
 // PendenzaType returns the pendenza type id.
 func (m *ReadModel) PendenzaType(id string) (events.PendenzaTypeRegistered, bool) {
-	return m.registry.types.get(id)
+	return whole(m, func() (events.PendenzaTypeRegistered, bool) { return m.registry.types.get(id) })
 }
 
 // TypeView returns the facts decisions need about a pendenza type.
 func (m *ReadModel) TypeView(id string) (domain.TypeView, bool) {
-	t, ok := m.registry.types.get(id)
+	t, ok := m.PendenzaType(id)
 	return domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous}, ok
 }
 
 // PendenzaTypes returns every pendenza type, sorted by id.
 func (m *ReadModel) PendenzaTypes() []events.PendenzaTypeRegistered {
-	return sortedValues(m.registry.types, func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza })
+	return wholeList(m, func() []events.PendenzaTypeRegistered {
+		return sortedValues(m.registry.types, func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza })
+	})
 }
 
 // Intermediary returns the intermediary id.
 func (m *ReadModel) Intermediary(id string) (*Intermediary, bool) {
-	return m.registry.intermediaries.get(id)
+	return whole(m, func() (*Intermediary, bool) { return m.registry.intermediaries.get(id) })
 }
 
 // Intermediaries returns every intermediary, sorted by id.
 func (m *ReadModel) Intermediaries() []*Intermediary {
-	return sortedValues(m.registry.intermediaries, func(i *Intermediary) string { return i.Event.IDIntermediario })
+	return wholeList(m, func() []*Intermediary {
+		return sortedValues(m.registry.intermediaries, func(i *Intermediary) string { return i.Event.IDIntermediario })
+	})
 }
 
 // VerifyConnectorPassword checks the basic password of an intermediary's
@@ -143,9 +151,19 @@ func (m *ReadModel) KnownNodeCredentials(user, password string) bool {
 // unknown user costs one hash verification like a wrong password. A
 // verification the gate refuses returns its error.
 func (m *ReadModel) KnownNodeCredentialsGated(gate Gate, from, user, password string) (bool, error) {
-	if ids, ok := m.registry.byConnector.get(user); ok && len(ids) > 0 {
+	var connectors []*Intermediary
+	m.read(func() {
+		connectors = connectors[:0]
+		ids, _ := m.registry.byConnector.get(user)
 		for _, id := range ids {
-			if in, ok := m.registry.intermediaries.get(id); ok && in.Event.ConnectorPasswordHash != "" {
+			if in, ok := m.registry.intermediaries.get(id); ok {
+				connectors = append(connectors, in)
+			}
+		}
+	})
+	if len(connectors) > 0 {
+		for _, in := range connectors {
+			if in.Event.ConnectorPasswordHash != "" {
 				ok, err := verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, user)
 				if err != nil || ok {
 					return ok, err

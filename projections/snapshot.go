@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -76,7 +75,6 @@ type snapshotState struct {
 	Receipts        []Receipt
 	Reports         []SettlementReport
 	Reconciliations []Reconciliation
-	ByNotice        []snapKV
 }
 
 type snapRole struct {
@@ -105,13 +103,6 @@ type snapRecord struct {
 type snapIntermediary struct {
 	Event    events.IntermediaryRegistered
 	Position events.Position
-}
-
-type snapKV struct{ K, V string }
-
-type snapList struct {
-	K    string
-	Keys []string
 }
 
 type snapPayment struct {
@@ -195,21 +186,16 @@ func (m *ReadModel) state() *snapshotState {
 		st.Reconciliations = append(st.Reconciliations, *v)
 	}
 	mo.listMu.RUnlock()
-	st.ByNotice = sortedKV(mo.byNotice)
 	return st
 }
 
-func sortedKV(t *table[string]) []snapKV {
-	var out []snapKV
-	t.each(func(k, v string) bool { out = append(out, snapKV{k, v}); return true })
-	sort.Slice(out, func(i, j int) bool { return out[i].K < out[j].K })
-	return out
-}
-
-// fromState builds read models, but the pendenze, from a decoded head.
-// Indexes derived from the state (principal records, DN index, role
-// holders) are rebuilt with the code Apply uses. A state that does not
-// hold together returns an error and must not be used.
+// fromState builds read models, but the pendenze, from a decoded head. It
+// goes through the functions Apply uses, record by record, so every index
+// Apply maintains (principal records, DN and connector indexes, role
+// holders, notices of payments, list orders) is rebuilt by the same code;
+// only the principal records' positions, which role redefinitions move,
+// are set from the snapshot afterwards, again with Apply's rebuild. A
+// state that does not hold together returns an error and must not be used.
 func fromState(st *snapshotState) (*ReadModel, error) {
 	m := New()
 	m.applied.Store(st.Applied)
@@ -217,82 +203,73 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	m.appliedAt.Store(st.AppliedAt)
 	p := m.principals
 	for _, r := range st.Roles {
-		role, err := ParseRole(r.Event)
-		if err != nil {
+		if err := p.defineRole(r.Event, r.Position); err != nil {
 			return nil, fmt.Errorf("role %s: %w", r.Event.IDRuolo, err)
 		}
-		p.roles.put(r.Event.IDRuolo, &RoleRecord{Event: r.Event, Role: role, Position: r.Position})
 	}
-	for i := range st.Operators {
-		op := st.Operators[i]
-		p.ops.put(op.Principal, &op)
-		p.hold(op.Principal, op.Roles)
+	for _, op := range st.Operators {
+		e := events.OperatorRegistered{Principal: op.Principal, RagioneSociale: op.RagioneSociale,
+			PasswordHash: op.PasswordHash, Enabled: op.Enabled, Roles: op.Roles}
+		if err := p.putOperator(e, op.Position); err != nil {
+			return nil, fmt.Errorf("operator %s: %w", op.Principal, err)
+		}
 	}
 	for _, sa := range st.Apps {
-		app := &Application{IDA2A: sa.IDA2A, Principal: sa.Principal, Enabled: sa.Enabled, Roles: sa.Roles,
-			PasswordHash: sa.PasswordHash, Position: sa.Position}
-		for _, g := range sa.Grants {
-			api, err := domain.ParseAPI(g.API)
-			if err != nil || !api.Grantable() {
-				return nil, fmt.Errorf("application %s: api %q cannot be granted", sa.IDA2A, g.API)
-			}
-			app.Grants = append(app.Grants, domain.Grant{API: api, Domini: domain.ParseScope(g.Domini),
-				Tipi: domain.ParseScope(g.Tipi)})
+		e := events.ApplicationRegistered{IDA2A: sa.IDA2A, Principal: sa.Principal, PasswordHash: sa.PasswordHash,
+			Enabled: sa.Enabled, Roles: sa.Roles}
+		if err := p.putApplication(e, sa.Position); err != nil {
+			return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 		}
-		p.apps.put(app.IDA2A, app)
-		p.appByName[app.Principal] = app.IDA2A
-		p.hold(app.Principal, app.Roles)
+		for _, g := range sa.Grants {
+			grant := events.ApplicationAPIAuthorized{IDA2A: sa.IDA2A, API: g.API, Domini: g.Domini, TipiPendenza: g.Tipi}
+			if err := p.authorize(grant, sa.Position); err != nil {
+				return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
+			}
+		}
 	}
 	for _, r := range st.Records {
-		p.rebuild(r.Name, r.Position)
 		if _, ok := p.byName.get(r.Name); !ok {
 			return nil, fmt.Errorf("principal %q has a record but no application or operator", r.Name)
 		}
+		p.rebuild(r.Name, r.Position)
+	}
+	if n := p.byName.len(); n != len(st.Records) {
+		return nil, fmt.Errorf("%d principal records, the snapshot lists %d", n, len(st.Records))
 	}
 
 	reg := m.registry
 	for _, e := range st.Entities {
-		reg.entities.put(e.IDDominio, e)
+		reg.putEntity(e)
 	}
 	for _, t := range st.Types {
-		reg.types.put(t.IDTipoPendenza, t)
+		reg.putType(t)
 	}
 	for _, in := range st.Interms {
-		reg.intermediaries.put(in.Event.IDIntermediario, &Intermediary{Event: in.Event, Position: in.Position})
+		reg.putIntermediary(in.Event, in.Position)
 	}
 	if st.Protection != nil {
-		reg.protection.Store(st.Protection)
+		reg.putProtection(*st.Protection)
 	}
 
 	mo := m.money
 	mo.payments.reserve(len(st.Payments))
 	mo.receipts.reserve(len(st.Receipts))
-	mo.byNotice.reserve(len(st.ByNotice))
 	for _, sp := range st.Payments {
-		mo.payments.put(sp.Event.ID, &Payment{Event: sp.Event, Stato: sp.Stato, Paid: sp.Paid, paidItems: sp.PaidItems,
-			Time: sp.Time, Position: sp.Position, view: paymentView(sp.Event)})
-		mo.paymentOrder = append(mo.paymentOrder, sp.Event.ID)
+		mo.startPayment(sp.Event, events.Envelope{Time: sp.Time, Position: sp.Position})
 	}
-	for i := range st.Receipts {
-		r := st.Receipts[i]
-		key := r.Event.IDDominio + "/" + r.Event.IDRicevuta
-		mo.receipts.put(key, &r)
-		mo.receiptOrder = append(mo.receiptOrder, key)
+	for _, r := range st.Receipts {
+		mo.recordReceipt(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
 	}
-	for i := range st.Reports {
-		r := st.Reports[i]
-		key := r.Event.IDDominio + "/" + r.Event.IDFlusso
-		mo.reports.put(key, &r)
-		mo.reportOrder = append(mo.reportOrder, key)
+	for _, sp := range st.Payments { // the receipts settled them again: the same way?
+		if pm, ok := mo.payments.get(sp.Event.ID); !ok || pm.Stato != sp.Stato || pm.Paid != sp.Paid {
+			return nil, fmt.Errorf("payment %s: its receipts do not settle it as the snapshot says", sp.Event.ID)
+		}
 	}
-	for i := range st.Reconciliations {
-		r := st.Reconciliations[i]
-		key := r.Event.IDDominio + "/" + r.Event.ID
-		mo.reconciliations.put(key, &r)
-		mo.reconcilOrder = append(mo.reconcilOrder, key)
+	for _, r := range st.Reports {
+		mo.recordSettlement(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
 	}
-	for _, kv := range st.ByNotice {
-		mo.byNotice.put(kv.K, kv.V)
+	for _, r := range st.Reconciliations {
+		mo.createReconciliation(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
 	}
 	return m, nil
 }
