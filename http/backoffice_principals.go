@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"unicode"
@@ -12,6 +11,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -70,34 +70,15 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.written(c, res, func() (any, error) { return s.ruolo(id) })
-}
-
-func (s *Server) ruolo(id string) (any, error) {
-	r, ok := s.model.Role(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toRuolo(r), nil
+	return s.written(c, res, entry(s.model.Role, id, toRuolo))
 }
 
 func (s *Server) getRuolo(c *echo.Context) error {
-	id, err := pathParam(c, "idRuolo", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.ruolo(id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return readRegistry(c, "idRuolo", s.model.Role, domain.ServiceAnagraficaRuoli, toRuolo)
 }
 
 func (s *Server) listRuoli(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Roles(), toRuolo)
@@ -164,15 +145,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.written(c, res, func() (any, error) { return s.operatore(principal) })
-}
-
-func (s *Server) operatore(principal string) (any, error) {
-	o, ok := s.model.Operator(principal)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toOperatore(o), nil
+	return s.written(c, res, entry(s.model.Operator, principal, toOperatore))
 }
 
 func (s *Server) getOperatore(c *echo.Context) error {
@@ -180,18 +153,11 @@ func (s *Server) getOperatore(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.operatore(principal)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return registryJSON(c, s.model.Operator, domain.ServiceAnagraficaRuoli, principal, toOperatore)
 }
 
 func (s *Server) listOperatori(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Operators(), toOperatore)
@@ -343,34 +309,15 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.written(c, res, func() (any, error) { return s.applicazione(id) })
-}
-
-func (s *Server) applicazione(id string) (any, error) {
-	a, ok := s.model.Application(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toApplicazione(a), nil
+	return s.written(c, res, entry(s.model.Application, id, toApplicazione))
 }
 
 func (s *Server) getApplicazione(c *echo.Context) error {
-	id, err := pathParam(c, "idA2A", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.applicazione(id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return readRegistry(c, "idA2A", s.model.Application, domain.ServiceAnagraficaApplicazioni, toApplicazione)
 }
 
 func (s *Server) listApplicazioni(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Applications(), toApplicazione)

@@ -63,3 +63,15 @@ func newRequestIDs() func() string {
 	var n atomic.Uint64
 	return func() string { return p + strconv.FormatUint(n.Add(1), 36) }
 }
+
+// entry returns the post-write body of the registry entry id: find
+// looks it up, view renders it.
+func entry[T, V any](find func(string) (T, bool), id string, view func(T) V) func() (any, error) {
+	return func() (any, error) {
+		v, ok := find(id)
+		if !ok {
+			return nil, errNotFound
+		}
+		return view(v), nil
+	}
+}

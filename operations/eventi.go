@@ -21,12 +21,12 @@ func EventVisible(p domain.Principal, seeAll bool, e events.Event) bool {
 		return true
 	}
 	var buf [4]domain.Place
-	return domain.CanReadEvent(p, placesOf(e, buf[:0])) == nil
+	return domain.CanReadEvent(p, PlacesOf(e, buf[:0])) == nil
 }
 
-// placesOf appends to out the places e concerns (none for the registries
+// PlacesOf appends to out the places e concerns (none for the registries
 // of types, intermediaries, roles, principals and settings).
-func placesOf(e events.Event, out []domain.Place) []domain.Place {
+func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 	switch t := e.(type) {
 	case events.CreditorEntityRegistered:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
