@@ -51,10 +51,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			existing = &domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
 				IDTipoPendenza: cur.IDTipoPendenza}
 		}
-		if err := operations.PutPendenza(actor.Principal, existing, c.IDA2A, c.IDDominio, c.IDTipoPendenza, nil); err != nil {
-			return nil, err
-		}
-		if _, err := operations.CheckEntityAndType(h.model, c.IDDominio, c.IDTipoPendenza, nil); err != nil {
+		if err := operations.PutPendenza(h.model, actor.Principal, existing, c.IDA2A, c.IDDominio, c.IDTipoPendenza, nil); err != nil {
 			return nil, err
 		}
 		e := events.PendenzaCreated{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza, IDDominio: c.IDDominio,
@@ -155,11 +152,6 @@ func checkSubject(field string, s *events.Subject) error {
 		return invalid(field+".email", "is not an e-mail address")
 	}
 	return nil
-}
-
-// checkEntity answers 422 for an unknown or disabled creditor entity.
-func (h *Handler) checkEntity(idDominio string) error {
-	return operations.CheckEntity(h.model, idDominio, nil)
 }
 
 // noticeNumber returns want when it is free at idDominio (409 when taken),

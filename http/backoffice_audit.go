@@ -11,8 +11,8 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
-	"github.com/payauthz/payauthz/projections/audit"
 )
 
 // The auditors' endpoints of the Backoffice API: explain a decision and

@@ -40,22 +40,36 @@ func WritePendenzaUnder(p domain.Principal, idA2A string, rec Recorder) error {
 
 // PutPendenza decides PUT /pendenze/{idA2A}/{idPendenza} moving (or
 // creating) the pendenza to idDominio × idTipo: the gate, then creation
-// (existing nil) or update of existing. The command decides with the
-// stream it loaded; Explain with the read model.
-func PutPendenza(p domain.Principal, existing *domain.PendenzaView, idA2A, idDominio, idTipo string, rec Recorder) error {
+// (existing nil) or update of existing, then an unknown or disabled entity
+// or type is 422. The command decides with the stream it loaded; Explain
+// with the read model.
+func PutPendenza(m Registry, p domain.Principal, existing *domain.PendenzaView, idA2A, idDominio, idTipo string, rec Recorder) error {
 	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
 		return err
 	}
+	var err error
 	if existing == nil {
-		return check(rec, "CanCreatePendenza", domain.CanCreatePendenza(p, idA2A, idDominio, idTipo))
+		err = check(rec, "CanCreatePendenza", domain.CanCreatePendenza(p, idA2A, idDominio, idTipo))
+	} else {
+		err = check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, *existing, idA2A, idDominio, idTipo))
 	}
-	return check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, *existing, idA2A, idDominio, idTipo))
+	if err != nil {
+		return err
+	}
+	_, err = CheckEntityAndType(m, idDominio, idTipo, rec)
+	return err
+}
+
+// PendenzaWrites is what PUT of a pendenza reads.
+type PendenzaWrites interface {
+	PendenzaViews
+	Registry
 }
 
 // UpdatePendenza is PutPendenza on the stored pendenza idA2A/idPendenza
 // (not found when it does not exist); an empty idDominio or idTipo keeps
 // the stored one.
-func UpdatePendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza, idDominio, idTipo string, rec Recorder) error {
+func UpdatePendenza(m PendenzaWrites, p domain.Principal, idA2A, idPendenza, idDominio, idTipo string, rec Recorder) error {
 	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
 		return err
 	}
@@ -69,5 +83,5 @@ func UpdatePendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza, idDo
 	if idTipo == "" {
 		idTipo = v.IDTipoPendenza
 	}
-	return PutPendenza(p, &v, idA2A, idDominio, idTipo, rec)
+	return PutPendenza(m, p, &v, idA2A, idDominio, idTipo, rec)
 }

@@ -24,13 +24,17 @@ func AskWriteReconciliation(p domain.Principal, idDominio string, rec Recorder) 
 }
 
 // WriteReconciliation decides PUT /riconciliazioni/{idDominio}/{id} given
-// the reconciliation already stored under that id (nil when none): the
-// command decides with the stream it loaded, Explain with the read model.
-func WriteReconciliation(p domain.Principal, idDominio string, existing *domain.ReconciliationView, rec Recorder) error {
+// the reconciliation already stored under that id (nil when none), then
+// an unknown or disabled entity is 422: the command decides with the
+// stream it loaded, Explain with the read model.
+func WriteReconciliation(m Registry, p domain.Principal, idDominio string, existing *domain.ReconciliationView, rec Recorder) error {
 	if err := AskWriteReconciliation(p, idDominio, rec); err != nil {
 		return err
 	}
-	return check(rec, "CanWriteReconciliation", domain.CanWriteReconciliation(p, idDominio, existing))
+	if err := check(rec, "CanWriteReconciliation", domain.CanWriteReconciliation(p, idDominio, existing)); err != nil {
+		return err
+	}
+	return CheckEntity(m, idDominio, rec)
 }
 
 // ReadReconciliation is GET /riconciliazioni/{idDominio}/{id}.
