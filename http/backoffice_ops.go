@@ -211,8 +211,5 @@ func (s *Server) putHardening(c *echo.Context) error {
 		return syntaxError("captcha is required to enable the protection")
 	}
 	res, err := s.cmds.ConfigureProtection(c.Request().Context(), s.actor(c), in)
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.hardeningView(), nil })
+	return s.written(c, res, err, func() (any, error) { return s.hardeningView(), nil })
 }

@@ -47,15 +47,9 @@ func toRuolo(r *projections.RoleRecord) ruoloView {
 }
 
 func (s *Server) putRuolo(c *echo.Context) error {
-	id, err := pathParam(c, "idRuolo", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body ruoloBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idRuolo", body.IDRuolo, id); err != nil {
+	id, _, err := s.decodePut(c, idParam("idRuolo", commands.ValidID), &body, &body.IDRuolo, nil)
+	if err != nil {
 		return err
 	}
 	if body.ACL == nil || body.Domini == nil || body.TipiPendenza == nil {
@@ -67,10 +61,7 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	}
 	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: acl,
 		Domini: body.Domini, TipiPendenza: body.TipiPendenza})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, entry(s.model.Role, id, toRuolo))
+	return s.written(c, res, err, entry(s.model.Role, id, toRuolo))
 }
 
 func (s *Server) getRuolo(c *echo.Context) error {
@@ -125,27 +116,14 @@ func principalParam(c *echo.Context) (string, error) {
 }
 
 func (s *Server) putOperatore(c *echo.Context) error {
-	principal, err := principalParam(c)
-	if err != nil {
-		return err
-	}
 	var body operatoreBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("principal", body.Principal, principal); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	principal, enabled, err := s.decodePut(c, principalParam, &body, &body.Principal, &body.Abilitato)
 	if err != nil {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
 		RagioneSociale: body.RagioneSociale, Password: body.Password, Enabled: enabled, Roles: body.Ruoli})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, entry(s.model.Operator, principal, toOperatore))
+	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
 func (s *Server) getOperatore(c *echo.Context) error {
@@ -285,18 +263,8 @@ func toApplicazione(a *projections.Application) applicazioneView {
 }
 
 func (s *Server) putApplicazione(c *echo.Context) error {
-	id, err := pathParam(c, "idA2A", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body applicazioneBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idA2A", body.IDA2A, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idA2A", commands.ValidID), &body, &body.IDA2A, &body.Abilitato)
 	if err != nil {
 		return err
 	}
@@ -306,10 +274,7 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
 		Principal: body.Principal, Password: body.Password, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, entry(s.model.Application, id, toApplicazione))
+	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 
 func (s *Server) getApplicazione(c *echo.Context) error {

@@ -33,27 +33,14 @@ func toDominio(e events.CreditorEntityRegistered) dominioView {
 }
 
 func (s *Server) putDominio(c *echo.Context) error {
-	id, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
 	var body dominioBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idDominio", body.IDDominio, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idDominio", commands.ValidDominio), &body, &body.IDDominio, &body.Abilitato)
 	if err != nil {
 		return err
 	}
 	res, err := s.cmds.PutEntity(c.Request().Context(), s.actor(c), commands.PutEntity{IDDominio: id,
 		RagioneSociale: body.RagioneSociale, IDIntermediario: body.IDIntermediario, Enabled: enabled})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, entry(s.model.Entity, id, toDominio))
+	return s.written(c, res, err, entry(s.model.Entity, id, toDominio))
 }
 
 // getDominio needs Anagrafica Creditore R from a role whose domini hold
@@ -109,27 +96,14 @@ func toTipo(e events.PendenzaTypeRegistered) tipoView {
 }
 
 func (s *Server) putTipoPendenza(c *echo.Context) error {
-	id, err := pathParam(c, "idTipoPendenza", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body tipoBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idTipoPendenza", body.IDTipoPendenza, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idTipoPendenza", commands.ValidID), &body, &body.IDTipoPendenza, &body.Abilitato)
 	if err != nil {
 		return err
 	}
 	res, err := s.cmds.PutPendenzaType(c.Request().Context(), s.actor(c), commands.PutPendenzaType{IDTipoPendenza: id,
 		Descrizione: body.Descrizione, Enabled: enabled, Spontaneous: body.PagamentoSpontaneo})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, entry(s.model.PendenzaType, id, toTipo))
+	return s.written(c, res, err, entry(s.model.PendenzaType, id, toTipo))
 }
 
 // getTipoPendenza needs Anagrafica Creditore R. Pendenza types are a
@@ -172,18 +146,8 @@ type intermediarioView struct {
 }
 
 func (s *Server) putIntermediario(c *echo.Context) error {
-	id, err := pathParam(c, "idIntermediario", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body intermediarioBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idIntermediario", body.IDIntermediario, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idIntermediario", commands.ValidID), &body, &body.IDIntermediario, &body.Abilitato)
 	if err != nil {
 		return err
 	}
@@ -193,10 +157,7 @@ func (s *Server) putIntermediario(c *echo.Context) error {
 	res, err := s.cmds.PutIntermediary(c.Request().Context(), s.actor(c), commands.PutIntermediary{IDIntermediario: id,
 		Denominazione: body.Denominazione, Enabled: enabled, ConnectorPrincipal: body.ConnettoreNodo.Principal,
 		ConnectorPassword: body.ConnettoreNodo.Password})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, entry(s.model.Intermediary, id, toIntermediario))
+	return s.written(c, res, err, entry(s.model.Intermediary, id, toIntermediario))
 }
 
 func toIntermediario(in *projections.Intermediary) intermediarioView {

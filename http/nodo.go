@@ -110,10 +110,7 @@ func (s *Server) nodoRicevuta(c *echo.Context) error {
 	res, err := s.cmds.RecordReceipt(c.Request().Context(), nodeActor(c, g), commands.RecordReceipt{
 		IDIntermediario: g.ID, IDDominio: body.IDDominio, NumeroAvviso: body.NumeroAvviso, IDRicevuta: body.IDRicevuta,
 		AmountCents: int64(*body.Importo), Esito: body.Esito, DataPagamento: body.DataPagamento})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.Receipt(body.IDDominio, body.IDRicevuta)
 		if !ok {
 			return nil, errNotFound
@@ -177,10 +174,7 @@ func (s *Server) nodoFlusso(c *echo.Context) error {
 	res, err := s.cmds.RecordSettlementReport(c.Request().Context(), nodeActor(c, g), commands.RecordSettlementReport{
 		IDIntermediario: g.ID, IDFlusso: body.IDFlusso, IDDominio: body.IDDominio, DataFlusso: body.DataFlusso,
 		TotalCents: int64(*body.ImportoTotale), Items: items})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.SettlementReport(body.IDDominio, body.IDFlusso)
 		if !ok {
 			return nil, errNotFound

@@ -48,10 +48,7 @@ func (s *Server) putPendenza(c *echo.Context) error {
 	res, err := s.cmds.PutPendenza(c.Request().Context(), s.actor(c), commands.PutPendenza{IDA2A: idA2A,
 		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
 		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		pd, ok := s.model.Pendenza(idA2A, idPendenza)
 		if !ok {
 			return nil, errNotFound

@@ -47,10 +47,7 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
 		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.Reconciliation(dominio, id)
 		if !ok {
 			return nil, errNotFound
