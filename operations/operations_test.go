@@ -45,7 +45,7 @@ func model(tb testing.TB, apps, pendenze int) *projections.ReadModel {
 		app := i % apps
 		commit(events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", app), IDPendenza: fmt.Sprintf("P%07d", i),
 			IDDominio: dominio(app), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti", AmountCents: 12345,
-			Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H5010", Anagrafica: "Mario Rossi"},
+			Payer:        events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H5010", Anagrafica: "Mario Rossi"},
 			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)})
 	}
 	return m
