@@ -102,46 +102,14 @@ func validPaymentID(s string) bool {
 	return true
 }
 
-// inRendicontazioni keeps what a role giving Rendicontazioni e Incassi R
-// has in scope, optionally of one idDominio.
-func (s *Server) inRendicontazioni(c *echo.Context) (func(string) bool, error) {
-	p := callerOf(c).principal
-	if err := operations.UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, nil); err != nil {
-		return nil, err
-	}
-	dominio := c.QueryParam("idDominio")
-	if err := checkListFilters(dominio, ""); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return (dominio == "" || id == dominio) &&
-			domain.CanOnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, id) == nil
-	}, nil
-}
-
 func (s *Server) boListRiconciliazioni(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiconciliazione)
+	return s.pageRiconciliazioni(c, operations.RendicontazioniList)
 }
 
 func (s *Server) boListFlussi(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
+	return s.pageFlussi(c, operations.RendicontazioniList)
 }
 
 func (s *Server) boListRiscossioni(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiscossione)
+	return s.pageRiscossioni(c, operations.RendicontazioniList)
 }

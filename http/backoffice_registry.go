@@ -114,10 +114,7 @@ func (s *Server) getTipoPendenza(c *echo.Context) error {
 }
 
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.PendenzaTypes(), toTipo)
+	return listRegistry(c, domain.ServiceAnagraficaCreditore, s.model.PendenzaTypes, toTipo)
 }
 
 // --- intermediari ---
@@ -173,10 +170,7 @@ func (s *Server) getIntermediario(c *echo.Context) error {
 }
 
 func (s *Server) listIntermediari(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaPagoPA, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.Intermediaries(), toIntermediario)
+	return listRegistry(c, domain.ServiceAnagraficaPagoPA, s.model.Intermediaries, toIntermediario)
 }
 
 // readRegistry answers GET of one entry of an unscoped registry, named by
@@ -197,4 +191,13 @@ func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), svc do
 		return err
 	}
 	return c.JSON(http.StatusOK, view(v))
+}
+
+// listRegistry answers a page of an unscoped registry: the service's R,
+// then every entry of all.
+func listRegistry[T, V any](c *echo.Context, svc domain.Service, all func() []T, view func(T) V) error {
+	if err := operations.UseService(callerOf(c).principal, svc, domain.RightRead, nil); err != nil {
+		return err
+	}
+	return pageJSON(c, all(), view)
 }

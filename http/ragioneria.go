@@ -80,41 +80,10 @@ func (s *Server) getRiconciliazione(c *echo.Context) error {
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
-	p := callerOf(c).principal
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool {
-		return keep(r.Event.IDDominio) && domain.CanReadReconciliation(p, r.View()) == nil
-	})
-	return pageJSON(c, items, toRiconciliazione)
+	return s.pageRiconciliazioni(c, operations.RagioneriaList)
 }
 
-// ragioneriaScope returns the filter of entities the caller may read,
-// narrowed by the idDominio query parameter.
-func (s *Server) ragioneriaScope(c *echo.Context) (func(string) bool, error) {
-	p := callerOf(c).principal
-	if err := operations.UseRagioneria(p, nil); err != nil {
-		return nil, err
-	}
-	dominio := c.QueryParam("idDominio")
-	if err := checkListFilters(dominio, ""); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return (dominio == "" || id == dominio) && domain.CanReadRagioneriaDominio(p, id) == nil
-	}, nil
-}
-
-func (s *Server) listFlussi(c *echo.Context) error {
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
-}
+func (s *Server) listFlussi(c *echo.Context) error { return s.pageFlussi(c, operations.RagioneriaList) }
 
 func (s *Server) getFlusso(c *echo.Context) error {
 	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
@@ -133,12 +102,7 @@ func (s *Server) getFlusso(c *echo.Context) error {
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiscossione)
+	return s.pageRiscossioni(c, operations.RagioneriaList)
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
