@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -55,15 +53,7 @@ func filterStato(items []projections.Pendenza, stato string) []projections.Pende
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {
-	idA2A, idPendenza, err := pendenzaPath(c)
-	if err != nil {
-		return err
-	}
-	pd, err := operations.OnPendenza(s.model, callerOf(c).principal, domain.ServicePendenze, domain.RightRead, idA2A, idPendenza, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPendenza(pd))
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, toPendenza)
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {
@@ -78,15 +68,7 @@ func (s *Server) boListPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) boGetPagamento(c *echo.Context) error {
-	id, err := pathParam(c, "id", validPaymentID)
-	if err != nil {
-		return err
-	}
-	pay, err := operations.OnPayment(s.model, callerOf(c).principal, domain.ServicePagamenti, domain.RightRead, id, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPagamento(pay))
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentBackoffice, toPagamento)
 }
 
 // validPaymentID: payment ids are 32 lowercase hex characters.

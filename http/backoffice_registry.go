@@ -47,15 +47,7 @@ func (s *Server) putDominio(c *echo.Context) error {
 // idDominio: outside that scope the answer is 403 whether or not the entity
 // exists; inside it, an unknown entity is 404.
 func (s *Server) getDominio(c *echo.Context) error {
-	id, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	e, err := operations.ReadEntity(s.model, callerOf(c).principal, id, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toDominio(e))
+	return read1[operations.Entities](c, s.model, pIDDominio, operations.ReadEntity, toDominio)
 }
 
 // listDomini needs Anagrafica Creditore R and lists only the entities in
