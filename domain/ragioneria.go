@@ -18,6 +18,13 @@ func inRagioneria(p *Principal, idDominio string) error {
 	return nil
 }
 
+// CanAskWriteReconciliation decides whether p may write reconciliations
+// of idDominio, before the body is read or the reconciliation looked up
+// (RuleAPIScope).
+func CanAskWriteReconciliation(p Principal, idDominio string) error {
+	return inRagioneria(&p, idDominio)
+}
+
 // CanWriteReconciliation decides PUT /riconciliazioni/{idDominio}/{id}:
 // idDominio must be in scope (RuleAPIScope); existing is the reconciliation
 // already stored under that id, if any, and must be the caller's own
@@ -35,13 +42,7 @@ func CanWriteReconciliation(p Principal, idDominio string, existing *Reconciliat
 // CanReadReconciliation decides a reconciliation read: the creator only
 // (RuleCreator), whatever its current scope.
 func CanReadReconciliation(p Principal, v ReconciliationView) error {
-	if _, err := grantScope(&p, APIRagioneria); err != nil {
-		return err
-	}
-	if v.IDA2A != p.IDA2A {
-		return deny(RuleCreator, "an application reads only the reconciliations it created")
-	}
-	return nil
+	return ownedBy(&p, APIRagioneria, v.IDA2A, RuleCreator, "an application reads only the reconciliations it created")
 }
 
 // CanReadRagioneriaDominio decides reads of the settlement reports and

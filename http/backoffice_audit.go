@@ -10,8 +10,9 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
-	"github.com/payauthz/payauthz/projections/audit"
 )
 
 // The auditors' endpoints of the Backoffice API: explain a decision and
@@ -34,7 +35,7 @@ type verificaBody struct {
 
 func (s *Server) postVerifica(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	if err := operations.Audit(p, nil); err != nil {
 		return err
 	}
 	var body verificaBody
@@ -59,7 +60,7 @@ func (s *Server) postVerifica(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := auditScope(p, m, body.Resource); err != nil {
+	if err := operations.AuditResource(p, audit.ResourceDomini(m, body.Resource), nil); err != nil {
 		return err
 	}
 	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
@@ -71,7 +72,7 @@ func (s *Server) postVerifica(c *echo.Context) error {
 
 func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	if err := operations.Audit(p, nil); err != nil {
 		return err
 	}
 	api, err := parseAuditAPI(c.QueryParam("api"))
@@ -102,7 +103,7 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := auditScope(p, m, r); err != nil {
+	if err := operations.AuditResource(p, audit.ResourceDomini(m, r), nil); err != nil {
 		return err
 	}
 	res, err := audit.WhoCan(m, api, op, r)
@@ -156,23 +157,6 @@ func (s *Server) modelAt(c *echo.Context, u projections.Until) (*projections.Rea
 	}
 	m, _, err := projections.RebuildWithSnapshots(ctx, s.store, s.cfg.SnapshotDir, u, nil)
 	return m, err
-}
-
-// auditScope decides whether the auditor p may ask about r: every entity
-// the resource touches (at the asked position) in the scope of a role
-// giving Giornale degli Eventi R, or such a role on every entity when it
-// touches none.
-func auditScope(p domain.Principal, m *projections.ReadModel, r audit.Resource) error {
-	domini := audit.ResourceDomini(m, r)
-	if len(domini) == 0 {
-		return domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard)
-	}
-	for _, d := range domini {
-		if err := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, d); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func auditQueryError(err error) error {

@@ -2,10 +2,10 @@ package httpapi
 
 import (
 	"github.com/labstack/echo/v5"
-	"net/http"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -14,7 +14,7 @@ import (
 
 func (s *Server) boListPendenze(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
 		return err
 	}
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
@@ -53,34 +53,12 @@ func filterStato(items []projections.Pendenza, stato string) []projections.Pende
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {
-	p := callerOf(c).principal
-	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
-		return err
-	}
-	pd, ok := s.model.Pendenza(idA2A, idPendenza)
-	if !ok {
-		if err := domain.CanLearnMissingInRoles(p, domain.ServicePendenze, domain.RightRead); err != nil {
-			return err
-		}
-		return errNotFound
-	}
-	if err := domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, pd.IDDominio, pd.IDTipoPendenza); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPendenza(pd))
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, toPendenza)
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServicePagamenti, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServicePagamenti, domain.RightRead, nil); err != nil {
 		return err
 	}
 	items := s.model.Payments(func(pay *projections.Payment) bool {
@@ -90,22 +68,7 @@ func (s *Server) boListPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) boGetPagamento(c *echo.Context) error {
-	p := callerOf(c).principal
-	id, err := pathParam(c, "id", validPaymentID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(p, domain.ServicePagamenti, domain.RightRead); err != nil {
-		return err
-	}
-	pay, ok := s.model.Payment(id)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPagamento(pay))
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentBackoffice, toPagamento)
 }
 
 // validPaymentID: payment ids are 32 lowercase hex characters.
@@ -121,46 +84,14 @@ func validPaymentID(s string) bool {
 	return true
 }
 
-// inRendicontazioni keeps what a role giving Rendicontazioni e Incassi R
-// has in scope, optionally of one idDominio.
-func (s *Server) inRendicontazioni(c *echo.Context) (func(string) bool, error) {
-	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceRendicontazioniIncassi, domain.RightRead); err != nil {
-		return nil, err
-	}
-	dominio := c.QueryParam("idDominio")
-	if err := checkListFilters(dominio, ""); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return (dominio == "" || id == dominio) &&
-			domain.CanOnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, id) == nil
-	}, nil
-}
-
 func (s *Server) boListRiconciliazioni(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiconciliazione)
+	return s.pageRiconciliazioni(c, operations.RendicontazioniList)
 }
 
 func (s *Server) boListFlussi(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
+	return s.pageFlussi(c, operations.RendicontazioniList)
 }
 
 func (s *Server) boListRiscossioni(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiscossione)
+	return s.pageRiscossioni(c, operations.RendicontazioniList)
 }

@@ -5,11 +5,14 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // actor is the command actor of the request: its principal and its request
@@ -24,10 +27,13 @@ func requestID(c *echo.Context) string {
 	return c.Response().Header().Get(echo.HeaderXRequestID)
 }
 
-// written answers a successful write: it waits until the local projections
+// written answers a write: the command's error err, or for a success it waits until the local projections
 // applied it (so body() reads the stored resource), sets the consistency
 // token, and answers 201 when the write created the resource, else 200.
-func (s *Server) written(c *echo.Context, res commands.Result, body func() (any, error)) error {
+func (s *Server) written(c *echo.Context, res commands.Result, err error, body func() (any, error)) error {
+	if err != nil {
+		return err
+	}
 	if err := s.afterWrite(c, res.Position); err != nil {
 		return err
 	}
@@ -61,4 +67,100 @@ func newRequestIDs() func() string {
 	p := hex.EncodeToString(prefix[:]) + "-"
 	var n atomic.Uint64
 	return func() string { return p + strconv.FormatUint(n.Add(1), 36) }
+}
+
+// entry returns the post-write body of the registry entry id: find
+// looks it up, view renders it.
+func entry[T, V any](find func(string) (T, bool), id string, view func(T) V) func() (any, error) {
+	return func() (any, error) {
+		v, ok := find(id)
+		if !ok {
+			return nil, errNotFound
+		}
+		return view(v), nil
+	}
+}
+
+// decodePut reads what every registry PUT of the Backoffice starts with:
+// the resource id from the path (by readID), the JSON body, the body's own
+// id bodyID and, when abilitato is not nil, the required abilitato (absent
+// is a 400, not false, so that a client that forgets it disables nothing).
+// The body may carry the resource's own id, as GET returns it, so that a
+// client can PUT back what it read; the path stays the authority, and a
+// body id that differs from it is a 400.
+func (s *Server) decodePut(c *echo.Context, readID func(*echo.Context) (string, error), body any, bodyID **string, abilitato **bool) (id string, enabled bool, err error) {
+	if id, err = readID(c); err != nil {
+		return "", false, err
+	}
+	if err = s.decodeJSON(c, body); err != nil {
+		return "", false, err
+	}
+	if *bodyID != nil && **bodyID != id {
+		return "", false, syntaxError(c.Path()[strings.LastIndex(c.Path(), ":")+1:] + " in the body differs from the one in the path")
+	}
+	if abilitato != nil {
+		enabled, err = requireBool("abilitato", *abilitato)
+	}
+	return id, enabled, err
+}
+
+// idParam reads the path parameter name, an id checked by valid.
+func idParam(name string, valid func(string) bool) func(*echo.Context) (string, error) {
+	return func(c *echo.Context) (string, error) { return pathParam(c, name, valid) }
+}
+
+// param names a path parameter and the format it must have.
+type param struct {
+	name  string
+	valid func(string) bool
+}
+
+var (
+	pIDA2A      = param{"idA2A", commands.ValidID}
+	pIDPendenza = param{"idPendenza", commands.ValidID}
+	pIDDominio  = param{"idDominio", commands.ValidDominio}
+	pID         = param{"id", commands.ValidID}
+	pIDFlusso   = param{"idFlusso", commands.ValidFlusso}
+	pAvviso     = param{"numeroAvviso", commands.ValidAvviso}
+	pPagamento  = param{"id", validPaymentID}
+)
+
+// read1 answers GET of the resource named by one path parameter: op
+// decides for the caller and finds it in m, view renders it.
+func read1[M, T, V any](c *echo.Context, m M, a param, op func(M, domain.Principal, string, operations.Recorder) (T, error), view func(T) V) error {
+	id, err := pathParam(c, a.name, a.valid)
+	if err != nil {
+		return err
+	}
+	v, err := op(m, callerOf(c).principal, id, nil)
+	return reply(c, v, err, view)
+}
+
+// read2 is read1 for a resource named by two path parameters.
+func read2[M, T, V any](c *echo.Context, m M, a, b param, op func(M, domain.Principal, string, string, operations.Recorder) (T, error), view func(T) V) error {
+	x, y, err := pathPair(c, a, b)
+	if err != nil {
+		return err
+	}
+	v, err := op(m, callerOf(c).principal, x, y, nil)
+	return reply(c, v, err, view)
+}
+
+// reply answers an operation's result: its error, or the resource v
+// rendered by view.
+func reply[T, V any](c *echo.Context, v T, err error, view func(T) V) error {
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, view(v))
+}
+
+// pathPair reads two path parameters.
+func pathPair(c *echo.Context, a, b param) (string, string, error) {
+	x, err := pathParam(c, a.name, a.valid)
+	if err != nil {
+		return "", "", err
+	}
+	y, err := pathParam(c, b.name, b.valid)
+	return x, y, err
 }

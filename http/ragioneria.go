@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -28,15 +31,11 @@ type riconciliazioneBody struct {
 }
 
 func (s *Server) putRiconciliazione(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	dominio, id, err := pathPair(c, pIDDominio, pID)
 	if err != nil {
 		return err
 	}
-	id, err := pathParam(c, "id", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
+	if err := operations.AskWriteReconciliation(callerOf(c).principal, dominio, nil); err != nil {
 		return err
 	}
 	var body riconciliazioneBody
@@ -48,10 +47,7 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
 		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.Reconciliation(dominio, id)
 		if !ok {
 			return nil, errNotFound
@@ -61,96 +57,26 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 }
 
 func (s *Server) getRiconciliazione(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	id, err := pathParam(c, "id", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	p := callerOf(c).principal
-	if err := domain.CanReadRagioneriaDominio(p, dominio); err != nil {
-		return err
-	}
-	r, ok := s.model.Reconciliation(dominio, id)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanReadReconciliation(p, r.View()); err != nil {
-		return err
-	}
-	return c.JSON(200, toRiconciliazione(r))
+	return read2[operations.Reconciliations](c, s.model, pIDDominio, pID, operations.ReadReconciliation, toRiconciliazione)
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
-	p := callerOf(c).principal
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool {
-		return keep(r.Event.IDDominio) && domain.CanReadReconciliation(p, r.View()) == nil
-	})
-	return pageJSON(c, items, toRiconciliazione)
+	return s.pageRiconciliazioni(c, operations.RagioneriaList)
 }
 
-// ragioneriaScope returns the filter of entities the caller may read,
-// narrowed by the idDominio query parameter.
-func (s *Server) ragioneriaScope(c *echo.Context) (func(string) bool, error) {
-	p := callerOf(c).principal
-	if err := domain.CanUseRagioneria(p); err != nil {
-		return nil, err
-	}
-	dominio := c.QueryParam("idDominio")
-	if err := checkListFilters(dominio, ""); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return (dominio == "" || id == dominio) && domain.CanReadRagioneriaDominio(p, id) == nil
-	}, nil
-}
-
-func (s *Server) listFlussi(c *echo.Context) error {
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
-}
+func (s *Server) listFlussi(c *echo.Context) error { return s.pageFlussi(c, operations.RagioneriaList) }
 
 func (s *Server) getFlusso(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	idFlusso, err := pathParam(c, "idFlusso", commands.ValidFlusso)
-	if err != nil {
-		return err
-	}
-	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
-		return err
-	}
-	r, ok := s.model.SettlementReport(dominio, idFlusso)
-	if !ok {
-		return errNotFound
-	}
-	return c.JSON(200, toFlusso(r))
+	return read2[operations.SettlementReports](c, s.model, pIDDominio, pIDFlusso, operations.ReadFlusso, toFlusso)
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiscossione)
+	return s.pageRiscossioni(c, operations.RagioneriaList)
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.CanUseRagioneria(p); err != nil {
+	if err := operations.UseRagioneria(p, nil); err != nil {
 		return err
 	}
 	items := s.model.Payments(func(pay *projections.Payment) bool {
@@ -171,15 +97,9 @@ func (s *Server) ragGetPagamento(c *echo.Context) error {
 		return err
 	}
 	p := callerOf(c).principal
-	if err := domain.CanUseRagioneria(p); err != nil {
+	pay, err := operations.ReadPaymentRagioneria(s.model, p, id, nil)
+	if err != nil {
 		return err
 	}
-	pay, ok := s.model.Payment(id)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanReadPaymentRagioneria(p, pay.View()); err != nil {
-		return err
-	}
-	return c.JSON(200, toPagamentoItems(pay, ragioneriaItems(p)))
+	return c.JSON(http.StatusOK, toPagamentoItems(pay, ragioneriaItems(p)))
 }
