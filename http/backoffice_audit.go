@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -41,32 +42,45 @@ func (s *Server) postVerifica(c *echo.Context) error {
 	if err := s.decodeJSON(c, &body); err != nil {
 		return err
 	}
-	api, err := parseAuditAPI(body.API)
+	x, err := s.explain(c.Request().Context(), p, body)
 	if err != nil {
 		return err
+	}
+	return c.JSON(http.StatusOK, x)
+}
+
+// explain answers an explain question for the auditor p (the API and the
+// console share it).
+func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaBody) (*audit.Explanation, error) {
+	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+		return nil, err
+	}
+	api, err := parseAuditAPI(body.API)
+	if err != nil {
+		return nil, err
 	}
 	auth := domain.AuthBasic
 	if body.Auth != "" {
 		if auth, err = domain.ParseAuthType(body.Auth); err != nil {
-			return syntaxError("auth must be basic, ssl, spid or public")
+			return nil, syntaxError("auth must be basic, ssl, spid or public")
 		}
 	}
 	until, err := untilOf(body.Posizione, body.Data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	m, err := s.modelAt(c, until)
+	m, err := s.modelAt(ctx, until)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := auditScope(p, m, body.Resource); err != nil {
-		return err
+		return nil, err
 	}
 	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
 	if err != nil {
-		return auditQueryError(err)
+		return nil, auditQueryError(err)
 	}
-	return c.JSON(http.StatusOK, x)
+	return x, nil
 }
 
 func (s *Server) getAutorizzazioni(c *echo.Context) error {
@@ -98,7 +112,7 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 		IDDominio: c.QueryParam("idDominio"), IDTipoPendenza: c.QueryParam("idTipoPendenza"),
 		IDA2A: c.QueryParam("idA2A"), IDPendenza: c.QueryParam("idPendenza"), NumeroAvviso: c.QueryParam("numeroAvviso"),
 		IDPagamento: c.QueryParam("idPagamento"), IDRiconciliazione: c.QueryParam("idRiconciliazione")}
-	m, err := s.modelAt(c, until)
+	m, err := s.modelAt(c.Request().Context(), until)
 	if err != nil {
 		return err
 	}
@@ -141,13 +155,12 @@ func untilOf(pos *uint64, data string) (projections.Until, error) {
 // modelAt returns the live read models for the present, or read models
 // rebuilt from the log up to u (a cold partial replay), one rebuild at a
 // time per server.
-func (s *Server) modelAt(c *echo.Context, u projections.Until) (*projections.ReadModel, error) {
+func (s *Server) modelAt(ctx context.Context, u projections.Until) (*projections.ReadModel, error) {
 	if u.IsEnd() {
 		return s.model, nil
 	}
 	// One rebuild at a time: a replay of a long log is CPU-bound, and
 	// auditors' questions must not starve the requests the service serves.
-	ctx := c.Request().Context()
 	select {
 	case s.rebuilds <- struct{}{}:
 		defer func() { <-s.rebuilds }()

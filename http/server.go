@@ -19,6 +19,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/http/console"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -50,6 +51,9 @@ type Config struct {
 	// SnapshotDir, when set, is the read-model snapshot dir whose history
 	// auditors' questions about the past start from (else a full replay).
 	SnapshotDir string
+	// Console configures the management console at /console/ (on unless
+	// Console.Disabled).
+	Console console.Config
 }
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.
@@ -70,6 +74,8 @@ type Server struct {
 	tls      *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
+	// console serves /console/; nil when disabled.
+	console *console.Console
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -108,6 +114,9 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 		s.clientCAs = s.tls.ClientCAs
 	}
 	s.echo = s.routes()
+	if err := s.mountConsole(s.echo); err != nil {
+		return nil, err
+	}
 	s.decisions = newDecisionLog(cfg, logger, s.metrics.reg)
 	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/payauthz/payauthz/events/kurrentdb"
+	"github.com/payauthz/payauthz/http/console"
 )
 
 // Config is the whole configuration of `payauthz serve`. Defaults live in
@@ -40,6 +41,10 @@ type Config struct {
 	DecisionLogSubject string
 	SnapshotInterval   time.Duration
 	SnapshotMinEvents  uint64
+	// Console serves the management console at /console/.
+	Console            bool
+	ConsoleIdleTimeout time.Duration
+	ConsoleMaxAge      time.Duration
 }
 
 func defaultConfig() Config {
@@ -57,6 +62,10 @@ func defaultConfig() Config {
 		// the previous one: cheap next to replaying, and bounds the tail.
 		SnapshotInterval:  time.Minute,
 		SnapshotMinEvents: 10_000,
+
+		Console:            true,
+		ConsoleIdleTimeout: console.DefaultIdleTimeout,
+		ConsoleMaxAge:      console.DefaultMaxAge,
 	}
 }
 
@@ -81,6 +90,9 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject")
 	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
 	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
+	fs.BoolVar(&c.Console, "console", c.Console, "serve the management console at /console/ (--console=false answers 404)")
+	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
+	fs.DurationVar(&c.ConsoleMaxAge, "console-max-age", c.ConsoleMaxAge, "a console session ends this long after login")
 }
 
 // applyEnv sets every flag not given on the command line from its
@@ -139,6 +151,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))
+	}
+	if c.ConsoleIdleTimeout <= 0 || c.ConsoleMaxAge <= 0 {
+		errs = append(errs, errors.New("--console-idle-timeout and --console-max-age must be positive"))
 	}
 	if c.SnapshotInterval < 0 {
 		errs = append(errs, errors.New("--snapshot-interval must not be negative"))

@@ -19,6 +19,7 @@ import (
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
+	"github.com/payauthz/payauthz/http/console"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -129,6 +130,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		DecisionPublisher:  publisher,
 		DecisionSubject:    cfg.DecisionLogSubject,
 		SnapshotDir:        snapshotsUsed(cfg),
+		Console: console.Config{Disabled: !cfg.Console, IdleTimeout: cfg.ConsoleIdleTimeout,
+			MaxAge: cfg.ConsoleMaxAge},
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()

@@ -1,0 +1,98 @@
+package console
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections/audit"
+)
+
+// The Audit page: explain a decision, now or at a point of the log's
+// history (a position or a date), with the Backoffice API's own function
+// (POST /autorizzazioni/verifica): the same right (Giornale degli Eventi
+// R), the same scope checks, the same answer.
+
+// ExplainQuery is one explain question, as POST /autorizzazioni/verifica
+// takes it.
+type ExplainQuery struct {
+	Principal, Auth, API, Operazione string
+	Posizione                        *uint64
+	Data                             string // RFC 3339
+	Resource                         audit.Resource
+}
+
+// AuditFunc answers an explain question for the auditor p. Bad input is a
+// *commands.InvalidError, a denial a *domain.ForbiddenError.
+type AuditFunc func(ctx context.Context, p domain.Principal, q ExplainQuery) (*audit.Explanation, error)
+
+type auditForm struct {
+	Principal, Auth, API, Operazione, Posizione, Data string
+	IDDominio, IDTipoPendenza, IDA2A, IDPendenza      string
+	Servizio, Autorizzazione                          string
+	APIs                                              []string
+	Operations                                        map[string][]string
+	Answer                                            *audit.Explanation
+	Errors                                            fieldErrors
+}
+
+func (c *Console) auditPage(rq *request) error {
+	if c.deps.Audit == nil {
+		return errNotFound
+	}
+	if err := domain.HasServiceRight(rq.p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+		return err
+	}
+	f := auditForm{Auth: "basic", API: "PAGAMENTO", APIs: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"},
+		Operations: map[string][]string{}}
+	for _, name := range f.APIs {
+		api, _ := domain.ParseAPI(name)
+		f.Operations[name] = audit.Names(api)
+	}
+	if rq.r.Method != http.MethodPost {
+		return c.render(rq, http.StatusOK, "audit.html", "Audit", f)
+	}
+	pf := rq.r.PostForm
+	f.Principal, f.Auth, f.API, f.Operazione = pf.Get("principal"), pf.Get("auth"), pf.Get("api"), pf.Get("operazione")
+	f.Posizione, f.Data = pf.Get("posizione"), pf.Get("data")
+	f.IDDominio, f.IDTipoPendenza, f.IDA2A, f.IDPendenza = pf.Get("idDominio"), pf.Get("idTipoPendenza"), pf.Get("idA2A"), pf.Get("idPendenza")
+	f.Servizio, f.Autorizzazione = pf.Get("servizio"), pf.Get("autorizzazione")
+	f.Errors = fieldErrors{}
+	q := ExplainQuery{Principal: f.Principal, Auth: f.Auth, API: f.API, Operazione: f.Operazione,
+		Resource: audit.Resource{IDDominio: f.IDDominio, IDTipoPendenza: f.IDTipoPendenza, IDA2A: f.IDA2A,
+			IDPendenza: f.IDPendenza, Service: f.Servizio, Right: f.Autorizzazione}}
+	if f.Posizione != "" {
+		n, err := strconv.ParseUint(f.Posizione, 10, 64)
+		if err != nil || n == 0 {
+			f.Errors["posizione"] = "La posizione è un numero intero da 1."
+		}
+		q.Posizione = &n
+	}
+	if f.Data != "" {
+		// The browser's datetime-local has no zone: it is read as UTC.
+		t, err := time.Parse("2006-01-02T15:04", f.Data)
+		if err != nil {
+			t, err = time.Parse("2006-01-02T15:04:05", f.Data)
+		}
+		if err != nil {
+			f.Errors["data"] = "La data è nel formato AAAA-MM-GGThh:mm (UTC)."
+		}
+		q.Data = t.UTC().Format(time.RFC3339Nano)
+	}
+	if len(f.Errors) > 0 {
+		return c.render(rq, http.StatusBadRequest, "audit.html", "Audit", f)
+	}
+	x, err := c.deps.Audit(rq.r.Context(), rq.p, q)
+	if err != nil {
+		fe, status, ok := formError(err)
+		if !ok {
+			return err
+		}
+		f.Errors = fe
+		return c.render(rq, status, "audit.html", "Audit", f)
+	}
+	f.Answer = x
+	return c.render(rq, http.StatusOK, "audit.html", "Audit", f)
+}
