@@ -6,6 +6,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // CaptchaInput is the captcha part of the protection setting; nil fields
@@ -66,7 +67,7 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 			return Result{}, invalid("captcha.serverURL", "must be an absolute http(s) URL")
 		}
 	}
-	if err := domain.HasServiceRight(actor.Principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite, nil); err != nil {
 		return Result{}, err
 	}
 	return h.execute(ctx, actor, events.StreamHardening, func(stream []events.Envelope) ([]events.Event, error) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // CreateReconciliation creates a reconciliation on the Ragioneria API
@@ -46,10 +47,7 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 		if prev != nil {
 			existing = &domain.ReconciliationView{IDDominio: prev.IDDominio, ID: prev.ID, IDA2A: prev.IDA2A}
 		}
-		if err := domain.CanWriteReconciliation(p, c.IDDominio, existing); err != nil {
-			return nil, err
-		}
-		if err := h.checkEntity(c.IDDominio); err != nil {
+		if err := operations.WriteReconciliation(h.model, p, c.IDDominio, existing, nil); err != nil {
 			return nil, err
 		}
 		if c.AmountCents <= 0 {

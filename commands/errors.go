@@ -3,6 +3,8 @@ package commands
 import (
 	"errors"
 	"fmt"
+
+	"github.com/payauthz/payauthz/operations"
 )
 
 var (
@@ -31,12 +33,9 @@ func invalid(field, format string, args ...any) error {
 
 // UnprocessableError is well-formed but semantically invalid input: an
 // unknown or disabled entity or type, an amount not above zero (HTTP 422).
-type UnprocessableError struct {
-	Detail string
-}
-
-func (e *UnprocessableError) Error() string { return e.Detail }
+// It is the operations layer's, which answers it for references too.
+type UnprocessableError = operations.UnprocessableError
 
 func unprocessable(format string, args ...any) error {
-	return &UnprocessableError{Detail: fmt.Sprintf(format, args...)}
+	return operations.Unprocessable(format, args...)
 }

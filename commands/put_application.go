@@ -7,6 +7,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // GrantInput is an application's authorization on one API with its scope.
@@ -61,7 +62,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
-	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaApplicazioni, domain.RightWrite); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil); err != nil {
 		return Result{}, err
 	}
 	if err := h.checkRolesExist(c.Roles); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // PutEntity registers or updates a creditor entity (PUT /domini/{idDominio}).
@@ -28,7 +29,7 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 			return Result{}, err
 		}
 	}
-	if err := domain.CanOnDominio(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, c.IDDominio); err != nil {
+	if err := operations.OnDominio(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, c.IDDominio, nil); err != nil {
 		return Result{}, err
 	}
 	if c.IDIntermediario != "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // PutPendenza creates or updates a pendenza on the Pendenze API
@@ -45,18 +46,12 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 				cur = &ee
 			}
 		}
-		if cur == nil {
-			if err := domain.CanCreatePendenza(actor.Principal, c.IDA2A, c.IDDominio, c.IDTipoPendenza); err != nil {
-				return nil, err
-			}
-		} else {
-			existing := domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
+		var existing *domain.PendenzaView
+		if cur != nil {
+			existing = &domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
 				IDTipoPendenza: cur.IDTipoPendenza}
-			if err := domain.CanUpdatePendenza(actor.Principal, existing, c.IDA2A, c.IDDominio, c.IDTipoPendenza); err != nil {
-				return nil, err
-			}
 		}
-		if err := h.checkEntityAndType(c.IDDominio, c.IDTipoPendenza); err != nil {
+		if err := operations.PutPendenza(h.model, actor.Principal, existing, c.IDA2A, c.IDDominio, c.IDTipoPendenza, nil); err != nil {
 			return nil, err
 		}
 		e := events.PendenzaCreated{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza, IDDominio: c.IDDominio,
@@ -155,33 +150,6 @@ func checkSubject(field string, s *events.Subject) error {
 	}
 	if len(s.Email) > 256 || (s.Email != "" && !strings.Contains(s.Email, "@")) {
 		return invalid(field+".email", "is not an e-mail address")
-	}
-	return nil
-}
-
-// checkEntityAndType requires an enabled entity and type (422 otherwise).
-// checkEntity answers 422 for an unknown or disabled creditor entity.
-func (h *Handler) checkEntity(idDominio string) error {
-	ent, ok := h.model.EntityView(idDominio)
-	if !ok {
-		return unprocessable("idDominio %s is not registered", idDominio)
-	}
-	if !ent.Enabled {
-		return unprocessable("idDominio %s is disabled", idDominio)
-	}
-	return nil
-}
-
-func (h *Handler) checkEntityAndType(idDominio, idTipo string) error {
-	if err := h.checkEntity(idDominio); err != nil {
-		return err
-	}
-	t, ok := h.model.TypeView(idTipo)
-	if !ok {
-		return unprocessable("idTipoPendenza %s is not registered", idTipo)
-	}
-	if !t.Enabled {
-		return unprocessable("idTipoPendenza %s is disabled", idTipo)
 	}
 	return nil
 }

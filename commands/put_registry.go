@@ -7,6 +7,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -27,7 +28,7 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 	if c.Descrizione == "" || len(c.Descrizione) > 255 {
 		return Result{}, invalid("descrizione", "is required (at most 255 characters)")
 	}
-	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
 		return Result{}, err
 	}
 	e := events.PendenzaTypeRegistered{IDTipoPendenza: c.IDTipoPendenza, Descrizione: c.Descrizione,
@@ -67,7 +68,7 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	if err := checkPassword("connettoreNodo.password", c.ConnectorPassword); err != nil {
 		return Result{}, err
 	}
-	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaPagoPA, domain.RightWrite); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaPagoPA, domain.RightWrite, nil); err != nil {
 		return Result{}, err
 	}
 	hash, err := hashOptional(c.ConnectorPassword)
@@ -138,7 +139,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	if err != nil {
 		return Result{}, invalid("acl", "%v", err)
 	}
-	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
 		return Result{}, err
 	}
 	if err := domain.CanGrantRole(actor.Principal, role); err != nil {
@@ -197,7 +198,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := checkRoleIDs(c.Roles); err != nil {
 		return Result{}, err
 	}
-	if err := domain.HasServiceRight(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
 		return Result{}, err
 	}
 	if err := h.checkRolesExist(c.Roles); err != nil {

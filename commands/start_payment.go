@@ -2,10 +2,12 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -99,8 +101,9 @@ func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment)
 	return e.ID, res, err
 }
 
-// resolveRef finds and authorizes one reference, deciding before existence
-// is revealed wherever the caller's scope allows it.
+// resolveRef validates one reference and authorizes it with the
+// operation of its kind, which decides before existence is revealed
+// wherever the caller's scope allows it.
 func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.PaymentItem, error) {
 	field := fmt.Sprintf("pendenze[%d]", i)
 	switch ref.Kind() {
@@ -111,20 +114,9 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		if err := checkID(field+".idPendenza", ref.IDPendenza); err != nil {
 			return events.PaymentItem{}, err
 		}
-		pd, ok := h.model.Pendenza(ref.IDA2A, ref.IDPendenza)
-		if !ok {
-			if p.Kind != domain.KindApplication {
-				// A citizen or anonymous caller learns nothing about
-				// pendenze it cannot pay: not found is not allowed.
-				return events.PaymentItem{}, domain.CanPayPendenza(p, domain.PendenzaView{})
-			}
-			if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""); err != nil {
-				return events.PaymentItem{}, err
-			}
-			return events.PaymentItem{}, fmt.Errorf("pendenza %s/%s: %w", ref.IDA2A, ref.IDPendenza, ErrNotFound)
-		}
-		if err := domain.CanPayPendenza(p, pd.View()); err != nil {
-			return events.PaymentItem{}, err
+		pd, err := operations.PayPendenza(h.model, p, ref.IDA2A, ref.IDPendenza, nil)
+		if err != nil {
+			return events.PaymentItem{}, refError(err, "pendenza "+ref.IDA2A+"/"+ref.IDPendenza)
 		}
 		return payable(pd)
 	case "avviso":
@@ -134,20 +126,9 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		if !ValidAvviso(ref.NumeroAvviso) {
 			return events.PaymentItem{}, invalid(field+".numeroAvviso", "must be 18 digits")
 		}
-		if err := domain.CanAskNotice(p, ref.IDDominio); err != nil {
-			return events.PaymentItem{}, err
-		}
-		pd, ok := h.model.PendenzaByNotice(ref.IDDominio, ref.NumeroAvviso)
-		if !ok {
-			if p.Kind == domain.KindApplication {
-				if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, ref.IDDominio); err != nil {
-					return events.PaymentItem{}, err
-				}
-			}
-			return events.PaymentItem{}, fmt.Errorf("avviso %s/%s: %w", ref.IDDominio, ref.NumeroAvviso, ErrNotFound)
-		}
-		if err := domain.CanPayNotice(p, pd.View()); err != nil {
-			return events.PaymentItem{}, err
+		pd, err := operations.PayNotice(h.model, p, ref.IDDominio, ref.NumeroAvviso, nil)
+		if err != nil {
+			return events.PaymentItem{}, refError(err, "avviso "+ref.IDDominio+"/"+ref.NumeroAvviso)
 		}
 		return payable(pd)
 	}
@@ -167,14 +148,7 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 	if err := checkSubject(field+".soggettoPagatore", &payer); err != nil {
 		return events.PaymentItem{}, err
 	}
-	if err := domain.CanAskSpontaneous(p, ref.IDDominio, ref.IDTipoPendenza); err != nil {
-		return events.PaymentItem{}, err
-	}
-	if err := h.checkEntityAndType(ref.IDDominio, ref.IDTipoPendenza); err != nil {
-		return events.PaymentItem{}, err
-	}
-	t, _ := h.model.TypeView(ref.IDTipoPendenza)
-	if err := domain.CanPaySpontaneous(p, ref.IDDominio, t); err != nil {
+	if err := operations.PaySpontaneous(h.model, p, ref.IDDominio, ref.IDTipoPendenza, nil); err != nil {
 		return events.PaymentItem{}, err
 	}
 	if ref.AmountCents <= 0 {
@@ -182,6 +156,14 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 	}
 	return events.PaymentItem{IDDominio: ref.IDDominio, IDTipoPendenza: ref.IDTipoPendenza, AmountCents: ref.AmountCents,
 		Causale: ref.Causale, PayerID: payer.Identificativo}, nil
+}
+
+// refError names the reference in a not-found answer.
+func refError(err error, what string) error {
+	if errors.Is(err, domain.ErrNotFound) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return err
 }
 
 func payable(pd projections.Pendenza) (events.PaymentItem, error) {

@@ -1,5 +1,7 @@
 package domain
 
+import "errors"
+
 // A resource that does not exist has no idDominio or idTipoPendenza to
 // check, so "may the caller ask for it?" cannot be answered from the
 // resource. API.md section 2 puts authorization before existence: only a
@@ -35,4 +37,60 @@ func CanLearnMissingInRoles(p Principal, s Service, r Right) error {
 		}
 	}
 	return deny(RuleRoleScope, "the pendenza is not in the scope of a role giving %s %s", s, r)
+}
+
+// ErrNotFound is the answer about a resource that does not exist, given
+// once the caller may learn that it is missing (HTTP 404).
+var ErrNotFound = errors.New("resource not found")
+
+// Missing is the missing-resource rule (API.md section 2: 403 before 404):
+// canLearn is the decision whether the caller may learn that the resource
+// is missing; a denial is the answer, else ErrNotFound. Every operation
+// answers a missing resource through it.
+func Missing(canLearn error) error {
+	if canLearn != nil {
+		return canLearn
+	}
+	return ErrNotFound
+}
+
+// CanLearnMissingPendenzaPagamento decides whether p learns that a
+// pendenza named by id on the Pagamento API is missing: an application
+// when its PAGAMENTO grant reaches every entity and type; a citizen or an
+// anonymous caller never, and gets decide's denial for a pendenza that is
+// not theirs (decide is the operation's decision on an existing pendenza,
+// e.g. CanReadPendenzaPagamento or CanPayPendenza).
+func CanLearnMissingPendenzaPagamento(p Principal, decide func(Principal, PendenzaView) error) error {
+	if p.Kind == KindApplication {
+		return CanLearnMissingInGrant(p, APIPagamento, "")
+	}
+	if err := decide(p, PendenzaView{}); err != nil {
+		return err
+	}
+	return deny(RuleAPIEntry, "the caller cannot ask about pendenze by id")
+}
+
+// CanLearnMissingNotice decides whether p learns that a notice number at
+// idDominio is missing: an application within its PAGAMENTO scope over
+// every type of idDominio; citizens and anonymous callers always (a notice
+// number is what they pay by).
+func CanLearnMissingNotice(p Principal, idDominio string) error {
+	if p.Kind == KindApplication {
+		return CanLearnMissingInGrant(p, APIPagamento, idDominio)
+	}
+	return nil
+}
+
+// CanLearnMissingPaymentPagamento decides whether p learns that a payment
+// id is missing on the Pagamento API: an application (payment ids are
+// unguessable, and it asks about those it started); a citizen or an
+// anonymous caller never, and gets the denial of a payment not theirs.
+func CanLearnMissingPaymentPagamento(p Principal) error {
+	if p.Kind == KindApplication {
+		return nil
+	}
+	if err := CanReadPayment(p, PaymentView{}); err != nil {
+		return err
+	}
+	return deny(RuleAPIEntry, "the caller cannot ask about payments by id")
 }

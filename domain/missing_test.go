@@ -1,6 +1,9 @@
 package domain
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestMissingResourcesNeverLeakOutsideAFullScope(t *testing.T) {
 	t.Parallel()
@@ -23,5 +26,32 @@ func TestMissingResourcesNeverLeakOutsideAFullScope(t *testing.T) {
 		{"role_on_one_entity_does_not", CanLearnMissingInRoles(operator(oneEntity), ServicePendenze, RightRead), RuleRoleScope},
 		{"role_without_the_right", CanLearnMissingInRoles(operator(allTypesNoRight), ServicePendenze, RightRead), RuleServiceRight},
 		{"disabled_caller", CanLearnMissingInGrant(disabled(full), APIPagamento, ""), RulePrincipalDisabled},
+	})
+}
+
+func TestMissingRule(t *testing.T) {
+	t.Parallel()
+	full := app("F", Grant{API: APIPagamento, Domini: ScopeAll(), Tipi: ScopeAll()})
+	pair := app("P", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)})
+	entityAllTypes := app("E", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	cit, anon := Citizen("CIT"), Anonymous("h")
+	if err := Missing(nil); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Missing(nil) = %v, want ErrNotFound", err)
+	}
+	if err := Missing(CanLearnMissingNotice(pair, d1)); errors.Is(err, ErrNotFound) {
+		t.Fatalf("Missing(denial) = %v, want the denial", err)
+	}
+	runDecisions(t, []decision{
+		{"pendenza_app_full_scope_learns", CanLearnMissingPendenzaPagamento(full, CanReadPendenzaPagamento), ""},
+		{"pendenza_app_pair_scope_does_not", CanLearnMissingPendenzaPagamento(pair, CanReadPendenzaPagamento), RuleAPIScope},
+		{"pendenza_citizen_never", CanLearnMissingPendenzaPagamento(cit, CanReadPendenzaPagamento), RulePayer},
+		{"pendenza_anonymous_never", CanLearnMissingPendenzaPagamento(anon, CanPayPendenza), RuleAnonymous},
+		{"notice_app_entity_scope_learns", CanLearnMissingNotice(entityAllTypes, d1), ""},
+		{"notice_app_pair_scope_does_not", CanLearnMissingNotice(pair, d1), RuleAPIScope},
+		{"notice_citizen_always", CanLearnMissingNotice(cit, d2), ""},
+		{"notice_anonymous_always", CanLearnMissingNotice(anon, d2), ""},
+		{"payment_app_learns", CanLearnMissingPaymentPagamento(pair), ""},
+		{"payment_citizen_never", CanLearnMissingPaymentPagamento(cit), RulePayer},
+		{"payment_anonymous_never", CanLearnMissingPaymentPagamento(anon), RuleSession},
 	})
 }

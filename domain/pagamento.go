@@ -89,9 +89,12 @@ func CanPayNotice(p Principal, v PendenzaView) error {
 
 // CanPaySpontaneous decides a spontaneous payment of type t at idDominio:
 // an application needs the pair in its PAGAMENTO scope (RuleAPIScope,
-// checked first), and for everyone the type must be enabled and marked
+// checked first), and for everyone the type must be marked
 // pagamentoSpontaneo (RuleSpontaneous). Citizens and anonymous callers may
-// pay any such type at any entity.
+// pay any such type at any entity. Whether the entity and the type are
+// registered and enabled is not asked here: an unknown or disabled one is
+// semantically invalid (422), answered before this decision by
+// operations.PaySpontaneous, so t is always a registered, enabled type.
 func CanPaySpontaneous(p Principal, idDominio string, t TypeView) error {
 	if err := CanAskSpontaneous(p, idDominio, t.IDTipoPendenza); err != nil {
 		return err

@@ -50,6 +50,19 @@ func CanReadOwnPendenza(p Principal, v PendenzaView) error {
 	return nil
 }
 
+// CanWriteUnderIDA2A decides whether p may write pendenze under idA2A on
+// the Pendenze API, before the body is read or the pendenza looked up:
+// only under its own (RuleOwnIDA2A).
+func CanWriteUnderIDA2A(p Principal, idA2A string) error {
+	if _, err := grantScope(&p, APIPendenze); err != nil {
+		return err
+	}
+	if idA2A != p.IDA2A {
+		return deny(RuleOwnIDA2A, "an application writes pendenze only under its own idA2A")
+	}
+	return nil
+}
+
 // CanAskAboutIDA2A decides whether p may ask about pendenze under idA2A on
 // the Pendenze API, before their existence is looked up (403 before 404).
 func CanAskAboutIDA2A(p Principal, idA2A string) error {

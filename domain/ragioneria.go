@@ -18,6 +18,13 @@ func inRagioneria(p *Principal, idDominio string) error {
 	return nil
 }
 
+// CanAskWriteReconciliation decides whether p may write reconciliations
+// of idDominio, before the body is read or the reconciliation looked up
+// (RuleAPIScope).
+func CanAskWriteReconciliation(p Principal, idDominio string) error {
+	return inRagioneria(&p, idDominio)
+}
+
 // CanWriteReconciliation decides PUT /riconciliazioni/{idDominio}/{id}:
 // idDominio must be in scope (RuleAPIScope); existing is the reconciliation
 // already stored under that id, if any, and must be the caller's own

@@ -12,7 +12,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events/jetstream"
-	"github.com/payauthz/payauthz/projections/audit"
+	"github.com/payauthz/payauthz/operations/audit"
 )
 
 // decisionCapture is a slog handler keeping the decision log's records by
@@ -83,6 +83,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	var pay struct{ ID string }
 	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &pay)
 	sslCert := w.ca.clientCert(t, sslSubject)
+	w.must(t, "PUT", bo+"/tipiPendenza/SPENTO", map[string]any{"descrizione": "Tipo spento", "abilitato": false, "pagamentoSpontaneo": true})
 
 	B, S, P := domain.AuthBasic, domain.AuthSPID, domain.AuthPublic
 	pen, pag, rag, bof := domain.APIPendenze, domain.APIPagamento, domain.APIRagioneria, domain.APIBackoffice
@@ -97,11 +98,18 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	}
 	ric := map[string]any{"importo": 10.5, "causale": "quadratura"}
 	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	spont := func(tipo string) map[string]any {
+		return map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tipo, "importo": 5, "causale": "Dono",
+			"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}}
+	}
+	spontIn := func(tipo string) audit.Resource { return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo} }
+	conn := map[string]any{"principal": "node-x", "password": "node-x-secret"}
 	rows := []agreeRow{
 		// PENDENZE
 		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
 		{"pe_other_ida2a", "PUT", pe + "/pendenze/appB/new2", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appB", d1))},
 		{"pe_out_of_scope_entity", "PUT", pe + "/pendenze/appA/new3", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d2))},
+		{"pe_create_unknown_type_422", "PUT", pe + "/pendenze/appA/new4", pendenzaBodyFor(d1, "NOPE", citizen1), opts(as("appA")), pq("appA", B, pen, "create", audit.Resource{IDA2A: "appA", IDDominio: d1, IDTipoPendenza: "NOPE"})},
 		{"pe_updates_own", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d1, IDTipoPendenza: t1})},
 		{"pe_updates_moving_out_of_scope", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d2, IDTipoPendenza: t1})},
 		{"pe_reads_own", "GET", pe + "/pendenze/appA/own", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appA", "own"))},
@@ -135,14 +143,25 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"pg_notice_out_of_scope", "GET", pg + "/avvisi/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, pag, "read-notice", audit.Resource{IDDominio: d1, NumeroAvviso: pa1.NumeroAvviso})},
 		{"pg_app_reads_own_payment", "GET", pg + "/pagamenti/" + pay.ID, nil, opts(as("appA")), pq("appA", B, pag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
 		{"pg_app_reads_other_payment", "GET", pg + "/pagamenti/" + pay.ID, nil, opts(as("appB")), pq("appB", B, pag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		{"pg_spontaneous_allowed", "POST", pgPub + "/pagamenti", spont(tSpont), nil, pq("", P, pag, "pay", spontIn(tSpont))},
+		{"pg_spontaneous_unknown_type_422", "POST", pgPub + "/pagamenti", spont("NOPE"), nil, pq("", P, pag, "pay", spontIn("NOPE"))},
+		{"pg_spontaneous_disabled_type_422", "POST", pgPub + "/pagamenti", spont("SPENTO"), nil, pq("", P, pag, "pay", spontIn("SPENTO"))},
+		{"pg_spontaneous_not_spontaneous_type", "POST", pgPub + "/pagamenti", spont(t1), nil, pq("", P, pag, "pay", spontIn(t1))},
+		{"pg_app_spontaneous_unknown_type_in_scope_422", "POST", pg + "/pagamenti", spont("NOPE"), opts(as("appA")), pq("appA", B, pag, "pay", spontIn("NOPE"))},
+		{"pg_app_spontaneous_out_of_scope_before_422", "POST", pg + "/pagamenti", spont("NOPE"), opts(as("appB")), pq("appB", B, pag, "pay", spontIn("NOPE"))},
 		{"pg_citizen_profile", "GET", pgSpid + "/profilo", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "profilo", res)},
 		// RAGIONERIA
 		{"rg_creates_in_scope", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", ric, opts(as("appC")), pq("appC", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
 		{"rg_out_of_scope", "PUT", rg + "/riconciliazioni/" + d2 + "/r2", ric, opts(as("appC")), pq("appC", B, rag, "write-reconciliation", audit.Resource{IDDominio: d2, IDRiconciliazione: "r2"})},
 		{"rg_other_creator", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", ric, opts(as("appA")), pq("appA", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_creates_in_scope_repeat", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", ric, opts(as("appC")), pq("appC", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_write_without_grant", "PUT", rg + "/riconciliazioni/" + d1 + "/r3", ric, opts(as("appNone")), pq("appNone", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r3"})},
 		{"rg_reads_own", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appC")), pq("appC", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
 		{"rg_reads_other", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appA")), pq("appA", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
 		{"rg_missing_404", "GET", rg + "/riconciliazioni/" + d1 + "/nope", nil, opts(as("appC")), pq("appC", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "nope"})},
+		{"rg_flussi_in_scope", "GET", rg + "/flussiRendicontazione?idDominio=" + d1, nil, opts(as("appC")), pq("appC", B, rag, "read-dominio", audit.Resource{IDDominio: d1})},
+		{"rg_reads_reconciliation_without_grant", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appNone")), pq("appNone", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
+		{"rg_payment_missing_404", "GET", rg + "/pagamenti/" + strings.Repeat("0", 32), nil, opts(as("appC")), pq("appC", B, rag, "read-payment", audit.Resource{IDPagamento: strings.Repeat("0", 32)})},
 		{"rg_flussi_out_of_scope", "GET", rg + "/flussiRendicontazione/" + d2 + "/F1", nil, opts(as("appA")), pq("appA", B, rag, "read-dominio", audit.Resource{IDDominio: d2})},
 		{"rg_lists", "GET", rg + "/riscossioni", nil, opts(as("appB")), pq("appB", B, rag, "list", res)},
 		{"rg_not_authorized", "GET", rg + "/riscossioni", nil, opts(as("appNone")), pq("appNone", B, rag, "list", res)},
@@ -163,6 +182,20 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_roles_read", "GET", bo + "/ruoli/opD1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Ruoli", "R", res))},
 		{"bo_reset_cache_needs_w", "GET", bo + "/operazioni/resetCacheAnagrafica", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_events", "GET", bo + "/eventi", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Giornale degli Eventi", "R", res))},
+		// every Backoffice write: allowed with the right, denied without it
+		{"bo_write_tipo", "PUT", bo + "/tipiPendenza/NUOVO", map[string]any{"descrizione": "Nuovo", "abilitato": true, "pagamentoSpontaneo": false}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Anagrafica Creditore", "W", res))},
+		{"bo_write_tipo_read_only", "PUT", bo + "/tipiPendenza/NUOVO", map[string]any{"descrizione": "Nuovo", "abilitato": true, "pagamentoSpontaneo": false}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica Creditore", "W", res))},
+		{"bo_write_intermediario", "PUT", bo + "/intermediari/INTX", map[string]any{"denominazione": "X", "abilitato": true, "connettoreNodo": conn}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Anagrafica PagoPA", "W", res))},
+		{"bo_write_intermediario_read_only", "PUT", bo + "/intermediari/INTX", map[string]any{"denominazione": "X", "abilitato": true, "connettoreNodo": conn}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica PagoPA", "W", res))},
+		{"bo_write_ruolo", "PUT", bo + "/ruoli/nuovo", map[string]any{"acl": []map[string]any{{"servizio": "Pendenze", "autorizzazioni": []string{"R"}}}, "domini": []string{"*"}, "tipiPendenza": []string{"*"}}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Anagrafica Ruoli", "W", res))},
+		{"bo_write_ruolo_read_only", "PUT", bo + "/ruoli/nuovo", map[string]any{"acl": []map[string]any{{"servizio": "Pendenze", "autorizzazioni": []string{"R"}}}, "domini": []string{"*"}, "tipiPendenza": []string{"*"}}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica Ruoli", "W", res))},
+		{"bo_write_operatore", "PUT", bo + "/operatori/opNew", map[string]any{"ragioneSociale": "Nuovo", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Anagrafica Ruoli", "W", res))},
+		{"bo_write_operatore_read_only", "PUT", bo + "/operatori/opNew", map[string]any{"ragioneSociale": "Nuovo", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica Ruoli", "W", res))},
+		{"bo_write_applicazione", "PUT", bo + "/applicazioni/appNew", map[string]any{"principal": "appNew", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Anagrafica Applicazioni", "W", res))},
+		{"bo_write_applicazione_read_only", "PUT", bo + "/applicazioni/appNew", map[string]any{"principal": "appNew", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica Applicazioni", "W", res))},
+		{"bo_write_hardening", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
+		{"bo_write_hardening_read_only", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
+		{"bo_write_dominio_other_entity", "PUT", bo + "/domini/" + d2, map[string]any{"ragioneSociale": "Ente", "abilitato": true}, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Creditore", "W", audit.Resource{IDDominio: d2}))},
 		{"bo_profile", "GET", bo + "/profilo", nil, opts(as("opRO")), pq("opRO", B, bof, "profilo", res)},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
 	}
@@ -188,7 +221,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 			outcomes[x.Outcome]++
 		})
 	}
-	if outcomes["allow"] == 0 || outcomes["deny"] == 0 || outcomes["not-found"] == 0 || outcomes["unauthenticated"] == 0 {
+	if outcomes["allow"] == 0 || outcomes["deny"] == 0 || outcomes["not-found"] == 0 || outcomes["unauthenticated"] == 0 || outcomes["unprocessable"] == 0 {
 		t.Fatalf("the matrix must exercise every outcome: %v", outcomes)
 	}
 }

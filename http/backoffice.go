@@ -81,13 +81,3 @@ func nonNilList(l []string) []string {
 	}
 	return l
 }
-
-// samePathID accepts the resource's own id in a PUT body, as GET returns
-// it, so that a client can PUT back what it read; the path stays the
-// authority, and a body id that differs from it is a 400.
-func samePathID(field string, inBody *string, inPath string) error {
-	if inBody != nil && *inBody != inPath {
-		return syntaxError(field + " in the body differs from the one in the path")
-	}
-	return nil
-}

@@ -11,8 +11,9 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
-	"github.com/payauthz/payauthz/projections/audit"
 )
 
 // The auditors' endpoints of the Backoffice API: explain a decision and
@@ -35,7 +36,7 @@ type verificaBody struct {
 
 func (s *Server) postVerifica(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	if err := operations.Audit(p, nil); err != nil {
 		return err
 	}
 	var body verificaBody
@@ -52,7 +53,7 @@ func (s *Server) postVerifica(c *echo.Context) error {
 // explain answers an explain question for the auditor p (the API and the
 // console share it).
 func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaBody) (*audit.Explanation, error) {
-	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	if err := operations.Audit(p, nil); err != nil {
 		return nil, err
 	}
 	api, err := parseAuditAPI(body.API)
@@ -73,7 +74,7 @@ func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaB
 	if err != nil {
 		return nil, err
 	}
-	if err := auditScope(p, m, body.Resource); err != nil {
+	if err := operations.AuditResource(p, audit.ResourceDomini(m, body.Resource), nil); err != nil {
 		return nil, err
 	}
 	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
@@ -85,7 +86,7 @@ func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaB
 
 func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	if err := operations.Audit(p, nil); err != nil {
 		return err
 	}
 	api, err := parseAuditAPI(c.QueryParam("api"))
@@ -116,7 +117,7 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := auditScope(p, m, r); err != nil {
+	if err := operations.AuditResource(p, audit.ResourceDomini(m, r), nil); err != nil {
 		return err
 	}
 	res, err := audit.WhoCan(m, api, op, r)
@@ -169,23 +170,6 @@ func (s *Server) modelAt(ctx context.Context, u projections.Until) (*projections
 	}
 	m, _, err := projections.RebuildWithSnapshots(ctx, s.store, s.cfg.SnapshotDir, u, nil)
 	return m, err
-}
-
-// auditScope decides whether the auditor p may ask about r: every entity
-// the resource touches (at the asked position) in the scope of a role
-// giving Giornale degli Eventi R, or such a role on every entity when it
-// touches none.
-func auditScope(p domain.Principal, m *projections.ReadModel, r audit.Resource) error {
-	domini := audit.ResourceDomini(m, r)
-	if len(domini) == 0 {
-		return domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard)
-	}
-	for _, d := range domini {
-		if err := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, d); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func auditQueryError(err error) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // --- /eventi ---
@@ -31,66 +32,7 @@ type eventiPage struct {
 	ProssimaPosizione uint64       `json:"prossimaPosizione"`
 }
 
-// place is where an event lies for scoping: its creditor entity and, for
-// pendenze and payments, the pendenza type ("" where types do not apply).
-type place struct{ dominio, tipo string }
-
-// placesOf returns the places an event concerns (none for the registries
-// of types, intermediaries, roles, principals and settings).
-func placesOf(e events.Event) []place {
-	switch t := e.(type) {
-	case events.CreditorEntityRegistered:
-		return []place{{t.IDDominio, ""}}
-	case events.CreditorEntityUpdated:
-		return []place{{t.IDDominio, ""}}
-	case events.PendenzaCreated:
-		return []place{{t.IDDominio, t.IDTipoPendenza}}
-	case events.PendenzaUpdated:
-		return []place{{t.IDDominio, t.IDTipoPendenza}}
-	case events.ReceiptRecorded:
-		return []place{{t.IDDominio, ""}}
-	case events.SettlementReportRecorded:
-		return []place{{t.IDDominio, ""}}
-	case events.ReconciliationCreated:
-		return []place{{t.IDDominio, ""}}
-	case events.PaymentStarted:
-		out := make([]place, 0, len(t.Items))
-		for _, it := range t.Items {
-			out = append(out, place{it.IDDominio, it.IDTipoPendenza})
-		}
-		return out
-	}
-	return nil
-}
-
 var errPageFull = errors.New("page full")
-
-// eventVisible decides whether p sees an event in the log: a caller whose
-// Giornale degli Eventi R comes from a role over every entity (domini "*")
-// and every type (tipiPendenza "*") sees every event; any other sees only
-// the events whose places are in scope (pendenze and payments by entity
-// and type; every place a payment touches) and no registry event.
-func eventVisible(p domain.Principal, seeAll bool, e events.Event) bool {
-	if seeAll {
-		return true
-	}
-	places := placesOf(e)
-	if len(places) == 0 {
-		return false
-	}
-	for _, pl := range places {
-		var err error
-		if pl.tipo == "" {
-			err = domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, pl.dominio)
-		} else {
-			err = domain.CanOnPendenzaScope(p, domain.ServiceGiornaleEventi, domain.RightRead, pl.dominio, pl.tipo)
-		}
-		if err != nil {
-			return false
-		}
-	}
-	return true
-}
 
 // eventiParams reads da (the first position wanted, default 1; 0 reads as
 // 1) and limite (default 100, 1..1000).
@@ -124,14 +66,14 @@ func eventiParams(c *echo.Context) (da uint64, limite int, err error) {
 // advances. The end of the log is reached when prossimaPosizione equals da.
 func (s *Server) listEventi(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	seeAll, err := operations.ReadEventLog(p, nil)
+	if err != nil {
 		return err
 	}
 	da, limite, err := eventiParams(c)
 	if err != nil {
 		return err
 	}
-	seeAll := domain.CanLearnMissingInRoles(p, domain.ServiceGiornaleEventi, domain.RightRead) == nil
 	page := eventiPage{Risultati: []eventoView{}, ProssimaPosizione: da}
 	scanned, maxScan := 0, limite*20
 	err = s.store.Read(c.Request().Context(), events.Position(da-1), func(_ context.Context, env events.Envelope) error {
@@ -140,7 +82,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 		}
 		scanned++
 		page.ProssimaPosizione = uint64(env.Position) + 1
-		if !eventVisible(p, seeAll, env.Event) {
+		if !operations.EventVisible(p, seeAll, env.Event) {
 			return nil
 		}
 		page.Risultati = append(page.Risultati, eventoView{Posizione: uint64(env.Position), Tipo: env.Name,
@@ -190,7 +132,7 @@ func profileOf(p domain.Principal) profiloView {
 
 func (s *Server) boProfilo(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasAnyRole(p); err != nil {
+	if err := operations.ProfiloBackoffice(p, nil); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, profileOf(p))
@@ -201,7 +143,7 @@ func (s *Server) boProfilo(c *echo.Context) error {
 // resetCache is kept for GovPay clients: caches follow the log, so there is
 // nothing to reset.
 func (s *Server) resetCache(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite, nil); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"esito": "OK", "dettaglio": "caches follow the event log; nothing to reset"})
@@ -245,7 +187,7 @@ func (s *Server) hardeningView() hardeningView {
 }
 
 func (s *Server) getHardening(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.hardeningView())
@@ -269,8 +211,5 @@ func (s *Server) putHardening(c *echo.Context) error {
 		return syntaxError("captcha is required to enable the protection")
 	}
 	res, err := s.cmds.ConfigureProtection(c.Request().Context(), s.actor(c), in)
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.hardeningView(), nil })
+	return s.written(c, res, err, func() (any, error) { return s.hardeningView(), nil })
 }

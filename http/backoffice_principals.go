@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 	"unicode"
@@ -12,6 +11,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -47,15 +47,9 @@ func toRuolo(r *projections.RoleRecord) ruoloView {
 }
 
 func (s *Server) putRuolo(c *echo.Context) error {
-	id, err := pathParam(c, "idRuolo", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body ruoloBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idRuolo", body.IDRuolo, id); err != nil {
+	id, _, err := s.decodePut(c, idParam("idRuolo", commands.ValidID), &body, &body.IDRuolo, nil)
+	if err != nil {
 		return err
 	}
 	if body.ACL == nil || body.Domini == nil || body.TipiPendenza == nil {
@@ -67,37 +61,15 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	}
 	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: acl,
 		Domini: body.Domini, TipiPendenza: body.TipiPendenza})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.ruolo(id) })
-}
-
-func (s *Server) ruolo(id string) (any, error) {
-	r, ok := s.model.Role(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toRuolo(r), nil
+	return s.written(c, res, err, entry(s.model.Role, id, toRuolo))
 }
 
 func (s *Server) getRuolo(c *echo.Context) error {
-	id, err := pathParam(c, "idRuolo", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.ruolo(id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return readRegistry(c, "idRuolo", s.model.Role, domain.ServiceAnagraficaRuoli, toRuolo)
 }
 
 func (s *Server) listRuoli(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Roles(), toRuolo)
@@ -144,35 +116,14 @@ func principalParam(c *echo.Context) (string, error) {
 }
 
 func (s *Server) putOperatore(c *echo.Context) error {
-	principal, err := principalParam(c)
-	if err != nil {
-		return err
-	}
 	var body operatoreBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("principal", body.Principal, principal); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	principal, enabled, err := s.decodePut(c, principalParam, &body, &body.Principal, &body.Abilitato)
 	if err != nil {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
 		RagioneSociale: body.RagioneSociale, Password: body.Password, Enabled: enabled, Roles: body.Ruoli})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.operatore(principal) })
-}
-
-func (s *Server) operatore(principal string) (any, error) {
-	o, ok := s.model.Operator(principal)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toOperatore(o), nil
+	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
 func (s *Server) getOperatore(c *echo.Context) error {
@@ -180,18 +131,11 @@ func (s *Server) getOperatore(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.operatore(principal)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return registryJSON(c, s.model.Operator, domain.ServiceAnagraficaRuoli, principal, toOperatore)
 }
 
 func (s *Server) listOperatori(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Operators(), toOperatore)
@@ -319,18 +263,8 @@ func toApplicazione(a *projections.Application) applicazioneView {
 }
 
 func (s *Server) putApplicazione(c *echo.Context) error {
-	id, err := pathParam(c, "idA2A", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body applicazioneBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idA2A", body.IDA2A, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idA2A", commands.ValidID), &body, &body.IDA2A, &body.Abilitato)
 	if err != nil {
 		return err
 	}
@@ -340,37 +274,15 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
 		Principal: body.Principal, Password: body.Password, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.applicazione(id) })
-}
-
-func (s *Server) applicazione(id string) (any, error) {
-	a, ok := s.model.Application(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toApplicazione(a), nil
+	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 
 func (s *Server) getApplicazione(c *echo.Context) error {
-	id, err := pathParam(c, "idA2A", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.applicazione(id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return readRegistry(c, "idA2A", s.model.Application, domain.ServiceAnagraficaApplicazioni, toApplicazione)
 }
 
 func (s *Server) listApplicazioni(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Applications(), toApplicazione)

@@ -1,11 +1,13 @@
 package httpapi
 
 import (
-	"github.com/labstack/echo/v5"
 	"net/http"
+
+	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -14,7 +16,7 @@ import (
 
 func (s *Server) boListPendenze(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
 		return err
 	}
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
@@ -53,26 +55,12 @@ func filterStato(items []projections.Pendenza, stato string) []projections.Pende
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {
-	p := callerOf(c).principal
-	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	idA2A, idPendenza, err := pendenzaPath(c)
 	if err != nil {
 		return err
 	}
-	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	pd, err := operations.OnPendenza(s.model, callerOf(c).principal, domain.ServicePendenze, domain.RightRead, idA2A, idPendenza, nil)
 	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
-		return err
-	}
-	pd, ok := s.model.Pendenza(idA2A, idPendenza)
-	if !ok {
-		if err := domain.CanLearnMissingInRoles(p, domain.ServicePendenze, domain.RightRead); err != nil {
-			return err
-		}
-		return errNotFound
-	}
-	if err := domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, pd.IDDominio, pd.IDTipoPendenza); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toPendenza(pd))
@@ -80,7 +68,7 @@ func (s *Server) boGetPendenza(c *echo.Context) error {
 
 func (s *Server) boListPagamenti(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServicePagamenti, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServicePagamenti, domain.RightRead, nil); err != nil {
 		return err
 	}
 	items := s.model.Payments(func(pay *projections.Payment) bool {
@@ -90,19 +78,12 @@ func (s *Server) boListPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) boGetPagamento(c *echo.Context) error {
-	p := callerOf(c).principal
 	id, err := pathParam(c, "id", validPaymentID)
 	if err != nil {
 		return err
 	}
-	if err := domain.HasServiceRight(p, domain.ServicePagamenti, domain.RightRead); err != nil {
-		return err
-	}
-	pay, ok := s.model.Payment(id)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()); err != nil {
+	pay, err := operations.OnPayment(s.model, callerOf(c).principal, domain.ServicePagamenti, domain.RightRead, id, nil)
+	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toPagamento(pay))
@@ -125,7 +106,7 @@ func validPaymentID(s string) bool {
 // has in scope, optionally of one idDominio.
 func (s *Server) inRendicontazioni(c *echo.Context) (func(string) bool, error) {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceRendicontazioniIncassi, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, nil); err != nil {
 		return nil, err
 	}
 	dominio := c.QueryParam("idDominio")

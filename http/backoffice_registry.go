@@ -8,6 +8,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -32,35 +33,14 @@ func toDominio(e events.CreditorEntityRegistered) dominioView {
 }
 
 func (s *Server) putDominio(c *echo.Context) error {
-	id, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
 	var body dominioBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idDominio", body.IDDominio, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idDominio", commands.ValidDominio), &body, &body.IDDominio, &body.Abilitato)
 	if err != nil {
 		return err
 	}
 	res, err := s.cmds.PutEntity(c.Request().Context(), s.actor(c), commands.PutEntity{IDDominio: id,
 		RagioneSociale: body.RagioneSociale, IDIntermediario: body.IDIntermediario, Enabled: enabled})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.dominio(id) })
-}
-
-func (s *Server) dominio(id string) (any, error) {
-	e, ok := s.model.Entity(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toDominio(e), nil
+	return s.written(c, res, err, entry(s.model.Entity, id, toDominio))
 }
 
 // getDominio needs Anagrafica Creditore R from a role whose domini hold
@@ -71,14 +51,11 @@ func (s *Server) getDominio(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := domain.CanOnDominio(callerOf(c).principal, domain.ServiceAnagraficaCreditore, domain.RightRead, id); err != nil {
-		return err
-	}
-	v, err := s.dominio(id)
+	e, err := operations.ReadEntity(s.model, callerOf(c).principal, id, nil)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, v)
+	return c.JSON(http.StatusOK, toDominio(e))
 }
 
 // listDomini needs Anagrafica Creditore R and lists only the entities in
@@ -86,7 +63,7 @@ func (s *Server) getDominio(c *echo.Context) error {
 // an empty page, not a 403).
 func (s *Server) listDomini(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.HasServiceRight(p, domain.ServiceAnagraficaCreditore, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
 		return err
 	}
 	var keep []events.CreditorEntityRegistered
@@ -119,57 +96,25 @@ func toTipo(e events.PendenzaTypeRegistered) tipoView {
 }
 
 func (s *Server) putTipoPendenza(c *echo.Context) error {
-	id, err := pathParam(c, "idTipoPendenza", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body tipoBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idTipoPendenza", body.IDTipoPendenza, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idTipoPendenza", commands.ValidID), &body, &body.IDTipoPendenza, &body.Abilitato)
 	if err != nil {
 		return err
 	}
 	res, err := s.cmds.PutPendenzaType(c.Request().Context(), s.actor(c), commands.PutPendenzaType{IDTipoPendenza: id,
 		Descrizione: body.Descrizione, Enabled: enabled, Spontaneous: body.PagamentoSpontaneo})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.tipo(id) })
-}
-
-func (s *Server) tipo(id string) (any, error) {
-	e, ok := s.model.PendenzaType(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toTipo(e), nil
+	return s.written(c, res, err, entry(s.model.PendenzaType, id, toTipo))
 }
 
 // getTipoPendenza needs Anagrafica Creditore R. Pendenza types are a
 // registry shared by every entity (PUT needs the right, no scope), so reads
 // are not filtered by the role's tipiPendenza either.
 func (s *Server) getTipoPendenza(c *echo.Context) error {
-	id, err := pathParam(c, "idTipoPendenza", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaCreditore, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.tipo(id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return readRegistry(c, "idTipoPendenza", s.model.PendenzaType, domain.ServiceAnagraficaCreditore, toTipo)
 }
 
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaCreditore, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.PendenzaTypes(), toTipo)
@@ -201,18 +146,8 @@ type intermediarioView struct {
 }
 
 func (s *Server) putIntermediario(c *echo.Context) error {
-	id, err := pathParam(c, "idIntermediario", commands.ValidID)
-	if err != nil {
-		return err
-	}
 	var body intermediarioBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if err := samePathID("idIntermediario", body.IDIntermediario, id); err != nil {
-		return err
-	}
-	enabled, err := requireBool("abilitato", body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idIntermediario", commands.ValidID), &body, &body.IDIntermediario, &body.Abilitato)
 	if err != nil {
 		return err
 	}
@@ -222,10 +157,7 @@ func (s *Server) putIntermediario(c *echo.Context) error {
 	res, err := s.cmds.PutIntermediary(c.Request().Context(), s.actor(c), commands.PutIntermediary{IDIntermediario: id,
 		Denominazione: body.Denominazione, Enabled: enabled, ConnectorPrincipal: body.ConnettoreNodo.Principal,
 		ConnectorPassword: body.ConnettoreNodo.Password})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) { return s.intermediario(id) })
+	return s.written(c, res, err, entry(s.model.Intermediary, id, toIntermediario))
 }
 
 func toIntermediario(in *projections.Intermediary) intermediarioView {
@@ -234,34 +166,35 @@ func toIntermediario(in *projections.Intermediary) intermediarioView {
 		ConnettoreNodo: connettoreView{Principal: e.ConnectorPrincipal}}
 }
 
-func (s *Server) intermediario(id string) (any, error) {
-	in, ok := s.model.Intermediary(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return toIntermediario(in), nil
-}
-
 // getIntermediario needs Anagrafica PagoPA R. The connector's password is
 // never returned, only its principal.
 func (s *Server) getIntermediario(c *echo.Context) error {
-	id, err := pathParam(c, "idIntermediario", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaPagoPA, domain.RightRead); err != nil {
-		return err
-	}
-	v, err := s.intermediario(id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, v)
+	return readRegistry(c, "idIntermediario", s.model.Intermediary, domain.ServiceAnagraficaPagoPA, toIntermediario)
 }
 
 func (s *Server) listIntermediari(c *echo.Context) error {
-	if err := domain.HasServiceRight(callerOf(c).principal, domain.ServiceAnagraficaPagoPA, domain.RightRead); err != nil {
+	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaPagoPA, domain.RightRead, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Intermediaries(), toIntermediario)
+}
+
+// readRegistry answers GET of one entry of an unscoped registry, named by
+// the path parameter param (an id): operations.ReadRegistry decides and
+// finds it, view renders it.
+func readRegistry[T, V any](c *echo.Context, param string, find func(string) (T, bool), svc domain.Service, view func(T) V) error {
+	id, err := pathParam(c, param, commands.ValidID)
+	if err != nil {
+		return err
+	}
+	return registryJSON(c, find, svc, id, view)
+}
+
+// registryJSON decides and answers the registry entry id.
+func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), svc domain.Service, id string, view func(T) V) error {
+	v, err := operations.ReadRegistry(find, callerOf(c).principal, svc, id, nil)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, view(v))
 }

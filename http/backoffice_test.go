@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // The Backoffice API tests run against the real service (harness_test.go)
@@ -891,8 +893,8 @@ func TestBackofficeEventLog(t *testing.T) {
 	t.Run("scoped_caller_sees_only_its_entity", func(t *testing.T) {
 		var want []logEntry
 		err := w.store.Read(context.Background(), 0, func(_ context.Context, env events.Envelope) error {
-			d := placesOf(env.Event)
-			if len(d) > 0 && !slices.ContainsFunc(d, func(pl place) bool { return pl.dominio != d1 }) {
+			d := operations.PlacesOf(env.Event, nil)
+			if len(d) > 0 && !slices.ContainsFunc(d, func(pl domain.Place) bool { return pl.IDDominio != d1 }) {
 				want = append(want, logEntry{pos: uint64(env.Position), tipo: env.Name, stream: env.Stream})
 			}
 			return nil

@@ -11,8 +11,8 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/http/console"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
-	"github.com/payauthz/payauthz/projections/audit"
 )
 
 // mountConsole serves the management console at /console/ on every

@@ -27,7 +27,7 @@ type Decision struct {
 	Method    string    `json:"method"`
 	Route     string    `json:"route"` // the route template, e.g. /pendenze/rs/basic/v2/pendenze/:idA2A/:idPendenza
 	Resource  []string  `json:"resource,omitempty"`
-	Outcome   string    `json:"outcome"` // allow, deny, unauthenticated, not-found, invalid, error
+	Outcome   string    `json:"outcome"` // allow, deny, unauthenticated, not-found, invalid, unprocessable, error
 	Rule      string    `json:"rule"`
 	Status    int       `json:"status"`
 	Position  uint64    `json:"position"` // the log position the projections had applied

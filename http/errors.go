@@ -11,6 +11,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // FaultBean is GovPay's error body.
@@ -23,8 +24,8 @@ type FaultBean struct {
 
 // Errors raised by the HTTP layer itself.
 var (
-	errUnauthenticated    = errors.New("not authenticated")
-	errNotFound           = errors.New("resource not found")
+	errUnauthenticated    = operations.ErrUnauthenticated
+	errNotFound           = domain.ErrNotFound
 	errConsistencyTimeout = errors.New("consistency token not reached in time")
 	errMethodNotAllowed   = errors.New("method not allowed")
 )

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/labstack/echo/v5"
@@ -25,10 +26,13 @@ func requestID(c *echo.Context) string {
 	return c.Request().Header.Get(echo.HeaderXRequestID)
 }
 
-// written answers a successful write: it waits until the local projections
+// written answers a write: the command's error err, or for a success it waits until the local projections
 // applied it (so body() reads the stored resource), sets the consistency
 // token, and answers 201 when the write created the resource, else 200.
-func (s *Server) written(c *echo.Context, res commands.Result, body func() (any, error)) error {
+func (s *Server) written(c *echo.Context, res commands.Result, err error, body func() (any, error)) error {
+	if err != nil {
+		return err
+	}
 	if err := s.afterWrite(c, res.Position); err != nil {
 		return err
 	}
@@ -62,4 +66,44 @@ func newRequestIDs() func() string {
 	p := hex.EncodeToString(prefix[:]) + "-"
 	var n atomic.Uint64
 	return func() string { return p + strconv.FormatUint(n.Add(1), 36) }
+}
+
+// entry returns the post-write body of the registry entry id: find
+// looks it up, view renders it.
+func entry[T, V any](find func(string) (T, bool), id string, view func(T) V) func() (any, error) {
+	return func() (any, error) {
+		v, ok := find(id)
+		if !ok {
+			return nil, errNotFound
+		}
+		return view(v), nil
+	}
+}
+
+// decodePut reads what every registry PUT of the Backoffice starts with:
+// the resource id from the path (by readID), the JSON body, the body's own
+// id bodyID and, when abilitato is not nil, the required abilitato (absent
+// is a 400, not false, so that a client that forgets it disables nothing).
+// The body may carry the resource's own id, as GET returns it, so that a
+// client can PUT back what it read; the path stays the authority, and a
+// body id that differs from it is a 400.
+func (s *Server) decodePut(c *echo.Context, readID func(*echo.Context) (string, error), body any, bodyID **string, abilitato **bool) (id string, enabled bool, err error) {
+	if id, err = readID(c); err != nil {
+		return "", false, err
+	}
+	if err = s.decodeJSON(c, body); err != nil {
+		return "", false, err
+	}
+	if *bodyID != nil && **bodyID != id {
+		return "", false, syntaxError(c.Path()[strings.LastIndex(c.Path(), ":")+1:] + " in the body differs from the one in the path")
+	}
+	if abilitato != nil {
+		enabled, err = requireBool("abilitato", *abilitato)
+	}
+	return id, enabled, err
+}
+
+// idParam reads the path parameter name, an id checked by valid.
+func idParam(name string, valid func(string) bool) func(*echo.Context) (string, error) {
+	return func(c *echo.Context) (string, error) { return pathParam(c, name, valid) }
 }

@@ -117,6 +117,8 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 					outcome = "not-found"
 				case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
 					outcome, rule = "invalid", "request"
+				case http.StatusUnprocessableEntity:
+					outcome, rule = "unprocessable", "request"
 				}
 				s.logDecision(c, apiName, status, outcome, rule)
 			default:

@@ -8,6 +8,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -22,76 +23,24 @@ func (s *Server) registerNodo(g *echo.Group) {
 	g.POST("/intermediari/:idIntermediario/flussiRendicontazione", s.nodoFlusso)
 }
 
-// nodeGate is what admitting a node caller established: the intermediary
-// named in the path (as a view for decisions) and the caller's facts.
-type nodeGate struct {
-	id     string
-	interm *domain.IntermediaryView // nil: not registered
-	caller domain.NodeCaller
-}
-
-// admitNode authenticates the node caller against the intermediary named
-// in the path and checks that it is that intermediary's connector, before
-// any entity is considered.
-//
-// Basic credentials are authenticated first (API.md section 1: a wrong
-// password or an unknown user is 401): when the user is this
-// intermediary's connector principal, the password must verify against the
-// connector's hash; any other user must be the credentials of some
-// registered party (another intermediary's connector, an application or an
-// operator), which then fails the connector rule with 403. An ssl caller
-// is authenticated by its verified certificate (middleware) and matched by
-// canonical DN. Every verification uses the read model's verified-credential
-// cache, so argon2id runs once per connector and password.
-func (s *Server) admitNode(c *echo.Context) (nodeGate, error) {
+// admitNode reads the intermediary named in the path and admits the
+// caller with operations.AdmitNode. Every password verification uses the
+// read model's verified-credential cache, so argon2id runs once per
+// connector and password.
+func (s *Server) admitNode(c *echo.Context) (operations.NodeGate, error) {
 	id, err := pathParam(c, "idIntermediario", commands.ValidID)
 	if err != nil {
-		return nodeGate{}, err
-	}
-	g := nodeGate{id: id}
-	in, found := s.model.Intermediary(id)
-	if found {
-		v := in.View()
-		g.interm = &v
+		return operations.NodeGate{}, err
 	}
 	cl := callerOf(c)
-	g.caller = domain.NodeCaller{Auth: cl.auth}
-	switch cl.auth {
-	case domain.AuthBasic:
-		g.caller.Username = cl.node.user
-		if found && in.Event.ConnectorPrincipal != "" && domain.ConstantTimeEqual(cl.node.user, in.Event.ConnectorPrincipal) {
-			if !s.model.VerifyConnectorPassword(in, cl.node.password) {
-				return nodeGate{}, errUnauthenticated
-			}
-			g.caller.PasswordOK = true
-		} else if !s.model.KnownNodeCredentials(cl.node.user, cl.node.password) {
-			return nodeGate{}, errUnauthenticated
-		}
-	case domain.AuthSSL:
-		g.caller.DN = cl.node.dn
-	}
-	if err := domain.CanActAsNode(g.caller, g.interm, nil, false); err != nil {
-		return nodeGate{}, err
-	}
-	return g, nil
-}
-
-// servesEntity decides whether the admitted connector may act for
-// idDominio: the entity must be registered and served by the intermediary
-// (403 otherwise, also for an unknown entity, so that a connector learns
-// nothing about entities it does not serve).
-func (s *Server) servesEntity(g nodeGate, idDominio string) error {
-	var ev *domain.EntityView
-	if v, ok := s.model.EntityView(idDominio); ok {
-		ev = &v
-	}
-	return domain.CanActAsNode(g.caller, g.interm, ev, true)
+	return operations.AdmitNode(s.model, operations.NodeCredentials{Auth: cl.auth, User: cl.node.user,
+		Password: cl.node.password, DN: cl.node.dn}, id, nil)
 }
 
 // nodeActor is the command actor of a node call: the intermediary, so that
 // the event log says which connector recorded what.
-func nodeActor(c *echo.Context, g nodeGate) commands.Actor {
-	return commands.Actor{Principal: domain.Principal{Name: "nodo:" + g.id}, CorrelationID: requestID(c)}
+func nodeActor(c *echo.Context, g operations.NodeGate) commands.Actor {
+	return commands.Actor{Principal: domain.Principal{Name: "nodo:" + g.ID}, CorrelationID: requestID(c)}
 }
 
 // nodoVerifica answers GET /avvisi/{idDominio}/{numeroAvviso}: the
@@ -109,12 +58,9 @@ func (s *Server) nodoVerifica(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.servesEntity(g, dominio); err != nil {
+	pd, err := g.VerifyNotice(s.model, dominio, avviso, nil)
+	if err != nil {
 		return err
-	}
-	pd, ok := s.model.PendenzaByNotice(dominio, avviso)
-	if !ok {
-		return errNotFound
 	}
 	return c.JSON(http.StatusOK, toAvviso(pd))
 }
@@ -158,16 +104,13 @@ func (s *Server) nodoRicevuta(c *echo.Context) error {
 	if body.Importo == nil {
 		return syntaxError("importo is required")
 	}
-	if err := s.servesEntity(g, body.IDDominio); err != nil {
+	if err := g.ServesEntity(s.model, body.IDDominio, nil); err != nil {
 		return err
 	}
 	res, err := s.cmds.RecordReceipt(c.Request().Context(), nodeActor(c, g), commands.RecordReceipt{
-		IDIntermediario: g.id, IDDominio: body.IDDominio, NumeroAvviso: body.NumeroAvviso, IDRicevuta: body.IDRicevuta,
+		IDIntermediario: g.ID, IDDominio: body.IDDominio, NumeroAvviso: body.NumeroAvviso, IDRicevuta: body.IDRicevuta,
 		AmountCents: int64(*body.Importo), Esito: body.Esito, DataPagamento: body.DataPagamento})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.Receipt(body.IDDominio, body.IDRicevuta)
 		if !ok {
 			return nil, errNotFound
@@ -225,16 +168,13 @@ func (s *Server) nodoFlusso(c *echo.Context) error {
 		}
 		items = append(items, events.SettlementItem{NumeroAvviso: r.NumeroAvviso, AmountCents: int64(*r.Importo), Esito: *r.Esito})
 	}
-	if err := s.servesEntity(g, body.IDDominio); err != nil {
+	if err := g.ServesEntity(s.model, body.IDDominio, nil); err != nil {
 		return err
 	}
 	res, err := s.cmds.RecordSettlementReport(c.Request().Context(), nodeActor(c, g), commands.RecordSettlementReport{
-		IDIntermediario: g.id, IDFlusso: body.IDFlusso, IDDominio: body.IDDominio, DataFlusso: body.DataFlusso,
+		IDIntermediario: g.ID, IDFlusso: body.IDFlusso, IDDominio: body.IDDominio, DataFlusso: body.DataFlusso,
 		TotalCents: int64(*body.ImportoTotale), Items: items})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.SettlementReport(body.IDDominio, body.IDFlusso)
 		if !ok {
 			return nil, errNotFound

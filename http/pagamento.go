@@ -9,6 +9,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -124,20 +125,11 @@ func (s *Server) getPagamento(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := callerOf(c).principal
-	pay, ok := s.model.Payment(id)
-	if !ok {
-		// Only an application can hold payments it may ask about by id
-		// without them existing; others learn nothing from a miss.
-		if p.Kind != domain.KindApplication {
-			return domain.CanReadPayment(p, domain.PaymentView{})
-		}
-		return errNotFound
-	}
-	if err := domain.CanReadPayment(p, pay.View()); err != nil {
+	pay, err := operations.ReadPaymentPagamento(s.model, callerOf(c).principal, id, nil)
+	if err != nil {
 		return err
 	}
-	return c.JSON(200, toPagamento(pay))
+	return c.JSON(http.StatusOK, toPagamento(pay))
 }
 
 func (s *Server) listPagamenti(c *echo.Context) error {
@@ -147,37 +139,20 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {
-	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	idA2A, idPendenza, err := pendenzaPath(c)
 	if err != nil {
 		return err
 	}
-	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	pd, err := operations.ReadPendenzaPagamento(s.model, callerOf(c).principal, idA2A, idPendenza, nil)
 	if err != nil {
 		return err
 	}
-	p := callerOf(c).principal
-	if err := domain.CanListPendenzePagamento(p); err != nil {
-		return err
-	}
-	pd, ok := s.model.Pendenza(idA2A, idPendenza)
-	if !ok {
-		if p.Kind != domain.KindApplication {
-			return domain.CanReadPendenzaPagamento(p, domain.PendenzaView{})
-		}
-		if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""); err != nil {
-			return err
-		}
-		return errNotFound
-	}
-	if err := domain.CanReadPendenzaPagamento(p, pd.View()); err != nil {
-		return err
-	}
-	return c.JSON(200, toPendenza(pd))
+	return c.JSON(http.StatusOK, toPendenza(pd))
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.CanListPendenzePagamento(p); err != nil {
+	if err := operations.ListPendenzePagamento(p, nil); err != nil {
 		return err
 	}
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
@@ -202,34 +177,20 @@ func (s *Server) getAvviso(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := callerOf(c).principal
-	if err := domain.CanAskNotice(p, dominio); err != nil {
+	guard := func(uuid string) error { return s.protectPublic(c, domain.ProtectedNotice, uuid) }
+	pd, err := operations.ReadNotice(s.model, callerOf(c).principal, dominio, avviso, guard, nil)
+	if err != nil {
 		return err
 	}
-	pd, found := s.model.PendenzaByNotice(dominio, avviso)
-	if err := s.protectPublic(c, domain.ProtectedNotice, pd.UUID); err != nil {
-		return err
-	}
-	if !found {
-		if p.Kind == domain.KindApplication {
-			if err := domain.CanLearnMissingInGrant(p, domain.APIPagamento, dominio); err != nil {
-				return err
-			}
-		}
-		return errNotFound
-	}
-	if err := domain.CanReadNotice(p, pd.View()); err != nil {
-		return err
-	}
-	return c.JSON(200, toAvviso(pd))
+	return c.JSON(http.StatusOK, toAvviso(pd))
 }
 
 func (s *Server) pgProfilo(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.CanReadProfile(p); err != nil {
+	if err := operations.ProfiloPagamento(p, nil); err != nil {
 		return err
 	}
-	return c.JSON(200, profileOf(p))
+	return c.JSON(http.StatusOK, profileOf(p))
 }
 
 // protectPublic applies the public API protection (API.md section 7): it

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -26,17 +29,13 @@ type pendenzaBody struct {
 }
 
 func (s *Server) putPendenza(c *echo.Context) error {
-	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
+	idA2A, idPendenza, err := pendenzaPath(c)
 	if err != nil {
 		return err
 	}
 	// The caller writes only under its own idA2A: decided before the body
 	// is even read.
-	if err := domain.CanAskAboutIDA2A(callerOf(c).principal, idA2A); err != nil {
+	if err := operations.WritePendenzaUnder(callerOf(c).principal, idA2A, nil); err != nil {
 		return err
 	}
 	var body pendenzaBody
@@ -49,10 +48,7 @@ func (s *Server) putPendenza(c *echo.Context) error {
 	res, err := s.cmds.PutPendenza(c.Request().Context(), s.actor(c), commands.PutPendenza{IDA2A: idA2A,
 		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
 		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		pd, ok := s.model.Pendenza(idA2A, idPendenza)
 		if !ok {
 			return nil, errNotFound
@@ -62,35 +58,39 @@ func (s *Server) putPendenza(c *echo.Context) error {
 }
 
 func (s *Server) getOwnPendenza(c *echo.Context) error {
-	idA2A, err := pathParam(c, "idA2A", commands.ValidID)
+	idA2A, idPendenza, err := pendenzaPath(c)
 	if err != nil {
 		return err
 	}
-	idPendenza, err := pathParam(c, "idPendenza", commands.ValidID)
-	if err != nil {
+	if _, err := operations.ReadOwnPendenza(s.model, callerOf(c).principal, idA2A, idPendenza, nil); err != nil {
 		return err
 	}
-	p := callerOf(c).principal
-	if err := domain.CanAskAboutIDA2A(p, idA2A); err != nil {
-		return err
-	}
-	v, ok := s.model.PendenzaView(idA2A, idPendenza)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanReadOwnPendenza(p, v); err != nil {
-		return err
-	}
+	return s.pendenzaJSON(c, idA2A, idPendenza)
+}
+
+// pendenzaJSON answers the stored pendenza (a read already decided).
+func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 	pd, ok := s.model.Pendenza(idA2A, idPendenza)
 	if !ok {
 		return errNotFound
 	}
-	return c.JSON(200, toPendenza(pd))
+	return c.JSON(http.StatusOK, toPendenza(pd))
+}
+
+// pendenzaPath reads the {idA2A}/{idPendenza} path of a pendenza.
+func pendenzaPath(c *echo.Context) (idA2A, idPendenza string, err error) {
+	if idA2A, err = pathParam(c, "idA2A", commands.ValidID); err != nil {
+		return "", "", err
+	}
+	if idPendenza, err = pathParam(c, "idPendenza", commands.ValidID); err != nil {
+		return "", "", err
+	}
+	return idA2A, idPendenza, nil
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.CanAskAboutIDA2A(p, p.IDA2A); err != nil {
+	if err := operations.ListOwnPendenze(p, nil); err != nil {
 		return err
 	}
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -28,15 +31,11 @@ type riconciliazioneBody struct {
 }
 
 func (s *Server) putRiconciliazione(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	dominio, id, err := riconciliazionePath(c)
 	if err != nil {
 		return err
 	}
-	id, err := pathParam(c, "id", commands.ValidID)
-	if err != nil {
-		return err
-	}
-	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
+	if err := operations.AskWriteReconciliation(callerOf(c).principal, dominio, nil); err != nil {
 		return err
 	}
 	var body riconciliazioneBody
@@ -48,10 +47,7 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
 		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
-	if err != nil {
-		return err
-	}
-	return s.written(c, res, func() (any, error) {
+	return s.written(c, res, err, func() (any, error) {
 		r, ok := s.model.Reconciliation(dominio, id)
 		if !ok {
 			return nil, errNotFound
@@ -60,27 +56,27 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	})
 }
 
+// riconciliazionePath reads the {idDominio}/{id} path of a reconciliation.
+func riconciliazionePath(c *echo.Context) (dominio, id string, err error) {
+	if dominio, err = pathParam(c, "idDominio", commands.ValidDominio); err != nil {
+		return "", "", err
+	}
+	if id, err = pathParam(c, "id", commands.ValidID); err != nil {
+		return "", "", err
+	}
+	return dominio, id, nil
+}
+
 func (s *Server) getRiconciliazione(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
+	dominio, id, err := riconciliazionePath(c)
 	if err != nil {
 		return err
 	}
-	id, err := pathParam(c, "id", commands.ValidID)
+	r, err := operations.ReadReconciliation(s.model, callerOf(c).principal, dominio, id, nil)
 	if err != nil {
 		return err
 	}
-	p := callerOf(c).principal
-	if err := domain.CanReadRagioneriaDominio(p, dominio); err != nil {
-		return err
-	}
-	r, ok := s.model.Reconciliation(dominio, id)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanReadReconciliation(p, r.View()); err != nil {
-		return err
-	}
-	return c.JSON(200, toRiconciliazione(r))
+	return c.JSON(http.StatusOK, toRiconciliazione(r))
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
@@ -99,7 +95,7 @@ func (s *Server) listRiconciliazioni(c *echo.Context) error {
 // narrowed by the idDominio query parameter.
 func (s *Server) ragioneriaScope(c *echo.Context) (func(string) bool, error) {
 	p := callerOf(c).principal
-	if err := domain.CanUseRagioneria(p); err != nil {
+	if err := operations.UseRagioneria(p, nil); err != nil {
 		return nil, err
 	}
 	dominio := c.QueryParam("idDominio")
@@ -129,14 +125,11 @@ func (s *Server) getFlusso(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := domain.CanReadRagioneriaDominio(callerOf(c).principal, dominio); err != nil {
+	r, err := operations.ReadFlusso(s.model, callerOf(c).principal, dominio, idFlusso, nil)
+	if err != nil {
 		return err
 	}
-	r, ok := s.model.SettlementReport(dominio, idFlusso)
-	if !ok {
-		return errNotFound
-	}
-	return c.JSON(200, toFlusso(r))
+	return c.JSON(http.StatusOK, toFlusso(r))
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {
@@ -150,7 +143,7 @@ func (s *Server) listRiscossioni(c *echo.Context) error {
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.CanUseRagioneria(p); err != nil {
+	if err := operations.UseRagioneria(p, nil); err != nil {
 		return err
 	}
 	items := s.model.Payments(func(pay *projections.Payment) bool {
@@ -171,15 +164,9 @@ func (s *Server) ragGetPagamento(c *echo.Context) error {
 		return err
 	}
 	p := callerOf(c).principal
-	if err := domain.CanUseRagioneria(p); err != nil {
+	pay, err := operations.ReadPaymentRagioneria(s.model, p, id, nil)
+	if err != nil {
 		return err
 	}
-	pay, ok := s.model.Payment(id)
-	if !ok {
-		return errNotFound
-	}
-	if err := domain.CanReadPaymentRagioneria(p, pay.View()); err != nil {
-		return err
-	}
-	return c.JSON(200, toPagamentoItems(pay, ragioneriaItems(p)))
+	return c.JSON(http.StatusOK, toPagamentoItems(pay, ragioneriaItems(p)))
 }

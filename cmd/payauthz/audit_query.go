@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
-	"github.com/payauthz/payauthz/projections/audit"
 )
 
 // queryFlags are the flags of who-can and explain: the operation, the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -32,7 +33,7 @@ func (c *Console) listApplicazioni(rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := appList{CanWrite: domain.HasServiceRight(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite) == nil}
+	v := appList{CanWrite: operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil) == nil}
 	for _, a := range apps {
 		row := appRow{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled}
 		for _, g := range a.Grants {
@@ -93,7 +94,7 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
 		}
 	}
-	f.CanWrite = domain.HasServiceRight(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite) == nil
+	f.CanWrite = operations.UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil) == nil
 	if f.Auth == "ssl" && f.Principal != "" {
 		if can, err := domain.CanonicalDN(f.Principal); err == nil {
 			f.Canonical = can
@@ -119,7 +120,7 @@ func formOf(a *projections.Application) appForm {
 }
 
 func (c *Console) newApplicazione(rq *request) error {
-	if err := domain.HasServiceRight(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite); err != nil {
+	if err := operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil); err != nil {
 		return err
 	}
 	f := formOf(&projections.Application{Enabled: true})

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/projections/audit"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/operations/audit"
 )
 
 // The Audit page: explain a decision, now or at a point of the log's
@@ -42,7 +43,7 @@ func (c *Console) auditPage(rq *request) error {
 	if c.deps.Audit == nil {
 		return errNotFound
 	}
-	if err := domain.HasServiceRight(rq.p, domain.ServiceGiornaleEventi, domain.RightRead); err != nil {
+	if err := operations.Audit(rq.p, nil); err != nil {
 		return err
 	}
 	f := auditForm{Auth: "basic", API: "PAGAMENTO", APIs: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"},

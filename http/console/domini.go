@@ -6,6 +6,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // The Domini page: the creditor entities in the operator's scope.
@@ -32,11 +33,11 @@ func (c *Console) listDomini(rq *request) error {
 		return err
 	}
 	return c.render(rq, http.StatusOK, "domini.html", "Domini", dominiList{Rows: rows,
-		CanWrite: domain.HasServiceRight(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite) == nil})
+		CanWrite: operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil) == nil})
 }
 
 func (c *Console) newDominio(rq *request) error {
-	if err := domain.HasServiceRight(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite); err != nil {
+	if err := operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
 		return err
 	}
 	return c.render(rq, http.StatusOK, "dominio.html", "Nuovo dominio", dominioForm{New: true, Enabled: true})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // The Manutenzione page: where GovPay has "reset cache". Nothing needs a
@@ -24,7 +25,7 @@ type manutenzioneView struct {
 }
 
 func (c *Console) manutenzione(rq *request) error {
-	if err := domain.HasServiceRight(rq.p, domain.ServiceConfigurazioneManutenzione, domain.RightRead); err != nil {
+	if err := operations.UseService(rq.p, domain.ServiceConfigurazioneManutenzione, domain.RightRead, nil); err != nil {
 		return err
 	}
 	m := c.deps.Model
@@ -52,9 +53,9 @@ func (c *Console) manutenzione(rq *request) error {
 		case !ok:
 			v.PrincipalErr = "Nessuna applicazione o operatore con questo principal."
 		case rec.Principal.Kind == domain.KindApplication &&
-			domain.HasServiceRight(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightRead) != nil,
+			operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil) != nil,
 			rec.Principal.Kind == domain.KindOperator &&
-				domain.HasServiceRight(rq.p, domain.ServiceAnagraficaRuoli, domain.RightRead) != nil:
+				operations.UseService(rq.p, domain.ServiceAnagraficaRuoli, domain.RightRead, nil) != nil:
 			v.PrincipalErr = "Non hai il diritto di leggere questa utenza."
 		default:
 			v.PrincipalPos = uint64(rec.Position)

@@ -6,16 +6,16 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
-// The operations each page runs, one small interface per page. Today they
-// are implemented by backoffice, which makes the same decisions as the
-// Backoffice API's handlers (reads: the domain function named in each
-// method) and issues the same commands (writes: the command decides the
-// service right and the delegation itself). When the operations layer
-// lands, backoffice's methods become calls to its functions and nothing
-// else in the console changes.
+// The operations each page runs, one small interface per page,
+// implemented by backoffice with the functions of package operations that
+// the Backoffice API's handlers call (reads), and the same commands they
+// issue (writes: the command decides the service right and the delegation
+// itself, through operations). A list keeps each item by the same decision
+// the API's list uses.
 
 type applicazioniOps interface {
 	ListApplicazioni(p domain.Principal) ([]*projections.Application, error)
@@ -54,7 +54,7 @@ var (
 
 // ListApplicazioni: GET /applicazioni (Anagrafica Applicazioni R).
 func (b backoffice) ListApplicazioni(p domain.Principal) ([]*projections.Application, error) {
-	if err := domain.HasServiceRight(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil); err != nil {
 		return nil, err
 	}
 	return b.model.Applications(), nil
@@ -62,14 +62,7 @@ func (b backoffice) ListApplicazioni(p domain.Principal) ([]*projections.Applica
 
 // GetApplicazione: GET /applicazioni/{idA2A} (Anagrafica Applicazioni R, then 404).
 func (b backoffice) GetApplicazione(p domain.Principal, id string) (*projections.Application, error) {
-	if err := domain.HasServiceRight(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead); err != nil {
-		return nil, err
-	}
-	a, ok := b.model.Application(id)
-	if !ok {
-		return nil, errNotFound
-	}
-	return a, nil
+	return operations.ReadRegistry(b.model.Application, p, domain.ServiceAnagraficaApplicazioni, id, nil)
 }
 
 // PutApplicazione: PUT /applicazioni/{idA2A}.
@@ -79,12 +72,12 @@ func (b backoffice) PutApplicazione(ctx context.Context, a commands.Actor, in co
 
 // ListDomini: GET /domini (Anagrafica Creditore R; only entities in scope).
 func (b backoffice) ListDomini(p domain.Principal) ([]events.CreditorEntityRegistered, error) {
-	if err := domain.HasServiceRight(p, domain.ServiceAnagraficaCreditore, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
 		return nil, err
 	}
 	var keep []events.CreditorEntityRegistered
 	for _, e := range b.model.Entities() {
-		if domain.CanOnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, e.IDDominio) == nil {
+		if operations.OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, e.IDDominio, nil) == nil {
 			keep = append(keep, e)
 		}
 	}
@@ -93,14 +86,7 @@ func (b backoffice) ListDomini(p domain.Principal) ([]events.CreditorEntityRegis
 
 // GetDominio: GET /domini/{idDominio} (403 outside the scope, then 404).
 func (b backoffice) GetDominio(p domain.Principal, id string) (events.CreditorEntityRegistered, error) {
-	if err := domain.CanOnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, id); err != nil {
-		return events.CreditorEntityRegistered{}, err
-	}
-	e, ok := b.model.Entity(id)
-	if !ok {
-		return e, errNotFound
-	}
-	return e, nil
+	return operations.ReadEntity(b.model, p, id, nil)
 }
 
 // PutDominio: PUT /domini/{idDominio}.
@@ -110,7 +96,7 @@ func (b backoffice) PutDominio(ctx context.Context, a commands.Actor, in command
 
 // GetProtezione: GET /configurazioni/hardening (Configurazione e manutenzione R).
 func (b backoffice) GetProtezione(p domain.Principal) (events.PublicAPIProtectionConfigured, error) {
-	if err := domain.HasServiceRight(p, domain.ServiceConfigurazioneManutenzione, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServiceConfigurazioneManutenzione, domain.RightRead, nil); err != nil {
 		return events.PublicAPIProtectionConfigured{}, err
 	}
 	return b.model.Protection(), nil
@@ -124,18 +110,5 @@ func (b backoffice) PutProtezione(ctx context.Context, a commands.Actor, in comm
 // GetPendenza: GET /pendenze/{idA2A}/{idPendenza} (Pendenze R; a missing
 // pendenza is 404 only for a caller who may learn it, else 403).
 func (b backoffice) GetPendenza(p domain.Principal, idA2A, idPendenza string) (projections.Pendenza, error) {
-	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
-		return projections.Pendenza{}, err
-	}
-	pd, ok := b.model.Pendenza(idA2A, idPendenza)
-	if !ok {
-		if err := domain.CanLearnMissingInRoles(p, domain.ServicePendenze, domain.RightRead); err != nil {
-			return pd, err
-		}
-		return pd, errNotFound
-	}
-	if err := domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, pd.IDDominio, pd.IDTipoPendenza); err != nil {
-		return projections.Pendenza{}, err
-	}
-	return pd, nil
+	return operations.OnPendenza(b.model, p, domain.ServicePendenze, domain.RightRead, idA2A, idPendenza, nil)
 }

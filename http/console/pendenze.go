@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -41,11 +42,11 @@ func (c *Console) pendenze() pendenzeOps { return c.ops }
 // PagePendenze: GET /pendenze?idDominio= (Pendenze R; every row in the
 // scope of a role giving it), read from the entity's index.
 func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenzePage, error) {
-	if err := domain.HasServiceRight(p, domain.ServicePendenze, domain.RightRead); err != nil {
+	if err := operations.UseService(p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
 		return pendenzePage{}, err
 	}
 	keep := func(v domain.PendenzaView) bool {
-		return domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, v.IDDominio, v.IDTipoPendenza) == nil
+		return operations.OnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, v.IDDominio, v.IDTipoPendenza, nil) == nil
 	}
 	if f.Avviso != "" {
 		pd, ok := b.model.PendenzaByNotice(f.Dominio, f.Avviso)
@@ -65,11 +66,11 @@ func (c *Console) listPendenze(rq *request) error {
 	if n, err := strconv.Atoi(q.Get("pagina")); err == nil && n >= 1 && n <= 100000 {
 		f.Pagina = n
 	}
-	if err := domain.HasServiceRight(rq.p, domain.ServicePendenze, domain.RightRead); err != nil {
+	if err := operations.UseService(rq.p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
 		return err
 	}
 	for _, e := range c.deps.Model.Entities() {
-		if domain.CanOnDominio(rq.p, domain.ServicePendenze, domain.RightRead, e.IDDominio) == nil {
+		if operations.OnDominio(rq.p, domain.ServicePendenze, domain.RightRead, e.IDDominio, nil) == nil {
 			v.Entities = append(v.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
 		}
 	}
@@ -78,7 +79,7 @@ func (c *Console) listPendenze(rq *request) error {
 	}
 	v.Filter = f
 	if f.Dominio != "" {
-		if err := domain.CanOnDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio); err != nil {
+		if err := operations.OnDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio, nil); err != nil {
 			return err
 		}
 		page, err := c.pendenze().PagePendenze(rq.p, f)

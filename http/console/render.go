@@ -12,6 +12,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
 
 var funcs = template.FuncMap{
@@ -60,7 +61,7 @@ func (c *Console) nav(r *http.Request, p domain.Principal) []navItem {
 		if m.service == domain.ServiceGiornaleEventi && c.deps.Audit == nil {
 			continue
 		}
-		if domain.HasServiceRight(p, m.service, domain.RightRead) == nil {
+		if operations.UseService(p, m.service, domain.RightRead, nil) == nil {
 			out = append(out, navItem{Href: m.href, Label: m.label, Current: strings.HasPrefix(r.URL.Path, m.href)})
 		}
 	}
@@ -154,7 +155,7 @@ func (c *Console) fail(rq *request, err error) {
 		c.renderError(w, r, rq, http.StatusBadRequest, "SINTASSI", "Richiesta non valida", invalid.Error())
 	case errors.As(err, &unproc):
 		c.renderError(w, r, rq, http.StatusUnprocessableEntity, "422000", "Richiesta non processabile", unproc.Detail)
-	case errors.Is(err, errNotFound), errors.Is(err, commands.ErrNotFound):
+	case errors.Is(err, errNotFound), errors.Is(err, domain.ErrNotFound), errors.Is(err, commands.ErrNotFound):
 		c.renderError(w, r, rq, http.StatusNotFound, "404000", "Risorsa non trovata", "")
 	case errors.Is(err, commands.ErrPrincipalInUse):
 		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "Il principal è già in uso.")

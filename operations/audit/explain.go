@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -16,12 +17,17 @@ const (
 	OutcomeDeny            = "deny"
 	OutcomeUnauthenticated = "unauthenticated"
 	OutcomeNotFound        = "not-found"
+	// OutcomeUnprocessable is a request every check allowed that the
+	// service answers 422 (an unknown or disabled entity or type).
+	OutcomeUnprocessable = "unprocessable"
 )
 
 // Rules the HTTP layer names for outcomes that are not a domain denial.
 const (
 	RuleGranted        = "granted"
 	RuleAuthentication = "authentication"
+	// RuleRequest names a request refused for its content (400, 422).
+	RuleRequest = "request"
 )
 
 // Query asks what a request would be answered.
@@ -39,6 +45,29 @@ type Step struct {
 	Passed bool   `json:"superata"`
 	Rule   string `json:"regola,omitempty"`
 	Detail string `json:"dettaglio,omitempty"`
+	// Checks are the operation's own checks, in order, each named by the
+	// domain function that decided (only on the operation's step).
+	Checks []Step `json:"verifiche,omitempty"`
+}
+
+// trail records an operation's checks as steps (operations.Recorder).
+type trail struct{ steps []Step }
+
+// Check records one check.
+func (t *trail) Check(name string, err error) {
+	st := Step{Check: name, Passed: err == nil}
+	var f *domain.ForbiddenError
+	var u *operations.UnprocessableError
+	switch {
+	case err == nil:
+	case errors.As(err, &f):
+		st.Rule, st.Detail = f.Rule, f.Detail
+	case errors.As(err, &u):
+		st.Rule, st.Detail = RuleRequest, u.Detail
+	default:
+		st.Detail = err.Error()
+	}
+	t.steps = append(t.steps, st)
 }
 
 // Evidence is a role or API grant of the principal, with whether it covers
@@ -109,19 +138,28 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 		x.Evidence = evidence(m, p, q.API, op, q.Resource)
 		return x, nil
 	}
-	err = op.decide(m, p, q.Resource)
+	var t trail
+	err = op.decide(m, p, q.Resource, &t)
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}
 	x.Evidence = evidence(m, p, q.API, op, q.Resource)
-	if errors.Is(err, errNotFound) {
-		x.Trail = append(x.Trail, Step{Check: op.Key(), Passed: true, Detail: "allowed to ask; the resource does not exist at this position"})
+	var unproc *operations.UnprocessableError
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		x.Trail = append(x.Trail, Step{Check: op.Key(), Passed: true, Detail: "allowed to ask; the resource does not exist at this position", Checks: t.steps})
 		x.Outcome, x.Rule, x.Detail = OutcomeNotFound, RuleGranted, "the resource does not exist at this position"
+		return x, nil
+	case errors.As(err, &unproc):
+		x.Trail = append(x.Trail, Step{Check: op.Key(), Passed: true, Detail: "allowed; the request is unprocessable (422): " + unproc.Detail, Checks: t.steps})
+		x.Outcome, x.Rule, x.Detail = OutcomeUnprocessable, RuleRequest, unproc.Detail
 		return x, nil
 	}
 	if x.check(op.Key(), err) != nil {
+		x.Trail[len(x.Trail)-1].Checks = t.steps
 		return x, nil
 	}
+	x.Trail[len(x.Trail)-1].Checks = t.steps
 	x.Outcome, x.Rule = OutcomeAllow, RuleGranted
 	return x, nil
 }

@@ -4,11 +4,12 @@
 // something (WhoCan).
 //
 // It never re-implements a rule. Its catalogue of operations maps each
-// operation to the very domain decision functions, in the same order and
-// fed with the same read-model views, that the HTTP handlers and command
-// handlers call, so an explanation agrees with the live decision by
-// construction. What it adds is evidence: the trail of checks, the roles
-// or grants that matched or failed, and the log position they rest on.
+// operation to the very function of package operations that the HTTP
+// handlers and command handlers call, so an explanation agrees with the
+// live decision by construction. What it adds is evidence: the trail of
+// checks (recorded by the operation itself through an operations.Recorder),
+// the roles or grants that matched or failed, and the log position they
+// rest on.
 //
 // A query runs against a *projections.ReadModel: the live one, or one
 // rebuilt up to a point with projections.Rebuild. Every function here is a

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -31,9 +32,10 @@ type Operation struct {
 	Name    string
 	Summary string
 	Routes  []string // the HTTP routes and commands whose decision this is
-	// decide runs the domain decisions in the handler's order. It returns
-	// nil (allowed), a *domain.ForbiddenError, errNotFound, or ErrBadQuery.
-	decide func(m *projections.ReadModel, p domain.Principal, r Resource) error
+	// decide reads the query and calls the operation function the routes'
+	// handlers call. It returns nil (allowed), a *domain.ForbiddenError,
+	// domain.ErrNotFound, an *operations.UnprocessableError, or ErrBadQuery.
+	decide func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error
 }
 
 // Key is "API/name", e.g. "PENDENZE/read".
@@ -69,69 +71,55 @@ func backofficeRight(r Resource) (domain.Service, domain.Right, error) {
 }
 
 // catalogue is every operation, by API. It is fixed at start-up and only
-// read afterwards.
+// read afterwards. Each decide reads the query's fields and calls the
+// operation function the HTTP handler (or command) of its routes calls.
 var catalogue = []*Operation{
 	// BACKOFFICE (API.md section 4).
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error { return domain.HasAnyRole(p) }},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ProfiloBackoffice(p, rec)
+		}},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
 			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
-			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening"},
+			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
+			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
 
 	// PENDENZE (section 5).
 	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
 		Routes: []string{"PUT /pendenze/{idA2A}/{idPendenza} (new)"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio, "idTipoPendenza", r.IDTipoPendenza); err != nil {
 				return err
 			}
 			// Without idA2A: under the caller's own (who may create there).
-			idA2A := or(r.IDA2A, p.IDA2A)
-			if err := domain.CanAskAboutIDA2A(p, idA2A); err != nil {
-				return err
-			}
-			return domain.CanCreatePendenza(p, idA2A, r.IDDominio, r.IDTipoPendenza)
+			return operations.PutPendenza(m, p, nil, or(r.IDA2A, p.IDA2A), r.IDDominio, r.IDTipoPendenza, rec)
 		}},
 	{API: domain.APIPendenze, Name: "update",
 		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio × idTipoPendenza)",
 		Routes:  []string{"PUT /pendenze/{idA2A}/{idPendenza} (existing)"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := needPendenza(r); err != nil {
 				return err
 			}
-			if err := domain.CanAskAboutIDA2A(p, r.IDA2A); err != nil {
-				return err
-			}
-			v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
-			if !ok {
-				return errNotFound
-			}
-			dominio, tipo := or(r.IDDominio, v.IDDominio), or(r.IDTipoPendenza, v.IDTipoPendenza)
-			return domain.CanUpdatePendenza(p, v, r.IDA2A, dominio, tipo)
+			return operations.UpdatePendenza(m, p, r.IDA2A, r.IDPendenza, r.IDDominio, r.IDTipoPendenza, rec)
 		}},
 	{API: domain.APIPendenze, Name: "read", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := needPendenza(r); err != nil {
 				return err
 			}
-			if err := domain.CanAskAboutIDA2A(p, r.IDA2A); err != nil {
-				return err
-			}
-			v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
-			if !ok {
-				return errNotFound
-			}
-			return domain.CanReadOwnPendenza(p, v)
+			_, err := operations.ReadOwnPendenza(m, p, r.IDA2A, r.IDPendenza, rec)
+			return err
 		}},
 	{API: domain.APIPendenze, Name: "list", Summary: "list the caller's own pendenze",
 		Routes: []string{"GET /pendenze"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error {
-			return domain.CanAskAboutIDA2A(p, p.IDA2A)
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ListOwnPendenze(p, rec)
 		}},
 
 	// PAGAMENTO (section 6).
@@ -141,122 +129,88 @@ var catalogue = []*Operation{
 		decide:  decidePay},
 	{API: domain.APIPagamento, Name: "read-pendenza", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := needPendenza(r); err != nil {
 				return err
 			}
-			if err := domain.CanListPendenzePagamento(p); err != nil {
-				return err
-			}
-			v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
-			if !ok {
-				if p.Kind != domain.KindApplication {
-					return domain.CanReadPendenzaPagamento(p, domain.PendenzaView{})
-				}
-				return missing(domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""))
-			}
-			return domain.CanReadPendenzaPagamento(p, v)
+			_, err := operations.ReadPendenzaPagamento(m, p, r.IDA2A, r.IDPendenza, rec)
+			return err
 		}},
 	{API: domain.APIPagamento, Name: "list-pendenze", Summary: "list pendenze",
 		Routes: []string{"GET /pendenze"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error {
-			return domain.CanListPendenzePagamento(p)
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ListPendenzePagamento(p, rec)
 		}},
 	{API: domain.APIPagamento, Name: "read-payment", Summary: "read the payment idPagamento",
 		Routes: []string{"GET /pagamenti/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idPagamento", r.IDPagamento); err != nil {
 				return err
 			}
-			pay, ok := m.Payment(r.IDPagamento)
-			if !ok {
-				if p.Kind != domain.KindApplication {
-					return domain.CanReadPayment(p, domain.PaymentView{})
-				}
-				return errNotFound
-			}
-			return domain.CanReadPayment(p, pay.View())
+			_, err := operations.ReadPaymentPagamento(m, p, r.IDPagamento, rec)
+			return err
 		}},
 	{API: domain.APIPagamento, Name: "read-notice", Summary: "read the notice idDominio/numeroAvviso (captcha protection not evaluated)",
 		Routes: []string{"GET /avvisi/{idDominio}/{numeroAvviso}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso); err != nil {
 				return err
 			}
-			if err := domain.CanAskNotice(p, r.IDDominio); err != nil {
-				return err
-			}
-			pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso)
-			if !ok {
-				return missingNotice(p, r.IDDominio)
-			}
-			return domain.CanReadNotice(p, pd.View())
+			_, err := operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
+			return err
 		}},
 	{API: domain.APIPagamento, Name: "profilo", Summary: "read the caller's profile",
 		Routes: []string{"GET /profilo"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error { return domain.CanReadProfile(p) }},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ProfiloPagamento(p, rec)
+		}},
 
 	// RAGIONERIA (section 8).
 	{API: domain.APIRagioneria, Name: "write-reconciliation", Summary: "create the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"PUT /riconciliazioni/{idDominio}/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
-				return err
-			}
-			if err := domain.CanReadRagioneriaDominio(p, r.IDDominio); err != nil {
 				return err
 			}
 			var existing *domain.ReconciliationView
 			if r.IDRiconciliazione != "" {
-				if rec, ok := m.Reconciliation(r.IDDominio, r.IDRiconciliazione); ok {
-					v := rec.View()
+				if stored, ok := m.Reconciliation(r.IDDominio, r.IDRiconciliazione); ok {
+					v := stored.View()
 					existing = &v
 				}
 			}
-			return domain.CanWriteReconciliation(p, r.IDDominio, existing)
+			return operations.WriteReconciliation(m, p, r.IDDominio, existing, rec)
 		}},
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio, "idRiconciliazione", r.IDRiconciliazione); err != nil {
 				return err
 			}
-			if err := domain.CanReadRagioneriaDominio(p, r.IDDominio); err != nil {
-				return err
-			}
-			rec, ok := m.Reconciliation(r.IDDominio, r.IDRiconciliazione)
-			if !ok {
-				return errNotFound
-			}
-			return domain.CanReadReconciliation(p, rec.View())
+			_, err := operations.ReadReconciliation(m, p, r.IDDominio, r.IDRiconciliazione, rec)
+			return err
 		}},
 	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
-		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
 			}
-			return domain.CanReadRagioneriaDominio(p, r.IDDominio)
+			return operations.ReadRagioneriaDominio(p, r.IDDominio, rec)
 		}},
 	{API: domain.APIRagioneria, Name: "list", Summary: "use the lists of the Ragioneria API",
 		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /pagamenti"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource) error {
-			return domain.CanUseRagioneria(p)
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.UseRagioneria(p, rec)
 		}},
 	{API: domain.APIRagioneria, Name: "read-payment", Summary: "read the payment idPagamento",
 		Routes: []string{"GET /pagamenti/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource) error {
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idPagamento", r.IDPagamento); err != nil {
 				return err
 			}
-			if err := domain.CanUseRagioneria(p); err != nil {
-				return err
-			}
-			pay, ok := m.Payment(r.IDPagamento)
-			if !ok {
-				return errNotFound
-			}
-			return domain.CanReadPaymentRagioneria(p, pay.View())
+			_, err := operations.ReadPaymentRagioneria(m, p, r.IDPagamento, rec)
+			return err
 		}},
 }
 
@@ -271,7 +225,7 @@ func needPendenza(r Resource) error { return need("idA2A", r.IDA2A, "idPendenza"
 
 // decideService is the Backoffice's service-right decision, by the most
 // specific resource named, as the handler of that resource decides it.
-func decideService(m *projections.ReadModel, p domain.Principal, r Resource) error {
+func decideService(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 	s, right, err := backofficeRight(r)
 	if err != nil {
 		return err
@@ -281,71 +235,40 @@ func decideService(m *projections.ReadModel, p domain.Principal, r Resource) err
 		if err := needPendenza(r); err != nil {
 			return err
 		}
-		if err := domain.HasServiceRight(p, s, right); err != nil {
-			return err
-		}
-		v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
-		if !ok {
-			return missing(domain.CanLearnMissingInRoles(p, s, right))
-		}
-		return domain.CanOnPendenzaScope(p, s, right, v.IDDominio, v.IDTipoPendenza)
+		_, err := operations.OnPendenza(m, p, s, right, r.IDA2A, r.IDPendenza, rec)
+		return err
 	case r.IDPagamento != "":
-		if err := domain.HasServiceRight(p, s, right); err != nil {
-			return err
-		}
-		pay, ok := m.Payment(r.IDPagamento)
-		if !ok {
-			return errNotFound
-		}
-		return domain.CanOnPayment(p, s, right, pay.View())
+		_, err := operations.OnPayment(m, p, s, right, r.IDPagamento, rec)
+		return err
 	case r.IDDominio != "" && r.IDTipoPendenza != "":
-		return domain.CanOnPendenzaScope(p, s, right, r.IDDominio, r.IDTipoPendenza)
+		return operations.OnPendenzaScope(p, s, right, r.IDDominio, r.IDTipoPendenza, rec)
 	case r.IDDominio != "":
-		return domain.CanOnDominio(p, s, right, r.IDDominio)
+		return operations.OnDominio(p, s, right, r.IDDominio, rec)
 	}
-	return domain.HasServiceRight(p, s, right)
+	return operations.UseService(p, s, right, rec)
 }
 
 // decidePay is the payment decision for one reference, as
 // commands.StartPayment decides it.
-func decidePay(m *projections.ReadModel, p domain.Principal, r Resource) error {
+func decidePay(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 	switch {
 	case r.IDA2A != "" || r.IDPendenza != "":
 		if err := needPendenza(r); err != nil {
 			return err
 		}
-		v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
-		if !ok {
-			if p.Kind != domain.KindApplication {
-				return domain.CanPayPendenza(p, domain.PendenzaView{})
-			}
-			return missing(domain.CanLearnMissingInGrant(p, domain.APIPagamento, ""))
-		}
-		return domain.CanPayPendenza(p, v)
+		_, err := operations.PayPendenza(m, p, r.IDA2A, r.IDPendenza, rec)
+		return err
 	case r.NumeroAvviso != "":
 		if err := need("idDominio", r.IDDominio); err != nil {
 			return err
 		}
-		if err := domain.CanAskNotice(p, r.IDDominio); err != nil {
-			return err
-		}
-		pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso)
-		if !ok {
-			return missingNotice(p, r.IDDominio)
-		}
-		return domain.CanPayNotice(p, pd.View())
+		_, err := operations.PayNotice(m, p, r.IDDominio, r.NumeroAvviso, rec)
+		return err
 	case r.IDTipoPendenza != "":
 		if err := need("idDominio", r.IDDominio); err != nil {
 			return err
 		}
-		if err := domain.CanAskSpontaneous(p, r.IDDominio, r.IDTipoPendenza); err != nil {
-			return err
-		}
-		t, ok := m.TypeView(r.IDTipoPendenza)
-		if !ok {
-			return errNotFound
-		}
-		return domain.CanPaySpontaneous(p, r.IDDominio, t)
+		return operations.PaySpontaneous(m, p, r.IDDominio, r.IDTipoPendenza, rec)
 	}
 	return fmt.Errorf("%w: name a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous payment (idDominio, idTipoPendenza)", ErrBadQuery)
 }
@@ -375,23 +298,3 @@ func Names(api domain.API) []string {
 // Catalogue returns every operation, in catalogue order. The operations
 // are shared: callers must not modify them.
 func Catalogue() []*Operation { return catalogue }
-
-// missing turns the decision about a resource that does not exist into
-// the operation's answer: not found once the caller may learn it, else
-// the denial (API.md section 2: 403 before 404).
-func missing(err error) error {
-	if err != nil {
-		return err
-	}
-	return errNotFound
-}
-
-// missingNotice is missing for a notice number at idDominio: applications
-// learn it only within their PAGAMENTO scope, citizens and anonymous
-// callers always.
-func missingNotice(p domain.Principal, idDominio string) error {
-	if p.Kind == domain.KindApplication {
-		return missing(domain.CanLearnMissingInGrant(p, domain.APIPagamento, idDominio))
-	}
-	return errNotFound
-}

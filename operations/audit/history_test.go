@@ -12,8 +12,8 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
-	"github.com/payauthz/payauthz/projections/audit"
 )
 
 const (

@@ -1,0 +1,58 @@
+package domain
+
+// Event-log and audit scoping (API.md section 4, Giornale degli Eventi):
+// who may read which events of the log, and which auditors' questions.
+
+// Place is where an event or a resource lies for scoping: its creditor
+// entity and, for pendenze and payments, the pendenza type ("" where types
+// do not apply).
+type Place struct {
+	IDDominio      string
+	IDTipoPendenza string
+}
+
+// CanReadWholeLog decides whether p sees every event of the log, registry
+// events included: a role giving Giornale degli Eventi R over every entity
+// and every type.
+func CanReadWholeLog(p Principal) error {
+	return CanLearnMissingInRoles(p, ServiceGiornaleEventi, RightRead)
+}
+
+// CanReadEvent decides whether p, which does not see the whole log, sees
+// an event at places: every place in the scope of a role giving Giornale
+// degli Eventi R (by entity, and by type where one applies). An event with
+// no place (the registries of types, intermediaries, roles, principals and
+// settings) is denied.
+func CanReadEvent(p Principal, places []Place) error {
+	if len(places) == 0 {
+		return deny(RuleRoleScope, "registry events need Giornale degli Eventi R on every entity and type")
+	}
+	for _, pl := range places {
+		var err error
+		if pl.IDTipoPendenza == "" {
+			err = CanOnDominio(p, ServiceGiornaleEventi, RightRead, pl.IDDominio)
+		} else {
+			err = CanOnPendenzaScope(p, ServiceGiornaleEventi, RightRead, pl.IDDominio, pl.IDTipoPendenza)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CanAudit decides whether auditor p may ask about a resource touching the
+// entities domini (at the asked position): each in the scope of a role
+// giving Giornale degli Eventi R, or, when the resource touches none, such
+// a role over every entity.
+func CanAudit(p Principal, domini []string) error {
+	if len(domini) == 0 {
+		return CanOnDominio(p, ServiceGiornaleEventi, RightRead, Wildcard)
+	}
+	for _, d := range domini {
+		if err := CanOnDominio(p, ServiceGiornaleEventi, RightRead, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package domain
+
+import "testing"
+
+func TestEventLogAndAuditScoping(t *testing.T) {
+	t.Parallel()
+	everywhere := operator(role("all", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeAll(), ScopeAll()))
+	oneEntity := operator(role("one", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeOf(d1), ScopeAll()))
+	oneType := operator(role("typ", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeOf(d1), ScopeOf(tA)))
+	noRight := operator(role("nor", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll()))
+	registry := []Place(nil)
+	entity1 := []Place{{IDDominio: d1}}
+	pendenza1A := []Place{{IDDominio: d1, IDTipoPendenza: tA}}
+	pendenza1B := []Place{{IDDominio: d1, IDTipoPendenza: tB}}
+	paymentBoth := []Place{{d1, tA}, {d2, tA}}
+	runDecisions(t, []decision{
+		{"whole_log_with_role_over_everything", CanReadWholeLog(everywhere), ""},
+		{"whole_log_denied_to_one_entity", CanReadWholeLog(oneEntity), RuleRoleScope},
+		{"whole_log_needs_the_right", CanReadWholeLog(noRight), RuleServiceRight},
+		{"registry_event_denied_to_scoped", CanReadEvent(oneEntity, registry), RuleRoleScope},
+		{"entity_event_in_scope", CanReadEvent(oneEntity, entity1), ""},
+		{"pendenza_event_in_type_scope", CanReadEvent(oneType, pendenza1A), ""},
+		{"pendenza_event_out_of_type_scope", CanReadEvent(oneType, pendenza1B), RuleRoleScope},
+		{"payment_touching_an_entity_out_of_scope", CanReadEvent(oneEntity, paymentBoth), RuleRoleScope},
+		{"payment_all_in_scope", CanReadEvent(everywhere, paymentBoth), ""},
+		{"audit_without_entity_needs_every_entity", CanAudit(oneEntity, nil), RuleRoleScope},
+		{"audit_without_entity_everywhere", CanAudit(everywhere, nil), ""},
+		{"audit_entity_in_scope", CanAudit(oneEntity, []string{d1}), ""},
+		{"audit_one_entity_out_of_scope", CanAudit(oneEntity, []string{d1, d2}), RuleRoleScope},
+		{"audit_needs_the_right", CanAudit(noRight, []string{d1}), RuleServiceRight},
+	})
+}
+
+func TestWriteGatesNameWhatTheyGate(t *testing.T) {
+	t.Parallel()
+	pen := app("A", Grant{API: APIPendenze, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	rag := app("R", Grant{API: APIRagioneria, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	runDecisions(t, []decision{
+		{"own_ida2a", CanWriteUnderIDA2A(pen, "A"), ""},
+		{"other_ida2a_is_the_own_ida2a_rule", CanWriteUnderIDA2A(pen, "B"), RuleOwnIDA2A},
+		{"write_gate_needs_pendenze_grant", CanWriteUnderIDA2A(rag, "R"), RuleAPIEntry},
+		{"reconciliation_in_scope", CanAskWriteReconciliation(rag, d1), ""},
+		{"reconciliation_out_of_scope", CanAskWriteReconciliation(rag, d2), RuleAPIScope},
+		{"reconciliation_needs_ragioneria_grant", CanAskWriteReconciliation(pen, d1), RuleAPIEntry},
+	})
+}

@@ -1,0 +1,96 @@
+package operations
+
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Operations of the Backoffice API (API.md section 4). Every read and
+// write needs a service right (R or W) from one role; reads and writes of
+// something that lies in an entity (and a type) need it from a role whose
+// scope holds that place. Writes then decide delegation in the command,
+// from what the body grants.
+
+// UseService is a Backoffice operation on something without a place: a
+// registry (types, intermediaries, roles, operators, applications), the
+// settings, a list (each item then kept by its own decision).
+func UseService(p domain.Principal, s domain.Service, r domain.Right, rec Recorder) error {
+	return check(rec, "HasServiceRight", domain.HasServiceRight(p, s, r))
+}
+
+// OnDominio is a Backoffice operation on idDominio (the entity itself, or
+// what belongs to it).
+func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio string, rec Recorder) error {
+	return check(rec, "CanOnDominio", domain.CanOnDominio(p, s, r, idDominio))
+}
+
+// OnPendenzaScope is a Backoffice operation on idDominio × idTipo.
+func OnPendenzaScope(p domain.Principal, s domain.Service, r domain.Right, idDominio, idTipo string, rec Recorder) error {
+	return check(rec, "CanOnPendenzaScope", domain.CanOnPendenzaScope(p, s, r, idDominio, idTipo))
+}
+
+// OnPendenza is a Backoffice operation on the stored pendenza idA2A /
+// idPendenza (GET /pendenze/{idA2A}/{idPendenza} with Pendenze R).
+func OnPendenza(m Pendenze, p domain.Principal, s domain.Service, r domain.Right, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
+	if err := UseService(p, s, r, rec); err != nil {
+		return projections.Pendenza{}, err
+	}
+	pd, ok := m.Pendenza(idA2A, idPendenza)
+	if !ok {
+		return pd, missing(rec, domain.CanLearnMissingInRoles(p, s, r))
+	}
+	return pd, OnPendenzaScope(p, s, r, pd.IDDominio, pd.IDTipoPendenza, rec)
+}
+
+// OnPayment is a Backoffice operation on the stored payment id (GET
+// /pagamenti/{id} with Pagamenti R). Payment ids are unguessable: a caller
+// with the right learns that one is missing.
+func OnPayment(m Payments, p domain.Principal, s domain.Service, r domain.Right, id string, rec Recorder) (*projections.Payment, error) {
+	if err := UseService(p, s, r, rec); err != nil {
+		return nil, err
+	}
+	pay, ok := m.Payment(id)
+	if !ok {
+		return nil, missing(rec, nil)
+	}
+	return pay, check(rec, "CanOnPayment", domain.CanOnPayment(p, s, r, pay.View()))
+}
+
+// ProfiloBackoffice is GET /profilo on the Backoffice API: any role.
+func ProfiloBackoffice(p domain.Principal, rec Recorder) error {
+	return check(rec, "HasAnyRole", domain.HasAnyRole(p))
+}
+
+// Entities finds creditor entities.
+type Entities interface {
+	Entity(idDominio string) (events.CreditorEntityRegistered, bool)
+}
+
+// ReadEntity is GET /domini/{idDominio}: Anagrafica Creditore R on
+// idDominio, whether or not the entity exists (403 before 404).
+func ReadEntity(m Entities, p domain.Principal, idDominio string, rec Recorder) (events.CreditorEntityRegistered, error) {
+	if err := OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idDominio, rec); err != nil {
+		return events.CreditorEntityRegistered{}, err
+	}
+	e, ok := m.Entity(idDominio)
+	if !ok {
+		return e, missing(rec, nil)
+	}
+	return e, nil
+}
+
+// ReadRegistry is GET of one entry of an unscoped Backoffice registry
+// (tipiPendenza, intermediari, ruoli, operatori, applicazioni): the
+// service's R, then the entry, found by find.
+func ReadRegistry[T any](find func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
+	if err := UseService(p, s, domain.RightRead, rec); err != nil {
+		var zero T
+		return zero, err
+	}
+	v, ok := find(id)
+	if !ok {
+		return v, missing(rec, nil)
+	}
+	return v, nil
+}

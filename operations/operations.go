@@ -1,0 +1,46 @@
+package operations
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// ErrUnauthenticated is a caller whose credentials do not authenticate it
+// (HTTP 401), decided by an operation (the node API's connector check).
+var ErrUnauthenticated = errors.New("not authenticated")
+
+// UnprocessableError is well-formed but semantically invalid input: an
+// unknown or disabled entity or type, an amount not above zero (HTTP 422).
+type UnprocessableError struct {
+	Detail string
+}
+
+func (e *UnprocessableError) Error() string { return e.Detail }
+
+// Unprocessable returns an *UnprocessableError with a formatted detail.
+func Unprocessable(format string, args ...any) error {
+	return &UnprocessableError{Detail: fmt.Sprintf(format, args...)}
+}
+
+// Recorder receives the trail of an operation: each check by name (the
+// domain function that decided), with its outcome (nil when it passed).
+// Explain uses it; the live path passes nil.
+type Recorder interface {
+	Check(name string, err error)
+}
+
+// check reports one check to rec (when not nil) and returns err.
+func check(rec Recorder, name string, err error) error {
+	if rec != nil {
+		rec.Check(name, err)
+	}
+	return err
+}
+
+// missing applies the missing-resource rule, recording whether the caller
+// may learn that the resource is missing.
+func missing(rec Recorder, canLearn error) error {
+	return domain.Missing(check(rec, "CanLearnMissing", canLearn))
+}

@@ -1,0 +1,117 @@
+package operations
+
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// Operations of the Pagamento API (API.md section 6). The public API's
+// protection (section 7) is gathered by HTTP and passed in as guard.
+
+// Pendenze finds stored pendenze by id.
+type Pendenze interface {
+	Pendenza(idA2A, idPendenza string) (projections.Pendenza, bool)
+}
+
+// Notices finds stored pendenze by notice number.
+type Notices interface {
+	PendenzaByNotice(idDominio, numeroAvviso string) (projections.Pendenza, bool)
+}
+
+// Payments finds stored payments.
+type Payments interface {
+	Payment(id string) (*projections.Payment, bool)
+}
+
+// ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
+func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
+	if err := ListPendenzePagamento(p, rec); err != nil {
+		return projections.Pendenza{}, err
+	}
+	pd, ok := m.Pendenza(idA2A, idPendenza)
+	if !ok {
+		return pd, missing(rec, domain.CanLearnMissingPendenzaPagamento(p, domain.CanReadPendenzaPagamento))
+	}
+	return pd, check(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento(p, pd.View()))
+}
+
+// ListPendenzePagamento is GET /pendenze: each listed pendenza is then kept
+// by domain.CanReadPendenzaPagamento.
+func ListPendenzePagamento(p domain.Principal, rec Recorder) error {
+	return check(rec, "CanListPendenzePagamento", domain.CanListPendenzePagamento(p))
+}
+
+// PayPendenza authorizes a payment reference {idA2A, idPendenza}.
+func PayPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
+	pd, ok := m.Pendenza(idA2A, idPendenza)
+	if !ok {
+		return pd, missing(rec, domain.CanLearnMissingPendenzaPagamento(p, domain.CanPayPendenza))
+	}
+	return pd, check(rec, "CanPayPendenza", domain.CanPayPendenza(p, pd.View()))
+}
+
+// PayNotice authorizes a payment reference {idDominio, numeroAvviso}.
+func PayNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
+	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
+	if err != nil {
+		return pd, err
+	}
+	return pd, check(rec, "CanPayNotice", domain.CanPayNotice(p, pd.View()))
+}
+
+// ReadNotice is GET /avvisi/{idDominio}/{numeroAvviso}. guard, when not
+// nil, is the public API's protection, given the notice's UUID ("" for an
+// unknown notice); it runs after the lookup and before existence is told.
+func ReadNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, guard func(uuid string) error, rec Recorder) (projections.Pendenza, error) {
+	pd, err := notice(m, p, idDominio, numeroAvviso, guard, rec)
+	if err != nil {
+		return pd, err
+	}
+	return pd, check(rec, "CanReadNotice", domain.CanReadNotice(p, pd.View()))
+}
+
+// notice is the shared start of the notice operations: the gate on
+// idDominio, the lookup, the guard, the missing-resource rule.
+func notice(m Notices, p domain.Principal, idDominio, numeroAvviso string, guard func(string) error, rec Recorder) (projections.Pendenza, error) {
+	if err := check(rec, "CanAskNotice", domain.CanAskNotice(p, idDominio)); err != nil {
+		return projections.Pendenza{}, err
+	}
+	pd, ok := m.PendenzaByNotice(idDominio, numeroAvviso)
+	if guard != nil {
+		if err := guard(pd.UUID); err != nil {
+			return pd, err
+		}
+	}
+	if !ok {
+		return pd, missing(rec, domain.CanLearnMissingNotice(p, idDominio))
+	}
+	return pd, nil
+}
+
+// PaySpontaneous authorizes a spontaneous payment reference {idDominio,
+// idTipoPendenza}: the gate on the pair (403 before 422), then an unknown
+// or disabled entity or type is 422, then the type must be spontaneous.
+func PaySpontaneous(m Registry, p domain.Principal, idDominio, idTipo string, rec Recorder) error {
+	if err := check(rec, "CanAskSpontaneous", domain.CanAskSpontaneous(p, idDominio, idTipo)); err != nil {
+		return err
+	}
+	t, err := CheckEntityAndType(m, idDominio, idTipo, rec)
+	if err != nil {
+		return err
+	}
+	return check(rec, "CanPaySpontaneous", domain.CanPaySpontaneous(p, idDominio, t))
+}
+
+// ReadPaymentPagamento is GET /pagamenti/{id}.
+func ReadPaymentPagamento(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
+	pay, ok := m.Payment(id)
+	if !ok {
+		return nil, missing(rec, domain.CanLearnMissingPaymentPagamento(p))
+	}
+	return pay, check(rec, "CanReadPayment", domain.CanReadPayment(p, pay.View()))
+}
+
+// ProfiloPagamento is GET /profilo on the Pagamento API.
+func ProfiloPagamento(p domain.Principal, rec Recorder) error {
+	return check(rec, "CanReadProfile", domain.CanReadProfile(p))
+}

@@ -1,0 +1,87 @@
+package operations
+
+import (
+	"github.com/payauthz/payauthz/domain"
+)
+
+// Operations of the Pendenze API (API.md section 5).
+
+// PendenzaViews finds the decision facts of a stored pendenza.
+type PendenzaViews interface {
+	PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool)
+}
+
+// ReadOwnPendenza is GET /pendenze/{idA2A}/{idPendenza}: the caller asks
+// only under its own idA2A (so it may learn a pendenza is missing there),
+// and reads only the pendenze it created. It does not allocate.
+func ReadOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
+	if err := check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, idA2A)); err != nil {
+		return domain.PendenzaView{}, err
+	}
+	v, ok := m.PendenzaView(idA2A, idPendenza)
+	if !ok {
+		return v, missing(rec, nil)
+	}
+	return v, check(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza(p, v))
+}
+
+// ListOwnPendenze is GET /pendenze: the caller's own pendenze, each then
+// kept by domain.CanReadOwnPendenza.
+func ListOwnPendenze(p domain.Principal, rec Recorder) error {
+	return check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, p.IDA2A))
+}
+
+// WritePendenzaUnder is the gate of PUT /pendenze/{idA2A}/{idPendenza},
+// decided before the body is read: only under the caller's own idA2A
+// (domain.RuleOwnIDA2A).
+func WritePendenzaUnder(p domain.Principal, idA2A string, rec Recorder) error {
+	return check(rec, "CanWriteUnderIDA2A", domain.CanWriteUnderIDA2A(p, idA2A))
+}
+
+// PutPendenza decides PUT /pendenze/{idA2A}/{idPendenza} moving (or
+// creating) the pendenza to idDominio × idTipo: the gate, then creation
+// (existing nil) or update of existing, then an unknown or disabled entity
+// or type is 422. The command decides with the stream it loaded; Explain
+// with the read model.
+func PutPendenza(m Registry, p domain.Principal, existing *domain.PendenzaView, idA2A, idDominio, idTipo string, rec Recorder) error {
+	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
+		return err
+	}
+	var err error
+	if existing == nil {
+		err = check(rec, "CanCreatePendenza", domain.CanCreatePendenza(p, idA2A, idDominio, idTipo))
+	} else {
+		err = check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, *existing, idA2A, idDominio, idTipo))
+	}
+	if err != nil {
+		return err
+	}
+	_, err = CheckEntityAndType(m, idDominio, idTipo, rec)
+	return err
+}
+
+// PendenzaWrites is what PUT of a pendenza reads.
+type PendenzaWrites interface {
+	PendenzaViews
+	Registry
+}
+
+// UpdatePendenza is PutPendenza on the stored pendenza idA2A/idPendenza
+// (not found when it does not exist); an empty idDominio or idTipo keeps
+// the stored one.
+func UpdatePendenza(m PendenzaWrites, p domain.Principal, idA2A, idPendenza, idDominio, idTipo string, rec Recorder) error {
+	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
+		return err
+	}
+	v, ok := m.PendenzaView(idA2A, idPendenza)
+	if !ok {
+		return missing(rec, nil)
+	}
+	if idDominio == "" {
+		idDominio = v.IDDominio
+	}
+	if idTipo == "" {
+		idTipo = v.IDTipoPendenza
+	}
+	return PutPendenza(m, p, &v, idA2A, idDominio, idTipo, rec)
+}
