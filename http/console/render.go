@@ -49,7 +49,11 @@ var menu = []struct {
 }{
 	{"/console/pendenze", "Pendenze", domain.ServicePendenze},
 	{"/console/domini", "Domini", domain.ServiceAnagraficaCreditore},
+	{"/console/tipi", "Tipi pendenza", domain.ServiceAnagraficaCreditore},
 	{"/console/applicazioni", "Applicazioni", domain.ServiceAnagraficaApplicazioni},
+	{"/console/operatori", "Operatori", domain.ServiceAnagraficaRuoli},
+	{"/console/ruoli", "Ruoli", domain.ServiceAnagraficaRuoli},
+	{"/console/intermediari", "Intermediari", domain.ServiceAnagraficaPagoPA},
 	{"/console/impostazioni", "Impostazioni", domain.ServiceConfigurazioneManutenzione},
 	{"/console/manutenzione", "Manutenzione", domain.ServiceConfigurazioneManutenzione},
 	{"/console/audit", "Audit", domain.ServiceGiornaleEventi},
