@@ -53,6 +53,10 @@ func (c *Console) auditPage(rq *request) error {
 		f.Operations[name] = audit.Names(api)
 	}
 	if rq.r.Method != http.MethodPost {
+		// From the event log: "who could, just before or after event N".
+		if pos, err := strconv.ParseUint(rq.r.URL.Query().Get("posizione"), 10, 64); err == nil && pos > 0 {
+			f.Posizione = strconv.FormatUint(pos, 10)
+		}
 		return c.render(rq, http.StatusOK, "audit.html", "Audit", f)
 	}
 	pf := rq.r.PostForm

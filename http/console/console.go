@@ -168,6 +168,13 @@ func (c *Console) routes() {
 	m.Handle("GET /console/pendenze", c.page(c.listPendenze))
 	m.Handle("GET /console/pendenze/{idA2A}/{idPendenza}", c.page(c.getPendenza))
 
+	m.Handle("GET /console/pagamenti", c.page(c.listPagamenti))
+	m.Handle("GET /console/pagamenti/{id}", c.page(c.getPagamento))
+	m.Handle("GET /console/riconciliazioni", c.page(c.listRiconciliazioni))
+	m.Handle("GET /console/rendicontazioni", c.page(c.listRendicontazioni))
+	m.Handle("GET /console/riscossioni", c.page(c.listRiscossioni))
+	m.Handle("GET /console/eventi", c.page(c.listEventi))
+
 	m.Handle("GET /console/audit", c.page(c.auditPage))
 	m.Handle("POST /console/audit", c.page(c.auditPage))
 	c.mux = m

@@ -48,6 +48,10 @@ var menu = []struct {
 	service     domain.Service
 }{
 	{"/console/pendenze", "Pendenze", domain.ServicePendenze},
+	{"/console/pagamenti", "Pagamenti", domain.ServicePagamenti},
+	{"/console/riconciliazioni", "Riconciliazioni", domain.ServiceRendicontazioniIncassi},
+	{"/console/rendicontazioni", "Rendicontazioni", domain.ServiceRendicontazioniIncassi},
+	{"/console/riscossioni", "Riscossioni", domain.ServiceRendicontazioniIncassi},
 	{"/console/domini", "Domini", domain.ServiceAnagraficaCreditore},
 	{"/console/tipi", "Tipi pendenza", domain.ServiceAnagraficaCreditore},
 	{"/console/applicazioni", "Applicazioni", domain.ServiceAnagraficaApplicazioni},
@@ -56,13 +60,14 @@ var menu = []struct {
 	{"/console/intermediari", "Intermediari", domain.ServiceAnagraficaPagoPA},
 	{"/console/impostazioni", "Impostazioni", domain.ServiceConfigurazioneManutenzione},
 	{"/console/manutenzione", "Manutenzione", domain.ServiceConfigurazioneManutenzione},
+	{"/console/eventi", "Giornale degli eventi", domain.ServiceGiornaleEventi},
 	{"/console/audit", "Audit", domain.ServiceGiornaleEventi},
 }
 
 func (c *Console) nav(r *http.Request, p domain.Principal) []navItem {
 	var out []navItem
 	for _, m := range menu {
-		if m.service == domain.ServiceGiornaleEventi && c.deps.Audit == nil {
+		if m.href == "/console/audit" && c.deps.Audit == nil {
 			continue
 		}
 		if operations.UseService(p, m.service, domain.RightRead, nil) == nil {
