@@ -89,14 +89,6 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	if err := operations.Audit(p, nil); err != nil {
 		return err
 	}
-	api, err := parseAuditAPI(c.QueryParam("api"))
-	if err != nil {
-		return err
-	}
-	op := c.QueryParam("operazione")
-	if op == "" {
-		return syntaxError("operazione is required")
-	}
 	var pos *uint64
 	if v := c.QueryParam("posizione"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
@@ -105,26 +97,46 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 		}
 		pos = &n
 	}
-	until, err := untilOf(pos, c.QueryParam("data"))
-	if err != nil {
-		return err
-	}
 	r := audit.Resource{Service: c.QueryParam("servizio"), Right: c.QueryParam("autorizzazione"),
 		IDDominio: c.QueryParam("idDominio"), IDTipoPendenza: c.QueryParam("idTipoPendenza"),
 		IDA2A: c.QueryParam("idA2A"), IDPendenza: c.QueryParam("idPendenza"), NumeroAvviso: c.QueryParam("numeroAvviso"),
 		IDPagamento: c.QueryParam("idPagamento"), IDRiconciliazione: c.QueryParam("idRiconciliazione")}
-	m, err := s.modelAt(c.Request().Context(), until)
+	res, err := s.whoCan(c.Request().Context(), p, c.QueryParam("api"), c.QueryParam("operazione"), pos, c.QueryParam("data"), r)
 	if err != nil {
 		return err
 	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// whoCan lists who may do an operation for the auditor p (the API and the
+// console share it).
+func (s *Server) whoCan(ctx context.Context, p domain.Principal, apiName, op string, pos *uint64, data string, r audit.Resource) (*audit.WhoCanResult, error) {
+	if err := operations.Audit(p, nil); err != nil {
+		return nil, err
+	}
+	api, err := parseAuditAPI(apiName)
+	if err != nil {
+		return nil, err
+	}
+	if op == "" {
+		return nil, syntaxError("operazione is required")
+	}
+	until, err := untilOf(pos, data)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.modelAt(ctx, until)
+	if err != nil {
+		return nil, err
+	}
 	if err := operations.AuditResource(p, audit.ResourceDomini(m, r), nil); err != nil {
-		return err
+		return nil, err
 	}
 	res, err := audit.WhoCan(m, api, op, r)
 	if err != nil {
-		return auditQueryError(err)
+		return nil, auditQueryError(err)
 	}
-	return c.JSON(http.StatusOK, res)
+	return res, nil
 }
 
 func parseAuditAPI(s string) (domain.API, error) {

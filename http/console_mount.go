@@ -33,6 +33,7 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 		Token:     func(pos events.Position) string { return Token(s.store.Backend(), pos) },
 		WriteWait: s.cfg.ConsistencyWait,
 		Audit:     s.consoleExplain,
+		WhoCan:    s.consoleWhoCan,
 	})
 	if err != nil {
 		return err
@@ -49,13 +50,25 @@ func (s *Server) authenticateBasic(_ context.Context, user, password string) (*p
 	return s.model.Authenticate(user, password)
 }
 
+// consoleWhoCan is GET /autorizzazioni for the console.
+func (s *Server) consoleWhoCan(ctx context.Context, p domain.Principal, q console.ExplainQuery) (*audit.WhoCanResult, error) {
+	res, err := s.whoCan(ctx, p, q.API, q.Operazione, q.Posizione, q.Data, q.Resource)
+	return res, consoleInputError(err)
+}
+
+// consoleInputError hands the HTTP layer's bad input to the console as
+// commands.InvalidError, which it shows on the form.
+func consoleInputError(err error) error {
+	var bad *badRequest
+	if errors.As(err, &bad) {
+		return &commands.InvalidError{Field: "", Detail: bad.detail}
+	}
+	return err
+}
+
 // consoleExplain is POST /autorizzazioni/verifica for the console.
 func (s *Server) consoleExplain(ctx context.Context, p domain.Principal, q console.ExplainQuery) (*audit.Explanation, error) {
 	x, err := s.explain(ctx, p, verificaBody{Principal: q.Principal, Auth: q.Auth, API: q.API, Operazione: q.Operazione,
 		Posizione: q.Posizione, Data: q.Data, Resource: q.Resource})
-	var bad *badRequest
-	if errors.As(err, &bad) {
-		return nil, &commands.InvalidError{Field: "", Detail: bad.detail}
-	}
-	return x, err
+	return x, consoleInputError(err)
 }

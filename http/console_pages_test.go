@@ -214,6 +214,14 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">`+"allow")
 	q.Set("data", before.Format("2006-01-02T15:04:05"))
 	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">unauthenticated`, "no registered principal has this name at this position")
+	// Who can, at the same date and now.
+	wq := url.Values{"domanda": {"chi"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}, "auth": {"basic"}}
+	now := cc.post("/console/audit", wq)
+	now.expect(t, 200, `id="chi"`, "<td>appLate</td>", "<td>appA</td>")
+	wq.Set("data", before.Format("2006-01-02T15:04:05"))
+	then := cc.post("/console/audit", wq)
+	then.expect(t, 200, "<td>appA</td>")
+	then.lacks(t, "<td>appLate</td>")
 	q.Set("data", "ieri")
 	cc.post("/console/audit", q).expect(t, 400, "AAAA-MM-GG", `value="ieri"`)
 

@@ -29,7 +29,13 @@ type ExplainQuery struct {
 // *commands.InvalidError, a denial a *domain.ForbiddenError.
 type AuditFunc func(ctx context.Context, p domain.Principal, q ExplainQuery) (*audit.Explanation, error)
 
+// WhoCanFunc lists who may do the operation of q (its Principal and Auth
+// are not used) for the auditor p.
+type WhoCanFunc func(ctx context.Context, p domain.Principal, q ExplainQuery) (*audit.WhoCanResult, error)
+
 type auditForm struct {
+	Domanda                                           string // spiega or chi
+	WhoCan                                            *audit.WhoCanResult
 	Principal, Auth, API, Operazione, Posizione, Data string
 	IDDominio, IDTipoPendenza, IDA2A, IDPendenza      string
 	Servizio, Autorizzazione                          string
@@ -46,7 +52,7 @@ func (c *Console) auditPage(rq *request) error {
 	if err := operations.Audit(rq.p, nil); err != nil {
 		return err
 	}
-	f := auditForm{Auth: "basic", API: "PAGAMENTO", APIs: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"},
+	f := auditForm{Domanda: "spiega", Auth: "basic", API: "PAGAMENTO", APIs: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"},
 		Operations: map[string][]string{}}
 	for _, name := range f.APIs {
 		api, _ := domain.ParseAPI(name)
@@ -60,6 +66,9 @@ func (c *Console) auditPage(rq *request) error {
 		return c.render(rq, http.StatusOK, "audit.html", "Audit", f)
 	}
 	pf := rq.r.PostForm
+	if pf.Get("domanda") == "chi" && c.deps.WhoCan != nil {
+		f.Domanda = "chi"
+	}
 	f.Principal, f.Auth, f.API, f.Operazione = pf.Get("principal"), pf.Get("auth"), pf.Get("api"), pf.Get("operazione")
 	f.Posizione, f.Data = pf.Get("posizione"), pf.Get("data")
 	f.IDDominio, f.IDTipoPendenza, f.IDA2A, f.IDPendenza = pf.Get("idDominio"), pf.Get("idTipoPendenza"), pf.Get("idA2A"), pf.Get("idPendenza")
@@ -89,7 +98,13 @@ func (c *Console) auditPage(rq *request) error {
 	if len(f.Errors) > 0 {
 		return c.render(rq, http.StatusBadRequest, "audit.html", "Audit", f)
 	}
-	x, err := c.deps.Audit(rq.r.Context(), rq.p, q)
+	var x *audit.Explanation
+	var err error
+	if f.Domanda == "chi" {
+		f.WhoCan, err = c.deps.WhoCan(rq.r.Context(), rq.p, q)
+	} else {
+		x, err = c.deps.Audit(rq.r.Context(), rq.p, q)
+	}
 	if err != nil {
 		fe, status, ok := formError(err)
 		if !ok {

@@ -65,6 +65,9 @@ type Deps struct {
 	// Audit answers the auditors' questions with the Backoffice API's
 	// function (scope checks included); nil hides the Audit page.
 	Audit AuditFunc
+	// WhoCan lists who may do an operation, with the Backoffice API's
+	// function (GET /autorizzazioni).
+	WhoCan WhoCanFunc
 }
 
 // Console is the console's http.Handler. It is safe for concurrent use.
