@@ -207,6 +207,21 @@ func TestConsoleBrowser(t *testing.T) {
 		b.shot("pendenze")
 	})
 
+	t.Run("role_grid_and_event_log", func(t *testing.T) {
+		b.open("/console/ruoli/opD1")
+		var checked bool
+		b.run(chromedp.Evaluate(`document.getElementById("acl_5_W").checked`, &checked))
+		if !checked {
+			t.Fatal("role opD1's Pendenze W is not checked in the grid")
+		}
+		b.shot("ruolo")
+		b.open("/console/eventi?tipo=ApplicationAPIAuthorized")
+		if !strings.Contains(b.text("table"), "appWeb") {
+			t.Fatal("the grant of appWeb is not in the event log")
+		}
+		b.shot("eventi")
+	})
+
 	t.Run("settings_switch_captcha_on", func(t *testing.T) {
 		w.do(t, "POST", pgPublic+"/pagamenti", noticeRef(p)).expect(t, 201, "")
 		b.open("/console/impostazioni")

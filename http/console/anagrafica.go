@@ -231,14 +231,7 @@ func (c *Console) fillRuolo(f *ruoloForm, p domain.Principal, has func(domain.Se
 		}
 		f.Grid = append(f.Grid, row)
 	}
-	f.Entities = []option{{"*", "Tutti i domini (*)"}}
-	for _, e := range c.deps.Model.Entities() {
-		f.Entities = append(f.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
-	}
-	f.Types = []option{{"*", "Tutti i tipi (*)"}}
-	for _, t := range c.deps.Model.PendenzaTypes() {
-		f.Types = append(f.Types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
-	}
+	f.Entities, f.Types = c.scopeOptions()
 }
 
 func itoa(i int) string {

@@ -76,14 +76,7 @@ var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", doma
 
 // pickers fills the entity and type options and the roles.
 func (c *Console) pickers(f *appForm, p domain.Principal) {
-	f.Entities = []option{{"*", "Tutti i domini (*)"}}
-	for _, e := range c.deps.Model.Entities() {
-		f.Entities = append(f.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
-	}
-	f.Types = []option{{"*", "Tutti i tipi (*)"}}
-	for _, t := range c.deps.Model.PendenzaTypes() {
-		f.Types = append(f.Types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
-	}
+	f.Entities, f.Types = c.scopeOptions()
 	f.AllRoles = nil
 	for _, r := range c.deps.Model.Roles() {
 		f.AllRoles = append(f.AllRoles, r.Event.IDRuolo)
@@ -100,6 +93,19 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 			f.Canonical = can
 		}
 	}
+}
+
+// scopeOptions are the entity and type pickers of a scope ("*" first).
+func (c *Console) scopeOptions() (entities, types []option) {
+	entities = []option{{"*", "Tutti i domini (*)"}}
+	for _, e := range c.deps.Model.Entities() {
+		entities = append(entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
+	}
+	types = []option{{"*", "Tutti i tipi (*)"}}
+	for _, t := range c.deps.Model.PendenzaTypes() {
+		types = append(types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
+	}
+	return entities, types
 }
 
 func formOf(a *projections.Application) appForm {

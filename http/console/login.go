@@ -85,37 +85,33 @@ func (c *Console) loginPassword(w http.ResponseWriter, r *http.Request) {
 // loginCertificate logs in the owner of the verified client certificate
 // (TLS listener only).
 func (c *Console) loginCertificate(w http.ResponseWriter, r *http.Request) {
-	if !c.loginForm(w, r) {
-		return
-	}
-	subject, ok := c.deps.VerifiedSubject(r)
-	var rec *projections.PrincipalRecord
-	if ok {
-		rec, ok = c.deps.Model.LookupDN(subject)
-	}
-	if !ok {
-		c.showLogin(w, r, http.StatusUnauthorized, "", "Nessun certificato client valido di un'utenza registrata.")
-		return
-	}
-	c.establish(w, r, rec, domain.AuthSSL, "")
+	c.loginAs(w, r, domain.AuthSSL, c.deps.VerifiedSubject, c.deps.Model.LookupDN,
+		"Nessun certificato client valido di un'utenza registrata.")
 }
 
 // loginSPID logs in the operator whose fiscal code a trusted identity
 // proxy sent.
 func (c *Console) loginSPID(w http.ResponseWriter, r *http.Request) {
+	c.loginAs(w, r, domain.AuthSPID, c.deps.SPIDCode, c.deps.Model.Lookup, "Nessuna identità SPID di un'utenza registrata.")
+}
+
+// loginAs logs in the principal named by what the request proves
+// (identity), looked up by find.
+func (c *Console) loginAs(w http.ResponseWriter, r *http.Request, auth domain.AuthType, identity func(*http.Request) (string, bool),
+	find func(string) (*projections.PrincipalRecord, bool), refused string) {
 	if !c.loginForm(w, r) {
 		return
 	}
-	code, ok := c.deps.SPIDCode(r)
+	name, ok := identity(r)
 	var rec *projections.PrincipalRecord
 	if ok {
-		rec, ok = c.deps.Model.Lookup(code)
+		rec, ok = find(name)
 	}
 	if !ok {
-		c.showLogin(w, r, http.StatusUnauthorized, "", "Nessuna identità SPID di un'utenza registrata.")
+		c.showLogin(w, r, http.StatusUnauthorized, "", refused)
 		return
 	}
-	c.establish(w, r, rec, domain.AuthSPID, "")
+	c.establish(w, r, rec, auth, "")
 }
 
 // establish starts a session for a principal that may enter the
@@ -124,6 +120,9 @@ func (c *Console) establish(w http.ResponseWriter, r *http.Request, rec *project
 	if err := domain.CanEnterAPI(rec.Principal, domain.APIBackoffice); err != nil {
 		c.showLogin(w, r, http.StatusForbidden, user, badCredentials)
 		return
+	}
+	if old, err := r.Cookie(CookieName); err == nil {
+		c.sessions.end(old.Value) // a login replaces the browser's previous session
 	}
 	id, _ := c.sessions.start(rec, auth)
 	setCookie(w, r, loginCookie, "", -1)
