@@ -6,15 +6,30 @@ package domain
 // application authorized on PENDENZE (RuleUnknownPrincipal,
 // RulePrincipalDisabled, RuleAPIEntry).
 
+const (
+	detailOwnIDA2A = "an application writes pendenze only under its own idA2A"
+	detailReadsOwn = "an application reads only the pendenze it created"
+)
+
+// ownedBy requires an active application authorized on api whose idA2A is
+// owner, else the denial (rule, detail). It does not allocate when it
+// allows.
+func ownedBy(p *Principal, api API, owner, rule, detail string) error {
+	if _, err := grantScope(p, api); err != nil {
+		return err
+	}
+	if owner != p.IDA2A {
+		return &ForbiddenError{Rule: rule, Detail: detail}
+	}
+	return nil
+}
+
 // CanCreatePendenza decides a new pendenza at pathIDA2A with idDominio ×
 // idTipo: pathIDA2A must be the caller's own (RuleOwnIDA2A) and the pair in
 // its PENDENZE grant (RuleAPIScope).
 func CanCreatePendenza(p Principal, pathIDA2A, idDominio, idTipo string) error {
-	if _, err := grantScope(&p, APIPendenze); err != nil {
+	if err := ownedBy(&p, APIPendenze, pathIDA2A, RuleOwnIDA2A, detailOwnIDA2A); err != nil {
 		return err
-	}
-	if pathIDA2A != p.IDA2A {
-		return deny(RuleOwnIDA2A, "an application writes pendenze only under its own idA2A")
 	}
 	return inGrant(&p, APIPendenze, idDominio, idTipo)
 }
@@ -26,11 +41,8 @@ func CanCreatePendenza(p Principal, pathIDA2A, idDominio, idTipo string) error {
 // in the grant does not matter: the creator may move a pendenza back into
 // scope.
 func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A, newDominio, newTipo string) error {
-	if _, err := grantScope(&p, APIPendenze); err != nil {
+	if err := ownedBy(&p, APIPendenze, pathIDA2A, RuleOwnIDA2A, detailOwnIDA2A); err != nil {
 		return err
-	}
-	if pathIDA2A != p.IDA2A {
-		return deny(RuleOwnIDA2A, "an application writes pendenze only under its own idA2A")
 	}
 	if existing.IDA2A != p.IDA2A {
 		return deny(RuleCreator, "only the application that created the pendenza may update it")
@@ -41,36 +53,18 @@ func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A, newDominio
 // CanReadOwnPendenza decides a read on the Pendenze API: the creator only,
 // whatever its current scope (RuleCreator).
 func CanReadOwnPendenza(p Principal, v PendenzaView) error {
-	if _, err := grantScope(&p, APIPendenze); err != nil {
-		return err
-	}
-	if v.IDA2A != p.IDA2A {
-		return deny(RuleCreator, "an application reads only the pendenze it created")
-	}
-	return nil
+	return ownedBy(&p, APIPendenze, v.IDA2A, RuleCreator, detailReadsOwn)
 }
 
 // CanWriteUnderIDA2A decides whether p may write pendenze under idA2A on
 // the Pendenze API, before the body is read or the pendenza looked up:
 // only under its own (RuleOwnIDA2A).
 func CanWriteUnderIDA2A(p Principal, idA2A string) error {
-	if _, err := grantScope(&p, APIPendenze); err != nil {
-		return err
-	}
-	if idA2A != p.IDA2A {
-		return deny(RuleOwnIDA2A, "an application writes pendenze only under its own idA2A")
-	}
-	return nil
+	return ownedBy(&p, APIPendenze, idA2A, RuleOwnIDA2A, detailOwnIDA2A)
 }
 
 // CanAskAboutIDA2A decides whether p may ask about pendenze under idA2A on
 // the Pendenze API, before their existence is looked up (403 before 404).
 func CanAskAboutIDA2A(p Principal, idA2A string) error {
-	if _, err := grantScope(&p, APIPendenze); err != nil {
-		return err
-	}
-	if idA2A != p.IDA2A {
-		return deny(RuleCreator, "an application reads only the pendenze it created")
-	}
-	return nil
+	return ownedBy(&p, APIPendenze, idA2A, RuleCreator, detailReadsOwn)
 }

@@ -42,13 +42,7 @@ func CanWriteReconciliation(p Principal, idDominio string, existing *Reconciliat
 // CanReadReconciliation decides a reconciliation read: the creator only
 // (RuleCreator), whatever its current scope.
 func CanReadReconciliation(p Principal, v ReconciliationView) error {
-	if _, err := grantScope(&p, APIRagioneria); err != nil {
-		return err
-	}
-	if v.IDA2A != p.IDA2A {
-		return deny(RuleCreator, "an application reads only the reconciliations it created")
-	}
-	return nil
+	return ownedBy(&p, APIRagioneria, v.IDA2A, RuleCreator, "an application reads only the reconciliations it created")
 }
 
 // CanReadRagioneriaDominio decides reads of the settlement reports and

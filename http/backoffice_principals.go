@@ -11,7 +11,6 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -69,10 +68,7 @@ func (s *Server) getRuolo(c *echo.Context) error {
 }
 
 func (s *Server) listRuoli(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.Roles(), toRuolo)
+	return listRegistry(c, domain.ServiceAnagraficaRuoli, s.model.Roles, toRuolo)
 }
 
 // --- operatori ---
@@ -135,10 +131,7 @@ func (s *Server) getOperatore(c *echo.Context) error {
 }
 
 func (s *Server) listOperatori(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaRuoli, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.Operators(), toOperatore)
+	return listRegistry(c, domain.ServiceAnagraficaRuoli, s.model.Operators, toOperatore)
 }
 
 // --- applicazioni ---
@@ -282,8 +275,5 @@ func (s *Server) getApplicazione(c *echo.Context) error {
 }
 
 func (s *Server) listApplicazioni(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.Applications(), toApplicazione)
+	return listRegistry(c, domain.ServiceAnagraficaApplicazioni, s.model.Applications, toApplicazione)
 }

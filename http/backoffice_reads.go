@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
-
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -55,15 +53,7 @@ func filterStato(items []projections.Pendenza, stato string) []projections.Pende
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {
-	idA2A, idPendenza, err := pendenzaPath(c)
-	if err != nil {
-		return err
-	}
-	pd, err := operations.OnPendenza(s.model, callerOf(c).principal, domain.ServicePendenze, domain.RightRead, idA2A, idPendenza, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPendenza(pd))
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, toPendenza)
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {
@@ -78,15 +68,7 @@ func (s *Server) boListPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) boGetPagamento(c *echo.Context) error {
-	id, err := pathParam(c, "id", validPaymentID)
-	if err != nil {
-		return err
-	}
-	pay, err := operations.OnPayment(s.model, callerOf(c).principal, domain.ServicePagamenti, domain.RightRead, id, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPagamento(pay))
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentBackoffice, toPagamento)
 }
 
 // validPaymentID: payment ids are 32 lowercase hex characters.
@@ -102,46 +84,14 @@ func validPaymentID(s string) bool {
 	return true
 }
 
-// inRendicontazioni keeps what a role giving Rendicontazioni e Incassi R
-// has in scope, optionally of one idDominio.
-func (s *Server) inRendicontazioni(c *echo.Context) (func(string) bool, error) {
-	p := callerOf(c).principal
-	if err := operations.UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, nil); err != nil {
-		return nil, err
-	}
-	dominio := c.QueryParam("idDominio")
-	if err := checkListFilters(dominio, ""); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return (dominio == "" || id == dominio) &&
-			domain.CanOnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, id) == nil
-	}, nil
-}
-
 func (s *Server) boListRiconciliazioni(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiconciliazione)
+	return s.pageRiconciliazioni(c, operations.RendicontazioniList)
 }
 
 func (s *Server) boListFlussi(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
+	return s.pageFlussi(c, operations.RendicontazioniList)
 }
 
 func (s *Server) boListRiscossioni(c *echo.Context) error {
-	keep, err := s.inRendicontazioni(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiscossione)
+	return s.pageRiscossioni(c, operations.RendicontazioniList)
 }

@@ -47,15 +47,7 @@ func (s *Server) putDominio(c *echo.Context) error {
 // idDominio: outside that scope the answer is 403 whether or not the entity
 // exists; inside it, an unknown entity is 404.
 func (s *Server) getDominio(c *echo.Context) error {
-	id, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	e, err := operations.ReadEntity(s.model, callerOf(c).principal, id, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toDominio(e))
+	return read1[operations.Entities](c, s.model, pIDDominio, operations.ReadEntity, toDominio)
 }
 
 // listDomini needs Anagrafica Creditore R and lists only the entities in
@@ -114,10 +106,7 @@ func (s *Server) getTipoPendenza(c *echo.Context) error {
 }
 
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.PendenzaTypes(), toTipo)
+	return listRegistry(c, domain.ServiceAnagraficaCreditore, s.model.PendenzaTypes, toTipo)
 }
 
 // --- intermediari ---
@@ -173,10 +162,7 @@ func (s *Server) getIntermediario(c *echo.Context) error {
 }
 
 func (s *Server) listIntermediari(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceAnagraficaPagoPA, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, s.model.Intermediaries(), toIntermediario)
+	return listRegistry(c, domain.ServiceAnagraficaPagoPA, s.model.Intermediaries, toIntermediario)
 }
 
 // readRegistry answers GET of one entry of an unscoped registry, named by
@@ -197,4 +183,13 @@ func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), svc do
 		return err
 	}
 	return c.JSON(http.StatusOK, view(v))
+}
+
+// listRegistry answers a page of an unscoped registry: the service's R,
+// then every entry of all.
+func listRegistry[T, V any](c *echo.Context, svc domain.Service, all func() []T, view func(T) V) error {
+	if err := operations.UseService(callerOf(c).principal, svc, domain.RightRead, nil); err != nil {
+		return err
+	}
+	return pageJSON(c, all(), view)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // actor is the command actor of the request: its principal and its request
@@ -106,4 +108,60 @@ func (s *Server) decodePut(c *echo.Context, readID func(*echo.Context) (string, 
 // idParam reads the path parameter name, an id checked by valid.
 func idParam(name string, valid func(string) bool) func(*echo.Context) (string, error) {
 	return func(c *echo.Context) (string, error) { return pathParam(c, name, valid) }
+}
+
+// param names a path parameter and the format it must have.
+type param struct {
+	name  string
+	valid func(string) bool
+}
+
+var (
+	pIDA2A      = param{"idA2A", commands.ValidID}
+	pIDPendenza = param{"idPendenza", commands.ValidID}
+	pIDDominio  = param{"idDominio", commands.ValidDominio}
+	pID         = param{"id", commands.ValidID}
+	pIDFlusso   = param{"idFlusso", commands.ValidFlusso}
+	pAvviso     = param{"numeroAvviso", commands.ValidAvviso}
+	pPagamento  = param{"id", validPaymentID}
+)
+
+// read1 answers GET of the resource named by one path parameter: op
+// decides for the caller and finds it in m, view renders it.
+func read1[M, T, V any](c *echo.Context, m M, a param, op func(M, domain.Principal, string, operations.Recorder) (T, error), view func(T) V) error {
+	id, err := pathParam(c, a.name, a.valid)
+	if err != nil {
+		return err
+	}
+	v, err := op(m, callerOf(c).principal, id, nil)
+	return reply(c, v, err, view)
+}
+
+// read2 is read1 for a resource named by two path parameters.
+func read2[M, T, V any](c *echo.Context, m M, a, b param, op func(M, domain.Principal, string, string, operations.Recorder) (T, error), view func(T) V) error {
+	x, y, err := pathPair(c, a, b)
+	if err != nil {
+		return err
+	}
+	v, err := op(m, callerOf(c).principal, x, y, nil)
+	return reply(c, v, err, view)
+}
+
+// reply answers an operation's result: its error, or the resource v
+// rendered by view.
+func reply[T, V any](c *echo.Context, v T, err error, view func(T) V) error {
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, view(v))
+}
+
+// pathPair reads two path parameters.
+func pathPair(c *echo.Context, a, b param) (string, string, error) {
+	x, err := pathParam(c, a.name, a.valid)
+	if err != nil {
+		return "", "", err
+	}
+	y, err := pathParam(c, b.name, b.valid)
+	return x, y, err
 }

@@ -50,11 +50,7 @@ func (s *Server) nodoVerifica(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	avviso, err := pathParam(c, "numeroAvviso", commands.ValidAvviso)
+	dominio, avviso, err := pathPair(c, pIDDominio, pAvviso)
 	if err != nil {
 		return err
 	}

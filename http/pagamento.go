@@ -121,15 +121,7 @@ func (s *Server) postPagamento(c *echo.Context) error {
 }
 
 func (s *Server) getPagamento(c *echo.Context) error {
-	id, err := pathParam(c, "id", validPaymentID)
-	if err != nil {
-		return err
-	}
-	pay, err := operations.ReadPaymentPagamento(s.model, callerOf(c).principal, id, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPagamento(pay))
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentPagamento, toPagamento)
 }
 
 func (s *Server) listPagamenti(c *echo.Context) error {
@@ -139,15 +131,7 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {
-	idA2A, idPendenza, err := pendenzaPath(c)
-	if err != nil {
-		return err
-	}
-	pd, err := operations.ReadPendenzaPagamento(s.model, callerOf(c).principal, idA2A, idPendenza, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toPendenza(pd))
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaPagamento, toPendenza)
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {
@@ -169,11 +153,7 @@ func (s *Server) pgListPendenze(c *echo.Context) error {
 }
 
 func (s *Server) getAvviso(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	avviso, err := pathParam(c, "numeroAvviso", commands.ValidAvviso)
+	dominio, avviso, err := pathPair(c, pIDDominio, pAvviso)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ type pendenzaBody struct {
 }
 
 func (s *Server) putPendenza(c *echo.Context) error {
-	idA2A, idPendenza, err := pendenzaPath(c)
+	idA2A, idPendenza, err := pathPair(c, pIDA2A, pIDPendenza)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (s *Server) putPendenza(c *echo.Context) error {
 }
 
 func (s *Server) getOwnPendenza(c *echo.Context) error {
-	idA2A, idPendenza, err := pendenzaPath(c)
+	idA2A, idPendenza, err := pathPair(c, pIDA2A, pIDPendenza)
 	if err != nil {
 		return err
 	}
@@ -75,17 +75,6 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 		return errNotFound
 	}
 	return c.JSON(http.StatusOK, toPendenza(pd))
-}
-
-// pendenzaPath reads the {idA2A}/{idPendenza} path of a pendenza.
-func pendenzaPath(c *echo.Context) (idA2A, idPendenza string, err error) {
-	if idA2A, err = pathParam(c, "idA2A", commands.ValidID); err != nil {
-		return "", "", err
-	}
-	if idPendenza, err = pathParam(c, "idPendenza", commands.ValidID); err != nil {
-		return "", "", err
-	}
-	return idA2A, idPendenza, nil
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {

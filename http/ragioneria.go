@@ -31,7 +31,7 @@ type riconciliazioneBody struct {
 }
 
 func (s *Server) putRiconciliazione(c *echo.Context) error {
-	dominio, id, err := riconciliazionePath(c)
+	dominio, id, err := pathPair(c, pIDDominio, pID)
 	if err != nil {
 		return err
 	}
@@ -56,89 +56,22 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	})
 }
 
-// riconciliazionePath reads the {idDominio}/{id} path of a reconciliation.
-func riconciliazionePath(c *echo.Context) (dominio, id string, err error) {
-	if dominio, err = pathParam(c, "idDominio", commands.ValidDominio); err != nil {
-		return "", "", err
-	}
-	if id, err = pathParam(c, "id", commands.ValidID); err != nil {
-		return "", "", err
-	}
-	return dominio, id, nil
-}
-
 func (s *Server) getRiconciliazione(c *echo.Context) error {
-	dominio, id, err := riconciliazionePath(c)
-	if err != nil {
-		return err
-	}
-	r, err := operations.ReadReconciliation(s.model, callerOf(c).principal, dominio, id, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toRiconciliazione(r))
+	return read2[operations.Reconciliations](c, s.model, pIDDominio, pID, operations.ReadReconciliation, toRiconciliazione)
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
-	p := callerOf(c).principal
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool {
-		return keep(r.Event.IDDominio) && domain.CanReadReconciliation(p, r.View()) == nil
-	})
-	return pageJSON(c, items, toRiconciliazione)
+	return s.pageRiconciliazioni(c, operations.RagioneriaList)
 }
 
-// ragioneriaScope returns the filter of entities the caller may read,
-// narrowed by the idDominio query parameter.
-func (s *Server) ragioneriaScope(c *echo.Context) (func(string) bool, error) {
-	p := callerOf(c).principal
-	if err := operations.UseRagioneria(p, nil); err != nil {
-		return nil, err
-	}
-	dominio := c.QueryParam("idDominio")
-	if err := checkListFilters(dominio, ""); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return (dominio == "" || id == dominio) && domain.CanReadRagioneriaDominio(p, id) == nil
-	}, nil
-}
-
-func (s *Server) listFlussi(c *echo.Context) error {
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
-}
+func (s *Server) listFlussi(c *echo.Context) error { return s.pageFlussi(c, operations.RagioneriaList) }
 
 func (s *Server) getFlusso(c *echo.Context) error {
-	dominio, err := pathParam(c, "idDominio", commands.ValidDominio)
-	if err != nil {
-		return err
-	}
-	idFlusso, err := pathParam(c, "idFlusso", commands.ValidFlusso)
-	if err != nil {
-		return err
-	}
-	r, err := operations.ReadFlusso(s.model, callerOf(c).principal, dominio, idFlusso, nil)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toFlusso(r))
+	return read2[operations.SettlementReports](c, s.model, pIDDominio, pIDFlusso, operations.ReadFlusso, toFlusso)
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {
-	keep, err := s.ragioneriaScope(c)
-	if err != nil {
-		return err
-	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && keep(r.Event.IDDominio) })
-	return pageJSON(c, items, toRiscossione)
+	return s.pageRiscossioni(c, operations.RagioneriaList)
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {

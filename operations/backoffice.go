@@ -94,3 +94,15 @@ func ReadRegistry[T any](find func(string) (T, bool), p domain.Principal, s doma
 	}
 	return v, nil
 }
+
+// ReadPendenzaBackoffice is GET /pendenze/{idA2A}/{idPendenza} of the
+// Backoffice: Pendenze R on the pendenza's entity and type.
+func ReadPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
+	return OnPendenza(m, p, domain.ServicePendenze, domain.RightRead, idA2A, idPendenza, rec)
+}
+
+// ReadPaymentBackoffice is GET /pagamenti/{id} of the Backoffice:
+// Pagamenti R on the payment.
+func ReadPaymentBackoffice(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
+	return OnPayment(m, p, domain.ServicePagamenti, domain.RightRead, id, rec)
+}

@@ -1,0 +1,53 @@
+package httpapi
+
+import (
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The lists of things that belong to an entity, shared by the Backoffice
+// and the Ragioneria API: the API's gate (listOf) decides who may list and
+// which entities the list shows (narrowed by the idDominio filter).
+
+// listOf is an API's gate of the lists by entity.
+type listOf func(p domain.Principal, only string, rec operations.Recorder) (operations.EntityScope, error)
+
+// entityScope runs the gate, then checks the idDominio filter.
+func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
+	dominio := c.QueryParam("idDominio")
+	sc, err := gate(callerOf(c).principal, dominio, nil)
+	if err != nil {
+		return sc, err
+	}
+	return sc, checkListFilters(dominio, "")
+}
+
+func (s *Server) pageRiconciliazioni(c *echo.Context, gate listOf) error {
+	sc, err := entityScope(c, gate)
+	if err != nil {
+		return err
+	}
+	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return sc.AdmitsReconciliation(r.View()) })
+	return pageJSON(c, items, toRiconciliazione)
+}
+
+func (s *Server) pageFlussi(c *echo.Context, gate listOf) error {
+	sc, err := entityScope(c, gate)
+	if err != nil {
+		return err
+	}
+	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return sc.Admits(r.Event.IDDominio) })
+	return pageJSON(c, items, toFlusso)
+}
+
+func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {
+	sc, err := entityScope(c, gate)
+	if err != nil {
+		return err
+	}
+	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && sc.Admits(r.Event.IDDominio) })
+	return pageJSON(c, items, toRiscossione)
+}

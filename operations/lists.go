@@ -1,0 +1,43 @@
+package operations
+
+import "github.com/payauthz/payauthz/domain"
+
+// EntityScope is what a list of things that belong to an entity
+// (reconciliations, settlement reports, collections) may show: the
+// entities of the caller's RAGIONERIA grant on the Ragioneria API, or of a
+// role giving Rendicontazioni e Incassi R on the Backoffice, narrowed to
+// one entity when the list asks for one.
+type EntityScope struct {
+	p          domain.Principal
+	ragioneria bool
+	only       string // "" for every entity
+}
+
+// RagioneriaList is the gate of the Ragioneria API's lists by entity
+// (only: the idDominio filter, "" for none).
+func RagioneriaList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {
+	return EntityScope{p: p, ragioneria: true, only: only}, UseRagioneria(p, rec)
+}
+
+// RendicontazioniList is the gate of the Backoffice's lists of
+// reconciliations, settlement reports and collections.
+func RendicontazioniList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {
+	return EntityScope{p: p, only: only}, UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, rec)
+}
+
+// Admits reports whether the list shows what belongs to idDominio.
+func (e EntityScope) Admits(idDominio string) bool {
+	if e.only != "" && idDominio != e.only {
+		return false
+	}
+	if e.ragioneria {
+		return domain.CanReadRagioneriaDominio(e.p, idDominio) == nil
+	}
+	return domain.CanOnDominio(e.p, domain.ServiceRendicontazioniIncassi, domain.RightRead, idDominio) == nil
+}
+
+// AdmitsReconciliation reports whether the list shows reconciliation v:
+// on the Ragioneria API its creator's only.
+func (e EntityScope) AdmitsReconciliation(v domain.ReconciliationView) bool {
+	return e.Admits(v.IDDominio) && (!e.ragioneria || domain.CanReadReconciliation(e.p, v) == nil)
+}

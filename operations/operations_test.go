@@ -1,0 +1,206 @@
+package operations_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// model builds read models with apps applications authorized on PENDENZE
+// and PAGAMENTO at one entity each, and pendenze pendenze spread over them,
+// plus a spontaneous, a disabled and an ordinary type.
+func model(tb testing.TB, apps, pendenze int) *projections.ReadModel {
+	tb.Helper()
+	m := projections.New()
+	pos := events.Position(0)
+	commit := func(evs ...events.Event) {
+		pos++
+		for i, e := range evs {
+			env := events.Envelope{ID: fmt.Sprintf("e%d-%d", pos, i), Name: e.EventName(), Position: pos,
+				Version: events.Version(pos), Index: i, CommitSize: len(evs), Time: time.Now(), Event: e}
+			if err := m.Apply(env); err != nil {
+				tb.Fatalf("apply %s: %v", e.EventName(), err)
+			}
+		}
+	}
+	for i := range 100 {
+		commit(events.CreditorEntityRegistered{IDDominio: dominio(i), RagioneSociale: "Ente", Enabled: true})
+	}
+	commit(events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
+	commit(events.PendenzaTypeRegistered{IDTipoPendenza: "DONO", Descrizione: "Dono", Enabled: true, Spontaneous: true})
+	commit(events.PendenzaTypeRegistered{IDTipoPendenza: "SPENTO", Descrizione: "Spento", Spontaneous: true})
+	for i := range apps {
+		id := fmt.Sprintf("app%05d", i)
+		commit(events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}},
+			events.ApplicationAPIAuthorized{IDA2A: id, API: "PENDENZE", Domini: []string{dominio(i)}, TipiPendenza: []string{"*"}},
+			events.ApplicationAPIAuthorized{IDA2A: id, API: "PAGAMENTO", Domini: []string{dominio(i)}, TipiPendenza: []string{"*"}})
+	}
+	for i := range pendenze {
+		app := i % apps
+		commit(events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", app), IDPendenza: fmt.Sprintf("P%07d", i),
+			IDDominio: dominio(app), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti", AmountCents: 12345,
+			Payer:        events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H5010", Anagrafica: "Mario Rossi"},
+			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)})
+	}
+	return m
+}
+
+func dominio(i int) string { return fmt.Sprintf("%011d", i%100) }
+
+func principal(tb testing.TB, m *projections.ReadModel, name string) domain.Principal {
+	tb.Helper()
+	rec, ok := m.Lookup(name)
+	if !ok {
+		tb.Fatalf("no principal %s", name)
+	}
+	return rec.Principal
+}
+
+// trail records the checks an operation reports.
+type trail []string
+
+func (t *trail) Check(name string, err error) {
+	outcome := "pass"
+	var f *domain.ForbiddenError
+	var u *operations.UnprocessableError
+	switch {
+	case errors.As(err, &f):
+		outcome = f.Rule
+	case errors.As(err, &u):
+		outcome = "422"
+	case err != nil:
+		outcome = err.Error()
+	}
+	*t = append(*t, name+":"+outcome)
+}
+
+func TestOperationsAnswerAndRecordTheirChecks(t *testing.T) {
+	t.Parallel()
+	m := model(t, 2, 4)
+	a0, a1 := principal(t, m, "app00000"), principal(t, m, "app00001")
+	cit := domain.Citizen("RSSMRA80A01H5010")
+	type result struct {
+		err   error
+		trail trail
+	}
+	run := func(f func(rec operations.Recorder) error) result {
+		var tr trail
+		return result{f(&tr), tr}
+	}
+	cases := []struct {
+		name  string
+		got   result
+		want  string // "" allowed, "404", "422", "401" or a rule
+		trail string // the last recorded check
+	}{
+		{"read_own", run(func(r operations.Recorder) error {
+			_, err := operations.ReadOwnPendenza(m, a0, "app00000", "P0000000", r)
+			return err
+		}), "", "CanReadOwnPendenza:pass"},
+		{"read_own_missing_is_404", run(func(r operations.Recorder) error {
+			_, err := operations.ReadOwnPendenza(m, a0, "app00000", "nope", r)
+			return err
+		}), "404", "CanLearnMissing:pass"},
+		{"read_under_other_ida2a_is_403_before_404", run(func(r operations.Recorder) error {
+			_, err := operations.ReadOwnPendenza(m, a0, "app00001", "nope", r)
+			return err
+		}), domain.RuleCreator, "CanAskAboutIDA2A:" + domain.RuleCreator},
+		{"write_under_other_ida2a_is_the_own_ida2a_rule", run(func(r operations.Recorder) error {
+			return operations.PutPendenza(m, a0, nil, "app00001", dominio(0), "TARI", r)
+		}), domain.RuleOwnIDA2A, "CanWriteUnderIDA2A:" + domain.RuleOwnIDA2A},
+		{"create_unknown_type_is_422", run(func(r operations.Recorder) error {
+			return operations.PutPendenza(m, a0, nil, "app00000", dominio(0), "NOPE", r)
+		}), "422", "type:422"},
+		{"pay_missing_pendenza_outside_full_scope_is_403", run(func(r operations.Recorder) error {
+			_, err := operations.PayPendenza(m, a1, "app00000", "nope", r)
+			return err
+		}), domain.RuleAPIScope, "CanLearnMissing:" + domain.RuleAPIScope},
+		{"citizen_never_learns_a_missing_pendenza", run(func(r operations.Recorder) error {
+			_, err := operations.ReadPendenzaPagamento(m, cit, "app00000", "nope", r)
+			return err
+		}), domain.RulePayer, "CanLearnMissing:" + domain.RulePayer},
+		{"citizen_learns_a_missing_notice", run(func(r operations.Recorder) error {
+			_, err := operations.ReadNotice(m, cit, dominio(0), "999999999999999999", nil, r)
+			return err
+		}), "404", "CanLearnMissing:pass"},
+		{"spontaneous_allowed", run(func(r operations.Recorder) error {
+			return operations.PaySpontaneous(m, cit, dominio(0), "DONO", r)
+		}), "", "CanPaySpontaneous:pass"},
+		{"spontaneous_unknown_type_is_422", run(func(r operations.Recorder) error {
+			return operations.PaySpontaneous(m, cit, dominio(0), "NOPE", r)
+		}), "422", "type:422"},
+		{"spontaneous_disabled_type_is_422", run(func(r operations.Recorder) error {
+			return operations.PaySpontaneous(m, cit, dominio(0), "SPENTO", r)
+		}), "422", "type:422"},
+		{"spontaneous_not_spontaneous_type_is_403", run(func(r operations.Recorder) error {
+			return operations.PaySpontaneous(m, cit, dominio(0), "TARI", r)
+		}), domain.RuleSpontaneous, "CanPaySpontaneous:" + domain.RuleSpontaneous},
+		{"spontaneous_out_of_scope_before_422", run(func(r operations.Recorder) error {
+			return operations.PaySpontaneous(m, a1, dominio(0), "NOPE", r)
+		}), domain.RuleAPIScope, "CanAskSpontaneous:" + domain.RuleAPIScope},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var f *domain.ForbiddenError
+			var u *operations.UnprocessableError
+			got := ""
+			switch err := tc.got.err; {
+			case err == nil:
+			case errors.Is(err, domain.ErrNotFound):
+				got = "404"
+			case errors.As(err, &u):
+				got = "422"
+			case errors.As(err, &f):
+				got = f.Rule
+			default:
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Fatalf("answer = %q (%v), want %q", got, tc.got.err, tc.want)
+			}
+			if n := len(tc.got.trail); n == 0 || tc.got.trail[n-1] != tc.trail {
+				t.Fatalf("trail = %v, want it to end with %q", tc.got.trail, tc.trail)
+			}
+		})
+	}
+}
+
+// BenchmarkOperation is the hot path's operation, GET of an own pendenza,
+// against read models holding 10,000 applications and 200,000 pendenze:
+// principal lookup, gate, pendenza view, decision, no recorder.
+func BenchmarkOperation(b *testing.B) {
+	m := model(b, 10_000, 200_000)
+	b.Run("read_own_pendenza_allowed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rec, _ := m.Lookup("app04242")
+			if _, err := operations.ReadOwnPendenza(m, rec.Principal, "app04242", "P0004242", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	p := principal(b, m, "app04242")
+	b.Run("read_other_pendenza_denied", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := operations.ReadOwnPendenza(m, p, "app00001", "P0000001", nil); err == nil {
+				b.Fatal("allowed another application's pendenza")
+			}
+		}
+	})
+	d := dominio(4242)
+	b.Run("create_in_scope_allowed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := operations.PutPendenza(m, p, nil, "app04242", d, "TARI", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
