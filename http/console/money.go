@@ -33,7 +33,7 @@ type cell struct{ Text, Href string }
 type moneyOps interface {
 	Payments(p domain.Principal) ([]*projections.Payment, error)
 	Payment(p domain.Principal, id string) (*projections.Payment, error)
-	Rendicontazioni(p domain.Principal) (func(idDominio string) bool, error)
+	Rendicontazioni(p domain.Principal, only string) (operations.EntityScope, error)
 }
 
 var _ moneyOps = backoffice{}
@@ -51,18 +51,14 @@ func (b backoffice) Payments(p domain.Principal) ([]*projections.Payment, error)
 
 // Payment: GET /pagamenti/{id}.
 func (b backoffice) Payment(p domain.Principal, id string) (*projections.Payment, error) {
-	return operations.OnPayment(b.model, p, domain.ServicePagamenti, domain.RightRead, id, nil)
+	return operations.ReadPaymentBackoffice(b.model, p, id, nil)
 }
 
-// Rendicontazioni: the keep of GET /riconciliazioni, /flussiRendicontazione
-// and /riscossioni (Rendicontazioni e Incassi R on the row's entity).
-func (b backoffice) Rendicontazioni(p domain.Principal) (func(string) bool, error) {
-	if err := operations.UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, nil); err != nil {
-		return nil, err
-	}
-	return func(id string) bool {
-		return operations.OnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, id, nil) == nil
-	}, nil
+// Rendicontazioni: the gate and scope of GET /riconciliazioni,
+// /flussiRendicontazione and /riscossioni (Rendicontazioni e Incassi R on
+// the row's entity), narrowed to only when set.
+func (b backoffice) Rendicontazioni(p domain.Principal, only string) (operations.EntityScope, error) {
+	return operations.RendicontazioniList(p, only, nil)
 }
 
 func (c *Console) money() moneyOps { return c.ops }
@@ -87,16 +83,22 @@ func pageOf[T any](rq *request, t *table, rows []T, row func(T) []cell) {
 	}
 }
 
-// entityFilter reads idDominio and lists the entities keep allows.
-func (c *Console) entityFilter(rq *request, t *table, keep func(string) bool) func(string) bool {
+// rendicontazioni opens one of the Rendicontazioni e Incassi lists: the
+// API's gate and scope for the idDominio filter, and the entity picker
+// (the entities the unfiltered scope admits).
+func (c *Console) rendicontazioni(rq *request, t *table) (operations.EntityScope, error) {
 	t.Dominio = rq.r.URL.Query().Get("idDominio")
+	all, err := c.money().Rendicontazioni(rq.p, "")
+	if err != nil {
+		return all, err
+	}
 	t.Entities = []option{{"", "Tutti i domini del tuo ambito"}}
 	for _, e := range c.deps.Model.Entities() {
-		if keep(e.IDDominio) {
+		if all.Admits(e.IDDominio) {
 			t.Entities = append(t.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
 		}
 	}
-	return func(id string) bool { return (t.Dominio == "" || id == t.Dominio) && keep(id) }
+	return c.money().Rendicontazioni(rq.p, t.Dominio)
 }
 
 func euro(cents int64) string { return funcs["euro"].(func(int64) string)(cents) }
@@ -130,14 +132,13 @@ func (c *Console) getPagamento(rq *request) error {
 }
 
 func (c *Console) listRiconciliazioni(rq *request) error {
-	keep, err := c.money().Rendicontazioni(rq.p)
+	t := &table{Caption: "Riconciliazioni", Action: "/console/riconciliazioni",
+		Headers: []string{"Dominio", "Riconciliazione", "Applicazione", "Importo", "Causale", "Flusso"}}
+	scope, err := c.rendicontazioni(rq, t)
 	if err != nil {
 		return err
 	}
-	t := &table{Caption: "Riconciliazioni", Action: "/console/riconciliazioni",
-		Headers: []string{"Dominio", "Riconciliazione", "Applicazione", "Importo", "Causale", "Flusso"}}
-	in := c.entityFilter(rq, t, keep)
-	rows := c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return in(r.Event.IDDominio) })
+	rows := c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return scope.AdmitsReconciliation(r.View()) })
 	pageOf(rq, t, rows, func(r *projections.Reconciliation) []cell {
 		e := r.Event
 		return []cell{{Text: e.IDDominio}, {Text: e.ID}, {Text: e.IDA2A}, {Text: euro(e.AmountCents)}, {Text: e.Causale}, {Text: e.IDFlusso}}
@@ -146,14 +147,13 @@ func (c *Console) listRiconciliazioni(rq *request) error {
 }
 
 func (c *Console) listRendicontazioni(rq *request) error {
-	keep, err := c.money().Rendicontazioni(rq.p)
+	t := &table{Caption: "Flussi di rendicontazione", Action: "/console/rendicontazioni",
+		Headers: []string{"Dominio", "Flusso", "Intermediario", "Data", "Totale", "Voci"}}
+	scope, err := c.rendicontazioni(rq, t)
 	if err != nil {
 		return err
 	}
-	t := &table{Caption: "Flussi di rendicontazione", Action: "/console/rendicontazioni",
-		Headers: []string{"Dominio", "Flusso", "Intermediario", "Data", "Totale", "Voci"}}
-	in := c.entityFilter(rq, t, keep)
-	rows := c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return in(r.Event.IDDominio) })
+	rows := c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return scope.Admits(r.Event.IDDominio) })
 	pageOf(rq, t, rows, func(r *projections.SettlementReport) []cell {
 		e := r.Event
 		return []cell{{Text: e.IDDominio}, {Text: e.IDFlusso}, {Text: e.IDIntermediario}, {Text: e.DataFlusso},
@@ -163,14 +163,15 @@ func (c *Console) listRendicontazioni(rq *request) error {
 }
 
 func (c *Console) listRiscossioni(rq *request) error {
-	keep, err := c.money().Rendicontazioni(rq.p)
+	t := &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
+		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}}
+	scope, err := c.rendicontazioni(rq, t)
 	if err != nil {
 		return err
 	}
-	t := &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
-		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}}
-	in := c.entityFilter(rq, t, keep)
-	rows := c.deps.Model.Receipts(func(r *projections.Receipt) bool { return r.Event.Esito == "ESEGUITO" && in(r.Event.IDDominio) })
+	rows := c.deps.Model.Receipts(func(r *projections.Receipt) bool {
+		return r.Event.Esito == "ESEGUITO" && scope.Admits(r.Event.IDDominio)
+	})
 	pageOf(rq, t, rows, func(r *projections.Receipt) []cell {
 		e := r.Event
 		return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta}, {Text: e.NumeroAvviso}, {Text: e.IDA2A + "/" + e.IDPendenza},

@@ -110,5 +110,5 @@ func (b backoffice) PutProtezione(ctx context.Context, a commands.Actor, in comm
 // GetPendenza: GET /pendenze/{idA2A}/{idPendenza} (Pendenze R; a missing
 // pendenza is 404 only for a caller who may learn it, else 403).
 func (b backoffice) GetPendenza(p domain.Principal, idA2A, idPendenza string) (projections.Pendenza, error) {
-	return operations.OnPendenza(b.model, p, domain.ServicePendenze, domain.RightRead, idA2A, idPendenza, nil)
+	return operations.ReadPendenzaBackoffice(b.model, p, idA2A, idPendenza, nil)
 }
