@@ -129,3 +129,15 @@ func BenchmarkConsolePendenzeList(b *testing.B) {
 		listPage(b, c, ck, path)
 	}
 }
+
+// BenchmarkPendenzeFullScan is, for comparison, the same entity's
+// pendenze found by scanning every pendenza (what a list without the
+// entity index costs).
+func BenchmarkPendenzeFullScan(b *testing.B) {
+	m := benchModel(b, benchPendenze)
+	d := entityID(7)
+	b.ResetTimer()
+	for b.Loop() {
+		m.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool { return v.IDDominio == d }})
+	}
+}
