@@ -383,3 +383,19 @@ func DNKey(d DN) string {
 	f, r := d.format(false), d.format(true)
 	return min(f, r)
 }
+
+// String returns the canonical RFC 4514 form, RDNs in the order parsed,
+// separated by ',' without spaces, each RDN's attributes sorted. ParseDN of
+// it gives back an equal DN.
+func (d DN) String() string { return d.format(false) }
+
+// CanonicalDN parses s and returns its principal key, DNKey: two strings
+// have the same CanonicalDN exactly when they are DNEqual. The console
+// shows it next to a certificate subject.
+func CanonicalDN(s string) (string, error) {
+	d, err := ParseDN(s)
+	if err != nil {
+		return "", err
+	}
+	return DNKey(d), nil
+}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -42,46 +43,51 @@ func (s *Server) postVerifica(c *echo.Context) error {
 	if err := s.decodeJSON(c, &body); err != nil {
 		return err
 	}
-	api, err := parseAuditAPI(body.API)
+	x, err := s.explain(c.Request().Context(), p, body)
 	if err != nil {
 		return err
+	}
+	return c.JSON(http.StatusOK, x)
+}
+
+// explain answers an explain question for the auditor p (the API and the
+// console share it).
+func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaBody) (*audit.Explanation, error) {
+	if err := operations.Audit(p, nil); err != nil {
+		return nil, err
+	}
+	api, err := parseAuditAPI(body.API)
+	if err != nil {
+		return nil, err
 	}
 	auth := domain.AuthBasic
 	if body.Auth != "" {
 		if auth, err = domain.ParseAuthType(body.Auth); err != nil {
-			return syntaxError("auth must be basic, ssl, spid or public")
+			return nil, syntaxError("auth must be basic, ssl, spid or public")
 		}
 	}
 	until, err := untilOf(body.Posizione, body.Data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	m, err := s.modelAt(c, until)
+	m, err := s.modelAt(ctx, until)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := operations.AuditResource(p, audit.ResourceDomini(m, body.Resource), nil); err != nil {
-		return err
+		return nil, err
 	}
 	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
 	if err != nil {
-		return auditQueryError(err)
+		return nil, auditQueryError(err)
 	}
-	return c.JSON(http.StatusOK, x)
+	return x, nil
 }
 
 func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	p := callerOf(c).principal
 	if err := operations.Audit(p, nil); err != nil {
 		return err
-	}
-	api, err := parseAuditAPI(c.QueryParam("api"))
-	if err != nil {
-		return err
-	}
-	op := c.QueryParam("operazione")
-	if op == "" {
-		return syntaxError("operazione is required")
 	}
 	var pos *uint64
 	if v := c.QueryParam("posizione"); v != "" {
@@ -91,26 +97,46 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 		}
 		pos = &n
 	}
-	until, err := untilOf(pos, c.QueryParam("data"))
-	if err != nil {
-		return err
-	}
 	r := audit.Resource{Service: c.QueryParam("servizio"), Right: c.QueryParam("autorizzazione"),
 		IDDominio: c.QueryParam("idDominio"), IDTipoPendenza: c.QueryParam("idTipoPendenza"),
 		IDA2A: c.QueryParam("idA2A"), IDPendenza: c.QueryParam("idPendenza"), NumeroAvviso: c.QueryParam("numeroAvviso"),
 		IDPagamento: c.QueryParam("idPagamento"), IDRiconciliazione: c.QueryParam("idRiconciliazione")}
-	m, err := s.modelAt(c, until)
+	res, err := s.whoCan(c.Request().Context(), p, c.QueryParam("api"), c.QueryParam("operazione"), pos, c.QueryParam("data"), r)
 	if err != nil {
 		return err
 	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// whoCan lists who may do an operation for the auditor p (the API and the
+// console share it).
+func (s *Server) whoCan(ctx context.Context, p domain.Principal, apiName, op string, pos *uint64, data string, r audit.Resource) (*audit.WhoCanResult, error) {
+	if err := operations.Audit(p, nil); err != nil {
+		return nil, err
+	}
+	api, err := parseAuditAPI(apiName)
+	if err != nil {
+		return nil, err
+	}
+	if op == "" {
+		return nil, syntaxError("operazione is required")
+	}
+	until, err := untilOf(pos, data)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.modelAt(ctx, until)
+	if err != nil {
+		return nil, err
+	}
 	if err := operations.AuditResource(p, audit.ResourceDomini(m, r), nil); err != nil {
-		return err
+		return nil, err
 	}
 	res, err := audit.WhoCan(m, api, op, r)
 	if err != nil {
-		return auditQueryError(err)
+		return nil, auditQueryError(err)
 	}
-	return c.JSON(http.StatusOK, res)
+	return res, nil
 }
 
 func parseAuditAPI(s string) (domain.API, error) {
@@ -142,13 +168,12 @@ func untilOf(pos *uint64, data string) (projections.Until, error) {
 // modelAt returns the live read models for the present, or read models
 // rebuilt from the log up to u (a cold partial replay), one rebuild at a
 // time per server.
-func (s *Server) modelAt(c *echo.Context, u projections.Until) (*projections.ReadModel, error) {
+func (s *Server) modelAt(ctx context.Context, u projections.Until) (*projections.ReadModel, error) {
 	if u.IsEnd() {
 		return s.model, nil
 	}
 	// One rebuild at a time: a replay of a long log is CPU-bound, and
 	// auditors' questions must not starve the requests the service serves.
-	ctx := c.Request().Context()
 	select {
 	case s.rebuilds <- struct{}{}:
 		defer func() { <-s.rebuilds }()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/http/console"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -76,6 +77,9 @@ type Config struct {
 	// bound already (for HTTPAddr and HTTPSAddr); Serve serves them
 	// instead of binding its own.
 	HTTPListener, HTTPSListener net.Listener
+	// Console configures the management console at /console/ (on unless
+	// Console.Disabled).
+	Console console.Config
 }
 
 // Defaults of the request limits (see Config).
@@ -108,6 +112,8 @@ type Server struct {
 	tls      *tls.Config
 	// clientCAs verifies ssl callers' certificates; nil disables ssl.
 	clientCAs *x509.CertPool
+	// console serves /console/; nil when disabled.
+	console *console.Console
 
 	// logins gates every password verification (budget and throttles).
 	logins *loginGuard
@@ -161,6 +167,9 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 		s.clientCAs = s.tls.ClientCAs
 	}
 	s.echo = s.routes()
+	if err := s.mountConsole(s.echo); err != nil {
+		return nil, err
+	}
 	s.decisions = newDecisionLog(cfg, logger, s.metrics.reg)
 	return s, nil
 }

@@ -146,6 +146,7 @@ type pendenze struct {
 	order     []string           // keys in creation order (each shares its record's bytes)
 	byCreator map[string][]int32 // idA2A → indexes into order
 	byPayer   map[string][]int32 // payer id → indexes into order
+	byDominio map[uint32][]int32 // entity (names id) → indexes into order, ascending (pendenze_dominio.go)
 }
 
 func newPendenze() *pendenze {
@@ -245,6 +246,9 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 		p.list(o)
 		return
 	}
+	if old.dominio != o.dominio {
+		p.moveDominio(key, old.creator(), old.dominio, o.dominio)
+	}
 	if old.payer() == payer {
 		return
 	}
@@ -266,6 +270,7 @@ func (p *pendenze) list(o ownership) {
 	idx := int32(len(p.order))
 	p.order = append(p.order, o.key())
 	p.byCreator[o.creator()] = append(p.byCreator[o.creator()], idx)
+	p.indexDominio(o.dominio, idx)
 	if payer := o.payer(); payer != "" {
 		p.byPayer[payer] = append(p.byPayer[payer], idx)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
+	"github.com/payauthz/payauthz/http/console"
 )
 
 // Config is the whole configuration of `payauthz serve`. Defaults live in
@@ -48,6 +49,10 @@ type Config struct {
 	BodyTimeout              time.Duration
 	RequestTimeout           time.Duration
 	MaxConnections           int
+	// Console serves the management console at /console/.
+	Console            bool
+	ConsoleIdleTimeout time.Duration
+	ConsoleMaxAge      time.Duration
 }
 
 func defaultConfig() Config {
@@ -72,6 +77,9 @@ func defaultConfig() Config {
 		BodyTimeout:              httpapi.DefaultBodyTimeout,
 		RequestTimeout:           httpapi.DefaultRequestTimeout,
 		MaxConnections:           httpapi.DefaultMaxConnections,
+		Console:                  true,
+		ConsoleIdleTimeout:       console.DefaultIdleTimeout,
+		ConsoleMaxAge:            console.DefaultMaxAge,
 	}
 }
 
@@ -102,6 +110,9 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "deadline for a request from its headers to the end of its response")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "open connections per listener; more wait to be accepted")
 	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
+	fs.BoolVar(&c.Console, "console", c.Console, "serve the management console at /console/ (--console=false answers 404)")
+	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
+	fs.DurationVar(&c.ConsoleMaxAge, "console-max-age", c.ConsoleMaxAge, "a console session ends this long after login")
 }
 
 // applyEnv sets every flag not given on the command line from its
@@ -160,6 +171,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))
+	}
+	if c.ConsoleIdleTimeout <= 0 || c.ConsoleMaxAge <= 0 {
+		errs = append(errs, errors.New("--console-idle-timeout and --console-max-age must be positive"))
 	}
 	if c.SnapshotInterval < 0 {
 		errs = append(errs, errors.New("--snapshot-interval must not be negative"))

@@ -20,6 +20,7 @@ import (
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
+	"github.com/payauthz/payauthz/http/console"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -172,6 +173,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		MaxConnections:           cfg.MaxConnections,
 		HTTPListener:             httpLn,
 		HTTPSListener:            httpsLn,
+		Console: console.Config{Disabled: !cfg.Console, IdleTimeout: cfg.ConsoleIdleTimeout,
+			MaxAge: cfg.ConsoleMaxAge},
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()

@@ -1,0 +1,348 @@
+package console
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The registry pages of Anagrafica: Tipi pendenza, Operatori, Ruoli,
+// Intermediari. Reads are operations.ReadRegistry / UseService with the
+// service the Backoffice API names; writes the Backoffice's commands. The
+// role page edits the ACL as the 9 services × R/W grid plus its entity and
+// type scope; what the operator does not hold itself is marked, and a
+// save beyond it is refused with the delegation rule's reason.
+
+type anagraficaOps interface {
+	ReadRegistry(p domain.Principal, svc domain.Service, kind, id string) (any, error)
+	PutTipo(ctx context.Context, a commands.Actor, in commands.PutPendenzaType) (commands.Result, error)
+	PutOperatore(ctx context.Context, a commands.Actor, in commands.PutOperator) (commands.Result, error)
+	PutRuolo(ctx context.Context, a commands.Actor, in commands.DefineRole) (commands.Result, error)
+	PutIntermediario(ctx context.Context, a commands.Actor, in commands.PutIntermediary) (commands.Result, error)
+}
+
+var _ anagraficaOps = backoffice{}
+
+// ReadRegistry is GET of one registry entry (kind: tipo, operatore, ruolo,
+// intermediario) with the Backoffice's decision.
+func (b backoffice) ReadRegistry(p domain.Principal, svc domain.Service, kind, id string) (any, error) {
+	switch kind {
+	case "tipo":
+		return operations.ReadRegistry(b.model.PendenzaType, p, svc, id, nil)
+	case "operatore":
+		return operations.ReadRegistry(b.model.Operator, p, svc, id, nil)
+	case "ruolo":
+		return operations.ReadRegistry(b.model.Role, p, svc, id, nil)
+	default:
+		return operations.ReadRegistry(b.model.Intermediary, p, svc, id, nil)
+	}
+}
+
+func (b backoffice) PutTipo(ctx context.Context, a commands.Actor, in commands.PutPendenzaType) (commands.Result, error) {
+	return b.cmds.PutPendenzaType(ctx, a, in)
+}
+
+func (b backoffice) PutOperatore(ctx context.Context, a commands.Actor, in commands.PutOperator) (commands.Result, error) {
+	return b.cmds.PutOperator(ctx, a, in)
+}
+
+func (b backoffice) PutRuolo(ctx context.Context, a commands.Actor, in commands.DefineRole) (commands.Result, error) {
+	return b.cmds.DefineRole(ctx, a, in)
+}
+
+func (b backoffice) PutIntermediario(ctx context.Context, a commands.Actor, in commands.PutIntermediary) (commands.Result, error) {
+	return b.cmds.PutIntermediary(ctx, a, in)
+}
+
+func (c *Console) anagrafica() anagraficaOps { return c.ops }
+
+// registryList is a list page of one registry.
+type registryList struct {
+	Rows     any
+	CanWrite bool
+}
+
+func (c *Console) listRegistry(rq *request, svc domain.Service, page, title string, rows func() any) error {
+	if err := operations.UseService(rq.p, svc, domain.RightRead, nil); err != nil {
+		return err
+	}
+	return c.render(rq, http.StatusOK, page, title, registryList{Rows: rows(),
+		CanWrite: operations.UseService(rq.p, svc, domain.RightWrite, nil) == nil})
+}
+
+// saved ends a registry form: a write goes on to next; input errors and
+// delegation come back to the form with what was typed.
+func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f interface{ setErrors(fieldErrors) }) error {
+	if err == nil {
+		return c.afterWrite(rq, res, next)
+	}
+	fe, status, ok := formError(err)
+	if !ok {
+		return err
+	}
+	f.setErrors(fe)
+	return c.render(rq, status, page, title, f)
+}
+
+// --- tipi pendenza ---
+
+type tipoForm struct {
+	New, Enabled, Spontaneous bool
+	IDTipoPendenza            string
+	Descrizione               string
+	Errors                    fieldErrors
+}
+
+func (f *tipoForm) setErrors(e fieldErrors) { f.Errors = e }
+
+func (c *Console) listTipi(rq *request) error {
+	return c.listRegistry(rq, domain.ServiceAnagraficaCreditore, "tipi.html", "Tipi pendenza",
+		func() any { return c.deps.Model.PendenzaTypes() })
+}
+
+func (c *Console) formTipo(rq *request) error {
+	id := rq.r.PathValue("id")
+	if id == "" {
+		if err := operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
+			return err
+		}
+		return c.render(rq, http.StatusOK, "tipo.html", "Nuovo tipo pendenza", &tipoForm{New: true, Enabled: true})
+	}
+	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaCreditore, "tipo", id)
+	if err != nil {
+		return err
+	}
+	t := v.(events.PendenzaTypeRegistered)
+	return c.render(rq, http.StatusOK, "tipo.html", "Tipo pendenza "+t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
+		Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous})
+}
+
+func (c *Console) saveTipo(rq *request) error {
+	pf := rq.r.PostForm
+	f := &tipoForm{New: pf.Get("nuovo") == "1", IDTipoPendenza: pf.Get("idTipoPendenza"), Descrizione: pf.Get("descrizione"),
+		Enabled: pf.Get("abilitato") == "on", Spontaneous: pf.Get("pagamentoSpontaneo") == "on"}
+	res, err := c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
+		Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous})
+	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f)
+}
+
+// --- operatori ---
+
+type operatoreForm struct {
+	New, Enabled   bool
+	Principal      string
+	RagioneSociale string
+	Roles          []string
+	AllRoles       []string
+	Errors         fieldErrors
+}
+
+func (f *operatoreForm) setErrors(e fieldErrors) { f.Errors = e }
+
+func (c *Console) roleIDs() []string {
+	var out []string
+	for _, r := range c.deps.Model.Roles() {
+		out = append(out, r.Event.IDRuolo)
+	}
+	return out
+}
+
+func (c *Console) listOperatori(rq *request) error {
+	return c.listRegistry(rq, domain.ServiceAnagraficaRuoli, "operatori.html", "Operatori",
+		func() any { return c.deps.Model.Operators() })
+}
+
+func (c *Console) formOperatore(rq *request) error {
+	id := rq.r.URL.Query().Get("principal")
+	if id == "" {
+		if err := operations.UseService(rq.p, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
+			return err
+		}
+		return c.render(rq, http.StatusOK, "operatore.html", "Nuovo operatore", &operatoreForm{New: true, Enabled: true, AllRoles: c.roleIDs()})
+	}
+	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaRuoli, "operatore", id)
+	if err != nil {
+		return err
+	}
+	o := v.(*projections.Operator)
+	return c.render(rq, http.StatusOK, "operatore.html", "Operatore "+o.Principal, &operatoreForm{Principal: o.Principal,
+		RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleIDs()})
+}
+
+func (c *Console) saveOperatore(rq *request) error {
+	pf := rq.r.PostForm
+	f := &operatoreForm{New: pf.Get("nuovo") == "1", Principal: pf.Get("principal"), RagioneSociale: pf.Get("ragioneSociale"),
+		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleIDs()}
+	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale, Enabled: f.Enabled, Roles: f.Roles}
+	if in.Roles == nil {
+		in.Roles = []string{}
+	}
+	if pw := pf.Get("password"); pw != "" {
+		in.Password = &pw
+	}
+	res, err := c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
+	return c.saved(rq, res, err, "/console/operatori", "operatore.html", "Operatore", f)
+}
+
+// --- ruoli ---
+
+// aclCell is one service × right of the grid.
+type aclCell struct {
+	Name    string // form field
+	Checked bool
+	NotHeld bool // the operator does not hold this right itself
+}
+
+type aclRow struct {
+	Service string
+	R, W    aclCell
+}
+
+type ruoloForm struct {
+	New      bool
+	IDRuolo  string
+	Grid     []aclRow
+	Domini   []string
+	Tipi     []string
+	Entities []option
+	Types    []option
+	Errors   fieldErrors
+}
+
+func (f *ruoloForm) setErrors(e fieldErrors) { f.Errors = e }
+
+// fill builds the grid from acl and the pickers, marking what p lacks.
+func (c *Console) fillRuolo(f *ruoloForm, p domain.Principal, has func(domain.Service, domain.Right) bool) {
+	f.Grid = nil
+	for i, s := range domain.Services {
+		row := aclRow{Service: s.String()}
+		for _, rt := range []struct {
+			cell  *aclCell
+			right domain.Right
+			tag   string
+		}{{&row.R, domain.RightRead, "R"}, {&row.W, domain.RightWrite, "W"}} {
+			*rt.cell = aclCell{Name: "acl_" + itoa(i) + "_" + rt.tag, Checked: has(s, rt.right),
+				NotHeld: operations.UseService(p, s, rt.right, nil) != nil}
+		}
+		f.Grid = append(f.Grid, row)
+	}
+	f.Entities, f.Types = c.scopeOptions()
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return string(rune('0'+i/10)) + string(rune('0'+i%10))
+}
+
+func (c *Console) listRuoli(rq *request) error {
+	return c.listRegistry(rq, domain.ServiceAnagraficaRuoli, "ruoli.html", "Ruoli", func() any { return c.deps.Model.Roles() })
+}
+
+func (c *Console) formRuolo(rq *request) error {
+	id := rq.r.PathValue("id")
+	f := &ruoloForm{}
+	if id == "" {
+		if err := operations.UseService(rq.p, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
+			return err
+		}
+		f.New = true
+		c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
+		return c.render(rq, http.StatusOK, "ruolo.html", "Nuovo ruolo", f)
+	}
+	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaRuoli, "ruolo", id)
+	if err != nil {
+		return err
+	}
+	r := v.(*projections.RoleRecord)
+	f.IDRuolo, f.Domini, f.Tipi = r.Event.IDRuolo, r.Role.Domini.List(), r.Role.Tipi.List()
+	c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
+	return c.render(rq, http.StatusOK, "ruolo.html", "Ruolo "+r.Event.IDRuolo, f)
+}
+
+func (c *Console) saveRuolo(rq *request) error {
+	pf := rq.r.PostForm
+	f := &ruoloForm{New: pf.Get("nuovo") == "1", IDRuolo: pf.Get("idRuolo"), Domini: pf["domini"], Tipi: pf["tipi"]}
+	in := commands.DefineRole{IDRuolo: f.IDRuolo, ACL: []events.ACLEntry{}, Domini: f.Domini, TipiPendenza: f.Tipi}
+	if in.Domini == nil {
+		in.Domini = []string{}
+	}
+	if in.TipiPendenza == nil {
+		in.TipiPendenza = []string{}
+	}
+	checked := func(s domain.Service, rt domain.Right) bool {
+		for i, svc := range domain.Services {
+			if svc == s {
+				return pf.Get("acl_"+itoa(i)+"_"+rt.String()) == "on"
+			}
+		}
+		return false
+	}
+	for _, s := range domain.Services {
+		var rights []string
+		for _, rt := range []domain.Right{domain.RightRead, domain.RightWrite} {
+			if checked(s, rt) {
+				rights = append(rights, rt.String())
+			}
+		}
+		if rights != nil {
+			in.ACL = append(in.ACL, events.ACLEntry{Service: s.String(), Rights: rights})
+		}
+	}
+	c.fillRuolo(f, rq.p, checked)
+	res, err := c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
+	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", "Ruolo", f)
+}
+
+// --- intermediari ---
+
+type intermediarioForm struct {
+	New, Enabled       bool
+	IDIntermediario    string
+	Denominazione      string
+	ConnectorPrincipal string
+	Errors             fieldErrors
+}
+
+func (f *intermediarioForm) setErrors(e fieldErrors) { f.Errors = e }
+
+func (c *Console) listIntermediari(rq *request) error {
+	return c.listRegistry(rq, domain.ServiceAnagraficaPagoPA, "intermediari.html", "Intermediari",
+		func() any { return c.deps.Model.Intermediaries() })
+}
+
+func (c *Console) formIntermediario(rq *request) error {
+	id := rq.r.PathValue("id")
+	if id == "" {
+		if err := operations.UseService(rq.p, domain.ServiceAnagraficaPagoPA, domain.RightWrite, nil); err != nil {
+			return err
+		}
+		return c.render(rq, http.StatusOK, "intermediario.html", "Nuovo intermediario", &intermediarioForm{New: true, Enabled: true})
+	}
+	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaPagoPA, "intermediario", id)
+	if err != nil {
+		return err
+	}
+	e := v.(*projections.Intermediary).Event
+	return c.render(rq, http.StatusOK, "intermediario.html", "Intermediario "+e.IDIntermediario, &intermediarioForm{
+		IDIntermediario: e.IDIntermediario, Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal})
+}
+
+func (c *Console) saveIntermediario(rq *request) error {
+	pf := rq.r.PostForm
+	f := &intermediarioForm{New: pf.Get("nuovo") == "1", IDIntermediario: pf.Get("idIntermediario"),
+		Denominazione: pf.Get("denominazione"), Enabled: pf.Get("abilitato") == "on", ConnectorPrincipal: pf.Get("connettorePrincipal")}
+	in := commands.PutIntermediary{IDIntermediario: f.IDIntermediario, Denominazione: f.Denominazione, Enabled: f.Enabled,
+		ConnectorPrincipal: f.ConnectorPrincipal}
+	if pw := pf.Get("connettorePassword"); pw != "" {
+		in.ConnectorPassword = &pw
+	}
+	res, err := c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
+	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", "Intermediario", f)
+}

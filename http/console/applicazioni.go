@@ -1,0 +1,196 @@
+package console
+
+import (
+	"net/http"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The Applicazioni page: the granting flow in one place. An application's
+// principal is chosen by authentication type (a username for basic, the
+// certificate subject for ssl, whose canonical form is shown), its
+// authorization on each API with entity and type pickers ("*" = all), and
+// its roles. Saving issues the Backoffice's PutApplication command.
+
+type appRow struct {
+	IDA2A, Principal string
+	Enabled          bool
+	APIs             []string
+}
+
+type appList struct {
+	Rows     []appRow
+	CanWrite bool
+}
+
+func (c *Console) applicazioni() applicazioniOps { return c.ops }
+
+func (c *Console) listApplicazioni(rq *request) error {
+	apps, err := c.applicazioni().ListApplicazioni(rq.p)
+	if err != nil {
+		return err
+	}
+	v := appList{CanWrite: operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil) == nil}
+	for _, a := range apps {
+		row := appRow{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled}
+		for _, g := range a.Grants {
+			row.APIs = append(row.APIs, g.API.String())
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return c.render(rq, http.StatusOK, "applicazioni.html", "Applicazioni", v)
+}
+
+type option struct{ Value, Label string }
+
+type grantForm struct {
+	API, Label   string
+	On           bool
+	Domini, Tipi []string
+	// Limit says what the operator may not grant on this API, when it
+	// cannot grant every entity and type (delegation).
+	Limit string
+}
+
+type appForm struct {
+	New       bool
+	IDA2A     string
+	Auth      string // basic or ssl
+	Principal string
+	Canonical string // the ssl subject's canonical form
+	Enabled   bool
+	Roles     []string
+	AllRoles  []string
+	Grants    []grantForm
+	Entities  []option
+	Types     []option
+	Errors    fieldErrors
+	CanWrite  bool
+}
+
+var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", domain.APIPendenze: "API Pendenze",
+	domain.APIRagioneria: "API Ragioneria"}
+
+// pickers fills the entity and type options and the roles.
+func (c *Console) pickers(f *appForm, p domain.Principal) {
+	f.Entities, f.Types = c.scopeOptions()
+	f.AllRoles = nil
+	for _, r := range c.deps.Model.Roles() {
+		f.AllRoles = append(f.AllRoles, r.Event.IDRuolo)
+	}
+	for i := range f.Grants {
+		api, _ := domain.ParseAPI(f.Grants[i].API)
+		if err := domain.CanGrantAPI(p, domain.Grant{API: api, Domini: domain.ScopeAll(), Tipi: domain.ScopeAll()}); err != nil {
+			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
+		}
+	}
+	f.CanWrite = operations.UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil) == nil
+	if f.Auth == "ssl" && f.Principal != "" {
+		if can, err := domain.CanonicalDN(f.Principal); err == nil {
+			f.Canonical = can
+		}
+	}
+}
+
+// scopeOptions are the entity and type pickers of a scope ("*" first).
+func (c *Console) scopeOptions() (entities, types []option) {
+	entities = []option{{"*", "Tutti i domini (*)"}}
+	for _, e := range c.deps.Model.Entities() {
+		entities = append(entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
+	}
+	types = []option{{"*", "Tutti i tipi (*)"}}
+	for _, t := range c.deps.Model.PendenzaTypes() {
+		types = append(types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
+	}
+	return entities, types
+}
+
+func formOf(a *projections.Application) appForm {
+	f := appForm{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled, Roles: a.Roles, Auth: "basic"}
+	if _, err := domain.ParseDN(a.Principal); err == nil && a.PasswordHash == "" {
+		f.Auth = "ssl"
+	}
+	for _, api := range domain.GrantableAPIs {
+		g := grantForm{API: api.String(), Label: apiLabels[api]}
+		for _, og := range a.Grants {
+			if og.API == api {
+				g.On, g.Domini, g.Tipi = true, og.Domini.List(), og.Tipi.List()
+			}
+		}
+		f.Grants = append(f.Grants, g)
+	}
+	return f
+}
+
+func (c *Console) newApplicazione(rq *request) error {
+	if err := operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil); err != nil {
+		return err
+	}
+	f := formOf(&projections.Application{Enabled: true})
+	f.New = true
+	c.pickers(&f, rq.p)
+	return c.render(rq, http.StatusOK, "applicazione.html", "Nuova applicazione", f)
+}
+
+func (c *Console) editApplicazione(rq *request) error {
+	a, err := c.applicazioni().GetApplicazione(rq.p, rq.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	f := formOf(a)
+	c.pickers(&f, rq.p)
+	return c.render(rq, http.StatusOK, "applicazione.html", "Applicazione "+a.IDA2A, f)
+}
+
+// saveApplicazione turns the form into PutApplication. A password left
+// empty keeps the stored one; an ssl principal has none.
+func (c *Console) saveApplicazione(rq *request) error {
+	pf := rq.r.PostForm
+	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
+		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], Errors: fieldErrors{}}
+	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, Enabled: f.Enabled, Roles: f.Roles}
+	if in.Roles == nil {
+		in.Roles = []string{}
+	}
+	switch f.Auth {
+	case "basic":
+		if pw := pf.Get("password"); pw != "" {
+			in.Password = &pw
+		}
+	case "ssl":
+		if _, err := domain.ParseDN(f.Principal); err != nil {
+			f.Errors["principal"] = "Il soggetto del certificato non è un DN valido: " + err.Error()
+		}
+	default:
+		f.Errors["auth"] = "Scegli il tipo di autenticazione."
+	}
+	for _, api := range domain.GrantableAPIs {
+		g := grantForm{API: api.String(), Label: apiLabels[api], On: pf.Get("api_"+api.String()) == "on",
+			Domini: pf["domini_"+api.String()], Tipi: pf["tipi_"+api.String()]}
+		if g.On {
+			if len(g.Domini) == 0 || len(g.Tipi) == 0 {
+				f.Errors["api_"+api.String()] = "Scegli almeno un dominio e un tipo pendenza (* = tutti)."
+			}
+			in.Grants = append(in.Grants, commands.GrantInput{API: g.API, Domini: g.Domini, TipiPendenza: g.Tipi})
+		}
+		f.Grants = append(f.Grants, g)
+	}
+	if len(f.Errors) == 0 {
+		res, err := c.applicazioni().PutApplicazione(rq.r.Context(), rq.actor(), in)
+		if err == nil {
+			return c.afterWrite(rq, res, "/console/applicazioni/"+f.IDA2A)
+		}
+		fe, status, ok := formError(err)
+		if !ok {
+			return err
+		}
+		f.Errors = fe
+		c.pickers(&f, rq.p)
+		return c.render(rq, status, "applicazione.html", "Applicazione", f)
+	}
+	c.pickers(&f, rq.p)
+	return c.render(rq, http.StatusBadRequest, "applicazione.html", "Applicazione", f)
+}

@@ -1,0 +1,256 @@
+package console
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Config configures the console. The zero value serves it with the
+// default timeouts.
+type Config struct {
+	// Disabled turns the console off: /console/ answers 404.
+	Disabled bool
+	// IdleTimeout ends a session unused for this long (default 30 min).
+	IdleTimeout time.Duration
+	// MaxAge ends a session this long after login, used or not (default 8 h).
+	MaxAge time.Duration
+}
+
+// Defaults of Config.
+const (
+	DefaultIdleTimeout = 30 * time.Minute
+	DefaultMaxAge      = 8 * time.Hour
+)
+
+// Deps are the parts of the service the console works with. The
+// functions are the HTTP server's own, so that the console authenticates
+// exactly as the Backoffice API does.
+type Deps struct {
+	Model    *projections.ReadModel
+	Commands *commands.Handler
+	Store    events.LogReader
+	Logger   *slog.Logger
+	// Authenticate checks a username and password through the credential
+	// path of basic authentication (same hashing, cache and budget).
+	Authenticate func(r *http.Request, user, password string) (*projections.PrincipalRecord, error)
+	// VerifiedSubject returns the subject DN of the request's verified TLS
+	// client certificate.
+	VerifiedSubject func(r *http.Request) (string, bool)
+	// SPIDCode returns the fiscal code a trusted identity proxy sent.
+	SPIDCode func(r *http.Request) (string, bool)
+	// Token formats a log position as a consistency token.
+	Token func(events.Position) string
+	// WriteWait bounds how long a write waits to be applied locally before
+	// the page shows it (the server's --consistency-wait).
+	WriteWait time.Duration
+	// Audit answers the auditors' questions with the Backoffice API's
+	// function (scope checks included); nil hides the Audit page.
+	Audit AuditFunc
+	// WhoCan lists who may do an operation, with the Backoffice API's
+	// function (GET /autorizzazioni).
+	WhoCan WhoCanFunc
+}
+
+// Console is the console's http.Handler. It is safe for concurrent use.
+type Console struct {
+	cfg      Config
+	deps     Deps
+	sessions *sessions
+	pages    map[string]*template.Template
+	mux      *http.ServeMux
+	ops      backoffice
+}
+
+// New builds the console.
+func New(cfg Config, deps Deps) (*Console, error) {
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = DefaultMaxAge
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	if deps.WriteWait <= 0 {
+		deps.WriteWait = 2 * time.Second
+	}
+	c := &Console{cfg: cfg, deps: deps, sessions: newSessions(cfg.IdleTimeout, cfg.MaxAge),
+		ops: backoffice{model: deps.Model, cmds: deps.Commands}}
+	if err := c.parseTemplates(); err != nil {
+		return nil, err
+	}
+	c.routes()
+	return c, nil
+}
+
+// SetClock replaces the sessions' clock (tests of expiry).
+func (c *Console) SetClock(now func() time.Time) { c.sessions.now = now }
+
+func (c *Console) parseTemplates() error {
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return err
+	}
+	c.pages = map[string]*template.Template{}
+	for _, n := range names {
+		base := strings.TrimPrefix(n, "templates/")
+		if base == "layout.html" {
+			continue
+		}
+		t, err := template.New(base).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", n)
+		if err != nil {
+			return err
+		}
+		c.pages[base] = t
+	}
+	return nil
+}
+
+func (c *Console) routes() {
+	m := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	m.Handle("GET /console/static/", http.StripPrefix("/console/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /console/login", c.loginPage)
+	m.HandleFunc("POST /console/login", c.loginPassword)
+	m.HandleFunc("POST /console/login/certificato", c.loginCertificate)
+	m.HandleFunc("POST /console/login/spid", c.loginSPID)
+	m.Handle("POST /console/logout", c.page(c.logout))
+	m.Handle("GET /console/{$}", c.page(c.home))
+	m.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))
+
+	m.Handle("GET /console/applicazioni", c.page(c.listApplicazioni))
+	m.Handle("GET /console/applicazioni/nuova", c.page(c.newApplicazione))
+	m.Handle("GET /console/applicazioni/{id}", c.page(c.editApplicazione))
+	m.Handle("POST /console/applicazioni", c.page(c.saveApplicazione))
+
+	m.Handle("GET /console/domini", c.page(c.listDomini))
+	m.Handle("GET /console/domini/nuovo", c.page(c.newDominio))
+	m.Handle("GET /console/domini/{id}", c.page(c.editDominio))
+	m.Handle("POST /console/domini", c.page(c.saveDominio))
+
+	m.Handle("GET /console/tipi", c.page(c.listTipi))
+	m.Handle("GET /console/tipi/nuovo", c.page(c.formTipo))
+	m.Handle("GET /console/tipi/{id}", c.page(c.formTipo))
+	m.Handle("POST /console/tipi", c.page(c.saveTipo))
+	m.Handle("GET /console/operatori", c.page(c.listOperatori))
+	m.Handle("GET /console/operatore", c.page(c.formOperatore)) // ?principal= (a DN holds slashes)
+	m.Handle("POST /console/operatori", c.page(c.saveOperatore))
+	m.Handle("GET /console/ruoli", c.page(c.listRuoli))
+	m.Handle("GET /console/ruoli/nuovo", c.page(c.formRuolo))
+	m.Handle("GET /console/ruoli/{id}", c.page(c.formRuolo))
+	m.Handle("POST /console/ruoli", c.page(c.saveRuolo))
+	m.Handle("GET /console/intermediari", c.page(c.listIntermediari))
+	m.Handle("GET /console/intermediari/nuovo", c.page(c.formIntermediario))
+	m.Handle("GET /console/intermediari/{id}", c.page(c.formIntermediario))
+	m.Handle("POST /console/intermediari", c.page(c.saveIntermediario))
+
+	m.Handle("GET /console/impostazioni", c.page(c.impostazioni))
+	m.Handle("POST /console/impostazioni", c.page(c.saveImpostazioni))
+	m.Handle("GET /console/manutenzione", c.page(c.manutenzione))
+
+	m.Handle("GET /console/pendenze", c.page(c.listPendenze))
+	m.Handle("GET /console/pendenze/{idA2A}/{idPendenza}", c.page(c.getPendenza))
+
+	m.Handle("GET /console/pagamenti", c.page(c.listPagamenti))
+	m.Handle("GET /console/pagamenti/{id}", c.page(c.getPagamento))
+	m.Handle("GET /console/riconciliazioni", c.page(c.listRiconciliazioni))
+	m.Handle("GET /console/rendicontazioni", c.page(c.listRendicontazioni))
+	m.Handle("GET /console/riscossioni", c.page(c.listRiscossioni))
+	m.Handle("GET /console/eventi", c.page(c.listEventi))
+
+	m.Handle("GET /console/audit", c.page(c.auditPage))
+	m.Handle("POST /console/audit", c.page(c.auditPage))
+	c.mux = m
+}
+
+// ServeHTTP serves /console/ (404 for everything when disabled).
+func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if c.cfg.Disabled {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Cache-Control", "no-store")
+	c.mux.ServeHTTP(w, r)
+}
+
+// request is one authenticated console request.
+type request struct {
+	w    http.ResponseWriter
+	r    *http.Request
+	sid  string
+	sess *session
+	p    domain.Principal
+}
+
+func (rq *request) actor() commands.Actor {
+	return commands.Actor{Principal: rq.p, CorrelationID: "console-" + randomToken()[:12]}
+}
+
+// errBadCSRF refuses a POST without the session's CSRF token.
+var errBadCSRF = errors.New("console: missing or wrong CSRF token")
+
+// page wraps a handler with the session: no or an ended session goes to
+// the login page; a POST must carry the session's CSRF token, checked
+// before the handler runs (so nothing is written without it).
+func (c *Console) page(h func(*request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ck, err := r.Cookie(CookieName)
+		var sess *session
+		ok := false
+		if err == nil {
+			sess, ok = c.sessions.get(ck.Value)
+		}
+		var p domain.Principal
+		if ok {
+			if p, ok = sess.resolve(c.deps.Model); !ok {
+				c.sessions.end(ck.Value)
+			}
+		}
+		if !ok {
+			if ck != nil {
+				setCookie(w, r, CookieName, "", -1)
+			}
+			if r.Method == http.MethodGet {
+				http.Redirect(w, r, "/console/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			c.renderError(w, r, nil, http.StatusUnauthorized, "401000", "Utenza non autenticata",
+				"La sessione non è valida o è scaduta: accedi di nuovo.")
+			return
+		}
+		rq := &request{w: w, r: r, sid: ck.Value, sess: sess, p: p}
+		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+			if err := r.ParseForm(); err != nil || !validCSRF(sess.csrf, r.PostForm.Get("csrf")) {
+				c.fail(rq, errBadCSRF)
+				return
+			}
+		}
+		if err := h(rq); err != nil {
+			c.fail(rq, err)
+		}
+	})
+}

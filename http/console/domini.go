@@ -1,0 +1,70 @@
+package console
+
+import (
+	"net/http"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// The Domini page: the creditor entities in the operator's scope.
+
+type dominiList struct {
+	Rows     []events.CreditorEntityRegistered
+	CanWrite bool
+}
+
+type dominioForm struct {
+	New             bool
+	IDDominio       string
+	RagioneSociale  string
+	IDIntermediario string
+	Enabled         bool
+	Errors          fieldErrors
+}
+
+func (c *Console) domini() dominiOps { return c.ops }
+
+func (c *Console) listDomini(rq *request) error {
+	rows, err := c.domini().ListDomini(rq.p)
+	if err != nil {
+		return err
+	}
+	return c.render(rq, http.StatusOK, "domini.html", "Domini", dominiList{Rows: rows,
+		CanWrite: operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil) == nil})
+}
+
+func (c *Console) newDominio(rq *request) error {
+	if err := operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
+		return err
+	}
+	return c.render(rq, http.StatusOK, "dominio.html", "Nuovo dominio", dominioForm{New: true, Enabled: true})
+}
+
+func (c *Console) editDominio(rq *request) error {
+	e, err := c.domini().GetDominio(rq.p, rq.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return c.render(rq, http.StatusOK, "dominio.html", "Dominio "+e.IDDominio, dominioForm{IDDominio: e.IDDominio,
+		RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled})
+}
+
+func (c *Console) saveDominio(rq *request) error {
+	pf := rq.r.PostForm
+	f := dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
+		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on"}
+	res, err := c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
+		RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled})
+	if err == nil {
+		return c.afterWrite(rq, res, "/console/domini")
+	}
+	fe, status, ok := formError(err)
+	if !ok {
+		return err
+	}
+	f.Errors = fe
+	return c.render(rq, status, "dominio.html", "Dominio", f)
+}

@@ -1,0 +1,82 @@
+package console
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// The Impostazioni page: the protection of the public Pagamento API. The
+// CAPTCHA secret is write-only: the page says whether one is stored and
+// lets the operator replace it, never shows it.
+
+type protezioneForm struct {
+	Enabled    bool
+	ServerURL  string
+	SecretSet  bool
+	Soglia     string
+	Parametro  string
+	DenyOnFail bool
+	TimeoutMs  string
+	Errors     fieldErrors
+	CanWrite   bool
+}
+
+func (c *Console) impostazioniOps() impostazioniOps { return c.ops }
+
+func (c *Console) impostazioni(rq *request) error {
+	pr, err := c.impostazioniOps().GetProtezione(rq.p)
+	if err != nil {
+		return err
+	}
+	cp := pr.Captcha
+	f := protezioneForm{Enabled: pr.Enabled, ServerURL: cp.ServerURL, SecretSet: cp.SecretKey != "",
+		Soglia: strconv.FormatFloat(cp.Soglia, 'f', -1, 64), Parametro: cp.Parametro, DenyOnFail: cp.DenyOnFail,
+		TimeoutMs: strconv.Itoa(cp.TimeoutMs)}
+	if cp.Parametro == "" {
+		f.Parametro, f.DenyOnFail, f.TimeoutMs = commands.DefaultCaptchaParam, true, strconv.Itoa(commands.DefaultCaptchaTimeout)
+	}
+	f.CanWrite = operations.UseService(rq.p, domain.ServiceConfigurazioneManutenzione, domain.RightWrite, nil) == nil
+	return c.render(rq, http.StatusOK, "impostazioni.html", "Impostazioni", f)
+}
+
+func (c *Console) saveImpostazioni(rq *request) error {
+	pf := rq.r.PostForm
+	f := protezioneForm{Enabled: pf.Get("abilitato") == "on", ServerURL: pf.Get("serverURL"), Soglia: pf.Get("soglia"),
+		Parametro: pf.Get("parametro"), DenyOnFail: pf.Get("denyOnFail") == "on", TimeoutMs: pf.Get("timeoutMs"),
+		Errors: fieldErrors{}, CanWrite: true}
+	in := commands.ConfigureProtection{Enabled: f.Enabled, Captcha: commands.CaptchaInput{ServerURL: f.ServerURL,
+		SecretKey: pf.Get("secretKey"), Parametro: &f.Parametro, DenyOnFail: &f.DenyOnFail}}
+	if f.Soglia != "" {
+		v, err := strconv.ParseFloat(f.Soglia, 64)
+		if err != nil {
+			f.Errors["soglia"] = "La soglia deve essere un numero tra 0 e 1."
+		}
+		in.Captcha.Soglia = &v
+	}
+	if f.TimeoutMs != "" {
+		v, err := strconv.Atoi(f.TimeoutMs)
+		if err != nil {
+			f.Errors["timeoutMs"] = "Il timeout deve essere un numero intero di millisecondi."
+		}
+		in.Captcha.TimeoutMs = &v
+	}
+	if len(f.Errors) == 0 {
+		res, err := c.impostazioniOps().PutProtezione(rq.r.Context(), rq.actor(), in)
+		if err == nil {
+			return c.afterWrite(rq, res, "/console/impostazioni")
+		}
+		fe, status, ok := formError(err)
+		if !ok {
+			return err
+		}
+		f.Errors = fe
+		f.SecretSet = c.deps.Model.Protection().Captcha.SecretKey != ""
+		return c.render(rq, status, "impostazioni.html", "Impostazioni", f)
+	}
+	f.SecretSet = c.deps.Model.Protection().Captcha.SecretKey != ""
+	return c.render(rq, http.StatusBadRequest, "impostazioni.html", "Impostazioni", f)
+}

@@ -1,0 +1,178 @@
+package console
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+type loginView struct {
+	Next     string
+	Username string
+	Error    string
+	TLS      bool // offer the client certificate
+	SPID     bool // offer SPID (the request came through a trusted proxy)
+	Token    string
+}
+
+// safeNext keeps a post-login destination inside the console.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/console/"
+	}
+	return next
+}
+
+// loginPage shows the login forms with a fresh double-submit CSRF token
+// (no session exists yet to bind one to).
+func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
+	c.showLogin(w, r, http.StatusOK, "", "")
+}
+
+func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, status int, username, msg string) {
+	tok := randomToken()
+	setCookie(w, r, loginCookie, tok, 600)
+	next := r.URL.Query().Get("next")
+	if r.Method == http.MethodPost {
+		next = r.PostForm.Get("next")
+	}
+	_, spid := c.deps.SPIDCode(r)
+	v := view{Title: "Accesso", Data: loginView{Next: safeNext(next), Username: username, Error: msg, TLS: r.TLS != nil,
+		SPID: spid, Token: tok}}
+	if err := c.write(w, status, "login.html", v); err != nil {
+		c.deps.Logger.Error("console: render login", "error", err)
+	}
+}
+
+// loginForm parses a login POST and checks its double-submit token.
+func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil {
+		c.showLogin(w, r, http.StatusBadRequest, "", "Richiesta non valida.")
+		return false
+	}
+	ck, err := r.Cookie(loginCookie)
+	if err != nil || !validCSRF(ck.Value, r.PostForm.Get("csrf")) {
+		c.showLogin(w, r, http.StatusForbidden, "", "Il modulo è scaduto o non porta un token CSRF valido: riprova.")
+		return false
+	}
+	return true
+}
+
+// ErrLoginBusy is what Deps.Authenticate returns when the password
+// verification budget or the failed-login throttles refused the attempt.
+var ErrLoginBusy = errors.New("console: too many login attempts")
+
+const loginBusy = "Troppi tentativi di accesso: riprova tra qualche secondo."
+
+const badCredentials = "Credenziali non valide, oppure l'utenza non può accedere alla console."
+
+// loginPassword checks username and password through the Backoffice's
+// basic credential path.
+func (c *Console) loginPassword(w http.ResponseWriter, r *http.Request) {
+	if !c.loginForm(w, r) {
+		return
+	}
+	user, pass := r.PostForm.Get("username"), r.PostForm.Get("password")
+	if user == "" || len(user) > 512 || len(pass) > 1024 {
+		c.showLogin(w, r, http.StatusUnauthorized, user, badCredentials)
+		return
+	}
+	rec, err := c.deps.Authenticate(r, user, pass)
+	if errors.Is(err, ErrLoginBusy) {
+		c.showLogin(w, r, http.StatusTooManyRequests, user, loginBusy)
+		return
+	}
+	if err != nil {
+		c.showLogin(w, r, http.StatusUnauthorized, user, badCredentials)
+		return
+	}
+	c.establish(w, r, rec, domain.AuthBasic, user)
+}
+
+// loginCertificate logs in the owner of the verified client certificate
+// (TLS listener only).
+func (c *Console) loginCertificate(w http.ResponseWriter, r *http.Request) {
+	c.loginAs(w, r, domain.AuthSSL, c.deps.VerifiedSubject, c.deps.Model.LookupDN,
+		"Nessun certificato client valido di un'utenza registrata.")
+}
+
+// loginSPID logs in the operator whose fiscal code a trusted identity
+// proxy sent.
+func (c *Console) loginSPID(w http.ResponseWriter, r *http.Request) {
+	c.loginAs(w, r, domain.AuthSPID, c.deps.SPIDCode, c.deps.Model.Lookup, "Nessuna identità SPID di un'utenza registrata.")
+}
+
+// loginAs logs in the principal named by what the request proves
+// (identity), looked up by find.
+func (c *Console) loginAs(w http.ResponseWriter, r *http.Request, auth domain.AuthType, identity func(*http.Request) (string, bool),
+	find func(string) (*projections.PrincipalRecord, bool), refused string) {
+	if !c.loginForm(w, r) {
+		return
+	}
+	name, ok := identity(r)
+	var rec *projections.PrincipalRecord
+	if ok {
+		rec, ok = find(name)
+	}
+	if !ok {
+		c.showLogin(w, r, http.StatusUnauthorized, "", refused)
+		return
+	}
+	c.establish(w, r, rec, auth, "")
+}
+
+// establish starts a session for a principal that may enter the
+// Backoffice API (an enabled operator or application holding a role).
+func (c *Console) establish(w http.ResponseWriter, r *http.Request, rec *projections.PrincipalRecord, auth domain.AuthType, user string) {
+	if err := domain.CanEnterAPI(rec.Principal, domain.APIBackoffice); err != nil {
+		c.showLogin(w, r, http.StatusForbidden, user, badCredentials)
+		return
+	}
+	if old, err := r.Cookie(CookieName); err == nil {
+		c.sessions.end(old.Value) // a login replaces the browser's previous session
+	}
+	id, _ := c.sessions.start(rec, auth)
+	setCookie(w, r, loginCookie, "", -1)
+	setCookie(w, r, CookieName, id, 0)
+	http.Redirect(w, r, safeNext(r.PostForm.Get("next")), http.StatusSeeOther)
+}
+
+func (c *Console) logout(rq *request) error {
+	c.sessions.end(rq.sid)
+	setCookie(rq.w, rq.r, CookieName, "", -1)
+	http.Redirect(rq.w, rq.r, "/console/login", http.StatusSeeOther)
+	return nil
+}
+
+// homeView is the principal's profile: its roles and effective rights.
+type homeView struct {
+	Kind   string
+	Rights []rightView
+}
+
+type rightView struct {
+	Role, Service, Rights, Domini, Tipi string
+}
+
+func scopeText(s domain.Scope) string {
+	if s.IsAll() {
+		return "tutti (*)"
+	}
+	if s.IsNone() {
+		return "nessuno"
+	}
+	return strings.Join(s.List(), ", ")
+}
+
+func (c *Console) home(rq *request) error {
+	v := homeView{Kind: rq.p.Kind.String()}
+	for _, er := range domain.EffectiveRights(rq.p) {
+		v.Rights = append(v.Rights, rightView{Role: er.Role, Service: er.Service.String(),
+			Rights: strings.Join(er.Rights.List(), ", "), Domini: scopeText(er.Domini), Tipi: scopeText(er.Tipi)})
+	}
+	return c.render(rq, http.StatusOK, "home.html", "Profilo", v)
+}

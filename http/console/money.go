@@ -1,0 +1,181 @@
+package console
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The money pages: Pagamenti, Riconciliazioni, Rendicontazioni and
+// Riscossioni, each the Backoffice list of the same name: its service's R,
+// every row kept by the decision the API's list keeps it with, optionally
+// one entity, 25 rows a page; a payment has a detail page.
+
+// table is a generic list page.
+type table struct {
+	Caption  string
+	Headers  []string
+	Rows     [][]cell
+	Entities []option
+	Dominio  string
+	Action   string
+	Prev     int
+	Next     int
+	Pagina   int
+}
+
+type cell struct{ Text, Href string }
+
+// moneyOps are the money pages' reads.
+type moneyOps interface {
+	Payments(p domain.Principal) ([]*projections.Payment, error)
+	Payment(p domain.Principal, id string) (*projections.Payment, error)
+	Rendicontazioni(p domain.Principal, only string) (operations.EntityScope, error)
+}
+
+var _ moneyOps = backoffice{}
+
+// Payments: GET /pagamenti (Pagamenti R; a payment is listed when a role
+// giving it covers every pendenza of the payment).
+func (b backoffice) Payments(p domain.Principal) ([]*projections.Payment, error) {
+	if err := operations.UseService(p, domain.ServicePagamenti, domain.RightRead, nil); err != nil {
+		return nil, err
+	}
+	return b.model.Payments(func(pay *projections.Payment) bool {
+		return domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()) == nil
+	}), nil
+}
+
+// Payment: GET /pagamenti/{id}.
+func (b backoffice) Payment(p domain.Principal, id string) (*projections.Payment, error) {
+	return operations.ReadPaymentBackoffice(b.model, p, id, nil)
+}
+
+// Rendicontazioni: the gate and scope of GET /riconciliazioni,
+// /flussiRendicontazione and /riscossioni (Rendicontazioni e Incassi R on
+// the row's entity), narrowed to only when set.
+func (b backoffice) Rendicontazioni(p domain.Principal, only string) (operations.EntityScope, error) {
+	return operations.RendicontazioniList(p, only, nil)
+}
+
+func (c *Console) money() moneyOps { return c.ops }
+
+// pageOf cuts rows to the requested page of 25 and fills the pager.
+func pageOf[T any](rq *request, t *table, rows []T, row func(T) []cell) {
+	pagina := 1
+	if n, err := strconv.Atoi(rq.r.URL.Query().Get("pagina")); err == nil && n >= 1 && n <= 1_000_000 {
+		pagina = n
+	}
+	t.Pagina = pagina
+	from := min((pagina-1)*perPage, len(rows))
+	to := min(from+perPage, len(rows))
+	for _, r := range rows[from:to] {
+		t.Rows = append(t.Rows, row(r))
+	}
+	if pagina > 1 {
+		t.Prev = pagina - 1
+	}
+	if to < len(rows) {
+		t.Next = pagina + 1
+	}
+}
+
+// rendicontazioni opens one of the Rendicontazioni e Incassi lists: the
+// API's gate and scope for the idDominio filter, and the entity picker
+// (the entities the unfiltered scope admits).
+func (c *Console) rendicontazioni(rq *request, t *table) (operations.EntityScope, error) {
+	t.Dominio = rq.r.URL.Query().Get("idDominio")
+	all, err := c.money().Rendicontazioni(rq.p, "")
+	if err != nil {
+		return all, err
+	}
+	t.Entities = []option{{"", "Tutti i domini del tuo ambito"}}
+	for _, e := range c.deps.Model.Entities() {
+		if all.Admits(e.IDDominio) {
+			t.Entities = append(t.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
+		}
+	}
+	return c.money().Rendicontazioni(rq.p, t.Dominio)
+}
+
+func euro(cents int64) string { return funcs["euro"].(func(int64) string)(cents) }
+
+func (c *Console) listPagamenti(rq *request) error {
+	pays, err := c.money().Payments(rq.p)
+	if err != nil {
+		return err
+	}
+	t := &table{Caption: "Pagamenti nel tuo ambito, dal più vecchio", Action: "/console/pagamenti",
+		Headers: []string{"Pagamento", "Stato", "Richiesto il", "Pendenze"}}
+	pageOf(rq, t, pays, func(p *projections.Payment) []cell {
+		return []cell{{Text: p.Event.ID, Href: "/console/pagamenti/" + p.Event.ID}, {Text: p.Stato},
+			{Text: p.Time.UTC().Format("2006-01-02 15:04")}, {Text: strconv.Itoa(len(p.Event.Items))}}
+	})
+	return c.render(rq, http.StatusOK, "tabella.html", "Pagamenti", t)
+}
+
+func (c *Console) getPagamento(rq *request) error {
+	pay, err := c.money().Payment(rq.p, rq.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	t := &table{Caption: "Pendenze del pagamento " + pay.Event.ID + " (stato " + pay.Stato + ")",
+		Headers: []string{"Dominio", "Tipo", "Numero avviso", "Pendenza", "Importo"}}
+	for _, it := range pay.Event.Items {
+		t.Rows = append(t.Rows, []cell{{Text: it.IDDominio}, {Text: it.IDTipoPendenza}, {Text: it.NumeroAvviso},
+			{Text: it.IDA2A + "/" + it.IDPendenza}, {Text: euro(it.AmountCents)}})
+	}
+	return c.render(rq, http.StatusOK, "tabella.html", "Pagamento", t)
+}
+
+func (c *Console) listRiconciliazioni(rq *request) error {
+	t := &table{Caption: "Riconciliazioni", Action: "/console/riconciliazioni",
+		Headers: []string{"Dominio", "Riconciliazione", "Applicazione", "Importo", "Causale", "Flusso"}}
+	scope, err := c.rendicontazioni(rq, t)
+	if err != nil {
+		return err
+	}
+	rows := c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return scope.AdmitsReconciliation(r.View()) })
+	pageOf(rq, t, rows, func(r *projections.Reconciliation) []cell {
+		e := r.Event
+		return []cell{{Text: e.IDDominio}, {Text: e.ID}, {Text: e.IDA2A}, {Text: euro(e.AmountCents)}, {Text: e.Causale}, {Text: e.IDFlusso}}
+	})
+	return c.render(rq, http.StatusOK, "tabella.html", "Riconciliazioni", t)
+}
+
+func (c *Console) listRendicontazioni(rq *request) error {
+	t := &table{Caption: "Flussi di rendicontazione", Action: "/console/rendicontazioni",
+		Headers: []string{"Dominio", "Flusso", "Intermediario", "Data", "Totale", "Voci"}}
+	scope, err := c.rendicontazioni(rq, t)
+	if err != nil {
+		return err
+	}
+	rows := c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return scope.Admits(r.Event.IDDominio) })
+	pageOf(rq, t, rows, func(r *projections.SettlementReport) []cell {
+		e := r.Event
+		return []cell{{Text: e.IDDominio}, {Text: e.IDFlusso}, {Text: e.IDIntermediario}, {Text: e.DataFlusso},
+			{Text: euro(e.TotalCents)}, {Text: strconv.Itoa(len(e.Items))}}
+	})
+	return c.render(rq, http.StatusOK, "tabella.html", "Rendicontazioni", t)
+}
+
+func (c *Console) listRiscossioni(rq *request) error {
+	t := &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
+		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}}
+	scope, err := c.rendicontazioni(rq, t)
+	if err != nil {
+		return err
+	}
+	rows := c.deps.Model.Receipts(func(r *projections.Receipt) bool {
+		return r.Event.Esito == "ESEGUITO" && scope.Admits(r.Event.IDDominio)
+	})
+	pageOf(rq, t, rows, func(r *projections.Receipt) []cell {
+		e := r.Event
+		return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta}, {Text: e.NumeroAvviso}, {Text: e.IDA2A + "/" + e.IDPendenza},
+			{Text: euro(e.AmountCents)}, {Text: e.DataPagamento}}
+	})
+	return c.render(rq, http.StatusOK, "tabella.html", "Riscossioni", t)
+}

@@ -1,0 +1,106 @@
+package console
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// The Pendenze page: the pendenze of one creditor entity at a time (the
+// entity picker lists those in the operator's scope), newest first, 25 a
+// page, each checked with the Backoffice's scope decision. Reading one
+// entity's index keeps a page's cost independent of the other entities'
+// pendenze. A notice number finds one pendenza directly.
+
+const perPage = 25
+
+type pendenzeFilter struct {
+	Dominio string
+	Avviso  string
+	Pagina  int
+}
+
+type pendenzePage struct {
+	Items []projections.Pendenza
+	More  bool
+}
+
+type pendenzeView struct {
+	Filter   pendenzeFilter
+	Entities []option
+	Items    []projections.Pendenza
+	Prev     int
+	Next     int
+	Error    string
+}
+
+func (c *Console) pendenze() pendenzeOps { return c.ops }
+
+// PagePendenze: GET /pendenze?idDominio= (Pendenze R; every row in the
+// scope of a role giving it), read from the entity's index.
+func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenzePage, error) {
+	if err := operations.UseService(p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
+		return pendenzePage{}, err
+	}
+	keep := func(v domain.PendenzaView) bool {
+		return operations.OnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, v.IDDominio, v.IDTipoPendenza, nil) == nil
+	}
+	if f.Avviso != "" {
+		pd, ok := b.model.PendenzaByNotice(f.Dominio, f.Avviso)
+		if !ok || !keep(pd.View()) {
+			return pendenzePage{}, nil
+		}
+		return pendenzePage{Items: []projections.Pendenza{pd}}, nil
+	}
+	items, more := b.model.PendenzeOfDominio(f.Dominio, (f.Pagina-1)*perPage, perPage, keep)
+	return pendenzePage{Items: items, More: more}, nil
+}
+
+func (c *Console) listPendenze(rq *request) error {
+	q := rq.r.URL.Query()
+	f := pendenzeFilter{Dominio: q.Get("idDominio"), Avviso: q.Get("numeroAvviso"), Pagina: 1}
+	v := pendenzeView{}
+	if n, err := strconv.Atoi(q.Get("pagina")); err == nil && n >= 1 && n <= 100000 {
+		f.Pagina = n
+	}
+	if err := operations.UseService(rq.p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
+		return err
+	}
+	for _, e := range c.deps.Model.Entities() {
+		if operations.OnDominio(rq.p, domain.ServicePendenze, domain.RightRead, e.IDDominio, nil) == nil {
+			v.Entities = append(v.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
+		}
+	}
+	if f.Dominio == "" && len(v.Entities) > 0 {
+		f.Dominio = v.Entities[0].Value
+	}
+	v.Filter = f
+	if f.Dominio != "" {
+		if err := operations.OnDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio, nil); err != nil {
+			return err
+		}
+		page, err := c.pendenze().PagePendenze(rq.p, f)
+		if err != nil {
+			return err
+		}
+		v.Items = page.Items
+		if f.Pagina > 1 {
+			v.Prev = f.Pagina - 1
+		}
+		if page.More {
+			v.Next = f.Pagina + 1
+		}
+	}
+	return c.render(rq, http.StatusOK, "pendenze.html", "Pendenze", v)
+}
+
+func (c *Console) getPendenza(rq *request) error {
+	pd, err := c.pendenze().GetPendenza(rq.p, rq.r.PathValue("idA2A"), rq.r.PathValue("idPendenza"))
+	if err != nil {
+		return err
+	}
+	return c.render(rq, http.StatusOK, "pendenza.html", "Pendenza "+pd.IDPendenza, pd)
+}

@@ -1,0 +1,231 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+)
+
+var funcs = template.FuncMap{
+	"join":     strings.Join,
+	"contains": func(list []string, s string) bool { return containsString(list, s) },
+	"euro": func(cents int64) string {
+		sign := ""
+		if cents < 0 {
+			sign, cents = "-", -cents
+		}
+		return sign + strconv.FormatInt(cents/100, 10) + "," + strconv.FormatInt(cents%100/10, 10) + strconv.FormatInt(cents%10, 10) + " €"
+	},
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// navItem is one entry of the menu: shown only when the principal holds
+// the service's R (the same right the Backoffice reads need).
+type navItem struct {
+	Href, Label string
+	Current     bool
+}
+
+var menu = []struct {
+	href, label string
+	service     domain.Service
+}{
+	{"/console/pendenze", "Pendenze", domain.ServicePendenze},
+	{"/console/pagamenti", "Pagamenti", domain.ServicePagamenti},
+	{"/console/riconciliazioni", "Riconciliazioni", domain.ServiceRendicontazioniIncassi},
+	{"/console/rendicontazioni", "Rendicontazioni", domain.ServiceRendicontazioniIncassi},
+	{"/console/riscossioni", "Riscossioni", domain.ServiceRendicontazioniIncassi},
+	{"/console/domini", "Domini", domain.ServiceAnagraficaCreditore},
+	{"/console/tipi", "Tipi pendenza", domain.ServiceAnagraficaCreditore},
+	{"/console/applicazioni", "Applicazioni", domain.ServiceAnagraficaApplicazioni},
+	{"/console/operatori", "Operatori", domain.ServiceAnagraficaRuoli},
+	{"/console/ruoli", "Ruoli", domain.ServiceAnagraficaRuoli},
+	{"/console/intermediari", "Intermediari", domain.ServiceAnagraficaPagoPA},
+	{"/console/impostazioni", "Impostazioni", domain.ServiceConfigurazioneManutenzione},
+	{"/console/manutenzione", "Manutenzione", domain.ServiceConfigurazioneManutenzione},
+	{"/console/eventi", "Giornale degli eventi", domain.ServiceGiornaleEventi},
+	{"/console/audit", "Audit", domain.ServiceGiornaleEventi},
+}
+
+func (c *Console) nav(r *http.Request, p domain.Principal) []navItem {
+	var out []navItem
+	for _, m := range menu {
+		if m.href == "/console/audit" && c.deps.Audit == nil {
+			continue
+		}
+		if operations.UseService(p, m.service, domain.RightRead, nil) == nil {
+			out = append(out, navItem{Href: m.href, Label: m.label, Current: strings.HasPrefix(r.URL.Path, m.href)})
+		}
+	}
+	return out
+}
+
+// view is what every page template receives.
+type view struct {
+	Title string
+	Nav   []navItem
+	User  string
+	CSRF  string
+	// Written is the consistency position of the write that led here.
+	Written *written
+	Data    any
+}
+
+// written shows a write's place in the log.
+type written struct {
+	Position uint64
+	Token    string
+	Message  string
+}
+
+// render writes a page with the layout.
+func (c *Console) render(rq *request, status int, page, title string, data any) error {
+	v := view{Title: title, Data: data}
+	if rq != nil {
+		v.Nav, v.User, v.CSRF = c.nav(rq.r, rq.p), rq.p.Name, rq.sess.csrf
+		if pos, err := strconv.ParseUint(rq.r.URL.Query().Get("scritto"), 10, 64); err == nil && pos > 0 {
+			v.Written = &written{Position: pos, Token: c.deps.Token(events.Position(pos)),
+				Message: "Modifica registrata nel giornale degli eventi: è già in vigore."}
+		}
+	}
+	return c.write(rq.w, status, page, v)
+}
+
+func (c *Console) write(w http.ResponseWriter, status int, page string, v view) error {
+	t, ok := c.pages[page]
+	if !ok {
+		return errors.New("console: no template " + page)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// errorView is the body of an error page: the FaultBean the API would
+// answer, in words.
+type errorView struct {
+	Status      int
+	Codice      string
+	Descrizione string
+	Dettaglio   string
+}
+
+func (c *Console) renderError(w http.ResponseWriter, r *http.Request, rq *request, status int, codice, descr, detail string) {
+	v := view{Title: descr, Data: errorView{Status: status, Codice: codice, Descrizione: descr, Dettaglio: detail}}
+	if rq != nil {
+		v.Nav, v.User, v.CSRF = c.nav(r, rq.p), rq.p.Name, rq.sess.csrf
+	}
+	if err := c.write(w, status, "errore.html", v); err != nil {
+		c.deps.Logger.Error("console: render error page", "error", err)
+	}
+}
+
+// errNotFound is a resource that does not exist (inside the caller's scope).
+var errNotFound = errors.New("console: not found")
+
+// fail answers err as the Backoffice API would choose its status: a
+// denial is the API's 403 with the same codice and detail.
+func (c *Console) fail(rq *request, err error) {
+	var (
+		forbidden *domain.ForbiddenError
+		invalid   *commands.InvalidError
+		unproc    *commands.UnprocessableError
+	)
+	w, r := rq.w, rq.r
+	switch {
+	case errors.Is(err, errBadCSRF):
+		c.renderError(w, r, rq, http.StatusForbidden, "403000", "Richiesta rifiutata",
+			"Il modulo non porta un token CSRF valido: ricarica la pagina e riprova. Nulla è stato modificato.")
+	case errors.As(err, &forbidden):
+		c.renderError(w, r, rq, http.StatusForbidden, "403000", "Operazione non autorizzata", forbidden.Detail)
+	case errors.As(err, &invalid):
+		c.renderError(w, r, rq, http.StatusBadRequest, "SINTASSI", "Richiesta non valida", invalid.Error())
+	case errors.As(err, &unproc):
+		c.renderError(w, r, rq, http.StatusUnprocessableEntity, "422000", "Richiesta non processabile", unproc.Detail)
+	case errors.Is(err, errNotFound), errors.Is(err, domain.ErrNotFound), errors.Is(err, commands.ErrNotFound):
+		c.renderError(w, r, rq, http.StatusNotFound, "404000", "Risorsa non trovata", "")
+	case errors.Is(err, commands.ErrPrincipalInUse):
+		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "Il principal è già in uso.")
+	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):
+		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "La risorsa è cambiata nel frattempo: ricarica la pagina.")
+	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		c.renderError(w, r, rq, http.StatusServiceUnavailable, "503000", "Servizio non disponibile", "Il giornale degli eventi non è raggiungibile: riprova.")
+	default:
+		c.deps.Logger.Error("console: request failed", "path", r.URL.Path, "error", err)
+		c.renderError(w, r, rq, http.StatusInternalServerError, "500000", "Errore interno", "")
+	}
+}
+
+// fieldErrors are the form's messages by field name ("" for the form).
+type fieldErrors map[string]string
+
+// formError turns a write's error into messages next to the fields, or
+// returns false when err is not about the input (the caller then fails).
+// A denial of delegation is shown on the form with the API's 403.
+func formError(err error) (fieldErrors, int, bool) {
+	var (
+		forbidden *domain.ForbiddenError
+		invalid   *commands.InvalidError
+		unproc    *commands.UnprocessableError
+	)
+	switch {
+	case errors.As(err, &invalid):
+		return fieldErrors{fieldOf(invalid.Field): invalid.Error()}, http.StatusBadRequest, true
+	case errors.As(err, &unproc):
+		return fieldErrors{"": unproc.Detail}, http.StatusUnprocessableEntity, true
+	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleDelegation:
+		return fieldErrors{"": "Non puoi concedere più di quanto possiedi: " + forbidden.Detail}, http.StatusForbidden, true
+	case errors.Is(err, commands.ErrPrincipalInUse):
+		return fieldErrors{"principal": "Il principal è già in uso da un'altra applicazione o operatore."}, http.StatusConflict, true
+	}
+	return nil, 0, false
+}
+
+// fieldOf maps a command's field name to the form's input name.
+func fieldOf(f string) string {
+	f = strings.TrimPrefix(f, "captcha.")
+	if i := strings.IndexAny(f, "[."); i > 0 {
+		return f[:i]
+	}
+	return f
+}
+
+// afterWrite waits until the write is applied here, then sends the browser
+// to next with the write's position (post/redirect/get).
+func (c *Console) afterWrite(rq *request, res commands.Result, next string) error {
+	if res.Position > 0 {
+		ctx, cancel := context.WithTimeout(rq.r.Context(), c.deps.WriteWait)
+		defer cancel()
+		if err := c.deps.Model.WaitFor(ctx, res.Position); err != nil {
+			return err
+		}
+	}
+	sep := "?"
+	if strings.Contains(next, "?") {
+		sep = "&"
+	}
+	http.Redirect(rq.w, rq.r, next+sep+"scritto="+strconv.FormatUint(uint64(res.Position), 10), http.StatusSeeOther)
+	return nil
+}

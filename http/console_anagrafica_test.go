@@ -1,0 +1,76 @@
+package httpapi
+
+import (
+	"net/url"
+	"testing"
+)
+
+// aclField is the role grid's checkbox of service index i and right r.
+func aclField(i int, r string) string { return "acl_" + string(rune('0'+i)) + "_" + r }
+
+func TestConsoleAnagrafica(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	// Services in GovPay's order: index 5 is Pendenze, 3 Anagrafica Ruoli, 4 Pagamenti.
+	w.putRole(t, "ruoliD1", acl{aclOf("Anagrafica Ruoli", "R", "W"), aclOf("Pendenze", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRuoli", pw, true, "ruoliD1")
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+
+	t.Run("tipo_pendenza", func(t *testing.T) {
+		cc.get("/console/tipi/nuovo").expect(t, 200, `<label for="descrizione">`)
+		cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {"IMU"}, "descrizione": {""}, "abilitato": {"on"}}).
+			expect(t, 400, `id="err-descrizione"`, `value="IMU"`)
+		cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {"IMU"}, "descrizione": {"Imposta municipale"},
+			"abilitato": {"on"}}).expect(t, 303)
+		if tp, ok := w.model.PendenzaType("IMU"); !ok || tp.Descrizione != "Imposta municipale" {
+			t.Fatalf("type %+v", tp)
+		}
+		cc.get("/console/tipi").expect(t, 200, "Imposta municipale")
+	})
+	t.Run("ruolo_grid", func(t *testing.T) {
+		cc.get("/console/ruoli/nuovo").expect(t, 200, "Anagrafica PagoPA", `name="`+aclField(5, "R")+`"`)
+		cc.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"lettorePendenze"}, aclField(5, "R"): {"on"},
+			"domini": {d1}, "tipi": {"*"}}).expect(t, 303)
+		r, ok := w.model.Role("lettorePendenze")
+		if !ok || len(r.Event.ACL) != 1 || r.Event.ACL[0].Service != "Pendenze" || r.Event.Domini[0] != d1 {
+			t.Fatalf("role %+v", r)
+		}
+		cc.get("/console/ruoli/lettorePendenze").expect(t, 200, `id="`+aclField(5, "R")+`" name="`+aclField(5, "R")+`" checked`)
+	})
+	t.Run("operatore", func(t *testing.T) {
+		cc.get("/console/operatore").expect(t, 200, `id="ruolo-lettorePendenze"`)
+		cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opNuovo"}, "ragioneSociale": {"Mario"},
+			"password": {pw}, "abilitato": {"on"}, "ruoli": {"lettorePendenze"}}).expect(t, 303)
+		cn := w.consoleClient(t)
+		cn.login("opNuovo", pw)
+		cn.get("/console/pendenze").expect(t, 200)
+		cn.get("/console/operatori").expect(t, 403, "403000")
+		cc.get("/console/operatore?principal=opNuovo").expect(t, 200, `value="Mario"`)
+	})
+	t.Run("intermediario_password_never_shown", func(t *testing.T) {
+		cc.post("/console/intermediari", url.Values{"nuovo": {"1"}, "idIntermediario": {"INT1"}, "denominazione": {"Banca"},
+			"abilitato": {"on"}, "connettorePrincipal": {"nodo"}, "connettorePassword": {"segreto-del-nodo"}}).expect(t, 303)
+		p := cc.get("/console/intermediari/INT1")
+		p.expect(t, 200, `value="nodo"`)
+		p.lacks(t, "segreto-del-nodo")
+	})
+	t.Run("delegation_marks_and_refuses_what_is_not_held", func(t *testing.T) {
+		co := w.consoleClient(t)
+		co.login("opRuoli", pw)
+		co.get("/console/ruoli/nuovo").expect(t, 200, "(non posseduto)")
+		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"troppo"}, aclField(4, "R"): {"on"},
+			"domini": {d1}, "tipi": {"*"}}).expect(t, 403, "Non puoi concedere", `value="troppo"`)
+		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"ovunque"}, aclField(5, "R"): {"on"},
+			"domini": {"*"}, "tipi": {"*"}}).expect(t, 403, "Non puoi concedere")
+		for _, id := range []string{"troppo", "ovunque"} {
+			if _, ok := w.model.Role(id); ok {
+				t.Fatalf("role %s beyond the operator's rights was written", id)
+			}
+		}
+		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"dentro"}, aclField(5, "R"): {"on"},
+			"domini": {d1}, "tipi": {"*"}}).expect(t, 303)
+		co.get("/console/intermediari").expect(t, 403, "403000")
+		co.get("/console/tipi").expect(t, 403, "403000")
+	})
+}

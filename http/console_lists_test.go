@@ -1,0 +1,57 @@
+package httpapi
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConsoleMoneyAndEventLog(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "ml-d1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "ml-d2", d2, t1, citizen2)
+	var payD1, payD2 struct{ ID string }
+	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "ml-d1"}}}, as("appA")).decode(t, &payD1)
+	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appB", "idPendenza": "ml-d2"}}}, as("appB")).decode(t, &payD2)
+	w.putRole(t, "soloPendenze", acl{aclOf("Pendenze", "R")}, []string{"*"}, []string{"*"})
+	w.putOperator(t, "opPendenze", pw, true, "soloPendenze")
+
+	t.Run("payments_in_scope_only", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opD1", pw)
+		list := cc.get("/console/pagamenti")
+		list.expect(t, 200, payD1.ID)
+		list.lacks(t, payD2.ID)
+		cc.get("/console/pagamenti/"+payD1.ID).expect(t, 200, "appA/ml-d1")
+		cc.get("/console/pagamenti/"+payD2.ID).expect(t, 403, "403000")
+		for _, p := range []string{"/console/riconciliazioni", "/console/rendicontazioni", "/console/riscossioni"} {
+			cc.get(p).expect(t, 200, "Nessun risultato.")
+		}
+		cc.get("/console/riconciliazioni").lacks(t, `value="`+d2+`"`)
+	})
+	t.Run("no_service_no_list", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opPendenze", pw)
+		for _, p := range []string{"/console/pagamenti", "/console/pagamenti/" + payD1.ID, "/console/riconciliazioni",
+			"/console/rendicontazioni", "/console/riscossioni", "/console/eventi"} {
+			cc.get(p).expect(t, 403, "403000")
+		}
+	})
+	t.Run("event_log_scoped_and_redacted", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opD1", pw)
+		log := cc.get("/console/eventi")
+		log.expect(t, 200, "ml-d1", "PendenzaCreated")
+		log.lacks(t, "ml-d2", "OperatorRegistered", "passwordHash\":\"$")
+		ca := w.consoleClient(t)
+		ca.login(adminUser, adminPass)
+		all := ca.get("/console/eventi?tipo=OperatorRegistered")
+		all.expect(t, 200, "OperatorRegistered", "opD1")
+		all.lacks(t, "PendenzaCreated", "$argon2")
+		if !strings.Contains(ca.get("/console/eventi?idDominio="+d2).Body, "ml-d2") {
+			t.Fatal("entity filter lost d2's pendenza")
+		}
+		ca.get("/console/eventi?da=abc").expect(t, 400, "La posizione")
+		ca.get("/console/audit?posizione=3").expect(t, 200, `id="posizione" name="posizione" type="text" inputmode="numeric" value="3"`)
+	})
+}

@@ -1,0 +1,80 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/http/console"
+	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// mountConsole serves the management console at /console/ on every
+// listener, with the server's own authentication functions, so that the
+// console accepts exactly the identities the Backoffice API accepts. When
+// it is disabled, /console/ falls through to the 404 of unknown routes.
+func (s *Server) mountConsole(e *echo.Echo) error {
+	if s.cfg.Console.Disabled {
+		return nil
+	}
+	c, err := console.New(s.cfg.Console, console.Deps{
+		Model: s.model, Commands: s.cmds, Store: s.store, Logger: s.logger,
+		Authenticate:    s.authenticateBasic,
+		VerifiedSubject: s.verifiedSubject,
+		SPIDCode: func(r *http.Request) (string, bool) {
+			return s.spidPrincipal(e.NewContext(r, nil))
+		},
+		Token:     func(pos events.Position) string { return Token(s.store.Backend(), pos) },
+		WriteWait: s.cfg.ConsistencyWait,
+		Audit:     s.consoleExplain,
+		WhoCan:    s.consoleWhoCan,
+	})
+	if err != nil {
+		return err
+	}
+	s.console = c
+	h := echo.WrapHandler(c)
+	e.Any("/console", h)
+	e.Any("/console/*", h)
+	return nil
+}
+
+// authenticateBasic is the credential check of basic authentication, with
+// the same verification budget and failed-login throttles.
+func (s *Server) authenticateBasic(r *http.Request, user, password string) (*projections.PrincipalRecord, error) {
+	rec, err := s.model.AuthenticateGated(s.logins, r.RemoteAddr, user, password)
+	var busy *tooManyRequests
+	if errors.As(err, &busy) {
+		return nil, console.ErrLoginBusy
+	}
+	return rec, err
+}
+
+// consoleWhoCan is GET /autorizzazioni for the console.
+func (s *Server) consoleWhoCan(ctx context.Context, p domain.Principal, q console.ExplainQuery) (*audit.WhoCanResult, error) {
+	res, err := s.whoCan(ctx, p, q.API, q.Operazione, q.Posizione, q.Data, q.Resource)
+	return res, consoleInputError(err)
+}
+
+// consoleInputError hands the HTTP layer's bad input to the console as
+// commands.InvalidError, which it shows on the form.
+func consoleInputError(err error) error {
+	var bad *badRequest
+	if errors.As(err, &bad) {
+		return &commands.InvalidError{Field: "", Detail: bad.detail}
+	}
+	return err
+}
+
+// consoleExplain is POST /autorizzazioni/verifica for the console.
+func (s *Server) consoleExplain(ctx context.Context, p domain.Principal, q console.ExplainQuery) (*audit.Explanation, error) {
+	x, err := s.explain(ctx, p, verificaBody{Principal: q.Principal, Auth: q.Auth, API: q.API, Operazione: q.Operazione,
+		Posizione: q.Posizione, Data: q.Data, Resource: q.Resource})
+	return x, consoleInputError(err)
+}

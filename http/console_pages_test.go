@@ -1,0 +1,236 @@
+package httpapi
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// grantForm is the Applicazioni form of the granting flow.
+func grantForm(idA2A, principal, password string, newApp bool, grants map[string][2][]string) url.Values {
+	f := url.Values{"idA2A": {idA2A}, "auth": {"basic"}, "principal": {principal}, "abilitato": {"on"}}
+	if password != "" {
+		f.Set("password", password)
+	}
+	if newApp {
+		f.Set("nuova", "1")
+	}
+	for api, scope := range grants {
+		f.Set("api_"+api, "on")
+		f["domini_"+api] = scope[0]
+		f["tipi_"+api] = scope[1]
+	}
+	return f
+}
+
+var writtenAt = regexp.MustCompile(`scritto=(\d+)`)
+
+func TestConsoleGrantingFlow(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	p := w.createPendenza(t, "appA", "gf-1", d1, t1, citizen1)
+	pay := map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": p.NumeroAvviso}}}
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+
+	cc.get("/console/applicazioni/nuova").expect(t, 200, `<label for="principal">`, "API Pagamento")
+	res := cc.post("/console/applicazioni", grantForm("appNew", "appNew", pw, true,
+		map[string][2][]string{"PAGAMENTO": {{d1}, {t1}}}))
+	res.expect(t, 303)
+	m := writtenAt.FindStringSubmatch(res.Location)
+	if m == nil || !strings.HasPrefix(res.Location, "/console/applicazioni/appNew?") {
+		t.Fatalf("location %q", res.Location)
+	}
+	// The page shows the write's position; the grant is effective at once.
+	cc.get(res.Location).expect(t, 200, "Posizione <strong data-posizione=\""+m[1]+"\">", "jetstream:"+m[1])
+	w.do(t, "POST", "/pagamento/rs/basic/v2/pagamenti", pay, as("appNew")).expect(t, 201, "")
+
+	// Revoke in the console: the same call is refused at once.
+	res = cc.post("/console/applicazioni", grantForm("appNew", "appNew", "", false, nil))
+	res.expect(t, 303)
+	w.do(t, "POST", "/pagamento/rs/basic/v2/pagamenti", pay, as("appNew")).expect(t, 403, "403000")
+
+	// ssl: the canonical form of the subject is shown.
+	res = cc.post("/console/applicazioni", url.Values{"idA2A": {"appCert"}, "auth": {"ssl"}, "nuova": {"1"},
+		"principal": {"C=IT, O=Ente, CN=app-cert"}, "abilitato": {"on"}})
+	res.expect(t, 303)
+	cc.get("/console/applicazioni/appCert").expect(t, 200, `id="canonico"`, `id="auth-ssl" name="auth" value="ssl" checked`)
+
+	// Bad input: the contract's message next to the field, what was typed kept.
+	cc.post("/console/applicazioni", url.Values{"idA2A": {"bad id!"}, "auth": {"basic"}, "nuova": {"1"},
+		"principal": {"typed-principal"}}).expect(t, 400, `id="err-idA2A"`, `value="typed-principal"`)
+	if _, ok := w.model.Application("bad id!"); ok {
+		t.Fatal("an invalid application was written")
+	}
+}
+
+func TestConsoleAuthorization(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "az-d1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "az-d2", d2, t1, citizen1)
+	w.putRole(t, "soloPendenze", acl{aclOf("Pendenze", "R")}, []string{"*"}, []string{"*"})
+	w.putOperator(t, "opPendenze", pw, true, "soloPendenze")
+
+	t.Run("scoped_operator_sees_only_its_entity", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opD1", pw)
+		cc.get("/console/domini").expect(t, 200, d1)
+		cc.get("/console/domini").lacks(t, d2)
+		cc.get("/console/domini/"+d2).expect(t, 403, "403000")
+		cc.get("/console/pendenze").expect(t, 200, "appA/az-d1")
+		cc.get("/console/pendenze").lacks(t, "az-d2", `value="`+d2+`"`)
+		cc.get("/console/pendenze?idDominio="+d2).expect(t, 403, "403000")
+		cc.get("/console/pendenze/appB/az-d2").expect(t, 403, "403000")
+		cc.get("/console/pendenze/appA/az-d1").expect(t, 200, "Tassa rifiuti 2026")
+	})
+	t.Run("scoped_operator_changes_only_its_entity", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opD1", pw)
+		cc.get("/console/domini/" + d1)
+		cc.post("/console/domini", url.Values{"idDominio": {d2}, "ragioneSociale": {"Presa"}, "abilitato": {"on"}}).
+			expect(t, 403, "403000")
+		if e, _ := w.model.Entity(d2); e.RagioneSociale != "Ente "+d2 {
+			t.Fatalf("d2 changed: %+v", e)
+		}
+		cc.post("/console/domini", url.Values{"idDominio": {d1}, "ragioneSociale": {"Comune Uno"}, "abilitato": {"on"}}).
+			expect(t, 303)
+		if e, _ := w.model.Entity(d1); e.RagioneSociale != "Comune Uno" {
+			t.Fatalf("d1 not changed: %+v", e)
+		}
+	})
+	t.Run("delegation_refused_with_the_reason", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opD1", pw)
+		cc.get("/console/applicazioni/nuova").expect(t, 200, "Puoi autorizzare solo domini e tipi che possiedi")
+		cc.post("/console/applicazioni", grantForm("appWide", "appWide", pw, true,
+			map[string][2][]string{"PAGAMENTO": {{"*"}, {"*"}}})).expect(t, 403, "Non puoi concedere più di quanto possiedi", `value="appWide"`)
+		if _, ok := w.model.Application("appWide"); ok {
+			t.Fatal("a grant beyond the operator's scope was written")
+		}
+		cc.post("/console/applicazioni", grantForm("appNarrow", "appNarrow", pw, true,
+			map[string][2][]string{"PAGAMENTO": {{d1}, {"*"}}})).expect(t, 303)
+	})
+	t.Run("read_only_operator_sees_no_write_and_is_refused", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opRO", pw)
+		cc.get("/console/applicazioni").expect(t, 200, "appA")
+		cc.get("/console/applicazioni").lacks(t, "Registra una nuova applicazione")
+		cc.get("/console/applicazioni/nuova").expect(t, 403, "403000")
+		cc.get("/console/impostazioni").lacks(t, `id="salva"`)
+		cc.post("/console/applicazioni", grantForm("appRO", "appRO", pw, true, nil)).expect(t, 403, "403000")
+		cc.post("/console/impostazioni", url.Values{"serverURL": {"http://127.0.0.1:1/x"}, "soglia": {"0.5"},
+			"parametro": {"gRecaptchaResponse"}, "timeoutMs": {"300"}}).expect(t, 403, "403000")
+		if _, ok := w.model.Application("appRO"); ok {
+			t.Fatal("a read-only operator wrote an application")
+		}
+	})
+	t.Run("menu_shows_only_what_the_role_grants", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login("opPendenze", pw)
+		cc.get("/console/").expect(t, 200, `href="/console/pendenze"`)
+		cc.get("/console/").lacks(t, `href="/console/applicazioni"`, `href="/console/impostazioni"`, `href="/console/audit"`)
+		cc.get("/console/applicazioni").expect(t, 403, "403000")
+		cc.get("/console/manutenzione").expect(t, 403, "403000")
+		cc.get("/console/audit").expect(t, 403, "403000")
+	})
+	t.Run("csrf_missing_or_wrong_writes_nothing", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login(adminUser, adminPass)
+		before := w.model.AppliedPosition()
+		for _, tok := range []string{"", "wrong", strings.Repeat("A", 43)} {
+			cc.post("/console/impostazioni", url.Values{"csrf": {tok}, "abilitato": {"on"}, "serverURL": {"http://127.0.0.1:1/x"},
+				"secretKey": {"s"}}).expect(t, 403, "CSRF")
+			cc.post("/console/applicazioni", url.Values{"csrf": {tok}, "idA2A": {"appCSRF"}, "auth": {"basic"},
+				"principal": {"appCSRF"}, "nuova": {"1"}}).expect(t, 403, "CSRF")
+		}
+		last, err := w.store.LastPosition(t.Context())
+		if err != nil || last != before || w.model.Protection().Enabled {
+			t.Fatalf("something was written: last %d, before %d, err %v", last, before, err)
+		}
+	})
+}
+
+func TestConsoleSettingsAndMaintenance(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sv := newSiteverify(t)
+	p := w.createPendenza(t, "appA", "st-1", d1, t1, citizen1)
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+
+	cc.get("/console/impostazioni").expect(t, 200, "non registrata")
+	cc.post("/console/impostazioni", url.Values{"abilitato": {"on"}, "serverURL": {"notaurl"}, "secretKey": {svSecret},
+		"soglia": {"0.5"}, "parametro": {"gRecaptchaResponse"}, "denyOnFail": {"on"}, "timeoutMs": {"300"}}).
+		expect(t, 400, `id="err-serverURL"`, `value="notaurl"`)
+	res := cc.post("/console/impostazioni", url.Values{"abilitato": {"on"}, "serverURL": {sv.URL + "/siteverify"},
+		"secretKey": {svSecret}, "soglia": {"0.5"}, "parametro": {"gRecaptchaResponse"}, "denyOnFail": {"on"}, "timeoutMs": {"300"}})
+	res.expect(t, 303)
+	w.do(t, "POST", pgPublic+"/pagamenti", noticeRef(p)).expect(t, 403, "403000")
+	page := cc.get(res.Location)
+	page.expect(t, 200, "registrata: lascia vuoto", "Posizione")
+	page.lacks(t, svSecret)
+
+	// Switching it off keeps the secret (an empty field keeps it).
+	cc.post("/console/impostazioni", url.Values{"serverURL": {sv.URL + "/siteverify"}, "soglia": {"0.5"},
+		"parametro": {"gRecaptchaResponse"}, "timeoutMs": {"300"}}).expect(t, 303)
+	if pr := w.model.Protection(); pr.Enabled || pr.Captcha.SecretKey == "" {
+		t.Fatalf("protection %+v", pr.Enabled)
+	}
+	w.do(t, "POST", pgPublic+"/pagamenti", noticeRef(p)).expect(t, 201, "")
+
+	m := cc.get("/console/manutenzione?principal=appA")
+	m.expect(t, 200, "Non c'è una cache da azzerare", `id="applicata"`, `id="pos-principal"`)
+	rec, _ := w.model.Lookup("appA")
+	if !strings.Contains(m.Body, `<strong id="pos-principal">`+strconv.FormatUint(uint64(rec.Position), 10)+`</strong>`) {
+		t.Fatalf("principal position %d not shown:\n%s", rec.Position, m.Body)
+	}
+}
+
+func TestConsoleAuditAndEscaping(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+
+	// An entity named like a script is rendered as text.
+	cc.get("/console/domini/nuovo")
+	cc.post("/console/domini", url.Values{"idDominio": {"33333333333"}, "ragioneSociale": {"<script>alert(1)</script>"},
+		"abilitato": {"on"}, "nuovo": {"1"}}).expect(t, 303)
+	list := cc.get("/console/domini")
+	list.expect(t, 200, "&lt;script&gt;alert(1)&lt;/script&gt;")
+	list.lacks(t, "<script>alert")
+
+	// Explain at a past date: before appLate existed it could not pay.
+	time.Sleep(1100 * time.Millisecond)
+	before := time.Now().UTC().Truncate(time.Second) // after everything above
+	time.Sleep(1100 * time.Millisecond)
+	w.putApp(t, "appLate", "appLate", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{"*"}))
+	q := url.Values{"principal": {"appLate"}, "auth": {"basic"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}}
+	cc.get("/console/audit")
+	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">`+"allow")
+	q.Set("data", before.Format("2006-01-02T15:04:05"))
+	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">unauthenticated`, "no registered principal has this name at this position")
+	// Who can, at the same date and now.
+	wq := url.Values{"domanda": {"chi"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}, "auth": {"basic"}}
+	now := cc.post("/console/audit", wq)
+	now.expect(t, 200, `id="chi"`, "<td>appLate</td>", "<td>appA</td>")
+	wq.Set("data", before.Format("2006-01-02T15:04:05"))
+	then := cc.post("/console/audit", wq)
+	then.expect(t, 200, "<td>appA</td>")
+	then.lacks(t, "<td>appLate</td>")
+	q.Set("data", "ieri")
+	cc.post("/console/audit", q).expect(t, 400, "AAAA-MM-GG", `value="ieri"`)
+
+	// A scoped auditor is refused questions outside its scope, as by the API.
+	w.putRole(t, "auditD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opAudit", pw, true, "auditD1")
+	ca := w.consoleClient(t)
+	ca.login("opAudit", pw)
+	ca.get("/console/audit")
+	ca.post("/console/audit", url.Values{"principal": {"appA"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"},
+		"auth": {"basic"}}).expect(t, 403, "403000")
+}

@@ -1,0 +1,289 @@
+package httpapi
+
+import (
+	"crypto/x509/pkix"
+	"html"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/http/console"
+)
+
+// The console's handler tests drive the real server over loopback like a
+// browser without JavaScript: a cookie jar, forms posted as
+// application/x-www-form-urlencoded, redirects not followed so that each
+// answer can be asserted.
+
+type consoleClient struct {
+	t    testing.TB
+	base string
+	c    *http.Client
+	csrf string // the CSRF token of the last page read
+}
+
+func (h *harness) consoleClient(t testing.TB, tlsCert ...reqOpt) *consoleClient {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	r := &request{header: http.Header{}}
+	for _, o := range tlsCert {
+		o(r)
+	}
+	base := h.httpURL
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if r.tls {
+		base = h.httpsURL
+		tr = h.client(r).Transport.(*http.Transport).Clone()
+	}
+	return &consoleClient{t: t, base: base, c: &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+type page struct {
+	Status   int
+	Body     string
+	Location string
+	Header   http.Header
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func (cc *consoleClient) do(req *http.Request) page {
+	cc.t.Helper()
+	res, err := cc.c.Do(req)
+	if err != nil {
+		cc.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	p := page{Status: res.StatusCode, Body: string(b), Location: res.Header.Get("Location"), Header: res.Header}
+	if m := csrfField.FindStringSubmatch(p.Body); m != nil {
+		cc.csrf = html.UnescapeString(m[1])
+	}
+	return p
+}
+
+func (cc *consoleClient) get(path string) page {
+	cc.t.Helper()
+	req, _ := http.NewRequest("GET", cc.base+path, nil)
+	return cc.do(req)
+}
+
+// post sends form with the last page's CSRF token unless form sets csrf.
+func (cc *consoleClient) post(path string, form url.Values) page {
+	cc.t.Helper()
+	if _, ok := form["csrf"]; !ok {
+		form.Set("csrf", cc.csrf)
+	}
+	req, _ := http.NewRequest("POST", cc.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return cc.do(req)
+}
+
+// login logs in with username and password and asserts success.
+func (cc *consoleClient) login(user, pass string) {
+	cc.t.Helper()
+	if p := cc.tryLogin(user, pass); p.Status != http.StatusSeeOther || p.Location != "/console/" {
+		cc.t.Fatalf("login %s: status %d, location %q: %s", user, p.Status, p.Location, p.Body)
+	}
+}
+
+func (cc *consoleClient) tryLogin(user, pass string) page {
+	cc.t.Helper()
+	cc.get("/console/login")
+	return cc.post("/console/login", url.Values{"username": {user}, "password": {pass}})
+}
+
+func (p page) expect(t testing.TB, status int, contains ...string) {
+	t.Helper()
+	if p.Status != status {
+		t.Fatalf("status = %d, want %d; body:\n%s", p.Status, status, p.Body)
+	}
+	for _, s := range contains {
+		if !strings.Contains(p.Body, s) {
+			t.Fatalf("body lacks %q:\n%s", s, p.Body)
+		}
+	}
+}
+
+func (p page) lacks(t testing.TB, s ...string) {
+	t.Helper()
+	for _, x := range s {
+		if strings.Contains(p.Body, x) {
+			t.Fatalf("body shows %q:\n%s", x, p.Body)
+		}
+	}
+}
+
+func TestConsoleLogin(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putOperator(t, "spidOp", pw, true, "readOnly")
+	w.putOperator(t, "RSSMRA80A01H501U", pw, true, "readOnly")
+	w.putOperator(t, "CN=op-cert, O=Ente, C=IT", pw, true, "readOnly")
+
+	t.Run("password_ok_sets_a_strict_httponly_cookie", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.get("/console/login").expect(t, 200, `lang="it"`, `<label for="username">`, `<label for="password">`)
+		p := cc.post("/console/login", url.Values{"username": {adminUser}, "password": {adminPass}})
+		if p.Status != http.StatusSeeOther {
+			t.Fatalf("status %d: %s", p.Status, p.Body)
+		}
+		var ck string
+		for _, v := range p.Header.Values("Set-Cookie") {
+			if strings.HasPrefix(v, console.CookieName+"=") {
+				ck = v
+			}
+		}
+		for _, want := range []string{"HttpOnly", "SameSite=Strict", "Path=/console/"} {
+			if !strings.Contains(ck, want) {
+				t.Fatalf("cookie %q lacks %s", ck, want)
+			}
+		}
+		if strings.Contains(ck, "Secure") {
+			t.Fatalf("cookie %q is Secure on the plain listener", ck)
+		}
+		cc.get("/console/").expect(t, 200, "Profilo", "Amministratore", "Applicazioni")
+	})
+	t.Run("wrong_password_refused", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.tryLogin(adminUser, "wrong").expect(t, 401, "Credenziali non valide", `value="admin"`)
+		cc.get("/console/").expect(t, 303)
+	})
+	t.Run("operator_without_role_refused", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.tryLogin("opNoRole", pw).expect(t, 403, "Credenziali non valide")
+	})
+	t.Run("disabled_operator_refused", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.tryLogin("opDisabled", pw).expect(t, 403)
+	})
+	t.Run("login_without_csrf_refused", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.get("/console/login")
+		cc.post("/console/login", url.Values{"username": {adminUser}, "password": {adminPass}, "csrf": {"forged"}}).expect(t, 403)
+		cc.get("/console/").expect(t, 303)
+	})
+	t.Run("client_certificate_on_tls_with_secure_cookie", func(t *testing.T) {
+		cert := w.ca.clientCert(t, pkix.Name{CommonName: "op-cert", Organization: []string{"Ente"}, Country: []string{"IT"}})
+		cc := w.consoleClient(t, asCert(cert))
+		cc.get("/console/login").expect(t, 200, "Accedi con il certificato")
+		p := cc.post("/console/login/certificato", url.Values{})
+		if p.Status != http.StatusSeeOther || !strings.Contains(strings.Join(p.Header.Values("Set-Cookie"), ";"), "Secure") {
+			t.Fatalf("status %d, cookies %v: %s", p.Status, p.Header.Values("Set-Cookie"), p.Body)
+		}
+		cc.get("/console/").expect(t, 200, "CN=op-cert, O=Ente, C=IT")
+	})
+	t.Run("untrusted_certificate_refused", func(t *testing.T) {
+		cert := w.otherCA.clientCert(t, pkix.Name{CommonName: "op-cert", Organization: []string{"Ente"}, Country: []string{"IT"}})
+		cc := w.consoleClient(t, asCert(cert))
+		cc.get("/console/login")
+		cc.post("/console/login/certificato", url.Values{}).expect(t, 401)
+	})
+	t.Run("spid_through_trusted_proxy", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.get("/console/login")
+		form := url.Values{"csrf": {cc.csrf}}
+		req, _ := http.NewRequest("POST", cc.base+"/console/login/spid", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set(spidHeader, "RSSMRA80A01H501U")
+		cc.do(req).expect(t, 303)
+		cc.get("/console/").expect(t, 200, "RSSMRA80A01H501U")
+	})
+}
+
+func TestConsoleSessions(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+
+	t.Run("logout_ends_the_session", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login(adminUser, adminPass)
+		cc.get("/console/").expect(t, 200)
+		cc.post("/console/logout", url.Values{}).expect(t, 303)
+		cc.get("/console/").expect(t, 303)
+	})
+	t.Run("logout_without_csrf_refused", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		cc.login(adminUser, adminPass)
+		cc.get("/console/")
+		cc.post("/console/logout", url.Values{"csrf": {""}}).expect(t, 403, "CSRF")
+		cc.get("/console/").expect(t, 200)
+	})
+	t.Run("disabled_operator_session_ends_on_next_request", func(t *testing.T) {
+		w.putOperator(t, "opToDisable", pw, true, "readOnly")
+		cc := w.consoleClient(t)
+		cc.login("opToDisable", pw)
+		cc.get("/console/").expect(t, 200)
+		w.putOperator(t, "opToDisable", pw, false, "readOnly")
+		cc.get("/console/").expect(t, 303)
+		w.putOperator(t, "opToDisable", pw, true, "readOnly")
+		cc.get("/console/").expect(t, 303) // ended, not suspended
+	})
+	t.Run("password_change_ends_the_session", func(t *testing.T) {
+		w.putOperator(t, "opPw", pw, true, "readOnly")
+		cc := w.consoleClient(t)
+		cc.login("opPw", pw)
+		w.putOperator(t, "opPw", "another-password-1", true, "readOnly")
+		cc.get("/console/").expect(t, 303)
+	})
+	t.Run("role_change_ends_the_session", func(t *testing.T) {
+		w.putOperator(t, "opRoles", pw, true, "readOnly")
+		cc := w.consoleClient(t)
+		cc.login("opRoles", pw)
+		w.putOperator(t, "opRoles", pw, true, "opD1")
+		cc.get("/console/").expect(t, 303)
+	})
+	t.Run("idle_and_absolute_expiry", func(t *testing.T) {
+		now := time.Now()
+		w.srv.console.SetClock(func() time.Time { return now })
+		t.Cleanup(func() { w.srv.console.SetClock(time.Now) })
+		cc := w.consoleClient(t)
+		cc.login(adminUser, adminPass)
+		now = now.Add(29 * time.Minute)
+		cc.get("/console/").expect(t, 200)
+		now = now.Add(31 * time.Minute)
+		cc.get("/console/").expect(t, 303)
+
+		cc.login(adminUser, adminPass)
+		for i := 0; i < 17; i++ { // used every 29 minutes: idle never, 8 h absolute
+			now = now.Add(29 * time.Minute)
+			p := cc.get("/console/")
+			if i < 16 && p.Status != 200 || i == 16 && p.Status != 303 {
+				t.Fatalf("after %d×29 min: status %d", i+1, p.Status)
+			}
+		}
+	})
+	t.Run("forged_cookie_goes_to_login", func(t *testing.T) {
+		cc := w.consoleClient(t)
+		u, _ := url.Parse(cc.base + "/console/")
+		cc.c.Jar.SetCookies(u, []*http.Cookie{{Name: console.CookieName, Value: "forged", Path: "/console/"}})
+		cc.get("/console/").expect(t, 303)
+		cc.post("/console/impostazioni", url.Values{"csrf": {"x"}, "abilitato": {"on"}}).expect(t, 401)
+	})
+}
+
+func TestConsoleDisabled(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	srv, err := New(Config{Console: console.Config{Disabled: true}}, h.store, h.model, h.cmds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/console/", "/console/login", "/console/static/console.css"} {
+		req, _ := http.NewRequest("GET", path, nil)
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusNotFound {
+			t.Fatalf("%s: status %d, want 404", path, rec.Code)
+		}
+	}
+	cc := h.consoleClient(t)
+	cc.get("/console/login").expect(t, 200)
+}

@@ -1,0 +1,63 @@
+package projections
+
+import (
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+func TestPendenzeOfDominio(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	put := func(id, dominio, tipo string) {
+		f.commit(t, events.PendenzaCreated{IDA2A: "app", IDPendenza: id, IDDominio: dominio, IDTipoPendenza: tipo,
+			Causale: "c", AmountCents: 100, NumeroAvviso: "", UUID: "u" + id})
+	}
+	for i, d := range []string{"D1", "D2", "D1", "D1", "D2", "D1"} {
+		tipo := "A"
+		if i%2 == 1 {
+			tipo = "B"
+		}
+		put(string(rune('a'+i)), d, tipo)
+	}
+	ids := func(ps []Pendenza) string {
+		s := ""
+		for _, p := range ps {
+			s += p.IDPendenza
+		}
+		return s
+	}
+	cases := []struct {
+		name        string
+		dominio     string
+		skip, limit int
+		keep        func(domain.PendenzaView) bool
+		want        string
+		more        bool
+	}{
+		{"newest_first", "D1", 0, 10, nil, "fdca", false},
+		{"first_page_has_more", "D1", 0, 2, nil, "fd", true},
+		{"second_page_last", "D1", 2, 2, nil, "ca", false},
+		{"keep_filters_before_paging", "D1", 0, 2, func(v domain.PendenzaView) bool { return v.IDTipoPendenza == "A" }, "ca", false},
+		{"other_entity", "D2", 0, 10, nil, "eb", false},
+		{"unknown_entity", "D9", 0, 10, nil, "", false},
+		{"past_the_end", "D1", 10, 2, nil, "", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, more := m.PendenzeOfDominio(tc.dominio, tc.skip, tc.limit, tc.keep)
+			if ids(got) != tc.want || more != tc.more {
+				t.Fatalf("got %q more=%v, want %q more=%v", ids(got), more, tc.want, tc.more)
+			}
+		})
+	}
+	// An update that moves a pendenza to another entity moves it in the index.
+	put("c", "D2", "A")
+	if got, _ := m.PendenzeOfDominio("D1", 0, 10, nil); ids(got) != "fda" {
+		t.Fatalf("D1 after the move: %q", ids(got))
+	}
+	if got, _ := m.PendenzeOfDominio("D2", 0, 10, nil); ids(got) != "ecb" {
+		t.Fatalf("D2 after the move: %q", ids(got))
+	}
+}
