@@ -25,7 +25,7 @@ func BenchmarkReplay(b *testing.B) {
 		n = v
 	}
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir(), Unsynced: true})
 	if err != nil {
 		b.Fatal(err)
 	}
