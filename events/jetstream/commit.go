@@ -59,27 +59,29 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 		err      error
 	)
 	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
+		// The member name as written (quoted): matching its bytes
+		// allocates nothing. Append never escapes these names.
+		member, err := dec.ReadValue()
 		if err != nil {
 			return env, fmt.Errorf("%w: %v", events.ErrDecode, err)
 		}
-		switch tok.String() {
-		case "id":
+		switch string(member) {
+		case `"id"`:
 			env.ID, err = readString(dec)
-		case "name":
+		case `"name"`:
 			env.Name, err = readString(dec)
-		case "actor":
+		case `"actor"`:
 			env.Actor, err = readString(dec)
-		case "correlationId":
+		case `"correlationId"`:
 			env.CorrelationID, err = readString(dec)
-		case "time":
+		case `"time"`:
 			var t string
 			if t, err = readString(dec); err == nil {
 				if env.Time, err = time.Parse(time.RFC3339Nano, t); err != nil {
 					err = fmt.Errorf("%w: time: %v", events.ErrDecode, err)
 				}
 			}
-		case "data":
+		case `"data"`:
 			haveData = true
 			start := dec.InputOffset()
 			if env.Name == "" { // not seen yet: keep the bytes, decode at the end
