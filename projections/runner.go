@@ -88,7 +88,6 @@ type envelopeQueue struct {
 	space  chan struct{} // holds a token when the reader took items from a full queue
 }
 
-
 func newEnvelopeQueue() *envelopeQueue {
 	return &envelopeQueue{ready: make(chan struct{}, 1), space: make(chan struct{}, 1)}
 }
