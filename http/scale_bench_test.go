@@ -43,7 +43,7 @@ func scaleEntity(i int) string { return fmt.Sprintf("%011d", i%scaleEntities) }
 func scalePendenza(i int) events.PendenzaCreated {
 	return events.PendenzaCreated{IDA2A: scaleApp(i), IDPendenza: fmt.Sprintf("P%08d", i), IDDominio: scaleEntity(i % scaleApps),
 		IDTipoPendenza: "TARI", Causale: "Tassa rifiuti " + strconv.Itoa(i%100), AmountCents: int64(1000 + i%9000),
-		Payer: events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
+		Payer:        events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
 		NumeroAvviso: fmt.Sprintf("3%017d", i), UUID: fmt.Sprintf("%032x", i)}
 }
 
