@@ -12,26 +12,26 @@ import (
 	"github.com/payauthz/payauthz/events"
 )
 
-// decodeCommit parses a commit message, the JSON array of wireEvent that
-// Append writes, in one pass: the envelope members token by token and
-// each event's payload straight into its Go type, where encoding/json
-// would validate the message, copy each payload out and then scan it twice
-// more. Envelope.Data is the payload's bytes inside data (not a copy), so
+// decodeCommit appends to into the envelopes of a commit message, the
+// JSON array of wireEvent that Append writes. It parses the message in one
+// pass: the envelope members token by token and each event's payload
+// straight into its Go type, where encoding/json would validate the
+// message, copy each payload out and then scan it twice more. Envelope.Data is the payload's bytes inside data (not a copy), so
 // it is exactly what was stored. Stream, Version, Position and CommitSize
 // are left to the caller.
-func decodeCommit(codec *events.Codec, data []byte) ([]events.Envelope, error) {
+func decodeCommit(into []events.Envelope, codec *events.Codec, data []byte) ([]events.Envelope, error) {
 	dec, release := events.NewDecoder(data)
 	defer release()
 	if err := expectDelim(dec, '['); err != nil {
 		return nil, err
 	}
-	out := make([]events.Envelope, 0, 1)
+	out, base := into, len(into)
 	for dec.PeekKind() != ']' {
 		env, err := decodeWireEvent(codec, dec, data)
 		if err != nil {
-			return nil, fmt.Errorf("event %d: %w", len(out), err)
+			return nil, fmt.Errorf("event %d: %w", len(out)-base, err)
 		}
-		env.Index = len(out)
+		env.Index = len(out) - base
 		out = append(out, env)
 	}
 	if err := expectDelim(dec, ']'); err != nil {
@@ -40,7 +40,7 @@ func decodeCommit(codec *events.Codec, data []byte) ([]events.Envelope, error) {
 	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: data after the commit", events.ErrDecode)
 	}
-	if len(out) == 0 {
+	if len(out) == base {
 		return nil, fmt.Errorf("%w: empty commit", events.ErrDecode)
 	}
 	return out, nil

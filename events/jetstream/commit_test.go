@@ -56,7 +56,7 @@ func TestDecodeCommitAgreesWithEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := decodeCommit(events.DefaultCodec, []byte(s))
+			got, err := decodeCommit(nil, events.DefaultCodec, []byte(s))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestDecodeCommitRefusesBadCommits(t *testing.T) {
 		"truncated":        `[{"id":"1","name":"RoleDefined","time":"2026-11-22T00:00:00Z","data":{}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if envs, err := decodeCommit(events.DefaultCodec, []byte(s)); err == nil {
+			if envs, err := decodeCommit(nil, events.DefaultCodec, []byte(s)); err == nil {
 				t.Fatalf("decoded %d envelopes from %q, want an error", len(envs), s)
 			}
 		})
@@ -116,7 +116,7 @@ func FuzzDecodeCommit(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := decodeCommit(events.DefaultCodec, data)
+		got, err := decodeCommit(nil, events.DefaultCodec, data)
 		if err != nil {
 			return
 		}
@@ -143,7 +143,7 @@ func BenchmarkDecodeCommit(b *testing.B) {
 	b.Run("one_pass", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodeCommit(events.DefaultCodec, msg); err != nil {
+			if _, err := decodeCommit(nil, events.DefaultCodec, msg); err != nil {
 				b.Fatal(err)
 			}
 		}

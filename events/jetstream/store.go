@@ -305,18 +305,20 @@ func mapPublishError(stream string, err error) error {
 	return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
 }
 
-// decode turns one commit message into envelopes.
-func (s *Store) decode(subject string, seq uint64, data []byte) ([]events.Envelope, error) {
+// decode turns one commit message into envelopes, appended to into (a
+// consumer reuses one slice for every message).
+func (s *Store) decode(into []events.Envelope, subject string, seq uint64, data []byte) ([]events.Envelope, error) {
 	stream, err := s.streamOf(subject)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", events.ErrDecode, err)
 	}
-	out, err := decodeCommit(s.codec, data)
+	base := len(into)
+	out, err := decodeCommit(into, s.codec, data)
 	if err != nil {
 		return nil, fmt.Errorf("commit at %d: %w", seq, err)
 	}
-	for i := range out {
-		out[i].Stream, out[i].Version, out[i].Position, out[i].CommitSize = stream, events.Version(seq), events.Position(seq), len(out)
+	for i := base; i < len(out); i++ {
+		out[i].Stream, out[i].Version, out[i].Position, out[i].CommitSize = stream, events.Version(seq), events.Position(seq), len(out)-base
 	}
 	return out, nil
 }
@@ -338,11 +340,9 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w: %v", stream, events.ErrUnavailable, err)
 		}
-		envs, err := s.decode(msg.Subject, msg.Sequence, msg.Data)
-		if err != nil {
+		if out, err = s.decode(out, msg.Subject, msg.Sequence, msg.Data); err != nil {
 			return nil, err
 		}
-		out = append(out, envs...)
 		seq = msg.Sequence + 1
 	}
 }
@@ -404,6 +404,7 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
 	defer it.Stop()
+	var envs []events.Envelope // reused: handlers get each envelope by value
 	for {
 		msg, err := it.Next()
 		if err != nil {
@@ -421,8 +422,7 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		if err != nil {
 			return fmt.Errorf("%w: metadata: %v", events.ErrDecode, err)
 		}
-		envs, err := s.decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
-		if err != nil {
+		if envs, err = s.decode(envs[:0], msg.Subject(), meta.Sequence.Stream, msg.Data()); err != nil {
 			return err
 		}
 		for _, env := range envs {
