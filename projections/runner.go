@@ -84,12 +84,14 @@ type envelopeQueue struct {
 	mu     sync.Mutex
 	items  []events.Envelope
 	closed bool
-	ready  chan struct{} // holds a token while items are queued or the queue is closed
-	space  chan struct{} // holds a token when the reader took items from a full queue
+	ready  chan struct{}          // holds a token while items are queued or the queue is closed
+	space  chan struct{}          // holds a token when the reader took items from a full queue
+	spare  chan []events.Envelope // applied batches, reused rather than allocated
 }
 
 func newEnvelopeQueue() *envelopeQueue {
-	return &envelopeQueue{ready: make(chan struct{}, 1), space: make(chan struct{}, 1)}
+	return &envelopeQueue{ready: make(chan struct{}, 1), space: make(chan struct{}, 1),
+		spare: make(chan []events.Envelope, 2)}
 }
 
 func signal(ch chan struct{}) {
@@ -133,7 +135,11 @@ func (q *envelopeQueue) take() (batch []events.Envelope, ok bool) {
 		q.mu.Lock()
 		if len(q.items) > 0 {
 			batch = q.items
-			q.items = make([]events.Envelope, 0, maxBatch)
+			select {
+			case q.items = <-q.spare:
+			default:
+				q.items = make([]events.Envelope, 0, maxBatch)
+			}
 			q.mu.Unlock()
 			signal(q.space)
 			return batch, true
@@ -144,6 +150,15 @@ func (q *envelopeQueue) take() (batch []events.Envelope, ok bool) {
 			return nil, false
 		}
 		<-q.ready
+	}
+}
+
+// recycle hands back a batch the model has applied (and nothing else
+// holds), for the writer to fill again.
+func (q *envelopeQueue) recycle(batch []events.Envelope) {
+	select {
+	case q.spare <- batch[:0]:
+	default:
 	}
 }
 
@@ -183,6 +198,7 @@ func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *messag
 			if err := s.deliver(ctx, out, batch); err != nil {
 				return
 			}
+			buf.recycle(batch)
 		}
 	}()
 	return out, nil
