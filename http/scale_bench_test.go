@@ -140,6 +140,7 @@ func BenchmarkScale(b *testing.B) {
 	defer hs.Shutdown(context.Background())
 	b.Run("get_authorized", func(b *testing.B) { loadHTTP(b, url, auth) })
 	b.Run("get_bare_echo", func(b *testing.B) { loadHTTP(b, "http://"+ln.Addr().String()+path, auth) })
+	b.Run("get_paired", func(b *testing.B) { pairedHTTP(b, url, "http://"+ln.Addr().String()+path, auth) })
 }
 
 // buildScale writes (or finds) the log, replays it, snapshots it and
