@@ -34,6 +34,16 @@ func BenchmarkAuthorizedGet(b *testing.B) {
 	}
 	body := r.Body
 
+	bareURL := serveBare(b, path, body)
+	auth := basicHeader("appA", pw)
+	b.Run("payauthz_authorized", func(b *testing.B) { loadHTTP(b, w.httpURL+path, auth) })
+	b.Run("bare_echo", func(b *testing.B) { loadHTTP(b, bareURL, auth) })
+	b.Run("paired", func(b *testing.B) { pairedHTTP(b, w.httpURL+path, bareURL, auth) })
+}
+
+// serveBare serves body at path from a bare Echo handler on loopback
+// until the benchmark ends, and returns its URL.
+func serveBare(b *testing.B, path string, body []byte) string {
 	bare := echo.New()
 	bare.GET(path, func(c *echo.Context) error { return c.JSONBlob(200, body) })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -42,12 +52,26 @@ func BenchmarkAuthorizedGet(b *testing.B) {
 	}
 	hs := &http.Server{Handler: bare}
 	go func() { _ = hs.Serve(ln) }()
-	defer hs.Shutdown(context.Background())
+	b.Cleanup(func() { _ = hs.Shutdown(context.Background()) })
+	return "http://" + ln.Addr().String() + path
+}
 
-	auth := basicHeader("appA", pw)
-	b.Run("payauthz_authorized", func(b *testing.B) { loadHTTP(b, w.httpURL+path, auth) })
-	b.Run("bare_echo", func(b *testing.B) { loadHTTP(b, "http://"+ln.Addr().String()+path, auth) })
-	b.Run("paired", func(b *testing.B) { pairedHTTP(b, w.httpURL+path, "http://"+ln.Addr().String()+path, auth) })
+// timedGet sends req and reads the answer; ok is false (and the
+// benchmark failed) on an error or a status other than 200.
+func timedGet(b *testing.B, client *http.Client, req *http.Request) (took time.Duration, ok bool) {
+	start := time.Now()
+	res, err := client.Do(req)
+	if err != nil {
+		b.Error(err)
+		return 0, false
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		b.Errorf("status %d", res.StatusCode)
+		return 0, false
+	}
+	return time.Since(start), true
 }
 
 // pairedHTTP sends, from 8 concurrent clients, each request to url and
@@ -72,19 +96,11 @@ func pairedHTTP(b *testing.B, url, bare, auth string) {
 		}
 		for pb.Next() {
 			for i, req := range reqs {
-				start := time.Now()
-				res, err := client.Do(req)
-				if err != nil {
-					b.Error(err)
+				took, ok := timedGet(b, client, req)
+				if !ok {
 					return
 				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != 200 {
-					b.Errorf("status %d", res.StatusCode)
-					return
-				}
-				local[i] += time.Since(start)
+				local[i] += took
 			}
 			n++
 		}
@@ -111,19 +127,11 @@ func loadHTTP(b *testing.B, url, auth string) {
 		req, _ := http.NewRequest("GET", url, nil)
 		req.Header.Set("Authorization", auth)
 		for pb.Next() {
-			start := time.Now()
-			res, err := client.Do(req)
-			if err != nil {
-				b.Error(err)
+			took, ok := timedGet(b, client, req)
+			if !ok {
 				return
 			}
-			_, _ = io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res.StatusCode != 200 {
-				b.Errorf("status %d", res.StatusCode)
-				return
-			}
-			local = append(local, time.Since(start))
+			local = append(local, took)
 		}
 		mu.Lock()
 		lat = append(lat, local...)

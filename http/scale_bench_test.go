@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,8 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -129,18 +126,10 @@ func BenchmarkScale(b *testing.B) {
 	if res.StatusCode != 200 {
 		b.Fatalf("GET %s: %d %s", path, res.StatusCode, body)
 	}
-	bare := echo.New()
-	bare.GET(path, func(c *echo.Context) error { return c.JSONBlob(200, body) })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs := &http.Server{Handler: bare}
-	go func() { _ = hs.Serve(ln) }()
-	defer hs.Shutdown(context.Background())
+	bareURL := serveBare(b, path, body)
 	b.Run("get_authorized", func(b *testing.B) { loadHTTP(b, url, auth) })
-	b.Run("get_bare_echo", func(b *testing.B) { loadHTTP(b, "http://"+ln.Addr().String()+path, auth) })
-	b.Run("get_paired", func(b *testing.B) { pairedHTTP(b, url, "http://"+ln.Addr().String()+path, auth) })
+	b.Run("get_bare_echo", func(b *testing.B) { loadHTTP(b, bareURL, auth) })
+	b.Run("get_paired", func(b *testing.B) { pairedHTTP(b, url, bareURL, auth) })
 }
 
 // buildScale writes (or finds) the log, replays it, snapshots it and
