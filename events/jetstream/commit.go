@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -59,13 +60,11 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 		err      error
 	)
 	for dec.PeekKind() != '}' {
-		// The member name as written (quoted): matching its bytes
-		// allocates nothing. Append never escapes these names.
 		member, err := dec.ReadValue()
 		if err != nil {
 			return env, fmt.Errorf("%w: %v", events.ErrDecode, err)
 		}
-		switch string(member) {
+		switch memberName(member) {
 		case `"id"`:
 			env.ID, err = readString(dec)
 		case `"name"`:
@@ -117,6 +116,31 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 		env.Data = payload
 	}
 	return env, nil
+}
+
+// wireMembers are the members of a wireEvent, quoted as Append writes them.
+var wireMembers = []string{`"id"`, `"name"`, `"actor"`, `"correlationId"`, `"time"`, `"data"`}
+
+// memberName returns the member name raw (quoted, as read) as one of
+// wireMembers: as written, matched without allocating; otherwise after
+// unescaping and without regard to case, as encoding/json matched it.
+// Anything else is returned as it is.
+func memberName(raw []byte) string {
+	for _, m := range wireMembers {
+		if string(raw) == m {
+			return m
+		}
+	}
+	name, err := jsontext.AppendUnquote(nil, raw)
+	if err != nil {
+		return ""
+	}
+	for _, m := range wireMembers {
+		if strings.EqualFold(string(name), m[1:len(m)-1]) {
+			return m
+		}
+	}
+	return ""
 }
 
 // readString reads a string member's value; null reads as "", as

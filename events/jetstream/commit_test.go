@@ -42,8 +42,8 @@ var commitSamples = []string{
 	`[{"id":"1","name":"PendenzaCreated","actor":"APPLICATION:a","correlationId":"c","time":"2026-11-22T00:00:00Z","data":{"idA2A":"a","idPendenza":"P1","idDominio":"01234567890","idTipoPendenza":"TARI","causale":"x \"y\" \u00e8","importoCentesimi":12345,"soggettoPagatore":{"tipo":"F","identificativo":"RSS","anagrafica":"M R"},"numeroAvviso":"301000000000000001","UUID":"u"}}]`,
 	// members in another order, the payload before the name, whitespace, unknown members
 	`[ { "data" : {"idRuolo":"R","acl":[{"servizio":"Pendenze","autorizzazioni":["R"]}],"domini":["*"],"tipiPendenza":[]}, "extra": [1,{"a":null}], "name":"RoleDefined", "id":"2", "time":"2026-11-22T00:00:00.123456789+01:00" } ]`,
-	// null and absent lists stay nil, empty ones empty; names in another case; a repeated member
-	`[{"id":"3","name":"ApplicationAPIAuthorized","time":"2026-11-22T00:00:00Z","actor":null,"data":{"IDA2A":"a","api":"PENDENZE","domini":null,"api":"PAGAMENTO"}}]`,
+	// null and absent lists stay nil, empty ones empty; names in another case or escaped; a repeated member
+	`[{"ID":"3","N\u0061me":"x","name":"ApplicationAPIAuthorized","time":"2026-11-22T00:00:00Z","actor":null,"data":{"IDA2A":"a","api":"PENDENZE","domini":null,"api":"PAGAMENTO"}}]`,
 	`[{"id":"4","name":"ApplicationRegistered","time":"2026-11-22T00:00:00Z","data":{"idA2A":"a","principal":"p","abilitato":true,"ruoli":[]}},{"id":"5","name":"ApplicationAPIAuthorized","time":"2026-11-22T00:00:00Z","data":{"idA2A":"a","api":"PENDENZE","domini":["01234567890"],"tipiPendenza":["*"]}}]`,
 	`[{"id":"6","name":"PaymentStarted","time":"2026-11-22T00:00:00Z","data":{"id":"PAY","tipoChiamante":"ANONYMOUS","hashSessione":"ab","soggettoVersante":{"tipo":"F","identificativo":"X","anagrafica":"Y"},"pendenze":[{"idDominio":"d","idTipoPendenza":"t","importoCentesimi":1}]}}]`,
 	`[{"id":"7","name":"PublicAPIProtectionConfigured","time":"2026-11-22T00:00:00Z","data":{"abilitato":true,"captcha":{"serverURL":"http://x","soglia":0.5,"timeoutMs":300}}}]`,
