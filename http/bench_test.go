@@ -22,7 +22,8 @@ import (
 // Pendenze API (basic authentication from the verified-credential cache,
 // principal lookup, ownership decision, JSON) against a bare Echo handler
 // returning the same JSON, both over real HTTP on loopback in the same
-// run. It reports requests/s and p50/p99 latency.
+// run. It reports requests/s and p50/p99 latency, and in paired the two
+// interleaved request by request with the ratio of their latencies.
 func BenchmarkAuthorizedGet(b *testing.B) {
 	w := newWorld(b)
 	w.createPendenza(b, "appA", "bench1", d1, t1, citizen1)
@@ -33,6 +34,16 @@ func BenchmarkAuthorizedGet(b *testing.B) {
 	}
 	body := r.Body
 
+	bareURL := serveBare(b, path, body)
+	auth := basicHeader("appA", pw)
+	b.Run("payauthz_authorized", func(b *testing.B) { loadHTTP(b, w.httpURL+path, auth) })
+	b.Run("bare_echo", func(b *testing.B) { loadHTTP(b, bareURL, auth) })
+	b.Run("paired", func(b *testing.B) { pairedHTTP(b, w.httpURL+path, bareURL, auth) })
+}
+
+// serveBare serves body at path from a bare Echo handler on loopback
+// until the benchmark ends, and returns its URL.
+func serveBare(b *testing.B, path string, body []byte) string {
 	bare := echo.New()
 	bare.GET(path, func(c *echo.Context) error { return c.JSONBlob(200, body) })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -41,11 +52,68 @@ func BenchmarkAuthorizedGet(b *testing.B) {
 	}
 	hs := &http.Server{Handler: bare}
 	go func() { _ = hs.Serve(ln) }()
-	defer hs.Shutdown(context.Background())
+	b.Cleanup(func() { _ = hs.Shutdown(context.Background()) })
+	return "http://" + ln.Addr().String() + path
+}
 
-	auth := basicHeader("appA", pw)
-	b.Run("payauthz_authorized", func(b *testing.B) { loadHTTP(b, w.httpURL+path, auth) })
-	b.Run("bare_echo", func(b *testing.B) { loadHTTP(b, "http://"+ln.Addr().String()+path, auth) })
+// timedGet sends req and reads the answer; ok is false (and the
+// benchmark failed) on an error or a status other than 200.
+func timedGet(b *testing.B, client *http.Client, req *http.Request) (took time.Duration, ok bool) {
+	start := time.Now()
+	res, err := client.Do(req)
+	if err != nil {
+		b.Error(err)
+		return 0, false
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		b.Errorf("status %d", res.StatusCode)
+		return 0, false
+	}
+	return time.Since(start), true
+}
+
+// pairedHTTP sends, from 8 concurrent clients, each request to url and
+// then to bare, and reports the ratio of their total latencies (bare over
+// url): on a shared machine both see the same load at the same moments,
+// so this ratio, the throughput of url relative to bare's, is the figure
+// to compare.
+func pairedHTTP(b *testing.B, url, bare, auth string) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
+	var mu sync.Mutex
+	var total [2]time.Duration
+	var count int
+	b.SetParallelism(8)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var local [2]time.Duration
+		n := 0
+		reqs := [2]*http.Request{}
+		for i, u := range []string{url, bare} {
+			reqs[i], _ = http.NewRequest("GET", u, nil)
+			reqs[i].Header.Set("Authorization", auth)
+		}
+		for pb.Next() {
+			for i, req := range reqs {
+				took, ok := timedGet(b, client, req)
+				if !ok {
+					return
+				}
+				local[i] += took
+			}
+			n++
+		}
+		mu.Lock()
+		total[0], total[1], count = total[0]+local[0], total[1]+local[1], count+n
+		mu.Unlock()
+	})
+	b.StopTimer()
+	if count > 0 {
+		b.ReportMetric(total[1].Seconds()/total[0].Seconds(), "ratio")
+		b.ReportMetric(float64(total[0].Microseconds())/float64(count), "authorized-µs")
+		b.ReportMetric(float64(total[1].Microseconds())/float64(count), "bare-µs")
+	}
 }
 
 func loadHTTP(b *testing.B, url, auth string) {
@@ -59,19 +127,11 @@ func loadHTTP(b *testing.B, url, auth string) {
 		req, _ := http.NewRequest("GET", url, nil)
 		req.Header.Set("Authorization", auth)
 		for pb.Next() {
-			start := time.Now()
-			res, err := client.Do(req)
-			if err != nil {
-				b.Error(err)
+			took, ok := timedGet(b, client, req)
+			if !ok {
 				return
 			}
-			_, _ = io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res.StatusCode != 200 {
-				b.Errorf("status %d", res.StatusCode)
-				return
-			}
-			local = append(local, time.Since(start))
+			local = append(local, took)
 		}
 		mu.Lock()
 		lat = append(lat, local...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -75,22 +76,103 @@ type logSubscriber struct {
 
 const maxBatch = 1024
 
+// envelopeQueue hands envelopes from the subscription's goroutine to the
+// batching one: the writer appends under a mutex, the reader takes
+// everything queued at once, so a replay pays one lock per event and one
+// wake-up per batch instead of a channel operation per event.
+type envelopeQueue struct {
+	mu     sync.Mutex
+	items  []events.Envelope
+	closed bool
+	ready  chan struct{}          // holds a token while items are queued or the queue is closed
+	space  chan struct{}          // holds a token when the reader took items from a full queue
+	spare  chan []events.Envelope // applied batches, reused rather than allocated
+}
+
+func newEnvelopeQueue() *envelopeQueue {
+	return &envelopeQueue{ready: make(chan struct{}, 1), space: make(chan struct{}, 1),
+		spare: make(chan []events.Envelope, 2)}
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// push queues env, waiting while the queue is full, until ctx ends.
+func (q *envelopeQueue) push(ctx context.Context, env events.Envelope) error {
+	for {
+		q.mu.Lock()
+		if len(q.items) < maxBatch {
+			q.items = append(q.items, env)
+			q.mu.Unlock()
+			signal(q.ready)
+			return nil
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.space:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (q *envelopeQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	signal(q.ready)
+}
+
+// take waits for queued envelopes and returns all of them (at most
+// maxBatch); ok is false once the queue is closed and empty. The writer
+// fills a new slice meanwhile, so the two goroutines work in parallel.
+func (q *envelopeQueue) take() (batch []events.Envelope, ok bool) {
+	for {
+		q.mu.Lock()
+		if len(q.items) > 0 {
+			batch = q.items
+			select {
+			case q.items = <-q.spare:
+			default:
+				q.items = make([]events.Envelope, 0, maxBatch)
+			}
+			q.mu.Unlock()
+			signal(q.space)
+			return batch, true
+		}
+		closed := q.closed
+		q.mu.Unlock()
+		if closed {
+			return nil, false
+		}
+		<-q.ready
+	}
+}
+
+// recycle hands back a batch the model has applied (and nothing else
+// holds), for the writer to fill again.
+func (q *envelopeQueue) recycle(batch []events.Envelope) {
+	select {
+	case q.spare <- batch[:0]:
+	default:
+	}
+}
+
 func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *message.Message, error) {
 	out := make(chan *message.Message)
-	buf := make(chan events.Envelope, 4*maxBatch)
+	buf := newEnvelopeQueue()
 	go func() {
-		defer close(buf)
+		defer buf.close()
 		backoff := 50 * time.Millisecond
 		for ctx.Err() == nil {
 			from := s.model.AppliedPosition()
 			err := s.store.Subscribe(ctx, from, func(ctx context.Context, env events.Envelope) error {
 				backoff = 50 * time.Millisecond
-				select {
-				case buf <- env:
-					return nil
-				case <-ctx.Done():
-					return ctx.Err()
-				}
+				return buf.push(ctx, env)
 			})
 			if ctx.Err() != nil {
 				return
@@ -109,26 +191,14 @@ func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *messag
 	go func() {
 		defer close(out)
 		for {
-			first, ok := <-buf
+			batch, ok := buf.take()
 			if !ok {
 				return
-			}
-			batch := []events.Envelope{first}
-		fill:
-			for len(batch) < maxBatch {
-				select {
-				case env, ok := <-buf:
-					if !ok {
-						break fill
-					}
-					batch = append(batch, env)
-				default:
-					break fill
-				}
 			}
 			if err := s.deliver(ctx, out, batch); err != nil {
 				return
 			}
+			buf.recycle(batch)
 		}
 	}()
 	return out, nil

@@ -102,8 +102,9 @@ func replay(cmd *cobra.Command, ac *auditConfig, u projections.Until) error {
 	return tw.Flush()
 }
 
-// progress draws a progress bar on a terminal and plain lines (one per
-// tenth) elsewhere. update is called from Rebuild's goroutine only.
+// progress draws a progress bar with the running events/s on a terminal
+// and plain lines (one per tenth, each with the events/s so far)
+// elsewhere, on stderr; the summary on stdout ends with the overall rate. update is called from Rebuild's goroutine only.
 type progress struct {
 	w      io.Writer
 	tty    bool
@@ -141,8 +142,9 @@ func (p *progress) update(env events.Envelope) {
 	}
 	if d := int(p.pos * 10 / p.target); d > p.decile {
 		p.decile = d
-		fmt.Fprintf(p.w, "replay: %3d%%  position %d of %d  %d events  %s\n", d*10, p.pos, p.target, p.events,
-			time.Since(p.start).Round(time.Millisecond))
+		elapsed := time.Since(p.start)
+		fmt.Fprintf(p.w, "replay: %3d%%  position %d of %d  %d events  %s  %.0f events/s\n", d*10, p.pos, p.target, p.events,
+			elapsed.Round(time.Millisecond), float64(p.events)/elapsed.Seconds())
 	}
 }
 

@@ -137,7 +137,7 @@ func TestAuditCLI(t *testing.T) {
 				t.Errorf("summary lacks %q:\n%s", want, out)
 			}
 		}
-		if !strings.Contains(errOut, "replay: 100%") || strings.Contains(errOut, "\r") {
+		if !strings.Contains(errOut, "replay: 100%") || !strings.Contains(errOut, " events/s\n") || strings.Contains(errOut, "\r") {
 			t.Errorf("not a terminal: want plain progress lines, got:\n%q", errOut)
 		}
 	})

@@ -30,37 +30,48 @@ func Fill(ctx context.Context, s *jetstream.Store, n int) error { return FillFro
 // FillFrom is Fill of the events first to first+n-1 (to grow a log filled
 // before).
 func FillFrom(ctx context.Context, s *jetstream.Store, first, n int) error {
+	return Publish(ctx, s, first, n, func(i int) (string, events.Event) {
+		return "pendenza-fill/" + strconv.Itoa(i%1000), Event(i)
+	})
+}
+
+// Publish appends the single-event commits gen(first) to gen(first+n-1),
+// in that order, in the store's wire format, by async publishes with no
+// expected version, 4,000 in flight at most: the fast way to write a large
+// log for benchmarks and scale tests. gen returns the stream and event of
+// commit i.
+func Publish(ctx context.Context, s *jetstream.Store, first, n int, gen func(i int) (stream string, e events.Event)) error {
 	codec := events.DefaultCodec
 	var futures []js.PubAckFuture
+	wait := func() error {
+		for _, f := range futures {
+			select {
+			case <-f.Ok():
+			case err := <-f.Err():
+				return err
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		futures = futures[:0]
+		return nil
+	}
 	for i := first; i < first+n; i++ {
-		e := Event(i)
+		stream, e := gen(i)
 		data, err := codec.Encode(e)
 		if err != nil {
 			return err
 		}
 		payload := []byte(fmt.Sprintf(`[{"id":"%d","name":"%s","time":"2026-11-22T00:00:00Z","data":%s}]`, i, e.EventName(), data))
-		f, err := s.JetStream().PublishMsgAsync(&nats.Msg{Subject: s.Subject("pendenza-fill/" + strconv.Itoa(i%1000)), Data: payload})
+		f, err := s.JetStream().PublishMsgAsync(&nats.Msg{Subject: s.Subject(stream), Data: payload})
 		if err != nil {
 			return err
 		}
-		futures = append(futures, f)
-		if len(futures) >= 4000 {
-			for _, f := range futures {
-				select {
-				case <-f.Ok():
-				case err := <-f.Err():
-					return err
-				}
+		if futures = append(futures, f); len(futures) >= 4000 {
+			if err := wait(); err != nil {
+				return err
 			}
-			futures = futures[:0]
 		}
 	}
-	for _, f := range futures {
-		select {
-		case <-f.Ok():
-		case err := <-f.Err():
-			return err
-		}
-	}
-	return nil
+	return wait()
 }
