@@ -24,6 +24,8 @@ import (
 
 // Config configures the HTTP server.
 type Config struct {
+	// Build names the running build in payauthz_build_info.
+	Build              BuildInfo
 	HTTPAddr           string
 	HTTPSAddr          string
 	TLSCert, TLSKey    string
@@ -101,6 +103,10 @@ func New(cfg Config, store events.Store, model *projections.ReadModel, cmds *com
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
 		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
+	s.metrics.registerBuildInfo(cfg.Build)
+	if cmds != nil {
+		cmds.SetObserver(s.metrics)
+	}
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {
 			return nil, err

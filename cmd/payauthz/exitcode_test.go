@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,5 +100,16 @@ func TestHealthcheck(t *testing.T) {
 	}
 	if code, out := probe("PAYAUTHZ_HTTP_ADDR=" + freePort(t)); code != 1 || !strings.Contains(out, "not healthy") {
 		t.Fatalf("no service: exit %d %s", code, out)
+	}
+}
+
+// TestLogDurationsInSeconds: a duration in the service log is a float
+// number of seconds under a key that says so, never raw nanoseconds.
+func TestLogDurationsInSeconds(t *testing.T) {
+	var buf strings.Builder
+	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: durationsInSeconds}))
+	logger.Info("snapshot written", "took", 1500*time.Millisecond, "position", 3)
+	if got := buf.String(); !strings.Contains(got, `"took_seconds":1.5`) || strings.Contains(got, `"took":`) {
+		t.Fatalf("log line %s", got)
 	}
 }

@@ -50,5 +50,14 @@ func rootCmd() *cobra.Command {
 func newLogger(level string) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l, ReplaceAttr: durationsInSeconds}))
+}
+
+// durationsInSeconds writes a time.Duration attribute "took" as
+// "took_seconds": 1.25, never as a raw count of nanoseconds.
+func durationsInSeconds(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.Float64(a.Key+"_seconds", a.Value.Duration().Seconds())
+	}
+	return a
 }

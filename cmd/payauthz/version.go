@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	httpapi "github.com/payauthz/payauthz/http"
 )
 
 // commit is the VCS revision the binary was built from; scripts set it with
@@ -79,4 +81,9 @@ func versionCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text or json")
 	return cmd
+}
+
+// http is b as the HTTP server's payauthz_build_info labels.
+func (b buildInfo) http() httpapi.BuildInfo {
+	return httpapi.BuildInfo{Version: b.Version, Commit: b.Commit, GoVersion: b.GoVersion}
 }
