@@ -105,9 +105,9 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 	var spec struct {
 		OpenAPI string `json:"openapi"`
 		Paths   map[string]map[string]struct {
-			Tags        []string              `json:"tags"`
-			Security    []map[string][]string `json:"security"`
-			Parameters  []struct {
+			Tags       []string              `json:"tags"`
+			Security   []map[string][]string `json:"security"`
+			Parameters []struct {
 				Name, In string
 				Required bool
 				Schema   struct{ Pattern string }
