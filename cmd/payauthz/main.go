@@ -43,7 +43,7 @@ func rootCmd() *cobra.Command {
 	root.Version = readBuildInfo().String()
 	root.SetVersionTemplate("payauthz {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErrorf("%w", err) })
-	root.AddCommand(serveCmd(), replayCmd(), auditCmd(), versionCmd(), healthcheckCmd(), backupCmd(), restoreCmd())
+	root.AddCommand(serveCmd(), replayCmd(), auditCmd(), versionCmd(), healthcheckCmd(), backupCmd(), restoreCmd(), adminCmd())
 	return root
 }
 
