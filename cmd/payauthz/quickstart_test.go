@@ -102,3 +102,21 @@ func TestReadmeQuickstart(t *testing.T) {
 		t.Fatalf("admin password file: %v %v", fi, err)
 	}
 }
+
+// TestReadmeAdmin runs README.md's admin block: apply with its plan,
+// idempotence, check with its exit codes, revoke, list and export.
+func TestReadmeAdmin(t *testing.T) {
+	block := readmeBlock(t, "admin")
+	dir := t.TempDir()
+	out := runReadmeBlock(t, dir, freePort(t), block)
+	for _, want := range []string{"+ domini/01234567890", "would apply 3 changes", "applied 3 changes, 0 unchanged, 0 failed",
+		"applied 0 changes, 3 unchanged, 0 failed", "ALLOW (rule granted)", "DENY", "exit 3", "revoked gestionale on PENDENZE", "gestionale"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the admin block's output lacks %q:\n%s", want, out)
+		}
+	}
+	exported, err := os.ReadFile(filepath.Join(dir, "exported.yaml"))
+	if err != nil || !strings.Contains(string(exported), "idA2A: gestionale") || strings.Contains(string(exported), "password") {
+		t.Fatalf("exported.yaml: %v\n%s", err, exported)
+	}
+}
