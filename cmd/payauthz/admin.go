@@ -368,11 +368,7 @@ func adminGetCmd(f *adminFlags) *cobra.Command {
 		Use:  "get KIND ID",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := kindOf(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := f.client()
+			k, c, err := f.kindClient(args[0])
 			if err != nil {
 				return err
 			}
@@ -390,11 +386,7 @@ func adminListCmd(f *adminFlags) *cobra.Command {
 		Use:  "list KIND",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := kindOf(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := f.client()
+			k, c, err := f.kindClient(args[0])
 			if err != nil {
 				return err
 			}
@@ -405,4 +397,15 @@ func adminListCmd(f *adminFlags) *cobra.Command {
 			return printItems(cmd, f, k, items)
 		},
 	}
+}
+
+// kindClient parses a resource kind and returns it with the client of the
+// selected context.
+func (f *adminFlags) kindClient(kind string) (resourceKind, *adminClient, error) {
+	k, err := kindOf(kind)
+	if err != nil {
+		return k, nil, err
+	}
+	c, err := f.client()
+	return k, c, err
 }
