@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -20,9 +22,10 @@ const MaxConflictRetries = 5
 // Handler executes commands against a store, reading the read models for
 // facts outside the aggregate (roles, entities, types, principals).
 type Handler struct {
-	store  events.StreamStore
-	model  *projections.ReadModel
-	logger *slog.Logger
+	store    events.StreamStore
+	model    *projections.ReadModel
+	logger   *slog.Logger
+	observer atomic.Pointer[Observer] // see SetObserver
 }
 
 // NewHandler returns a command handler.
@@ -80,8 +83,11 @@ func (h *Handler) execute(ctx context.Context, actor Actor, stream string, decid
 		for i, e := range evs {
 			recs[i] = events.Record{ID: uuid.NewString(), Event: e, Actor: actor.name(), CorrelationID: actor.CorrelationID}
 		}
+		start := time.Now()
 		pos, err := h.store.Append(ctx, stream, expected, recs...)
+		h.observeAppend(time.Since(start), err)
 		if errors.Is(err, events.ErrConflict) && attempt < MaxConflictRetries {
+			h.observeRetry()
 			h.logger.Debug("append conflict; retrying", "stream", stream, "attempt", attempt+1)
 			continue
 		}

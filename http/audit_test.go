@@ -389,7 +389,9 @@ func TestDecisionJSONMatchesEncodingJSON(t *testing.T) {
 	for name, d := range map[string]Decision{
 		"full": {Time: time.Date(2026, 11, 23, 1, 2, 3, 456, time.UTC), RequestID: "r1", Principal: "CN=a, O=b\\c, C=IT",
 			Kind: "APPLICATION", Auth: "ssl", API: "PENDENZE", Method: "GET", Route: "/p/:a", Resource: []string{"a\"b", "<&>"},
-			Outcome: "deny", Rule: "api-scope", Status: 403, Position: 42},
+			Outcome: "deny", Rule: "api-scope", Status: 403, Position: 42, ClientAddr: "127.0.0.1:54321", DurationMS: 1.234},
+		"slow_and_fast":   {Time: time.Unix(1, 0).UTC(), ClientAddr: "[::1]:1", DurationMS: 123456.789},
+		"sub_ms":          {Time: time.Unix(1, 0).UTC(), DurationMS: 0.001},
 		"empty_optionals": {Time: time.Unix(0, 0).UTC(), Auth: "public", API: "PAGAMENTO", Method: "POST", Outcome: "allow", Rule: "granted"},
 		"odd_bytes":       {Principal: "tab\there\nnl\x01\u2028\u2029è\xff", Resource: []string{"\x7f"}, Time: time.Now()},
 	} {

@@ -31,6 +31,11 @@ type Decision struct {
 	Rule      string    `json:"rule"`
 	Status    int       `json:"status"`
 	Position  uint64    `json:"position"` // the log position the projections had applied
+	// ClientAddr is the connecting address (host:port) of the caller;
+	// forwarded headers are not believed.
+	ClientAddr string `json:"clientAddr,omitempty"`
+	// DurationMS is how long the request took, in milliseconds (µs precision).
+	DurationMS float64 `json:"durationMs"`
 
 	// barrier, when set, is closed by the writer instead of writing: it
 	// marks that everything queued before it was written.
@@ -151,7 +156,9 @@ func (l *decisionLog) write(d Decision) {
 		slog.String("outcome", d.Outcome),
 		slog.String("rule", d.Rule),
 		slog.Int("status", d.Status),
-		slog.Uint64("position", d.Position))
+		slog.Uint64("position", d.Position),
+		slog.String("client_addr", d.ClientAddr),
+		slog.Float64("duration_ms", d.DurationMS))
 	if l.pub == nil {
 		return
 	}
@@ -193,13 +200,14 @@ func (l *decisionLog) close() {
 }
 
 // logDecision records the decision of one request in the decision log.
-func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, rule string) {
+func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, rule string, took time.Duration) {
 	if s.decisions == nil {
 		return
 	}
 	cl := callerOf(c)
 	d := Decision{Time: time.Now(), RequestID: requestID(c), API: api, Method: methodLabel(c.Request().Method), Route: c.Path(),
-		Outcome: outcome, Rule: rule, Status: status, Position: uint64(s.model.AppliedPosition())}
+		Outcome: outcome, Rule: rule, Status: status, Position: uint64(s.model.AppliedPosition()),
+		ClientAddr: c.Request().RemoteAddr, DurationMS: float64(took.Microseconds()) / 1000}
 	switch {
 	case cl.auth == (domain.AuthType{}):
 		d.Auth = authSegment(c) // failed before a caller was established
@@ -279,6 +287,9 @@ func (d *Decision) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(d.Status), 10)
 	b = append(b, `,"position":`...)
 	b = strconv.AppendUint(b, d.Position, 10)
+	field("clientAddr", d.ClientAddr, true)
+	b = append(b, `,"durationMs":`...)
+	b = strconv.AppendFloat(b, d.DurationMS, 'f', -1, 64)
 	return append(b, '}')
 }
 

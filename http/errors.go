@@ -120,5 +120,9 @@ func (s *Server) errorHandler(c *echo.Context, err error) {
 	case status == http.StatusServiceUnavailable:
 		c.Response().Header().Set("Retry-After", strconv.Itoa(1))
 	}
+	if status == http.StatusUnauthorized && authSegment(c) == "basic" {
+		// RFC 7617: a basic challenge, so clients know to send credentials.
+		c.Response().Header().Set("WWW-Authenticate", `Basic realm="payauthz"`)
+	}
 	_ = c.JSON(status, fb)
 }

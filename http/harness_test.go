@@ -324,6 +324,7 @@ func (h *harness) do(t testing.TB, method, path string, body any, opts ...reqOpt
 	if err != nil {
 		t.Fatalf("read body: %v", err)
 	}
+	checkAgainstOpenAPI(t, h, req, res.StatusCode, res.Header, data) // the document must not lie
 	return &response{Status: res.StatusCode, Body: data, Header: res.Header, Cookies: res.Cookies()}
 }
 

@@ -25,6 +25,10 @@ type metrics struct {
 	decisions *prometheus.CounterVec   // api, outcome, rule
 	latency   *prometheus.HistogramVec // api
 	captchas  *prometheus.CounterVec   // outcome
+
+	decisionLatency *prometheus.HistogramVec // api, outcome
+	appends         *prometheus.HistogramVec // outcome: ok, conflict, error
+	retries         prometheus.Counter
 }
 
 func newMetrics(model *projections.ReadModel) *metrics {
@@ -33,7 +37,7 @@ func newMetrics(model *projections.ReadModel) *metrics {
 		Name: "payauthz_http_requests_total", Help: "HTTP requests by API, method and status.",
 	}, []string{"api", "method", "status"})
 	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "payauthz_decisions_total", Help: "Authorization decisions by API, outcome (allow, deny, unauthenticated) and rule.",
+		Name: "payauthz_decisions_total", Help: "Authorization decisions by API, outcome (allow, deny, unauthenticated, not-found, invalid, error) and rule, as the decision log records them.",
 	}, []string{"api", "outcome", "rule"})
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "payauthz_http_request_duration_seconds", Help: "HTTP request latency by API.",
@@ -47,25 +51,17 @@ func newMetrics(model *projections.ReadModel) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "payauthz_projection_position", Help: "Last log position applied by the projections.",
 		}, func() float64 { return float64(model.AppliedPosition()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "payauthz_projection_events_total", Help: "Events applied by the projections since start.",
 		}, func() float64 { return float64(model.AppliedEvents()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "payauthz_projection_lag_seconds", Help: "Age of the last applied event.",
-		}, func() float64 {
-			t := model.LastEventTime()
-			if t.IsZero() {
-				return 0
-			}
-			return time.Since(t).Seconds()
-		}),
 	)
+	m.registerOperations(model)
 	return m
 }
 
 // trackStoreLag adds the gauge of how many positions the projections are
 // behind the log's end.
-func (m *metrics) trackStoreLag(store events.Positioner, model *projections.ReadModel) {
+func (m *metrics) trackStoreLag(store events.LogReader, model *projections.ReadModel) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "payauthz_projection_lag_positions", Help: "Log positions not yet applied by the projections.",
 	}, func() float64 {
@@ -76,7 +72,10 @@ func (m *metrics) trackStoreLag(store events.Positioner, model *projections.Read
 			return -1
 		}
 		return float64(last) - float64(model.AppliedPosition())
-	}))
+	}), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "payauthz_projection_lag_seconds",
+		Help: "How far the projections are behind the log, in seconds: 0 when they applied its last position, else the age of the last applied event.",
+	}, func() float64 { return projectionLagSeconds(store, model, time.Now()) }))
 }
 
 // captcha counts one captcha check of the protected public API.
@@ -86,10 +85,10 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// instrument counts requests and decisions of one API and times them.
+// instrument counts requests and decisions of one API and times them. A
+// decision is counted with the outcome and rule the decision log gives it.
 func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 	apiName := api.String()
-	allowed := s.metrics.decisions.WithLabelValues(apiName, "allow", "granted")
 	latency := s.metrics.latency.WithLabelValues(apiName)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
@@ -101,35 +100,37 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 			} else if resp, uerr := echo.UnwrapResponse(c.Response()); uerr == nil && resp.Status != 0 {
 				status = resp.Status
 			}
-			var forbidden *domain.ForbiddenError
-			switch {
-			case errors.As(err, &forbidden):
-				s.metrics.decisions.WithLabelValues(apiName, "deny", forbidden.Rule).Inc()
-				s.logDecision(c, apiName, status, "deny", forbidden.Rule)
-			case errors.Is(err, errUnauthenticated):
-				s.metrics.decisions.WithLabelValues(apiName, "unauthenticated", "authentication").Inc()
-				s.logDecision(c, apiName, status, "unauthenticated", "authentication")
-			case status == http.StatusTooManyRequests:
-				s.metrics.decisions.WithLabelValues(apiName, "throttled", "authentication").Inc()
-				s.logDecision(c, apiName, status, "throttled", "authentication")
-			case status < 500:
-				allowed.Inc()
-				outcome, rule := "allow", "granted"
-				switch status {
-				case http.StatusNotFound:
-					outcome = "not-found"
-				case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
-					outcome, rule = "invalid", "request"
-				case http.StatusUnprocessableEntity:
-					outcome, rule = "unprocessable", "request"
-				}
-				s.logDecision(c, apiName, status, outcome, rule)
-			default:
-				s.logDecision(c, apiName, status, "error", "internal")
-			}
+			outcome, rule := decisionOf(err, status)
+			took := time.Since(start)
+			s.metrics.decisions.WithLabelValues(apiName, outcome, rule).Inc()
+			s.metrics.decisionLatency.WithLabelValues(apiName, outcome).Observe(took.Seconds())
+			s.logDecision(c, apiName, status, outcome, rule, took)
 			s.metrics.requests.WithLabelValues(apiName, methodLabel(c.Request().Method), strconv.Itoa(status)).Inc()
-			latency.Observe(time.Since(start).Seconds())
+			latency.Observe(took.Seconds())
 			return err
 		}
 	}
+}
+
+// decisionOf names the outcome and rule of a request that ended with err
+// and status: allow, deny, unauthenticated, not-found, invalid or error.
+func decisionOf(err error, status int) (outcome, rule string) {
+	var forbidden *domain.ForbiddenError
+	switch {
+	case errors.As(err, &forbidden):
+		return "deny", forbidden.Rule
+	case errors.Is(err, errUnauthenticated):
+		return "unauthenticated", "authentication"
+	case status == http.StatusTooManyRequests:
+		return "throttled", "authentication"
+	case status >= 500:
+		return "error", "internal"
+	case status == http.StatusNotFound:
+		return "not-found", "granted"
+	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge:
+		return "invalid", "request"
+	case status == http.StatusUnprocessableEntity:
+		return "unprocessable", "request"
+	}
+	return "allow", "granted"
 }

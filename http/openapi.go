@@ -1,29 +1,90 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v5"
+	"github.com/swaggest/jsonschema-go"
+	"github.com/swaggest/openapi-go"
+	"github.com/swaggest/openapi-go/openapi31"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
-// openAPI serves an OpenAPI 3 document generated from the routes actually
-// registered, so it cannot drift from what the server implements. Every
-// API operation documents the contract's FaultBean errors.
+// openAPI serves the OpenAPI 3.1 document built from the routes actually
+// registered (buildOpenAPI), so it cannot drift from what the server
+// implements.
 func (s *Server) openAPI(c *echo.Context) error {
-	s.openAPIOnce.Do(func() { s.openAPIDoc = buildOpenAPI(s.echo) })
-	return c.JSON(http.StatusOK, s.openAPIDoc)
+	s.openAPIOnce.Do(func() { s.openAPIDoc, s.openAPIErr = buildOpenAPI(s.echo) })
+	if s.openAPIErr != nil {
+		return s.openAPIErr
+	}
+	return c.JSONBlob(http.StatusOK, s.openAPIDoc)
 }
 
 type openAPIState struct {
 	openAPIOnce sync.Once
-	openAPIDoc  map[string]any
+	openAPIDoc  []byte
+	openAPIErr  error
 }
 
-func buildOpenAPI(e *echo.Echo) map[string]any {
-	paths := map[string]map[string]any{}
+// errorStatuses are the statuses every API operation may answer with a
+// FaultBean (API.md section 1 and 10); writes add 409, 413 and 422.
+var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
+	http.StatusMethodNotAllowed, http.StatusInternalServerError, http.StatusServiceUnavailable}
+
+var writeErrorStatuses = []int{http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity}
+
+// mountRoute splits an Echo route path into its API, auth type and the
+// route below the mount; ok is false for a path outside every mount.
+func mountRoute(path string) (api domain.API, auth domain.AuthType, rel string, ok bool) {
+	parts := strings.SplitN(strings.TrimPrefix(path, "/"), "/", 5) // api, rs, auth, vN, rest
+	if len(parts) < 5 || parts[1] != "rs" {
+		return api, auth, "", false
+	}
+	for _, a := range domain.APIs {
+		if a.Segment() == parts[0] && a.Version() == parts[3] {
+			api, ok = a, true
+		}
+	}
+	auth, err := domain.ParseAuthType(parts[2])
+	if !ok || err != nil {
+		return api, auth, "", false
+	}
+	return api, auth, "/" + parts[4], true
+}
+
+// buildOpenAPI describes every route of e that serves requests: each API
+// operation on the mounts whose auth type the API accepts (a mount that
+// always answers 403 is left out), with its path and query parameters,
+// request and response schemas reflected from the Go types the handlers
+// use, a FaultBean per error status, the security scheme of its mount and
+// a tag per API. An API route without an entry in operationDocs is an error.
+func buildOpenAPI(e *echo.Echo) ([]byte, error) {
+	r := openapi31.NewReflector()
+	r.AddTypeMapping(Importo(0), float64(0))
+	r.AddTypeMapping(json.RawMessage{}, new(any))
+	r.DefaultOptions = append(r.DefaultOptions, jsonschema.InterceptProp(requiredUnlessOmitEmpty))
+	spec := r.SpecEns()
+	spec.SetTitle("payauthz")
+	spec.SetVersion("1.0.0")
+	spec.SetDescription("Authorization layer of a GovPay-style payment service (pagoPA). The wire contract is docs/API.md; " +
+		"errors are GovPay FaultBeans. Each API is mounted at /{api}/rs/{auth}/v{N} for the auth types it accepts.")
+	spec.SetHTTPBasicSecurity("basic", "HTTP basic: the username is the principal")
+	spec.ComponentsEns().WithSecuritySchemesItem("ssl", openapi31.SecuritySchemeOrReference{
+		SecurityScheme: (&openapi31.SecurityScheme{MutualTLS: &openapi31.MutualTLS{}}).
+			WithDescription("TLS client certificate; its subject DN is the principal"),
+	})
+	spec.SetAPIKeySecurity("spid", spidHeader, openapi.InHeader, "fiscal code set by a trusted SPID proxy")
+	spec.SetAPIKeySecurity("public", SessionCookie, openapi.InCookie, "anonymous; a payment sets this signed session cookie")
+
 	routes := e.Router().Routes()
 	sort.Slice(routes, func(i, j int) bool {
 		if routes[i].Path != routes[j].Path {
@@ -31,100 +92,187 @@ func buildOpenAPI(e *echo.Echo) map[string]any {
 		}
 		return routes[i].Method < routes[j].Method
 	})
-	for _, r := range routes {
-		if r.Method == "" || strings.HasPrefix(r.Method, "echo_") {
+	var missing []string
+	for _, rt := range routes {
+		if rt.Method == "" || strings.HasPrefix(rt.Method, "echo_") || strings.Contains(rt.Path, "*") {
 			continue
 		}
-		path, params := openAPIPath(r.Path)
-		op := map[string]any{
-			"operationId": strings.ToLower(r.Method) + strings.NewReplacer("/", "_", "{", "", "}", "").Replace(path),
-			"responses":   openAPIResponses(r.Method, path),
-		}
-		if len(params) > 0 {
-			var ps []map[string]any
-			for _, p := range params {
-				ps = append(ps, map[string]any{"name": p, "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+		api, auth, rel, ok := mountRoute(rt.Path)
+		if !ok {
+			if err := addProbe(r, rt.Method, rt.Path); err != nil {
+				return nil, err
 			}
-			op["parameters"] = ps
+			continue
 		}
-		if sec := openAPISecurity(path); sec != nil {
-			op["security"] = sec
+		if domain.AcceptsAuth(api, auth) != nil {
+			continue
 		}
-		if r.Method == http.MethodPut || r.Method == http.MethodPost {
-			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
-				"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}
+		doc, ok := operationDocs[opKey{api, rt.Method, rel}]
+		if !ok {
+			missing = append(missing, api.String()+" "+rt.Method+" "+rel)
+			continue
 		}
-		if paths[path] == nil {
-			paths[path] = map[string]any{}
+		if err := addOperation(r, api, auth, rt.Method, rt.Path, doc); err != nil {
+			return nil, fmt.Errorf("openapi: %s %s: %w", rt.Method, rt.Path, err)
 		}
-		paths[path][strings.ToLower(r.Method)] = op
 	}
-	return map[string]any{
-		"openapi": "3.0.3",
-		"info": map[string]any{"title": "payauthz", "version": "1.0.0",
-			"description": "Authorization layer of a GovPay-style payment service. Wire contract: API.md."},
-		"paths": paths,
-		"components": map[string]any{
-			"securitySchemes": map[string]any{
-				"basic":  map[string]any{"type": "http", "scheme": "basic"},
-				"ssl":    map[string]any{"type": "mutualTLS"},
-				"spid":   map[string]any{"type": "apiKey", "in": "header", "name": spidHeader},
-				"public": map[string]any{"type": "apiKey", "in": "cookie", "name": SessionCookie},
-			},
-			"schemas": map[string]any{
-				"FaultBean": map[string]any{"type": "object", "required": []string{"categoria", "codice", "descrizione"},
-					"properties": map[string]any{
-						"categoria": map[string]any{"type": "string"}, "codice": map[string]any{"type": "string"},
-						"descrizione": map[string]any{"type": "string"}, "dettaglio": map[string]any{"type": "string"}}},
-			},
-		},
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("openapi: routes without documentation: %s", strings.Join(missing, "; "))
 	}
+	return json.Marshal(r.Spec)
+}
+
+// addProbe documents the operations endpoints outside the mounts.
+func addProbe(r *openapi31.Reflector, method, path string) error {
+	oc, err := r.NewOperationContext(method, path)
+	if err != nil {
+		return err
+	}
+	oc.SetTags("operations")
+	oc.SetID(operationID(method, path))
+	switch path {
+	case "/metrics":
+		oc.SetSummary("Prometheus metrics")
+		oc.AddRespStructure(nil, openapi.WithContentType("text/plain"), openapi.WithHTTPStatus(http.StatusOK))
+	case "/openapi.json":
+		oc.SetSummary("This document")
+		oc.AddRespStructure(map[string]any{}, openapi.WithHTTPStatus(http.StatusOK))
+	case "/healthz":
+		oc.SetSummary("200 while the process serves")
+		oc.AddRespStructure(map[string]string{}, openapi.WithHTTPStatus(http.StatusOK))
+	case "/readyz":
+		oc.SetSummary("200 once the projections applied the log as of start-up, 503 before")
+		oc.AddRespStructure(map[string]any{}, openapi.WithHTTPStatus(http.StatusOK))
+		oc.AddRespStructure(map[string]any{}, openapi.WithHTTPStatus(http.StatusServiceUnavailable))
+	default:
+		oc.AddRespStructure(map[string]any{}, openapi.WithHTTPStatus(http.StatusOK))
+	}
+	return r.AddOperation(oc)
+}
+
+func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, method, path string, doc opDoc) error {
+	oc, err := r.NewOperationContext(method, openAPIPath(path))
+	if err != nil {
+		return err
+	}
+	oc.SetTags(api.String())
+	oc.SetSummary(doc.summary)
+	oc.SetID(operationID(method, path))
+	oc.AddSecurity(auth.String())
+	query := doc.query
+	if doc.list {
+		query = append(append([]string{}, query...), "pagina", "risultatiPerPagina")
+	}
+	if params := paramsStruct(path, query); params != nil {
+		oc.AddReqStructure(params)
+	}
+	if doc.body != nil {
+		oc.AddReqStructure(doc.body, openapi.WithContentType("application/json"))
+	}
+	oc.AddRespStructure(doc.resp, openapi.WithHTTPStatus(http.StatusOK))
+	if doc.created {
+		oc.AddRespStructure(doc.resp, openapi.WithHTTPStatus(http.StatusCreated))
+	}
+	statuses := errorStatuses
+	if method != http.MethodGet {
+		statuses = append(append([]int{}, statuses...), writeErrorStatuses...)
+	}
+	if doc.body != nil {
+		statuses = append(statuses, http.StatusUnsupportedMediaType)
+	}
+	for _, st := range statuses {
+		oc.AddRespStructure(FaultBean{}, openapi.WithHTTPStatus(st))
+	}
+	return r.AddOperation(oc)
+}
+
+// paramsStruct builds a struct type whose tagged fields are the path
+// parameters of path and the given query parameters, with their formats;
+// nil when there are none.
+func paramsStruct(path string, query []string) any {
+	var fields []reflect.StructField
+	field := func(name, in string, required bool) {
+		tag := fmt.Sprintf(`%s:%q`, in, name)
+		typ := reflect.TypeFor[string]()
+		if ps, ok := paramSchemas[name]; ok {
+			switch {
+			case ps.integer:
+				typ = reflect.TypeFor[int]()
+				tag += fmt.Sprintf(` minimum:"%d"`, ps.min)
+				if ps.max > 0 {
+					tag += fmt.Sprintf(` maximum:"%d"`, ps.max)
+				}
+			case ps.pattern != "":
+				tag += fmt.Sprintf(` pattern:%q`, ps.pattern)
+			case ps.format != "":
+				tag += fmt.Sprintf(` format:%q`, ps.format)
+			case len(ps.enum) > 0:
+				tag += fmt.Sprintf(` enum:%q`, strings.Join(ps.enum, ","))
+			}
+		}
+		if required {
+			tag += ` required:"true"`
+		}
+		fields = append(fields, reflect.StructField{Name: "F" + strconv.Itoa(len(fields)), Type: typ, Tag: reflect.StructTag(tag)})
+	}
+	for _, seg := range strings.Split(path, "/") {
+		if strings.HasPrefix(seg, ":") {
+			field(seg[1:], "path", true)
+		}
+	}
+	for _, q := range query {
+		field(q, "query", false)
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	return reflect.New(reflect.StructOf(fields)).Elem().Interface()
+}
+
+// operationID is unique per method and path: getBackofficeBasicV1Domini.
+func operationID(method, path string) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(method))
+	for _, seg := range strings.Split(path, "/") {
+		seg = strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(seg, ":"), ".json"), "{")
+		if seg == "" || seg == "rs" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(seg[:1]) + seg[1:])
+	}
+	return b.String()
 }
 
 // openAPIPath turns Echo's :param segments into {param}.
-func openAPIPath(p string) (string, []string) {
+func openAPIPath(p string) string {
 	segs := strings.Split(p, "/")
-	var params []string
 	for i, s := range segs {
 		if strings.HasPrefix(s, ":") {
-			params = append(params, s[1:])
 			segs[i] = "{" + s[1:] + "}"
 		}
 	}
-	return strings.Join(segs, "/"), params
+	return strings.Join(segs, "/")
 }
 
-func openAPISecurity(path string) []map[string]any {
-	parts := strings.Split(path, "/")
-	if len(parts) < 4 || parts[2] != "rs" {
+// requiredUnlessOmitEmpty marks a response field required when its JSON
+// tag has no omitempty: encoding/json always writes it, so a client may
+// rely on it (and the response check of the tests holds the server to it).
+func requiredUnlessOmitEmpty(p jsonschema.InterceptPropParams) error {
+	if !p.Processed || p.ParentSchema == nil {
 		return nil
 	}
-	return []map[string]any{{parts[3]: []string{}}}
-}
-
-func openAPIResponses(method, path string) map[string]any {
-	fault := map[string]any{"content": map[string]any{"application/json": map[string]any{
-		"schema": map[string]any{"$ref": "#/components/schemas/FaultBean"}}}}
-	withDesc := func(d string) map[string]any {
-		out := map[string]any{"description": d}
-		for k, v := range fault {
-			out[k] = v
+	if oc, ok := openapi.OperationCtx(p.Context); !ok || !oc.IsProcessingResponse() {
+		return nil
+	}
+	name, opts, _ := strings.Cut(p.Field.Tag.Get("json"), ",")
+	if name != p.Name || strings.Contains(opts, "omitempty") {
+		return nil
+	}
+	for _, r := range p.ParentSchema.Required {
+		if r == name {
+			return nil
 		}
-		return out
 	}
-	res := map[string]any{"200": map[string]any{"description": "OK"}}
-	if !strings.Contains(path, "/rs/") {
-		return res
-	}
-	if method == http.MethodPut || method == http.MethodPost {
-		res["201"] = map[string]any{"description": "Created"}
-		res["409"] = withDesc("Conflict")
-		res["422"] = withDesc("Unprocessable")
-	}
-	res["400"] = withDesc("Bad request (SINTASSI)")
-	res["401"] = withDesc("Not authenticated (401000)")
-	res["403"] = withDesc("Auth type not accepted (403) or not allowed (403000)")
-	res["404"] = withDesc("Not found (404000)")
-	res["503"] = withDesc("Store unavailable or consistency token not reached (503000)")
-	return res
+	p.ParentSchema.Required = append(p.ParentSchema.Required, name)
+	return nil
 }

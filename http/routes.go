@@ -18,8 +18,10 @@ func (s *Server) routes() *echo.Echo {
 	e.Use(middleware.Recover()) // a bug answers the 500 FaultBean, never a dropped connection
 	e.Use(requestIDs(), headerLimit)
 
-	e.GET("/healthz", func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
-	e.GET("/readyz", func(c *echo.Context) error {
+	healthz := func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) }
+	e.GET("/healthz", healthz)
+	e.HEAD("/healthz", healthz)
+	readyz := func(c *echo.Context) error {
 		ok, status := s.ready()
 		body := map[string]any{"position": uint64(s.model.AppliedPosition()),
 			"readyAt": max(uint64(s.cfg.ReadyAt), s.catchUpTo.Load()), "status": status}
@@ -27,7 +29,9 @@ func (s *Server) routes() *echo.Echo {
 			return c.JSON(http.StatusServiceUnavailable, body)
 		}
 		return c.JSON(http.StatusOK, body)
-	})
+	}
+	e.GET("/readyz", readyz)
+	e.HEAD("/readyz", readyz) // probes that send HEAD get the same status, no body
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
 	e.GET("/openapi.json", s.openAPI)
 

@@ -26,6 +26,8 @@ import (
 
 // Config configures the HTTP server.
 type Config struct {
+	// Build names the running build in payauthz_build_info.
+	Build              BuildInfo
 	HTTPAddr           string
 	HTTPSAddr          string
 	TLSCert, TLSKey    string
@@ -160,6 +162,10 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
 	s.logins = newLoginGuard(cfg, logger, s.metrics.reg)
+	s.metrics.registerBuildInfo(cfg.Build)
+	if cmds != nil {
+		cmds.SetObserver(s.metrics)
+	}
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {
 			return nil, err

@@ -51,6 +51,8 @@ type ReadModel struct {
 	// OnApplied, when set before the first Apply, is called after each
 	// event is applied (metrics, invalidation fan-out). It must not block.
 	OnApplied func(env events.Envelope)
+
+	snapStats snapshotStats // see SnapshotStats
 }
 
 // New returns empty read models.

@@ -278,7 +278,8 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 // temporary file in dir, fsynced, then renamed over the old one) and
 // returns the position it covers. Apply waits while the models are copied;
 // encoding and writing happen after.
-func (m *ReadModel) WriteSnapshot(dir string) (events.Position, error) {
+func (m *ReadModel) WriteSnapshot(dir string) (_ events.Position, err error) {
+	defer func(start time.Time) { m.snapStats.wrote(start, filepath.Join(dir, SnapshotFile), err) }(time.Now())
 	st := m.state()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("snapshot dir: %w", err)
@@ -441,7 +442,12 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // error matching ErrSnapshotUnusable and no model: the caller starts from
 // an empty model and replays the whole log.
 func LoadSnapshot(dir string) (*ReadModel, error) {
-	return loadSnapshotFile(filepath.Join(dir, SnapshotFile))
+	start, path := time.Now(), filepath.Join(dir, SnapshotFile)
+	m, err := loadSnapshotFile(path)
+	if err == nil {
+		m.snapStats.loaded(start, path)
+	}
+	return m, err
 }
 
 func loadSnapshotFile(path string) (*ReadModel, error) {

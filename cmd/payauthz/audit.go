@@ -128,7 +128,7 @@ func (p *pointFlags) until() (projections.Until, error) {
 	if p.at != "" {
 		t, err := time.Parse(time.RFC3339Nano, p.at)
 		if err != nil {
-			return u, fmt.Errorf("--at %q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", p.at)
+			return u, usageErrorf("--at %q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", p.at)
 		}
 		u.Time = t
 	}
@@ -152,6 +152,9 @@ func (a *auditConfig) modelAt(ctx context.Context, u projections.Until) (*projec
 		return nil, err
 	}
 	defer store.Close()
+	if err := checkPoint(ctx, store, u); err != nil {
+		return nil, err
+	}
 	m, _, err := projections.RebuildWithSnapshots(ctx, store, a.snapshotDir(), u, nil)
 	if err != nil {
 		return nil, err

@@ -41,17 +41,17 @@ func (q *queryFlags) bind(fs *pflag.FlagSet) {
 
 func (q *queryFlags) parse() (domain.API, error) {
 	if q.format != "text" && q.format != "json" {
-		return domain.API{}, fmt.Errorf("--format %q: want text or json", q.format)
+		return domain.API{}, usageErrorf("--format %q: want text or json", q.format)
 	}
 	if q.api == "" || q.operation == "" {
-		return domain.API{}, fmt.Errorf("--api and --operation are required")
+		return domain.API{}, usageErrorf("--api and --operation are required")
 	}
 	api, err := domain.ParseAPI(q.api)
 	if err != nil || api == domain.APINodo {
-		return domain.API{}, fmt.Errorf("--api %q: want BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA", q.api)
+		return domain.API{}, usageErrorf("--api %q: want BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA", q.api)
 	}
 	if _, err := audit.Lookup(api, q.operation); err != nil {
-		return domain.API{}, err
+		return domain.API{}, &exitError{code: exitUsage, err: err}
 	}
 	return api, nil
 }
@@ -112,14 +112,21 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 			}
 			at, err := domain.ParseAuthType(auth)
 			if err != nil {
-				return fmt.Errorf("--auth %q: want basic, ssl, spid or public", auth)
+				return usageErrorf("--auth %q: want basic, ssl, spid or public", auth)
 			}
 			if principal == "" && at != domain.AuthPublic {
-				return fmt.Errorf("--principal is required (except with --auth public)")
+				return usageErrorf("--principal is required (except with --auth public)")
 			}
-			return answerAt(cmd, ac, &q, func(m *projections.ReadModel) (*audit.Explanation, error) {
-				return audit.Explain(m, audit.Query{Principal: principal, Auth: at, API: api, Operation: q.operation, Resource: q.res})
+			var denied bool
+			err = answerAt(cmd, ac, &q, func(m *projections.ReadModel) (*audit.Explanation, error) {
+				x, err := audit.Explain(m, audit.Query{Principal: principal, Auth: at, API: api, Operation: q.operation, Resource: q.res})
+				denied = err == nil && !x.Allowed()
+				return x, err
 			}, printExplanation)
+			if err == nil && denied {
+				return errDenied // printed; exit code 3
+			}
+			return err
 		}),
 	}
 	q.bind(cmd.Flags())

@@ -43,6 +43,9 @@ func replay(cmd *cobra.Command, ac *auditConfig, u projections.Until) error {
 		return err
 	}
 	defer store.Close()
+	if err := checkPoint(ctx, store, u); err != nil {
+		return err
+	}
 	last, err := store.LastPosition(ctx)
 	if err != nil {
 		return err

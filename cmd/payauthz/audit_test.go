@@ -164,7 +164,10 @@ func TestAuditCLI(t *testing.T) {
 		}
 	})
 	t.Run("explain_text_and_json", func(t *testing.T) {
-		out := mustRun(t, append([]string{"audit", "explain", dd, "--principal", "app1", "--auth", "basic", "--position", pos(l.narrow)}, createD2...)...)
+		out, _, err := run(t, append([]string{"audit", "explain", dd, "--principal", "app1", "--auth", "basic", "--position", pos(l.narrow)}, createD2...)...)
+		if exitCode(err) != exitDenied {
+			t.Fatalf("a denial: exit code %d (%v), want 3", exitCode(err), err)
+		}
 		for _, want := range []string{"DENY (rule api-scope)", "rests on:  log position " + pos(l.narrow), "FAIL  PENDENZE/create", "autorizzazioneApi PENDENZE"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("explain lacks %q:\n%s", want, out)

@@ -5,6 +5,10 @@
 //	payauthz serve    run the service (embedded NATS JetStream by default)
 //	payauthz replay   alias of audit replay
 //	payauthz audit    auditors: replay, who-can, explain, events
+//	payauthz version  module version, commit and Go version (also --version)
+//	payauthz healthcheck  probe /readyz (exit 0 ready, 1 not)
+//
+// Exit codes: 0 success, 1 failure, 2 usage error, 3 a denial (audit explain).
 package main
 
 import (
@@ -22,8 +26,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := rootCmd().ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "payauthz:", err)
-		os.Exit(1)
+		if err != errDenied {
+			fmt.Fprintln(os.Stderr, "payauthz:", err)
+		}
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -34,12 +40,24 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), replayCmd(), auditCmd())
+	root.Version = readBuildInfo().String()
+	root.SetVersionTemplate("payauthz {{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErrorf("%w", err) })
+	root.AddCommand(serveCmd(), replayCmd(), auditCmd(), versionCmd(), healthcheckCmd(), backupCmd(), restoreCmd(), adminCmd())
 	return root
 }
 
 func newLogger(level string) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l, ReplaceAttr: durationsInSeconds}))
+}
+
+// durationsInSeconds writes a time.Duration attribute "took" as
+// "took_seconds": 1.25, never as a raw count of nanoseconds.
+func durationsInSeconds(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.Float64(a.Key+"_seconds", a.Value.Duration().Seconds())
+	}
+	return a
 }

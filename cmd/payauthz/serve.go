@@ -149,6 +149,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}()
 
 	srv, err := httpapi.New(httpapi.Config{
+		Build:              readBuildInfo().http(),
 		HTTPAddr:           cfg.HTTPAddr,
 		HTTPSAddr:          cfg.HTTPSAddr,
 		TLSCert:            cfg.TLSCert,

@@ -122,7 +122,8 @@ func startNATSContainer() (url, skip string, err error) {
 }
 
 // buildNATSImage builds payauthz-nats:local like scripts/build-images.sh:
-// a static nats-server at the version go.mod pins, on scratch.
+// a static nats-server at the version go.mod pins, on scratch, with
+// payauthz for its health check.
 func buildNATSImage(ctx context.Context) error {
 	root, err := moduleRoot()
 	if err != nil {
@@ -136,12 +137,20 @@ func buildNATSImage(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		return err
 	}
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "bin", "nats-server"),
-		"github.com/nats-io/nats-server/v2")
-	build.Dir = root
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build nats-server: %w: %s", err, out)
+	// The image also holds payauthz (its HEALTHCHECK) and runs as uid 65532.
+	if err := os.MkdirAll(filepath.Join(dir, "bin", "rootfs", "data"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "rootfs", "passwd"), []byte("payauthz:x:65532:65532:payauthz:/data:/payauthz\n"), 0o644); err != nil {
+		return err
+	}
+	for name, pkg := range map[string]string{"nats-server": "github.com/nats-io/nats-server/v2", "payauthz": "./cmd/payauthz"} {
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "bin", name), pkg)
+		build.Dir = root
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %w: %s", name, err, out)
+		}
 	}
 	docker := exec.CommandContext(ctx, "docker", "build", "-q", "-t", natsImage, "-f",
 		filepath.Join(root, "deploy", "nats", "Dockerfile"), dir)

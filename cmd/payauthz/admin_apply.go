@@ -1,0 +1,312 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// derivedFields are fields of a GET that restate others (GovPay's
+// application flags restate autorizzazioniApi): export leaves them out.
+var derivedFields = map[string][]string{
+	"applicazioni": {"apiPagamenti", "apiPendenze", "apiRagioneria", "domini", "tipiPendenza"},
+}
+
+// configuration is the declarative configuration of a deployment: for
+// each kind, its resources as the Backoffice API reads and writes them.
+type configuration map[string][]map[string]any
+
+func adminExportCmd(f *adminFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "export",
+		Short: "Print the deployment's configuration as YAML (secrets omitted), for admin apply",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			conf := configuration{}
+			for _, k := range resourceKinds {
+				items, err := c.list(cmd.Context(), k.name)
+				if err != nil {
+					return err
+				}
+				for _, it := range items {
+					for _, s := range append(append([]string{}, k.secrets...), derivedFields[k.name]...) {
+						delete(it, s)
+					}
+				}
+				sort.Slice(items, func(i, j int) bool { return fmt.Sprint(items[i][k.idField]) < fmt.Sprint(items[j][k.idField]) })
+				conf[k.name] = items
+			}
+			b, err := yaml.Marshal(conf)
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(b)
+			return err
+		},
+	}
+}
+
+// normalise turns v into what encoding/json would decode it to, so values
+// read from YAML and from JSON compare equal.
+func normalise(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// changedFields are the fields of want that cur does not hold with the
+// same value (secrets are write-only and never compared).
+func changedFields(k resourceKind, want, cur map[string]any) []string {
+	var out []string
+	for field, v := range want {
+		if contains(k.secrets, field) {
+			continue
+		}
+		if !reflect.DeepEqual(normalise(v), normalise(cur[field])) {
+			out = append(out, field)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func adminApplyCmd(f *adminFlags) *cobra.Command {
+	var file string
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "apply -f payauthz.yaml [--dry-run]",
+		Short: "Make the deployment hold the configuration in a file: show the changes, then write them in dependency order",
+		Long: `apply reads a configuration (the YAML admin export prints), compares each resource with the
+deployment's, prints the plan (+ create, ~ update with the fields that change) and, unless
+--dry-run, writes the changes in dependency order: intermediari, domini, tipiPendenza, ruoli,
+operatori, applicazioni. A resource that already matches is not written, so applying the same
+file twice writes no event. Nothing is ever deleted (the Backoffice API deletes nothing: set
+abilitato to false). Passwords are write-only: given in the file, they are sent when the
+resource is created. Every failure is reported with its resource and the service's answer;
+the others are still applied; the exit code is then 1.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usageErrorf("-f is required")
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			var conf configuration
+			if err := yaml.Unmarshal(b, &conf); err != nil {
+				return usageErrorf("%s: %w", file, err)
+			}
+			for kind := range conf {
+				if _, err := kindOf(kind); err != nil {
+					return usageErrorf("%s: %w", file, err)
+				}
+			}
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			var failures []string
+			changes, same := 0, 0
+			for _, k := range resourceKinds {
+				for i, want := range conf[k.name] {
+					id, _ := want[k.idField].(string)
+					where := fmt.Sprintf("%s[%d]", k.name, i)
+					if id == "" {
+						failures = append(failures, fmt.Sprintf("%s: %s is missing", where, k.idField))
+						continue
+					}
+					path := "/" + k.name + "/" + url.PathEscape(id)
+					var cur map[string]any
+					_, err := c.do(cmd.Context(), http.MethodGet, path, nil, &cur)
+					var ae *apiError
+					switch {
+					case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
+						fmt.Fprintf(out, "+ %s/%s\n", k.name, id)
+					case err != nil:
+						failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
+						continue
+					default:
+						diff := changedFields(k, want, cur)
+						if len(diff) == 0 {
+							same++
+							continue
+						}
+						fmt.Fprintf(out, "~ %s/%s: %s\n", k.name, id, strings.Join(diff, ", "))
+						want = withoutSecrets(k, want)
+					}
+					changes++
+					if dryRun {
+						continue
+					}
+					if _, err := c.do(cmd.Context(), http.MethodPut, path, want, nil); err != nil {
+						failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
+					}
+				}
+			}
+			verb := "applied"
+			if dryRun {
+				verb = "would apply"
+			}
+			fmt.Fprintf(out, "%s %d changes, %d unchanged, %d failed\n", verb, changes-len(failures), same, len(failures))
+			if len(failures) > 0 {
+				for _, f := range failures {
+					fmt.Fprintln(cmd.ErrOrStderr(), "failed:", f)
+				}
+				return fmt.Errorf("%d of %d changes failed", len(failures), changes)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&file, "file", "f", "", "configuration file (YAML, as admin export prints)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan, write nothing")
+	return cmd
+}
+
+func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for f, v := range m {
+		if !contains(k.secrets, f) {
+			out[f] = v
+		}
+	}
+	return out
+}
+
+// adminGrantCmd is admin grant (set an application's scope on one API) or
+// admin revoke (remove it).
+func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
+	var api string
+	var domini, tipi []string
+	use, short := "grant IDA2A --api API --domini D1,D2|* --tipi T1|*", "Set an application's scope on one API"
+	if !grant {
+		use, short = "revoke IDA2A --api API", "Remove an application's authorization on one API"
+	}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			api = strings.ToUpper(api)
+			if api != "PENDENZE" && api != "PAGAMENTO" && api != "RAGIONERIA" {
+				return usageErrorf("--api %q: want PENDENZE, PAGAMENTO or RAGIONERIA", api)
+			}
+			if grant && (len(domini) == 0 || len(tipi) == 0) {
+				return usageErrorf("--domini and --tipi are required (use * for all)")
+			}
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			path := "/applicazioni/" + url.PathEscape(args[0])
+			var app map[string]any
+			if _, err := c.do(cmd.Context(), http.MethodGet, path, nil, &app); err != nil {
+				return err
+			}
+			for _, d := range derivedFields["applicazioni"] {
+				delete(app, d)
+			}
+			var grants []any
+			if l, ok := app["autorizzazioniApi"].([]any); ok {
+				for _, g := range l {
+					if m, ok := g.(map[string]any); ok && m["api"] != api {
+						grants = append(grants, g)
+					}
+				}
+			}
+			if grant {
+				grants = append(grants, map[string]any{"api": api, "domini": domini, "tipiPendenza": tipi})
+			}
+			if grants == nil {
+				grants = []any{}
+			}
+			app["autorizzazioniApi"] = grants
+			if _, err := c.do(cmd.Context(), http.MethodPut, path, app, nil); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s %s on %s\n", map[bool]string{true: "granted", false: "revoked"}[grant], args[0], api)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&api, "api", "", "PENDENZE, PAGAMENTO or RAGIONERIA")
+	if grant {
+		cmd.Flags().StringSliceVar(&domini, "domini", nil, "idDominio list, or *")
+		cmd.Flags().StringSliceVar(&tipi, "tipi", nil, "idTipoPendenza list, or *")
+	}
+	return cmd
+}
+
+func adminCheckCmd(f *adminFlags) *cobra.Command {
+	body := map[string]string{}
+	flags := []struct{ flag, field, usage string }{
+		{"principal", "principal", "principal to check"}, {"auth", "auth", "basic, ssl, spid or public"},
+		{"api", "api", "BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA"}, {"operation", "operazione", "operation (payauthz audit operations)"},
+		{"servizio", "servizio", "Backoffice service"}, {"autorizzazione", "autorizzazione", "R or W"},
+		{"dominio", "idDominio", "idDominio"}, {"tipo", "idTipoPendenza", "idTipoPendenza"}, {"ida2a", "idA2A", "idA2A"},
+		{"pendenza", "idPendenza", "idPendenza"}, {"avviso", "numeroAvviso", "numeroAvviso"},
+	}
+	vals := make([]string, len(flags))
+	cmd := &cobra.Command{
+		Use:   "check --principal P --api A --operation O [resource flags]",
+		Short: "Explain the decision the live service would give: exit 0 allowed, 3 denied",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for i, fl := range flags {
+				if vals[i] != "" {
+					body[fl.field] = vals[i]
+				}
+			}
+			if body["api"] == "" || body["operazione"] == "" {
+				return usageErrorf("--api and --operation are required")
+			}
+			c, err := f.client()
+			if err != nil {
+				return err
+			}
+			var x map[string]any
+			if _, err := c.do(cmd.Context(), http.MethodPost, "/autorizzazioni/verifica", body, &x); err != nil {
+				return err
+			}
+			if f.output == "json" {
+				if err := writeJSON(cmd.OutOrStdout(), x); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s (rule %v) %v\nrests on log position %v\n",
+					strings.ToUpper(fmt.Sprint(x["esito"])), x["regola"], x["dettaglio"], x["posizione"])
+			}
+			if x["esito"] != "allow" {
+				return errDenied
+			}
+			return nil
+		},
+	}
+	for i, fl := range flags {
+		cmd.Flags().StringVar(&vals[i], fl.flag, "", fl.usage)
+	}
+	return cmd
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const adminConfigYAML = `domini:
+  - idDominio: "11111111111"
+    ragioneSociale: Comune A
+    abilitato: true
+  - idDominio: "22222222222"
+    ragioneSociale: Comune B
+    abilitato: true
+tipiPendenza:
+  - idTipoPendenza: TARI
+    descrizione: Tassa rifiuti
+    abilitato: true
+    pagamentoSpontaneo: false
+ruoli:
+  - idRuolo: Lettore
+    acl: [{servizio: Pendenze, autorizzazioni: [R]}]
+    domini: ["11111111111"]
+    tipiPendenza: ["*"]
+operatori:
+  - principal: mario
+    ragioneSociale: Mario Rossi
+    password: mario-password-1
+    abilitato: true
+    ruoli: [Lettore]
+applicazioni:
+  - idA2A: gestionale
+    principal: gestionale
+    password: gestionale-pw
+    abilitato: true
+    ruoli: []
+    autorizzazioniApi:
+      - {api: PENDENZE, domini: ["11111111111"], tipiPendenza: ["*"]}
+`
+
+// service is a started payauthz and an admin context for it.
+type service struct {
+	*child
+	context string
+}
+
+func startAdminService(t *testing.T, cfg, name string) service {
+	t.Helper()
+	dir := t.TempDir()
+	pw := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pw, []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startChild(t, filepath.Join(dir, "data"), freePort(t), "--admin-password-file", pw)
+	mustRun(t, "admin", "--config", cfg, "context", "set", name, "--url", c.url+"/backoffice/rs/basic/v1",
+		"--user", "admin", "--password-file", pw)
+	return service{child: c, context: name}
+}
+
+func (s service) position(t *testing.T) float64 {
+	t.Helper()
+	res, err := http.Get(s.url + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var r struct{ Position float64 }
+	if err := json.NewDecoder(res.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Position
+}
+
+// whoCan asks the live service who may do an operation (the Backoffice
+// who-can), without positions.
+func (s service) whoCan(t *testing.T, query string) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", s.url+"/backoffice/rs/basic/v1/autorizzazioni?"+query, nil)
+	req.SetBasicAuth("admin", "admin-pass-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("who-can %s: %d %s", query, res.StatusCode, b)
+	}
+	var v map[string]any
+	_ = json.Unmarshal(b, &v)
+	delete(v, "posizione")
+	out, _ := json.Marshal(v)
+	// log positions differ between deployments; the decisions must not
+	return regexp.MustCompile(`"posizionePrincipal":[0-9]+,?`).ReplaceAllString(string(out), "")
+}
+
+// TestAdminCLI: contexts; apply shows its plan, writes in dependency
+// order, and a second apply writes no event; export → apply on an empty
+// deployment gives the same who-can answers; grant, revoke, get, list and
+// check (exit 3 on a denial).
+func TestAdminCLI(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	conf := filepath.Join(t.TempDir(), "payauthz.yaml")
+	if err := os.WriteFile(conf, []byte(adminConfigYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	admin := func(args ...string) string {
+		t.Helper()
+		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
+	}
+
+	ctxs := admin("context", "list")
+	if !strings.Contains(ctxs, "*  ") || strings.Contains(ctxs, "admin-pass-1") {
+		t.Fatalf("context list:\n%s", ctxs)
+	}
+	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "admin-pass-1") {
+		t.Fatalf("the contexts file holds a password:\n%s", b)
+	}
+
+	before := a.position(t)
+	plan := admin("apply", "-f", conf, "--dry-run")
+	if !strings.Contains(plan, "+ domini/11111111111") || !strings.Contains(plan, "would apply 6 changes") || a.position(t) != before {
+		t.Fatalf("dry run wrote or planned wrong:\n%s", plan)
+	}
+	out := admin("apply", "-f", conf)
+	if !strings.Contains(out, "applied 6 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply:\n%s", out)
+	}
+	after := a.position(t)
+	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 6 unchanged") || a.position(t) != after {
+		t.Fatalf("second apply is not a no-op (position %v → %v):\n%s", after, a.position(t), again)
+	}
+	if code := call(t, "GET", a.url+"/pendenze/rs/basic/v2/pendenze", "gestionale", "gestionale-pw", ""); code != 200 {
+		t.Fatalf("the applied application cannot log in: %d", code)
+	}
+
+	// a change is shown with its fields, and a failure names its resource
+	changed := strings.Replace(adminConfigYAML, "Comune B", "Comune Bis", 1) +
+		"intermediari:\n  - idIntermediario: INT01\n    denominazione: X\n    abilitato: true\n    connettoreNodo: {principal: \"\"}\n"
+	if err := os.WriteFile(conf, []byte(changed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err := run(t, "admin", "--config", cfg, "apply", "-f", conf)
+	if err == nil || !strings.Contains(errOut, "failed: intermediari[0] intermediari/INT01: PUT /intermediari/INT01: 400") {
+		t.Fatalf("a failing resource: %v\n%s", err, errOut)
+	}
+	if got := admin("get", "domini", "22222222222", "-o", "json"); !strings.Contains(got, "Comune Bis") {
+		t.Fatalf("the other changes were not applied:\n%s", got)
+	}
+
+	// check, grant, revoke
+	check := []string{"admin", "--config", cfg, "check", "--principal", "gestionale", "--api", "PENDENZE", "--operation", "create",
+		"--dominio", "22222222222", "--tipo", "TARI"}
+	if out, _, err := run(t, check...); exitCode(err) != exitDenied || !strings.Contains(out, "DENY") {
+		t.Fatalf("check of a denial: exit %d %v\n%s", exitCode(err), err, out)
+	}
+	admin("grant", "gestionale", "--api", "PENDENZE", "--domini", "11111111111,22222222222", "--tipi", "*")
+	if out, _, err := run(t, check...); err != nil || !strings.Contains(out, "ALLOW") {
+		t.Fatalf("check after the grant: %v\n%s", err, out)
+	}
+	admin("revoke", "gestionale", "--api", "PENDENZE")
+	if _, _, err := run(t, check...); exitCode(err) != exitDenied {
+		t.Fatalf("check after the revoke: %v", err)
+	}
+	admin("grant", "gestionale", "--api", "PENDENZE", "--domini", "11111111111", "--tipi", "*")
+	if list := admin("list", "applicazioni"); !strings.HasPrefix(list, "IDA2A") || !strings.Contains(list, "gestionale") {
+		t.Fatalf("list:\n%s", list)
+	}
+	if _, _, err := run(t, "admin", "--config", cfg, "get", "nonsense", "x"); exitCode(err) != exitUsage {
+		t.Fatalf("unknown kind: %v", err)
+	}
+
+	// export → apply on an empty deployment reproduces the decisions
+	exported := admin("export")
+	if strings.Contains(exported, "password") || strings.Contains(exported, "$argon2") {
+		t.Fatalf("export holds secrets:\n%s", exported)
+	}
+	b := startAdminService(t, cfg, "b")
+	exp := filepath.Join(t.TempDir(), "exported.yaml")
+	if err := os.WriteFile(exp, []byte(exported), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := admin("--context", "b", "apply", "-f", exp); !strings.Contains(out, "0 failed") {
+		t.Fatalf("apply of the export:\n%s", out)
+	}
+	for _, q := range []string{
+		"api=PENDENZE&operazione=create&idDominio=11111111111&idTipoPendenza=TARI",
+		"api=PENDENZE&operazione=create&idDominio=22222222222&idTipoPendenza=TARI",
+		"api=PENDENZE&operazione=list",
+		"api=BACKOFFICE&operazione=servizio&servizio=Pendenze&autorizzazione=R&idDominio=11111111111",
+		"api=BACKOFFICE&operazione=servizio&servizio=Anagrafica%20Creditore&autorizzazione=W",
+	} {
+		if wa, wb := a.whoCan(t, q), b.whoCan(t, q); wa != wb {
+			t.Errorf("who-can %s differs:\n a: %s\n b: %s", q, wa, wb)
+		}
+	}
+	if again := admin("export"); again != mustRun(t, "admin", "--config", cfg, "--context", "b", "export") {
+		t.Errorf("the exports differ")
+	}
+}

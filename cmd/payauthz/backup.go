@@ -1,0 +1,278 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+)
+
+// backupFormat names the file format of payauthz backup: JSON lines, a
+// header, one line per event with its payload as stored (secrets
+// included), and a trailer with the SHA-256 of every line before it.
+const backupFormat = "payauthz-backup/1"
+
+type backupHeader struct {
+	Format   string    `json:"format"`
+	Backend  string    `json:"backend"`
+	Position uint64    `json:"position"` // the log's last position the backup covers
+	Created  time.Time `json:"created"`
+}
+
+type backupEvent struct {
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	Stream        string          `json:"stream"`
+	Version       uint64          `json:"version"`
+	Position      uint64          `json:"position"`
+	Index         int             `json:"index"`
+	CommitSize    int             `json:"commitSize"`
+	Time          time.Time       `json:"time"`
+	Actor         string          `json:"actor,omitempty"`
+	CorrelationID string          `json:"correlationId,omitempty"`
+	Data          json.RawMessage `json:"data"`
+}
+
+type backupTrailer struct {
+	Events uint64 `json:"events"`
+	SHA256 string `json:"sha256"`
+}
+
+func backupCmd() *cobra.Command {
+	ac := &auditConfig{}
+	var to string
+	cmd := &cobra.Command{
+		Use:   "backup --to FILE",
+		Short: "Copy the event log (secrets included) to FILE (mode 0600) with a SHA-256 checksum",
+		Long: `backup copies every event of the log up to its last position at the start of the copy
+(a consistent cut: the log is append-only) into FILE, written to a temporary file, fsynced
+and renamed, mode 0600: it holds password hashes and secrets like the log does. The log is
+read like the audit tools read it: an external NATS server or cluster (--nats-url) or a
+KurrentDB (--store) while the service runs, or the data dir of a stopped embedded server.`,
+		Args: cobra.NoArgs,
+		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
+			if to == "" {
+				return usageErrorf("--to is required")
+			}
+			n, pos, sum, err := backup(cmd.Context(), ac, to)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "backed up %d events up to log position %d into %s\nsha256 %s\n", n, pos, to, sum)
+			return nil
+		}),
+	}
+	ac.bindFlags(cmd.Flags())
+	cmd.Flags().StringVar(&to, "to", "", "backup file to write (replaced atomically)")
+	return cmd
+}
+
+func backup(ctx context.Context, ac *auditConfig, to string) (n uint64, pos events.Position, sum string, err error) {
+	store, err := ac.open(ctx)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	defer store.Close()
+	last, err := store.LastPosition(ctx)
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("read the log: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(to), filepath.Base(to)+".tmp-*")
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("backup file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	if err := tmp.Chmod(0o600); err != nil {
+		return 0, 0, "", err
+	}
+	h := sha256.New()
+	w := bufio.NewWriter(io.MultiWriter(tmp, h))
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(backupHeader{Format: backupFormat, Backend: store.Backend(), Position: uint64(last), Created: time.Now().UTC()}); err != nil {
+		return 0, 0, "", err
+	}
+	errCut := errors.New("past the cut")
+	err = store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
+		if env.Position > last {
+			return errCut
+		}
+		n++
+		return enc.Encode(backupEvent{ID: env.ID, Name: env.Name, Stream: env.Stream, Version: uint64(env.Version),
+			Position: uint64(env.Position), Index: env.Index, CommitSize: env.CommitSize, Time: env.Time,
+			Actor: env.Actor, CorrelationID: env.CorrelationID, Data: env.Data})
+	})
+	if err != nil && !errors.Is(err, errCut) {
+		return 0, 0, "", fmt.Errorf("read the log: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		return 0, 0, "", err
+	}
+	sum = hex.EncodeToString(h.Sum(nil))
+	if err := json.NewEncoder(tmp).Encode(backupTrailer{Events: n, SHA256: sum}); err != nil {
+		return 0, 0, "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		return 0, 0, "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, 0, "", err
+	}
+	if err := os.Rename(tmp.Name(), to); err != nil {
+		return 0, 0, "", err
+	}
+	return n, last, sum, nil
+}
+
+// readBackup reads and verifies a backup file: format, checksum, event
+// count, and commits whole and in order.
+func readBackup(path string) (backupHeader, []backupEvent, error) {
+	var hd backupHeader
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return hd, nil, err
+	}
+	body, trailerLine, ok := cutLastLine(b)
+	if !ok {
+		return hd, nil, errors.New("not a payauthz backup: no trailer")
+	}
+	var tr backupTrailer
+	if err := json.Unmarshal(trailerLine, &tr); err != nil || tr.SHA256 == "" {
+		return hd, nil, errors.New("not a payauthz backup: bad trailer")
+	}
+	if got := sha256.Sum256(body); hex.EncodeToString(got[:]) != tr.SHA256 {
+		return hd, nil, errors.New("backup checksum mismatch: the file is damaged or was changed")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&hd); err != nil || hd.Format != backupFormat {
+		return hd, nil, fmt.Errorf("not a %s file", backupFormat)
+	}
+	var evs []backupEvent
+	for dec.More() {
+		var e backupEvent
+		if err := dec.Decode(&e); err != nil {
+			return hd, nil, fmt.Errorf("event %d: %w", len(evs)+1, err)
+		}
+		evs = append(evs, e)
+	}
+	if uint64(len(evs)) != tr.Events {
+		return hd, nil, fmt.Errorf("backup holds %d events, its trailer says %d", len(evs), tr.Events)
+	}
+	return hd, evs, nil
+}
+
+// cutLastLine splits b (newline-terminated lines) before its last line.
+func cutLastLine(b []byte) (body, last []byte, ok bool) {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	i := bytes.LastIndexByte(b, '\n')
+	if i < 0 {
+		return nil, nil, false
+	}
+	return b[:i+1], b[i+1:], true
+}
+
+func restoreCmd() *cobra.Command {
+	var from, dataDir string
+	cmd := &cobra.Command{
+		Use:   "restore --from FILE --data-dir DIR",
+		Short: "Write a backup's events into an empty embedded log (the service stopped)",
+		Long: `restore verifies the backup's checksum, then appends its commits in order, each with its
+original event ids, times, actors and stream versions, into the embedded log under --data-dir,
+which must be empty. The positions of the restored log are those of the original (JetStream
+positions are dense). Start the service on DIR afterwards: it rebuilds its read models.`,
+		Args: cobra.NoArgs,
+		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
+			if from == "" || dataDir == "" {
+				return usageErrorf("--from and --data-dir are required")
+			}
+			n, err := restore(cmd.Context(), from, dataDir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "restored %d events into %s\n", n, dataDir)
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&from, "from", "", "backup file written by payauthz backup")
+	cmd.Flags().StringVar(&dataDir, "data-dir", "", "data dir of the embedded log to restore into (must hold no events)")
+	return cmd
+}
+
+func restore(ctx context.Context, from, dataDir string) (int, error) {
+	hd, evs, err := readBackup(from)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return 0, err
+	}
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dataDir})
+	if err != nil {
+		return 0, err
+	}
+	defer store.Close()
+	if last, err := store.LastPosition(ctx); err != nil {
+		return 0, err
+	} else if last != 0 {
+		return 0, fmt.Errorf("%s already holds a log (last position %d): restore needs an empty data dir", dataDir, last)
+	}
+	// The version each stream had after its last restored commit: the
+	// backup's own when it comes from this backend (positions and versions
+	// are reproduced exactly), else read back.
+	versions := map[string]events.Version{}
+	sameBackend := hd.Backend == store.Backend()
+	for i := 0; i < len(evs); {
+		c := evs[i]
+		size := max(c.CommitSize, 1)
+		if i+size > len(evs) {
+			return 0, fmt.Errorf("the commit at position %d is cut short", c.Position)
+		}
+		recs := make([]events.Record, size)
+		for j := range size {
+			e := evs[i+j]
+			if e.Position != c.Position || e.Stream != c.Stream {
+				return 0, fmt.Errorf("the commit at position %d is not whole", c.Position)
+			}
+			ev, err := events.DefaultCodec.Decode(e.Name, e.Data)
+			if err != nil {
+				return 0, fmt.Errorf("event %s at position %d: %w", e.Name, e.Position, err)
+			}
+			recs[j] = events.Record{ID: e.ID, Event: ev, Actor: e.Actor, CorrelationID: e.CorrelationID, Time: e.Time}
+		}
+		expected := events.ExpectNoStream()
+		if v, ok := versions[c.Stream]; ok {
+			expected = events.ExpectVersion(v)
+		}
+		pos, err := store.Append(ctx, c.Stream, expected, recs...)
+		if err != nil {
+			return 0, fmt.Errorf("restore the commit at position %d: %w", c.Position, err)
+		}
+		if sameBackend {
+			if uint64(pos) != c.Position {
+				return 0, fmt.Errorf("the commit at position %d was restored at %d", c.Position, pos)
+			}
+			versions[c.Stream] = events.Version(evs[i+size-1].Version)
+		} else {
+			envs, err := store.Load(ctx, c.Stream)
+			if err != nil || len(envs) == 0 {
+				return 0, fmt.Errorf("read back stream %s: %v", c.Stream, err)
+			}
+			versions[c.Stream] = envs[len(envs)-1].Version
+		}
+		i += size
+	}
+	return len(evs), nil
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestExitCodes: explain exits 0 allowed, 3 denied, 2 on a usage error;
+// the audit tools refuse a point of history the log does not hold.
+func TestExitCodes(t *testing.T) {
+	l := newAuditLog(t)
+	dd := "--data-dir=" + l.dir
+	pos := func(p uint64) string { return strconv.FormatUint(p, 10) }
+	createD1 := []string{"--api", "PENDENZE", "--operation", "create", "--dominio", "11111111111", "--tipo", "TARI"}
+	explain := append([]string{"audit", "explain", dd, "--principal", "app1"}, createD1...)
+	beyond := pos(uint64(l.last) + 1000)
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		message string
+	}{
+		{"explain_allowed", append(explain, "--position", pos(uint64(l.granted))), 0, ""},
+		{"explain_denied", append(explain, "--position", pos(uint64(l.revoked))), exitDenied, ""},
+		{"explain_unknown_principal_denied", append([]string{"audit", "explain", dd, "--principal", "nobody"}, createD1...), exitDenied, ""},
+		{"explain_unknown_operation_usage", []string{"audit", "explain", dd, "--principal", "app1", "--api", "PENDENZE", "--operation", "fly"}, exitUsage, "fly"},
+		{"explain_unknown_flag_usage", append(explain, "--bogus"), exitUsage, "unknown flag"},
+		{"explain_position_beyond_end", append(explain, "--position", beyond), exitUsage,
+			"position " + beyond + " is beyond the end of the log (its last position is " + pos(uint64(l.last)) + ")"},
+		{"who_can_position_beyond_end", append([]string{"audit", "who-can", dd, "--position", beyond}, createD1...), exitUsage, "beyond the end of the log"},
+		{"replay_to_beyond_end", []string{"audit", "replay", dd, "--to", beyond}, exitUsage, "beyond the end of the log"},
+		{"explain_at_before_start", append(explain, "--at", "2000-01-01T00:00:00Z"), exitUsage, "is before the log's first event"},
+		{"replay_at_before_start", []string{"replay", dd, "--at", "2000-01-01T00:00:00Z"}, exitUsage, "is before the log's first event"},
+		{"replay_to_last_accepted", []string{"replay", dd, "--to", pos(uint64(l.last))}, 0, ""},
+		{"explain_at_now_accepted", append(explain, "--at", time.Now().Add(time.Minute).UTC().Format(time.RFC3339)), 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := run(t, c.args...)
+			if got := exitCode(err); (err == nil && c.code != 0) || (err != nil && got != c.code) {
+				t.Fatalf("exit code %d (%v), want %d", got, err, c.code)
+			}
+			if c.message != "" && (err == nil || !strings.Contains(err.Error(), c.message)) {
+				t.Fatalf("error %v, want one saying %q", err, c.message)
+			}
+		})
+	}
+}
+
+// TestVersion: version and --version name the module version, the commit
+// and the Go version.
+func TestVersion(t *testing.T) {
+	out := mustRun(t, "version")
+	flag := mustRun(t, "--version")
+	if out != flag || !strings.HasPrefix(out, "payauthz ") || !strings.Contains(out, "commit ") || !strings.Contains(out, "go1.") {
+		t.Fatalf("version %q, --version %q", out, flag)
+	}
+	js := mustRun(t, "version", "--format", "json")
+	if !strings.Contains(js, `"goVersion": "go1.`) || !strings.Contains(js, `"commit": `) {
+		t.Fatalf("version json: %s", js)
+	}
+	if _, _, err := run(t, "version", "--format", "xml"); exitCode(err) != exitUsage {
+		t.Fatalf("bad format: %v", err)
+	}
+}
+
+// TestHealthcheck: the healthcheck subcommand, as the images run it, exits
+// 0 against a ready service and 1 where none answers.
+func TestHealthcheck(t *testing.T) {
+	dir := t.TempDir()
+	addr := freePort(t)
+	pw := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pw, []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	startChild(t, filepath.Join(dir, "data"), addr, "--admin-password-file", pw)
+	probe := func(env ...string) (int, string) {
+		cmd := exec.Command(os.Args[0], "healthcheck")
+		cmd.Env = append(append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1"), env...)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := probe("PAYAUTHZ_HTTP_ADDR=" + addr); code != 0 {
+		t.Fatalf("ready service: exit %d %s", code, out)
+	}
+	_, port, _ := strings.Cut(addr, ":")
+	if code, out := probe("PAYAUTHZ_HTTP_ADDR=:" + port); code != 0 {
+		t.Fatalf("ready service on an unspecified host: exit %d %s", code, out)
+	}
+	if code, out := probe("PAYAUTHZ_HTTP_ADDR=" + freePort(t)); code != 1 || !strings.Contains(out, "not healthy") {
+		t.Fatalf("no service: exit %d %s", code, out)
+	}
+}
+
+// TestLogDurationsInSeconds: a duration in the service log is a float
+// number of seconds under a key that says so, never raw nanoseconds.
+func TestLogDurationsInSeconds(t *testing.T) {
+	var buf strings.Builder
+	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: durationsInSeconds}))
+	logger.Info("snapshot written", "took", 1500*time.Millisecond, "position", 3)
+	if got := buf.String(); !strings.Contains(got, `"took_seconds":1.5`) || strings.Contains(got, `"took":`) {
+		t.Fatalf("log line %s", got)
+	}
+}

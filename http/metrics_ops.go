@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"runtime/debug"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// registerOperations adds the metrics operators watch besides requests:
+// decision latency, store appends (latency, conflicts, retries), snapshot
+// I/O and the build.
+func (m *metrics) registerOperations(model *projections.ReadModel) {
+	m.decisionLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "payauthz_decision_duration_seconds",
+		Help:    "Time from a request's arrival to its authorization decision being answered, by API and outcome.",
+		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+	}, []string{"api", "outcome"})
+	m.appends = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "payauthz_store_append_duration_seconds",
+		Help:    "Event store appends by outcome (ok, conflict, error): how long the store took.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	}, []string{"outcome"})
+	m.retries = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "payauthz_command_retries_total",
+		Help: "Commands re-loaded and re-decided after an append conflict.",
+	})
+	snap := func() projections.SnapshotStats { return model.SnapshotStats() }
+	m.reg.MustRegister(m.decisionLatency, m.appends, m.retries,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "payauthz_snapshot_writes_total", Help: "Read-model snapshots written since start.",
+		}, func() float64 { return float64(snap().Writes) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "payauthz_snapshot_write_failures_total", Help: "Read-model snapshot writes that failed since start.",
+		}, func() float64 { return float64(snap().WriteFailures) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "payauthz_snapshot_write_duration_seconds", Help: "How long the last read-model snapshot write took.",
+		}, func() float64 { return snap().LastWrite.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "payauthz_snapshot_size_bytes", Help: "Size of the last read-model snapshot written.",
+		}, func() float64 { return float64(snap().LastSize) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "payauthz_snapshot_load_duration_seconds", Help: "How long loading the read-model snapshot took at start (0: started without one).",
+		}, func() float64 { return snap().Load.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "payauthz_snapshot_load_size_bytes", Help: "Size of the read-model snapshot loaded at start (0: none).",
+		}, func() float64 { return float64(snap().LoadSize) }),
+	)
+}
+
+// registerBuildInfo adds payauthz_build_info: 1, labelled with the module
+// version, the commit and the Go version.
+func (m *metrics) registerBuildInfo(b BuildInfo) {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if b.Version == "" {
+			b.Version = info.Main.Version
+		}
+		if b.GoVersion == "" {
+			b.GoVersion = info.GoVersion
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && b.Commit == "" {
+				b.Commit = s.Value
+			}
+		}
+	}
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "payauthz_build_info", Help: "Always 1; the labels name the build.",
+		ConstLabels: prometheus.Labels{"version": orUnknown(b.Version), "revision": orUnknown(b.Commit), "goversion": orUnknown(b.GoVersion)},
+	}, func() float64 { return 1 }))
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// BuildInfo names the running build (payauthz_build_info); empty fields
+// are read from the binary's embedded build information.
+type BuildInfo struct {
+	Version   string
+	Commit    string
+	GoVersion string
+}
+
+// Appended implements commands.Observer: one append and its outcome.
+func (m *metrics) Appended(d time.Duration, err error) {
+	outcome := "ok"
+	switch {
+	case errors.Is(err, events.ErrConflict):
+		outcome = "conflict"
+	case err != nil:
+		outcome = "error"
+	}
+	m.appends.WithLabelValues(outcome).Observe(d.Seconds())
+}
+
+// Retried implements commands.Observer.
+func (m *metrics) Retried() { m.retries.Inc() }
+
+// errLagProbed stops the read of the first unapplied event.
+var errLagProbed = errors.New("first unapplied event read")
+
+// projectionLagSeconds is 0 when the projections applied the log's last
+// position; else how long the oldest commit they have not applied has
+// waited; -1 when the log cannot be read.
+func projectionLagSeconds(store events.LogReader, model *projections.ReadModel, now time.Time) float64 {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	last, err := store.LastPosition(ctx)
+	if err != nil {
+		return -1
+	}
+	applied := model.AppliedPosition()
+	if applied >= last {
+		return 0
+	}
+	var oldest time.Time
+	err = store.Read(ctx, applied, func(_ context.Context, env events.Envelope) error {
+		oldest = env.Time
+		return errLagProbed
+	})
+	if err != nil && !errors.Is(err, errLagProbed) {
+		return -1
+	}
+	if oldest.IsZero() { // applied in the meantime
+		return 0
+	}
+	return max(now.Sub(oldest).Seconds(), 0)
+}

@@ -1,0 +1,167 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/payauthz/payauthz/projections"
+)
+
+// scrape reads /metrics as Prometheus does and returns the families by name.
+func scrape(t *testing.T, h *harness) (map[string]*dto.MetricFamily, []byte) {
+	t.Helper()
+	res, err := http.Get(h.httpURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(res.Body); err != nil {
+		t.Fatal(err)
+	}
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	fams, err := p.TextToMetricFamilies(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	return fams, buf.Bytes()
+}
+
+// counterOf sums the samples of a counter family whose labels include want.
+func counterOf(fams map[string]*dto.MetricFamily, name string, want map[string]string) float64 {
+	var sum float64
+	f, ok := fams[name]
+	if !ok {
+		return -1
+	}
+next:
+	for _, m := range f.GetMetric() {
+		labels := map[string]string{}
+		for _, l := range m.GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		for k, v := range want {
+			if labels[k] != v {
+				continue next
+			}
+		}
+		switch {
+		case m.Counter != nil:
+			sum += m.GetCounter().GetValue()
+		case m.Gauge != nil:
+			sum += m.GetGauge().GetValue()
+		case m.Histogram != nil:
+			sum += float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	return sum
+}
+
+// TestMetricsPassPromlintAndCountAsTheDecisionLog: /metrics passes the
+// Prometheus linter; decisions are counted with the outcome the decision
+// log gives them; appends, conflicts and retries, decision latency,
+// snapshots and the build are exported; the lag is 0 when caught up.
+func TestMetricsPassPromlintAndCountAsTheDecisionLog(t *testing.T) {
+	h := newHarness(t)
+	h.putEntity(t, "11111111111")
+	h.putType(t, "TARI", false)
+	h.do(t, "GET", "/backoffice/rs/basic/v1/domini/99999999999", nil, asAdmin()).expect(t, 404, "")
+	h.do(t, "PUT", "/backoffice/rs/basic/v1/domini/bad", map[string]any{"ragioneSociale": "x"}, asAdmin())
+	h.do(t, "GET", "/backoffice/rs/basic/v1/domini", nil, asBasic(adminUser, "wrong-password")).expect(t, 401, "")
+	h.putApp(t, "app1", "app1", "app1-password-1", true)
+	h.do(t, "GET", "/backoffice/rs/basic/v1/domini", nil, asBasic("app1", "app1-password-1")).expect(t, 403, "")
+	if _, err := h.model.WriteSnapshot(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	last, _ := h.store.LastPosition(context.Background())
+	if err := h.model.WaitFor(context.Background(), last); err != nil {
+		t.Fatal(err)
+	}
+
+	fams, raw := scrape(t, h)
+	problems, err := promlint.NewWithMetricFamilies(values(fams)).Lint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("promlint: %s: %s", p.Metric, p.Text)
+	}
+
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+		min    float64
+	}{
+		{"payauthz_decisions_total", map[string]string{"outcome": "not-found", "rule": "granted"}, 1},
+		{"payauthz_decisions_total", map[string]string{"outcome": "invalid", "rule": "request"}, 1},
+		{"payauthz_decisions_total", map[string]string{"outcome": "unauthenticated"}, 1},
+		{"payauthz_decisions_total", map[string]string{"outcome": "deny"}, 1},
+		{"payauthz_decisions_total", map[string]string{"outcome": "allow", "rule": "granted"}, 3},
+		{"payauthz_decision_duration_seconds", map[string]string{"api": "BACKOFFICE", "outcome": "not-found"}, 1},
+		{"payauthz_store_append_duration_seconds", map[string]string{"outcome": "ok"}, 3},
+		{"payauthz_command_retries_total", nil, 0}, // commands.TestObserverSeesConflictsAndRetries makes some
+		{"payauthz_snapshot_writes_total", nil, 1},
+		{"payauthz_snapshot_size_bytes", nil, 100},
+		{"payauthz_projection_events_total", nil, 5},
+	} {
+		if got := counterOf(fams, c.name, c.labels); got < c.min {
+			t.Errorf("%s%v = %v, want at least %v", c.name, c.labels, got, c.min)
+		}
+	}
+	if !bytes.Contains(raw, []byte(`payauthz_build_info{goversion="go1.`)) {
+		t.Errorf("no payauthz_build_info with the Go version:\n%s", grep(raw, "build_info"))
+	}
+	// A 404 is never counted as allowed: the only allow/granted decisions
+	// are the successful writes and reads.
+	if got := counterOf(fams, "payauthz_decisions_total", map[string]string{"outcome": "allow"}); got > 6 {
+		t.Errorf("%v allow decisions, want at most 6 (404 and 400 are not allowed):\n%s", got, grep(raw, "payauthz_decisions_total"))
+	}
+	if got := counterOf(fams, "payauthz_projection_lag_seconds", nil); got != 0 {
+		t.Errorf("caught up: lag %v s, want 0", got)
+	}
+	if got := counterOf(fams, "payauthz_projection_lag_positions", nil); got != 0 {
+		t.Errorf("caught up: lag %v positions, want 0", got)
+	}
+}
+
+// TestProjectionLagSeconds: 0 when caught up however old the last event,
+// else the age of the oldest unapplied commit.
+func TestProjectionLagSeconds(t *testing.T) {
+	h := newHarness(t)
+	now := time.Now().Add(time.Hour)
+	if got := projectionLagSeconds(h.store, h.model, now); got != 0 {
+		t.Fatalf("caught up an hour later: %v, want 0", got)
+	}
+	behind := projections.New() // has applied nothing of the log
+	got := projectionLagSeconds(h.store, behind, now)
+	if got < 3599 || got > 3700 {
+		t.Fatalf("an hour behind: %v s", got)
+	}
+}
+
+func values(m map[string]*dto.MetricFamily) []*dto.MetricFamily {
+	out := make([]*dto.MetricFamily, 0, len(m))
+	for _, f := range m {
+		out = append(out, f)
+	}
+	return out
+}
+
+func grep(raw []byte, s string) string {
+	var out []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.Contains(l, s) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,125 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations/audit"
+)
+
+// opDoc documents one operation of an API: what the route table does not
+// say. Every route the server mounts must have one (TestOpenAPIDocumentsEveryRoute).
+type opDoc struct {
+	summary string
+	query   []string // query parameters (list operations also take pagina, risultatiPerPagina)
+	body    any      // request body (nil: none)
+	resp    any      // success body
+	created bool     // a write that answers 201 when it creates, 200 when it updates
+	list    bool     // a GovPay page
+}
+
+// opKey names an operation by API, method and the route below the mount.
+type opKey struct {
+	api    domain.API
+	method string
+	path   string
+}
+
+// esitoView is the body of GET /operazioni/resetCacheAnagrafica.
+type esitoView struct {
+	Esito     string `json:"esito"`
+	Dettaglio string `json:"dettaglio"`
+}
+
+// operationDocs is every operation's documentation. The routes themselves
+// come from the Echo route table (routes.go and the register* functions).
+var operationDocs = map[opKey]opDoc{
+	{domain.APIBackoffice, http.MethodPut, "/domini/:idDominio"}:                                       {summary: "Register or update a creditor entity", body: dominioBody{}, resp: dominioView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/domini/:idDominio"}:                                       {summary: "Read a creditor entity", resp: dominioView{}},
+	{domain.APIBackoffice, http.MethodGet, "/domini"}:                                                  {summary: "List creditor entities in the caller's scope", resp: Page[dominioView]{}, list: true},
+	{domain.APIBackoffice, http.MethodPut, "/tipiPendenza/:idTipoPendenza"}:                            {summary: "Register or update a pendenza type", body: tipoBody{}, resp: tipoView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/tipiPendenza/:idTipoPendenza"}:                            {summary: "Read a pendenza type", resp: tipoView{}},
+	{domain.APIBackoffice, http.MethodGet, "/tipiPendenza"}:                                            {summary: "List pendenza types", resp: Page[tipoView]{}, list: true},
+	{domain.APIBackoffice, http.MethodPut, "/intermediari/:idIntermediario"}:                           {summary: "Register or update an intermediary and its node connector", body: intermediarioBody{}, resp: intermediarioView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/intermediari/:idIntermediario"}:                           {summary: "Read an intermediary", resp: intermediarioView{}},
+	{domain.APIBackoffice, http.MethodGet, "/intermediari"}:                                            {summary: "List intermediaries", resp: Page[intermediarioView]{}, list: true},
+	{domain.APIBackoffice, http.MethodPut, "/ruoli/:idRuolo"}:                                          {summary: "Define a role", body: ruoloBody{}, resp: ruoloView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/ruoli/:idRuolo"}:                                          {summary: "Read a role", resp: ruoloView{}},
+	{domain.APIBackoffice, http.MethodGet, "/ruoli"}:                                                   {summary: "List roles", resp: Page[ruoloView]{}, list: true},
+	{domain.APIBackoffice, http.MethodPut, "/operatori/:principal"}:                                    {summary: "Register or update an operator", body: operatoreBody{}, resp: operatoreView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/operatori/:principal"}:                                    {summary: "Read an operator", resp: operatoreView{}},
+	{domain.APIBackoffice, http.MethodGet, "/operatori"}:                                               {summary: "List operators", resp: Page[operatoreView]{}, list: true},
+	{domain.APIBackoffice, http.MethodPut, "/applicazioni/:idA2A"}:                                     {summary: "Register or update an application and its API grants", body: applicazioneBody{}, resp: applicazioneView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/applicazioni/:idA2A"}:                                     {summary: "Read an application", resp: applicazioneView{}},
+	{domain.APIBackoffice, http.MethodGet, "/applicazioni"}:                                            {summary: "List applications", resp: Page[applicazioneView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/pendenze"}:                                                {summary: "List pendenze in the caller's scope", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                             {summary: "Read a pendenza", resp: pendenzaView{}},
+	{domain.APIBackoffice, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments in the caller's scope", resp: Page[pagamentoView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment", resp: pagamentoView{}},
+	{domain.APIBackoffice, http.MethodGet, "/riconciliazioni"}:                                         {summary: "List reconciliations", query: []string{"idDominio"}, resp: Page[riconciliazioneView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione"}:                                   {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/eventi"}:                                                  {summary: "Read the event log (secrets removed)", query: []string{"da", "limite"}, resp: eventiPage{}},
+	{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica"}:                                {summary: "Explain the decision a request would receive", body: verificaBody{}, resp: audit.Explanation{}},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni"}:                                          {summary: "Who may do an operation", query: auditQuery, resp: audit.WhoCanResult{}},
+	{domain.APIBackoffice, http.MethodGet, "/profilo"}:                                                 {summary: "The caller's profile", resp: profiloView{}},
+	{domain.APIBackoffice, http.MethodGet, "/operazioni/resetCacheAnagrafica"}:                         {summary: "Accepted for GovPay compatibility; caches follow the log", resp: esitoView{}},
+	{domain.APIBackoffice, http.MethodPut, "/configurazioni/hardening"}:                                {summary: "Configure the public API protection", body: hardeningBody{}, resp: hardeningView{}, created: true},
+	{domain.APIBackoffice, http.MethodGet, "/configurazioni/hardening"}:                                {summary: "Read the public API protection", resp: hardeningView{}},
+	{domain.APIPendenze, http.MethodPut, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Create or update a pendenza", body: pendenzaBody{}, resp: pendenzaView{}, created: true},
+	{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Read a pendenza the caller created", resp: pendenzaView{}},
+	{domain.APIPendenze, http.MethodGet, "/pendenze"}:                                                  {summary: "List the pendenze the caller created", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIPagamento, http.MethodPost, "/pagamenti"}:                                               {summary: "Start a payment", body: pagamentoBody{}, resp: pagamentoCreated{}, created: true},
+	{domain.APIPagamento, http.MethodGet, "/pagamenti/:id"}:                                            {summary: "Read a payment", resp: pagamentoView{}},
+	{domain.APIPagamento, http.MethodGet, "/pagamenti"}:                                                {summary: "List the caller's payments", query: []string{"stato"}, resp: Page[pagamentoView]{}, list: true},
+	{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                              {summary: "Read a pendenza to pay", resp: pendenzaView{}},
+	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}},
+	{domain.APIPagamento, http.MethodGet, "/profilo"}:                                                  {summary: "The caller's profile", resp: profiloView{}},
+	{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Record a reconciliation", body: riconciliazioneBody{}, resp: riconciliazioneView{}, created: true},
+	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Read a reconciliation", resp: riconciliazioneView{}},
+	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni"}:                                         {summary: "List reconciliations", query: []string{"idDominio"}, resp: Page[riconciliazioneView]{}, list: true},
+	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione"}:                                   {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
+	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso"}:              {summary: "Read a settlement report", resp: flussoView{}},
+	{domain.APIRagioneria, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
+	{domain.APIRagioneria, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments with the items in the caller's scope", query: []string{"idDominio"}, resp: Page[pagamentoView]{}, list: true},
+	{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment's items in the caller's scope", resp: pagamentoView{}},
+	{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso"}: {summary: "Verify a payment notice", resp: avvisoView{}},
+	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/ricevute"}:                       {summary: "Record a receipt", body: ricevutaBody{}, resp: ricevutaView{}, created: true},
+	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/flussiRendicontazione"}:          {summary: "Record a settlement report", body: flussoBody{}, resp: flussoView{}, created: true},
+}
+
+// auditQuery are the query parameters of GET /autorizzazioni.
+var auditQuery = []string{"api", "operazione", "posizione", "data", "servizio", "autorizzazione", "idDominio",
+	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione"}
+
+// paramSchemas are the formats of path and query parameters: a regular
+// expression (the one the handlers check), or a type.
+var paramSchemas = map[string]paramSchema{
+	"idDominio":          {pattern: commands.PatternDominio},
+	"numeroAvviso":       {pattern: commands.PatternAvviso},
+	"idTipoPendenza":     {pattern: commands.PatternID},
+	"idA2A":              {pattern: commands.PatternID},
+	"idPendenza":         {pattern: commands.PatternID},
+	"idIntermediario":    {pattern: commands.PatternID},
+	"idRuolo":            {pattern: commands.PatternID},
+	"idFlusso":           {pattern: commands.PatternFlusso},
+	"idRiconciliazione":  {pattern: commands.PatternID},
+	"pagina":             {integer: true, min: 1},
+	"risultatiPerPagina": {integer: true, min: 1, max: 200},
+	"da":                 {integer: true, min: 0},
+	"limite":             {integer: true, min: 1},
+	"posizione":          {integer: true, min: 1},
+	"data":               {format: "date-time"},
+	"api":                {enum: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"}},
+	"autorizzazione":     {enum: []string{"R", "W"}},
+}
+
+type paramSchema struct {
+	pattern  string
+	format   string
+	enum     []string
+	integer  bool
+	min, max int
+}

@@ -1,0 +1,228 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// contract is the OpenAPI document of the server and a validator of it,
+// built once per test process (every harness mounts the same routes).
+var contract struct {
+	once sync.Once
+	doc  []byte
+	v    validator.Validator
+	err  error
+}
+
+func openAPIValidator(t testing.TB, h *harness) validator.Validator {
+	t.Helper()
+	contract.once.Do(func() {
+		contract.doc, contract.err = buildOpenAPI(h.srv.echo)
+		if contract.err != nil {
+			return
+		}
+		doc, err := libopenapi.NewDocument(contract.doc)
+		if err != nil {
+			contract.err = err
+			return
+		}
+		v, errs := validator.NewValidator(doc)
+		if len(errs) > 0 {
+			contract.err = errs[0]
+			return
+		}
+		contract.v = v
+	})
+	if contract.err != nil {
+		t.Fatalf("openapi: %v", contract.err)
+	}
+	return contract.v
+}
+
+// checkAgainstOpenAPI validates one response the test suite received
+// against the OpenAPI document: its status must be documented for the
+// operation and its body must match the schema. A request to a path or
+// method the document does not describe (a mount the API does not accept,
+// an unknown route) must have been refused with 403, 404 or 405.
+func checkAgainstOpenAPI(t testing.TB, h *harness, req *http.Request, status int, header http.Header, body []byte) {
+	t.Helper()
+	v := openAPIValidator(t, h)
+	res := &http.Response{StatusCode: status, Header: header, Body: io.NopCloser(bytes.NewReader(body)), Request: req}
+	ok, errs := v.ValidateHttpResponse(req, res)
+	if ok {
+		return
+	}
+	for _, e := range errs {
+		if e.IsPathMissingError() || e.IsOperationMissingError() {
+			if status == http.StatusForbidden || status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
+				return
+			}
+			t.Errorf("openapi: %s %s answered %d but the document does not describe it", req.Method, req.URL.Path, status)
+			return
+		}
+	}
+	var msgs []string
+	for _, e := range errs {
+		msgs = append(msgs, e.Error())
+	}
+	t.Errorf("openapi: %s %s → %d does not match the document:\n  %s\n  body: %.400s",
+		req.Method, req.URL.Path, status, strings.Join(msgs, "\n  "), body)
+}
+
+// TestOpenAPIIsValidAndComplete: /openapi.json is an OpenAPI 3.1 document
+// that a real validator accepts; it describes every operation only on the
+// mounts that serve it, with typed parameters, bodies, FaultBeans,
+// security schemes and tags.
+func TestOpenAPIIsValidAndComplete(t *testing.T) {
+	h := newHarness(t)
+	r := h.do(t, "GET", "/openapi.json", nil)
+	if r.Status != 200 {
+		t.Fatalf("GET /openapi.json: %d", r.Status)
+	}
+	doc, err := libopenapi.NewDocument(r.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		for _, e := range verrs {
+			t.Errorf("document: %v", e)
+		}
+	}
+	var spec struct {
+		OpenAPI string `json:"openapi"`
+		Paths   map[string]map[string]struct {
+			Tags       []string              `json:"tags"`
+			Security   []map[string][]string `json:"security"`
+			Parameters []struct {
+				Name, In string
+				Required bool
+				Schema   struct{ Pattern string }
+			} `json:"parameters"`
+			RequestBody *struct {
+				Content map[string]struct {
+					Schema map[string]any `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+			Responses map[string]struct {
+				Content map[string]struct {
+					Schema map[string]any `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+		Components struct {
+			SecuritySchemes map[string]map[string]any `json:"securitySchemes"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(r.Body, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.OpenAPI != "3.1.0" {
+		t.Fatalf("openapi %q, want 3.1.0", spec.OpenAPI)
+	}
+	if spec.Components.SecuritySchemes["ssl"]["type"] != "mutualTLS" || spec.Components.SecuritySchemes["basic"]["scheme"] != "basic" ||
+		spec.Components.SecuritySchemes["spid"]["name"] != spidHeader {
+		t.Fatalf("security schemes: %v", spec.Components.SecuritySchemes)
+	}
+	ops := 0
+	for path, methods := range spec.Paths {
+		for m, op := range methods {
+			ops++
+			if api, auth, _, ok := mountRoute(echoPath(path)); ok {
+				if err := acceptsCheck(api, auth); err != nil {
+					t.Errorf("%s %s is on a mount that always answers 403", m, path)
+				}
+				if len(op.Tags) != 1 || op.Tags[0] != api.String() || len(op.Security) != 1 || op.Security[0][auth.String()] == nil {
+					t.Errorf("%s %s: tags %v security %v", m, path, op.Tags, op.Security)
+				}
+				if op.Responses["403"].Content["application/json"].Schema == nil || op.Responses["200"].Content["application/json"].Schema == nil {
+					t.Errorf("%s %s: no FaultBean for 403 or no 200 schema", m, path)
+				}
+			}
+		}
+	}
+	for _, gone := range []string{"/pendenze/rs/public/v2/pendenze", "/nodo/rs/spid/v1/intermediari/{idIntermediario}/ricevute", "/ragioneria/rs/public/v3/pagamenti"} {
+		if _, ok := spec.Paths[gone]; ok {
+			t.Errorf("%s is documented but always answers 403", gone)
+		}
+	}
+	list := spec.Paths["/backoffice/rs/basic/v1/pendenze"]["get"]
+	params := map[string]string{}
+	for _, p := range list.Parameters {
+		params[p.In+":"+p.Name] = p.Schema.Pattern
+	}
+	_, stato := params["query:stato"]
+	_, pagina := params["query:pagina"]
+	if params["query:idDominio"] != `^[0-9]{11}$` || !stato || !pagina {
+		t.Errorf("backoffice pendenze list parameters: %v", params)
+	}
+	put := spec.Paths["/backoffice/rs/basic/v1/domini/{idDominio}"]["put"]
+	if put.RequestBody == nil || put.RequestBody.Content["application/json"].Schema == nil {
+		t.Fatalf("PUT domini has no JSON request body")
+	}
+	if len(put.Parameters) != 1 || put.Parameters[0].Schema.Pattern != `^[0-9]{11}$` || !put.Parameters[0].Required {
+		t.Errorf("PUT domini path parameter: %+v", put.Parameters)
+	}
+	if _, ok := put.Responses["201"]; !ok {
+		t.Errorf("PUT domini: no 201")
+	}
+	t.Logf("%d operations on %d paths", ops, len(spec.Paths))
+}
+
+// echoPath turns {param} into :param.
+func echoPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if strings.HasPrefix(s, "{") {
+			segs[i] = ":" + strings.Trim(s, "{}")
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+func acceptsCheck(api domain.API, auth domain.AuthType) error { return domain.AcceptsAuth(api, auth) }
+
+// TestOpenAPIValidationCatchesALie: the response check the harness runs on
+// every response fails on a body, a status or a path the document does not
+// allow, so passing it means something.
+func TestOpenAPIValidationCatchesALie(t *testing.T) {
+	h := newHarness(t)
+	v := openAPIValidator(t, h)
+	check := func(method, path string, status int, body string) bool {
+		req, _ := http.NewRequest(method, h.httpURL+path, nil)
+		res := &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: req}
+		ok, _ := v.ValidateHttpResponse(req, res)
+		return ok
+	}
+	for _, c := range []struct {
+		name, method, path string
+		status             int
+		body               string
+		want               bool
+	}{
+		{"true_dominio", "GET", "/backoffice/rs/basic/v1/domini/01234567890", 200, `{"idDominio":"01234567890","ragioneSociale":"C","abilitato":true}`, true},
+		{"dominio_with_a_number_for_a_string", "GET", "/backoffice/rs/basic/v1/domini/01234567890", 200, `{"idDominio":5,"ragioneSociale":"C","abilitato":true}`, false},
+		{"true_fault", "GET", "/backoffice/rs/basic/v1/domini/01234567890", 404, `{"categoria":"RICHIESTA","codice":"404000","descrizione":"Risorsa non trovata"}`, true},
+		{"fault_without_codice", "GET", "/backoffice/rs/basic/v1/domini/01234567890", 404, `{"categoria":"RICHIESTA","descrizione":"x"}`, false},
+		{"undocumented_status", "GET", "/backoffice/rs/basic/v1/domini/01234567890", 418, `{}`, false},
+		{"page_with_an_object_for_a_list", "GET", "/pendenze/rs/basic/v2/pendenze", 200, `{"numRisultati":1,"numPagine":1,"risultatiPerPagina":25,"pagina":1,"risultati":{}}`, false},
+	} {
+		if got := check(c.method, c.path, c.status, c.body); got != c.want {
+			t.Errorf("%s: valid = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
