@@ -36,9 +36,12 @@ type openAPIState struct {
 }
 
 // errorStatuses are the statuses every API operation may answer with a
-// FaultBean (API.md section 1 and 10); writes add 409, 413 and 422.
+// FaultBean (API.md section 1 and 10, and the README's limits: 431 for
+// oversize headers); writes add 409, 413 and 422, and mounts that verify
+// passwords add 429 (verification budget and failed-login throttles).
 var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
-	http.StatusMethodNotAllowed, http.StatusInternalServerError, http.StatusServiceUnavailable}
+	http.StatusMethodNotAllowed, http.StatusRequestHeaderFieldsTooLarge, http.StatusInternalServerError,
+	http.StatusServiceUnavailable}
 
 var writeErrorStatuses = []int{http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity}
 
@@ -179,6 +182,9 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	}
 	if doc.body != nil {
 		statuses = append(statuses, http.StatusUnsupportedMediaType)
+	}
+	if auth == domain.AuthBasic {
+		statuses = append(statuses, http.StatusTooManyRequests)
 	}
 	for _, st := range statuses {
 		oc.AddRespStructure(FaultBean{}, openapi.WithHTTPStatus(st))

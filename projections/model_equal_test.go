@@ -13,7 +13,8 @@ import (
 // list and atomic value, without a list of what to compare: a field added
 // to any model is compared too. It leaves out only what is not state: the
 // locks, the maphash seeds of the tables, the notification channel, the
-// publication counter, the random key and the verified-credential caches.
+// publication counter, the random key, the verified-credential caches and
+// the snapshot statistics served as metrics.
 // Tables compare by content (not by shard), a missing map key equals an
 // empty value (an emptied list is the same index as no list), and a
 // pendenza's details compare by content, not by their place in the
@@ -30,7 +31,8 @@ var (
 )
 
 // skipped are the fields that hold no state (see modelDiff).
-var skipped = map[string]bool{"macKey": true, "verified": true, "seq": true, "notify": true, "OnApplied": true, "details": true}
+var skipped = map[string]bool{"macKey": true, "verified": true, "seq": true, "notify": true, "OnApplied": true, "details": true,
+	"snapStats": true}
 
 func diffModels(got, want *ReadModel) []string {
 	d := &modelDiff{got: got, want: want}
