@@ -30,6 +30,7 @@ func (s *Server) routes() *echo.Echo {
 	})
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
 	e.GET("/openapi.json", s.openAPI)
+	e.GET(PathVerifierKey, s.getVerifierKey)
 
 	mounts := map[domain.API]func(g *echo.Group){
 		domain.APIBackoffice: s.registerBackoffice,

@@ -20,6 +20,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 // Config configures the HTTP server.
@@ -50,6 +51,9 @@ type Config struct {
 	// SnapshotDir, when set, is the read-model snapshot dir whose history
 	// auditors' questions about the past start from (else a full replay).
 	SnapshotDir string
+	// Log, when set, is the verifiable log whose verifier key, checkpoints
+	// and proofs the server serves (backoffice_log.go).
+	Log *logtree.Log
 }
 
 // Server serves the APIs over plain HTTP and, when configured, TLS.

@@ -40,6 +40,14 @@ type Config struct {
 	DecisionLogSubject string
 	SnapshotInterval   time.Duration
 	SnapshotMinEvents  uint64
+	// CheckpointInterval is how often a signed checkpoint of the log's
+	// Merkle tree is appended while the log grows (0: only at shutdown).
+	CheckpointInterval time.Duration
+	// LogSigningKey is the file of the checkpoints' Ed25519 signing key
+	// ("" is <data-dir>/log-signing.key, generated on first start).
+	LogSigningKey string
+	// LogSigner names a generated key (each replica may have its own).
+	LogSigner string
 }
 
 func defaultConfig() Config {
@@ -57,6 +65,9 @@ func defaultConfig() Config {
 		// the previous one: cheap next to replaying, and bounds the tail.
 		SnapshotInterval:  time.Minute,
 		SnapshotMinEvents: 10_000,
+
+		CheckpointInterval: time.Minute,
+		LogSigner:          defaultSigner(),
 	}
 }
 
@@ -80,6 +91,9 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
 	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject")
 	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
+	fs.DurationVar(&c.CheckpointInterval, "checkpoint-interval", c.CheckpointInterval, "how often a signed checkpoint of the log is appended while the log grows (0: only at shutdown)")
+	fs.StringVar(&c.LogSigningKey, "log-signing-key", c.LogSigningKey, "file of the checkpoints' signing key (default <data-dir>/log-signing.key, generated on first start)")
+	fs.StringVar(&c.LogSigner, "log-signer", c.LogSigner, "name of the signing key generated on first start (one per replica)")
 	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
 }
 
@@ -142,6 +156,12 @@ func (c Config) Validate() error {
 	}
 	if c.SnapshotInterval < 0 {
 		errs = append(errs, errors.New("--snapshot-interval must not be negative"))
+	}
+	if c.CheckpointInterval < 0 {
+		errs = append(errs, errors.New("--checkpoint-interval must not be negative"))
+	}
+	if c.LogSigner == "" || strings.ContainsAny(c.LogSigner, "+ \t\n") {
+		errs = append(errs, fmt.Errorf("--log-signer %q: want a name without spaces or '+'", c.LogSigner))
 	}
 	if c.MaxBodyBytes < 1024 {
 		errs = append(errs, errors.New("--max-body-bytes must be at least 1024"))

@@ -102,6 +102,15 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		publisher = js.Conn()
 	}
 
+	vlog, err := verifiableLog(cfg, store, logger)
+	if err != nil {
+		return err
+	}
+	logCtx, stopLog := context.WithCancel(context.WithoutCancel(ctx))
+	logDone := make(chan struct{})
+	go func() { defer close(logDone); runLog(logCtx, vlog, cfg.CheckpointInterval, logger) }()
+	defer func() { stopLog(); <-logDone }()
+
 	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
 	projDone := make(chan error, 1)
 	go func() { projDone <- model.Run(projCtx, store, logger) }()
@@ -129,6 +138,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		DecisionPublisher:  publisher,
 		DecisionSubject:    cfg.DecisionLogSubject,
 		SnapshotDir:        snapshotsUsed(cfg),
+		Log:                vlog,
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()
@@ -139,6 +149,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	logger.Info("payauthz serving", "http", cfg.HTTPAddr, "https", cfg.HTTPSAddr, "log_position", uint64(startLast))
 	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
+	finalCheckpoint(store, vlog, logger)
 	stopProjections()
 	<-projDone
 	stopSnapshots() // after the projections stopped: the final snapshot is exact

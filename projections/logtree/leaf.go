@@ -2,6 +2,8 @@ package logtree
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/transparency-dev/merkle/rfc6962"
@@ -63,4 +65,15 @@ type leafHasher struct{ buf []byte }
 func (h *leafHasher) hash(env events.Envelope) []byte {
 	h.buf = LeafOf(env).AppendData(h.buf[:0])
 	return hashLeafData(h.buf)
+}
+
+// PayloadHasSecrets reports whether a payload loses fields to
+// events.Redact (a password hash, a captcha secret): such an event is
+// proved by its leaf hash alone outside the service.
+func PayloadHasSecrets(data []byte) bool {
+	var a, b any
+	if json.Unmarshal(data, &a) != nil || json.Unmarshal(events.Redact(data), &b) != nil {
+		return true
+	}
+	return !reflect.DeepEqual(a, b)
 }
