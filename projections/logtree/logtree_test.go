@@ -16,6 +16,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/projections/logtree"
+	"github.com/payauthz/payauthz/projections/logtree/logtreetest"
 )
 
 func openStore(t *testing.T) *jetstream.Store {
@@ -115,39 +116,16 @@ func newSignedLog(t *testing.T, n int) *signedLog {
 	return sl
 }
 
-// copyLog writes every commit of src into a fresh store, through the
-// events.Store API, as a restored or rewritten backup would be: edit may
-// change the commits (their order, their events) first.
+// copyLog writes every commit of src into a fresh store, as a restored
+// or rewritten backup would be: edit may change the commits first.
 func copyLog(t *testing.T, src events.Store, edit func([][]events.Envelope) [][]events.Envelope) *jetstream.Store {
 	t.Helper()
-	ctx := context.Background()
-	var commits [][]events.Envelope
-	err := src.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
-		if env.Index == 0 {
-			commits = append(commits, nil)
-		}
-		commits[len(commits)-1] = append(commits[len(commits)-1], env)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	commits := logtreetest.Commits(t, src)
 	if edit != nil {
 		commits = edit(commits)
 	}
 	dst := openStore(t)
-	versions := map[string]events.Version{}
-	for _, c := range commits {
-		recs := make([]events.Record, len(c))
-		for i, env := range c {
-			recs[i] = events.Record{ID: env.ID, Event: env.Event, Actor: env.Actor, CorrelationID: env.CorrelationID, Time: env.Time}
-		}
-		pos, err := dst.Append(ctx, c[0].Stream, events.ExpectVersion(versions[c[0].Stream]), recs...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		versions[c[0].Stream] = events.Version(pos)
-	}
+	logtreetest.Copy(t, commits, dst)
 	return dst
 }
 
