@@ -27,7 +27,7 @@ import (
 var errLogRewritten = errors.New("the event log does not match its signed checkpoints")
 
 func logAuditCmds(ac *auditConfig) []*cobra.Command {
-	return []*cobra.Command{verifyCmd(ac), proveCmd(ac), checkProofCmd()}
+	return []*cobra.Command{verifyCmd(ac), proveCmd(ac), checkProofCmd(), whatCanCmd(ac)}
 }
 
 // verifierKeys parses the --verifier-key values.
