@@ -3,7 +3,9 @@ package whatcan
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/projections"
@@ -83,43 +85,92 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 		return page, nil // denied at the door: nothing
 	}
 	base := audit.Resource{Service: or(service, "Pendenze"), Right: or(right, "R")}
-	var all []audit.Resource
+	// decide takes the resources in creation order, skipping the first
+	// after and deciding up to limit, a batch at a time on every CPU; it
+	// reports false once done. flush decides what is batched.
+	var index uint64
+	var emitErr error
+	batch := make([]audit.Resource, 0, batchSize)
+	allowed := make([]bool, batchSize)
+	flush := func() {
+		decideAll(m, op, p, batch, allowed)
+		for i, r := range batch {
+			if allowed[i] && emitErr == nil {
+				emitErr = emit(r)
+			}
+		}
+		batch = batch[:0]
+	}
+	decide := func(r audit.Resource) bool {
+		if emitErr != nil {
+			return false
+		}
+		index++
+		if index <= after {
+			return true
+		}
+		if limit > 0 && page.Decided == limit {
+			page.Next = after + uint64(limit)
+			return false
+		}
+		page.Decided++
+		if batch = append(batch, r); len(batch) == batchSize {
+			flush()
+		}
+		return emitErr == nil
+	}
 	switch kind {
 	case kindPendenza:
-		for _, pd := range m.Pendenze(projections.PendenzeFilter{}) {
-			r := base
-			r.IDA2A, r.IDPendenza = pd.IDA2A, pd.IDPendenza
-			all = append(all, r)
-		}
+		// Decided in the filter, as the model walks its pendenze in
+		// creation order (outside its locks): nothing is materialised.
+		done := false
+		m.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
+			if !done {
+				r := base
+				r.IDA2A, r.IDPendenza = v.IDA2A, v.IDPendenza
+				done = !decide(r)
+			}
+			return false
+		}})
 	case kindPayment:
 		for _, pay := range m.Payments(nil) {
 			r := base
 			r.IDPagamento = pay.View().ID
-			all = append(all, r)
+			if !decide(r) {
+				break
+			}
 		}
 	case kindReconciliation:
 		for _, rc := range m.Reconciliations(nil) {
 			r := base
 			r.IDDominio, r.IDRiconciliazione = rc.Event.IDDominio, rc.Event.ID
-			all = append(all, r)
+			if !decide(r) {
+				break
+			}
 		}
 	}
-	if after >= uint64(len(all)) {
-		return page, nil
-	}
-	all = all[after:]
-	if limit > 0 && len(all) > limit {
-		all = all[:limit]
-		page.Next = after + uint64(limit)
-	}
-	for _, r := range all {
-		page.Decided++
-		if op.Decide(m, p, r) != nil {
-			continue
-		}
-		if err := emit(r); err != nil {
-			return page, err
-		}
+	flush()
+	if emitErr != nil {
+		return page, emitErr
 	}
 	return page, nil
+}
+
+// batchSize is how many resources are decided at once, split over the CPUs.
+const batchSize = 8192
+
+// decideAll sets allowed[i] to whether op allows p on rs[i], deciding on
+// every CPU at once (the read model is safe for concurrent readers).
+func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal, rs []audit.Resource, allowed []bool) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(rs)/512))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(rs)/workers, (w+1)*len(rs)/workers
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				allowed[i] = op.Decide(m, p, rs[i]) == nil
+			}
+		})
+	}
+	wg.Wait()
 }
