@@ -181,13 +181,21 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 		c.Rule, c.Detail = "error", err.Error()
 		return
 	}
-	if granted(x) {
+	wildcard := granted(x)
+	if wildcard {
 		c.Allowed, c.PerResource = true, stored
-		c.Scope = scopesOf(x, nil)
-		return
+		c.Scope = scopesOf(x)
+		if len(c.Scope) > 0 {
+			return
+		}
+		// Allowed to ask with no role or grant covering "*": the stored
+		// resource decides (ownership); the pairs below show the scope
+		// of the roles or grants that cover some, if any do.
+	} else {
+		c.Rule, c.Detail = x.Rule, x.Detail
 	}
-	c.Rule, c.Detail = x.Rule, x.Detail
 	allowed := map[string][]string{} // via → "dominio\x00tipo" pairs
+	scopes := map[string]Scope{}     // via → the role's or grant's own scope
 	n := 0
 	for _, d := range domini {
 		for _, t := range tipi {
@@ -200,10 +208,13 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 			if err != nil || !granted(x) {
 				continue
 			}
-			c.Allowed, c.PerResource = true, s
+			c.Allowed, c.PerResource = true, c.PerResource || s
 			for _, e := range x.Evidence {
 				if e.Covers {
 					allowed[via(e)] = append(allowed[via(e)], d+"\x00"+t)
+					if _, seen := scopes[via(e)]; !seen {
+						scopes[via(e)] = Scope{Via: via(e), Domini: e.Domini, Tipi: e.Tipi}
+					}
 				}
 			}
 			if len(x.Evidence) == 0 {
@@ -214,10 +225,22 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 	if c.Allowed {
 		c.Rule, c.Detail = "", ""
 		for _, v := range sortedKeys(toSet(allowed)) {
-			c.Scope = append(c.Scope, scopeOfPairs(v, allowed[v]))
+			if sc, ok := scopes[v]; ok {
+				c.Scope = append(c.Scope, sc)
+			} else if v != "" {
+				c.Scope = append(c.Scope, scopeOfPairs(v, allowed[v]))
+			}
 		}
 	}
+	if len(c.Scope) == 0 && c.Allowed {
+		c.Scope = []Scope{{Via: ViaResource, Domini: []string{domain.Wildcard}, Tipi: []string{domain.Wildcard}}}
+	}
 }
+
+// ViaResource is the Via of an operation no role or grant scopes: each
+// stored resource decides (its creator, its payer), or the operation is
+// open to every principal of the kind.
+const ViaResource = "ogni risorsa decide (proprietà)"
 
 func toSet(m map[string][]string) map[string]bool {
 	out := map[string]bool{}
@@ -241,15 +264,12 @@ func via(e audit.Evidence) string {
 }
 
 // scopesOf is the covering evidence of x, as it is scoped.
-func scopesOf(x *audit.Explanation, _ []string) []Scope {
-	out := []Scope{}
+func scopesOf(x *audit.Explanation) []Scope {
+	var out []Scope
 	for _, e := range x.Evidence {
 		if e.Covers {
 			out = append(out, Scope{Via: via(e), Domini: e.Domini, Tipi: e.Tipi})
 		}
-	}
-	if len(out) == 0 {
-		out = append(out, Scope{Via: "", Domini: []string{domain.Wildcard}, Tipi: []string{domain.Wildcard}})
 	}
 	return out
 }
