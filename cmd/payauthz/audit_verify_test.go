@@ -214,6 +214,7 @@ func TestAuditVerifyDetectsARewrittenLog(t *testing.T) {
 	if err == nil || !strings.Contains(out, fmt.Sprintf("the first event that differs from what was signed is at position %d ", tampered)) {
 		t.Fatalf("rewritten log: %v\n%s", err, out)
 	}
+	t.Logf("audit verify of the rewritten log:\n%s", out)
 
 	// Proofs: against the untouched log they hold; the rewritten event's
 	// proof against the signed checkpoint does not.
