@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/projections/audit"
 	"github.com/payauthz/payauthz/projections/whatcan"
 )
@@ -30,40 +31,34 @@ func (s *Server) registerWhatCan(g *echo.Group) {
 	g.GET("/autorizzazioni/principal/risorse", s.getWhatCanResources)
 }
 
-func (s *Server) whatCanAuditor(c *echo.Context) error {
-	return domain.CanOnDominio(callerOf(c).principal, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard)
-}
-
-// pointOf reads posizione and data.
-func pointOf(c *echo.Context) (*uint64, string, error) {
+// whatCanQuery checks the caller and reads the principal asked about and
+// the read models at posizione or data.
+func (s *Server) whatCanQuery(c *echo.Context) (string, *projections.ReadModel, error) {
+	if err := domain.CanOnDominio(callerOf(c).principal, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard); err != nil {
+		return "", nil, err
+	}
+	name := c.QueryParam("principal")
+	if name == "" {
+		return "", nil, syntaxError("principal is required")
+	}
 	var pos *uint64
 	if v := c.QueryParam("posizione"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil || n == 0 {
-			return nil, "", syntaxError("posizione must be a positive integer")
+			return "", nil, syntaxError("posizione must be a positive integer")
 		}
 		pos = &n
 	}
-	return pos, c.QueryParam("data"), nil
+	until, err := untilOf(pos, c.QueryParam("data"))
+	if err != nil {
+		return "", nil, err
+	}
+	m, err := s.modelAt(c, until)
+	return name, m, err
 }
 
 func (s *Server) getWhatCan(c *echo.Context) error {
-	if err := s.whatCanAuditor(c); err != nil {
-		return err
-	}
-	name := c.QueryParam("principal")
-	if name == "" {
-		return syntaxError("principal is required")
-	}
-	pos, data, err := pointOf(c)
-	if err != nil {
-		return err
-	}
-	until, err := untilOf(pos, data)
-	if err != nil {
-		return err
-	}
-	m, err := s.modelAt(c, until)
+	name, m, err := s.whatCanQuery(c)
 	if err != nil {
 		return err
 	}
@@ -84,12 +79,9 @@ type resourcesPage struct {
 }
 
 func (s *Server) getWhatCanResources(c *echo.Context) error {
-	if err := s.whatCanAuditor(c); err != nil {
+	name, m, err := s.whatCanQuery(c)
+	if err != nil {
 		return err
-	}
-	name := c.QueryParam("principal")
-	if name == "" {
-		return syntaxError("principal is required")
 	}
 	api, err := parseAuditAPI(c.QueryParam("api"))
 	if err != nil {
@@ -111,18 +103,6 @@ func (s *Server) getWhatCanResources(c *echo.Context) error {
 			return syntaxError("limite must be between 1 and " + strconv.Itoa(maxResourcesLimit))
 		}
 		limit = n
-	}
-	pos, data, err := pointOf(c)
-	if err != nil {
-		return err
-	}
-	until, err := untilOf(pos, data)
-	if err != nil {
-		return err
-	}
-	m, err := s.modelAt(c, until)
-	if err != nil {
-		return err
 	}
 	body := resourcesPage{Resources: []audit.Resource{}}
 	body.Page, err = whatcan.Resources(m, name, api, op, c.QueryParam("servizio"), strings.ToUpper(c.QueryParam("autorizzazione")),

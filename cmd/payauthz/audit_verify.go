@@ -146,7 +146,7 @@ func loadTree(ctx context.Context, store events.Store) (*logtree.Tree, []logtree
 	var found []logtree.Found
 	err := store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
 		if ev, ok := env.Event.(events.LogCheckpointSigned); ok {
-			if c, err := logtree.ParseCheckpoint(noteBody(ev.Note)); err == nil {
+			if c, err := logtree.ParseCheckpoint(logtree.NoteText(ev.Note)); err == nil {
 				found = append(found, logtree.Found{Position: env.Position, LeafIndex: tree.Size(),
 					Signed: logtree.Signed{Checkpoint: c, Signer: logtree.SignerName(ev.Note), Note: ev.Note}})
 			}
@@ -155,16 +155,6 @@ func loadTree(ctx context.Context, store events.Store) (*logtree.Tree, []logtree
 		return nil
 	})
 	return tree, found, err
-}
-
-// noteBody is a signed note's text up to its signatures.
-func noteBody(msg string) string {
-	for i := len(msg) - 2; i >= 0; i-- {
-		if msg[i] == '\n' && msg[i+1] == '\n' {
-			return msg[:i+1]
-		}
-	}
-	return ""
 }
 
 // pickCheckpoint is the checkpoint whose event is at pos, or the latest.

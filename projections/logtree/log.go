@@ -148,7 +148,7 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 	}
 	// Another replica's: recorded as it claims to be, for proofs whose
 	// checkers hold that replica's key.
-	c, err := ParseCheckpoint(noteText(ev.Note))
+	c, err := ParseCheckpoint(NoteText(ev.Note))
 	if err != nil {
 		return
 	}
@@ -158,8 +158,9 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 	l.mu.Unlock()
 }
 
-// noteText is the body of a signed note (up to the blank line).
-func noteText(msg string) string {
+// NoteText is the body of a signed note (up to the blank line before its
+// signatures), unverified; "" when there is none.
+func NoteText(msg string) string {
 	i := bytes.LastIndex([]byte(msg), []byte("\n\n"))
 	if i < 0 {
 		return ""

@@ -150,31 +150,24 @@ func (t *Tree) RootAt(ctx context.Context, size uint64) ([]byte, error) {
 // InclusionProof returns the RFC 6962 inclusion proof of leaf index in the
 // tree of the first size leaves.
 func (t *Tree) InclusionProof(ctx context.Context, index, size uint64) ([][]byte, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if size > t.rng.End() {
-		return nil, fmt.Errorf("tree size %d is beyond the log's %d events", size, t.rng.End())
-	}
-	nodes, err := proof.Inclusion(index, size)
-	if err != nil {
-		return nil, err
-	}
-	hashes, err := t.nodeHashes(ctx, nodes.IDs)
-	if err != nil {
-		return nil, err
-	}
-	return nodes.Rehash(hashes, hasher.HashChildren)
+	return t.prove(ctx, size, func() (proof.Nodes, error) { return proof.Inclusion(index, size) })
 }
 
 // ConsistencyProof returns the RFC 6962 consistency proof between the
 // trees of the first size1 and size2 leaves.
 func (t *Tree) ConsistencyProof(ctx context.Context, size1, size2 uint64) ([][]byte, error) {
+	return t.prove(ctx, size2, func() (proof.Nodes, error) { return proof.Consistency(size1, size2) })
+}
+
+// prove computes the hashes of the nodes a proof in the tree of the first
+// size leaves needs.
+func (t *Tree) prove(ctx context.Context, size uint64, nodesOf func() (proof.Nodes, error)) ([][]byte, error) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	if size2 > t.rng.End() {
-		return nil, fmt.Errorf("tree size %d is beyond the log's %d events", size2, t.rng.End())
+	if size > t.rng.End() {
+		return nil, fmt.Errorf("tree size %d is beyond the log's %d events", size, t.rng.End())
 	}
-	nodes, err := proof.Consistency(size1, size2)
+	nodes, err := nodesOf()
 	if err != nil {
 		return nil, err
 	}
