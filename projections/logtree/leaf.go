@@ -1,6 +1,7 @@
 package logtree
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"reflect"
@@ -63,8 +64,11 @@ func hashLeafData(data []byte) []byte { return hasher.HashLeaf(data) }
 type leafHasher struct{ buf []byte }
 
 func (h *leafHasher) hash(env events.Envelope) []byte {
-	h.buf = LeafOf(env).AppendData(h.buf[:0])
-	return hashLeafData(h.buf)
+	// RFC 6962's leaf hash, SHA-256(0x00 || data), in one pass over a
+	// reused buffer (hasher.HashLeaf allocates a hash state per call).
+	h.buf = LeafOf(env).AppendData(append(h.buf[:0], rfc6962.RFC6962LeafHashPrefix))
+	sum := sha256.Sum256(h.buf)
+	return sum[:]
 }
 
 // PayloadHasSecrets reports whether a payload loses fields to

@@ -87,29 +87,45 @@ func Verify(ctx context.Context, store events.Store, known note.Verifiers, progr
 	// signedLeaves are the leaf indexes of checkpoint events that verified:
 	// what they say is signed, so a divergence is not placed on them.
 	signedLeaves := map[uint64]bool{}
+	// The log is read (and decoded) on this goroutine while another hashes
+	// it into the tree and checks the checkpoints, so the two overlap.
+	envs := make(chan events.Envelope, 4096)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for env := range envs {
+			if env.Name == (events.LogCheckpointSigned{}).EventName() {
+				res, cp := checkCheckpoint(ctx, t, env, known, prev)
+				rep.Checkpoints = append(rep.Checkpoints, res)
+				switch res.Verdict {
+				case VerdictOK:
+					if rep.Divergence == nil && cp.Size > rep.Verified {
+						rep.Verified = cp.Size
+					}
+					prev = &cp
+					signedLeaves[res.LeafIndex] = true
+				case VerdictMismatch, VerdictInconsistent, VerdictBeyond:
+					if rep.Divergence == nil {
+						rep.Divergence = &Divergence{FromLeaf: rep.Verified, ToLeaf: cp.Size, CheckpointPosition: uint64(env.Position)}
+					}
+				}
+			}
+			t.Append(env)
+		}
+	}()
 	err := store.Read(ctx, 0, func(ctx context.Context, env events.Envelope) error {
 		if progress != nil {
 			progress(env)
 		}
-		if env.Name == (events.LogCheckpointSigned{}).EventName() {
-			res, cp := checkCheckpoint(ctx, t, env, known, prev)
-			rep.Checkpoints = append(rep.Checkpoints, res)
-			switch res.Verdict {
-			case VerdictOK:
-				if rep.Divergence == nil && cp.Size > rep.Verified {
-					rep.Verified = cp.Size
-				}
-				prev = &cp
-				signedLeaves[res.LeafIndex] = true
-			case VerdictMismatch, VerdictInconsistent, VerdictBeyond:
-				if rep.Divergence == nil {
-					rep.Divergence = &Divergence{FromLeaf: rep.Verified, ToLeaf: cp.Size, CheckpointPosition: uint64(env.Position)}
-				}
-			}
+		select {
+		case envs <- env:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		t.Append(env)
-		return nil
 	})
+	close(envs)
+	<-done
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the log: %w", err)
 	}
