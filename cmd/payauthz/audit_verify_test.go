@@ -69,6 +69,22 @@ func signedService(t *testing.T, n int) (string, string, []uint64) {
 	if got := call(t, "GET", proofURL, "admin", "wrong-password", ""); got != 401 {
 		t.Fatalf("proof without credentials: %d", got)
 	}
+	// An operator whose role gives Giornale degli Eventi R on one entity
+	// only may not read the whole log's proofs.
+	if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/ruoli/giornaleD1", "admin", "admin-pass-1",
+		`{"acl":[{"servizio":"Giornale degli Eventi","autorizzazioni":["R"]}],"domini":["00000000001"],"tipiPendenza":["*"]}`); got != 200 && got != 201 {
+		t.Fatalf("PUT ruolo: %d", got)
+	}
+	if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/operatori/auditor1", "admin", "admin-pass-1",
+		`{"ragioneSociale":"Revisore","password":"auditor1-pw","abilitato":true,"ruoli":["giornaleD1"]}`); got != 200 && got != 201 {
+		t.Fatalf("PUT operatore: %d", got)
+	}
+	for _, path := range []string{"/giornale/checkpoint", "/giornale/prove/consistenza?da=1",
+		fmt.Sprintf("/giornale/prove/inclusione?posizione=%d", positions[0])} {
+		if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1"+path, "auditor1", "auditor1-pw", ""); got != 403 {
+			t.Fatalf("GET %s as an auditor of one entity: %d, want 403", path, got)
+		}
+	}
 	req, _ := http.NewRequest("GET", proofURL, nil)
 	req.SetBasicAuth("admin", "admin-pass-1")
 	res, err := http.DefaultClient.Do(req)
