@@ -17,6 +17,10 @@ import (
 	"github.com/payauthz/payauthz/events"
 )
 
+// maxFound bounds the checkpoints a Log remembers (a day and more at the
+// default interval); `audit prove` reads older ones from the log.
+const maxFound = 4096
+
 // ErrDiverged reports that the log no longer matches a checkpoint this
 // service signed: the service refuses to sign any further checkpoint.
 var ErrDiverged = errors.New("the log does not match a checkpoint signed with this service's key")
@@ -45,7 +49,7 @@ type Log struct {
 	applied     events.Position
 	contentSize uint64 // the tree's size after its last event that is not a checkpoint
 	lastSigned  uint64 // the largest size this signer signed, as seen in the log
-	found       []Found
+	found       []Found // the newest maxFound checkpoints seen
 	diverged    error
 	ready       bool // the tree has reached the log's end as it was when Follow started
 }
@@ -87,7 +91,8 @@ func (l *Log) Applied() events.Position {
 	return l.applied
 }
 
-// Checkpoints returns the checkpoints seen in the log, oldest first.
+// Checkpoints returns the newest checkpoints seen in the log (between
+// maxFound and twice as many once there are more), oldest first.
 func (l *Log) Checkpoints() []Found {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -142,7 +147,7 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 		f.Signed, f.Verified = cp, true
 		l.mu.Lock()
 		l.lastSigned = max(l.lastSigned, cp.Size)
-		l.found = append(l.found, f)
+		l.remember(f)
 		l.mu.Unlock()
 		return
 	}
@@ -154,8 +159,16 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 	}
 	f.Signed = Signed{Checkpoint: c, Signer: SignerName(ev.Note), Note: ev.Note}
 	l.mu.Lock()
-	l.found = append(l.found, f)
+	l.remember(f)
 	l.mu.Unlock()
+}
+
+// remember adds f to the newest checkpoints. Called with l.mu held.
+func (l *Log) remember(f Found) {
+	if len(l.found) == 2*maxFound {
+		l.found = append([]Found(nil), l.found[maxFound:]...)
+	}
+	l.found = append(l.found, f)
 }
 
 // NoteText is the body of a signed note (up to the blank line before its
