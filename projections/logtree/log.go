@@ -47,8 +47,8 @@ type Log struct {
 
 	mu          sync.Mutex // guards the fields below
 	applied     events.Position
-	contentSize uint64 // the tree's size after its last event that is not a checkpoint
-	lastSigned  uint64 // the largest size this signer signed, as seen in the log
+	contentSize uint64  // the tree's size after its last event that is not a checkpoint
+	lastSigned  uint64  // the largest size this signer signed, as seen in the log
 	found       []Found // the newest maxFound checkpoints seen
 	diverged    error
 	ready       bool // the tree has reached the log's end as it was when Follow started
