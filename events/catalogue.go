@@ -290,6 +290,7 @@ var catalogue = []func(*Codec) reflect.Type{
 	entry[ReceiptRecorded],
 	entry[SettlementReportRecorded],
 	entry[ReconciliationCreated],
+	entry[LogCheckpointSigned],
 }
 
 // entry registers T with c (when not nil) and returns T's type.
@@ -323,4 +324,24 @@ const (
 	StreamFlusso          = "flusso-"
 	StreamRiconciliazione = "riconciliazione-"
 	StreamHardening       = "configurazione-hardening"
+	// StreamCheckpoint + signer + "/" + tree size holds one signed
+	// checkpoint of the log (projections/logtree).
+	StreamCheckpoint = "checkpoint-"
 )
+
+// LogCheckpointSigned records a signed checkpoint of the log's Merkle tree
+// (projections/logtree): the first Size events of the log, in log order,
+// have the RFC 6962 root hash Root. Note is the checkpoint in the signed
+// note format of golang.org/x/mod/sumdb/note, signed by Signer's Ed25519
+// key; Size, Root and Time repeat its body for readers, and a verifier
+// trusts only the note. The checkpoint event is itself a leaf of the tree,
+// after the Size leaves it covers.
+type LogCheckpointSigned struct {
+	Signer string `json:"firmatario"`
+	Size   uint64 `json:"dimensione"`
+	Root   string `json:"radice"` // standard base64
+	Time   string `json:"data"`   // RFC 3339, when it was signed
+	Note   string `json:"nota"`
+}
+
+func (LogCheckpointSigned) EventName() string { return "LogCheckpointSigned" }

@@ -51,6 +51,8 @@ func (s *Server) registerBackoffice(g *echo.Group) {
 	g.GET("/eventi", s.listEventi)
 	g.POST("/autorizzazioni/verifica", s.postVerifica)
 	g.GET("/autorizzazioni", s.getAutorizzazioni)
+	s.registerLogAudit(g)
+	s.registerWhatCan(g)
 	g.GET("/profilo", s.boProfilo)
 	g.GET("/operazioni/resetCacheAnagrafica", s.resetCache)
 	g.PUT("/configurazioni/hardening", s.putHardening)

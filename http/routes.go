@@ -34,6 +34,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HEAD("/readyz", readyz) // probes that send HEAD get the same status, no body
 	e.GET("/metrics", echo.WrapHandler(s.metrics.handler()))
 	e.GET("/openapi.json", s.openAPI)
+	e.GET(PathVerifierKey, s.getVerifierKey)
 
 	mounts := map[domain.API]func(g *echo.Group){
 		domain.APIBackoffice: s.registerBackoffice,

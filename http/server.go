@@ -22,6 +22,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/http/console"
 	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 // Config configures the HTTP server.
@@ -82,6 +83,9 @@ type Config struct {
 	// Console configures the management console at /console/ (on unless
 	// Console.Disabled).
 	Console console.Config
+	// Log, when set, is the verifiable log whose verifier key, checkpoints
+	// and proofs the server serves (backoffice_log.go).
+	Log *logtree.Log
 }
 
 // Defaults of the request limits (see Config).

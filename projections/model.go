@@ -268,6 +268,8 @@ func (m *ReadModel) apply(env events.Envelope) error {
 	case events.IdentifierClaimed, events.IdentifierReleased:
 		// Write-side uniqueness only: principals and notice numbers come
 		// into the read models with their own aggregates' events.
+	case events.LogCheckpointSigned:
+		// The log's own integrity (projections/logtree), no read model.
 	default:
 		return fmt.Errorf("no projector for event %q", env.Name)
 	}

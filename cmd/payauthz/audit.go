@@ -50,6 +50,7 @@ A point of history is a log position (--position, --to) or a time (--at, RFC 333
 	}
 	ac.bindFlags(cmd.PersistentFlags())
 	cmd.AddCommand(newReplayCmd(ac, "replay"), whoCanCmd(ac), explainCmd(ac), eventsCmd(ac), operationsCmd())
+	cmd.AddCommand(logAuditCmds(ac)...)
 	return cmd
 }
 

@@ -53,6 +53,14 @@ type Config struct {
 	Console            bool
 	ConsoleIdleTimeout time.Duration
 	ConsoleMaxAge      time.Duration
+	// CheckpointInterval is how often a signed checkpoint of the log's
+	// Merkle tree is appended while the log grows (0: only at shutdown).
+	CheckpointInterval time.Duration
+	// LogSigningKey is the file of the checkpoints' Ed25519 signing key
+	// ("" is <data-dir>/log-signing.key, generated on first start).
+	LogSigningKey string
+	// LogSigner names a generated key (each replica may have its own).
+	LogSigner string
 }
 
 func defaultConfig() Config {
@@ -80,6 +88,8 @@ func defaultConfig() Config {
 		Console:                  true,
 		ConsoleIdleTimeout:       console.DefaultIdleTimeout,
 		ConsoleMaxAge:            console.DefaultMaxAge,
+		CheckpointInterval: time.Minute,
+		LogSigner:          defaultSigner(),
 	}
 }
 
@@ -109,6 +119,9 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.BodyTimeout, "body-timeout", c.BodyTimeout, "deadline for reading a whole request (headers and body)")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "deadline for a request from its headers to the end of its response")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "open connections per listener; more wait to be accepted")
+	fs.DurationVar(&c.CheckpointInterval, "checkpoint-interval", c.CheckpointInterval, "how often a signed checkpoint of the log is appended while the log grows (0: only at shutdown)")
+	fs.StringVar(&c.LogSigningKey, "log-signing-key", c.LogSigningKey, "file of the checkpoints' signing key (default <data-dir>/log-signing.key, generated on first start)")
+	fs.StringVar(&c.LogSigner, "log-signer", c.LogSigner, "name of the signing key generated on first start (one per replica)")
 	fs.Uint64Var(&c.SnapshotMinEvents, "snapshot-min-events", c.SnapshotMinEvents, "events applied since the last snapshot before another is written")
 	fs.BoolVar(&c.Console, "console", c.Console, "serve the management console at /console/ (--console=false answers 404)")
 	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
@@ -177,6 +190,12 @@ func (c Config) Validate() error {
 	}
 	if c.SnapshotInterval < 0 {
 		errs = append(errs, errors.New("--snapshot-interval must not be negative"))
+	}
+	if c.CheckpointInterval < 0 {
+		errs = append(errs, errors.New("--checkpoint-interval must not be negative"))
+	}
+	if c.LogSigner == "" || strings.ContainsAny(c.LogSigner, "+ \t\n") {
+		errs = append(errs, fmt.Errorf("--log-signer %q: want a name without spaces or '+'", c.LogSigner))
 	}
 	if c.MaxBodyBytes < 1024 {
 		errs = append(errs, errors.New("--max-body-bytes must be at least 1024"))

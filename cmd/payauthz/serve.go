@@ -137,6 +137,15 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		publisher = js.Conn()
 	}
 
+	vlog, err := verifiableLog(cfg, store, logger)
+	if err != nil {
+		return err
+	}
+	logCtx, stopLog := context.WithCancel(context.WithoutCancel(ctx))
+	logDone := make(chan struct{})
+	go func() { defer close(logDone); runLog(logCtx, vlog, cfg.CheckpointInterval, logger) }()
+	defer func() { stopLog(); <-logDone }()
+
 	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
 	projDone := make(chan error, 1)
 	go func() { projDone <- model.Run(projCtx, store, logger) }()
@@ -176,6 +185,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		HTTPSListener:            httpsLn,
 		Console: console.Config{Disabled: !cfg.Console, IdleTimeout: cfg.ConsoleIdleTimeout,
 			MaxAge: cfg.ConsoleMaxAge},
+		Log:                vlog,
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()
@@ -191,6 +201,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		}
 	}()
 	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
+	finalCheckpoint(store, vlog, logger)
 	stopProjections()
 	<-projDone
 	stopSnapshots() // after the projections stopped: the final snapshot is exact

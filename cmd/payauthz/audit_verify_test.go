@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/mod/sumdb/note"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections/logtree/logtreetest"
+)
+
+var verifierKeyLine = regexp.MustCompile(`verifier key: (\S+)`)
+
+// signedService runs the service with checkpoints every 50 ms and
+// snapshots, registers n entities each followed by a checkpoint, and
+// stops it gracefully. It returns the data dir, the verifier key and the
+// log position of each entity's registration.
+func signedService(t *testing.T, n int) (string, string, []uint64) {
+	t.Helper()
+	dir := t.TempDir()
+	pwFile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	c := startChild(t, data, freePort(t), "--admin-password-file", pwFile, "--checkpoint-interval", "50ms",
+		"--snapshot-interval", "50ms", "--snapshot-min-events", "1")
+	var positions []uint64
+	for i := 1; i <= n; i++ {
+		id := fmt.Sprintf("%011d", i)
+		if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/domini/"+id, "admin", "admin-pass-1", `{"ragioneSociale":"E","abilitato":true}`); got != 201 {
+			t.Fatalf("PUT dominio: %d\n%s", got, c.stderr)
+		}
+		st := logState(t, c.url)
+		positions = append(positions, st.Position)
+		deadline := time.Now().Add(10 * time.Second)
+		for len(st.Checkpoints) == 0 || st.Checkpoints[len(st.Checkpoints)-1].Size < st.Size-1 || st.Size <= positions[len(positions)-1] {
+			if time.Now().After(deadline) {
+				t.Fatalf("no checkpoint after dominio %d: %+v", i, st)
+			}
+			time.Sleep(20 * time.Millisecond)
+			st = logState(t, c.url)
+		}
+	}
+	m := verifierKeyLine.FindStringSubmatch(c.stderr.String())
+	if m == nil {
+		t.Fatalf("no verifier key printed:\n%s", c.stderr)
+	}
+	key := getText(t, c.url+"/log/verifier-key")
+	if strings.TrimSpace(key) != m[1] {
+		t.Fatalf("served verifier key %q, printed %q", key, m[1])
+	}
+	// Over HTTP: a proof any outsider checks with the key alone; only for
+	// an auditor.
+	proofURL := c.url + fmt.Sprintf("/backoffice/rs/basic/v1/giornale/prove/inclusione?posizione=%d", positions[0])
+	if got := call(t, "GET", proofURL, "admin", "wrong-password", ""); got != 401 {
+		t.Fatalf("proof without credentials: %d", got)
+	}
+	// An operator whose role gives Giornale degli Eventi R on one entity
+	// only may not read the whole log's proofs.
+	if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/ruoli/giornaleD1", "admin", "admin-pass-1",
+		`{"acl":[{"servizio":"Giornale degli Eventi","autorizzazioni":["R"]}],"domini":["00000000001"],"tipiPendenza":["*"]}`); got != 200 && got != 201 {
+		t.Fatalf("PUT ruolo: %d", got)
+	}
+	if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/operatori/auditor1", "admin", "admin-pass-1",
+		`{"ragioneSociale":"Revisore","password":"auditor1-pw","abilitato":true,"ruoli":["giornaleD1"]}`); got != 200 && got != 201 {
+		t.Fatalf("PUT operatore: %d", got)
+	}
+	for _, path := range []string{"/giornale/checkpoint", "/giornale/prove/consistenza?da=1",
+		fmt.Sprintf("/giornale/prove/inclusione?posizione=%d", positions[0])} {
+		if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1"+path, "auditor1", "auditor1-pw", ""); got != 403 {
+			t.Fatalf("GET %s as an auditor of one entity: %d, want 403", path, got)
+		}
+	}
+	req, _ := http.NewRequest("GET", proofURL, nil)
+	req.SetBasicAuth("admin", "admin-pass-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("GET proof: %d %s", res.StatusCode, body)
+	}
+	proofFile := filepath.Join(dir, "http-proof.json")
+	if err := os.WriteFile(proofFile, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustRun(t, "audit", "check-proof", proofFile, "--verifier-key", m[1]); !strings.Contains(out, "OK: the event at position") {
+		t.Fatalf("check-proof of the HTTP proof:\n%s", out)
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	_ = c.cmd.Wait()
+	return data, m[1], positions
+}
+
+type logStateBody struct {
+	Size        uint64 `json:"dimensione"`
+	Position    uint64 `json:"posizione"`
+	Diverged    string `json:"divergenza"`
+	Checkpoints []struct {
+		Size     uint64
+		Position uint64 `json:"posizione"`
+	} `json:"checkpoint"`
+}
+
+func logState(t *testing.T, url string) logStateBody {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url+"/backoffice/rs/basic/v1/giornale/checkpoint", nil)
+	req.SetBasicAuth("admin", "admin-pass-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st logStateBody
+	if res.StatusCode != 200 {
+		t.Fatalf("GET giornale/checkpoint: %d", res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func getText(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	return string(b)
+}
+
+// rewrite copies the data dir's log into a new data dir, with the
+// registration at position pos changed, and the rest of the data dir
+// (signing key, snapshots) copied as a restored backup would be.
+func rewrite(t *testing.T, data string, pos uint64) string {
+	t.Helper()
+	ctx := context.Background()
+	src, err := jetstream.Open(ctx, jetstream.Config{DataDir: data, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commits := logtreetest.Commits(t, src)
+	_ = src.Close()
+	changed := false
+	for _, c := range commits {
+		if uint64(c[0].Position) == pos {
+			e := c[0].Event.(events.CreditorEntityRegistered)
+			e.RagioneSociale = "Comune riscritto"
+			c[0].Event, changed = e, true
+		}
+	}
+	if !changed {
+		t.Fatalf("no event at position %d", pos)
+	}
+	out := filepath.Join(t.TempDir(), "data")
+	dst, err := jetstream.Open(ctx, jetstream.Config{DataDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logtreetest.Copy(t, commits, dst)
+	_ = dst.Close()
+	for _, f := range []string{"log-signing.key", "session.key", "snapshots"} {
+		copyPath(t, filepath.Join(data, f), filepath.Join(out, f))
+	}
+	return out
+}
+
+func copyPath(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.Walk(from, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o700)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAuditVerifyDetectsARewrittenLog(t *testing.T) {
+	data, key, positions := signedService(t, 4)
+	out := mustRun(t, "audit", "verify", "--data-dir", data, "--verifier-key", key)
+	if !strings.Contains(out, "OK: the first") {
+		t.Fatalf("untouched log:\n%s", out)
+	}
+	_, errOut, err := run(t, "audit", "verify", "--data-dir", data)
+	if err == nil || !strings.Contains(err.Error(), "--verifier-key is required") {
+		t.Fatalf("no key: %v %s", err, errOut)
+	}
+	_, otherKey, _ := note.GenerateKey(rand.Reader, "payauthz-other")
+	out, _, err = run(t, "audit", "verify", "--data-dir", data, "--verifier-key", otherKey)
+	if err == nil || !strings.Contains(out, "unknown-key") {
+		t.Fatalf("unknown key: %v\n%s", err, out)
+	}
+
+	tampered := positions[2]
+	bad := rewrite(t, data, tampered)
+	out, _, err = run(t, "audit", "verify", "--data-dir", bad, "--verifier-key", key)
+	if err == nil || !strings.Contains(out, fmt.Sprintf("the first event that differs from what was signed is at position %d ", tampered)) {
+		t.Fatalf("rewritten log: %v\n%s", err, out)
+	}
+	t.Logf("audit verify of the rewritten log:\n%s", out)
+
+	// Proofs: against the untouched log they hold; the rewritten event's
+	// proof against the signed checkpoint does not.
+	proofFile := filepath.Join(t.TempDir(), "proof.json")
+	mustRun(t, "audit", "prove", "--data-dir", data, "--position", fmt.Sprint(tampered), "--out", proofFile)
+	out = mustRun(t, "audit", "check-proof", proofFile, "--verifier-key", key)
+	if !strings.Contains(out, fmt.Sprintf("OK: the event at position %d", tampered)) {
+		t.Fatalf("check-proof:\n%s", out)
+	}
+	badProof := filepath.Join(t.TempDir(), "bad.json")
+	mustRun(t, "audit", "prove", "--data-dir", bad, "--position", fmt.Sprint(tampered), "--out", badProof)
+	if out, _, err := run(t, "audit", "check-proof", badProof, "--verifier-key", key); err == nil {
+		t.Fatalf("a proof from the rewritten log held:\n%s", out)
+	}
+
+	// The service started on the rewritten data dir, restored from its
+	// snapshot or replaying the whole log, notices and signs no more.
+	for _, mode := range [][]string{{"--snapshot-interval", "1h"}, {"--snapshot-interval", "0"}} {
+		dir := filepath.Join(t.TempDir(), "data")
+		copyPath(t, bad, dir)
+		c := startChild(t, dir, freePort(t), append(mode, "--checkpoint-interval", "50ms")...)
+		deadline := time.Now().Add(10 * time.Second)
+		st := logState(t, c.url)
+		for st.Diverged == "" {
+			if time.Now().After(deadline) {
+				t.Fatalf("%v: the service did not notice the rewritten log:\n%s", mode, c.stderr)
+			}
+			time.Sleep(20 * time.Millisecond)
+			st = logState(t, c.url)
+		}
+		if mode[1] == "1h" && !strings.Contains(c.stderr.String(), "loaded the read-model snapshot") {
+			t.Fatalf("not restored from the snapshot:\n%s", c.stderr)
+		}
+		if !strings.Contains(c.stderr.String(), "the event log was rewritten") {
+			t.Fatalf("%v: nothing logged:\n%s", mode, c.stderr)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections/logtree"
+)
+
+// defaultSigner names a generated signing key after the host, so that
+// each replica's checkpoints name their signer.
+func defaultSigner() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		return "payauthz"
+	}
+	host = strings.Map(func(r rune) rune {
+		if r == '+' || r <= ' ' || r > '~' {
+			return '-'
+		}
+		return r
+	}, host)
+	return "payauthz-" + host
+}
+
+// signingKeyFile is --log-signing-key, or <data-dir>/log-signing.key.
+func signingKeyFile(cfg Config) string {
+	if cfg.LogSigningKey != "" {
+		return cfg.LogSigningKey
+	}
+	return filepath.Join(cfg.DataDir, "log-signing.key")
+}
+
+// verifiableLog opens the checkpoints' signing key (generating it on first
+// start), prints its verifier key, and returns the service's verifiable log.
+func verifiableLog(cfg Config, store events.Store, logger *slog.Logger) (*logtree.Log, error) {
+	path := signingKeyFile(cfg)
+	signer, vkey, err := logtree.LoadOrCreateKey(path, cfg.LogSigner)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(os.Stderr, "payauthz: log checkpoints are signed by %s (key %s); verifier key: %s\n", signer.Name(), path, vkey)
+	logger.Info("log checkpoint signer", "signer", signer.Name(), "verifier_key", vkey)
+	return logtree.NewLog(store, signer, vkey, logger)
+}
+
+// runLog follows the log into the tree and signs checkpoints every
+// interval until ctx ends. It returns when both have stopped.
+func runLog(ctx context.Context, l *logtree.Log, interval time.Duration, logger *slog.Logger) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := l.Follow(ctx); err != nil && ctx.Err() == nil {
+			logger.Error("the log's Merkle tree stopped", "error", err)
+		}
+	}()
+	if interval > 0 {
+		l.RunCheckpoints(ctx, interval)
+	} else {
+		<-ctx.Done()
+	}
+	<-done
+}
+
+// finalCheckpoint signs the log as it is at shutdown, once the tree has
+// caught up with it (waiting at most a few seconds).
+func finalCheckpoint(store events.Store, l *logtree.Log, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	last, err := store.LastPosition(ctx)
+	if err == nil {
+		err = l.WaitFor(ctx, last)
+	}
+	if err == nil {
+		_, _, err = l.Checkpoint(ctx)
+	}
+	if err != nil {
+		logger.Error("the final log checkpoint", "error", err)
+	}
+}

@@ -1,0 +1,164 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections/logtree"
+)
+
+// The verifiable log (projections/logtree) for auditors' tools: the
+// service's verifier key at a fixed public path, and under the Backoffice,
+// with Giornale degli Eventi R on every entity (the log spans them all),
+// the checkpoints and inclusion and consistency proofs. A proof is checked
+// with `payauthz audit check-proof` and the verifier key alone.
+
+// PathVerifierKey is where the verifier key of the service's checkpoints
+// is served, in plain text, to anyone.
+const PathVerifierKey = "/log/verifier-key"
+
+func (s *Server) getVerifierKey(c *echo.Context) error {
+	if s.cfg.Log == nil {
+		return errNotFound
+	}
+	return c.String(http.StatusOK, s.cfg.Log.VerifierKey()+"\n")
+}
+
+func (s *Server) registerLogAudit(g *echo.Group) {
+	g.GET("/giornale/checkpoint", s.getLogCheckpoints)
+	g.GET("/giornale/prove/inclusione", s.getInclusionProof)
+	g.GET("/giornale/prove/consistenza", s.getConsistencyProof)
+}
+
+// logAuditor admits a caller with Giornale degli Eventi R on every entity,
+// when the service keeps a verifiable log.
+func (s *Server) logAuditor(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard); err != nil {
+		return err
+	}
+	if s.cfg.Log == nil {
+		return errNotFound
+	}
+	return nil
+}
+
+// logState is the body of GET /giornale/checkpoint.
+type logState struct {
+	Signer      string          `json:"firmatario"`
+	VerifierKey string          `json:"chiaveVerifica"`
+	Size        uint64          `json:"dimensione"`
+	Root        []byte          `json:"radice"`
+	Position    uint64          `json:"posizione"`
+	Diverged    string          `json:"divergenza,omitempty"`
+	Checkpoints []logtree.Found `json:"checkpoint"`
+}
+
+func (s *Server) getLogCheckpoints(c *echo.Context) error {
+	if err := s.logAuditor(c); err != nil {
+		return err
+	}
+	l := s.cfg.Log
+	size, root := l.Tree().Root()
+	st := logState{Signer: l.Signer(), VerifierKey: l.VerifierKey(), Size: size, Root: root,
+		Position: uint64(l.Tree().LastPosition()), Checkpoints: l.Checkpoints()}
+	if err := l.Diverged(); err != nil {
+		st.Diverged = err.Error()
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// checkpointParam is the checkpoint named by its event's position in
+// query parameter name, or the latest one (this service's own first).
+func (s *Server) checkpointParam(c *echo.Context, name string) (logtree.Found, error) {
+	cps := s.cfg.Log.Checkpoints()
+	v := c.QueryParam(name)
+	if v == "" {
+		for i := len(cps) - 1; i >= 0; i-- {
+			if cps[i].Verified {
+				return cps[i], nil
+			}
+		}
+		if len(cps) > 0 {
+			return cps[len(cps)-1], nil
+		}
+		return logtree.Found{}, errNotFound
+	}
+	pos, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || pos == 0 {
+		return logtree.Found{}, syntaxError(name + " must be the positive log position of a checkpoint")
+	}
+	for _, cp := range cps {
+		if uint64(cp.Position) == pos {
+			return cp, nil
+		}
+	}
+	return logtree.Found{}, errNotFound
+}
+
+func (s *Server) getInclusionProof(c *echo.Context) error {
+	if err := s.logAuditor(c); err != nil {
+		return err
+	}
+	pos, err := strconv.ParseUint(c.QueryParam("posizione"), 10, 64)
+	if err != nil || pos == 0 {
+		return syntaxError("posizione must be a positive log position")
+	}
+	index := uint64(0)
+	if v := c.QueryParam("indice"); v != "" {
+		if index, err = strconv.ParseUint(v, 10, 32); err != nil {
+			return syntaxError("indice must be the place of the event in its commit, from 0")
+		}
+	}
+	cp, err := s.checkpointParam(c, "checkpoint")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	tree := s.cfg.Log.Tree()
+	leaf, err := tree.LeafIndexAt(ctx, events.Position(pos))
+	if err != nil {
+		return errNotFound
+	}
+	leaf += index
+	if leaf >= cp.Size {
+		return syntaxError("the event is not covered by the checkpoint (it came after it)")
+	}
+	p, err := tree.ProveInclusion(ctx, leaf, cp.Signed, true)
+	if err != nil {
+		return err
+	}
+	if p.Event.Position != pos {
+		return errNotFound // indice beyond the commit
+	}
+	if logtree.PayloadHasSecrets(p.Event.Data) {
+		p.Event = nil // the leaf hash stands alone: the payload holds a secret
+	}
+	return c.JSON(http.StatusOK, p)
+}
+
+func (s *Server) getConsistencyProof(c *echo.Context) error {
+	if err := s.logAuditor(c); err != nil {
+		return err
+	}
+	if c.QueryParam("da") == "" {
+		return syntaxError("da (the older checkpoint's position) is required")
+	}
+	oldCP, err := s.checkpointParam(c, "da")
+	if err != nil {
+		return err
+	}
+	newCP, err := s.checkpointParam(c, "a")
+	if err != nil {
+		return err
+	}
+	p, err := s.cfg.Log.Tree().ProveConsistency(c.Request().Context(), oldCP.Signed, newCP.Signed)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}

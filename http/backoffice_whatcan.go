@@ -1,0 +1,122 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/operations/whatcan"
+)
+
+// What could a principal do and reach, now or at a point of the log's
+// history: GET /autorizzazioni/principal (every operation, its scope and
+// the role or grant behind it) and GET /autorizzazioni/principal/risorse
+// (the stored resources it could act on, paginated). Both need Giornale
+// degli Eventi R on every entity, as audit questions that touch no single
+// entity do.
+
+const (
+	defaultResourcesLimit = 1000
+	maxResourcesLimit     = 100_000
+)
+
+func (s *Server) registerWhatCan(g *echo.Group) {
+	g.GET("/autorizzazioni/principal", s.getWhatCan)
+	g.GET("/autorizzazioni/principal/risorse", s.getWhatCanResources)
+}
+
+// whatCanQuery checks the caller and reads the principal asked about and
+// the read models at posizione or data.
+func (s *Server) whatCanQuery(c *echo.Context) (string, *projections.ReadModel, error) {
+	if err := domain.CanOnDominio(callerOf(c).principal, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard); err != nil {
+		return "", nil, err
+	}
+	name := c.QueryParam("principal")
+	if name == "" {
+		return "", nil, syntaxError("principal is required")
+	}
+	var pos *uint64
+	if v := c.QueryParam("posizione"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return "", nil, syntaxError("posizione must be a positive integer")
+		}
+		pos = &n
+	}
+	until, err := untilOf(pos, c.QueryParam("data"))
+	if err != nil {
+		return "", nil, err
+	}
+	m, err := s.modelAt(c.Request().Context(), until)
+	return name, m, err
+}
+
+func (s *Server) getWhatCan(c *echo.Context) error {
+	name, m, err := s.whatCanQuery(c)
+	if err != nil {
+		return err
+	}
+	res, err := whatcan.WhatCan(m, name)
+	if errors.Is(err, whatcan.ErrUnknownPrincipal) {
+		return errNotFound
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// resourcesPage is the body of GET /autorizzazioni/principal/risorse.
+type resourcesPage struct {
+	*whatcan.Page
+	Resources []audit.Resource `json:"risorse"`
+}
+
+func (s *Server) getWhatCanResources(c *echo.Context) error {
+	name, m, err := s.whatCanQuery(c)
+	if err != nil {
+		return err
+	}
+	api, err := parseAuditAPI(c.QueryParam("api"))
+	if err != nil {
+		return err
+	}
+	op := c.QueryParam("operazione")
+	if op == "" {
+		return syntaxError("operazione is required")
+	}
+	after, limit := uint64(0), defaultResourcesLimit
+	if v := c.QueryParam("dopo"); v != "" {
+		if after, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return syntaxError("dopo must be a non-negative integer (the successivo of the previous page)")
+		}
+	}
+	if v := c.QueryParam("limite"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxResourcesLimit {
+			return syntaxError("limite must be between 1 and " + strconv.Itoa(maxResourcesLimit))
+		}
+		limit = n
+	}
+	body := resourcesPage{Resources: []audit.Resource{}}
+	body.Page, err = whatcan.Resources(m, name, api, op, c.QueryParam("servizio"), strings.ToUpper(c.QueryParam("autorizzazione")),
+		after, limit, func(r audit.Resource) error {
+			body.Resources = append(body.Resources, r)
+			return nil
+		})
+	switch {
+	case errors.Is(err, whatcan.ErrUnknownPrincipal):
+		return errNotFound
+	case errors.Is(err, whatcan.ErrNoResources):
+		return syntaxError(err.Error())
+	case err != nil:
+		return auditQueryError(err)
+	}
+	return c.JSON(http.StatusOK, body)
+}

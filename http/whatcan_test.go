@@ -1,0 +1,125 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/operations/whatcan"
+)
+
+// TestWhatCanResourcesMatchTheLiveDecisions lists the pendenze each
+// principal could read and checks the list against the live service:
+// every pendenza is fetched as the principal, 200 exactly for the listed.
+func TestWhatCanResourcesMatchTheLiveDecisions(t *testing.T) {
+	w := newWorld(t)
+	type key struct{ a2a, id string }
+	var all []key
+	for i, c := range []struct{ app, dominio string }{{"appA", d1}, {"appA", d1}, {"appB", d1}, {"appB", d2}, {"appB", d2}} {
+		id := fmt.Sprintf("P%d", i)
+		w.createPendenza(t, c.app, id, c.dominio, t1, citizen1)
+		all = append(all, key{c.app, id})
+	}
+	cases := []struct {
+		principal, api, op, path string
+	}{
+		{"appA", "PENDENZE", "read", "/pendenze/rs/basic/v2/pendenze/%s/%s"},
+		{"appB", "PENDENZE", "read", "/pendenze/rs/basic/v2/pendenze/%s/%s"},
+		{"appNone", "PENDENZE", "read", "/pendenze/rs/basic/v2/pendenze/%s/%s"},
+		{"opD1", "BACKOFFICE", "servizio", "/backoffice/rs/basic/v1/pendenze/%s/%s"},
+		{"opRO", "BACKOFFICE", "servizio", "/backoffice/rs/basic/v1/pendenze/%s/%s"},
+		{"opNoRole", "BACKOFFICE", "servizio", "/backoffice/rs/basic/v1/pendenze/%s/%s"},
+	}
+	allowedSeen, deniedSeen := 0, 0
+	for _, tc := range cases {
+		t.Run(tc.principal, func(t *testing.T) {
+			api, _ := domain.ParseAPI(tc.api)
+			listed := map[key]bool{}
+			_, err := whatcan.Resources(w.model, tc.principal, api, tc.op, "Pendenze", "R", 0, 0, func(r audit.Resource) error {
+				listed[key{r.IDA2A, r.IDPendenza}] = true
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range all {
+				r := w.do(t, "GET", fmt.Sprintf(tc.path, k.a2a, k.id), nil, as(tc.principal))
+				live := r.Status == http.StatusOK
+				if live != listed[k] {
+					t.Fatalf("%s/%s: live status %d, listed %v", k.a2a, k.id, r.Status, listed[k])
+				}
+				if live {
+					allowedSeen++
+				} else {
+					deniedSeen++
+				}
+			}
+			t.Logf("%s: %d of %d readable", tc.principal, len(listed), len(all))
+		})
+	}
+	if allowedSeen == 0 || deniedSeen == 0 {
+		t.Fatalf("the cases must see both outcomes: %d allowed, %d denied", allowedSeen, deniedSeen)
+	}
+
+	// Over HTTP, paginated: appA reads its own two of the five.
+	var page struct {
+		Decided   int              `json:"decise"`
+		Next      uint64           `json:"successivo"`
+		Resources []audit.Resource `json:"risorse"`
+	}
+	r := w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal/risorse?principal=appA&api=PENDENZE&operazione=read&limite=3", nil)
+	r.decode(t, &page)
+	if page.Decided != 3 || page.Next != 3 || len(page.Resources) != 2 {
+		t.Fatalf("first page: %+v", page)
+	}
+	page.Next = 0
+	r = w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal/risorse?principal=appA&api=PENDENZE&operazione=read&limite=3&dopo=3", nil)
+	r.decode(t, &page)
+	if page.Decided != 2 || page.Next != 0 || len(page.Resources) != 0 {
+		t.Fatalf("second page: %+v", page)
+	}
+	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal/risorse?principal=appA&api=PENDENZE&operazione=read", nil, as("opD1")).
+		expect(t, http.StatusForbidden, "403000")
+}
+
+func TestWhatCanOverHTTP(t *testing.T) {
+	w := newWorld(t)
+	var res whatcan.Result
+	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA", nil).decode(t, &res)
+	find := func(api, op string) whatcan.Capability {
+		for _, c := range res.Capabilities {
+			if c.API == api && c.Operation == op {
+				return c
+			}
+		}
+		t.Fatalf("no %s/%s in %+v", api, op, res.Capabilities)
+		return whatcan.Capability{}
+	}
+	create := find("PENDENZE", "create")
+	if !create.Allowed || len(create.Scope) != 1 || create.Scope[0].Via != "autorizzazioneApi PENDENZE" ||
+		fmt.Sprint(create.Scope[0].Domini) != "["+d1+"]" {
+		t.Fatalf("appA PENDENZE/create: %+v", create)
+	}
+	if read := find("PENDENZE", "read"); !read.Allowed || !read.PerResource {
+		t.Fatalf("appA PENDENZE/read: %+v", read)
+	}
+	if bo := find("BACKOFFICE", "profilo"); bo.Allowed {
+		t.Fatalf("appA BACKOFFICE/profilo: %+v", bo)
+	}
+	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appNone", nil).decode(t, &res)
+	if c := find("PENDENZE", "create"); c.Allowed || c.Rule == "" {
+		t.Fatalf("appNone PENDENZE/create: %+v", c)
+	}
+	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=opRO", nil).decode(t, &res)
+	for _, c := range res.Capabilities {
+		if c.API == "BACKOFFICE" && c.Operation == "servizio" && c.Service == "Pendenze" {
+			if want := c.Right == "R"; c.Allowed != want || (want && fmt.Sprint(c.Scope[0].Domini) != "[*]") {
+				t.Fatalf("opRO Pendenze %s: %+v", c.Right, c)
+			}
+		}
+	}
+	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=nobody", nil, asAdmin()).expect(t, http.StatusNotFound, "404000")
+	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA", nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
+}

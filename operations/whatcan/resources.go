@@ -1,0 +1,176 @@
+package whatcan
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/operations/audit"
+)
+
+// ErrNoResources reports an operation that acts on no stored resource.
+var ErrNoResources = errors.New("the operation acts on no stored pendenza, payment or reconciliation")
+
+// Page is one page of the resources a principal could act on.
+type Page struct {
+	Principal string `json:"principal"`
+	API       string `json:"api"`
+	Operation string `json:"operazione"`
+	Position  uint64 `json:"posizione"`
+	// Decided is how many resources were decided for this page.
+	Decided int `json:"decise"`
+	// Next is the value of After for the next page; 0 when this is the last.
+	Next uint64 `json:"successivo,omitempty"`
+}
+
+// resourceKind is what an operation's resource is, found by asking it
+// with no resource at all (the field it says is required).
+type resourceKind int
+
+const (
+	kindPendenza resourceKind = iota + 1
+	kindPayment
+	kindReconciliation
+)
+
+func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal) (resourceKind, error) {
+	err := op.Decide(m, p, audit.Resource{Service: "Pendenze", Right: "R"})
+	if !errors.Is(err, audit.ErrBadQuery) {
+		if op.API == domain.APIBackoffice && op.Name == "servizio" {
+			return kindPendenza, nil // a stored pendenza, read in the Backoffice
+		}
+		return 0, ErrNoResources
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "idPagamento"):
+		return kindPayment, nil
+	case strings.Contains(msg, "idRiconciliazione"):
+		return kindReconciliation, nil
+	case strings.Contains(msg, "idPendenza"), strings.Contains(msg, "idA2A"):
+		return kindPendenza, nil
+	}
+	return 0, ErrNoResources
+}
+
+// Resources calls emit with every resource of the operation's kind that
+// principal name could act on, in creation order, starting after the
+// first after resources, deciding at most limit (0: all) of them. Each is
+// decided by the operation's own decision (audit.Operation.Decide), after
+// the gates the HTTP layer applies first (the basic auth accepted, the
+// principal's entry into the API). service and right name the Backoffice
+// right for BACKOFFICE/servizio (default Pendenze R). emit returning an
+// error stops the listing with it.
+func Resources(m *projections.ReadModel, name string, api domain.API, operation, service, right string,
+	after uint64, limit int, emit func(audit.Resource) error) (*Page, error) {
+	op, err := audit.Lookup(api, operation)
+	if err != nil {
+		return nil, err
+	}
+	rec, ok := m.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownPrincipal, name)
+	}
+	p := rec.Principal
+	page := &Page{Principal: name, API: api.String(), Operation: op.Name, Position: uint64(m.AppliedPosition())}
+	kind, err := kindOf(m, op, p)
+	if err != nil {
+		return nil, err
+	}
+	if domain.AcceptsAuth(api, domain.AuthBasic) != nil || domain.CanEnterAPI(p, api) != nil {
+		return page, nil // denied at the door: nothing
+	}
+	base := audit.Resource{Service: or(service, "Pendenze"), Right: or(right, "R")}
+	// decide takes the resources in creation order, skipping the first
+	// after and deciding up to limit, a batch at a time on every CPU; it
+	// reports false once done. flush decides what is batched.
+	var index uint64
+	var emitErr error
+	batch := make([]audit.Resource, 0, batchSize)
+	allowed := make([]bool, batchSize)
+	flush := func() {
+		decideAll(m, op, p, batch, allowed)
+		for i, r := range batch {
+			if allowed[i] && emitErr == nil {
+				emitErr = emit(r)
+			}
+		}
+		batch = batch[:0]
+	}
+	decide := func(r audit.Resource) bool {
+		if emitErr != nil {
+			return false
+		}
+		index++
+		if index <= after {
+			return true
+		}
+		if limit > 0 && page.Decided == limit {
+			page.Next = after + uint64(limit)
+			return false
+		}
+		page.Decided++
+		if batch = append(batch, r); len(batch) == batchSize {
+			flush()
+		}
+		return emitErr == nil
+	}
+	switch kind {
+	case kindPendenza:
+		// Decided in the filter, as the model walks its pendenze in
+		// creation order (outside its locks): nothing is materialised.
+		done := false
+		m.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
+			if !done {
+				r := base
+				r.IDA2A, r.IDPendenza = v.IDA2A, v.IDPendenza
+				done = !decide(r)
+			}
+			return false
+		}})
+	case kindPayment:
+		for _, pay := range m.Payments(nil) {
+			r := base
+			r.IDPagamento = pay.View().ID
+			if !decide(r) {
+				break
+			}
+		}
+	case kindReconciliation:
+		for _, rc := range m.Reconciliations(nil) {
+			r := base
+			r.IDDominio, r.IDRiconciliazione = rc.Event.IDDominio, rc.Event.ID
+			if !decide(r) {
+				break
+			}
+		}
+	}
+	flush()
+	if emitErr != nil {
+		return page, emitErr
+	}
+	return page, nil
+}
+
+// batchSize is how many resources are decided at once, split over the CPUs.
+const batchSize = 8192
+
+// decideAll sets allowed[i] to whether op allows p on rs[i], deciding on
+// every CPU at once (the read model is safe for concurrent readers).
+func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal, rs []audit.Resource, allowed []bool) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(rs)/512))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(rs)/workers, (w+1)*len(rs)/workers
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				allowed[i] = op.Decide(m, p, rs[i]) == nil
+			}
+		})
+	}
+	wg.Wait()
+}

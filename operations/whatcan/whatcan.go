@@ -1,0 +1,302 @@
+package whatcan
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/operations/audit"
+)
+
+// ErrUnknownPrincipal reports a principal not registered at the position.
+var ErrUnknownPrincipal = errors.New("no registered principal has this name at this position")
+
+// maxProbes bounds the entity × type pairs asked per operation for a
+// principal whose scopes are explicit lists.
+const maxProbes = 4096
+
+// Scope is where an operation is allowed through one role or grant.
+type Scope struct {
+	Via    string   `json:"tramite"` // "ruolo <id>" or "autorizzazioneApi <API>"
+	Domini []string `json:"domini"`  // ["*"] for every entity
+	Tipi   []string `json:"tipiPendenza"`
+}
+
+// Capability is one operation of the catalogue for the principal.
+type Capability struct {
+	API       string `json:"api"`
+	Operation string `json:"operazione"`
+	Service   string `json:"servizio,omitempty"`       // Backoffice servizio lines
+	Right     string `json:"autorizzazione,omitempty"` // "R" or "W"
+	Allowed   bool   `json:"consentito"`
+	// PerResource: allowed to ask about resources in the scope; each
+	// stored resource (a pendenza, a payment) is then decided on its own
+	// (list them with Resources).
+	PerResource bool    `json:"perRisorsa,omitempty"`
+	Scope       []Scope `json:"ambito"`
+	Rule        string  `json:"regola,omitempty"` // why not, when not allowed
+	Detail      string  `json:"dettaglio,omitempty"`
+}
+
+// Owned counts the resources the principal created or started.
+type Owned struct {
+	Pendenze        int `json:"pendenze"`
+	Payments        int `json:"pagamenti"`
+	Reconciliations int `json:"riconciliazioni"`
+}
+
+// Result is what a principal could do at one position.
+type Result struct {
+	Principal    string       `json:"principal"`
+	Kind         string       `json:"tipoPrincipal"`
+	Auth         string       `json:"auth"`
+	Position     uint64       `json:"posizione"`
+	Capabilities []Capability `json:"operazioni"`
+	Owned        Owned        `json:"risorse"`
+}
+
+// WhatCan returns, for every operation of the catalogue on the APIs the
+// principal's kind may use, whether name (authenticating with basic;
+// credentials assumed valid) could perform it against m, over which
+// entities × pendenza types and through which role or grant, with the
+// resources it owns. Each answer is Explain's decision on probes: the
+// whole scope ("*") first, then every entity × type pair the principal's
+// roles and grants name (at most maxProbes).
+func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
+	rec, ok := m.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownPrincipal, name)
+	}
+	p := rec.Principal
+	res := &Result{Principal: name, Kind: p.Kind.String(), Auth: domain.AuthBasic.String(),
+		Position: uint64(m.AppliedPosition()), Capabilities: []Capability{}}
+	domini, tipi := candidates(m, p)
+	for _, op := range audit.Catalogue() {
+		if op.API == domain.APINodo {
+			continue
+		}
+		if op.API == domain.APIBackoffice && op.Name == "servizio" {
+			for _, s := range domain.Services {
+				for _, right := range []string{"R", "W"} {
+					c := Capability{API: op.API.String(), Operation: op.Name, Service: s.String(), Right: right}
+					probe(m, name, op, &c, audit.Resource{Service: s.String(), Right: right}, domini, tipi)
+					res.Capabilities = append(res.Capabilities, c)
+				}
+			}
+			continue
+		}
+		c := Capability{API: op.API.String(), Operation: op.Name}
+		base := audit.Resource{}
+		if p.Kind == domain.KindApplication {
+			base.IDA2A = p.IDA2A
+		}
+		probe(m, name, op, &c, base, domini, tipi)
+		res.Capabilities = append(res.Capabilities, c)
+	}
+	res.Owned = owned(m, p)
+	return res, nil
+}
+
+// candidates are the entities and types the principal's scopes name; a
+// scope of all adds every registered one.
+func candidates(m *projections.ReadModel, p domain.Principal) ([]string, []string) {
+	ds, ts := map[string]bool{}, map[string]bool{}
+	allD, allT := false, false
+	add := func(d, t domain.Scope) {
+		for _, id := range d.IDs() {
+			ds[id] = true
+		}
+		for _, id := range t.IDs() {
+			ts[id] = true
+		}
+		allD, allT = allD || d.IsAll(), allT || t.IsAll()
+	}
+	for _, r := range p.Roles {
+		add(r.Domini, r.Tipi)
+	}
+	for _, g := range p.Grants() {
+		add(g.Domini, g.Tipi)
+	}
+	if allD {
+		for _, e := range m.Entities() {
+			ds[e.IDDominio] = true
+		}
+	}
+	if allT {
+		for _, t := range m.PendenzaTypes() {
+			ts[t.IDTipoPendenza] = true
+		}
+	}
+	return sortedKeys(ds), sortedKeys(ts)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// storedProbe names a stored resource of every kind, so that an operation
+// on one is asked about ("allowed to ask; it does not exist").
+func storedProbe(r audit.Resource) audit.Resource {
+	r.IDA2A = or(r.IDA2A, domain.Wildcard)
+	r.IDPendenza, r.NumeroAvviso = domain.Wildcard, domain.Wildcard
+	r.IDPagamento, r.IDRiconciliazione = domain.Wildcard, domain.Wildcard
+	return r
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ask is Explain on r, or on r naming stored resources when the operation
+// needs one.
+func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
+	q := audit.Query{Principal: name, Auth: domain.AuthBasic, API: op.API, Operation: op.Name, Resource: r}
+	x, err := audit.Explain(m, q)
+	if errors.Is(err, audit.ErrBadQuery) {
+		q.Resource = storedProbe(r)
+		x, err = audit.Explain(m, q)
+		return x, true, err
+	}
+	return x, false, err
+}
+
+// probe fills c: the whole scope first, else each entity × type pair.
+func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capability, base audit.Resource, domini, tipi []string) {
+	c.Scope = []Scope{}
+	r := base
+	r.IDDominio, r.IDTipoPendenza = domain.Wildcard, domain.Wildcard
+	x, stored, err := ask(m, name, op, r)
+	if err != nil {
+		c.Rule, c.Detail = "error", err.Error()
+		return
+	}
+	wildcard := granted(x)
+	if wildcard {
+		c.Allowed, c.PerResource = true, stored
+		c.Scope = scopesOf(x)
+		if len(c.Scope) > 0 {
+			return
+		}
+		// Allowed to ask with no role or grant covering "*": the stored
+		// resource decides (ownership); the pairs below show the scope
+		// of the roles or grants that cover some, if any do.
+	} else {
+		c.Rule, c.Detail = x.Rule, x.Detail
+	}
+	allowed := map[string][]string{} // via → "dominio\x00tipo" pairs
+	scopes := map[string]Scope{}     // via → the role's or grant's own scope
+	n := 0
+	for _, d := range domini {
+		for _, t := range tipi {
+			if n++; n > maxProbes {
+				break
+			}
+			r := base
+			r.IDDominio, r.IDTipoPendenza = d, t
+			x, s, err := ask(m, name, op, r)
+			if err != nil || !granted(x) {
+				continue
+			}
+			c.Allowed, c.PerResource = true, c.PerResource || s
+			for _, e := range x.Evidence {
+				if e.Covers {
+					allowed[via(e)] = append(allowed[via(e)], d+"\x00"+t)
+					if _, seen := scopes[via(e)]; !seen {
+						scopes[via(e)] = Scope{Via: via(e), Domini: e.Domini, Tipi: e.Tipi}
+					}
+				}
+			}
+			if len(x.Evidence) == 0 {
+				allowed[""] = append(allowed[""], d+"\x00"+t)
+			}
+		}
+	}
+	if c.Allowed {
+		c.Rule, c.Detail = "", ""
+		for _, v := range sortedKeys(toSet(allowed)) {
+			if sc, ok := scopes[v]; ok {
+				c.Scope = append(c.Scope, sc)
+			} else if v != "" {
+				c.Scope = append(c.Scope, scopeOfPairs(v, allowed[v]))
+			}
+		}
+	}
+	if len(c.Scope) == 0 && c.Allowed {
+		c.Scope = []Scope{{Via: ViaResource, Domini: []string{domain.Wildcard}, Tipi: []string{domain.Wildcard}}}
+	}
+}
+
+// ViaResource is the Via of an operation no role or grant scopes: each
+// stored resource decides (its creator, its payer), or the operation is
+// open to every principal of the kind.
+const ViaResource = "ogni risorsa decide (proprietà)"
+
+func toSet(m map[string][]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// granted: allowed, or allowed to ask about a resource that does not
+// exist (an operation on stored resources, asked with a probe).
+func granted(x *audit.Explanation) bool {
+	return x.Outcome == audit.OutcomeAllow || x.Outcome == audit.OutcomeNotFound
+}
+
+func via(e audit.Evidence) string {
+	if e.Kind == "ruolo" {
+		return "ruolo " + e.ID
+	}
+	return e.Kind + " " + e.ID
+}
+
+// scopesOf is the covering evidence of x, as it is scoped.
+func scopesOf(x *audit.Explanation) []Scope {
+	var out []Scope
+	for _, e := range x.Evidence {
+		if e.Covers {
+			out = append(out, Scope{Via: via(e), Domini: e.Domini, Tipi: e.Tipi})
+		}
+	}
+	return out
+}
+
+// scopeOfPairs summarises allowed pairs as the entities and the types
+// seen (a product when the pairs are one).
+func scopeOfPairs(v string, pairs []string) Scope {
+	ds, ts := map[string]bool{}, map[string]bool{}
+	for _, p := range pairs {
+		d, t, _ := strings.Cut(p, "\x00")
+		ds[d], ts[t] = true, true
+	}
+	return Scope{Via: v, Domini: sortedKeys(ds), Tipi: sortedKeys(ts)}
+}
+
+// owned counts what p created: pendenze under its idA2A, payments it
+// started, reconciliations it created.
+func owned(m *projections.ReadModel, p domain.Principal) Owned {
+	var o Owned
+	if p.Kind != domain.KindApplication {
+		return o
+	}
+	o.Pendenze = len(m.Pendenze(projections.PendenzeFilter{Creator: p.IDA2A}))
+	o.Payments = len(m.Payments(func(pay *projections.Payment) bool {
+		v := pay.View()
+		return v.CallerKind == domain.KindApplication && v.CallerID == p.IDA2A
+	}))
+	o.Reconciliations = len(m.Reconciliations(func(r *projections.Reconciliation) bool { return r.View().IDA2A == p.IDA2A }))
+	return o
+}

@@ -1,0 +1,181 @@
+package logtree_test
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	js "github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/mod/sumdb/note"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
+	"github.com/payauthz/payauthz/projections/logtree"
+)
+
+func benchKey(b *testing.B) (note.Signer, string) {
+	skey, _, err := note.GenerateKey(rand.Reader, "payauthz-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, vkey, err := logtree.ParseSigningKey(skey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, vkey
+}
+
+// BenchmarkVerify compares `audit verify` (read the whole log, hash every
+// event into the tree, check every checkpoint) with reading the same log
+// through Store.Read (first: the log's files are then in the page cache for
+// all three) and with a raw ordered consumer, in the same run. The
+// log is PAYAUTHZ_BENCH_EVENTS pendenze (default 100000; the README's
+// figures use 1000000) with a signed checkpoint every tenth of it.
+func BenchmarkVerify(b *testing.B) {
+	n := 100_000
+	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
+		n = v
+	}
+	ctx := context.Background()
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	signer, vkey := benchKey(b)
+	l, err := logtree.NewLog(s, signer, vkey, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = l.Follow(fctx) }()
+	const chunks = 10
+	for c := range chunks {
+		if err := jetstreamtest.FillFrom(ctx, s, c*n/chunks, n/chunks); err != nil {
+			b.Fatal(err)
+		}
+		last, _ := s.LastPosition(ctx)
+		if err := l.WaitFor(ctx, last); err != nil {
+			b.Fatal(err)
+		}
+		if _, ok, err := l.Checkpoint(ctx); !ok || err != nil {
+			b.Fatalf("checkpoint: %v %v", ok, err)
+		}
+	}
+	stop()
+	<-done
+	total, _ := s.LastPosition(ctx)
+	known, _ := logtree.Verifiers(vkey)
+	b.Run("store_read", func(b *testing.B) {
+		for b.Loop() {
+			if err := s.Read(ctx, 0, func(context.Context, events.Envelope) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	})
+	b.Run("audit_verify", func(b *testing.B) {
+		for b.Loop() {
+			rep, _, err := logtree.Verify(ctx, s, known, nil)
+			if err != nil || !rep.OK() || len(rep.Checkpoints) != chunks {
+				b.Fatalf("verify: %v %+v", err, rep)
+			}
+		}
+		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	})
+	b.Run("raw_ordered_consumer", func(b *testing.B) {
+		for b.Loop() {
+			cons, err := s.JetStream().OrderedConsumer(ctx, s.StreamName(), js.OrderedConsumerConfig{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			it, err := cons.Messages(js.PullMaxMessages(4096))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for count := uint64(0); count < uint64(total); count++ {
+				if _, err := it.Next(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			it.Stop()
+		}
+		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	})
+}
+
+// BenchmarkAppendWithCheckpoints measures the cost of the verifiable log
+// on appends: the same appends (expected version, fsync) on a store alone
+// and on a store whose Log follows it into the tree and signs a checkpoint
+// every 100 ms (sixty times the default rate), in the same run.
+func BenchmarkAppendWithCheckpoints(b *testing.B) {
+	ctx := context.Background()
+	appendLoop := func(b *testing.B, s *jetstream.Store) {
+		versions := map[string]events.Version{}
+		i := 0
+		for b.Loop() {
+			stream := "pendenza-bench/" + strconv.Itoa(i%64)
+			pos, err := s.Append(ctx, stream, events.ExpectVersion(versions[stream]), events.Record{Event: jetstreamtest.Event(i)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			versions[stream] = events.Version(pos)
+			i++
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	}
+	b.Run("append", func(b *testing.B) {
+		s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		appendLoop(b, s)
+	})
+	b.Run("append_with_tree_and_checkpoints", func(b *testing.B) {
+		s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		signer, vkey := benchKey(b)
+		l, err := logtree.NewLog(s, signer, vkey, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		fctx, stop := context.WithCancel(ctx)
+		done := make(chan struct{}, 2)
+		go func() { _ = l.Follow(fctx); done <- struct{}{} }()
+		go func() { l.RunCheckpoints(fctx, 100*time.Millisecond); done <- struct{}{} }()
+		appendLoop(b, s)
+		b.StopTimer()
+		stop()
+		<-done
+		<-done
+		if cps := l.Checkpoints(); b.Elapsed() > time.Second && len(cps) == 0 {
+			b.Fatal(fmt.Sprintf("no checkpoint signed in %s", b.Elapsed()))
+		}
+	})
+}
+
+// BenchmarkTreeAppend is the tree's own cost per event (leaf encoding,
+// SHA-256, the compact range), without reading a log.
+func BenchmarkTreeAppend(b *testing.B) {
+	data, _ := events.DefaultCodec.Encode(jetstreamtest.Event(42))
+	env := events.Envelope{ID: "0123456789abcdef", Name: "PendenzaCreated", Stream: "pendenza-fill/42", CommitSize: 1,
+		Time: time.Unix(1_800_000_000, 0), Data: data}
+	tree := logtree.NewTree(nil)
+	for b.Loop() {
+		env.Position++
+		tree.Append(env)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

@@ -1,0 +1,369 @@
+package logtree_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/sumdb/note"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections/logtree"
+	"github.com/payauthz/payauthz/projections/logtree/logtreetest"
+)
+
+func openStore(t *testing.T) *jetstream.Store {
+	t.Helper()
+	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func newKey(t *testing.T, name string) (note.Signer, string) {
+	t.Helper()
+	signer, vkey, _ := newKeyFile(t, name)
+	return signer, vkey
+}
+
+// newKeyFile generates a key file and returns its signer, verifier key
+// and content.
+func newKeyFile(t *testing.T, name string) (note.Signer, string, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "log-signing.key")
+	signer, vkey, err := logtree.LoadOrCreateKey(path, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key file mode %v", fi.Mode().Perm())
+	}
+	again, vkey2, err := logtree.LoadOrCreateKey(path, "ignored")
+	if err != nil || vkey2 != vkey || again.Name() != name {
+		t.Fatalf("reloading the key: %v %q", err, vkey2)
+	}
+	return signer, vkey, strings.TrimSpace(string(b))
+}
+
+func verifiers(t *testing.T, keys ...string) note.Verifiers {
+	t.Helper()
+	v, err := logtree.Verifiers(keys...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func entity(i int) events.Event {
+	return events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", i), RagioneSociale: fmt.Sprintf("Comune %d", i), Enabled: true}
+}
+
+// signedLog is a log of n entity registrations, each followed by a
+// checkpoint of the service's Log: content event i is leaf 2i, and the
+// checkpoint after it (leaf 2i+1) covers the 2i+1 leaves before it.
+type signedLog struct {
+	store   *jetstream.Store
+	log     *logtree.Log
+	vkey    string
+	skey    string
+	content []events.Position // position of content event i
+}
+
+func newSignedLog(t *testing.T, n int) *signedLog {
+	t.Helper()
+	ctx := context.Background()
+	store := openStore(t)
+	signer, vkey, skey := newKeyFile(t, "payauthz-test")
+	l, err := logtree.NewLog(store, signer, vkey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = l.Follow(fctx) }()
+	t.Cleanup(func() { stop(); <-done })
+	sl := &signedLog{store: store, log: l, vkey: vkey, skey: skey}
+	for i := range n {
+		pos, err := store.Append(ctx, fmt.Sprintf("dominio-%d", i), events.ExpectNoStream(), events.Record{Event: entity(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sl.content = append(sl.content, pos)
+		if err := l.WaitFor(ctx, pos); err != nil {
+			t.Fatal(err)
+		}
+		if _, signed, err := l.Checkpoint(ctx); err != nil || !signed {
+			t.Fatalf("checkpoint %d: signed %v, %v", i, signed, err)
+		}
+	}
+	last, _ := store.LastPosition(ctx)
+	if err := l.WaitFor(ctx, last); err != nil {
+		t.Fatal(err)
+	}
+	return sl
+}
+
+// copyLog writes every commit of src into a fresh store, as a restored
+// or rewritten backup would be: edit may change the commits first.
+func copyLog(t *testing.T, src events.Store, edit func([][]events.Envelope) [][]events.Envelope) *jetstream.Store {
+	t.Helper()
+	commits := logtreetest.Commits(t, src)
+	if edit != nil {
+		commits = edit(commits)
+	}
+	dst := openStore(t)
+	logtreetest.Copy(t, commits, dst)
+	return dst
+}
+
+func verify(t *testing.T, s events.Store, keys ...string) *logtree.Report {
+	t.Helper()
+	rep, _, err := logtree.Verify(context.Background(), s, verifiers(t, keys...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestVerify_untouched_log_and_faithful_copy_verify(t *testing.T) {
+	sl := newSignedLog(t, 6)
+	for name, s := range map[string]events.Store{"original": sl.store, "copy": copyLog(t, sl.store, nil)} {
+		rep := verify(t, s, sl.vkey)
+		if !rep.OK() || rep.Divergence != nil {
+			t.Fatalf("%s: not OK: %+v", name, rep)
+		}
+		if len(rep.Checkpoints) != 6 || rep.Events != 12 || rep.Verified != 11 {
+			t.Fatalf("%s: checkpoints %d events %d verified %d", name, len(rep.Checkpoints), rep.Events, rep.Verified)
+		}
+		_, root := sl.log.Tree().Root()
+		if !bytes.Equal(rep.Root, root) {
+			t.Fatalf("%s: recomputed root differs from the service's", name)
+		}
+	}
+}
+
+func TestVerify_detects_a_rewritten_log_at_the_right_position(t *testing.T) {
+	sl := newSignedLog(t, 6)
+	const j = 3 // the content event tampered with: leaf 6
+	cases := []struct {
+		name string
+		edit func([][]events.Envelope) [][]events.Envelope
+	}{
+		{"altered", func(c [][]events.Envelope) [][]events.Envelope {
+			e := c[2*j][0].Event.(events.CreditorEntityRegistered)
+			e.RagioneSociale = "Comune rinominato"
+			c[2*j][0].Event = e
+			return c
+		}},
+		{"removed", func(c [][]events.Envelope) [][]events.Envelope {
+			return append(c[:2*j:2*j], c[2*j+1:]...)
+		}},
+		{"reordered", func(c [][]events.Envelope) [][]events.Envelope {
+			c[2*j], c[2*j+2] = c[2*j+2], c[2*j]
+			return c
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := verify(t, copyLog(t, sl.store, tc.edit), sl.vkey)
+			if rep.OK() || rep.Divergence == nil {
+				t.Fatalf("tampering not detected: %+v", rep)
+			}
+			d := rep.Divergence
+			if d.FromLeaf != 2*j || uint64(sl.content[j]) != d.FromPosition {
+				t.Fatalf("divergence %+v, want leaf %d at position %d", d, 2*j, sl.content[j])
+			}
+			if rep.Verified != 2*j-1 {
+				t.Fatalf("verified %d, want %d", rep.Verified, 2*j-1)
+			}
+			for i, c := range rep.Checkpoints[:j] {
+				if c.Verdict != logtree.VerdictOK {
+					t.Fatalf("checkpoint %d before the change: %+v", i, c)
+				}
+			}
+		})
+	}
+}
+
+func TestVerify_reports_bad_signatures_and_unknown_keys(t *testing.T) {
+	sl := newSignedLog(t, 3)
+	_, otherKey := newKey(t, "payauthz-test") // same name, another key
+	rep := verify(t, sl.store, otherKey)
+	if rep.OK() {
+		t.Fatal("checkpoints of an unknown key verified")
+	}
+	for _, c := range rep.Checkpoints {
+		if c.Verdict != logtree.VerdictUnknownKey {
+			t.Fatalf("verdict %+v, want unknown-key", c)
+		}
+	}
+	forged := copyLog(t, sl.store, func(c [][]events.Envelope) [][]events.Envelope {
+		ev := c[3][0].Event.(events.LogCheckpointSigned)
+		ev.Note = strings.Replace(ev.Note, "\n3\n", "\n2\n", 1) // the size, under the old signature
+		c[3][0].Event = ev
+		return c
+	})
+	rep = verify(t, forged, sl.vkey)
+	if rep.OK() || rep.Checkpoints[1].Verdict != logtree.VerdictBadSignature {
+		t.Fatalf("forged checkpoint: %+v", rep.Checkpoints)
+	}
+	// The changed checkpoint event is itself a leaf: the next checkpoint
+	// no longer matches, and the divergence is placed on it.
+	if rep.Checkpoints[0].Verdict != logtree.VerdictOK || rep.Checkpoints[2].Verdict != logtree.VerdictMismatch {
+		t.Fatalf("the other checkpoints: %+v", rep.Checkpoints)
+	}
+	if d := rep.Divergence; d == nil || d.FromLeaf > 3 || d.ToLeaf <= 3 {
+		t.Fatalf("divergence %+v, want a span holding the forged checkpoint's leaf 3", d)
+	}
+}
+
+func TestLog_replaying_a_rewritten_log_refuses_to_sign(t *testing.T) {
+	sl := newSignedLog(t, 4)
+	tampered := copyLog(t, sl.store, func(c [][]events.Envelope) [][]events.Envelope {
+		e := c[2][0].Event.(events.CreditorEntityRegistered)
+		e.Enabled = false
+		c[2][0].Event = e
+		return c
+	})
+	ctx := context.Background()
+	_, err := tampered.Append(ctx, "dominio-new", events.ExpectNoStream(), events.Record{Event: entity(99)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same key (the service's data dir restored with the log).
+	signer, vkey, err := logtree.ParseSigningKey(sl.skey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := logtree.NewLog(tampered, signer, vkey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = l.Follow(fctx) }()
+	last, _ := tampered.LastPosition(ctx)
+	if err := l.WaitFor(ctx, last); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(l.Diverged(), logtree.ErrDiverged) {
+		t.Fatalf("diverged = %v", l.Diverged())
+	}
+	if _, signed, err := l.Checkpoint(ctx); signed || !errors.Is(err, logtree.ErrDiverged) {
+		t.Fatalf("checkpoint over a rewritten log: signed %v, %v", signed, err)
+	}
+	// The untouched log, replayed by a new Log, signs.
+	l2, _ := logtree.NewLog(sl.store, signer, vkey, nil)
+	go func() { _ = l2.Follow(fctx) }()
+	_, err = sl.store.Append(ctx, "dominio-new", events.ExpectNoStream(), events.Record{Event: entity(99)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ = sl.store.LastPosition(ctx)
+	if err := l2.WaitFor(ctx, last); err != nil {
+		t.Fatal(err)
+	}
+	if _, signed, err := l2.Checkpoint(ctx); !signed || err != nil {
+		t.Fatalf("checkpoint over the untouched log: signed %v, %v", signed, err)
+	}
+}
+
+func TestProofs_verify_and_fail_when_tampered(t *testing.T) {
+	sl := newSignedLog(t, 5)
+	ctx := context.Background()
+	known := verifiers(t, sl.vkey)
+	cps := sl.log.Checkpoints()
+	latest := cps[len(cps)-1]
+	tree := sl.log.Tree()
+	for idx := uint64(0); idx < latest.Size; idx++ {
+		p, err := tree.ProveInclusion(ctx, idx, latest.Signed, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(p)
+		got, err := logtree.Check(b, known)
+		if err != nil {
+			t.Fatalf("leaf %d: %v", idx, err)
+		}
+		if got.LeafIndex != idx || got.Checkpoint.Size != latest.Size {
+			t.Fatalf("leaf %d: checked %+v", idx, got)
+		}
+	}
+	p, err := tree.ProveInclusion(ctx, 4, latest.Signed, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := tree.ProveConsistency(ctx, cps[1].Signed, latest.Signed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(cons)
+	if _, err := logtree.Check(b, known); err != nil {
+		t.Fatalf("consistency: %v", err)
+	}
+	_, otherKey := newKey(t, "payauthz-other")
+	tampered := map[string]func() logtree.Proof{
+		"event_payload": func() logtree.Proof {
+			q := p
+			ev := *p.Event
+			ev.Data = bytes.Replace(ev.Data, []byte("Comune"), []byte("Comuna"), 1)
+			q.Event = &ev
+			return q
+		},
+		"event_payload_and_leaf_hash": func() logtree.Proof {
+			q := p
+			ev := *p.Event
+			ev.Data = bytes.Replace(ev.Data, []byte("Comune"), []byte("Comuna"), 1)
+			q.Event, q.LeafHash = &ev, ev.Hash()
+			return q
+		},
+		"leaf_index": func() logtree.Proof { q := p; q.LeafIndex = 2; return q },
+		"proof_hash": func() logtree.Proof {
+			q := p
+			q.Hashes = append([][]byte(nil), p.Hashes...)
+			h := append([]byte(nil), q.Hashes[0]...)
+			h[0] ^= 1
+			q.Hashes[0] = h
+			return q
+		},
+		"checkpoint_size": func() logtree.Proof {
+			q := p
+			q.Checkpoint = strings.Replace(p.Checkpoint, fmt.Sprintf("\n%d\n", latest.Size), fmt.Sprintf("\n%d\n", latest.Size+1), 1)
+			return q
+		},
+		"consistency_hash": func() logtree.Proof {
+			q := cons
+			q.Hashes = append([][]byte(nil), cons.Hashes...)
+			h := append([]byte(nil), q.Hashes[len(q.Hashes)-1]...)
+			h[31] ^= 1
+			q.Hashes[len(q.Hashes)-1] = h
+			return q
+		},
+		"consistency_swapped": func() logtree.Proof { q := cons; q.Old, q.New = cons.New, cons.Old; return q },
+	}
+	for name, f := range tampered {
+		t.Run(name, func(t *testing.T) {
+			b, _ := json.Marshal(f())
+			if _, err := logtree.Check(b, known); err == nil {
+				t.Fatal("a tampered proof verified")
+			}
+		})
+	}
+	b, _ = json.Marshal(p)
+	if _, err := logtree.Check(b, verifiers(t, otherKey)); err == nil {
+		t.Fatal("a proof verified with another signer's key")
+	}
+}

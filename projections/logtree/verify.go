@@ -1,0 +1,205 @@
+package logtree
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/transparency-dev/merkle/proof"
+	"golang.org/x/mod/sumdb/note"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// Checkpoint verdicts in a Report.
+const (
+	VerdictOK           = "ok"
+	VerdictBadSignature = "bad-signature" // signed by a known key, but the signature does not verify
+	VerdictUnknownKey   = "unknown-key"   // no verifier key given for its signer
+	VerdictMalformed    = "malformed"     // not a checkpoint event or note
+	VerdictBeyond       = "beyond"        // covers more events than precede it
+	VerdictMismatch     = "root-mismatch" // the log's tree at its size has another root
+	VerdictInconsistent = "inconsistent"  // its tree is not an extension of the previous checkpoint's
+)
+
+// CheckpointResult is one checkpoint event found in the log.
+type CheckpointResult struct {
+	Position  uint64 `json:"position"`  // of the checkpoint event
+	LeafIndex uint64 `json:"leafIndex"` // of the checkpoint event
+	Signer    string `json:"signer"`
+	Size      uint64 `json:"size"`
+	Verdict   string `json:"verdict"`
+	Detail    string `json:"detail,omitempty"`
+}
+
+// Divergence is where the log first differs from what was signed: every
+// leaf before FromLeaf is covered by a checkpoint that verified, and the
+// checkpoint at CheckpointPosition, covering ToLeaf leaves, does not match.
+// The first changed, removed or inserted event is one of leaves
+// [FromLeaf, ToLeaf) (checkpoint events whose signature verified are
+// skipped at its start: their content is signed); FromPosition and ToPosition are their log positions
+// (the first and last of that span in the log as it is now).
+type Divergence struct {
+	FromLeaf           uint64 `json:"fromLeaf"`
+	ToLeaf             uint64 `json:"toLeaf"`
+	FromPosition       uint64 `json:"fromPosition"`
+	ToPosition         uint64 `json:"toPosition"`
+	CheckpointPosition uint64 `json:"checkpointPosition"`
+}
+
+// Report is the result of Verify.
+type Report struct {
+	Events       uint64             `json:"events"`
+	LastPosition uint64             `json:"lastPosition"`
+	Root         []byte             `json:"root"`
+	Checkpoints  []CheckpointResult `json:"checkpoints"`
+	// Verified is the largest size covered by a checkpoint that verified
+	// before any divergence; the events after it are not covered yet.
+	Verified   uint64      `json:"verified"`
+	Divergence *Divergence `json:"divergence,omitempty"`
+}
+
+// OK reports whether every checkpoint verified and the log matches them.
+func (r *Report) OK() bool {
+	if r.Divergence != nil {
+		return false
+	}
+	for _, c := range r.Checkpoints {
+		if c.Verdict != VerdictOK {
+			return false
+		}
+	}
+	return true
+}
+
+// Verify recomputes the tree of the whole log in store, checks every
+// checkpoint event's signature with the known verifiers, that its root is
+// the recomputed root at its size, and that it is consistent with the
+// previous checkpoint. progress, when not nil, is called with every
+// envelope. It returns the tree it built, for proofs. A read error stops
+// it; a log that does not match is a Report that is not OK, not an error.
+func Verify(ctx context.Context, store events.Store, known note.Verifiers, progress func(events.Envelope)) (*Report, *Tree, error) {
+	t := NewTree(store)
+	rep := &Report{Checkpoints: []CheckpointResult{}}
+	var prev *Signed // the previous checkpoint that verified
+	// signedLeaves are the leaf indexes of checkpoint events that verified:
+	// what they say is signed, so a divergence is not placed on them.
+	signedLeaves := map[uint64]bool{}
+	// The log is read (and decoded) on this goroutine while another hashes
+	// it into the tree and checks the checkpoints, so the two overlap.
+	envs := make(chan events.Envelope, 4096)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for env := range envs {
+			if env.Name == (events.LogCheckpointSigned{}).EventName() {
+				res, cp := checkCheckpoint(ctx, t, env, known, prev)
+				rep.Checkpoints = append(rep.Checkpoints, res)
+				switch res.Verdict {
+				case VerdictOK:
+					if rep.Divergence == nil && cp.Size > rep.Verified {
+						rep.Verified = cp.Size
+					}
+					prev = &cp
+					signedLeaves[res.LeafIndex] = true
+				case VerdictMismatch, VerdictInconsistent, VerdictBeyond:
+					if rep.Divergence == nil {
+						rep.Divergence = &Divergence{FromLeaf: rep.Verified, ToLeaf: cp.Size, CheckpointPosition: uint64(env.Position)}
+					}
+				}
+			}
+			t.Append(env)
+		}
+	}()
+	err := store.Read(ctx, 0, func(ctx context.Context, env events.Envelope) error {
+		if progress != nil {
+			progress(env)
+		}
+		select {
+		case envs <- env:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	close(envs)
+	<-done
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the log: %w", err)
+	}
+	rep.Events, rep.Root = t.Root()
+	rep.LastPosition = uint64(t.LastPosition())
+	if d := rep.Divergence; d != nil {
+		for d.FromLeaf+1 < d.ToLeaf && signedLeaves[d.FromLeaf] {
+			d.FromLeaf++
+		}
+		if l, err := t.Leaf(ctx, d.FromLeaf); err == nil {
+			d.FromPosition = l.Position
+		}
+		if last := min(d.ToLeaf, rep.Events); last > 0 {
+			if l, err := t.Leaf(ctx, last-1); err == nil {
+				d.ToPosition = l.Position
+			}
+		}
+	}
+	return rep, t, nil
+}
+
+// checkCheckpoint checks the checkpoint event env, found after the leaves
+// already in t.
+func checkCheckpoint(ctx context.Context, t *Tree, env events.Envelope, known note.Verifiers, prev *Signed) (CheckpointResult, Signed) {
+	res := CheckpointResult{Position: uint64(env.Position), LeafIndex: t.Size()}
+	var ev events.LogCheckpointSigned
+	if err := json.Unmarshal(env.Data, &ev); err != nil {
+		res.Verdict, res.Detail = VerdictMalformed, err.Error()
+		return res, Signed{}
+	}
+	res.Signer, res.Size = SignerName(ev.Note), ev.Size
+	cp, err := OpenCheckpoint(ev.Note, known)
+	var unverified *note.UnverifiedNoteError
+	var invalid *note.InvalidSignatureError
+	switch {
+	case errors.As(err, &unverified):
+		res.Verdict, res.Detail = VerdictUnknownKey, fmt.Sprintf("no verifier key given for signer %q", res.Signer)
+		return res, Signed{}
+	case errors.As(err, &invalid):
+		res.Verdict, res.Detail = VerdictBadSignature, fmt.Sprintf("the signature of %q does not verify: the checkpoint was changed or forged", res.Signer)
+		return res, Signed{}
+	case errors.Is(err, ErrBadCheckpoint):
+		res.Verdict, res.Detail = VerdictMalformed, err.Error()
+		return res, Signed{}
+	case err != nil:
+		res.Verdict, res.Detail = VerdictMalformed, err.Error()
+		return res, Signed{}
+	}
+	res.Signer, res.Size = cp.Signer, cp.Size
+	if cp.Size > t.Size() {
+		res.Verdict = VerdictBeyond
+		res.Detail = fmt.Sprintf("covers %d events but only %d precede it", cp.Size, t.Size())
+		return res, cp
+	}
+	root, err := t.RootAt(ctx, cp.Size)
+	if err != nil {
+		res.Verdict, res.Detail = VerdictMismatch, err.Error()
+		return res, cp
+	}
+	if !bytes.Equal(root, cp.Root) {
+		res.Verdict = VerdictMismatch
+		res.Detail = fmt.Sprintf("the first %d events of the log do not hash to the signed root", cp.Size)
+		return res, cp
+	}
+	if prev != nil && prev.Size <= cp.Size {
+		hashes, err := t.ConsistencyProof(ctx, prev.Size, cp.Size)
+		if err == nil {
+			err = proof.VerifyConsistency(hasher, prev.Size, cp.Size, hashes, prev.Root, cp.Root)
+		}
+		if err != nil {
+			res.Verdict, res.Detail = VerdictInconsistent, err.Error()
+			return res, cp
+		}
+	}
+	res.Verdict = VerdictOK
+	return res, cp
+}
