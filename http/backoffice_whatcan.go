@@ -9,9 +9,9 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/operations/whatcan"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // What could a principal do and reach, now or at a point of the log's

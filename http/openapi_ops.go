@@ -6,6 +6,8 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/operations/whatcan"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 // opDoc documents one operation of an API: what the route table does not
@@ -63,6 +65,11 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/eventi"}:                                                  {summary: "Read the event log (secrets removed)", query: []string{"da", "limite"}, resp: eventiPage{}},
 	{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica"}:                                {summary: "Explain the decision a request would receive", body: verificaBody{}, resp: audit.Explanation{}},
 	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni"}:                                          {summary: "Who may do an operation", query: auditQuery, resp: audit.WhoCanResult{}},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal"}:                                {summary: "What a principal could do, and over which scope, at a point of the log", query: []string{"principal", "posizione", "data"}, resp: whatcan.Result{}},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal/risorse"}:                        {summary: "The resources a principal could act on with one operation, paginated", query: []string{"principal", "posizione", "data", "api", "operazione", "servizio", "autorizzazione", "dopo", "limite"}, resp: resourcesPage{}},
+	{domain.APIBackoffice, http.MethodGet, "/giornale/checkpoint"}:                                     {summary: "The verifiable log's tree and its signed checkpoints", resp: logState{}},
+	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/inclusione"}:                               {summary: "An inclusion proof of an event against a signed checkpoint", query: []string{"posizione", "indice", "checkpoint"}, resp: logtree.Proof{}},
+	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/consistenza"}:                              {summary: "A consistency proof between two signed checkpoints", query: []string{"da", "a"}, resp: logtree.Proof{}},
 	{domain.APIBackoffice, http.MethodGet, "/profilo"}:                                                 {summary: "The caller's profile", resp: profiloView{}},
 	{domain.APIBackoffice, http.MethodGet, "/operazioni/resetCacheAnagrafica"}:                         {summary: "Accepted for GovPay compatibility; caches follow the log", resp: esitoView{}},
 	{domain.APIBackoffice, http.MethodPut, "/configurazioni/hardening"}:                                {summary: "Configure the public API protection", body: hardeningBody{}, resp: hardeningView{}, created: true},

@@ -88,8 +88,8 @@ func defaultConfig() Config {
 		Console:                  true,
 		ConsoleIdleTimeout:       console.DefaultIdleTimeout,
 		ConsoleMaxAge:            console.DefaultMaxAge,
-		CheckpointInterval: time.Minute,
-		LogSigner:          defaultSigner(),
+		CheckpointInterval:       time.Minute,
+		LogSigner:                defaultSigner(),
 	}
 }
 

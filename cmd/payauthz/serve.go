@@ -185,7 +185,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		HTTPSListener:            httpsLn,
 		Console: console.Config{Disabled: !cfg.Console, IdleTimeout: cfg.ConsoleIdleTimeout,
 			MaxAge: cfg.ConsoleMaxAge},
-		Log:                vlog,
+		Log: vlog,
 	}, store, model, cmds, logger)
 	if err != nil {
 		stopProjections()

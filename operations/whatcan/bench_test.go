@@ -11,9 +11,9 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
-	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/operations/whatcan"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // BenchmarkWhatCan measures what-can at the end of a log of 100 entities,

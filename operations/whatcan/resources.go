@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // ErrNoResources reports an operation that acts on no stored resource.

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // ErrUnknownPrincipal reports a principal not registered at the position.
