@@ -6,8 +6,8 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections/logtree"
 )
 
@@ -38,7 +38,7 @@ func (s *Server) registerLogAudit(g *echo.Group) {
 // when the service keeps a verifiable log.
 func (s *Server) logAuditor(c *echo.Context) error {
 	p := callerOf(c).principal
-	if err := domain.CanOnDominio(p, domain.ServiceGiornaleEventi, domain.RightRead, domain.Wildcard); err != nil {
+	if err := operations.AuditWholeLog(p, nil); err != nil {
 		return err
 	}
 	if s.cfg.Log == nil {

@@ -57,6 +57,13 @@ func Audit(p domain.Principal, rec Recorder) error {
 	return UseService(p, domain.ServiceGiornaleEventi, domain.RightRead, rec)
 }
 
+// AuditWholeLog decides whether auditor p may ask about the whole log
+// (what-can of any principal, the verifiable log's checkpoints and proofs):
+// Giornale degli Eventi R on every entity, domain.CanAudit of no entity.
+func AuditWholeLog(p domain.Principal, rec Recorder) error {
+	return AuditResource(p, nil, rec)
+}
+
 // AuditResource decides whether auditor p may ask about a resource
 // touching the entities domini (at the asked position): domain.CanAudit.
 func AuditResource(p domain.Principal, domini []string, rec Recorder) error {
