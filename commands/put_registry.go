@@ -20,7 +20,8 @@ type PutPendenzaType struct {
 	Spontaneous    bool
 }
 
-// PutPendenzaType needs Anagrafica Creditore W.
+// PutPendenzaType needs Anagrafica Creditore W from a role whose
+// tipiPendenza hold the type (operations.WriteTipoPendenza).
 func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenzaType) (Result, error) {
 	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
 		return Result{}, err
@@ -28,7 +29,7 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 	if c.Descrizione == "" || len(c.Descrizione) > 255 {
 		return Result{}, invalid("descrizione", "is required (at most 255 characters)")
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteTipoPendenza(actor.Principal, c.IDTipoPendenza, nil); err != nil {
 		return Result{}, err
 	}
 	e := events.PendenzaTypeRegistered{IDTipoPendenza: c.IDTipoPendenza, Descrizione: c.Descrizione,

@@ -69,6 +69,8 @@ func (s *Server) listDomini(c *echo.Context) error {
 
 // --- tipiPendenza ---
 
+var pIDTipoPendenza = param{"idTipoPendenza", commands.ValidID}
+
 type tipoBody struct {
 	IDTipoPendenza     *string `json:"idTipoPendenza,omitempty"` // optional; must equal the path
 	Descrizione        string  `json:"descrizione"`
@@ -98,15 +100,27 @@ func (s *Server) putTipoPendenza(c *echo.Context) error {
 	return s.written(c, res, err, entry(s.model.PendenzaType, id, toTipo))
 }
 
-// getTipoPendenza needs Anagrafica Creditore R. Pendenza types are a
-// registry shared by every entity (PUT needs the right, no scope), so reads
-// are not filtered by the role's tipiPendenza either.
+// getTipoPendenza needs Anagrafica Creditore R from a role whose
+// tipiPendenza hold the type: outside that scope the answer is 403 whether
+// or not the type exists.
 func (s *Server) getTipoPendenza(c *echo.Context) error {
-	return readRegistry(c, "idTipoPendenza", s.model.PendenzaType, domain.ServiceAnagraficaCreditore, toTipo)
+	return read1[operations.PendenzaTypes](c, s.model, pIDTipoPendenza, operations.ReadTipoPendenza, toTipo)
 }
 
+// listTipiPendenza needs Anagrafica Creditore R and lists only the types
+// in the scope of a role giving it.
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	return listRegistry(c, domain.ServiceAnagraficaCreditore, s.model.PendenzaTypes, toTipo)
+	scope, err := operations.TipiPendenzaList(callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	var keep []events.PendenzaTypeRegistered
+	for _, t := range s.model.PendenzaTypes() {
+		if scope.Admits(t.IDTipoPendenza) {
+			keep = append(keep, t)
+		}
+	}
+	return pageJSON(c, keep, toTipo)
 }
 
 // --- intermediari ---

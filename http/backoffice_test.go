@@ -173,7 +173,7 @@ func TestBackofficeCallerMatrix(t *testing.T) {
 		{"put_entity_in_scope", "PUT", bo + "/domini/" + d1, entity(d1), [4]int{ok, ok, forbidden, forbidden}},
 		{"put_entity_out_of_scope", "PUT", bo + "/domini/" + d2, entity(d2), [4]int{ok, forbidden, forbidden, forbidden}},
 		{"put_new_entity", "PUT", bo + "/domini/" + dNew, entity(dNew), [4]int{created, forbidden, forbidden, forbidden}},
-		// tipiPendenza: Anagrafica Creditore, not scoped
+		// tipiPendenza: Anagrafica Creditore, scoped by the role's tipiPendenza (every role here has "*")
 		{"get_type", "GET", bo + "/tipiPendenza/" + t1, nil, [4]int{ok, ok, ok, ok}},
 		{"get_unknown_type", "GET", bo + "/tipiPendenza/GHOST", nil, [4]int{notFound, notFound, notFound, notFound}},
 		{"list_types", "GET", bo + "/tipiPendenza", nil, [4]int{ok, ok, ok, ok}},

@@ -81,7 +81,7 @@ var catalogue = []*Operation{
 			return operations.ProfiloBackoffice(p, rec)
 		}},
 	{API: domain.APIBackoffice, Name: "servizio",
-		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
+		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
 			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
@@ -244,6 +244,8 @@ func decideService(m *projections.ReadModel, p domain.Principal, r Resource, rec
 		return operations.OnPendenzaScope(p, s, right, r.IDDominio, r.IDTipoPendenza, rec)
 	case r.IDDominio != "":
 		return operations.OnDominio(p, s, right, r.IDDominio, rec)
+	case r.IDTipoPendenza != "":
+		return operations.OnTipoPendenza(p, s, right, r.IDTipoPendenza, rec)
 	}
 	return operations.UseService(p, s, right, rec)
 }
