@@ -180,6 +180,7 @@ type PutOperator struct {
 	Principal      string
 	RagioneSociale string
 	Password       *string // nil keeps the current password
+	APIKey         *string // nil keeps the current API key (apikey authentication)
 	Enabled        bool
 	Roles          []string
 }
@@ -196,6 +197,9 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := checkPassword("password", c.Password); err != nil {
 		return Result{}, err
 	}
+	if err := checkPassword("apiKey", c.APIKey); err != nil {
+		return Result{}, err
+	}
 	if err := checkRoleIDs(c.Roles); err != nil {
 		return Result{}, err
 	}
@@ -208,16 +212,16 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := h.principalFree(c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
-	hash, err := hashOptional(c.Password)
+	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, "", operatorHolder(c.Principal), func() (Result, error) {
-		return h.putOperator(ctx, actor, c, hash)
+		return h.putOperator(ctx, actor, c, hash, keyHash)
 	})
 }
 
-func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash string) (Result, error) {
+func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
 		var cur *events.OperatorRegistered
 		for _, env := range stream {
@@ -237,11 +241,11 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, h
 			return nil, err
 		}
 		e := events.OperatorRegistered{Principal: c.Principal, RagioneSociale: c.RagioneSociale, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles)}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash}
 		if cur == nil {
 			return []events.Event{e}, nil
 		}
-		if hash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) {
+		if hash == "" && keyHash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) {
 			return nil, nil
 		}
 		return []events.Event{events.OperatorUpdated(e)}, nil

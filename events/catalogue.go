@@ -78,10 +78,11 @@ type OperatorRegistered struct {
 	PasswordHash   string   `json:"passwordHash,omitempty"`
 	Enabled        bool     `json:"abilitato"`
 	Roles          []string `json:"ruoli"`
+	APIKeyHash     string   `json:"apiKeyHash,omitempty"` // argon2id of the apikey credential; added later, absent before
 }
 
 // OperatorUpdated replaces an operator's data. An empty PasswordHash keeps
-// the current password.
+// the current password, an empty APIKeyHash the current API key.
 type OperatorUpdated OperatorRegistered
 
 // ApplicationRegistered records a new application (idA2A) and its principal.
@@ -91,10 +92,11 @@ type ApplicationRegistered struct {
 	PasswordHash string   `json:"passwordHash,omitempty"`
 	Enabled      bool     `json:"abilitato"`
 	Roles        []string `json:"ruoli"`
+	APIKeyHash   string   `json:"apiKeyHash,omitempty"` // argon2id of the apikey credential; added later, absent before
 }
 
 // ApplicationUpdated replaces an application's data. An empty PasswordHash
-// keeps the current password.
+// keeps the current password, an empty APIKeyHash the current API key.
 type ApplicationUpdated ApplicationRegistered
 
 // ApplicationAPIAuthorized authorizes an application on one API

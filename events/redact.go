@@ -7,7 +7,7 @@ import (
 )
 
 // secretFields never leave the service, even hashed.
-var secretFields = []string{"passwordHash", "connettorePasswordHash", "secretKey"}
+var secretFields = []string{"passwordHash", "connettorePasswordHash", "secretKey", "apiKeyHash"}
 
 func isSecretField(name string) bool {
 	for _, f := range secretFields {

@@ -90,6 +90,12 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 			return errUnauthenticated
 		}
 		cl.principal = rec.Principal
+	case domain.AuthAPIKey:
+		rec, err := s.apiKeyPrincipal(r)
+		if err != nil {
+			return errUnauthenticated
+		}
+		cl.principal = rec.Principal
 	case domain.AuthSSL:
 		subject, ok := s.verifiedSubject(r)
 		if !ok {

@@ -77,6 +77,7 @@ type operatoreBody struct {
 	Principal      *string  `json:"principal,omitempty"` // optional; must equal the path
 	RagioneSociale string   `json:"ragioneSociale"`
 	Password       *string  `json:"password,omitempty"`
+	APIKey         *string  `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato      *bool    `json:"abilitato"`
 	Ruoli          []string `json:"ruoli"`
 }
@@ -118,7 +119,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
-		RagioneSociale: body.RagioneSociale, Password: body.Password, Enabled: enabled, Roles: body.Ruoli})
+		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -150,6 +151,7 @@ type applicazioneBody struct {
 	IDA2A             *string             `json:"idA2A,omitempty"` // optional; must equal the path
 	Principal         string              `json:"principal"`
 	Password          *string             `json:"password,omitempty"`
+	APIKey            *string             `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato         *bool               `json:"abilitato"`
 	Ruoli             []string            `json:"ruoli"`
 	APIPagamenti      *bool               `json:"apiPagamenti,omitempty"`
@@ -266,7 +268,7 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
-		Principal: body.Principal, Password: body.Password, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
+		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

@@ -22,8 +22,10 @@ var ErrUnauthenticated = errors.New("projections: not authenticated")
 type PrincipalRecord struct {
 	Principal    domain.Principal
 	PasswordHash string
+	APIKeyHash   string          // the apikey credential's hash ("" for none)
 	Position     events.Position // the event that built this record
 	verified     atomic.Pointer[[32]byte]
+	verifiedKey  atomic.Pointer[[32]byte] // the same cache for the API key
 }
 
 // Application is an application as stored, for Backoffice reads.
@@ -34,6 +36,7 @@ type Application struct {
 	Roles        []string
 	Grants       []domain.Grant // in GrantableAPIs order
 	PasswordHash string         `json:"-"`
+	APIKeyHash   string         `json:"-"`
 	Position     events.Position
 }
 
@@ -44,6 +47,7 @@ type Operator struct {
 	Enabled        bool
 	Roles          []string
 	PasswordHash   string `json:"-"`
+	APIKeyHash     string `json:"-"`
 	Position       events.Position
 }
 
@@ -111,11 +115,14 @@ func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error
 
 func (p *principals) putOperator(e events.OperatorRegistered, pos events.Position) error {
 	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
-		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, Position: pos}
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos}
 	if old, ok := p.ops.get(e.Principal); ok {
 		p.unhold(old.Principal, old.Roles)
 		if op.PasswordHash == "" {
 			op.PasswordHash = old.PasswordHash
+		}
+		if op.APIKeyHash == "" {
+			op.APIKeyHash = old.APIKeyHash
 		}
 	}
 	p.ops.put(e.Principal, op)
@@ -126,12 +133,15 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 
 func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
-		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, Position: pos}
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos}
 	if old, ok := p.apps.get(e.IDA2A); ok {
 		p.unhold(old.Principal, old.Roles)
 		app.Grants = old.Grants
 		if app.PasswordHash == "" && old.Principal == app.Principal {
 			app.PasswordHash = old.PasswordHash
+		}
+		if app.APIKeyHash == "" {
+			app.APIKeyHash = old.APIKeyHash // the key belongs to idA2A, which X-APP-ID names
 		}
 		if old.Principal != app.Principal {
 			delete(p.appByName, old.Principal)
@@ -221,11 +231,11 @@ func (p *principals) rebuild(name string, pos events.Position) {
 		for _, g := range app.Grants {
 			pr = pr.WithGrant(g)
 		}
-		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, Position: pos}
+		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, APIKeyHash: app.APIKeyHash, Position: pos}
 	} else if op, ok := p.ops.get(name); ok {
 		pr := domain.Principal{Kind: domain.KindOperator, Name: op.Principal, Enabled: op.Enabled,
 			Roles: p.resolveRoles(op.Roles)}
-		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, Position: pos}
+		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Position: pos}
 	}
 	dnKey := ""
 	if dn, err := domain.ParseDN(name); err == nil {
@@ -290,15 +300,60 @@ func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
 // so drops the cache. An unknown name costs one hash verification like a
 // wrong password and returns the same ErrUnauthenticated.
 func (m *ReadModel) Authenticate(name, password string) (*PrincipalRecord, error) {
-	rec, ok := m.principals.byName.get(name)
-	if !ok || rec.PasswordHash == "" {
-		_, _ = domain.VerifyPassword(domain.DummyHash(), password)
+	return m.AuthenticateAs(CredentialPassword, name, password)
+}
+
+// CredentialKind is which secret a caller presents: a password (basic,
+// named by principal) or an API key (apikey, named by X-APP-ID).
+type CredentialKind uint8
+
+const (
+	// CredentialPassword is the basic password of the principal named.
+	CredentialPassword CredentialKind = iota
+	// CredentialAPIKey is the API key of the application idA2A or the
+	// operator principal named by X-APP-ID.
+	CredentialAPIKey
+)
+
+// AuthenticateAs checks the credential of kind presented by name, with
+// Authenticate's cache and costs: both kinds go through this one path.
+func (m *ReadModel) AuthenticateAs(kind CredentialKind, name, secret string) (*PrincipalRecord, error) {
+	var (
+		rec   *PrincipalRecord
+		ok    bool
+		hash  string
+		cache *atomic.Pointer[[32]byte]
+	)
+	switch kind {
+	case CredentialPassword:
+		if rec, ok = m.principals.byName.get(name); ok {
+			hash, cache = rec.PasswordHash, &rec.verified
+		}
+	case CredentialAPIKey:
+		if rec, ok = m.LookupAppID(name); ok {
+			hash, cache = rec.APIKeyHash, &rec.verifiedKey
+		}
+	}
+	if !ok || hash == "" {
+		_, _ = domain.VerifyPassword(domain.DummyHash(), secret)
 		return nil, ErrUnauthenticated
 	}
-	if verifyCached(&m.macKey, &rec.verified, rec.PasswordHash, password) {
+	if verifyCached(&m.macKey, cache, hash, secret) {
 		return rec, nil
 	}
 	return nil, ErrUnauthenticated
+}
+
+// LookupAppID returns the principal an X-APP-ID names: the application
+// idA2A, else the operator whose principal it is.
+func (m *ReadModel) LookupAppID(id string) (*PrincipalRecord, bool) {
+	if app, ok := m.principals.apps.get(id); ok {
+		return m.principals.byName.get(app.Principal)
+	}
+	if op, ok := m.principals.ops.get(id); ok {
+		return m.principals.byName.get(op.Principal)
+	}
+	return nil, false
 }
 
 // verifyCached checks password against hash, using and filling the

@@ -95,6 +95,7 @@ type snapApp struct {
 	Roles                          []string
 	Grants                         []snapGrant
 	Position                       events.Position
+	APIKeyHash                     string // absent from older snapshots: no key
 }
 
 type snapRecord struct {
@@ -141,7 +142,7 @@ func (m *ReadModel) state() *snapshotState {
 	sort.Slice(st.Operators, func(i, j int) bool { return st.Operators[i].Principal < st.Operators[j].Principal })
 	p.apps.each(func(_ string, a *Application) bool {
 		sa := snapApp{IDA2A: a.IDA2A, Principal: a.Principal, PasswordHash: a.PasswordHash, Enabled: a.Enabled,
-			Roles: a.Roles, Position: a.Position}
+			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash}
 		for _, g := range a.Grants {
 			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()})
 		}
@@ -230,7 +231,7 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, sa := range st.Apps {
 		app := &Application{IDA2A: sa.IDA2A, Principal: sa.Principal, Enabled: sa.Enabled, Roles: sa.Roles,
-			PasswordHash: sa.PasswordHash, Position: sa.Position}
+			PasswordHash: sa.PasswordHash, APIKeyHash: sa.APIKeyHash, Position: sa.Position}
 		for _, g := range sa.Grants {
 			api, err := domain.ParseAPI(g.API)
 			if err != nil || !api.Grantable() {
