@@ -10,8 +10,9 @@ import (
 // section 7). Handlers validate path ids and bodies first (400), then ask
 // domain whether the caller may (403), and only then look the resource up
 // (404), so that existence is never revealed outside the caller's scope.
-// Writes go through commands, which decide the service right and the
-// delegation themselves; reads decide here, with domain.
+// Reads call the operation functions of package operations; writes go
+// through commands, which call them for the service right and decide the
+// delegation themselves.
 //
 // Files: backoffice_registry.go (domini, tipiPendenza, intermediari),
 // backoffice_principals.go (ruoli, operatori, applicazioni),

@@ -37,6 +37,22 @@ func (s *Server) admitNode(c *echo.Context) (operations.NodeGate, error) {
 		Password: cl.node.password, DN: cl.node.dn}, id, nil)
 }
 
+// admitNodeWrite admits the node caller, then decodes the body of its
+// write and checks the format of the body's idDominio (400).
+func (s *Server) admitNodeWrite(c *echo.Context, body any, idDominio *string) (operations.NodeGate, error) {
+	g, err := s.admitNode(c)
+	if err != nil {
+		return g, err
+	}
+	if err := s.decodeJSON(c, body); err != nil {
+		return g, err
+	}
+	if !commands.ValidDominio(*idDominio) {
+		return g, syntaxError("idDominio must be 11 digits")
+	}
+	return g, nil
+}
+
 // nodeActor is the command actor of a node call: the intermediary, so that
 // the event log says which connector recorded what.
 func nodeActor(c *echo.Context, g operations.NodeGate) commands.Actor {
@@ -86,16 +102,10 @@ type ricevutaView struct {
 // for an identical repeat of the idRicevuta, 409 for a repeat with
 // different content, 404 for an unknown notice of a served entity.
 func (s *Server) nodoRicevuta(c *echo.Context) error {
-	g, err := s.admitNode(c)
+	var body ricevutaBody
+	g, err := s.admitNodeWrite(c, &body, &body.IDDominio)
 	if err != nil {
 		return err
-	}
-	var body ricevutaBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if !commands.ValidDominio(body.IDDominio) {
-		return syntaxError("idDominio must be 11 digits")
 	}
 	if body.Importo == nil {
 		return syntaxError("importo is required")
@@ -143,16 +153,10 @@ type flussoBody struct {
 // 201 when recorded, 200 for an identical repeat of the idFlusso, 409 for a
 // repeat with different content.
 func (s *Server) nodoFlusso(c *echo.Context) error {
-	g, err := s.admitNode(c)
+	var body flussoBody
+	g, err := s.admitNodeWrite(c, &body, &body.IDDominio)
 	if err != nil {
 		return err
-	}
-	var body flussoBody
-	if err := s.decodeJSON(c, &body); err != nil {
-		return err
-	}
-	if !commands.ValidDominio(body.IDDominio) {
-		return syntaxError("idDominio must be 11 digits")
 	}
 	if body.ImportoTotale == nil {
 		return syntaxError("importoTotale is required")
