@@ -1,5 +1,7 @@
 package events
 
+import "encoding/json"
+
 // The catalogue: one past-tense type per fact. Scopes are lists in GovPay's
 // convention: ["*"] means all, an empty list means none, otherwise the
 // listed ids. Amounts are integer euro cents. Password hashes are PHC
@@ -137,6 +139,14 @@ type Subject struct {
 	Identificativo string `json:"identificativo"`
 	Anagrafica     string `json:"anagrafica"`
 	Email          string `json:"email,omitempty"`
+	// GovPay's address fields (added later, absent before).
+	Indirizzo string `json:"indirizzo,omitempty"`
+	Civico    string `json:"civico,omitempty"`
+	CAP       string `json:"cap,omitempty"`
+	Localita  string `json:"localita,omitempty"`
+	Provincia string `json:"provincia,omitempty"`
+	Nazione   string `json:"nazione,omitempty"`
+	Cellulare string `json:"cellulare,omitempty"`
 }
 
 // PendenzaCreated records a new pendenza created by application IDA2A.
@@ -150,6 +160,49 @@ type PendenzaCreated struct {
 	Payer          Subject `json:"soggettoPagatore"`
 	NumeroAvviso   string  `json:"numeroAvviso"`
 	UUID           string  `json:"UUID"`
+	PendenzaDetails
+}
+
+// PendenzaDetails are the fields of GovPay's pendenza that bear on no
+// decision, kept as the creator sent them (all added later, absent
+// before). Objects GovPay leaves to the creator's format stay raw JSON.
+type PendenzaDetails struct {
+	Voci                   []Voce          `json:"voci,omitempty"`
+	AnnoRiferimento        int             `json:"annoRiferimento,omitempty"`
+	Tassonomia             string          `json:"tassonomia,omitempty"`
+	TassonomiaAvviso       string          `json:"tassonomiaAvviso,omitempty"`
+	Direzione              string          `json:"direzione,omitempty"`
+	Divisione              string          `json:"divisione,omitempty"`
+	CartellaPagamento      string          `json:"cartellaPagamento,omitempty"`
+	DataValidita           string          `json:"dataValidita,omitempty"`
+	DataScadenza           string          `json:"dataScadenza,omitempty"`
+	DataNotificaAvviso     string          `json:"dataNotificaAvviso,omitempty"`
+	DataPromemoriaScadenza string          `json:"dataPromemoriaScadenza,omitempty"`
+	DatiAllegati           json.RawMessage `json:"datiAllegati,omitempty"`
+	Documento              json.RawMessage `json:"documento,omitempty"`
+	Proprieta              json.RawMessage `json:"proprieta,omitempty"`
+	Allegati               json.RawMessage `json:"allegati,omitempty"`
+}
+
+// Voce is one item of a pendenza (GovPay's voci): its amount, and how it
+// is collected (an entrata code, IBANs with an accounting code, or a
+// digital stamp).
+type Voce struct {
+	IDVocePendenza        string          `json:"idVocePendenza"`
+	AmountCents           int64           `json:"importoCentesimi"`
+	Descrizione           string          `json:"descrizione"`
+	DescrizioneCausaleRPT string          `json:"descrizioneCausaleRPT,omitempty"`
+	IDDominio             string          `json:"idDominio,omitempty"`
+	CodEntrata            string          `json:"codEntrata,omitempty"`
+	IBANAccredito         string          `json:"ibanAccredito,omitempty"`
+	IBANAppoggio          string          `json:"ibanAppoggio,omitempty"`
+	TipoContabilita       string          `json:"tipoContabilita,omitempty"`
+	CodiceContabilita     string          `json:"codiceContabilita,omitempty"`
+	TipoBollo             string          `json:"tipoBollo,omitempty"`
+	HashDocumento         string          `json:"hashDocumento,omitempty"`
+	ProvinciaResidenza    string          `json:"provinciaResidenza,omitempty"`
+	DatiAllegati          json.RawMessage `json:"datiAllegati,omitempty"`
+	Contabilita           json.RawMessage `json:"contabilita,omitempty"`
 }
 
 // PendenzaUpdated replaces a pendenza's data (its creator, notice number and
