@@ -51,9 +51,12 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if body.ACL == nil || body.Domini == nil || body.TipiPendenza == nil {
-		return syntaxError("acl, domini and tipiPendenza are required")
+	if body.ACL == nil {
+		return syntaxError("acl is required")
 	}
+	// GovPay's role is {acl} alone (its scope lives on each user): a role
+	// without domini or tipiPendenza reaches no entity or type.
+	body.Domini, body.TipiPendenza = nonNilList(body.Domini), nonNilList(body.TipiPendenza)
 	acl := make([]events.ACLEntry, len(body.ACL))
 	for i, e := range body.ACL {
 		acl[i] = events.ACLEntry{Service: e.Servizio, Rights: e.Autorizzazioni}

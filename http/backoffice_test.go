@@ -992,7 +992,7 @@ func TestBackofficeBadInputNeverServerError(t *testing.T) {
 		{"unknown_field_hardening", "PUT", "/configurazioni/hardening", `{"abilitato":false,"captcha":{"serverURL":"http://x","secret":"s"}}`, 400, nil},
 		{"missing_abilitato", "PUT", "/intermediari/" + intID, `{"denominazione":"a","connettoreNodo":{"principal":"p"}}`, 400, nil},
 		{"missing_connector", "PUT", "/intermediari/" + intID, `{"denominazione":"a","abilitato":true}`, 400, nil},
-		{"missing_role_lists", "PUT", "/ruoli/r9", `{"acl":[]}`, 400, nil},
+		{"missing_role_acl", "PUT", "/ruoli/r9", `{"domini":[],"tipiPendenza":[]}`, 400, nil}, // {acl} alone is GovPay's role body
 		{"unknown_right", "PUT", "/ruoli/r9", `{"acl":[{"servizio":"Pendenze","autorizzazioni":["X"]}],"domini":[],"tipiPendenza":[]}`, 400, nil},
 		{"service_twice", "PUT", "/ruoli/r9", `{"acl":[{"servizio":"Pendenze","autorizzazioni":["R"]},{"servizio":"Pendenze","autorizzazioni":["W"]}],"domini":[],"tipiPendenza":[]}`, 400, nil},
 		{"short_password", "PUT", "/operatori/o9", `{"ragioneSociale":"a","password":"short","abilitato":true,"ruoli":[]}`, 400, nil},
