@@ -58,3 +58,13 @@ func CanEnterAPI(p Principal, api API) error {
 	}
 	return deny(RuleAPIEntry, "the %s API is not entered by a principal", api)
 }
+
+// CanReadAPIProfile decides GET /profilo on the Pendenze and Ragioneria
+// APIs (GovPay's profile of the caller): whoever may enter api reads its
+// own profile there.
+func CanReadAPIProfile(p Principal, api API) error {
+	if api != APIPendenze && api != APIRagioneria {
+		return deny(RuleAPIEntry, "the %s API has no application profile", api)
+	}
+	return CanEnterAPI(p, api)
+}

@@ -17,6 +17,7 @@ func (s *Server) registerPendenze(g *echo.Group) {
 	g.PUT("/pendenze/:idA2A/:idPendenza", s.putPendenza)
 	g.GET("/pendenze/:idA2A/:idPendenza", s.getOwnPendenza)
 	g.GET("/pendenze", s.listOwnPendenze)
+	g.GET("/profilo", s.apiProfilo(domain.APIPendenze))
 }
 
 type pendenzaBody struct {

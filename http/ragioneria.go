@@ -22,6 +22,7 @@ func (s *Server) registerRagioneria(g *echo.Group) {
 	g.GET("/riscossioni", s.listRiscossioni)
 	g.GET("/pagamenti", s.ragListPagamenti)
 	g.GET("/pagamenti/:id", s.ragGetPagamento)
+	g.GET("/profilo", s.apiProfilo(domain.APIRagioneria))
 }
 
 type riconciliazioneBody struct {

@@ -121,6 +121,11 @@ var catalogue = []*Operation{
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
 			return operations.ListOwnPendenze(p, rec)
 		}},
+	{API: domain.APIPendenze, Name: "profilo", Summary: "read the caller's own profile (GovPay's Profilo)",
+		Routes: []string{"GET /profilo"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ProfiloAPI(p, domain.APIPendenze, rec)
+		}},
 
 	// PAGAMENTO (section 6).
 	{API: domain.APIPagamento, Name: "pay",
@@ -166,6 +171,11 @@ var catalogue = []*Operation{
 		}},
 
 	// RAGIONERIA (section 8).
+	{API: domain.APIRagioneria, Name: "profilo", Summary: "read the caller's own profile (GovPay's Profilo)",
+		Routes: []string{"GET /profilo"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ProfiloAPI(p, domain.APIRagioneria, rec)
+		}},
 	{API: domain.APIRagioneria, Name: "write-reconciliation", Summary: "create the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"PUT /riconciliazioni/{idDominio}/{id}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
