@@ -18,6 +18,7 @@ func (s *Server) registerPendenze(g *echo.Group) {
 	g.GET("/pendenze/:idA2A/:idPendenza", s.getOwnPendenza)
 	g.GET("/pendenze", s.listOwnPendenze)
 	g.GET("/profilo", s.apiProfilo(domain.APIPendenze))
+	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPendenze))
 }
 
 type pendenzaBody struct {

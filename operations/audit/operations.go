@@ -164,6 +164,9 @@ var catalogue = []*Operation{
 			_, err := operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
 			return err
 		}},
+	byAvviso(domain.APIPagamento, operations.ReadByAvvisoPagamento),
+	byAvviso(domain.APIPendenze, operations.ReadByAvvisoPendenze),
+	byAvviso(domain.APIRagioneria, operations.ReadByAvvisoRagioneria),
 	{API: domain.APIPagamento, Name: "profilo", Summary: "read the caller's profile",
 		Routes: []string{"GET /profilo"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
@@ -310,3 +313,17 @@ func Names(api domain.API) []string {
 // Catalogue returns every operation, in catalogue order. The operations
 // are shared: callers must not modify them.
 func Catalogue() []*Operation { return catalogue }
+
+// byAvviso is the catalogue entry of GET /pendenze/byAvviso on api,
+// decided by op, the operation its route calls.
+func byAvviso(api domain.API, op func(operations.Notices, domain.Principal, string, string, operations.Recorder) (projections.Pendenza, error)) *Operation {
+	return &Operation{API: api, Name: "read-by-avviso", Summary: "read the pendenza of the notice idDominio/numeroAvviso",
+		Routes: []string{"GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso); err != nil {
+				return err
+			}
+			_, err := op(m, p, r.IDDominio, r.NumeroAvviso, rec)
+			return err
+		}}
+}
