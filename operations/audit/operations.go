@@ -75,6 +75,13 @@ func backofficeRight(r Resource) (domain.Service, domain.Right, error) {
 // operation function the HTTP handler (or command) of its routes calls.
 var catalogue = []*Operation{
 	// BACKOFFICE (API.md section 4).
+	{API: domain.APIBackoffice, Name: "serviziACL", Summary: "list the services an ACL entry may name (any role)",
+		Routes: []string{"GET /enumerazioni/serviziACL"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ServiziACL(p, rec)
+		}},
+	logout(domain.APIBackoffice),
+	logout(domain.APIPagamento),
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
@@ -325,5 +332,14 @@ func byAvviso(api domain.API, op func(operations.Notices, domain.Principal, stri
 			}
 			_, err := op(m, p, r.IDDominio, r.NumeroAvviso, rec)
 			return err
+		}}
+}
+
+// logout is the catalogue entry of GET /logout on api.
+func logout(api domain.API) *Operation {
+	return &Operation{API: api, Name: "logout", Summary: "end the caller's own session",
+		Routes: []string{"GET /logout"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.Logout(p, api, rec)
 		}}
 }
