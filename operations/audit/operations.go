@@ -82,6 +82,21 @@ var catalogue = []*Operation{
 		}},
 	logout(domain.APIBackoffice),
 	logout(domain.APIPagamento),
+	{API: domain.APIPagamento, Name: "payable-domini", Summary: "list the entities the caller may pay at",
+		Routes: []string{"GET /domini"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			_, err := operations.PayableDomini(p, rec)
+			return err
+		}},
+	{API: domain.APIPagamento, Name: "payable-tipi", Summary: "list the types the caller may pay spontaneously at idDominio",
+		Routes: []string{"GET /domini/{idDominio}/tipiPendenza"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			_, err := operations.PayableTipi(m, p, r.IDDominio, rec)
+			return err
+		}},
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
