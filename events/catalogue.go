@@ -167,7 +167,13 @@ type PendenzaCreated struct {
 // decision, kept as the creator sent them (all added later, absent
 // before). Objects GovPay leaves to the creator's format stay raw JSON.
 type PendenzaDetails struct {
-	Voci                   []Voce          `json:"voci,omitempty"`
+	Voci []Voce `json:"voci,omitempty"`
+	PendenzaFields
+}
+
+// PendenzaFields are PendenzaDetails but the voci, in the same JSON form
+// on the wire and in the event.
+type PendenzaFields struct {
 	AnnoRiferimento        int             `json:"annoRiferimento,omitempty"`
 	Tassonomia             string          `json:"tassonomia,omitempty"`
 	TassonomiaAvviso       string          `json:"tassonomiaAvviso,omitempty"`
@@ -188,8 +194,14 @@ type PendenzaDetails struct {
 // is collected (an entrata code, IBANs with an accounting code, or a
 // digital stamp).
 type Voce struct {
+	AmountCents int64 `json:"importoCentesimi"`
+	VoceFields
+}
+
+// VoceFields are a Voce but its amount, in the same JSON form on the wire
+// and in the event.
+type VoceFields struct {
 	IDVocePendenza        string          `json:"idVocePendenza"`
-	AmountCents           int64           `json:"importoCentesimi"`
 	Descrizione           string          `json:"descrizione"`
 	DescrizioneCausaleRPT string          `json:"descrizioneCausaleRPT,omitempty"`
 	IDDominio             string          `json:"idDominio,omitempty"`
