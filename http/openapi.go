@@ -70,6 +70,8 @@ func buildOpenAPI(e *echo.Echo) map[string]any {
 				"ssl":    map[string]any{"type": "mutualTLS"},
 				"spid":   map[string]any{"type": "apiKey", "in": "header", "name": spidHeader},
 				"public": map[string]any{"type": "apiKey", "in": "cookie", "name": SessionCookie},
+				"apikey": map[string]any{"type": "apiKey", "in": "header", "name": apiKeyHeader,
+					"description": "GovPay's API key, with the header " + appIDHeader + " naming the application or operator"},
 			},
 			"schemas": map[string]any{
 				"FaultBean": map[string]any{"type": "object", "required": []string{"categoria", "codice", "descrizione"},
