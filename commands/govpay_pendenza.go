@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"regexp"
 	"time"
 
@@ -131,6 +132,23 @@ func checkVoce(v *events.Voce) error {
 	}
 	if kinds != 1 {
 		return invalid("voci", "each voce names exactly one of codEntrata, ibanAccredito (with tipoContabilita and codiceContabilita) or tipoBollo")
+	}
+	return nil
+}
+
+var reCodificaIUV = regexp.MustCompile(`^[0-9]{1,3}$`)
+
+// checkTypeFields validates GovPay's fields of a pendenza type; a JSON
+// null setting is the same as an absent one.
+func checkTypeFields(f *events.TypeFields) error {
+	if f.CodificaIUV != nil && !reCodificaIUV.MatchString(*f.CodificaIUV) {
+		return invalid("codificaIUV", "must be one to three digits")
+	}
+	for _, raw := range []*json.RawMessage{&f.PortaleBackoffice, &f.PortalePagamento, &f.AvvisaturaMail,
+		&f.AvvisaturaAppIO, &f.Visualizzazione, &f.TracciatoCsv} {
+		if string(*raw) == "null" {
+			*raw = nil
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/payauthz/payauthz/domain"
@@ -18,6 +19,7 @@ type PutPendenzaType struct {
 	Descrizione    string
 	Enabled        bool
 	Spontaneous    bool
+	Fields         events.TypeFields // GovPay's fields that bear on no decision
 }
 
 // PutPendenzaType needs Anagrafica Creditore W from a role whose
@@ -29,16 +31,19 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 	if c.Descrizione == "" || len(c.Descrizione) > 255 {
 		return Result{}, invalid("descrizione", "is required (at most 255 characters)")
 	}
+	if err := checkTypeFields(&c.Fields); err != nil {
+		return Result{}, err
+	}
 	if err := operations.WriteTipoPendenza(actor.Principal, c.IDTipoPendenza, nil); err != nil {
 		return Result{}, err
 	}
 	e := events.PendenzaTypeRegistered{IDTipoPendenza: c.IDTipoPendenza, Descrizione: c.Descrizione,
-		Enabled: c.Enabled, Spontaneous: c.Spontaneous}
+		Enabled: c.Enabled, Spontaneous: c.Spontaneous, TypeFields: c.Fields}
 	return h.execute(ctx, actor, events.StreamTipoPendenza+c.IDTipoPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
-		if cur, ok := h.model.PendenzaType(c.IDTipoPendenza); ok && cur == e {
+		if cur, ok := h.model.PendenzaType(c.IDTipoPendenza); ok && reflect.DeepEqual(cur, e) {
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaTypeUpdated(e)}, nil

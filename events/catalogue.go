@@ -42,6 +42,22 @@ type PendenzaTypeRegistered struct {
 	Descrizione    string `json:"descrizione"`
 	Enabled        bool   `json:"abilitato"`
 	Spontaneous    bool   `json:"pagamentoSpontaneo"`
+	TypeFields
+}
+
+// TypeFields are GovPay's fields of a pendenza type that bear on no
+// decision (added later, absent before): the IUV prefix, whether a third
+// party may pay, and the portals' and notifications' settings, kept as
+// sent.
+type TypeFields struct {
+	CodificaIUV       *string         `json:"codificaIUV,omitempty"`
+	PagaTerzi         *bool           `json:"pagaTerzi,omitempty"`
+	PortaleBackoffice json.RawMessage `json:"portaleBackoffice,omitempty"`
+	PortalePagamento  json.RawMessage `json:"portalePagamento,omitempty"`
+	AvvisaturaMail    json.RawMessage `json:"avvisaturaMail,omitempty"`
+	AvvisaturaAppIO   json.RawMessage `json:"avvisaturaAppIO,omitempty"`
+	Visualizzazione   json.RawMessage `json:"visualizzazione,omitempty"`
+	TracciatoCsv      json.RawMessage `json:"tracciatoCsv,omitempty"`
 }
 
 // PendenzaTypeUpdated replaces a pendenza type's data.

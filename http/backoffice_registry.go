@@ -75,7 +75,33 @@ type tipoBody struct {
 	IDTipoPendenza     *string `json:"idTipoPendenza,omitempty"` // optional; must equal the path
 	Descrizione        string  `json:"descrizione"`
 	Abilitato          *bool   `json:"abilitato"`
-	PagamentoSpontaneo bool    `json:"pagamentoSpontaneo"`
+	PagamentoSpontaneo *bool   `json:"pagamentoSpontaneo"`
+	Tipo               *string `json:"tipo,omitempty"` // GovPay's "spontaneo" | "dovuto"
+	events.TypeFields
+}
+
+// spontaneous reads pagamentoSpontaneo and GovPay's tipo, which must agree
+// when both are given.
+func (b tipoBody) spontaneous() (bool, error) {
+	var fromTipo *bool
+	if b.Tipo != nil {
+		switch *b.Tipo {
+		case "spontaneo", "dovuto":
+			v := *b.Tipo == "spontaneo"
+			fromTipo = &v
+		default:
+			return false, syntaxError(`tipo must be "spontaneo" or "dovuto"`)
+		}
+	}
+	switch {
+	case b.PagamentoSpontaneo != nil && fromTipo != nil && *b.PagamentoSpontaneo != *fromTipo:
+		return false, syntaxError("tipo and pagamentoSpontaneo disagree")
+	case b.PagamentoSpontaneo != nil:
+		return *b.PagamentoSpontaneo, nil
+	case fromTipo != nil:
+		return *fromTipo, nil
+	}
+	return false, nil
 }
 
 type tipoView struct {
@@ -83,10 +109,17 @@ type tipoView struct {
 	Descrizione        string `json:"descrizione"`
 	Abilitato          bool   `json:"abilitato"`
 	PagamentoSpontaneo bool   `json:"pagamentoSpontaneo"`
+	Tipo               string `json:"tipo"` // GovPay's form of pagamentoSpontaneo
+	events.TypeFields
 }
 
 func toTipo(e events.PendenzaTypeRegistered) tipoView {
-	return tipoView{IDTipoPendenza: e.IDTipoPendenza, Descrizione: e.Descrizione, Abilitato: e.Enabled, PagamentoSpontaneo: e.Spontaneous}
+	tipo := "dovuto"
+	if e.Spontaneous {
+		tipo = "spontaneo"
+	}
+	return tipoView{IDTipoPendenza: e.IDTipoPendenza, Descrizione: e.Descrizione, Abilitato: e.Enabled,
+		PagamentoSpontaneo: e.Spontaneous, Tipo: tipo, TypeFields: e.TypeFields}
 }
 
 func (s *Server) putTipoPendenza(c *echo.Context) error {
@@ -95,8 +128,12 @@ func (s *Server) putTipoPendenza(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	spontaneous, err := body.spontaneous()
+	if err != nil {
+		return err
+	}
 	res, err := s.cmds.PutPendenzaType(c.Request().Context(), s.actor(c), commands.PutPendenzaType{IDTipoPendenza: id,
-		Descrizione: body.Descrizione, Enabled: enabled, Spontaneous: body.PagamentoSpontaneo})
+		Descrizione: body.Descrizione, Enabled: enabled, Spontaneous: spontaneous, Fields: body.TypeFields})
 	return s.written(c, res, err, entry(s.model.PendenzaType, id, toTipo))
 }
 
