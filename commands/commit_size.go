@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -32,4 +33,13 @@ func checkCommitSize(evs ...events.Event) error {
 		return fmt.Errorf("%w: about %d bytes, at most %d", events.ErrTooLarge, n, MaxCommitBytes)
 	}
 	return nil
+}
+
+// dummyIf is a stand-in hash when secret is set, so that the largest
+// commit a write may make is measured with the hash it will hold.
+func dummyIf(secret *string) string {
+	if secret == nil || *secret == "" {
+		return ""
+	}
+	return domain.DummyHash()
 }

@@ -24,6 +24,7 @@ type PutApplication struct {
 	IDA2A     string
 	Principal string
 	Password  *string // nil keeps the current password
+	APIKey    *string // nil keeps the current API key (apikey authentication)
 	Enabled   bool
 	Roles     []string
 	Grants    []GrantInput
@@ -74,14 +75,14 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	// The largest commit this command can write, checked before the
 	// principal is claimed: a refused write leaves no claim behind.
 	largest := []events.Event{events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal,
-		PasswordHash: domain.DummyHash(), Enabled: c.Enabled, Roles: nonNil(c.Roles)}}
+		PasswordHash: domain.DummyHash(), APIKeyHash: dummyIf(c.APIKey), Enabled: c.Enabled, Roles: nonNil(c.Roles)}}
 	for _, g := range grants {
 		largest = append(largest, g)
 	}
 	if err := checkCommitSize(largest...); err != nil {
 		return Result{}, err
 	}
-	hash, err := hashOptional(c.Password)
+	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}
@@ -90,11 +91,11 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 		previous = app.Principal
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, previous, applicationHolder(c.IDA2A), func() (Result, error) {
-		return h.putApplication(ctx, actor, c, grants, hash)
+		return h.putApplication(ctx, actor, c, grants, hash, keyHash)
 	})
 }
 
-func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, grants map[string]events.ApplicationAPIAuthorized, hash string) (Result, error) {
+func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := foldApplication(stream)
 		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles); err != nil {
@@ -102,11 +103,11 @@ func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplicat
 		}
 		var out []events.Event
 		app := events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles)}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash}
 		switch {
 		case !cur.exists:
 			out = append(out, app)
-		case hash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles):
+		case hash != "" || keyHash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles):
 			out = append(out, events.ApplicationUpdated(app))
 		}
 		for _, api := range domain.GrantableAPIs {
@@ -144,6 +145,9 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 		return nil, err
 	}
 	if err := checkPassword("password", c.Password); err != nil {
+		return nil, err
+	}
+	if err := checkPassword("apiKey", c.APIKey); err != nil {
 		return nil, err
 	}
 	if err := checkRoleIDs(c.Roles); err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
@@ -24,7 +25,8 @@ type PutPendenza struct {
 	Causale        string
 	AmountCents    int64
 	Payer          events.Subject
-	NumeroAvviso   string // optional: assigned when absent on creation
+	NumeroAvviso   string                 // optional: assigned when absent on creation
+	Details        events.PendenzaDetails // GovPay's fields that bear on no decision
 }
 
 // PutPendenza authorizes with the caller's PENDENZE grant (creation) or
@@ -57,7 +59,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		}
 		e := events.PendenzaCreated{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza, IDDominio: c.IDDominio,
 			IDTipoPendenza: c.IDTipoPendenza, Causale: c.Causale, AmountCents: c.AmountCents, Payer: c.Payer,
-			NumeroAvviso: c.NumeroAvviso}
+			NumeroAvviso: c.NumeroAvviso, PendenzaDetails: c.Details}
 		if cur == nil {
 			avviso := claimed // a retry after a conflict keeps the number it claimed
 			if avviso == "" || !strings.HasPrefix(avviso, c.IDDominio+"/") {
@@ -92,7 +94,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			moved = cur.IDDominio + "/" + cur.NumeroAvviso
 		}
 		e.NumeroAvviso, e.UUID = cur.NumeroAvviso, cur.UUID
-		if e == *cur {
+		if reflect.DeepEqual(e, *cur) {
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaUpdated(e)}, nil
@@ -134,7 +136,7 @@ func validatePendenza(c *PutPendenza) error {
 	if c.AmountCents <= 0 {
 		return unprocessable("importo must be greater than zero")
 	}
-	return nil
+	return validateDetails(&c.Details, c.AmountCents)
 }
 
 // checkSubject validates a payer or remitter and upper-cases its fiscal code.
@@ -143,7 +145,7 @@ func checkSubject(field string, s *events.Subject) error {
 		return invalid(field+".tipo", `must be "F" or "G"`)
 	}
 	s.Identificativo = strings.ToUpper(strings.TrimSpace(s.Identificativo))
-	if !ValidFiscalCode(s.Identificativo) {
+	if !ValidFiscalCode(s.Identificativo) && s.Identificativo != domain.AnonymousIdentificativo {
 		return invalid(field+".identificativo", "is not a fiscal code")
 	}
 	if s.Anagrafica == "" || len(s.Anagrafica) > 140 {
@@ -152,7 +154,7 @@ func checkSubject(field string, s *events.Subject) error {
 	if len(s.Email) > 256 || (s.Email != "" && !strings.Contains(s.Email, "@")) {
 		return invalid(field+".email", "is not an e-mail address")
 	}
-	return nil
+	return checkAddress(field, s)
 }
 
 // noticeNumber returns want when it is free at idDominio (409 when taken),

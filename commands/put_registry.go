@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/payauthz/payauthz/domain"
@@ -17,9 +18,11 @@ type PutPendenzaType struct {
 	Descrizione    string
 	Enabled        bool
 	Spontaneous    bool
+	Fields         events.TypeFields // GovPay's fields that bear on no decision
 }
 
-// PutPendenzaType needs Anagrafica Creditore W.
+// PutPendenzaType needs Anagrafica Creditore W from a role whose
+// tipiPendenza hold the type (operations.WriteTipoPendenza).
 func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenzaType) (Result, error) {
 	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
 		return Result{}, err
@@ -27,11 +30,14 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 	if c.Descrizione == "" || len(c.Descrizione) > 255 {
 		return Result{}, invalid("descrizione", "is required (at most 255 characters)")
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
+	if err := checkTypeFields(&c.Fields); err != nil {
+		return Result{}, err
+	}
+	if err := operations.WriteTipoPendenza(actor.Principal, c.IDTipoPendenza, nil); err != nil {
 		return Result{}, err
 	}
 	e := events.PendenzaTypeRegistered{IDTipoPendenza: c.IDTipoPendenza, Descrizione: c.Descrizione,
-		Enabled: c.Enabled, Spontaneous: c.Spontaneous}
+		Enabled: c.Enabled, Spontaneous: c.Spontaneous, TypeFields: c.Fields}
 	return h.execute(ctx, actor, events.StreamTipoPendenza+c.IDTipoPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
@@ -39,7 +45,7 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 		cur, ok := lastWhole(stream, func(u events.PendenzaTypeUpdated) events.PendenzaTypeRegistered {
 			return events.PendenzaTypeRegistered(u)
 		})
-		if ok && cur == e {
+		if ok && reflect.DeepEqual(cur, e) {
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaTypeUpdated(e)}, nil
@@ -201,6 +207,7 @@ type PutOperator struct {
 	Principal      string
 	RagioneSociale string
 	Password       *string // nil keeps the current password
+	APIKey         *string // nil keeps the current API key (apikey authentication)
 	Enabled        bool
 	Roles          []string
 }
@@ -217,6 +224,9 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := checkPassword("password", c.Password); err != nil {
 		return Result{}, err
 	}
+	if err := checkPassword("apiKey", c.APIKey); err != nil {
+		return Result{}, err
+	}
 	if err := checkRoleIDs(c.Roles); err != nil {
 		return Result{}, err
 	}
@@ -229,16 +239,16 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := h.principalFree(c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
-	hash, err := hashOptional(c.Password)
+	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, "", operatorHolder(c.Principal), func() (Result, error) {
-		return h.putOperator(ctx, actor, c, hash)
+		return h.putOperator(ctx, actor, c, hash, keyHash)
 	})
 }
 
-func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash string) (Result, error) {
+func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
 		var cur *events.OperatorRegistered
 		for _, env := range stream {
@@ -258,11 +268,11 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, h
 			return nil, err
 		}
 		e := events.OperatorRegistered{Principal: c.Principal, RagioneSociale: c.RagioneSociale, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles)}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash}
 		if cur == nil {
 			return []events.Event{e}, nil
 		}
-		if hash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) {
+		if hash == "" && keyHash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) {
 			return nil, nil
 		}
 		return []events.Event{events.OperatorUpdated(e)}, nil

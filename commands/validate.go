@@ -128,6 +128,18 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 }
 
 // hashOptional hashes p when set; "" means keep the current hash.
+// hashCredentials hashes an operator's or application's optional password
+// and API key (argon2id each; "" for one not given, which keeps it).
+func hashCredentials(password, apiKey *string) (hash, keyHash string, err error) {
+	if hash, err = hashOptional(password); err != nil {
+		return "", "", err
+	}
+	if keyHash, err = hashOptional(apiKey); err != nil {
+		return "", "", err
+	}
+	return hash, keyHash, nil
+}
+
 func hashOptional(p *string) (string, error) {
 	if p == nil {
 		return "", nil

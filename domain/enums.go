@@ -59,14 +59,17 @@ var (
 	AuthSSL    = AuthType{2}
 	AuthSPID   = AuthType{3}
 	AuthPublic = AuthType{4}
+	// AuthAPIKey is GovPay's API key: headers X-APP-ID (the application's
+	// idA2A or the operator's principal) and X-API-KEY.
+	AuthAPIKey = AuthType{5}
 )
 
-var authNames = [...]string{"", "basic", "ssl", "spid", "public"}
+var authNames = [...]string{"", "basic", "ssl", "spid", "public", "apikey"}
 
 // AuthTypes lists every authentication type.
-var AuthTypes = []AuthType{AuthBasic, AuthSSL, AuthSPID, AuthPublic}
+var AuthTypes = []AuthType{AuthBasic, AuthSSL, AuthSPID, AuthPublic, AuthAPIKey}
 
-// ParseAuthType accepts "basic", "ssl", "spid" or "public".
+// ParseAuthType accepts "basic", "ssl", "spid", "public" or "apikey".
 func ParseAuthType(s string) (AuthType, error) {
 	for i := 1; i < len(authNames); i++ {
 		if authNames[i] == s {

@@ -4,16 +4,17 @@ package domain
 // kinds of caller may enter it at all.
 
 // AcceptsAuth decides whether api accepts the auth type: backoffice,
-// pendenze and ragioneria take basic, ssl and spid; pagamento also public;
-// nodo only ssl and basic. The zero API or AuthType is never accepted.
+// pendenze and ragioneria take basic, ssl, spid and apikey; pagamento also
+// public; nodo only ssl and basic (its callers are intermediaries'
+// connectors, never an application's key). The zero API or AuthType is never accepted.
 // A denial carries RuleAuthNotAccepted, which HTTP answers with codice "403".
 func AcceptsAuth(api API, auth AuthType) error {
 	ok := false
 	switch api {
 	case APIBackoffice, APIPendenze, APIRagioneria:
-		ok = auth == AuthBasic || auth == AuthSSL || auth == AuthSPID
+		ok = auth == AuthBasic || auth == AuthSSL || auth == AuthSPID || auth == AuthAPIKey
 	case APIPagamento:
-		ok = auth == AuthBasic || auth == AuthSSL || auth == AuthSPID || auth == AuthPublic
+		ok = auth == AuthBasic || auth == AuthSSL || auth == AuthSPID || auth == AuthPublic || auth == AuthAPIKey
 	case APINodo:
 		ok = auth == AuthSSL || auth == AuthBasic
 	}
@@ -56,4 +57,14 @@ func CanEnterAPI(p Principal, api API) error {
 		return deny(RuleAPIEntry, "the PAGAMENTO API needs an application authorized on it, a citizen or an anonymous caller")
 	}
 	return deny(RuleAPIEntry, "the %s API is not entered by a principal", api)
+}
+
+// CanReadAPIProfile decides GET /profilo on the Pendenze and Ragioneria
+// APIs (GovPay's profile of the caller): whoever may enter api reads its
+// own profile there.
+func CanReadAPIProfile(p Principal, api API) error {
+	if api != APIPendenze && api != APIRagioneria {
+		return deny(RuleAPIEntry, "the %s API has no application profile", api)
+	}
+	return CanEnterAPI(p, api)
 }

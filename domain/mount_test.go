@@ -6,10 +6,10 @@ func TestAcceptsAuth(t *testing.T) {
 	t.Parallel()
 	// The full table of API.md section 1.
 	accepted := map[API][]AuthType{
-		APIBackoffice: {AuthBasic, AuthSSL, AuthSPID},
-		APIPendenze:   {AuthBasic, AuthSSL, AuthSPID},
-		APIPagamento:  {AuthBasic, AuthSSL, AuthSPID, AuthPublic},
-		APIRagioneria: {AuthBasic, AuthSSL, AuthSPID},
+		APIBackoffice: {AuthBasic, AuthSSL, AuthSPID, AuthAPIKey},
+		APIPendenze:   {AuthBasic, AuthSSL, AuthSPID, AuthAPIKey},
+		APIPagamento:  {AuthBasic, AuthSSL, AuthSPID, AuthPublic, AuthAPIKey},
+		APIRagioneria: {AuthBasic, AuthSSL, AuthSPID, AuthAPIKey},
 		APINodo:       {AuthSSL, AuthBasic},
 	}
 	for _, api := range append(APIs, API{}) {

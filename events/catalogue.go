@@ -1,6 +1,7 @@
 package events
 
 import (
+	"encoding/json"
 	"iter"
 	"reflect"
 )
@@ -47,6 +48,22 @@ type PendenzaTypeRegistered struct {
 	Descrizione    string `json:"descrizione"`
 	Enabled        bool   `json:"abilitato"`
 	Spontaneous    bool   `json:"pagamentoSpontaneo"`
+	TypeFields
+}
+
+// TypeFields are GovPay's fields of a pendenza type that bear on no
+// decision (added later, absent before): the IUV prefix, whether a third
+// party may pay, and the portals' and notifications' settings, kept as
+// sent.
+type TypeFields struct {
+	CodificaIUV       *string         `json:"codificaIUV,omitempty"`
+	PagaTerzi         *bool           `json:"pagaTerzi,omitempty"`
+	PortaleBackoffice json.RawMessage `json:"portaleBackoffice,omitempty"`
+	PortalePagamento  json.RawMessage `json:"portalePagamento,omitempty"`
+	AvvisaturaMail    json.RawMessage `json:"avvisaturaMail,omitempty"`
+	AvvisaturaAppIO   json.RawMessage `json:"avvisaturaAppIO,omitempty"`
+	Visualizzazione   json.RawMessage `json:"visualizzazione,omitempty"`
+	TracciatoCsv      json.RawMessage `json:"tracciatoCsv,omitempty"`
 }
 
 // PendenzaTypeUpdated replaces a pendenza type's data.
@@ -97,10 +114,11 @@ type OperatorRegistered struct {
 	PasswordHash   string   `json:"passwordHash,omitempty" secret:"true"`
 	Enabled        bool     `json:"abilitato"`
 	Roles          []string `json:"ruoli"`
+	APIKeyHash     string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
 }
 
 // OperatorUpdated replaces an operator's data. An empty PasswordHash keeps
-// the current password.
+// the current password, an empty APIKeyHash the current API key.
 type OperatorUpdated OperatorRegistered
 
 // ApplicationRegistered records a new application (idA2A) and its principal.
@@ -110,10 +128,11 @@ type ApplicationRegistered struct {
 	PasswordHash string   `json:"passwordHash,omitempty" secret:"true"`
 	Enabled      bool     `json:"abilitato"`
 	Roles        []string `json:"ruoli"`
+	APIKeyHash   string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
 }
 
 // ApplicationUpdated replaces an application's data. An empty PasswordHash
-// keeps the current password.
+// keeps the current password, an empty APIKeyHash the current API key.
 type ApplicationUpdated ApplicationRegistered
 
 // ApplicationAPIAuthorized authorizes an application on one API
@@ -154,6 +173,14 @@ type Subject struct {
 	Identificativo string `json:"identificativo"`
 	Anagrafica     string `json:"anagrafica"`
 	Email          string `json:"email,omitempty"`
+	// GovPay's address fields (added later, absent before).
+	Indirizzo string `json:"indirizzo,omitempty"`
+	Civico    string `json:"civico,omitempty"`
+	CAP       string `json:"cap,omitempty"`
+	Localita  string `json:"localita,omitempty"`
+	Provincia string `json:"provincia,omitempty"`
+	Nazione   string `json:"nazione,omitempty"`
+	Cellulare string `json:"cellulare,omitempty"`
 }
 
 // PendenzaCreated records a new pendenza created by application IDA2A.
@@ -167,6 +194,61 @@ type PendenzaCreated struct {
 	Payer          Subject `json:"soggettoPagatore"`
 	NumeroAvviso   string  `json:"numeroAvviso"`
 	UUID           string  `json:"UUID"`
+	PendenzaDetails
+}
+
+// PendenzaDetails are the fields of GovPay's pendenza that bear on no
+// decision, kept as the creator sent them (all added later, absent
+// before). Objects GovPay leaves to the creator's format stay raw JSON.
+type PendenzaDetails struct {
+	Voci []Voce `json:"voci,omitempty"`
+	PendenzaFields
+}
+
+// PendenzaFields are PendenzaDetails but the voci, in the same JSON form
+// on the wire and in the event.
+type PendenzaFields struct {
+	AnnoRiferimento        int             `json:"annoRiferimento,omitempty"`
+	Tassonomia             string          `json:"tassonomia,omitempty"`
+	TassonomiaAvviso       string          `json:"tassonomiaAvviso,omitempty"`
+	Direzione              string          `json:"direzione,omitempty"`
+	Divisione              string          `json:"divisione,omitempty"`
+	CartellaPagamento      string          `json:"cartellaPagamento,omitempty"`
+	DataValidita           string          `json:"dataValidita,omitempty"`
+	DataScadenza           string          `json:"dataScadenza,omitempty"`
+	DataNotificaAvviso     string          `json:"dataNotificaAvviso,omitempty"`
+	DataPromemoriaScadenza string          `json:"dataPromemoriaScadenza,omitempty"`
+	DatiAllegati           json.RawMessage `json:"datiAllegati,omitempty"`
+	Documento              json.RawMessage `json:"documento,omitempty"`
+	Proprieta              json.RawMessage `json:"proprieta,omitempty"`
+	Allegati               json.RawMessage `json:"allegati,omitempty"`
+}
+
+// Voce is one item of a pendenza (GovPay's voci): its amount, and how it
+// is collected (an entrata code, IBANs with an accounting code, or a
+// digital stamp).
+type Voce struct {
+	AmountCents int64 `json:"importoCentesimi"`
+	VoceFields
+}
+
+// VoceFields are a Voce but its amount, in the same JSON form on the wire
+// and in the event.
+type VoceFields struct {
+	IDVocePendenza        string          `json:"idVocePendenza"`
+	Descrizione           string          `json:"descrizione"`
+	DescrizioneCausaleRPT string          `json:"descrizioneCausaleRPT,omitempty"`
+	IDDominio             string          `json:"idDominio,omitempty"`
+	CodEntrata            string          `json:"codEntrata,omitempty"`
+	IBANAccredito         string          `json:"ibanAccredito,omitempty"`
+	IBANAppoggio          string          `json:"ibanAppoggio,omitempty"`
+	TipoContabilita       string          `json:"tipoContabilita,omitempty"`
+	CodiceContabilita     string          `json:"codiceContabilita,omitempty"`
+	TipoBollo             string          `json:"tipoBollo,omitempty"`
+	HashDocumento         string          `json:"hashDocumento,omitempty"`
+	ProvinciaResidenza    string          `json:"provinciaResidenza,omitempty"`
+	DatiAllegati          json.RawMessage `json:"datiAllegati,omitempty"`
+	Contabilita           json.RawMessage `json:"contabilita,omitempty"`
 }
 
 // PendenzaUpdated replaces a pendenza's data (its creator, notice number and

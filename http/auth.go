@@ -91,6 +91,12 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 			return authError(err)
 		}
 		cl.principal = rec.Principal
+	case domain.AuthAPIKey:
+		rec, err := s.apiKeyPrincipal(r)
+		if err != nil {
+			return authError(err)
+		}
+		cl.principal = rec.Principal
 	case domain.AuthSSL:
 		subject, ok := s.verifiedSubject(r)
 		if !ok {

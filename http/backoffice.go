@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 // The Backoffice API v1 (API.md section 4, and the hardening setting of
@@ -57,6 +59,8 @@ func (s *Server) registerBackoffice(g *echo.Group) {
 	g.GET("/operazioni/resetCacheAnagrafica", s.resetCache)
 	g.PUT("/configurazioni/hardening", s.putHardening)
 	g.GET("/configurazioni/hardening", s.getHardening)
+	g.GET("/enumerazioni/serviziACL", s.serviziACL)
+	g.GET("/logout", s.logout(domain.APIBackoffice))
 }
 
 // requireBool reads a required boolean body field: absent is a 400, not

@@ -51,9 +51,12 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if body.ACL == nil || body.Domini == nil || body.TipiPendenza == nil {
-		return syntaxError("acl, domini and tipiPendenza are required")
+	if body.ACL == nil {
+		return syntaxError("acl is required")
 	}
+	// GovPay's role is {acl} alone (its scope lives on each user): a role
+	// without domini or tipiPendenza reaches no entity or type.
+	body.Domini, body.TipiPendenza = nonNilList(body.Domini), nonNilList(body.TipiPendenza)
 	acl := make([]events.ACLEntry, len(body.ACL))
 	for i, e := range body.ACL {
 		acl[i] = events.ACLEntry{Service: e.Servizio, Rights: e.Autorizzazioni}
@@ -77,6 +80,7 @@ type operatoreBody struct {
 	Principal      *string  `json:"principal,omitempty"` // optional; must equal the path
 	RagioneSociale string   `json:"ragioneSociale"`
 	Password       *string  `json:"password,omitempty"`
+	APIKey         *string  `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato      *bool    `json:"abilitato"`
 	Ruoli          []string `json:"ruoli"`
 }
@@ -118,7 +122,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
-		RagioneSociale: body.RagioneSociale, Password: body.Password, Enabled: enabled, Roles: body.Ruoli})
+		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -150,6 +154,7 @@ type applicazioneBody struct {
 	IDA2A             *string             `json:"idA2A,omitempty"` // optional; must equal the path
 	Principal         string              `json:"principal"`
 	Password          *string             `json:"password,omitempty"`
+	APIKey            *string             `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato         *bool               `json:"abilitato"`
 	Ruoli             []string            `json:"ruoli"`
 	APIPagamenti      *bool               `json:"apiPagamenti,omitempty"`
@@ -266,7 +271,7 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
-		Principal: body.Principal, Password: body.Password, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
+		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

@@ -69,11 +69,39 @@ func (s *Server) listDomini(c *echo.Context) error {
 
 // --- tipiPendenza ---
 
+var pIDTipoPendenza = param{"idTipoPendenza", commands.ValidID}
+
 type tipoBody struct {
 	IDTipoPendenza     *string `json:"idTipoPendenza,omitempty"` // optional; must equal the path
 	Descrizione        string  `json:"descrizione"`
 	Abilitato          *bool   `json:"abilitato"`
-	PagamentoSpontaneo bool    `json:"pagamentoSpontaneo"`
+	PagamentoSpontaneo *bool   `json:"pagamentoSpontaneo"`
+	Tipo               *string `json:"tipo,omitempty"` // GovPay's "spontaneo" | "dovuto"
+	events.TypeFields
+}
+
+// spontaneous reads pagamentoSpontaneo and GovPay's tipo, which must agree
+// when both are given.
+func (b tipoBody) spontaneous() (bool, error) {
+	var fromTipo *bool
+	if b.Tipo != nil {
+		switch *b.Tipo {
+		case "spontaneo", "dovuto":
+			v := *b.Tipo == "spontaneo"
+			fromTipo = &v
+		default:
+			return false, syntaxError(`tipo must be "spontaneo" or "dovuto"`)
+		}
+	}
+	switch {
+	case b.PagamentoSpontaneo != nil && fromTipo != nil && *b.PagamentoSpontaneo != *fromTipo:
+		return false, syntaxError("tipo and pagamentoSpontaneo disagree")
+	case b.PagamentoSpontaneo != nil:
+		return *b.PagamentoSpontaneo, nil
+	case fromTipo != nil:
+		return *fromTipo, nil
+	}
+	return false, nil
 }
 
 type tipoView struct {
@@ -81,10 +109,17 @@ type tipoView struct {
 	Descrizione        string `json:"descrizione"`
 	Abilitato          bool   `json:"abilitato"`
 	PagamentoSpontaneo bool   `json:"pagamentoSpontaneo"`
+	Tipo               string `json:"tipo"` // GovPay's form of pagamentoSpontaneo
+	events.TypeFields
 }
 
 func toTipo(e events.PendenzaTypeRegistered) tipoView {
-	return tipoView{IDTipoPendenza: e.IDTipoPendenza, Descrizione: e.Descrizione, Abilitato: e.Enabled, PagamentoSpontaneo: e.Spontaneous}
+	tipo := "dovuto"
+	if e.Spontaneous {
+		tipo = "spontaneo"
+	}
+	return tipoView{IDTipoPendenza: e.IDTipoPendenza, Descrizione: e.Descrizione, Abilitato: e.Enabled,
+		PagamentoSpontaneo: e.Spontaneous, Tipo: tipo, TypeFields: e.TypeFields}
 }
 
 func (s *Server) putTipoPendenza(c *echo.Context) error {
@@ -93,20 +128,36 @@ func (s *Server) putTipoPendenza(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	spontaneous, err := body.spontaneous()
+	if err != nil {
+		return err
+	}
 	res, err := s.cmds.PutPendenzaType(c.Request().Context(), s.actor(c), commands.PutPendenzaType{IDTipoPendenza: id,
-		Descrizione: body.Descrizione, Enabled: enabled, Spontaneous: body.PagamentoSpontaneo})
+		Descrizione: body.Descrizione, Enabled: enabled, Spontaneous: spontaneous, Fields: body.TypeFields})
 	return s.written(c, res, err, entry(s.model.PendenzaType, id, toTipo))
 }
 
-// getTipoPendenza needs Anagrafica Creditore R. Pendenza types are a
-// registry shared by every entity (PUT needs the right, no scope), so reads
-// are not filtered by the role's tipiPendenza either.
+// getTipoPendenza needs Anagrafica Creditore R from a role whose
+// tipiPendenza hold the type: outside that scope the answer is 403 whether
+// or not the type exists.
 func (s *Server) getTipoPendenza(c *echo.Context) error {
-	return readRegistry(c, "idTipoPendenza", s.model.PendenzaType, domain.ServiceAnagraficaCreditore, toTipo)
+	return read1[operations.PendenzaTypes](c, s.model, pIDTipoPendenza, operations.ReadTipoPendenza, toTipo)
 }
 
+// listTipiPendenza needs Anagrafica Creditore R and lists only the types
+// in the scope of a role giving it.
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	return listRegistry(c, domain.ServiceAnagraficaCreditore, s.model.PendenzaTypes, toTipo)
+	scope, err := operations.TipiPendenzaList(callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	var keep []events.PendenzaTypeRegistered
+	for _, t := range s.model.PendenzaTypes() {
+		if scope.Admits(t.IDTipoPendenza) {
+			keep = append(keep, t)
+		}
+	}
+	return pageJSON(c, keep, toTipo)
 }
 
 // --- intermediari ---

@@ -173,7 +173,7 @@ func TestBackofficeCallerMatrix(t *testing.T) {
 		{"put_entity_in_scope", "PUT", bo + "/domini/" + d1, entity(d1), [4]int{ok, ok, forbidden, forbidden}},
 		{"put_entity_out_of_scope", "PUT", bo + "/domini/" + d2, entity(d2), [4]int{ok, forbidden, forbidden, forbidden}},
 		{"put_new_entity", "PUT", bo + "/domini/" + dNew, entity(dNew), [4]int{created, forbidden, forbidden, forbidden}},
-		// tipiPendenza: Anagrafica Creditore, not scoped
+		// tipiPendenza: Anagrafica Creditore, scoped by the role's tipiPendenza (every role here has "*")
 		{"get_type", "GET", bo + "/tipiPendenza/" + t1, nil, [4]int{ok, ok, ok, ok}},
 		{"get_unknown_type", "GET", bo + "/tipiPendenza/GHOST", nil, [4]int{notFound, notFound, notFound, notFound}},
 		{"list_types", "GET", bo + "/tipiPendenza", nil, [4]int{ok, ok, ok, ok}},
@@ -992,7 +992,7 @@ func TestBackofficeBadInputNeverServerError(t *testing.T) {
 		{"unknown_field_hardening", "PUT", "/configurazioni/hardening", `{"abilitato":false,"captcha":{"serverURL":"http://x","secret":"s"}}`, 400, nil},
 		{"missing_abilitato", "PUT", "/intermediari/" + intID, `{"denominazione":"a","connettoreNodo":{"principal":"p"}}`, 400, nil},
 		{"missing_connector", "PUT", "/intermediari/" + intID, `{"denominazione":"a","abilitato":true}`, 400, nil},
-		{"missing_role_lists", "PUT", "/ruoli/r9", `{"acl":[]}`, 400, nil},
+		{"missing_role_acl", "PUT", "/ruoli/r9", `{"domini":[],"tipiPendenza":[]}`, 400, nil}, // {acl} alone is GovPay's role body
 		{"unknown_right", "PUT", "/ruoli/r9", `{"acl":[{"servizio":"Pendenze","autorizzazioni":["X"]}],"domini":[],"tipiPendenza":[]}`, 400, nil},
 		{"service_twice", "PUT", "/ruoli/r9", `{"acl":[{"servizio":"Pendenze","autorizzazioni":["R"]},{"servizio":"Pendenze","autorizzazioni":["W"]}],"domini":[],"tipiPendenza":[]}`, 400, nil},
 		{"short_password", "PUT", "/operatori/o9", `{"ragioneSociale":"a","password":"short","abilitato":true,"ruoli":[]}`, 400, nil},

@@ -87,6 +87,8 @@ func buildOpenAPI(e *echo.Echo) ([]byte, error) {
 	})
 	spec.SetAPIKeySecurity("spid", spidHeader, openapi.InHeader, "fiscal code set by a trusted SPID proxy")
 	spec.SetAPIKeySecurity("public", SessionCookie, openapi.InCookie, "anonymous; a payment sets this signed session cookie")
+	spec.SetAPIKeySecurity("apikey", apiKeyHeader, openapi.InHeader,
+		"GovPay's API key, with the header "+appIDHeader+" naming the application or operator")
 
 	routes := e.Router().Routes()
 	sort.Slice(routes, func(i, j int) bool {
@@ -183,7 +185,7 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.body != nil {
 		statuses = append(statuses, http.StatusUnsupportedMediaType)
 	}
-	if auth == domain.AuthBasic {
+	if auth == domain.AuthBasic || auth == domain.AuthAPIKey {
 		statuses = append(statuses, http.StatusTooManyRequests)
 	}
 	for _, st := range statuses {

@@ -23,6 +23,10 @@ func (s *Server) registerPagamento(g *echo.Group) {
 	g.GET("/pendenze", s.pgListPendenze)
 	g.GET("/avvisi/:idDominio/:numeroAvviso", s.getAvviso)
 	g.GET("/profilo", s.pgProfilo)
+	g.GET("/logout", s.logout(domain.APIPagamento))
+	g.GET("/domini", s.pgDomini)
+	g.GET("/domini/:idDominio/tipiPendenza", s.pgTipiPendenza)
+	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPagamento))
 }
 
 type pagamentoRef struct {

@@ -17,6 +17,8 @@ func (s *Server) registerPendenze(g *echo.Group) {
 	g.PUT("/pendenze/:idA2A/:idPendenza", s.putPendenza)
 	g.GET("/pendenze/:idA2A/:idPendenza", s.getOwnPendenza)
 	g.GET("/pendenze", s.listOwnPendenze)
+	g.GET("/profilo", s.apiProfilo(domain.APIPendenze))
+	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPendenze))
 }
 
 type pendenzaBody struct {
@@ -26,6 +28,7 @@ type pendenzaBody struct {
 	Importo          *Importo  `json:"importo"`
 	SoggettoPagatore *soggetto `json:"soggettoPagatore"`
 	NumeroAvviso     string    `json:"numeroAvviso,omitempty"`
+	govpayPendenza             // GovPay's fields that bear on no decision
 }
 
 func (s *Server) putPendenza(c *echo.Context) error {
@@ -45,9 +48,14 @@ func (s *Server) putPendenza(c *echo.Context) error {
 	if body.Importo == nil || body.SoggettoPagatore == nil {
 		return syntaxError("importo and soggettoPagatore are required")
 	}
+	details, err := body.details()
+	if err != nil {
+		return err
+	}
 	res, err := s.cmds.PutPendenza(c.Request().Context(), s.actor(c), commands.PutPendenza{IDA2A: idA2A,
 		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
-		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso})
+		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso,
+		Details: details})
 	return s.written(c, res, err, func() (any, error) {
 		pd, ok := s.model.Pendenza(idA2A, idPendenza)
 		if !ok {

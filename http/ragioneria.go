@@ -22,6 +22,8 @@ func (s *Server) registerRagioneria(g *echo.Group) {
 	g.GET("/riscossioni", s.listRiscossioni)
 	g.GET("/pagamenti", s.ragListPagamenti)
 	g.GET("/pagamenti/:id", s.ragGetPagamento)
+	g.GET("/profilo", s.apiProfilo(domain.APIRagioneria))
+	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoRagioneria))
 }
 
 type riconciliazioneBody struct {

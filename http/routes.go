@@ -43,6 +43,7 @@ func (s *Server) routes() *echo.Echo {
 		domain.APIRagioneria: s.registerRagioneria,
 		domain.APINodo:       s.registerNodo,
 	}
+	var allow *allowTable // set once every route is in
 	for _, api := range domain.APIs {
 		for _, auth := range domain.AuthTypes {
 			prefix := "/" + api.Segment() + "/rs/" + auth.String() + "/" + api.Version()
@@ -51,6 +52,7 @@ func (s *Server) routes() *echo.Echo {
 			// checked (a password change must be visible to them).
 			g := e.Group(prefix, s.instrument(api), acceptsAuth(api, auth), s.consistency, s.authenticate(api, auth))
 			mounts[api](g)
+			g.RouteNotFound("/*", func(c *echo.Context) error { return allow.missed(c) })
 		}
 		// An {auth} segment that is no auth type at all is refused like
 		// one the API does not accept: 403 "403", never 404.
@@ -62,6 +64,7 @@ func (s *Server) routes() *echo.Echo {
 			return domain.AcceptsAuth(api, domain.AuthType{})
 		}, s.instrument(api))
 	}
+	allow = newAllowTable(e.Router().Routes())
 	return e
 }
 

@@ -9,19 +9,29 @@ import (
 
 // Wire forms shared by several APIs.
 
+// soggetto is GovPay's Soggetto: a payer or remitter.
 type soggetto struct {
 	Tipo           string `json:"tipo"`
 	Identificativo string `json:"identificativo"`
 	Anagrafica     string `json:"anagrafica"`
 	Email          string `json:"email,omitempty"`
+	Indirizzo      string `json:"indirizzo,omitempty"`
+	Civico         string `json:"civico,omitempty"`
+	CAP            string `json:"cap,omitempty"`
+	Localita       string `json:"localita,omitempty"`
+	Provincia      string `json:"provincia,omitempty"`
+	Nazione        string `json:"nazione,omitempty"`
+	Cellulare      string `json:"cellulare,omitempty"`
 }
 
+// event and toSoggetto convert field by field: the two types keep the
+// same fields in the same order.
 func (s soggetto) event() events.Subject {
-	return events.Subject{Tipo: s.Tipo, Identificativo: s.Identificativo, Anagrafica: s.Anagrafica, Email: s.Email}
+	return events.Subject(s)
 }
 
 func toSoggetto(s events.Subject) soggetto {
-	return soggetto{Tipo: s.Tipo, Identificativo: s.Identificativo, Anagrafica: s.Anagrafica, Email: s.Email}
+	return soggetto(s)
 }
 
 type pendenzaView struct {

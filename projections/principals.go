@@ -22,8 +22,10 @@ var ErrUnauthenticated = errors.New("projections: not authenticated")
 type PrincipalRecord struct {
 	Principal    domain.Principal
 	PasswordHash string
+	APIKeyHash   string          // the apikey credential's hash ("" for none)
 	Position     events.Position // the event that built this record
 	verified     atomic.Pointer[[32]byte]
+	verifiedKey  atomic.Pointer[[32]byte] // the same cache for the API key
 }
 
 // Application is an application as stored, for Backoffice reads.
@@ -34,6 +36,7 @@ type Application struct {
 	Roles        []string
 	Grants       []domain.Grant // in GrantableAPIs order
 	PasswordHash string         `json:"-"`
+	APIKeyHash   string         `json:"-"`
 	Position     events.Position
 }
 
@@ -44,6 +47,7 @@ type Operator struct {
 	Enabled        bool
 	Roles          []string
 	PasswordHash   string `json:"-"`
+	APIKeyHash     string `json:"-"`
 	Position       events.Position
 }
 
@@ -92,11 +96,14 @@ func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error
 
 func (p *principals) putOperator(e events.OperatorRegistered, pos events.Position) error {
 	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
-		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, Position: pos}
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos}
 	if old, ok := p.ops.get(e.Principal); ok {
 		p.unhold(old.Principal, old.Roles)
 		if op.PasswordHash == "" {
 			op.PasswordHash = old.PasswordHash
+		}
+		if op.APIKeyHash == "" {
+			op.APIKeyHash = old.APIKeyHash
 		}
 	}
 	p.ops.put(e.Principal, op)
@@ -107,12 +114,15 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 
 func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
-		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, Position: pos}
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos}
 	if old, ok := p.apps.get(e.IDA2A); ok {
 		p.unhold(old.Principal, old.Roles)
 		app.Grants = old.Grants
 		if app.PasswordHash == "" && old.Principal == app.Principal {
 			app.PasswordHash = old.PasswordHash
+		}
+		if app.APIKeyHash == "" {
+			app.APIKeyHash = old.APIKeyHash // the key belongs to idA2A, which X-APP-ID names
 		}
 		if old.Principal != app.Principal {
 			delete(p.appByName, old.Principal)
@@ -202,11 +212,11 @@ func (p *principals) rebuild(name string, pos events.Position) {
 		for _, g := range app.Grants {
 			pr = pr.WithGrant(g)
 		}
-		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, Position: pos}
+		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, APIKeyHash: app.APIKeyHash, Position: pos}
 	} else if op, ok := p.ops.get(name); ok {
 		pr := domain.Principal{Kind: domain.KindOperator, Name: op.Principal, Enabled: op.Enabled,
 			Roles: p.resolveRoles(op.Roles)}
-		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, Position: pos}
+		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Position: pos}
 	}
 	dnKey := ""
 	if dn, err := domain.ParseDN(name); err == nil {
@@ -288,14 +298,48 @@ func (m *ReadModel) Authenticate(name, password string) (*PrincipalRecord, error
 // returns the same ErrUnauthenticated. A verification the gate refuses
 // does not run and returns the gate's error.
 func (m *ReadModel) AuthenticateGated(gate Gate, from, name, password string) (*PrincipalRecord, error) {
-	rec, ok := m.Lookup(name)
-	if !ok || rec.PasswordHash == "" {
-		if err := verifyDummy(gate, from, name, password); err != nil {
+	return m.AuthenticateAs(gate, from, CredentialPassword, name, password)
+}
+
+// CredentialKind is which secret a caller presents: a password (basic,
+// named by principal) or an API key (apikey, named by X-APP-ID).
+type CredentialKind uint8
+
+const (
+	// CredentialPassword is the basic password of the principal named.
+	CredentialPassword CredentialKind = iota
+	// CredentialAPIKey is the API key of the application idA2A or the
+	// operator principal named by X-APP-ID.
+	CredentialAPIKey
+)
+
+// AuthenticateAs checks the credential of kind presented by name, with
+// AuthenticateGated's cache, gate and costs: both kinds go through this
+// one path.
+func (m *ReadModel) AuthenticateAs(gate Gate, from string, kind CredentialKind, name, secret string) (*PrincipalRecord, error) {
+	var (
+		rec   *PrincipalRecord
+		ok    bool
+		hash  string
+		cache *atomic.Pointer[[32]byte]
+	)
+	switch kind {
+	case CredentialPassword:
+		if rec, ok = m.Lookup(name); ok {
+			hash, cache = rec.PasswordHash, &rec.verified
+		}
+	case CredentialAPIKey:
+		if rec, ok = m.LookupAppID(name); ok {
+			hash, cache = rec.APIKeyHash, &rec.verifiedKey
+		}
+	}
+	if !ok || hash == "" {
+		if err := verifyDummy(gate, from, name, secret); err != nil {
 			return nil, err
 		}
 		return nil, ErrUnauthenticated
 	}
-	ok, err := verifyCached(&m.macKey, &rec.verified, rec.PasswordHash, password, gate, from, name)
+	ok, err := verifyCached(&m.macKey, cache, hash, secret, gate, from, name)
 	if err != nil {
 		return nil, err
 	}
@@ -303,6 +347,20 @@ func (m *ReadModel) AuthenticateGated(gate Gate, from, name, password string) (*
 		return rec, nil
 	}
 	return nil, ErrUnauthenticated
+}
+
+// LookupAppID returns the principal an X-APP-ID names: the application
+// idA2A, else the operator whose principal it is.
+func (m *ReadModel) LookupAppID(id string) (*PrincipalRecord, bool) {
+	return whole(m, func() (*PrincipalRecord, bool) {
+		if app, ok := m.principals.apps.get(id); ok {
+			return m.principals.byName.get(app.Principal)
+		}
+		if op, ok := m.principals.ops.get(id); ok {
+			return m.principals.byName.get(op.Principal)
+		}
+		return nil, false
+	})
 }
 
 // verifyCached checks password against hash, using and filling the

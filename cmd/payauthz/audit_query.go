@@ -112,7 +112,7 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 			}
 			at, err := domain.ParseAuthType(auth)
 			if err != nil {
-				return usageErrorf("--auth %q: want basic, ssl, spid or public", auth)
+				return usageErrorf("--auth %q: want basic, ssl, spid, public or apikey", auth)
 			}
 			if principal == "" && at != domain.AuthPublic {
 				return usageErrorf("--principal is required (except with --auth public)")

@@ -200,6 +200,8 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 			x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "unregistered spid caller on PAGAMENTO: citizen"})
 			return domain.Citizen(name), true
 		}
+	case domain.AuthAPIKey:
+		rec, found = m.LookupAppID(name) // X-APP-ID: an idA2A or an operator's principal
 	default:
 		rec, found = m.Lookup(name)
 	}

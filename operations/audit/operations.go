@@ -75,13 +75,35 @@ func backofficeRight(r Resource) (domain.Service, domain.Right, error) {
 // operation function the HTTP handler (or command) of its routes calls.
 var catalogue = []*Operation{
 	// BACKOFFICE (API.md section 4).
+	{API: domain.APIBackoffice, Name: "serviziACL", Summary: "list the services an ACL entry may name (any role)",
+		Routes: []string{"GET /enumerazioni/serviziACL"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ServiziACL(p, rec)
+		}},
+	logout(domain.APIBackoffice),
+	logout(domain.APIPagamento),
+	{API: domain.APIPagamento, Name: "payable-domini", Summary: "list the entities the caller may pay at",
+		Routes: []string{"GET /domini"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			_, err := operations.PayableDomini(p, rec)
+			return err
+		}},
+	{API: domain.APIPagamento, Name: "payable-tipi", Summary: "list the types the caller may pay spontaneously at idDominio",
+		Routes: []string{"GET /domini/{idDominio}/tipiPendenza"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			_, err := operations.PayableTipi(m, p, r.IDDominio, rec)
+			return err
+		}},
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
 			return operations.ProfiloBackoffice(p, rec)
 		}},
 	{API: domain.APIBackoffice, Name: "servizio",
-		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
+		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
 			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
@@ -121,6 +143,11 @@ var catalogue = []*Operation{
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
 			return operations.ListOwnPendenze(p, rec)
 		}},
+	{API: domain.APIPendenze, Name: "profilo", Summary: "read the caller's own profile (GovPay's Profilo)",
+		Routes: []string{"GET /profilo"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ProfiloAPI(p, domain.APIPendenze, rec)
+		}},
 
 	// PAGAMENTO (section 6).
 	{API: domain.APIPagamento, Name: "pay",
@@ -159,6 +186,9 @@ var catalogue = []*Operation{
 			_, err := operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
 			return err
 		}},
+	byAvviso(domain.APIPagamento, operations.ReadByAvvisoPagamento),
+	byAvviso(domain.APIPendenze, operations.ReadByAvvisoPendenze),
+	byAvviso(domain.APIRagioneria, operations.ReadByAvvisoRagioneria),
 	{API: domain.APIPagamento, Name: "profilo", Summary: "read the caller's profile",
 		Routes: []string{"GET /profilo"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
@@ -166,6 +196,11 @@ var catalogue = []*Operation{
 		}},
 
 	// RAGIONERIA (section 8).
+	{API: domain.APIRagioneria, Name: "profilo", Summary: "read the caller's own profile (GovPay's Profilo)",
+		Routes: []string{"GET /profilo"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ProfiloAPI(p, domain.APIRagioneria, rec)
+		}},
 	{API: domain.APIRagioneria, Name: "write-reconciliation", Summary: "create the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"PUT /riconciliazioni/{idDominio}/{id}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -244,6 +279,8 @@ func decideService(m *projections.ReadModel, p domain.Principal, r Resource, rec
 		return operations.OnPendenzaScope(p, s, right, r.IDDominio, r.IDTipoPendenza, rec)
 	case r.IDDominio != "":
 		return operations.OnDominio(p, s, right, r.IDDominio, rec)
+	case r.IDTipoPendenza != "":
+		return operations.OnTipoPendenza(p, s, right, r.IDTipoPendenza, rec)
 	}
 	return operations.UseService(p, s, right, rec)
 }
@@ -298,3 +335,26 @@ func Names(api domain.API) []string {
 // Catalogue returns every operation, in catalogue order. The operations
 // are shared: callers must not modify them.
 func Catalogue() []*Operation { return catalogue }
+
+// byAvviso is the catalogue entry of GET /pendenze/byAvviso on api,
+// decided by op, the operation its route calls.
+func byAvviso(api domain.API, op func(operations.Notices, domain.Principal, string, string, operations.Recorder) (projections.Pendenza, error)) *Operation {
+	return &Operation{API: api, Name: "read-by-avviso", Summary: "read the pendenza of the notice idDominio/numeroAvviso",
+		Routes: []string{"GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso); err != nil {
+				return err
+			}
+			_, err := op(m, p, r.IDDominio, r.NumeroAvviso, rec)
+			return err
+		}}
+}
+
+// logout is the catalogue entry of GET /logout on api.
+func logout(api domain.API) *Operation {
+	return &Operation{API: api, Name: "logout", Summary: "end the caller's own session",
+		Routes: []string{"GET /logout"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.Logout(p, api, rec)
+		}}
+}

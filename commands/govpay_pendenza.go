@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"encoding/json"
+	"regexp"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// Validation of GovPay's pendenza fields that bear on no decision, with
+// the limits of GovPay's Pendenze v2 schema.
+
+var (
+	reNazione   = regexp.MustCompile(`^[A-Z]{2}$`)
+	reCellulare = regexp.MustCompile(`^\+[0-9]{2}\s[0-9]{3}-[0-9]{7}$`)
+	reIBAN      = regexp.MustCompile(`^[a-zA-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$`)
+	reEntrata   = regexp.MustCompile(`^[a-zA-Z0-9\-_.]{1,35}$`)
+	reProvincia = regexp.MustCompile(`^[A-Z]{2}$`)
+)
+
+// checkAddress validates the address fields of a payer or remitter.
+func checkAddress(field string, s *events.Subject) error {
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{{"indirizzo", s.Indirizzo, 70}, {"civico", s.Civico, 16}, {"cap", s.CAP, 16}, {"localita", s.Localita, 35},
+		{"provincia", s.Provincia, 35}} {
+		if len(f.value) > f.max {
+			return invalid(field+"."+f.name, "at most %d characters", f.max)
+		}
+	}
+	if s.Nazione != "" && !reNazione.MatchString(s.Nazione) {
+		return invalid(field+".nazione", "must be two upper-case letters")
+	}
+	if s.Cellulare != "" && !reCellulare.MatchString(s.Cellulare) {
+		return invalid(field+".cellulare", `must read "+39 000-1234567"`)
+	}
+	return nil
+}
+
+// validateDetails checks GovPay's optional fields of a pendenza and that
+// its importo is the sum of its voci (422 otherwise, as GovPay answers).
+func validateDetails(d *events.PendenzaDetails, importo int64) error {
+	if len(d.Voci) > 5 {
+		return invalid("voci", "at most 5 voci")
+	}
+	amounts := make([]int64, 0, len(d.Voci))
+	seen := map[string]bool{}
+	for i := range d.Voci {
+		if err := checkVoce(&d.Voci[i]); err != nil {
+			return err
+		}
+		if seen[d.Voci[i].IDVocePendenza] {
+			return invalid("voci.idVocePendenza", "%q listed twice", d.Voci[i].IDVocePendenza)
+		}
+		seen[d.Voci[i].IDVocePendenza] = true
+		amounts = append(amounts, d.Voci[i].AmountCents)
+	}
+	if !domain.VociMatchImporto(importo, amounts) {
+		return unprocessable("importo differs from the sum of the voci")
+	}
+	if d.AnnoRiferimento != 0 && (d.AnnoRiferimento < 1000 || d.AnnoRiferimento > 9999) {
+		return invalid("annoRiferimento", "must be a year of four digits")
+	}
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{{"tassonomia", d.Tassonomia, 35}, {"tassonomiaAvviso", d.TassonomiaAvviso, 140}, {"direzione", d.Direzione, 35},
+		{"divisione", d.Divisione, 35}, {"cartellaPagamento", d.CartellaPagamento, 35}} {
+		if len(f.value) > f.max {
+			return invalid(f.name, "at most %d characters", f.max)
+		}
+	}
+	for _, f := range []struct{ name, value string }{{"dataValidita", d.DataValidita}, {"dataScadenza", d.DataScadenza},
+		{"dataNotificaAvviso", d.DataNotificaAvviso}, {"dataPromemoriaScadenza", d.DataPromemoriaScadenza}} {
+		if f.value == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, f.value); err != nil {
+			return invalid(f.name, "must be a date (YYYY-MM-DD)")
+		}
+	}
+	return nil
+}
+
+// checkVoce validates one voce: its id, description and amount, and one
+// way to collect it (an entrata, IBANs with an accounting code, a stamp).
+func checkVoce(v *events.Voce) error {
+	if v.IDVocePendenza == "" || len(v.IDVocePendenza) > 35 {
+		return invalid("voci.idVocePendenza", "is required (at most 35 characters)")
+	}
+	if v.Descrizione == "" || len(v.Descrizione) > 140 {
+		return invalid("voci.descrizione", "is required (at most 140 characters)")
+	}
+	if len(v.DescrizioneCausaleRPT) > 140 {
+		return invalid("voci.descrizioneCausaleRPT", "at most 140 characters")
+	}
+	if v.AmountCents < 0 {
+		return invalid("voci.importo", "must not be negative")
+	}
+	if v.IDDominio != "" && !ValidDominio(v.IDDominio) {
+		return invalid("voci.idDominio", "must be 11 digits")
+	}
+	kinds := 0
+	if v.CodEntrata != "" {
+		kinds++
+		if !reEntrata.MatchString(v.CodEntrata) {
+			return invalid("voci.codEntrata", "is not an entrata code")
+		}
+	}
+	if v.IBANAccredito != "" || v.IBANAppoggio != "" || v.TipoContabilita != "" || v.CodiceContabilita != "" {
+		kinds++
+		if !reIBAN.MatchString(v.IBANAccredito) || (v.IBANAppoggio != "" && !reIBAN.MatchString(v.IBANAppoggio)) {
+			return invalid("voci.ibanAccredito", "is not an IBAN")
+		}
+		switch v.TipoContabilita {
+		case "CAPITOLO", "SPECIALE", "SIOPE", "ALTRO":
+		default:
+			return invalid("voci.tipoContabilita", "must be CAPITOLO, SPECIALE, SIOPE or ALTRO")
+		}
+		if v.CodiceContabilita == "" || len(v.CodiceContabilita) > 135 {
+			return invalid("voci.codiceContabilita", "is required (at most 135 characters)")
+		}
+	}
+	if v.TipoBollo != "" || v.HashDocumento != "" || v.ProvinciaResidenza != "" {
+		kinds++
+		if v.TipoBollo != "01" || v.HashDocumento == "" || len(v.HashDocumento) > 70 || !reProvincia.MatchString(v.ProvinciaResidenza) {
+			return invalid("voci.tipoBollo", "a stamp needs tipoBollo 01, hashDocumento and provinciaResidenza")
+		}
+	}
+	if kinds != 1 {
+		return invalid("voci", "each voce names exactly one of codEntrata, ibanAccredito (with tipoContabilita and codiceContabilita) or tipoBollo")
+	}
+	return nil
+}
+
+var reCodificaIUV = regexp.MustCompile(`^[0-9]{1,3}$`)
+
+// checkTypeFields validates GovPay's fields of a pendenza type; a JSON
+// null setting is the same as an absent one.
+func checkTypeFields(f *events.TypeFields) error {
+	if f.CodificaIUV != nil && !reCodificaIUV.MatchString(*f.CodificaIUV) {
+		return invalid("codificaIUV", "must be one to three digits")
+	}
+	for _, raw := range []*json.RawMessage{&f.PortaleBackoffice, &f.PortalePagamento, &f.AvvisaturaMail,
+		&f.AvvisaturaAppIO, &f.Visualizzazione, &f.TracciatoCsv} {
+		if string(*raw) == "null" {
+			*raw = nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,29 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/payauthz/payauthz/projections"
+)
+
+// GovPay's apikey authentication: X-APP-ID names the application (idA2A)
+// or operator (principal), X-API-KEY is its key, set by PUT
+// /applicazioni/{idA2A} or /operatori/{principal} with apiKey.
+const (
+	appIDHeader  = "X-APP-ID"
+	apiKeyHeader = "X-API-KEY"
+	// maxAPIKeyHeader bounds what an unauthenticated caller makes us hash
+	// and look up, as parseBasic bounds the Authorization header.
+	maxAPIKeyHeader = 1024
+)
+
+// apiKeyPrincipal verifies the request's X-APP-ID and X-API-KEY through
+// the same credential path as a basic password (verified-credential
+// cache, equal cost for an unknown id and a wrong key).
+func (s *Server) apiKeyPrincipal(r *http.Request) (*projections.PrincipalRecord, error) {
+	id, key := r.Header.Get(appIDHeader), r.Header.Get(apiKeyHeader)
+	if id == "" || key == "" || len(id) > maxAPIKeyHeader || len(key) > maxAPIKeyHeader {
+		return nil, errUnauthenticated
+	}
+	return s.model.AuthenticateAs(s.logins, r.RemoteAddr, projections.CredentialAPIKey, id, key)
+}

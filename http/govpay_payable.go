@@ -1,0 +1,49 @@
+package httpapi
+
+import (
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// pgDomini answers GET /domini on the Pagamento API: the entities the
+// caller may pay at, as GovPay's Dominio objects.
+func (s *Server) pgDomini(c *echo.Context) error {
+	scope, err := operations.PayableDomini(callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	var keep []events.CreditorEntityRegistered
+	for _, e := range s.model.Entities() {
+		if scope.AdmitsDominio(domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}) {
+			keep = append(keep, e)
+		}
+	}
+	return pageJSON(c, keep, func(e events.CreditorEntityRegistered) dominioRef {
+		return dominioRef{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale}
+	})
+}
+
+// pgTipiPendenza answers GET /domini/{idDominio}/tipiPendenza on the
+// Pagamento API: the types the caller may pay spontaneously there.
+func (s *Server) pgTipiPendenza(c *echo.Context) error {
+	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
+	if err != nil {
+		return err
+	}
+	scope, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil)
+	if err != nil {
+		return err
+	}
+	var keep []events.PendenzaTypeRegistered
+	for _, t := range s.model.PendenzaTypes() {
+		if scope.AdmitsTipo(dominio, domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous}) {
+			keep = append(keep, t)
+		}
+	}
+	return pageJSON(c, keep, func(t events.PendenzaTypeRegistered) tipoRef {
+		return tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione}
+	})
+}

@@ -1,0 +1,67 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// govpayProfilo is GovPay's Profilo (Pendenze v2, Ragioneria v3): nome, the
+// entities and types the caller's grant on the API reaches, as objects,
+// and acl; plus what our Backoffice profile shows (additions).
+type govpayProfilo struct {
+	Nome         string        `json:"nome"`
+	Domini       []dominioRef  `json:"domini"`
+	TipiPendenza []tipoRef     `json:"tipiPendenza"`
+	ACL          []profiloACL  `json:"acl"`
+	Additions    profiloExtras `json:"payauthz"`
+}
+
+// profiloExtras is our profile beyond GovPay's shape.
+type profiloExtras struct {
+	Principal         string              `json:"principal"`
+	Tipo              string              `json:"tipo"`
+	IDA2A             string              `json:"idA2A,omitempty"`
+	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
+}
+
+type dominioRef struct {
+	IDDominio      string `json:"idDominio"`
+	RagioneSociale string `json:"ragioneSociale"`
+}
+
+type tipoRef struct {
+	IDTipoPendenza string `json:"idTipoPendenza"`
+	Descrizione    string `json:"descrizione"`
+}
+
+// apiProfilo answers GET /profilo of api in GovPay's shape.
+func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		p := callerOf(c).principal
+		if err := operations.ProfiloAPI(p, api, nil); err != nil {
+			return err
+		}
+		bo := profileOf(p)
+		v := govpayProfilo{Nome: p.Name, Domini: []dominioRef{}, TipiPendenza: []tipoRef{}, ACL: bo.ACL,
+			Additions: profiloExtras{Principal: bo.Principal, Tipo: bo.Tipo, IDA2A: bo.IDA2A, AutorizzazioniAPI: bo.AutorizzazioniAPI}}
+		if v.ACL == nil {
+			v.ACL = []profiloACL{}
+		}
+		g, _ := p.Grant(api)
+		for _, e := range s.model.Entities() {
+			if g.Domini.Contains(e.IDDominio) {
+				v.Domini = append(v.Domini, dominioRef{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale})
+			}
+		}
+		for _, t := range s.model.PendenzaTypes() {
+			if g.Tipi.Contains(t.IDTipoPendenza) {
+				v.TipiPendenza = append(v.TipiPendenza, tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione})
+			}
+		}
+		return c.JSON(http.StatusOK, v)
+	}
+}

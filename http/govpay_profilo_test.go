@@ -1,0 +1,35 @@
+package httpapi
+
+import (
+	"testing"
+)
+
+// TestGovPayProfilo: GET /profilo on Pendenze v2 and Ragioneria v3 in
+// GovPay's shape, to whoever may enter the API (issue 13 §4).
+func TestGovPayProfilo(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const rag = "/ragioneria/rs/basic/v3"
+	runRows(t, w.harness, []row{
+		{"pendenze_app", "GET", pe + "/profilo", nil, opts(as("appA")), 200, ""},
+		{"ragioneria_app", "GET", rag + "/profilo", nil, opts(as("appC")), 200, ""},
+		{"ragioneria_only_app_on_pendenze", "GET", pe + "/profilo", nil, opts(as("appC")), 403, "403000"},
+		{"app_without_grants", "GET", rag + "/profilo", nil, opts(as("appNone")), 403, "403000"},
+		{"operator", "GET", pe + "/profilo", nil, opts(asAdmin()), 403, "403000"},
+		{"disabled_app", "GET", pe + "/profilo", nil, opts(as("appDisabled")), 403, "403000"},
+		{"no_credentials", "GET", pe + "/profilo", nil, nil, 401, "401000"},
+	})
+	var v govpayProfilo
+	w.must(t, "GET", pe+"/profilo", nil, as("appA")).decode(t, &v)
+	if v.Nome != "appA" || len(v.Domini) != 1 || v.Domini[0].IDDominio != d1 || v.Domini[0].RagioneSociale == "" {
+		t.Fatalf("appA's profile: %+v", v)
+	}
+	if len(v.TipiPendenza) != 2 || v.ACL == nil || v.Additions.IDA2A != "appA" {
+		t.Fatalf("appA's profile (types: every registered one; acl present): %+v", v)
+	}
+	var b govpayProfilo
+	w.must(t, "GET", pe+"/profilo", nil, as("appB")).decode(t, &b)
+	if len(b.Domini) != 2 {
+		t.Fatalf(`appB's PENDENZE grant is "*": every entity, got %+v`, b.Domini)
+	}
+}

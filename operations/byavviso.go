@@ -1,0 +1,48 @@
+package operations
+
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}: a pendenza named by
+// its notice, on three APIs, each with its own rule.
+
+// ReadByAvvisoPendenze is the Pendenze v2 read: the creator only. An
+// application learns that a notice is missing only at an entity of its
+// PENDENZE grant; elsewhere a missing notice is denied like another
+// application's.
+func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
+	if err := ListOwnPendenze(p, rec); err != nil {
+		return projections.Pendenza{}, err
+	}
+	pd, ok := m.PendenzaByNotice(idDominio, numeroAvviso)
+	if !ok {
+		return pd, missing(rec, domain.CanLearnMissingInGrant(p, domain.APIPendenze, idDominio))
+	}
+	return pd, check(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza(p, pd.View()))
+}
+
+// ReadByAvvisoPagamento is the Pagamento v2 read: the notice's gate and
+// missing rule (as GET /avvisi), then the pendenza read rule (the payer,
+// or an application whose PAGAMENTO grant covers it).
+func ReadByAvvisoPagamento(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
+	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
+	if err != nil {
+		return pd, err
+	}
+	return pd, check(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento(p, pd.View()))
+}
+
+// ReadByAvvisoRagioneria is the Ragioneria v3 read: idDominio in the
+// RAGIONERIA grant, decided before the lookup (403 before 404).
+func ReadByAvvisoRagioneria(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
+	if err := check(rec, "CanReadRagioneriaDominio", domain.CanReadRagioneriaDominio(p, idDominio)); err != nil {
+		return projections.Pendenza{}, err
+	}
+	pd, ok := m.PendenzaByNotice(idDominio, numeroAvviso)
+	if !ok {
+		return pd, missing(rec, nil)
+	}
+	return pd, nil
+}
