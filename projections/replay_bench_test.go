@@ -4,13 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
-	"strconv"
 	"testing"
 
-	js "github.com/nats-io/nats.go/jetstream"
-
-	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -20,19 +15,9 @@ import (
 // to a raw ordered-consumer read of the same stream. PAYAUTHZ_BENCH_EVENTS
 // sets the log size (default 100000; the closing note uses 1000000).
 func BenchmarkReplay(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
-		n = v
-	}
+	n := jetstreamtest.BenchEvents()
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if err := jetstreamtest.Fill(ctx, s, n); err != nil {
-		b.Fatal(err)
-	}
+	s := jetstreamtest.OpenFilled(b, n)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	b.Run("projections_via_watermill", func(b *testing.B) {
 		for b.Loop() {
@@ -48,20 +33,7 @@ func BenchmarkReplay(b *testing.B) {
 	})
 	b.Run("raw_ordered_consumer", func(b *testing.B) {
 		for b.Loop() {
-			cons, err := s.JetStream().OrderedConsumer(ctx, s.StreamName(), js.OrderedConsumerConfig{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			it, err := cons.Messages(js.PullMaxMessages(4096))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for range n {
-				if _, err := it.Next(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			it.Stop()
+			jetstreamtest.RawRead(b, ctx, s, n)
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	})
