@@ -6,9 +6,23 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
+
+// replayAll replays the whole log of s into fresh projections and checks
+// that they hold its n pendenze.
+func replayAll(b *testing.B, ctx context.Context, s events.Store, logger *slog.Logger, n int) {
+	b.Helper()
+	m := projections.New()
+	if err := m.CatchUp(ctx, s, logger); err != nil {
+		b.Fatal(err)
+	}
+	if m.PendenzeCount() != n {
+		b.Fatalf("projected %d pendenze, want %d", m.PendenzeCount(), n)
+	}
+}
 
 // BenchmarkReplay replays a whole log into every projection through the
 // Watermill router (as `payauthz replay` and a starting replica do), next
@@ -21,13 +35,7 @@ func BenchmarkReplay(b *testing.B) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	b.Run("projections_via_watermill", func(b *testing.B) {
 		for b.Loop() {
-			m := projections.New()
-			if err := m.CatchUp(ctx, s, logger); err != nil {
-				b.Fatal(err)
-			}
-			if m.PendenzeCount() != n {
-				b.Fatalf("projected %d pendenze, want %d", m.PendenzeCount(), n)
-			}
+			replayAll(b, ctx, s, logger, n)
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	})

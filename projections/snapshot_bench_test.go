@@ -44,13 +44,7 @@ func BenchmarkTimeToReady(b *testing.B) {
 	}
 	b.Run("full_replay", func(b *testing.B) {
 		for b.Loop() {
-			m := projections.New()
-			if err := m.CatchUp(ctx, s, logger); err != nil {
-				b.Fatal(err)
-			}
-			if m.PendenzeCount() != n {
-				b.Fatalf("projected %d pendenze, want %d", m.PendenzeCount(), n)
-			}
+			replayAll(b, ctx, s, logger, n)
 		}
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/ready")
 	})
