@@ -788,9 +788,9 @@ func readLog(t *testing.T, s events.Store) []logEntry {
 
 // pageThrough reads /eventi page by page from da=1 until prossimaPosizione
 // stops moving, returning the events and the pages' sizes.
-func (w *boWorld) pageThrough(t *testing.T, limite int, opt reqOpt) ([]eventoView, []eventiPage) {
+func (w *boWorld) pageThrough(t *testing.T, limite int, opt reqOpt) ([]operations.EventEntry, []eventiPage) {
 	t.Helper()
-	var all []eventoView
+	var all []operations.EventEntry
 	var pages []eventiPage
 	da := uint64(1)
 	for range 10000 {
