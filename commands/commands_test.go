@@ -76,6 +76,54 @@ func (e *env) principal(t *testing.T, name string) commands.Actor {
 
 func ptr[T any](v T) *T { return &v }
 
+// pendenzeApp registers the entity 11111111111, the type T and the
+// application "app" authorized on PENDENZE for domini × tipi, and returns
+// it as an actor.
+func (e *env) pendenzeApp(t *testing.T, domini, tipi []string) commands.Actor {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.h.PutPendenzaType(ctx, e.admin, commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync(t)
+	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
+		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: domini, TipiPendenza: tipi}}}); err != nil {
+		t.Fatal(err)
+	}
+	return e.principal(t, "app")
+}
+
+// concurrently runs f(0) to f(n-1) at once and returns their errors.
+func concurrently(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = f(i) })
+	}
+	wg.Wait()
+	return errs
+}
+
+// wins counts the concurrent writes that succeeded; every other must have
+// failed with loser.
+func wins(t *testing.T, errs []error, loser error) int {
+	t.Helper()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case errors.Is(err, loser):
+		default:
+			t.Errorf("write %d: %v, want success or %v", i, err, loser)
+		}
+	}
+	return won
+}
+
 func TestBootstrapOnlyOnce(t *testing.T) {
 	e := newEnv(t)
 	ok, err := e.h.Bootstrap(context.Background(), "admin2", "admin-pass-2")
@@ -161,54 +209,19 @@ func TestIdempotentRepeatsAppendNothing(t *testing.T) {
 func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	for _, c := range []any{
-		commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true},
-		commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true},
-	} {
-		var err error
-		switch c := c.(type) {
-		case commands.PutEntity:
-			_, err = e.h.PutEntity(ctx, e.admin, c)
-		case commands.PutPendenzaType:
-			_, err = e.h.PutPendenzaType(ctx, e.admin, c)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.sync(t)
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
-		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	app := e.principal(t, "app")
+	app := e.pendenzeApp(t, []string{"*"}, []string{"*"})
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
 	if _, err := e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
 		IDTipoPendenza: "T", Causale: "c0", AmountCents: 100, Payer: payer}); err != nil {
 		t.Fatal(err)
 	}
 	const n = 8
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
-				IDTipoPendenza: "T", Causale: "c0", AmountCents: int64(200 + i), Payer: payer})
-		}()
-	}
-	wg.Wait()
-	applied := 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			applied++
-		case errors.Is(err, commands.ErrConflict):
-		default:
-			t.Fatalf("unexpected: %v", err)
-		}
-	}
+	errs := concurrently(n, func(i int) error {
+		_, err := e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
+			IDTipoPendenza: "T", Causale: "c0", AmountCents: int64(200 + i), Payer: payer})
+		return err
+	})
+	applied := wins(t, errs, commands.ErrConflict)
 	envs, err := e.store.Load(ctx, events.StreamPendenza+"app/p")
 	if err != nil {
 		t.Fatal(err)
@@ -312,21 +325,16 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 	ctx := context.Background()
 	spellings := []string{"CN=shared,O=Ente,C=IT", "C=IT, O=Ente, CN=shared", "/C=IT/O=Ente/CN=shared"}
 	const n = 6 // every registration a different holder (three operators, three applications)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := spellings[i%len(spellings)]
-			if i%2 == 0 {
-				_, errs[i] = e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Enabled: true})
-			} else {
-				_, errs[i] = e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
-			}
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(n, func(i int) error {
+		name := spellings[i%len(spellings)]
+		var err error
+		if i%2 == 0 {
+			_, err = e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Enabled: true})
+		} else {
+			_, err = e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+		}
+		return err
+	})
 	exactlyOneWins(t, errs, commands.ErrPrincipalInUse)
 }
 
@@ -334,17 +342,7 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 // other failed with loser.
 func exactlyOneWins(t *testing.T, errs []error, loser error) {
 	t.Helper()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case errors.Is(err, loser):
-		default:
-			t.Errorf("write %d: %v, want success or %v", i, err, loser)
-		}
-	}
-	if won != 1 {
+	if won := wins(t, errs, loser); won != 1 {
 		t.Fatalf("%d concurrent writes of one identifier succeeded, want exactly 1 (%v)", won, errs)
 	}
 }
@@ -385,32 +383,15 @@ func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
 func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.h.PutPendenzaType(ctx, e.admin, commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
-	e.sync(t)
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
-		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"T"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	app := e.principal(t, "app")
+	app := e.pendenzeApp(t, []string{"11111111111"}, []string{"T"})
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
 	const avviso = "301234567890123456"
 	const n = 6
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: fmt.Sprintf("p%d", i),
-				IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(n, func(i int) error {
+		_, err := e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: fmt.Sprintf("p%d", i),
+			IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
+		return err
+	})
 	exactlyOneWins(t, errs, commands.ErrConflict)
 	e.sync(t)
 	if !e.model.NoticeInUse("11111111111", avviso) {
