@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/commands/commandstest"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -28,40 +27,15 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	model := projections.New()
-	h := commands.NewHandler(store, model, logger)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
-	t.Cleanup(func() { cancel(); <-done; _ = store.Close() })
-	e := &env{store: store, model: model, h: h}
-	if ok, err := h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil || !ok {
-		t.Fatalf("bootstrap: %v %v", ok, err)
-	}
-	e.sync(t)
-	rec, ok := model.Lookup("admin")
-	if !ok {
-		t.Fatal("admin not projected")
-	}
-	e.admin = commands.Actor{Principal: rec.Principal}
+	e := &env{}
+	e.store, e.model, e.h, e.admin = commandstest.Start(t)
 	return e
 }
 
 // sync waits until the read models applied the whole log.
 func (e *env) sync(t *testing.T) {
 	t.Helper()
-	last, err := e.store.LastPosition(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.model.WaitFor(context.Background(), last); err != nil {
-		t.Fatal(err)
-	}
+	commandstest.Sync(t, e.store, e.model)
 }
 
 func (e *env) principal(t *testing.T, name string) commands.Actor {

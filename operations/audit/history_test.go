@@ -3,12 +3,11 @@ package audit_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"slices"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/commands/commandstest"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -33,23 +32,8 @@ type history struct {
 
 func newHistory(t *testing.T) *history {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	model := projections.New()
-	done := make(chan struct{})
-	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
-	t.Cleanup(func() { cancel(); <-done; _ = store.Close() })
-	h := &history{store: store, model: model, h: commands.NewHandler(store, model, logger)}
-	if _, err := h.h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil {
-		t.Fatal(err)
-	}
-	h.sync(t)
-	rec, _ := model.Lookup("admin")
-	h.admin = commands.Actor{Principal: rec.Principal}
+	h := &history{}
+	h.store, h.model, h.h, h.admin = commandstest.Start(t)
 	return h
 }
 
@@ -57,14 +41,7 @@ func newHistory(t *testing.T) *history {
 // its last position.
 func (h *history) sync(t *testing.T) events.Position {
 	t.Helper()
-	last, err := h.store.LastPosition(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.model.WaitFor(context.Background(), last); err != nil {
-		t.Fatal(err)
-	}
-	return last
+	return commandstest.Sync(t, h.store, h.model)
 }
 
 func (h *history) do(t *testing.T, f func(ctx context.Context) (commands.Result, error)) events.Position {
