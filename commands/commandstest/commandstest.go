@@ -14,11 +14,19 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
+// Env is a live command service without HTTP.
+type Env struct {
+	Store *jetstream.Store
+	Model *projections.ReadModel // follows Store's log
+	H     *commands.Handler
+	Admin commands.Actor // the bootstrapped operator "admin"
+}
+
 // Start opens an embedded store in a temp dir of tb, runs read models
 // following its log and the command handlers over both, and bootstraps
-// the operator "admin" (password "admin-pass-1"), returned as an actor.
-// Everything stops when tb ends; any failure ends tb.
-func Start(tb testing.TB) (*jetstream.Store, *projections.ReadModel, *commands.Handler, commands.Actor) {
+// the operator "admin" (password "admin-pass-1"). Everything stops when
+// tb ends; any failure ends tb.
+func Start(tb testing.TB) *Env {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: tb.TempDir()})
@@ -35,23 +43,25 @@ func Start(tb testing.TB) (*jetstream.Store, *projections.ReadModel, *commands.H
 	if ok, err := h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil || !ok {
 		tb.Fatalf("bootstrap: %v %v", ok, err)
 	}
-	Sync(tb, store, model)
+	e := &Env{Store: store, Model: model, H: h}
+	e.Sync(tb)
 	rec, ok := model.Lookup("admin")
 	if !ok {
 		tb.Fatal("admin not projected")
 	}
-	return store, model, h, commands.Actor{Principal: rec.Principal}
+	e.Admin = commands.Actor{Principal: rec.Principal}
+	return e
 }
 
-// Sync waits until model applied the whole log of store and returns its
+// Sync waits until the read models applied the whole log and returns its
 // last position.
-func Sync(tb testing.TB, store events.Positioner, model *projections.ReadModel) events.Position {
+func (e *Env) Sync(tb testing.TB) events.Position {
 	tb.Helper()
-	last, err := store.LastPosition(context.Background())
+	last, err := e.Store.LastPosition(context.Background())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := model.WaitFor(context.Background(), last); err != nil {
+	if err := e.Model.WaitFor(context.Background(), last); err != nil {
 		tb.Fatal(err)
 	}
 	return last
