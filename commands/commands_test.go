@@ -4,70 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/commands/commandstest"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/events/jetstream"
-	"github.com/payauthz/payauthz/projections"
 )
 
 // env is a command handler over the real embedded store with its read
 // models following the log.
-type env struct {
-	store *jetstream.Store
-	model *projections.ReadModel
-	h     *commands.Handler
-	admin commands.Actor
-}
+type env struct{ *commandstest.Env }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	model := projections.New()
-	h := commands.NewHandler(store, model, logger)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
-	t.Cleanup(func() { cancel(); <-done; _ = store.Close() })
-	e := &env{store: store, model: model, h: h}
-	if ok, err := h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil || !ok {
-		t.Fatalf("bootstrap: %v %v", ok, err)
-	}
-	e.sync(t)
-	rec, ok := model.Lookup("admin")
-	if !ok {
-		t.Fatal("admin not projected")
-	}
-	e.admin = commands.Actor{Principal: rec.Principal}
-	return e
-}
-
-// sync waits until the read models applied the whole log.
-func (e *env) sync(t *testing.T) {
-	t.Helper()
-	last, err := e.store.LastPosition(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.model.WaitFor(context.Background(), last); err != nil {
-		t.Fatal(err)
-	}
+	return &env{commandstest.Start(t)}
 }
 
 func (e *env) principal(t *testing.T, name string) commands.Actor {
 	t.Helper()
-	e.sync(t)
-	rec, ok := e.model.Lookup(name)
+	e.Sync(t)
+	rec, ok := e.Model.Lookup(name)
 	if !ok {
 		t.Fatalf("%s not projected", name)
 	}
@@ -76,13 +35,61 @@ func (e *env) principal(t *testing.T, name string) commands.Actor {
 
 func ptr[T any](v T) *T { return &v }
 
+// pendenzeApp registers the entity 11111111111, the type T and the
+// application "app" authorized on PENDENZE for domini × tipi, and returns
+// it as an actor.
+func (e *env) pendenzeApp(t *testing.T, domini, tipi []string) commands.Actor {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.H.PutPendenzaType(ctx, e.Admin, commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.Sync(t)
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
+		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: domini, TipiPendenza: tipi}}}); err != nil {
+		t.Fatal(err)
+	}
+	return e.principal(t, "app")
+}
+
+// concurrently runs f(0) to f(n-1) at once and returns their errors.
+func concurrently(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = f(i) })
+	}
+	wg.Wait()
+	return errs
+}
+
+// wins counts the concurrent writes that succeeded; every other must have
+// failed with loser.
+func wins(t *testing.T, errs []error, loser error) int {
+	t.Helper()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case errors.Is(err, loser):
+		default:
+			t.Errorf("write %d: %v, want success or %v", i, err, loser)
+		}
+	}
+	return won
+}
+
 func TestBootstrapOnlyOnce(t *testing.T) {
 	e := newEnv(t)
-	ok, err := e.h.Bootstrap(context.Background(), "admin2", "admin-pass-2")
+	ok, err := e.H.Bootstrap(context.Background(), "admin2", "admin-pass-2")
 	if err != nil || ok {
 		t.Fatalf("second bootstrap: %v %v, want no-op", ok, err)
 	}
-	if _, found := e.model.Lookup("admin2"); found {
+	if _, found := e.Model.Lookup("admin2"); found {
 		t.Fatal("second bootstrap created an operator")
 	}
 }
@@ -90,15 +97,15 @@ func TestBootstrapOnlyOnce(t *testing.T) {
 func TestNoPlaintextPasswordInTheLog(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "op", RagioneSociale: "Op",
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "op", RagioneSociale: "Op",
 		Password: ptr("very-secret-1"), Enabled: true, Roles: []string{}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.h.PutIntermediary(ctx, e.admin, commands.PutIntermediary{IDIntermediario: "I1", Denominazione: "I",
+	if _, err := e.H.PutIntermediary(ctx, e.Admin, commands.PutIntermediary{IDIntermediario: "I1", Denominazione: "I",
 		Enabled: true, ConnectorPrincipal: "node", ConnectorPassword: ptr("node-secret-1")}); err != nil {
 		t.Fatal(err)
 	}
-	err := e.store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
+	err := e.Store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
 		s := string(env.Data)
 		if strings.Contains(s, "very-secret-1") || strings.Contains(s, "node-secret-1") || strings.Contains(s, "admin-pass-1") {
 			t.Fatalf("plaintext secret in %s: %s", env.Name, s)
@@ -118,16 +125,16 @@ func TestValidationAndSemanticErrors(t *testing.T) {
 	ctx := context.Background()
 	var inv *commands.InvalidError
 	var unp *commands.UnprocessableError
-	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "123", RagioneSociale: "x"}); !errors.As(err, &inv) {
+	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: "123", RagioneSociale: "x"}); !errors.As(err, &inv) {
 		t.Fatalf("bad idDominio: %v", err)
 	}
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Password: ptr("short")}); !errors.As(err, &inv) {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Password: ptr("short")}); !errors.As(err, &inv) {
 		t.Fatalf("short password: %v", err)
 	}
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
 		t.Fatalf("unknown role: %v", err)
 	}
-	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "x", IDIntermediario: "NOPE"}); !errors.As(err, &unp) {
+	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "x", IDIntermediario: "NOPE"}); !errors.As(err, &unp) {
 		t.Fatalf("unknown intermediary: %v", err)
 	}
 }
@@ -136,24 +143,24 @@ func TestIdempotentRepeatsAppendNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	put := commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}
-	first, err := e.h.PutEntity(ctx, e.admin, put)
+	first, err := e.H.PutEntity(ctx, e.Admin, put)
 	if err != nil || !first.Created || !first.Changed {
 		t.Fatalf("first: %+v %v", first, err)
 	}
-	again, err := e.h.PutEntity(ctx, e.admin, put)
+	again, err := e.H.PutEntity(ctx, e.Admin, put)
 	if err != nil || again.Changed || again.Created {
 		t.Fatalf("repeat: %+v %v", again, err)
 	}
-	last, _ := e.store.LastPosition(ctx)
+	last, _ := e.Store.LastPosition(ctx)
 	if last != first.Position {
 		t.Fatalf("repeat appended: last %d, first at %d", last, first.Position)
 	}
 	role := commands.DefineRole{IDRuolo: "r", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}},
 		Domini: []string{"*"}, TipiPendenza: []string{"*"}}
-	if _, err := e.h.DefineRole(ctx, e.admin, role); err != nil {
+	if _, err := e.H.DefineRole(ctx, e.Admin, role); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.h.DefineRole(ctx, e.admin, role); err != nil || res.Changed {
+	if res, err := e.H.DefineRole(ctx, e.Admin, role); err != nil || res.Changed {
 		t.Fatalf("role repeat: %+v %v", res, err)
 	}
 }
@@ -161,55 +168,20 @@ func TestIdempotentRepeatsAppendNothing(t *testing.T) {
 func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	for _, c := range []any{
-		commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true},
-		commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true},
-	} {
-		var err error
-		switch c := c.(type) {
-		case commands.PutEntity:
-			_, err = e.h.PutEntity(ctx, e.admin, c)
-		case commands.PutPendenzaType:
-			_, err = e.h.PutPendenzaType(ctx, e.admin, c)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.sync(t)
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
-		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	app := e.principal(t, "app")
+	app := e.pendenzeApp(t, []string{"*"}, []string{"*"})
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
-	if _, err := e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
+	if _, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
 		IDTipoPendenza: "T", Causale: "c0", AmountCents: 100, Payer: payer}); err != nil {
 		t.Fatal(err)
 	}
 	const n = 8
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
-				IDTipoPendenza: "T", Causale: "c0", AmountCents: int64(200 + i), Payer: payer})
-		}()
-	}
-	wg.Wait()
-	applied := 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			applied++
-		case errors.Is(err, commands.ErrConflict):
-		default:
-			t.Fatalf("unexpected: %v", err)
-		}
-	}
-	envs, err := e.store.Load(ctx, events.StreamPendenza+"app/p")
+	errs := concurrently(n, func(i int) error {
+		_, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
+			IDTipoPendenza: "T", Causale: "c0", AmountCents: int64(200 + i), Payer: payer})
+		return err
+	})
+	applied := wins(t, errs, commands.ErrConflict)
+	envs, err := e.Store.Load(ctx, events.StreamPendenza+"app/p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,28 +201,28 @@ func TestDelegationInCommands(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	acl := []events.ACLEntry{{Service: "Anagrafica Ruoli", Rights: []string{"R", "W"}}, {Service: "Pendenze", Rights: []string{"R"}}}
-	if _, err := e.h.DefineRole(ctx, e.admin, commands.DefineRole{IDRuolo: "limited", ACL: acl, Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
+	if _, err := e.H.DefineRole(ctx, e.Admin, commands.DefineRole{IDRuolo: "limited", ACL: acl, Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
 		t.Fatal(err)
 	}
-	e.sync(t) // the next command reads the role from the read model
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "lim", RagioneSociale: "L", Enabled: true, Roles: []string{"limited"}}); err != nil {
+	e.Sync(t) // the next command reads the role from the read model
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "lim", RagioneSociale: "L", Enabled: true, Roles: []string{"limited"}}); err != nil {
 		t.Fatal(err)
 	}
 	lim := e.principal(t, "lim")
 	var fe *domain.ForbiddenError
 	for _, domini := range [][]string{{"*"}, {"22222222222"}} {
-		_, err := e.h.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: domini, TipiPendenza: []string{"*"}})
+		_, err := e.H.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: domini, TipiPendenza: []string{"*"}})
 		if !errors.As(err, &fe) || fe.Rule != domain.RuleDelegation {
 			t.Fatalf("grant %v: %v, want delegation denial", domini, err)
 		}
 	}
-	if _, err := e.h.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
+	if _, err := e.H.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
 		t.Fatalf("own scope: %v", err)
 	}
-	if _, err := e.h.PutOperator(ctx, lim, commands.PutOperator{Principal: "o2", RagioneSociale: "x", Enabled: true, Roles: []string{"Amministratore"}}); !errors.As(err, &fe) {
+	if _, err := e.H.PutOperator(ctx, lim, commands.PutOperator{Principal: "o2", RagioneSociale: "x", Enabled: true, Roles: []string{"Amministratore"}}); !errors.As(err, &fe) {
 		t.Fatalf("assigning admin: %v", err)
 	}
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "a", Principal: "lim", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "lim", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
 		t.Fatalf("principal clash: %v", err)
 	}
 }
@@ -258,21 +230,21 @@ func TestDelegationInCommands(t *testing.T) {
 func TestACertificateSubjectWrittenAnotherWayIsTheSamePrincipal(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app1", Principal: "CN=app1,O=Ente,C=IT", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app1", Principal: "CN=app1,O=Ente,C=IT", Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	e.sync(t)
+	e.Sync(t)
 	for _, name := range []string{"C=IT, O=Ente, CN=app1", "/C=IT/O=Ente/CN=app1", "cn=app1,o=Ente,c=IT"} {
-		_, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+		_, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
 		if !errors.Is(err, commands.ErrPrincipalInUse) {
 			t.Fatalf("operator %q: %v, want ErrPrincipalInUse", name, err)
 		}
 	}
 	// The holder itself may rewrite its subject; a different subject is free.
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app1", Principal: "C=IT,O=Ente,CN=app1", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app1", Principal: "C=IT,O=Ente,CN=app1", Enabled: true}); err != nil {
 		t.Fatalf("holder rewriting its own subject: %v", err)
 	}
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "CN=app2,O=Ente,C=IT", RagioneSociale: "x", Enabled: true}); err != nil {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "CN=app2,O=Ente,C=IT", RagioneSociale: "x", Enabled: true}); err != nil {
 		t.Fatalf("another subject: %v", err)
 	}
 }
@@ -282,23 +254,23 @@ func TestRoleExistenceIsNotRevealedWithoutTheRight(t *testing.T) {
 	ctx := context.Background()
 	reader := commands.DefineRole{IDRuolo: "reader", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}},
 		Domini: []string{"*"}, TipiPendenza: []string{"*"}}
-	if _, err := e.h.DefineRole(ctx, e.admin, reader); err != nil {
+	if _, err := e.H.DefineRole(ctx, e.Admin, reader); err != nil {
 		t.Fatal(err)
 	}
-	e.sync(t)
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "reader-op", RagioneSociale: "R", Enabled: true, Roles: []string{"reader"}}); err != nil {
+	e.Sync(t)
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "reader-op", RagioneSociale: "R", Enabled: true, Roles: []string{"reader"}}); err != nil {
 		t.Fatal(err)
 	}
 	actor := e.principal(t, "reader-op")
 	var fe *domain.ForbiddenError
-	if _, err := e.h.PutOperator(ctx, actor, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
+	if _, err := e.H.PutOperator(ctx, actor, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
 		t.Fatalf("operator with an undefined role, by a caller without Anagrafica Ruoli W: %v, want 403", err)
 	}
-	if _, err := e.h.PutApplication(ctx, actor, commands.PutApplication{IDA2A: "x", Principal: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
+	if _, err := e.H.PutApplication(ctx, actor, commands.PutApplication{IDA2A: "x", Principal: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
 		t.Fatalf("application with an undefined role, by a caller without Anagrafica Applicazioni W: %v, want 403", err)
 	}
 	var unp *commands.UnprocessableError
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
 		t.Fatalf("undefined role by the admin: %v, want 422", err)
 	}
 }
@@ -312,21 +284,16 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 	ctx := context.Background()
 	spellings := []string{"CN=shared,O=Ente,C=IT", "C=IT, O=Ente, CN=shared", "/C=IT/O=Ente/CN=shared"}
 	const n = 6 // every registration a different holder (three operators, three applications)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := spellings[i%len(spellings)]
-			if i%2 == 0 {
-				_, errs[i] = e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Enabled: true})
-			} else {
-				_, errs[i] = e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
-			}
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(n, func(i int) error {
+		name := spellings[i%len(spellings)]
+		var err error
+		if i%2 == 0 {
+			_, err = e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Enabled: true})
+		} else {
+			_, err = e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+		}
+		return err
+	})
 	exactlyOneWins(t, errs, commands.ErrPrincipalInUse)
 }
 
@@ -334,17 +301,7 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 // other failed with loser.
 func exactlyOneWins(t *testing.T, errs []error, loser error) {
 	t.Helper()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case errors.Is(err, loser):
-		default:
-			t.Errorf("write %d: %v, want success or %v", i, err, loser)
-		}
-	}
-	if won != 1 {
+	if won := wins(t, errs, loser); won != 1 {
 		t.Fatalf("%d concurrent writes of one identifier succeeded, want exactly 1 (%v)", won, errs)
 	}
 }
@@ -355,26 +312,26 @@ func exactlyOneWins(t *testing.T, errs []error, loser error) {
 func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "a", Principal: "first", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "first", Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	e.sync(t)
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
+	e.Sync(t)
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
 		t.Fatalf("taking a held principal: %v, want ErrPrincipalInUse", err)
 	}
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "a", Principal: "second", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "second", Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	e.sync(t)
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); err != nil {
+	e.Sync(t)
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); err != nil {
 		t.Fatalf("the renamed-away principal: %v, want it free", err)
 	}
 	// A refused registration (an undefined role: 422) does not keep the claim.
 	var unp *commands.UnprocessableError
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "c", Principal: "third", Enabled: true, Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "c", Principal: "third", Enabled: true, Roles: []string{"ghost"}}); !errors.As(err, &unp) {
 		t.Fatalf("undefined role: %v", err)
 	}
-	if _, err := e.h.PutOperator(ctx, e.admin, commands.PutOperator{Principal: "third", RagioneSociale: "x", Enabled: true}); err != nil {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "third", RagioneSociale: "x", Enabled: true}); err != nil {
 		t.Fatalf("a principal whose registration was refused: %v, want it free", err)
 	}
 }
@@ -385,35 +342,18 @@ func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
 func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.h.PutEntity(ctx, e.admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.h.PutPendenzaType(ctx, e.admin, commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
-	e.sync(t)
-	if _, err := e.h.PutApplication(ctx, e.admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
-		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"T"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	app := e.principal(t, "app")
+	app := e.pendenzeApp(t, []string{"11111111111"}, []string{"T"})
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
 	const avviso = "301234567890123456"
 	const n = 6
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = e.h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: fmt.Sprintf("p%d", i),
-				IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(n, func(i int) error {
+		_, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: fmt.Sprintf("p%d", i),
+			IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
+		return err
+	})
 	exactlyOneWins(t, errs, commands.ErrConflict)
-	e.sync(t)
-	if !e.model.NoticeInUse("11111111111", avviso) {
+	e.Sync(t)
+	if !e.Model.NoticeInUse("11111111111", avviso) {
 		t.Fatal("the winner's notice number is not in use")
 	}
 }
@@ -435,16 +375,16 @@ func TestRepeatsAreDecidedOnTheStream(t *testing.T) {
 		put     func() (commands.Result, error)
 		changed bool
 	}{
-		{"type_created", func() (commands.Result, error) { return e.h.PutPendenzaType(ctx, e.admin, typ) }, true},
-		{"type_repeated", func() (commands.Result, error) { return e.h.PutPendenzaType(ctx, e.admin, typ) }, false},
+		{"type_created", func() (commands.Result, error) { return e.H.PutPendenzaType(ctx, e.Admin, typ) }, true},
+		{"type_repeated", func() (commands.Result, error) { return e.H.PutPendenzaType(ctx, e.Admin, typ) }, false},
 		{"type_changed", func() (commands.Result, error) {
 			c := typ
 			c.Enabled = false
-			return e.h.PutPendenzaType(ctx, e.admin, c)
+			return e.H.PutPendenzaType(ctx, e.Admin, c)
 		}, true},
-		{"intermediary_created", func() (commands.Result, error) { return e.h.PutIntermediary(ctx, e.admin, interm) }, true},
-		{"intermediary_repeated_without_password", func() (commands.Result, error) { return e.h.PutIntermediary(ctx, e.admin, same) }, false},
-		{"intermediary_repeated_with_password", func() (commands.Result, error) { return e.h.PutIntermediary(ctx, e.admin, interm) }, true},
+		{"intermediary_created", func() (commands.Result, error) { return e.H.PutIntermediary(ctx, e.Admin, interm) }, true},
+		{"intermediary_repeated_without_password", func() (commands.Result, error) { return e.H.PutIntermediary(ctx, e.Admin, same) }, false},
+		{"intermediary_repeated_with_password", func() (commands.Result, error) { return e.H.PutIntermediary(ctx, e.Admin, interm) }, true},
 	} {
 		res, err := tc.put()
 		if err != nil || res.Changed != tc.changed {

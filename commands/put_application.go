@@ -63,13 +63,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil); err != nil {
-		return Result{}, err
-	}
-	if err := h.checkRolesExist(c.Roles); err != nil {
-		return Result{}, err
-	}
-	if err := h.principalFree(c.Principal, domain.KindApplication, c.IDA2A); err != nil {
+	if err := h.mayRegister(actor, domain.ServiceAnagraficaApplicazioni, c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
 	// The largest commit this command can write, checked before the
@@ -182,6 +176,19 @@ func grantOf(e events.ApplicationAPIAuthorized) domain.Grant {
 func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
 	return domain.ParseScope(a.Domini).Equal(domain.ParseScope(b.Domini)) &&
 		domain.ParseScope(a.TipiPendenza).Equal(domain.ParseScope(b.TipiPendenza))
+}
+
+// mayRegister is what registering an operator or an application asks
+// after validation, in order: the actor's W right on service, that the
+// roles exist, that the principal is free for the holder kind/id.
+func (h *Handler) mayRegister(actor Actor, service domain.Service, roles []string, principal string, kind domain.PrincipalKind, id string) error {
+	if err := operations.UseService(actor.Principal, service, domain.RightWrite, nil); err != nil {
+		return err
+	}
+	if err := h.checkRolesExist(roles); err != nil {
+		return err
+	}
+	return h.principalFree(principal, kind, id)
 }
 
 // principalFree fails with ErrPrincipalInUse when name belongs to another

@@ -5,6 +5,17 @@ import (
 	"strings"
 )
 
+// nameIndex finds s among the names of an enum whose index 0 is the
+// invalid zero value, so a match is never 0.
+func nameIndex(names []string, s string) (uint8, bool) {
+	for i := 1; i < len(names); i++ {
+		if names[i] == s {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
+
 // API is one of the five APIs. The zero value is invalid.
 type API struct{ i uint8 }
 
@@ -28,11 +39,8 @@ var GrantableAPIs = []API{APIPagamento, APIPendenze, APIRagioneria}
 // ParseAPI accepts the upper-case name ("PAGAMENTO") or the path segment
 // ("pagamento").
 func ParseAPI(s string) (API, error) {
-	u := strings.ToUpper(s)
-	for i := 1; i < len(apiNames); i++ {
-		if apiNames[i] == u {
-			return API{uint8(i)}, nil
-		}
+	if i, ok := nameIndex(apiNames[:], strings.ToUpper(s)); ok {
+		return API{i}, nil
 	}
 	return API{}, fmt.Errorf("unknown api %q", s)
 }
@@ -71,10 +79,8 @@ var AuthTypes = []AuthType{AuthBasic, AuthSSL, AuthSPID, AuthPublic, AuthAPIKey}
 
 // ParseAuthType accepts "basic", "ssl", "spid", "public" or "apikey".
 func ParseAuthType(s string) (AuthType, error) {
-	for i := 1; i < len(authNames); i++ {
-		if authNames[i] == s {
-			return AuthType{uint8(i)}, nil
-		}
+	if i, ok := nameIndex(authNames[:], s); ok {
+		return AuthType{i}, nil
 	}
 	return AuthType{}, fmt.Errorf("unknown auth type %q", s)
 }
@@ -110,10 +116,8 @@ var Services = []Service{ServiceAnagraficaPagoPA, ServiceAnagraficaCreditore, Se
 
 // ParseService accepts GovPay's label, exactly.
 func ParseService(s string) (Service, error) {
-	for i := 1; i < numServices; i++ {
-		if serviceNames[i] == s {
-			return Service{uint8(i)}, nil
-		}
+	if i, ok := nameIndex(serviceNames[:], s); ok {
+		return Service{i}, nil
 	}
 	return Service{}, fmt.Errorf("unknown servizio %q", s)
 }

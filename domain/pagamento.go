@@ -10,81 +10,86 @@ package domain
 // isPayer reports whether the citizen p is the payer id (never for "").
 func isPayer(p *Principal, payerID string) bool { return payerID != "" && payerID == p.Name }
 
+// kindRule is what one Pagamento API rule answers each kind of caller, as
+// data; the application's check, which differs per rule, is passed to
+// decide. The details are those of the denials.
+type kindRule struct {
+	citizenPayer bool   // citizens must be payer (RulePayer); else any citizen may
+	citizen      string // the RulePayer detail, when citizenPayer
+	anonymous    string // the RuleAnonymous detail; "" lets anonymous callers through
+	entry        string // the RuleAPIEntry detail for any other kind of caller
+}
+
+// The Pagamento API rules that differ only in what they answer whom.
+var (
+	readPendenzaPagamento = kindRule{citizenPayer: true,
+		citizen:   "a citizen sees only the pendenze it is payer of",
+		anonymous: "anonymous callers cannot read pendenze",
+		entry:     "the caller cannot read pendenze on the PAGAMENTO API"}
+	listPendenzePagamento = kindRule{
+		anonymous: "anonymous callers cannot read pendenze",
+		entry:     "the caller cannot read pendenze on the PAGAMENTO API"}
+	payPendenza = kindRule{citizenPayer: true,
+		citizen:   "a citizen pays by id only the pendenze it is payer of",
+		anonymous: "anonymous callers pay only notices and spontaneous payments",
+		entry:     "the caller cannot start payments"}
+	payNotice      = kindRule{entry: "the caller cannot pay notices"}
+	askSpontaneous = kindRule{entry: "the caller cannot start payments"}
+	readNotice     = kindRule{entry: "the caller cannot read notices"}
+)
+
+// decide denies an inactive p, then asks app for an application, and
+// answers citizens (payer payerID) and anonymous callers as r says.
+func (r *kindRule) decide(p *Principal, payerID string, app func() error) error {
+	if err := active(p); err != nil {
+		return err
+	}
+	switch p.Kind {
+	case KindApplication:
+		return app()
+	case KindCitizen:
+		if !r.citizenPayer || isPayer(p, payerID) {
+			return nil
+		}
+		return &ForbiddenError{Rule: RulePayer, Detail: r.citizen}
+	case KindAnonymous:
+		if r.anonymous == "" {
+			return nil
+		}
+		return &ForbiddenError{Rule: RuleAnonymous, Detail: r.anonymous}
+	}
+	return &ForbiddenError{Rule: RuleAPIEntry, Detail: r.entry}
+}
+
 // CanReadPendenzaPagamento decides GET /pendenze/{idA2A}/{idPendenza}:
 // applications see pendenze in their PAGAMENTO scope (RuleAPIScope),
 // citizens those they are payer of (RulePayer), anonymous callers none
 // (RuleAnonymous).
 func CanReadPendenzaPagamento(p Principal, v PendenzaView) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
-		return pendenzaInGrant(&p, APIPagamento, &v)
-	case KindCitizen:
-		if isPayer(&p, v.PayerID) {
-			return nil
-		}
-		return deny(RulePayer, "a citizen sees only the pendenze it is payer of")
-	case KindAnonymous:
-		return deny(RuleAnonymous, "anonymous callers cannot read pendenze")
-	}
-	return deny(RuleAPIEntry, "the caller cannot read pendenze on the PAGAMENTO API")
+	return readPendenzaPagamento.decide(&p, v.PayerID, func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
 }
 
 // CanListPendenzePagamento decides whether p may list pendenze at all
 // (each listed one is then filtered with CanReadPendenzaPagamento).
 func CanListPendenzePagamento(p Principal) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
+	return listPendenzePagamento.decide(&p, "", func() error {
 		_, err := grantScope(&p, APIPagamento)
 		return err
-	case KindCitizen:
-		return nil
-	case KindAnonymous:
-		return deny(RuleAnonymous, "anonymous callers cannot read pendenze")
-	}
-	return deny(RuleAPIEntry, "the caller cannot read pendenze on the PAGAMENTO API")
+	})
 }
 
 // CanPayPendenza decides a payment reference {idA2A, idPendenza}:
 // applications in their PAGAMENTO scope, citizens as payer; anonymous
 // callers pay only notices and spontaneous payments (RuleAnonymous).
 func CanPayPendenza(p Principal, v PendenzaView) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
-		return pendenzaInGrant(&p, APIPagamento, &v)
-	case KindCitizen:
-		if isPayer(&p, v.PayerID) {
-			return nil
-		}
-		return deny(RulePayer, "a citizen pays by id only the pendenze it is payer of")
-	case KindAnonymous:
-		return deny(RuleAnonymous, "anonymous callers pay only notices and spontaneous payments")
-	}
-	return deny(RuleAPIEntry, "the caller cannot start payments")
+	return payPendenza.decide(&p, v.PayerID, func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
 }
 
 // CanPayNotice decides a payment reference {idDominio, numeroAvviso}:
 // applications in their PAGAMENTO scope, citizens and anonymous callers any
 // notice (a notice number is the bearer's right to pay it).
 func CanPayNotice(p Principal, v PendenzaView) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
-		return pendenzaInGrant(&p, APIPagamento, &v)
-	case KindCitizen, KindAnonymous:
-		return nil
-	}
-	return deny(RuleAPIEntry, "the caller cannot pay notices")
+	return payNotice.decide(&p, "", func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
 }
 
 // CanPaySpontaneous decides a spontaneous payment of type t at idDominio:
@@ -110,16 +115,7 @@ func CanPaySpontaneous(p Principal, idDominio string, t TypeView) error {
 // 422): applications need the pair in their PAGAMENTO scope; citizens and
 // anonymous callers may name any pair.
 func CanAskSpontaneous(p Principal, idDominio, idTipo string) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
-		return inGrant(&p, APIPagamento, idDominio, idTipo)
-	case KindCitizen, KindAnonymous:
-		return nil
-	}
-	return deny(RuleAPIEntry, "the caller cannot start payments")
+	return askSpontaneous.decide(&p, "", func() error { return inGrant(&p, APIPagamento, idDominio, idTipo) })
 }
 
 // CanReadPayment decides GET /pagamenti/{id} on the Pagamento API:
@@ -163,27 +159,14 @@ func CanReadPayment(p Principal, v PaymentView) error {
 // applications in their PAGAMENTO scope, citizens and anonymous callers any
 // notice (the public API's protection, section 7, is checked by HTTP).
 func CanReadNotice(p Principal, v PendenzaView) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
-		return pendenzaInGrant(&p, APIPagamento, &v)
-	case KindCitizen, KindAnonymous:
-		return nil
-	}
-	return deny(RuleAPIEntry, "the caller cannot read notices")
+	return readNotice.decide(&p, "", func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
 }
 
 // CanAskNotice decides whether p may ask about notices of idDominio before
 // the notice is looked up (403 before 404): an application needs idDominio
 // in its PAGAMENTO scope; citizens and anonymous callers may ask.
 func CanAskNotice(p Principal, idDominio string) error {
-	if err := active(&p); err != nil {
-		return err
-	}
-	switch p.Kind {
-	case KindApplication:
+	return readNotice.decide(&p, "", func() error {
 		g, err := grantScope(&p, APIPagamento)
 		if err != nil {
 			return err
@@ -192,10 +175,7 @@ func CanAskNotice(p Principal, idDominio string) error {
 			return deny(RuleAPIScope, "idDominio %s is not in the application's PAGAMENTO scope", idDominio)
 		}
 		return nil
-	case KindCitizen, KindAnonymous:
-		return nil
-	}
-	return deny(RuleAPIEntry, "the caller cannot read notices")
+	})
 }
 
 // CanReadProfile decides GET /profilo on the Pagamento API: every active

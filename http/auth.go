@@ -82,11 +82,11 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 	r := c.Request()
 	switch cl.auth {
 	case domain.AuthBasic:
-		user, pass, ok := parseBasic(r.Header.Get("Authorization"))
+		cr, ok := s.presented(r, cl.auth)
 		if !ok {
 			return errUnauthenticated
 		}
-		rec, err := s.model.AuthenticateGated(s.logins, r.RemoteAddr, user, pass)
+		rec, err := s.model.AuthenticateGated(s.logins, r.RemoteAddr, cr.user, cr.password)
 		if err != nil {
 			return authError(err)
 		}
@@ -98,11 +98,11 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		}
 		cl.principal = rec.Principal
 	case domain.AuthSSL:
-		subject, ok := s.verifiedSubject(r)
+		cr, ok := s.presented(r, cl.auth)
 		if !ok {
 			return errUnauthenticated
 		}
-		rec, ok := s.model.LookupDN(subject)
+		rec, ok := s.model.LookupDN(cr.dn)
 		if !ok {
 			return errUnauthenticated
 		}
@@ -140,24 +140,25 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 // password, or the verified certificate's subject); the node handlers match
 // them against the intermediary named in the path.
 func (s *Server) nodeCredentials(c *echo.Context, cl *caller) error {
-	r := c.Request()
-	switch cl.auth {
-	case domain.AuthBasic:
-		user, pass, ok := parseBasic(r.Header.Get("Authorization"))
-		if !ok {
-			return errUnauthenticated
-		}
-		cl.node = nodeCredentials{user: user, password: pass}
-	case domain.AuthSSL:
-		subject, ok := s.verifiedSubject(r)
-		if !ok {
-			return errUnauthenticated
-		}
-		cl.node = nodeCredentials{dn: subject}
-	default:
+	cr, ok := s.presented(c.Request(), cl.auth)
+	if !ok {
 		return errUnauthenticated
 	}
+	cl.node = cr
 	return nil
+}
+
+// presented reads the credentials a basic or ssl caller presents: the
+// basic user and password, or the verified certificate's subject. ok is
+// false when there are none (or for any other auth type).
+func (s *Server) presented(r *http.Request, auth domain.AuthType) (cr nodeCredentials, ok bool) {
+	switch auth {
+	case domain.AuthBasic:
+		cr.user, cr.password, ok = parseBasic(r.Header.Get("Authorization"))
+	case domain.AuthSSL:
+		cr.dn, ok = s.verifiedSubject(r)
+	}
+	return cr, ok
 }
 
 // peerCache remembers, for one TLS connection, the outcome of verifying

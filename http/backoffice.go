@@ -4,8 +4,6 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v5"
-
-	"github.com/payauthz/payauthz/domain"
 )
 
 // The Backoffice API v1 (API.md section 4, and the hardening setting of
@@ -21,47 +19,7 @@ import (
 // backoffice_reads.go (pendenze, pagamenti, rendicontazioni),
 // backoffice_ops.go (eventi, profilo, operazioni, configurazioni),
 // backoffice_audit.go (autorizzazioni: explain and who-can for auditors).
-
-// registerBackoffice mounts API.md section 4 (and the hardening setting of
-// section 7) on one /backoffice/rs/{auth}/v1 group.
-func (s *Server) registerBackoffice(g *echo.Group) {
-	g.PUT("/domini/:idDominio", s.putDominio)
-	g.GET("/domini/:idDominio", s.getDominio)
-	g.GET("/domini", s.listDomini)
-	g.PUT("/tipiPendenza/:idTipoPendenza", s.putTipoPendenza)
-	g.GET("/tipiPendenza/:idTipoPendenza", s.getTipoPendenza)
-	g.GET("/tipiPendenza", s.listTipiPendenza)
-	g.PUT("/intermediari/:idIntermediario", s.putIntermediario)
-	g.GET("/intermediari/:idIntermediario", s.getIntermediario)
-	g.GET("/intermediari", s.listIntermediari)
-	g.PUT("/ruoli/:idRuolo", s.putRuolo)
-	g.GET("/ruoli/:idRuolo", s.getRuolo)
-	g.GET("/ruoli", s.listRuoli)
-	g.PUT("/operatori/:principal", s.putOperatore)
-	g.GET("/operatori/:principal", s.getOperatore)
-	g.GET("/operatori", s.listOperatori)
-	g.PUT("/applicazioni/:idA2A", s.putApplicazione)
-	g.GET("/applicazioni/:idA2A", s.getApplicazione)
-	g.GET("/applicazioni", s.listApplicazioni)
-	g.GET("/pendenze", s.boListPendenze)
-	g.GET("/pendenze/:idA2A/:idPendenza", s.boGetPendenza)
-	g.GET("/pagamenti", s.boListPagamenti)
-	g.GET("/pagamenti/:id", s.boGetPagamento)
-	g.GET("/riconciliazioni", s.boListRiconciliazioni)
-	g.GET("/flussiRendicontazione", s.boListFlussi)
-	g.GET("/riscossioni", s.boListRiscossioni)
-	g.GET("/eventi", s.listEventi)
-	g.POST("/autorizzazioni/verifica", s.postVerifica)
-	g.GET("/autorizzazioni", s.getAutorizzazioni)
-	s.registerLogAudit(g)
-	s.registerWhatCan(g)
-	g.GET("/profilo", s.boProfilo)
-	g.GET("/operazioni/resetCacheAnagrafica", s.resetCache)
-	g.PUT("/configurazioni/hardening", s.putHardening)
-	g.GET("/configurazioni/hardening", s.getHardening)
-	g.GET("/enumerazioni/serviziACL", s.serviziACL)
-	g.GET("/logout", s.logout(domain.APIBackoffice))
-}
+// The routes of every API are one table, apiRoutes in routes.go.
 
 // requireBool reads a required boolean body field: absent is a 400, not
 // false, so that a client that forgets abilitato does not disable anything.

@@ -28,12 +28,6 @@ func (s *Server) getVerifierKey(c *echo.Context) error {
 	return c.String(http.StatusOK, s.cfg.Log.VerifierKey()+"\n")
 }
 
-func (s *Server) registerLogAudit(g *echo.Group) {
-	g.GET("/giornale/checkpoint", s.getLogCheckpoints)
-	g.GET("/giornale/prove/inclusione", s.getInclusionProof)
-	g.GET("/giornale/prove/consistenza", s.getConsistencyProof)
-}
-
 // logAuditor admits a caller with Giornale degli Eventi R on every entity,
 // when the service keeps a verifiable log.
 func (s *Server) logAuditor(c *echo.Context) error {

@@ -2,11 +2,9 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -18,18 +16,9 @@ import (
 
 // --- /eventi ---
 
-type eventoView struct {
-	Posizione uint64          `json:"posizione"`
-	Tipo      string          `json:"tipo"`
-	Stream    string          `json:"stream"`
-	Data      time.Time       `json:"data"`
-	Attore    string          `json:"attore,omitempty"`
-	Dati      json.RawMessage `json:"dati"`
-}
-
 type eventiPage struct {
-	Risultati         []eventoView `json:"risultati"`
-	ProssimaPosizione uint64       `json:"prossimaPosizione"`
+	Risultati         []operations.EventEntry `json:"risultati"`
+	ProssimaPosizione uint64                  `json:"prossimaPosizione"`
 }
 
 var errPageFull = errors.New("page full")
@@ -74,7 +63,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page := eventiPage{Risultati: []eventoView{}, ProssimaPosizione: da}
+	page := eventiPage{Risultati: []operations.EventEntry{}, ProssimaPosizione: da}
 	scanned, maxScan := 0, limite*20
 	err = s.store.Read(c.Request().Context(), events.Position(da-1), func(_ context.Context, env events.Envelope) error {
 		if env.Index == 0 && (len(page.Risultati) >= limite || scanned >= maxScan) {
@@ -85,8 +74,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 		if !operations.EventVisible(p, seeAll, env.Event) {
 			return nil
 		}
-		page.Risultati = append(page.Risultati, eventoView{Posizione: uint64(env.Position), Tipo: env.Name,
-			Stream: env.Stream, Data: env.Time, Attore: env.Actor, Dati: events.Redact(env.Data)})
+		page.Risultati = append(page.Risultati, operations.NewEventEntry(env))
 		return nil
 	})
 	if err != nil && !errors.Is(err, errPageFull) {

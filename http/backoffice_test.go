@@ -317,6 +317,18 @@ func TestBackofficePrincipalPathSegment(t *testing.T) {
 	w.do(t, "GET", bo+"/operatori/"+strings.Repeat("p", 513), nil, asAdmin()).expect(t, 400, "SINTASSI")
 }
 
+// listedDomini decodes a page of T and returns the idDominio of each item.
+func listedDomini[T any](t *testing.T, r *response, idDominio func(T) string) []string {
+	t.Helper()
+	var page Page[T]
+	r.decode(t, &page)
+	var out []string
+	for _, it := range page.Risultati {
+		out = append(out, idDominio(it))
+	}
+	return out
+}
+
 func TestBackofficeScopedLists(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newBackofficeWorld(t)
@@ -326,37 +338,16 @@ func TestBackofficeScopedLists(t *testing.T) {
 	read := func(t *testing.T, opt reqOpt) lists {
 		t.Helper()
 		var l lists
-		var dom Page[dominioView]
-		w.must(t, "GET", bo+"/domini", nil, opt).decode(t, &dom)
-		for _, d := range dom.Risultati {
-			l.domini = append(l.domini, d.IDDominio)
-		}
-		var pen Page[pendenzaView]
-		w.must(t, "GET", bo+"/pendenze", nil, opt).decode(t, &pen)
-		for _, p := range pen.Risultati {
-			l.pendenze = append(l.pendenze, p.IDDominio)
-		}
-		var pay Page[pagamentoView]
-		w.must(t, "GET", bo+"/pagamenti", nil, opt).decode(t, &pay)
-		for _, p := range pay.Risultati {
-			l.pagamenti = append(l.pagamenti, p.Pendenze[0].IDDominio)
-		}
-		var ric Page[riconciliazioneView]
+		l.domini = listedDomini(t, w.must(t, "GET", bo+"/domini", nil, opt), func(d dominioView) string { return d.IDDominio })
+		l.pendenze = listedDomini(t, w.must(t, "GET", bo+"/pendenze", nil, opt), func(p pendenzaView) string { return p.IDDominio })
+		l.pagamenti = listedDomini(t, w.must(t, "GET", bo+"/pagamenti", nil, opt),
+			func(p pagamentoView) string { return p.Pendenze[0].IDDominio })
 		if r := w.do(t, "GET", bo+"/riconciliazioni", nil, opt); r.Status == 200 {
-			r.decode(t, &ric)
-			for _, r := range ric.Risultati {
-				l.riconciliazioni = append(l.riconciliazioni, r.IDDominio)
-			}
-			var fl Page[flussoView]
-			w.must(t, "GET", bo+"/flussiRendicontazione", nil, opt).decode(t, &fl)
-			for _, f := range fl.Risultati {
-				l.flussi = append(l.flussi, f.IDDominio)
-			}
-			var ri Page[riscossioneView]
-			w.must(t, "GET", bo+"/riscossioni", nil, opt).decode(t, &ri)
-			for _, r := range ri.Risultati {
-				l.riscossioni = append(l.riscossioni, r.IDDominio)
-			}
+			l.riconciliazioni = listedDomini(t, r, func(r riconciliazioneView) string { return r.IDDominio })
+			l.flussi = listedDomini(t, w.must(t, "GET", bo+"/flussiRendicontazione", nil, opt),
+				func(f flussoView) string { return f.IDDominio })
+			l.riscossioni = listedDomini(t, w.must(t, "GET", bo+"/riscossioni", nil, opt),
+				func(r riscossioneView) string { return r.IDDominio })
 		}
 		for _, s := range [][]string{l.domini, l.pendenze, l.pagamenti, l.riconciliazioni, l.flussi, l.riscossioni} {
 			slices.Sort(s)
@@ -788,9 +779,9 @@ func readLog(t *testing.T, s events.Store) []logEntry {
 
 // pageThrough reads /eventi page by page from da=1 until prossimaPosizione
 // stops moving, returning the events and the pages' sizes.
-func (w *boWorld) pageThrough(t *testing.T, limite int, opt reqOpt) ([]eventoView, []eventiPage) {
+func (w *boWorld) pageThrough(t *testing.T, limite int, opt reqOpt) ([]operations.EventEntry, []eventiPage) {
 	t.Helper()
-	var all []eventoView
+	var all []operations.EventEntry
 	var pages []eventiPage
 	da := uint64(1)
 	for range 10000 {

@@ -26,11 +26,6 @@ const (
 	maxResourcesLimit     = 100_000
 )
 
-func (s *Server) registerWhatCan(g *echo.Group) {
-	g.GET("/autorizzazioni/principal", s.getWhatCan)
-	g.GET("/autorizzazioni/principal/risorse", s.getWhatCanResources)
-}
-
 // whatCanQuery checks the caller and reads the principal asked about and
 // the read models at posizione or data.
 func (s *Server) whatCanQuery(c *echo.Context) (string, *projections.ReadModel, error) {

@@ -96,25 +96,18 @@ func TestCluster_writes_on_a_are_enforced_on_b(t *testing.T) {
 	}
 	pendenze := apiGrant("PENDENZE", []string{d1}, []string{"*"})
 
-	t.Run("no_grant_denied_on_b", func(t *testing.T) {
-		w := app(true, pw)
-		p.expectOnB(t, w, 403, "403000", "GET", pe+"/pendenze", as("appX"))
-	})
-	t.Run("grant_on_a_allowed_on_b", func(t *testing.T) {
-		w := app(true, pw, pendenze)
-		p.expectOnB(t, w, 200, "", "GET", pe+"/pendenze", as("appX"))
-	})
-	t.Run("revoke_on_a_denied_on_b", func(t *testing.T) {
-		w := app(true, pw)
-		p.expectOnB(t, w, 403, "403000", "GET", pe+"/pendenze", as("appX"))
-	})
+	// listOnB writes appX on A and expects its GET /pendenze on B.
+	listOnB := func(t *testing.T, enabled bool, status int, codice string, grants ...map[string]any) {
+		t.Helper()
+		p.expectOnB(t, app(enabled, pw, grants...), status, codice, "GET", pe+"/pendenze", as("appX"))
+	}
+	t.Run("no_grant_denied_on_b", func(t *testing.T) { listOnB(t, true, 403, "403000") })
+	t.Run("grant_on_a_allowed_on_b", func(t *testing.T) { listOnB(t, true, 200, "", pendenze) })
+	t.Run("revoke_on_a_denied_on_b", func(t *testing.T) { listOnB(t, true, 403, "403000") })
 	t.Run("disable_on_a_denied_on_b", func(t *testing.T) {
-		w := app(true, pw, pendenze)
-		p.expectOnB(t, w, 200, "", "GET", pe+"/pendenze", as("appX"))
-		w = app(false, pw, pendenze)
-		p.expectOnB(t, w, 403, "403000", "GET", pe+"/pendenze", as("appX"))
-		w = app(true, pw, pendenze)
-		p.expectOnB(t, w, 200, "", "GET", pe+"/pendenze", as("appX"))
+		listOnB(t, true, 200, "", pendenze)
+		listOnB(t, false, 403, "403000", pendenze)
+		listOnB(t, true, 200, "", pendenze)
 	})
 	t.Run("password_change_on_a_drops_verified_credential_on_b", func(t *testing.T) {
 		// B has verified (and cached) the old password just above.

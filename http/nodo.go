@@ -12,17 +12,6 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
-// registerNodo mounts the node API (API.md section 9) on /nodo/rs/ssl/v1
-// and /nodo/rs/basic/v1 (the other auth types are refused by the mount).
-// Every endpoint lives under /intermediari/{idIntermediario} and admits
-// only the exact principal of that intermediary's node connector, for an
-// entity that intermediary serves (domain.CanActAsNode).
-func (s *Server) registerNodo(g *echo.Group) {
-	g.GET("/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso", s.nodoVerifica)
-	g.POST("/intermediari/:idIntermediario/ricevute", s.nodoRicevuta)
-	g.POST("/intermediari/:idIntermediario/flussiRendicontazione", s.nodoFlusso)
-}
-
 // admitNode reads the intermediary named in the path and admits the
 // caller with operations.AdmitNode. Every password verification uses the
 // read model's verified-credential cache, so argon2id runs once per

@@ -13,22 +13,6 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
-// registerPagamento mounts API.md section 6 for applications authorized on
-// the Pagamento API, citizens (spid) and anonymous callers (public).
-func (s *Server) registerPagamento(g *echo.Group) {
-	g.POST("/pagamenti", s.postPagamento)
-	g.GET("/pagamenti/:id", s.getPagamento)
-	g.GET("/pagamenti", s.listPagamenti)
-	g.GET("/pendenze/:idA2A/:idPendenza", s.pgGetPendenza)
-	g.GET("/pendenze", s.pgListPendenze)
-	g.GET("/avvisi/:idDominio/:numeroAvviso", s.getAvviso)
-	g.GET("/profilo", s.pgProfilo)
-	g.GET("/logout", s.logout(domain.APIPagamento))
-	g.GET("/domini", s.pgDomini)
-	g.GET("/domini/:idDominio/tipiPendenza", s.pgTipiPendenza)
-	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPagamento))
-}
-
 type pagamentoRef struct {
 	IDA2A            string    `json:"idA2A,omitempty"`
 	IDPendenza       string    `json:"idPendenza,omitempty"`

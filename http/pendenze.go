@@ -11,16 +11,6 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
-// registerPendenze mounts API.md section 5: applications authorized on the
-// Pendenze API create, update and read the pendenze they created.
-func (s *Server) registerPendenze(g *echo.Group) {
-	g.PUT("/pendenze/:idA2A/:idPendenza", s.putPendenza)
-	g.GET("/pendenze/:idA2A/:idPendenza", s.getOwnPendenza)
-	g.GET("/pendenze", s.listOwnPendenze)
-	g.GET("/profilo", s.apiProfilo(domain.APIPendenze))
-	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPendenze))
-}
-
 type pendenzaBody struct {
 	IDTipoPendenza   string    `json:"idTipoPendenza"`
 	IDDominio        string    `json:"idDominio"`

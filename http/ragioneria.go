@@ -11,21 +11,6 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
-// registerRagioneria mounts API.md section 8: applications authorized on
-// the Ragioneria API, scoped by the idDominio of their grant.
-func (s *Server) registerRagioneria(g *echo.Group) {
-	g.PUT("/riconciliazioni/:idDominio/:id", s.putRiconciliazione)
-	g.GET("/riconciliazioni/:idDominio/:id", s.getRiconciliazione)
-	g.GET("/riconciliazioni", s.listRiconciliazioni)
-	g.GET("/flussiRendicontazione", s.listFlussi)
-	g.GET("/flussiRendicontazione/:idDominio/:idFlusso", s.getFlusso)
-	g.GET("/riscossioni", s.listRiscossioni)
-	g.GET("/pagamenti", s.ragListPagamenti)
-	g.GET("/pagamenti/:id", s.ragGetPagamento)
-	g.GET("/profilo", s.apiProfilo(domain.APIRagioneria))
-	g.GET("/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoRagioneria))
-}
-
 type riconciliazioneBody struct {
 	Importo  *Importo `json:"importo"`
 	Causale  string   `json:"causale"`

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v5/middleware"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // routes builds the Echo instance: operations endpoints, then every API
@@ -36,13 +37,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/openapi.json", s.openAPI)
 	e.GET(PathVerifierKey, s.getVerifierKey)
 
-	mounts := map[domain.API]func(g *echo.Group){
-		domain.APIBackoffice: s.registerBackoffice,
-		domain.APIPendenze:   s.registerPendenze,
-		domain.APIPagamento:  s.registerPagamento,
-		domain.APIRagioneria: s.registerRagioneria,
-		domain.APINodo:       s.registerNodo,
-	}
+	table := s.apiRoutes()
 	var allow *allowTable // set once every route is in
 	for _, api := range domain.APIs {
 		for _, auth := range domain.AuthTypes {
@@ -51,7 +46,11 @@ func (s *Server) routes() *echo.Echo {
 			// consistency token is waited for before the credentials are
 			// checked (a password change must be visible to them).
 			g := e.Group(prefix, s.instrument(api), acceptsAuth(api, auth), s.consistency, s.authenticate(api, auth))
-			mounts[api](g)
+			for _, r := range table {
+				if r.api == api {
+					g.Add(r.method, r.path, r.handler)
+				}
+			}
 			g.RouteNotFound("/*", func(c *echo.Context) error { return allow.missed(c) })
 		}
 		// An {auth} segment that is no auth type at all is refused like
@@ -77,5 +76,104 @@ func acceptsAuth(api domain.API, auth domain.AuthType) echo.MiddlewareFunc {
 			return func(*echo.Context) error { return err }
 		}
 		return next
+	}
+}
+
+// route is one endpoint of an API, mounted under each of its
+// /{api}/rs/{auth}/v{N} prefixes.
+type route struct {
+	api     domain.API
+	method  string
+	path    string
+	handler echo.HandlerFunc
+}
+
+// apiRoutes is every endpoint of the five APIs, in mount order.
+func (s *Server) apiRoutes() []route {
+	return []route{
+		// Backoffice, API.md section 4 (and the hardening setting of section 7).
+		{domain.APIBackoffice, http.MethodPut, "/domini/:idDominio", s.putDominio},
+		{domain.APIBackoffice, http.MethodGet, "/domini/:idDominio", s.getDominio},
+		{domain.APIBackoffice, http.MethodGet, "/domini", s.listDomini},
+		{domain.APIBackoffice, http.MethodPut, "/tipiPendenza/:idTipoPendenza", s.putTipoPendenza},
+		{domain.APIBackoffice, http.MethodGet, "/tipiPendenza/:idTipoPendenza", s.getTipoPendenza},
+		{domain.APIBackoffice, http.MethodGet, "/tipiPendenza", s.listTipiPendenza},
+		{domain.APIBackoffice, http.MethodPut, "/intermediari/:idIntermediario", s.putIntermediario},
+		{domain.APIBackoffice, http.MethodGet, "/intermediari/:idIntermediario", s.getIntermediario},
+		{domain.APIBackoffice, http.MethodGet, "/intermediari", s.listIntermediari},
+		{domain.APIBackoffice, http.MethodPut, "/ruoli/:idRuolo", s.putRuolo},
+		{domain.APIBackoffice, http.MethodGet, "/ruoli/:idRuolo", s.getRuolo},
+		{domain.APIBackoffice, http.MethodGet, "/ruoli", s.listRuoli},
+		{domain.APIBackoffice, http.MethodPut, "/operatori/:principal", s.putOperatore},
+		{domain.APIBackoffice, http.MethodGet, "/operatori/:principal", s.getOperatore},
+		{domain.APIBackoffice, http.MethodGet, "/operatori", s.listOperatori},
+		{domain.APIBackoffice, http.MethodPut, "/applicazioni/:idA2A", s.putApplicazione},
+		{domain.APIBackoffice, http.MethodGet, "/applicazioni/:idA2A", s.getApplicazione},
+		{domain.APIBackoffice, http.MethodGet, "/applicazioni", s.listApplicazioni},
+		{domain.APIBackoffice, http.MethodGet, "/pendenze", s.boListPendenze},
+		{domain.APIBackoffice, http.MethodGet, "/pendenze/:idA2A/:idPendenza", s.boGetPendenza},
+		{domain.APIBackoffice, http.MethodGet, "/pagamenti", s.boListPagamenti},
+		{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id", s.boGetPagamento},
+		{domain.APIBackoffice, http.MethodGet, "/riconciliazioni", s.boListRiconciliazioni},
+		{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione", s.boListFlussi},
+		{domain.APIBackoffice, http.MethodGet, "/riscossioni", s.boListRiscossioni},
+		{domain.APIBackoffice, http.MethodGet, "/eventi", s.listEventi},
+		{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica", s.postVerifica},
+		{domain.APIBackoffice, http.MethodGet, "/autorizzazioni", s.getAutorizzazioni},
+		{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal", s.getWhatCan},
+		{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal/risorse", s.getWhatCanResources},
+		{domain.APIBackoffice, http.MethodGet, "/giornale/checkpoint", s.getLogCheckpoints},
+		{domain.APIBackoffice, http.MethodGet, "/giornale/prove/inclusione", s.getInclusionProof},
+		{domain.APIBackoffice, http.MethodGet, "/giornale/prove/consistenza", s.getConsistencyProof},
+		{domain.APIBackoffice, http.MethodGet, "/profilo", s.boProfilo},
+		{domain.APIBackoffice, http.MethodGet, "/operazioni/resetCacheAnagrafica", s.resetCache},
+		{domain.APIBackoffice, http.MethodPut, "/configurazioni/hardening", s.putHardening},
+		{domain.APIBackoffice, http.MethodGet, "/configurazioni/hardening", s.getHardening},
+		{domain.APIBackoffice, http.MethodGet, "/enumerazioni/serviziACL", s.serviziACL},
+		{domain.APIBackoffice, http.MethodGet, "/logout", s.logout(domain.APIBackoffice)},
+
+		// Pendenze, API.md section 5: applications authorized on the
+		// Pendenze API create, update and read the pendenze they created.
+		{domain.APIPendenze, http.MethodPut, "/pendenze/:idA2A/:idPendenza", s.putPendenza},
+		{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza", s.getOwnPendenza},
+		{domain.APIPendenze, http.MethodGet, "/pendenze", s.listOwnPendenze},
+		{domain.APIPendenze, http.MethodGet, "/profilo", s.apiProfilo(domain.APIPendenze)},
+		{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPendenze)},
+
+		// Pagamento, API.md section 6: applications authorized on the
+		// Pagamento API, citizens (spid) and anonymous callers (public).
+		{domain.APIPagamento, http.MethodPost, "/pagamenti", s.postPagamento},
+		{domain.APIPagamento, http.MethodGet, "/pagamenti/:id", s.getPagamento},
+		{domain.APIPagamento, http.MethodGet, "/pagamenti", s.listPagamenti},
+		{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza", s.pgGetPendenza},
+		{domain.APIPagamento, http.MethodGet, "/pendenze", s.pgListPendenze},
+		{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso", s.getAvviso},
+		{domain.APIPagamento, http.MethodGet, "/profilo", s.pgProfilo},
+		{domain.APIPagamento, http.MethodGet, "/logout", s.logout(domain.APIPagamento)},
+		{domain.APIPagamento, http.MethodGet, "/domini", s.pgDomini},
+		{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/tipiPendenza", s.pgTipiPendenza},
+		{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPagamento)},
+
+		// Ragioneria, API.md section 8: applications authorized on the
+		// Ragioneria API, scoped by the idDominio of their grant.
+		{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id", s.putRiconciliazione},
+		{domain.APIRagioneria, http.MethodGet, "/riconciliazioni/:idDominio/:id", s.getRiconciliazione},
+		{domain.APIRagioneria, http.MethodGet, "/riconciliazioni", s.listRiconciliazioni},
+		{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione", s.listFlussi},
+		{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso", s.getFlusso},
+		{domain.APIRagioneria, http.MethodGet, "/riscossioni", s.listRiscossioni},
+		{domain.APIRagioneria, http.MethodGet, "/pagamenti", s.ragListPagamenti},
+		{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id", s.ragGetPagamento},
+		{domain.APIRagioneria, http.MethodGet, "/profilo", s.apiProfilo(domain.APIRagioneria)},
+		{domain.APIRagioneria, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoRagioneria)},
+
+		// Node API, API.md section 9, on /nodo/rs/ssl/v1 and /nodo/rs/basic/v1
+		// (the mount refuses the other auth types). Every endpoint lives under
+		// /intermediari/{idIntermediario} and admits only the exact principal
+		// of that intermediary's node connector, for an entity that
+		// intermediary serves (domain.CanActAsNode).
+		{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso", s.nodoVerifica},
+		{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/ricevute", s.nodoRicevuta},
+		{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/flussiRendicontazione", s.nodoFlusso},
 	}
 }

@@ -1,9 +1,29 @@
 package operations
 
 import (
+	"encoding/json"
+	"time"
+
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
+
+// EventEntry is one event as the Backoffice's /eventi answers it and the
+// audit tool exports it: secrets removed (events.Redact).
+type EventEntry struct {
+	Posizione uint64          `json:"posizione"`
+	Tipo      string          `json:"tipo"`
+	Stream    string          `json:"stream"`
+	Data      time.Time       `json:"data"`
+	Attore    string          `json:"attore,omitempty"`
+	Dati      json.RawMessage `json:"dati"`
+}
+
+// NewEventEntry is env's EventEntry.
+func NewEventEntry(env events.Envelope) EventEntry {
+	return EventEntry{Posizione: uint64(env.Position), Tipo: env.Name, Stream: env.Stream, Data: env.Time,
+		Attore: env.Actor, Dati: events.Redact(env.Data)}
+}
 
 // ReadEventLog is GET /eventi: Giornale degli Eventi R. It returns whether
 // the caller sees the whole log; a caller that does not sees each event

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -19,14 +18,7 @@ import (
 func TestRebuildFromSnapshotHistoryEqualsFullReplay(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := jetstreamtest.Fill(ctx, s, 400); err != nil {
-		t.Fatal(err)
-	}
+	s := jetstreamtest.OpenFilled(t, 400)
 	dir := t.TempDir()
 	for _, p := range []events.Position{100, 200, 300} {
 		m, _, err := projections.Rebuild(ctx, s, projections.Until{Position: p}, nil)
@@ -107,15 +99,8 @@ func TestRebuildFromSnapshotHistoryEqualsFullReplay(t *testing.T) {
 func TestSnapshotHistoryKeepsTheNewest(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
 	n := projections.SnapshotHistory + 4
-	if err := jetstreamtest.Fill(ctx, s, n); err != nil {
-		t.Fatal(err)
-	}
+	s := jetstreamtest.OpenFilled(t, n)
 	dir := t.TempDir()
 	for p := 1; p <= n; p++ {
 		m, _, err := projections.Rebuild(ctx, s, projections.Until{Position: events.Position(p)}, nil)

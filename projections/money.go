@@ -103,31 +103,37 @@ func paymentView(e events.PaymentStarted) domain.PaymentView {
 	return v
 }
 
+// record stores v under key in t and appends key to *order (a list's
+// oldest-first order, guarded by listMu), unless key is there already: a
+// commit seen again changes nothing. It reports whether v was stored.
+func record[V any](m *money, t *table[V], order *[]string, key string, v V) bool {
+	if _, dup := t.get(key); dup {
+		return false
+	}
+	t.put(key, v)
+	m.listMu.Lock()
+	*order = append(*order, key)
+	m.listMu.Unlock()
+	return true
+}
+
 func (m *money) startPayment(e events.PaymentStarted, env events.Envelope) {
-	if _, dup := m.payments.get(e.ID); dup {
+	if !record(m, m.payments, &m.paymentOrder, e.ID, &Payment{Event: e, Stato: PaymentInCorso,
+		Time: env.Time, Position: env.Position, view: paymentView(e)}) {
 		return
 	}
-	m.payments.put(e.ID, &Payment{Event: e, Stato: PaymentInCorso, Time: env.Time, Position: env.Position,
-		view: paymentView(e)})
 	for _, it := range e.Items {
 		if it.NumeroAvviso != "" {
 			m.byNotice.put(it.IDDominio+"/"+it.NumeroAvviso, e.ID)
 		}
 	}
-	m.listMu.Lock()
-	m.paymentOrder = append(m.paymentOrder, e.ID)
-	m.listMu.Unlock()
 }
 
 func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
-	key := e.IDDominio + "/" + e.IDRicevuta
-	if _, dup := m.receipts.get(key); dup {
+	if !record(m, m.receipts, &m.receiptOrder, e.IDDominio+"/"+e.IDRicevuta,
+		&Receipt{Event: e, Time: env.Time, Position: env.Position}) {
 		return
 	}
-	m.receipts.put(key, &Receipt{Event: e, Time: env.Time, Position: env.Position})
-	m.listMu.Lock()
-	m.receiptOrder = append(m.receiptOrder, key)
-	m.listMu.Unlock()
 	if e.Esito != events.EsitoEseguito || e.PaymentID == "" {
 		return
 	}
@@ -156,25 +162,13 @@ func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
 }
 
 func (m *money) recordSettlement(e events.SettlementReportRecorded, env events.Envelope) {
-	key := e.IDDominio + "/" + e.IDFlusso
-	if _, dup := m.reports.get(key); dup {
-		return
-	}
-	m.reports.put(key, &SettlementReport{Event: e, Time: env.Time, Position: env.Position})
-	m.listMu.Lock()
-	m.reportOrder = append(m.reportOrder, key)
-	m.listMu.Unlock()
+	record(m, m.reports, &m.reportOrder, e.IDDominio+"/"+e.IDFlusso,
+		&SettlementReport{Event: e, Time: env.Time, Position: env.Position})
 }
 
 func (m *money) createReconciliation(e events.ReconciliationCreated, env events.Envelope) {
-	key := e.IDDominio + "/" + e.ID
-	if _, dup := m.reconciliations.get(key); dup {
-		return
-	}
-	m.reconciliations.put(key, &Reconciliation{Event: e, Time: env.Time, Position: env.Position})
-	m.listMu.Lock()
-	m.reconcilOrder = append(m.reconcilOrder, key)
-	m.listMu.Unlock()
+	record(m, m.reconciliations, &m.reconcilOrder, e.IDDominio+"/"+e.ID,
+		&Reconciliation{Event: e, Time: env.Time, Position: env.Position})
 }
 
 // Payment returns the payment id.

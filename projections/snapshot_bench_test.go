@@ -5,11 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
-	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -21,20 +19,10 @@ import (
 // events before the end then replaying that tail. It also reports the
 // snapshot's write time and size.
 func BenchmarkTimeToReady(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
-		n = v
-	}
+	n := jetstreamtest.BenchEvents()
 	const tail = 10_000
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if err := jetstreamtest.Fill(ctx, s, n-tail); err != nil {
-		b.Fatal(err)
-	}
+	s := jetstreamtest.OpenFilled(b, n-tail)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	snapDir := b.TempDir()
 	head := projections.New()
@@ -56,13 +44,7 @@ func BenchmarkTimeToReady(b *testing.B) {
 	}
 	b.Run("full_replay", func(b *testing.B) {
 		for b.Loop() {
-			m := projections.New()
-			if err := m.CatchUp(ctx, s, logger); err != nil {
-				b.Fatal(err)
-			}
-			if m.PendenzeCount() != n {
-				b.Fatalf("projected %d pendenze, want %d", m.PendenzeCount(), n)
-			}
+			replayAll(b, ctx, s, logger, n)
 		}
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/ready")
 	})

@@ -325,7 +325,9 @@ func TestPendenzeReadWhileWritten(t *testing.T) {
 	}
 	done := make(chan struct{})
 	errs := make(chan error, 3)
-	read := func() {
+	// untilDone runs step until done is closed or step fails, then sends
+	// the failure (or nil) on errs.
+	untilDone := func(step func() error) {
 		for {
 			select {
 			case <-done:
@@ -333,31 +335,27 @@ func TestPendenzeReadWhileWritten(t *testing.T) {
 				return
 			default:
 			}
-			for _, p := range m.Pendenze(PendenzeFilter{Creator: "app"}) {
-				if p.Causale != fmt.Sprintf("v%d", p.AmountCents) || p.View().PayerID != fmt.Sprintf("PAYER%d", p.AmountCents) {
-					errs <- fmt.Errorf("pendenza %s mixes versions: %+v", p.IDPendenza, p)
-					return
-				}
-			}
-		}
-	}
-	go read()
-	go read()
-	go func() {
-		dir := t.TempDir()
-		for {
-			select {
-			case <-done:
-				errs <- nil
-				return
-			default:
-			}
-			if _, err := m.WriteSnapshot(dir); err != nil {
+			if err := step(); err != nil {
 				errs <- err
 				return
 			}
 		}
-	}()
+	}
+	read := func() error {
+		for _, p := range m.Pendenze(PendenzeFilter{Creator: "app"}) {
+			if p.Causale != fmt.Sprintf("v%d", p.AmountCents) || p.View().PayerID != fmt.Sprintf("PAYER%d", p.AmountCents) {
+				return fmt.Errorf("pendenza %s mixes versions: %+v", p.IDPendenza, p)
+			}
+		}
+		return nil
+	}
+	go untilDone(read)
+	go untilDone(read)
+	dir := t.TempDir()
+	go untilDone(func() error {
+		_, err := m.WriteSnapshot(dir)
+		return err
+	})
 	pos := events.Position(0)
 	apply := func(e events.Event) {
 		pos++

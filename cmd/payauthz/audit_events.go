@@ -13,18 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 )
-
-// eventLine is one exported event: the Backoffice's /eventi wire form,
-// secrets removed.
-type eventLine struct {
-	Posizione uint64          `json:"posizione"`
-	Tipo      string          `json:"tipo"`
-	Stream    string          `json:"stream"`
-	Data      time.Time       `json:"data"`
-	Attore    string          `json:"attore,omitempty"`
-	Dati      json.RawMessage `json:"dati"`
-}
 
 func eventsCmd(ac *auditConfig) *cobra.Command {
 	var (
@@ -128,8 +118,7 @@ func (e *eventWriter) write(env events.Envelope) error {
 			env.Stream, orDash(env.Actor))
 		return err
 	}
-	return e.enc.Encode(eventLine{Posizione: uint64(env.Position), Tipo: env.Name, Stream: env.Stream, Data: env.Time,
-		Attore: env.Actor, Dati: events.Redact(env.Data)})
+	return e.enc.Encode(operations.NewEventEntry(env)) // the /eventi wire form
 }
 
 func (e *eventWriter) flush() error {

@@ -16,6 +16,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -184,7 +185,7 @@ func TestAuditCLI(t *testing.T) {
 		sc := bufio.NewScanner(strings.NewReader(out))
 		n := 0
 		for sc.Scan() {
-			var e eventLine
+			var e operations.EventEntry
 			if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Tipo != "ApplicationUpdated" || e.Posizione == 0 {
 				t.Fatalf("line %q: %v", sc.Text(), err)
 			}

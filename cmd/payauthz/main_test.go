@@ -110,15 +110,23 @@ func call(t *testing.T, method, url, user, pass, body string) int {
 	return res.StatusCode
 }
 
+// adminPasswordFile writes the bootstrap password "admin-pass-1" to a file
+// in dir and returns its path.
+func adminPasswordFile(t *testing.T, dir string) string {
+	t.Helper()
+	pwFile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return pwFile
+}
+
 // TestKillNineKeepsEveryRegistration: acknowledged writes survive a
 // kill -9 of the service (the embedded JetStream fsyncs every append).
 func TestKillNineKeepsEveryRegistration(t *testing.T) {
 	dir := t.TempDir()
 	addr := freePort(t)
-	pwFile := filepath.Join(dir, "pw")
-	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pwFile := adminPasswordFile(t, dir)
 	data := filepath.Join(dir, "data")
 	c := startChild(t, data, addr, "--admin-password-file", pwFile)
 	bo := c.url + "/backoffice/rs/basic/v1"
@@ -269,10 +277,7 @@ func TestServeSelectsKurrentDB(t *testing.T) {
 func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 	dir := t.TempDir()
 	addr := freePort(t)
-	pwFile := filepath.Join(dir, "pw")
-	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pwFile := adminPasswordFile(t, dir)
 	data := filepath.Join(dir, "data")
 	snap := filepath.Join(data, "snapshots", "readmodels.snapshot")
 	put := func(c *child, i int) {

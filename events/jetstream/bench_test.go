@@ -3,11 +3,8 @@ package jetstream_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"testing"
-
-	js "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -21,6 +18,24 @@ func benchEvent(i int) events.Event {
 		NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
 }
 
+// appendLoop appends one event per iteration with its expected version,
+// over 64 streams, and reports the rate.
+func appendLoop(b *testing.B, ctx context.Context, s *jetstream.Store) {
+	b.Helper()
+	versions := map[string]events.Version{}
+	i := 0
+	for b.Loop() {
+		stream := "pendenza-bench/" + strconv.Itoa(i%64)
+		pos, err := s.Append(ctx, stream, events.ExpectVersion(versions[stream]), events.Record{Event: benchEvent(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		versions[stream] = events.Version(pos)
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
 // BenchmarkAppend compares an append with expected version through the
 // Store (embedded server, fsync on every write) with a raw js.Publish of
 // the same payload size on the same server, in the same run.
@@ -32,18 +47,7 @@ func BenchmarkAppend(b *testing.B) {
 	defer s.Close()
 	ctx := context.Background()
 	b.Run("store_append_expected_version", func(b *testing.B) {
-		versions := map[string]events.Version{}
-		i := 0
-		for b.Loop() {
-			stream := "pendenza-bench/" + strconv.Itoa(i%64)
-			pos, err := s.Append(ctx, stream, events.ExpectVersion(versions[stream]), events.Record{Event: benchEvent(i)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			versions[stream] = events.Version(pos)
-			i++
-		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		appendLoop(b, ctx, s)
 	})
 	payload := make([]byte, 420) // about the size of one encoded commit above
 	b.Run("raw_js_publish", func(b *testing.B) {
@@ -62,18 +66,8 @@ func BenchmarkAppend(b *testing.B) {
 // (decoding every event) with a raw ordered consumer of the same stream.
 // PAYAUTHZ_BENCH_EVENTS sets the log size (default 100000).
 func BenchmarkRead(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
-		n = v
-	}
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if err := jetstreamtest.Fill(context.Background(), s, n); err != nil {
-		b.Fatal(err)
-	}
+	n := jetstreamtest.BenchEvents()
+	s := jetstreamtest.OpenFilled(b, n)
 	ctx := context.Background()
 	b.Run("store_read", func(b *testing.B) {
 		for b.Loop() {
@@ -89,20 +83,7 @@ func BenchmarkRead(b *testing.B) {
 	})
 	b.Run("raw_ordered_consumer", func(b *testing.B) {
 		for b.Loop() {
-			cons, err := s.JetStream().OrderedConsumer(ctx, s.StreamName(), js.OrderedConsumerConfig{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			it, err := cons.Messages(js.PullMaxMessages(4096))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for count := 0; count < n; count++ {
-				if _, err := it.Next(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			it.Stop()
+			jetstreamtest.RawRead(b, ctx, s, n)
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	})

@@ -29,18 +29,7 @@ func BenchmarkAppendCluster(b *testing.B) {
 		}
 		b.Cleanup(func() { _ = s.Close() })
 		b.Run("R"+strconv.Itoa(replicas)+"/one_writer", func(b *testing.B) {
-			versions := map[string]events.Version{}
-			i := 0
-			for b.Loop() {
-				stream := "pendenza-bench/" + strconv.Itoa(i%64)
-				pos, err := s.Append(ctx, stream, events.ExpectVersion(versions[stream]), events.Record{Event: benchEvent(i)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				versions[stream] = events.Version(pos)
-				i++
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			appendLoop(b, ctx, s)
 		})
 		b.Run("R"+strconv.Itoa(replicas)+"/16_writers", func(b *testing.B) {
 			const writers = 16

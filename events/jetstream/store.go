@@ -371,14 +371,7 @@ func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
 
 // Read implements events.Store.
 func (s *Store) Read(ctx context.Context, from events.Position, h events.Handler) error {
-	last, err := s.LastPosition(ctx)
-	if err != nil {
-		return err
-	}
-	if from >= last {
-		return nil
-	}
-	return s.consume(ctx, from, last, h)
+	return events.ReadToLast(ctx, s.LastPosition, s.consume, from, h)
 }
 
 // Subscribe implements events.Store.

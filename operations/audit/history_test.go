@@ -3,15 +3,13 @@ package audit_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"slices"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/commands/commandstest"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -24,47 +22,11 @@ const (
 
 // history is a live service without HTTP: the real embedded store, the
 // command handlers and the read models following the log.
-type history struct {
-	store *jetstream.Store
-	model *projections.ReadModel
-	h     *commands.Handler
-	admin commands.Actor
-}
+type history struct{ *commandstest.Env }
 
 func newHistory(t *testing.T) *history {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	model := projections.New()
-	done := make(chan struct{})
-	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
-	t.Cleanup(func() { cancel(); <-done; _ = store.Close() })
-	h := &history{store: store, model: model, h: commands.NewHandler(store, model, logger)}
-	if _, err := h.h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil {
-		t.Fatal(err)
-	}
-	h.sync(t)
-	rec, _ := model.Lookup("admin")
-	h.admin = commands.Actor{Principal: rec.Principal}
-	return h
-}
-
-// sync waits until the live read models applied the whole log and returns
-// its last position.
-func (h *history) sync(t *testing.T) events.Position {
-	t.Helper()
-	last, err := h.store.LastPosition(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.model.WaitFor(context.Background(), last); err != nil {
-		t.Fatal(err)
-	}
-	return last
+	return &history{commandstest.Start(t)}
 }
 
 func (h *history) do(t *testing.T, f func(ctx context.Context) (commands.Result, error)) events.Position {
@@ -72,7 +34,7 @@ func (h *history) do(t *testing.T, f func(ctx context.Context) (commands.Result,
 	if _, err := f(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return h.sync(t)
+	return h.Sync(t)
 }
 
 func ptr(s string) *string { return &s }
@@ -80,14 +42,14 @@ func ptr(s string) *string { return &s }
 func (h *history) putApp(t *testing.T, id string, enabled bool, password *string, grants ...commands.GrantInput) events.Position {
 	t.Helper()
 	return h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.PutApplication(ctx, h.admin, commands.PutApplication{IDA2A: id, Principal: id, Password: password,
+		return h.H.PutApplication(ctx, h.Admin, commands.PutApplication{IDA2A: id, Principal: id, Password: password,
 			Enabled: enabled, Roles: []string{}, Grants: grants})
 	})
 }
 
 func (h *history) asApp(t *testing.T, id string) commands.Actor {
 	t.Helper()
-	rec, ok := h.model.Lookup(id)
+	rec, ok := h.Model.Lookup(id)
 	if !ok {
 		t.Fatalf("%s not projected", id)
 	}
@@ -96,7 +58,7 @@ func (h *history) asApp(t *testing.T, id string) commands.Actor {
 
 func (h *history) at(t *testing.T, pos events.Position) *projections.ReadModel {
 	t.Helper()
-	m, st, err := projections.Rebuild(context.Background(), h.store, projections.Until{Position: pos}, nil)
+	m, st, err := projections.Rebuild(context.Background(), h.Store, projections.Until{Position: pos}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,29 +128,29 @@ func fingerprint(t *testing.T, m *projections.ReadModel) string {
 func TestScriptedHistory(t *testing.T) {
 	h := newHistory(t)
 	live := map[events.Position]string{}
-	mark := func(pos events.Position) events.Position { live[pos] = fingerprint(t, h.model); return pos }
+	mark := func(pos events.Position) events.Position { live[pos] = fingerprint(t, h.Model); return pos }
 
 	h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.PutEntity(ctx, h.admin, commands.PutEntity{IDDominio: d1, RagioneSociale: "Comune 1", Enabled: true})
+		return h.H.PutEntity(ctx, h.Admin, commands.PutEntity{IDDominio: d1, RagioneSociale: "Comune 1", Enabled: true})
 	})
 	h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.PutEntity(ctx, h.admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Comune 2", Enabled: true})
+		return h.H.PutEntity(ctx, h.Admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Comune 2", Enabled: true})
 	})
 	h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.PutPendenzaType(ctx, h.admin, commands.PutPendenzaType{IDTipoPendenza: t1, Descrizione: "Tari", Enabled: true})
+		return h.H.PutPendenzaType(ctx, h.Admin, commands.PutPendenzaType{IDTipoPendenza: t1, Descrizione: "Tari", Enabled: true})
 	})
 	h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.DefineRole(ctx, h.admin, commands.DefineRole{IDRuolo: "auditD1", Domini: []string{d1}, TipiPendenza: []string{"*"},
+		return h.H.DefineRole(ctx, h.Admin, commands.DefineRole{IDRuolo: "auditD1", Domini: []string{d1}, TipiPendenza: []string{"*"},
 			ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}, {Service: "Giornale degli Eventi", Rights: []string{"R"}}}})
 	})
 	h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.PutOperator(ctx, h.admin, commands.PutOperator{Principal: "op1", RagioneSociale: "Ufficio", Password: ptr("op1-password"),
+		return h.H.PutOperator(ctx, h.Admin, commands.PutOperator{Principal: "op1", RagioneSociale: "Ufficio", Password: ptr("op1-password"),
 			Enabled: true, Roles: []string{"auditD1"}})
 	})
 	before := mark(h.putApp(t, "app1", true, ptr("app1-password")))
 	granted := mark(h.putApp(t, "app1", true, nil, commands.GrantInput{API: "PENDENZE", Domini: []string{d1, d2}, TipiPendenza: []string{"*"}}))
 	used := mark(h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.h.PutPendenza(ctx, h.asApp(t, "app1"), commands.PutPendenza{IDA2A: "app1", IDPendenza: "P1", IDDominio: d2,
+		return h.H.PutPendenza(ctx, h.asApp(t, "app1"), commands.PutPendenza{IDA2A: "app1", IDPendenza: "P1", IDDominio: d2,
 			IDTipoPendenza: t1, Causale: "Tari 2026", AmountCents: 1000,
 			Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "Mario Rossi"}})
 	}))
@@ -279,17 +241,17 @@ func TestScriptedHistory(t *testing.T) {
 		}
 	})
 	t.Run("time_cut_by_at", func(t *testing.T) {
-		m, st, err := projections.Rebuild(context.Background(), h.store, projections.Until{Time: h.model.LastEventTime().Add(-365 * 24 * 3600 * 1e9)}, nil)
+		m, st, err := projections.Rebuild(context.Background(), h.Store, projections.Until{Time: h.Model.LastEventTime().Add(-365 * 24 * 3600 * 1e9)}, nil)
 		if err != nil || st.Events != 0 || m.AppliedPosition() != 0 {
 			t.Fatalf("a year before the log: %d events at %d, %v", st.Events, m.AppliedPosition(), err)
 		}
-		_, st, err = projections.Rebuild(context.Background(), h.store, projections.Until{Time: h.model.LastEventTime()}, nil)
+		_, st, err = projections.Rebuild(context.Background(), h.Store, projections.Until{Time: h.Model.LastEventTime()}, nil)
 		if err != nil || st.Position != newPassword {
 			t.Fatalf("at the last event's time: position %d, want %d (%v)", st.Position, newPassword, err)
 		}
 	})
 	t.Run("bad_queries", func(t *testing.T) {
-		m := h.model
+		m := h.Model
 		if _, err := audit.Explain(m, audit.Query{Principal: "app1", API: domain.APIPendenze, Operation: "nope"}); err == nil {
 			t.Fatal("unknown operation accepted")
 		}

@@ -3,8 +3,6 @@ package audit_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/payauthz/payauthz/domain"
@@ -22,10 +20,7 @@ import (
 // position (a full partial replay, no snapshot) and explain one decision.
 // Warm: the same questions against read models already at that position.
 func BenchmarkTimeTravel(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
-		n = v
-	}
+	n := jetstreamtest.BenchEvents()
 	ctx := context.Background()
 	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
 	if err != nil {
