@@ -49,7 +49,16 @@ func adminExportCmd(f *adminFlags) *cobra.Command {
 				sort.Slice(items, func(i, j int) bool { return fmt.Sprint(items[i][k.idField]) < fmt.Sprint(items[j][k.idField]) })
 				conf[k.name] = items
 			}
-			b, err := yaml.Marshal(conf)
+			doc := map[string]any{}
+			for k, v := range conf {
+				doc[k] = v
+			}
+			var prot map[string]any // GET never returns the captcha secret
+			if _, err := c.do(cmd.Context(), http.MethodGet, protectionPath, nil, &prot); err != nil {
+				return err
+			}
+			doc[protectionKey] = prot
+			b, err := yaml.Marshal(doc)
 			if err != nil {
 				return err
 			}
@@ -95,16 +104,19 @@ func contains(l []string, s string) bool {
 
 func adminApplyCmd(f *adminFlags) *cobra.Command {
 	var file string
-	var dryRun bool
+	var dryRun, prune bool
 	cmd := &cobra.Command{
-		Use:   "apply -f payauthz.yaml [--dry-run]",
+		Use:   "apply -f payauthz.yaml [--dry-run] [--prune]",
 		Short: "Make the deployment hold the configuration in a file: show the changes, then write them in dependency order",
 		Long: `apply reads a configuration (the YAML admin export prints), compares each resource with the
 deployment's, prints the plan (+ create, ~ update with the fields that change) and, unless
 --dry-run, writes the changes in dependency order: intermediari, domini, tipiPendenza, ruoli,
-operatori, applicazioni. A resource that already matches is not written, so applying the same
-file twice writes no event. Nothing is ever deleted (the Backoffice API deletes nothing: set
-abilitato to false). Passwords are write-only: given in the file, they are sent when the
+operatori, applicazioni, then the public API protection (protezione: {abilitato, captcha}; its
+captcha.secretKey is sent with the settings when they change, and never exported). A resource that already matches is not written, so applying the same
+file twice writes no event. Nothing is deleted or disabled unless --prune: then every
+intermediary, entity, type, operator and application of a kind the file lists but that the
+file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), and a
+role the file does not name is reported (roles cannot be disabled). Passwords are write-only: given in the file, they are sent when the
 resource is created. Every failure is reported with its resource and the service's answer;
 the others are still applied; the exit code is then 1.`,
 		Args: cobra.NoArgs,
@@ -116,8 +128,8 @@ the others are still applied; the exit code is then 1.`,
 			if err != nil {
 				return err
 			}
-			var conf configuration
-			if err := yaml.Unmarshal(b, &conf); err != nil {
+			conf, prot, err := parseConfiguration(b)
+			if err != nil {
 				return usageErrorf("%s: %w", file, err)
 			}
 			for kind := range conf {
@@ -168,6 +180,23 @@ the others are still applied; the exit code is then 1.`,
 					}
 				}
 			}
+			if prune {
+				n, failed := pruneMissing(cmd, c, conf, dryRun)
+				changes += n
+				failures = append(failures, failed...)
+			}
+			if prot != nil {
+				changed, err := applyProtection(cmd, c, prot, dryRun)
+				switch {
+				case err != nil:
+					failures = append(failures, fmt.Sprintf("%s: %v", protectionKey, err))
+					changes++
+				case changed:
+					changes++
+				default:
+					same++
+				}
+			}
 			verb := "applied"
 			if dryRun {
 				verb = "would apply"
@@ -184,7 +213,152 @@ the others are still applied; the exit code is then 1.`,
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "configuration file (YAML, as admin export prints)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan, write nothing")
+	cmd.Flags().BoolVar(&prune, "prune", false, "disable the resources of the kinds the file lists that it does not name")
 	return cmd
+}
+
+// pruneMissing disables (abilitato: false), in reverse dependency order,
+// every resource of a kind conf lists that conf does not name and that is
+// still enabled; it returns how many it (would) change and the failures.
+// Roles have no abilitato: one the file does not name is only reported.
+// The principal apply runs as is never disabled (it would lock itself out).
+func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun bool) (int, []string) {
+	out := cmd.OutOrStdout()
+	changes := 0
+	var failures []string
+	var self struct {
+		Principal string `json:"principal"`
+	}
+	if _, err := c.do(cmd.Context(), http.MethodGet, "/profilo", nil, &self); err != nil {
+		return 0, []string{fmt.Sprintf("prune: who am I: %v", err)}
+	}
+	for i := len(resourceKinds) - 1; i >= 0; i-- {
+		k := resourceKinds[i]
+		wanted, listed := conf[k.name]
+		if !listed {
+			continue
+		}
+		named := map[string]bool{}
+		for _, w := range wanted {
+			if id, ok := w[k.idField].(string); ok {
+				named[id] = true
+			}
+		}
+		current, err := c.list(cmd.Context(), k.name)
+		if err != nil {
+			failures = append(failures, fmt.Sprintf("prune %s: %v", k.name, err))
+			continue
+		}
+		for _, cur := range current {
+			id, _ := cur[k.idField].(string)
+			if id == "" || named[id] {
+				continue
+			}
+			if p, _ := cur["principal"].(string); p != "" && p == self.Principal {
+				fmt.Fprintf(out, "! %s/%s is not in the file; it is the principal apply runs as, so it stays enabled\n", k.name, id)
+				continue
+			}
+			enabled, has := cur["abilitato"].(bool)
+			if !has {
+				fmt.Fprintf(out, "! %s/%s is not in the file; it cannot be disabled (the API deletes nothing)\n", k.name, id)
+				continue
+			}
+			if !enabled {
+				continue
+			}
+			fmt.Fprintf(out, "- %s/%s (abilitato: false)\n", k.name, id)
+			changes++
+			if dryRun {
+				continue
+			}
+			body := withoutSecrets(k, cur)
+			for _, d := range derivedFields[k.name] {
+				delete(body, d)
+			}
+			body["abilitato"] = false
+			if _, err := c.do(cmd.Context(), http.MethodPut, "/"+k.name+"/"+url.PathEscape(id), body, nil); err != nil {
+				failures = append(failures, fmt.Sprintf("prune %s/%s: %v", k.name, id, err))
+			}
+		}
+	}
+	return changes, failures
+}
+
+// The public API protection (PUT/GET /configurazioni/hardening) is one
+// object of the configuration, under protectionKey, not a list of
+// resources. Its captcha.secretKey is write-only: export never holds it;
+// apply sends the file's secretKey with the settings when they change.
+const (
+	protectionKey  = "protezione"
+	protectionPath = "/configurazioni/hardening"
+)
+
+// parseConfiguration reads a configuration file: the resource kinds and,
+// when present, the protection object.
+func parseConfiguration(b []byte) (configuration, map[string]any, error) {
+	var raw map[string]any
+	if err := yaml.Unmarshal(b, &raw); err != nil {
+		return nil, nil, err
+	}
+	var prot map[string]any
+	if v, ok := raw[protectionKey]; ok {
+		if prot, ok = v.(map[string]any); !ok {
+			return nil, nil, fmt.Errorf("%s must be an object {abilitato, captcha: {...}}", protectionKey)
+		}
+		delete(raw, protectionKey)
+	}
+	rest, err := yaml.Marshal(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	var conf configuration
+	if err := yaml.Unmarshal(rest, &conf); err != nil {
+		return nil, nil, err
+	}
+	return conf, prot, nil
+}
+
+// protectionChanges are the fields of the wanted protection that the
+// deployment does not hold with the same value (the secret is never
+// compared: GET does not return it).
+func protectionChanges(want, cur map[string]any) []string {
+	var out []string
+	for field, v := range want {
+		if field != "captcha" {
+			if !reflect.DeepEqual(normalise(v), normalise(cur[field])) {
+				out = append(out, field)
+			}
+			continue
+		}
+		wc, _ := normalise(v).(map[string]any)
+		cc, _ := normalise(cur[field]).(map[string]any)
+		for cf, cv := range wc {
+			if cf != "secretKey" && !reflect.DeepEqual(cv, cc[cf]) {
+				out = append(out, "captcha."+cf)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// applyProtection plans and, unless dryRun, writes the protection setting;
+// it reports whether it differed.
+func applyProtection(cmd *cobra.Command, c *adminClient, want map[string]any, dryRun bool) (bool, error) {
+	var cur map[string]any
+	if _, err := c.do(cmd.Context(), http.MethodGet, protectionPath, nil, &cur); err != nil {
+		return false, err
+	}
+	diff := protectionChanges(want, cur)
+	if len(diff) == 0 {
+		return false, nil
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "~ %s: %s\n", protectionKey, strings.Join(diff, ", "))
+	if dryRun {
+		return true, nil
+	}
+	_, err := c.do(cmd.Context(), http.MethodPut, protectionPath, want, nil)
+	return true, err
 }
 
 func withoutSecrets(k resourceKind, m map[string]any) map[string]any {

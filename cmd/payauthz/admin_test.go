@@ -205,3 +205,153 @@ func TestAdminCLI(t *testing.T) {
 		t.Errorf("the exports differ")
 	}
 }
+
+// TestAdminApplyProtection: the public API protection is part of the
+// configuration. apply plans and writes it, a second apply writes no
+// event, GET never returns the secret and export holds the settings
+// without it; a deployment without the section keeps its protection.
+func TestAdminApplyProtection(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := func(args ...string) string {
+		t.Helper()
+		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
+	}
+	conf := filepath.Join(t.TempDir(), "protezione.yaml")
+	const yamlText = `protezione:
+  abilitato: true
+  captcha:
+    serverURL: http://127.0.0.1:9/siteverify
+    secretKey: captcha-secret-1
+    soglia: 0.7
+    parametro: gRecaptchaResponse
+    denyOnFail: false
+    timeoutMs: 1500
+`
+	if err := os.WriteFile(conf, []byte(yamlText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := a.position(t)
+	plan := admin("apply", "-f", conf, "--dry-run")
+	if !strings.Contains(plan, "~ protezione: abilitato, captcha.denyOnFail, captcha.serverURL, captcha.soglia, captcha.timeoutMs") ||
+		!strings.Contains(plan, "would apply 1 changes") || a.position(t) != before {
+		t.Fatalf("dry run (position %v → %v):\n%s", before, a.position(t), plan)
+	}
+	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply:\n%s", out)
+	}
+	after := a.position(t)
+	if after == before {
+		t.Fatal("apply wrote no event")
+	}
+
+	req, _ := http.NewRequest("GET", a.url+"/backoffice/rs/basic/v1/configurazioni/hardening", nil)
+	req.SetBasicAuth("admin", "admin-pass-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"abilitato":true`) ||
+		!strings.Contains(string(body), `"soglia":0.7`) || strings.Contains(string(body), "captcha-secret-1") {
+		t.Fatalf("GET hardening after apply: %d %s", res.StatusCode, body)
+	}
+
+	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged") || a.position(t) != after {
+		t.Fatalf("second apply is not a no-op (position %v → %v):\n%s", after, a.position(t), again)
+	}
+	exported := admin("export")
+	if !strings.Contains(exported, "protezione:") || !strings.Contains(exported, "serverURL: http://127.0.0.1:9/siteverify") ||
+		strings.Contains(exported, "captcha-secret-1") || strings.Contains(exported, "secretKey") {
+		t.Fatalf("export:\n%s", exported)
+	}
+
+	// A file without the section leaves the protection as it is.
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	if err := os.WriteFile(other, []byte(adminConfigYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	admin("apply", "-f", other)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"abilitato":true`) {
+		t.Fatalf("apply without protezione changed the protection: %s", body)
+	}
+
+	// A malformed section is a usage error, nothing written.
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("protezione: [1, 2]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pos := a.position(t)
+	if _, _, err := run(t, "admin", "--config", cfg, "apply", "-f", bad); exitCode(err) != exitUsage || a.position(t) != pos {
+		t.Fatalf("malformed protezione: exit %d, position %v → %v", exitCode(err), pos, a.position(t))
+	}
+}
+
+// TestAdminApplyPrune: without --prune nothing the file does not name is
+// touched; with it, the resources of the kinds the file lists that it
+// does not name are disabled (never the principal apply runs as), a role
+// is only reported, and a second prune writes nothing.
+func TestAdminApplyPrune(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := func(args ...string) string {
+		t.Helper()
+		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
+	}
+	full := filepath.Join(t.TempDir(), "full.yaml")
+	if err := os.WriteFile(full, []byte(adminConfigYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	admin("apply", "-f", full)
+
+	// The file names the entity and the type, and no operator, application or role.
+	small := filepath.Join(t.TempDir(), "small.yaml")
+	const smallYAML = `domini:
+  - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
+operatori: []
+applicazioni: []
+ruoli: []
+`
+	if err := os.WriteFile(small, []byte(smallYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pos := a.position(t)
+	if out := admin("apply", "-f", small); !strings.Contains(out, "applied 0 changes") || a.position(t) != pos {
+		t.Fatalf("apply without --prune touched what the file does not name (position %v → %v):\n%s", pos, a.position(t), out)
+	}
+	plan := admin("apply", "-f", small, "--prune", "--dry-run")
+	for _, want := range []string{"- applicazioni/gestionale (abilitato: false)", "- operatori/mario (abilitato: false)",
+		"- domini/22222222222 (abilitato: false)",
+		"! ruoli/Lettore is not in the file", "! operatori/admin is not in the file; it is the principal apply runs as"} {
+		if !strings.Contains(plan, want) {
+			t.Fatalf("prune plan lacks %q:\n%s", want, plan)
+		}
+	}
+	if a.position(t) != pos {
+		t.Fatal("a dry run wrote")
+	}
+	if strings.Contains(plan, "domini/11111111111") || strings.Contains(plan, "tipiPendenza/") {
+		t.Fatalf("prune names what the file names, or a kind the file does not list:\n%s", plan)
+	}
+	if out := admin("apply", "-f", small, "--prune"); !strings.Contains(out, "applied 3 changes") {
+		t.Fatalf("prune:\n%s", out)
+	}
+	for _, path := range []string{"/applicazioni/gestionale", "/operatori/mario", "/domini/22222222222"} {
+		got := admin("get", strings.Split(path, "/")[1], strings.Split(path, "/")[2], "-o", "json")
+		if !strings.Contains(got, `"abilitato": false`) {
+			t.Fatalf("%s after prune: %s", path, got)
+		}
+	}
+	// The administrator still works, and a second prune writes nothing.
+	after := a.position(t)
+	if out := admin("apply", "-f", small, "--prune"); !strings.Contains(out, "applied 0 changes") || a.position(t) != after {
+		t.Fatalf("second prune (position %v → %v):\n%s", after, a.position(t), out)
+	}
+}
