@@ -41,3 +41,21 @@ func (e EntityScope) Admits(idDominio string) bool {
 func (e EntityScope) AdmitsReconciliation(v domain.ReconciliationView) bool {
 	return e.Admits(v.IDDominio) && (!e.ragioneria || domain.CanReadReconciliation(e.p, v) == nil)
 }
+
+// ReadRendicontazione is the Backoffice's read of one reconciliation,
+// settlement report or collection of idDominio (the console's detail
+// pages): Rendicontazioni e Incassi R on idDominio first (403 whether or
+// not it exists, so nothing leaks outside the scope), then find (404: a
+// caller whose scope covers idDominio may learn it is missing). It is the
+// gate the lists keep each row with (EntityScope.Admits), for one row.
+func ReadRendicontazione[T any](p domain.Principal, idDominio string, find func() (T, bool), rec Recorder) (T, error) {
+	var zero T
+	if err := check(rec, "CanOnDominio", domain.CanOnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, idDominio)); err != nil {
+		return zero, err
+	}
+	v, ok := find()
+	if !ok {
+		return zero, missing(rec, nil)
+	}
+	return v, nil
+}

@@ -173,8 +173,11 @@ func (c *Console) routes() {
 	m.Handle("GET /console/pagamenti", c.page(c.listPagamenti))
 	m.Handle("GET /console/pagamenti/{id}", c.page(c.getPagamento))
 	m.Handle("GET /console/riconciliazioni", c.page(c.listRiconciliazioni))
+	m.Handle("GET /console/riconciliazioni/{idDominio}/{id}", c.page(c.getRiconciliazione))
 	m.Handle("GET /console/rendicontazioni", c.page(c.listRendicontazioni))
+	m.Handle("GET /console/rendicontazioni/{idDominio}/{idFlusso}", c.page(c.getRendicontazione))
 	m.Handle("GET /console/riscossioni", c.page(c.listRiscossioni))
+	m.Handle("GET /console/riscossioni/{idDominio}/{idRicevuta}", c.page(c.getRiscossione))
 	m.Handle("GET /console/eventi", c.page(c.listEventi))
 
 	m.Handle("GET /console/audit", c.page(c.auditPage))

@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/payauthz/payauthz/domain"
@@ -12,7 +13,9 @@ import (
 // The money pages: Pagamenti, Riconciliazioni, Rendicontazioni and
 // Riscossioni, each the Backoffice list of the same name: its service's R,
 // every row kept by the decision the API's list keeps it with, optionally
-// one entity, 25 rows a page; a payment has a detail page.
+// one entity, 25 rows a page; every row has a detail page, decided by the
+// same operation as its list (operations.ReadRendicontazione for the
+// Rendicontazioni e Incassi pages).
 
 // table is a generic list page.
 type table struct {
@@ -141,7 +144,8 @@ func (c *Console) listRiconciliazioni(rq *request) error {
 	rows := c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return scope.AdmitsReconciliation(r.View()) })
 	pageOf(rq, t, rows, func(r *projections.Reconciliation) []cell {
 		e := r.Event
-		return []cell{{Text: e.IDDominio}, {Text: e.ID}, {Text: e.IDA2A}, {Text: euro(e.AmountCents)}, {Text: e.Causale}, {Text: e.IDFlusso}}
+		return []cell{{Text: e.IDDominio}, {Text: e.ID, Href: detailHref("riconciliazioni", e.IDDominio, e.ID)}, {Text: e.IDA2A},
+			{Text: euro(e.AmountCents)}, {Text: e.Causale}, {Text: e.IDFlusso}}
 	})
 	return c.render(rq, http.StatusOK, "tabella.html", "Riconciliazioni", t)
 }
@@ -156,7 +160,8 @@ func (c *Console) listRendicontazioni(rq *request) error {
 	rows := c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return scope.Admits(r.Event.IDDominio) })
 	pageOf(rq, t, rows, func(r *projections.SettlementReport) []cell {
 		e := r.Event
-		return []cell{{Text: e.IDDominio}, {Text: e.IDFlusso}, {Text: e.IDIntermediario}, {Text: e.DataFlusso},
+		return []cell{{Text: e.IDDominio}, {Text: e.IDFlusso, Href: detailHref("rendicontazioni", e.IDDominio, e.IDFlusso)},
+			{Text: e.IDIntermediario}, {Text: e.DataFlusso},
 			{Text: euro(e.TotalCents)}, {Text: strconv.Itoa(len(e.Items))}}
 	})
 	return c.render(rq, http.StatusOK, "tabella.html", "Rendicontazioni", t)
@@ -174,8 +179,72 @@ func (c *Console) listRiscossioni(rq *request) error {
 	})
 	pageOf(rq, t, rows, func(r *projections.Receipt) []cell {
 		e := r.Event
-		return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta}, {Text: e.NumeroAvviso}, {Text: e.IDA2A + "/" + e.IDPendenza},
+		return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta, Href: detailHref("riscossioni", e.IDDominio, e.IDRicevuta)},
+			{Text: e.NumeroAvviso}, {Text: e.IDA2A + "/" + e.IDPendenza},
 			{Text: euro(e.AmountCents)}, {Text: e.DataPagamento}}
 	})
 	return c.render(rq, http.StatusOK, "tabella.html", "Riscossioni", t)
+}
+
+// detailHref is the detail page of a row of a Rendicontazioni e Incassi
+// list.
+func detailHref(page, idDominio, id string) string {
+	return "/console/" + page + "/" + url.PathEscape(idDominio) + "/" + url.PathEscape(id)
+}
+
+// fields is a detail page: one row a field.
+func fields(caption string, kv ...string) *table {
+	t := &table{Caption: caption, Headers: []string{"Campo", "Valore"}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		t.Rows = append(t.Rows, []cell{{Text: kv[i]}, {Text: kv[i+1]}})
+	}
+	return t
+}
+
+func (c *Console) getRiconciliazione(rq *request) error {
+	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("id")
+	r, err := operations.ReadRendicontazione(rq.p, d, func() (*projections.Reconciliation, bool) {
+		return c.deps.Model.Reconciliation(d, id)
+	}, nil)
+	if err != nil {
+		return err
+	}
+	e := r.Event
+	return c.render(rq, http.StatusOK, "tabella.html", "Riconciliazione", fields("Riconciliazione "+e.ID,
+		"Dominio", e.IDDominio, "Riconciliazione", e.ID, "Applicazione", e.IDA2A, "Importo", euro(e.AmountCents),
+		"Causale", e.Causale, "Flusso", e.IDFlusso, "Registrata il", r.Time.UTC().Format("2006-01-02 15:04"),
+		"Posizione nel giornale", strconv.FormatUint(uint64(r.Position), 10)))
+}
+
+func (c *Console) getRendicontazione(rq *request) error {
+	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("idFlusso")
+	r, err := operations.ReadRendicontazione(rq.p, d, func() (*projections.SettlementReport, bool) {
+		return c.deps.Model.SettlementReport(d, id)
+	}, nil)
+	if err != nil {
+		return err
+	}
+	e := r.Event
+	t := fields("Flusso di rendicontazione "+e.IDFlusso, "Dominio", e.IDDominio, "Flusso", e.IDFlusso,
+		"Intermediario", e.IDIntermediario, "Data", e.DataFlusso, "Totale", euro(e.TotalCents))
+	for i, it := range e.Items {
+		t.Rows = append(t.Rows, []cell{{Text: "Voce " + strconv.Itoa(i+1)},
+			{Text: it.NumeroAvviso + " — " + euro(it.AmountCents)}})
+	}
+	return c.render(rq, http.StatusOK, "tabella.html", "Rendicontazione", t)
+}
+
+func (c *Console) getRiscossione(rq *request) error {
+	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("idRicevuta")
+	r, err := operations.ReadRendicontazione(rq.p, d, func() (*projections.Receipt, bool) {
+		return c.deps.Model.Receipt(d, id)
+	}, nil)
+	if err != nil {
+		return err
+	}
+	e := r.Event
+	return c.render(rq, http.StatusOK, "tabella.html", "Riscossione", fields("Ricevuta "+e.IDRicevuta,
+		"Dominio", e.IDDominio, "Ricevuta", e.IDRicevuta, "Esito", e.Esito, "Numero avviso", e.NumeroAvviso,
+		"Pendenza", e.IDA2A+"/"+e.IDPendenza, "Pagamento", e.PaymentID, "Importo", euro(e.AmountCents),
+		"Data pagamento", e.DataPagamento, "Intermediario", e.IDIntermediario))
 }
