@@ -10,11 +10,7 @@ import "testing"
 // inside the scope.
 func TestConsoleRendicontazioniDetails(t *testing.T) {
 	t.Parallel()
-	w := &nodeWorld{world: newWorld(t)}
-	w.putIntermediary(t, "INTSSL", "/C=IT/O=PagoPA/CN=node-ssl", "", true)
-	w.putServedEntity(t, d1, "INTSSL")
-	node := asCert(w.ca.clientCert(t, nodeSubject))
-	base := ndSSL + "/intermediari/INTSSL"
+	w, node, base := sslNodeServingD1(t)
 	p := w.createPendenza(t, "appA", "det-1", d1, t1, citizen1)
 	w.do(t, "POST", base+"/ricevute", ricevuta(p, "IUR-DET-1", 123.45, "ESEGUITO"), node).expect(t, 201, "")
 	const idFlusso = "2026-01-03ABI00001-S888"

@@ -402,11 +402,7 @@ func testNodoFlussi(t *testing.T, w *nodeWorld) {
 // operators see them under Rendicontazioni e Incassi R, by scope.
 func TestMoneyPath(t *testing.T) {
 	t.Parallel()
-	w := &nodeWorld{world: newWorld(t)}
-	w.putIntermediary(t, "INTSSL", "/C=IT/O=PagoPA/CN=node-ssl", "", true)
-	w.putServedEntity(t, d1, "INTSSL")
-	node := asCert(w.ca.clientCert(t, nodeSubject))
-	base := ndSSL + "/intermediari/INTSSL"
+	w, node, base := sslNodeServingD1(t)
 
 	// 1. the application creates the pendenza.
 	p := w.createPendenza(t, "appA", "money-1", d1, t1, citizen1)
@@ -475,4 +471,15 @@ func TestMoneyPath(t *testing.T) {
 		}
 	}
 	w.do(t, "GET", bo+"/riscossioni", nil, as("opNoRole")).expect(t, 403, "403000")
+}
+
+// sslNodeServingD1 is a world with intermediary INTSSL, whose node connector
+// is the certificate subject nodeSubject, serving d1: the world, the
+// node's client certificate and the node API base path of INTSSL.
+func sslNodeServingD1(t *testing.T) (*nodeWorld, reqOpt, string) {
+	t.Helper()
+	w := &nodeWorld{world: newWorld(t)}
+	w.putIntermediary(t, "INTSSL", "/C=IT/O=PagoPA/CN=node-ssl", "", true)
+	w.putServedEntity(t, d1, "INTSSL")
+	return w, asCert(w.ca.clientCert(t, nodeSubject)), ndSSL + "/intermediari/INTSSL"
 }
