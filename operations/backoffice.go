@@ -33,12 +33,11 @@ func OnPendenzaScope(p domain.Principal, s domain.Service, r domain.Right, idDom
 // OnPendenza is a Backoffice operation on the stored pendenza idA2A /
 // idPendenza (GET /pendenze/{idA2A}/{idPendenza} with Pendenze R).
 func OnPendenza(m Pendenze, p domain.Principal, s domain.Service, r domain.Right, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
-	if err := UseService(p, s, r, rec); err != nil {
-		return projections.Pendenza{}, err
-	}
-	pd, ok := m.Pendenza(idA2A, idPendenza)
-	if !ok {
-		return pd, missing(rec, domain.CanLearnMissingInRoles(p, s, r))
+	pd, err := find(rec, UseService(p, s, r, rec),
+		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
+		func() error { return domain.CanLearnMissingInRoles(p, s, r) })
+	if err != nil {
+		return pd, err
 	}
 	return pd, OnPendenzaScope(p, s, r, pd.IDDominio, pd.IDTipoPendenza, rec)
 }
@@ -47,12 +46,9 @@ func OnPendenza(m Pendenze, p domain.Principal, s domain.Service, r domain.Right
 // /pagamenti/{id} with Pagamenti R). Payment ids are unguessable: a caller
 // with the right learns that one is missing.
 func OnPayment(m Payments, p domain.Principal, s domain.Service, r domain.Right, id string, rec Recorder) (*projections.Payment, error) {
-	if err := UseService(p, s, r, rec); err != nil {
+	pay, err := find(rec, UseService(p, s, r, rec), func() (*projections.Payment, bool) { return m.Payment(id) }, nil)
+	if err != nil {
 		return nil, err
-	}
-	pay, ok := m.Payment(id)
-	if !ok {
-		return nil, missing(rec, nil)
 	}
 	return pay, check(rec, "CanOnPayment", domain.CanOnPayment(p, s, r, pay.View()))
 }
@@ -70,29 +66,15 @@ type Entities interface {
 // ReadEntity is GET /domini/{idDominio}: Anagrafica Creditore R on
 // idDominio, whether or not the entity exists (403 before 404).
 func ReadEntity(m Entities, p domain.Principal, idDominio string, rec Recorder) (events.CreditorEntityRegistered, error) {
-	if err := OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idDominio, rec); err != nil {
-		return events.CreditorEntityRegistered{}, err
-	}
-	e, ok := m.Entity(idDominio)
-	if !ok {
-		return e, missing(rec, nil)
-	}
-	return e, nil
+	return find(rec, OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idDominio, rec),
+		func() (events.CreditorEntityRegistered, bool) { return m.Entity(idDominio) }, nil)
 }
 
 // ReadRegistry is GET of one entry of an unscoped Backoffice registry
 // (tipiPendenza, intermediari, ruoli, operatori, applicazioni): the
-// service's R, then the entry, found by find.
-func ReadRegistry[T any](find func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
-	if err := UseService(p, s, domain.RightRead, rec); err != nil {
-		var zero T
-		return zero, err
-	}
-	v, ok := find(id)
-	if !ok {
-		return v, missing(rec, nil)
-	}
-	return v, nil
+// service's R, then the entry, found by lookup.
+func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
+	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
 }
 
 // ReadPendenzaBackoffice is GET /pendenze/{idA2A}/{idPendenza} of the

@@ -13,12 +13,11 @@ import (
 // PENDENZE grant; elsewhere a missing notice is denied like another
 // application's.
 func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	if err := ListOwnPendenze(p, rec); err != nil {
-		return projections.Pendenza{}, err
-	}
-	pd, ok := m.PendenzaByNotice(idDominio, numeroAvviso)
-	if !ok {
-		return pd, missing(rec, domain.CanLearnMissingInGrant(p, domain.APIPendenze, idDominio))
+	pd, err := find(rec, ListOwnPendenze(p, rec),
+		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) },
+		func() error { return domain.CanLearnMissingInGrant(p, domain.APIPendenze, idDominio) })
+	if err != nil {
+		return pd, err
 	}
 	return pd, check(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza(p, pd.View()))
 }
@@ -37,12 +36,6 @@ func ReadByAvvisoPagamento(m Notices, p domain.Principal, idDominio, numeroAvvis
 // ReadByAvvisoRagioneria is the Ragioneria v3 read: idDominio in the
 // RAGIONERIA grant, decided before the lookup (403 before 404).
 func ReadByAvvisoRagioneria(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	if err := check(rec, "CanReadRagioneriaDominio", domain.CanReadRagioneriaDominio(p, idDominio)); err != nil {
-		return projections.Pendenza{}, err
-	}
-	pd, ok := m.PendenzaByNotice(idDominio, numeroAvviso)
-	if !ok {
-		return pd, missing(rec, nil)
-	}
-	return pd, nil
+	return find(rec, ReadRagioneriaDominio(p, idDominio, rec),
+		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) }, nil)
 }

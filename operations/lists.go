@@ -48,14 +48,6 @@ func (e EntityScope) AdmitsReconciliation(v domain.ReconciliationView) bool {
 // not it exists, so nothing leaks outside the scope), then find (404: a
 // caller whose scope covers idDominio may learn it is missing). It is the
 // gate the lists keep each row with (EntityScope.Admits), for one row.
-func ReadRendicontazione[T any](p domain.Principal, idDominio string, find func() (T, bool), rec Recorder) (T, error) {
-	var zero T
-	if err := check(rec, "CanOnDominio", domain.CanOnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, idDominio)); err != nil {
-		return zero, err
-	}
-	v, ok := find()
-	if !ok {
-		return zero, missing(rec, nil)
-	}
-	return v, nil
+func ReadRendicontazione[T any](p domain.Principal, idDominio string, lookup func() (T, bool), rec Recorder) (T, error) {
+	return find(rec, OnDominio(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, idDominio, rec), lookup, nil)
 }

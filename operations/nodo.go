@@ -98,14 +98,8 @@ func (g NodeGate) VerifyNotice(m interface {
 	NodeReader
 	Notices
 }, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	if err := g.ServesEntity(m, idDominio, rec); err != nil {
-		return projections.Pendenza{}, err
-	}
-	pd, ok := m.PendenzaByNotice(idDominio, numeroAvviso)
-	if !ok {
-		return pd, missing(rec, nil)
-	}
-	return pd, nil
+	return find(rec, g.ServesEntity(m, idDominio, rec),
+		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) }, nil)
 }
 
 // unauthenticated is the answer to credentials that did not verify: the

@@ -39,6 +39,27 @@ func check(rec Recorder, name string, err error) error {
 	return err
 }
 
+// find is the shape of every read by id: the gate, decided before the
+// lookup (403 before 404, so nothing leaks outside the caller's scope);
+// the lookup; a missing resource answered by the missing-resource rule,
+// where canLearn (nil: the caller may learn it) decides whether this
+// caller may learn that it is missing. It runs only when it is.
+func find[T any](rec Recorder, gate error, lookup func() (T, bool), canLearn func() error) (T, error) {
+	var v T
+	if gate != nil {
+		return v, gate
+	}
+	v, ok := lookup()
+	if ok {
+		return v, nil
+	}
+	var learn error
+	if canLearn != nil {
+		learn = canLearn()
+	}
+	return v, missing(rec, learn)
+}
+
 // missing applies the missing-resource rule, recording whether the caller
 // may learn that the resource is missing.
 func missing(rec Recorder, canLearn error) error {

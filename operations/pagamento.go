@@ -25,12 +25,11 @@ type Payments interface {
 
 // ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
 func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
-	if err := ListPendenzePagamento(p, rec); err != nil {
-		return projections.Pendenza{}, err
-	}
-	pd, ok := m.Pendenza(idA2A, idPendenza)
-	if !ok {
-		return pd, missing(rec, domain.CanLearnMissingPendenzaPagamento(p, domain.CanReadPendenzaPagamento))
+	pd, err := find(rec, ListPendenzePagamento(p, rec),
+		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
+		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanReadPendenzaPagamento) })
+	if err != nil {
+		return pd, err
 	}
 	return pd, check(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento(p, pd.View()))
 }
@@ -43,9 +42,10 @@ func ListPendenzePagamento(p domain.Principal, rec Recorder) error {
 
 // PayPendenza authorizes a payment reference {idA2A, idPendenza}.
 func PayPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
-	pd, ok := m.Pendenza(idA2A, idPendenza)
-	if !ok {
-		return pd, missing(rec, domain.CanLearnMissingPendenzaPagamento(p, domain.CanPayPendenza))
+	pd, err := find(rec, nil, func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
+		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanPayPendenza) })
+	if err != nil {
+		return pd, err
 	}
 	return pd, check(rec, "CanPayPendenza", domain.CanPayPendenza(p, pd.View()))
 }
@@ -104,9 +104,10 @@ func PaySpontaneous(m Registry, p domain.Principal, idDominio, idTipo string, re
 
 // ReadPaymentPagamento is GET /pagamenti/{id}.
 func ReadPaymentPagamento(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
-	pay, ok := m.Payment(id)
-	if !ok {
-		return nil, missing(rec, domain.CanLearnMissingPaymentPagamento(p))
+	pay, err := find(rec, nil, func() (*projections.Payment, bool) { return m.Payment(id) },
+		func() error { return domain.CanLearnMissingPaymentPagamento(p) })
+	if err != nil {
+		return nil, err
 	}
 	return pay, check(rec, "CanReadPayment", domain.CanReadPayment(p, pay.View()))
 }

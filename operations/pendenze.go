@@ -15,12 +15,10 @@ type PendenzaViews interface {
 // only under its own idA2A (so it may learn a pendenza is missing there),
 // and reads only the pendenze it created. It does not allocate.
 func ReadOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
-	if err := check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, idA2A)); err != nil {
-		return domain.PendenzaView{}, err
-	}
-	v, ok := m.PendenzaView(idA2A, idPendenza)
-	if !ok {
-		return v, missing(rec, nil)
+	v, err := find(rec, check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, idA2A)),
+		func() (domain.PendenzaView, bool) { return m.PendenzaView(idA2A, idPendenza) }, nil)
+	if err != nil {
+		return v, err
 	}
 	return v, check(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza(p, v))
 }
@@ -70,12 +68,10 @@ type PendenzaWrites interface {
 // (not found when it does not exist); an empty idDominio or idTipo keeps
 // the stored one.
 func UpdatePendenza(m PendenzaWrites, p domain.Principal, idA2A, idPendenza, idDominio, idTipo string, rec Recorder) error {
-	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
+	v, err := find(rec, WritePendenzaUnder(p, idA2A, rec),
+		func() (domain.PendenzaView, bool) { return m.PendenzaView(idA2A, idPendenza) }, nil)
+	if err != nil {
 		return err
-	}
-	v, ok := m.PendenzaView(idA2A, idPendenza)
-	if !ok {
-		return missing(rec, nil)
 	}
 	if idDominio == "" {
 		idDominio = v.IDDominio

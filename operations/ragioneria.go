@@ -39,12 +39,10 @@ func WriteReconciliation(m Registry, p domain.Principal, idDominio string, exist
 
 // ReadReconciliation is GET /riconciliazioni/{idDominio}/{id}.
 func ReadReconciliation(m Reconciliations, p domain.Principal, idDominio, id string, rec Recorder) (*projections.Reconciliation, error) {
-	if err := ReadRagioneriaDominio(p, idDominio, rec); err != nil {
+	r, err := find(rec, ReadRagioneriaDominio(p, idDominio, rec),
+		func() (*projections.Reconciliation, bool) { return m.Reconciliation(idDominio, id) }, nil)
+	if err != nil {
 		return nil, err
-	}
-	r, ok := m.Reconciliation(idDominio, id)
-	if !ok {
-		return nil, missing(rec, nil)
 	}
 	return r, check(rec, "CanReadReconciliation", domain.CanReadReconciliation(p, r.View()))
 }
@@ -57,14 +55,8 @@ func ReadRagioneriaDominio(p domain.Principal, idDominio string, rec Recorder) e
 
 // ReadFlusso is GET /flussiRendicontazione/{idDominio}/{idFlusso}.
 func ReadFlusso(m SettlementReports, p domain.Principal, idDominio, idFlusso string, rec Recorder) (*projections.SettlementReport, error) {
-	if err := ReadRagioneriaDominio(p, idDominio, rec); err != nil {
-		return nil, err
-	}
-	r, ok := m.SettlementReport(idDominio, idFlusso)
-	if !ok {
-		return nil, missing(rec, nil)
-	}
-	return r, nil
+	return find(rec, ReadRagioneriaDominio(p, idDominio, rec),
+		func() (*projections.SettlementReport, bool) { return m.SettlementReport(idDominio, idFlusso) }, nil)
 }
 
 // UseRagioneria is the gate of the Ragioneria lists; each listed item is
@@ -75,12 +67,9 @@ func UseRagioneria(p domain.Principal, rec Recorder) error {
 
 // ReadPaymentRagioneria is GET /pagamenti/{id} on the Ragioneria API.
 func ReadPaymentRagioneria(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
-	if err := UseRagioneria(p, rec); err != nil {
+	pay, err := find(rec, UseRagioneria(p, rec), func() (*projections.Payment, bool) { return m.Payment(id) }, nil)
+	if err != nil {
 		return nil, err
-	}
-	pay, ok := m.Payment(id)
-	if !ok {
-		return nil, missing(rec, nil)
 	}
 	return pay, check(rec, "CanReadPaymentRagioneria", domain.CanReadPaymentRagioneria(p, pay.View()))
 }

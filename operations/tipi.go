@@ -21,14 +21,8 @@ type PendenzaTypes interface {
 // Creditore R from a role whose tipiPendenza hold the type, whether or not
 // it exists (403 before 404).
 func ReadTipoPendenza(m PendenzaTypes, p domain.Principal, idTipo string, rec Recorder) (events.PendenzaTypeRegistered, error) {
-	if err := OnTipoPendenza(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idTipo, rec); err != nil {
-		return events.PendenzaTypeRegistered{}, err
-	}
-	t, ok := m.PendenzaType(idTipo)
-	if !ok {
-		return t, missing(rec, nil)
-	}
-	return t, nil
+	return find(rec, OnTipoPendenza(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idTipo, rec),
+		func() (events.PendenzaTypeRegistered, bool) { return m.PendenzaType(idTipo) }, nil)
 }
 
 // WriteTipoPendenza is PUT /tipiPendenza/{idTipoPendenza}: Anagrafica
