@@ -16,10 +16,7 @@ func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso
 	pd, err := find(rec, ListOwnPendenze(p, rec),
 		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) },
 		func() error { return domain.CanLearnMissingInGrant(p, domain.APIPendenze, idDominio) })
-	if err != nil {
-		return pd, err
-	}
-	return pd, check(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza(p, pd.View()))
+	return decided(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza, p, pd, err)
 }
 
 // ReadByAvvisoPagamento is the Pagamento v2 read: the notice's gate and
@@ -27,10 +24,7 @@ func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso
 // or an application whose PAGAMENTO grant covers it).
 func ReadByAvvisoPagamento(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
-	if err != nil {
-		return pd, err
-	}
-	return pd, check(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento(p, pd.View()))
+	return decided(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento, p, pd, err)
 }
 
 // ReadByAvvisoRagioneria is the Ragioneria v3 read: idDominio in the

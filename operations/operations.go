@@ -60,6 +60,15 @@ func find[T any](rec Recorder, gate error, lookup func() (T, bool), canLearn fun
 	return v, missing(rec, learn)
 }
 
+// decided finishes a read whose resource v was found (err nil) by the
+// rule named name, decided on v's view.
+func decided[T interface{ View() V }, V any](rec Recorder, name string, rule func(domain.Principal, V) error, p domain.Principal, v T, err error) (T, error) {
+	if err != nil {
+		return v, err
+	}
+	return v, check(rec, name, rule(p, v.View()))
+}
+
 // missing applies the missing-resource rule, recording whether the caller
 // may learn that the resource is missing.
 func missing(rec Recorder, canLearn error) error {

@@ -28,10 +28,7 @@ func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza str
 	pd, err := find(rec, ListPendenzePagamento(p, rec),
 		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
 		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanReadPendenzaPagamento) })
-	if err != nil {
-		return pd, err
-	}
-	return pd, check(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento(p, pd.View()))
+	return decided(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento, p, pd, err)
 }
 
 // ListPendenzePagamento is GET /pendenze: each listed pendenza is then kept
@@ -44,19 +41,13 @@ func ListPendenzePagamento(p domain.Principal, rec Recorder) error {
 func PayPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, nil, func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
 		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanPayPendenza) })
-	if err != nil {
-		return pd, err
-	}
-	return pd, check(rec, "CanPayPendenza", domain.CanPayPendenza(p, pd.View()))
+	return decided(rec, "CanPayPendenza", domain.CanPayPendenza, p, pd, err)
 }
 
 // PayNotice authorizes a payment reference {idDominio, numeroAvviso}.
 func PayNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
-	if err != nil {
-		return pd, err
-	}
-	return pd, check(rec, "CanPayNotice", domain.CanPayNotice(p, pd.View()))
+	return decided(rec, "CanPayNotice", domain.CanPayNotice, p, pd, err)
 }
 
 // ReadNotice is GET /avvisi/{idDominio}/{numeroAvviso}. guard, when not
@@ -64,10 +55,7 @@ func PayNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, re
 // unknown notice); it runs after the lookup and before existence is told.
 func ReadNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, guard func(uuid string) error, rec Recorder) (projections.Pendenza, error) {
 	pd, err := notice(m, p, idDominio, numeroAvviso, guard, rec)
-	if err != nil {
-		return pd, err
-	}
-	return pd, check(rec, "CanReadNotice", domain.CanReadNotice(p, pd.View()))
+	return decided(rec, "CanReadNotice", domain.CanReadNotice, p, pd, err)
 }
 
 // notice is the shared start of the notice operations: the gate on
@@ -106,10 +94,7 @@ func PaySpontaneous(m Registry, p domain.Principal, idDominio, idTipo string, re
 func ReadPaymentPagamento(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
 	pay, err := find(rec, nil, func() (*projections.Payment, bool) { return m.Payment(id) },
 		func() error { return domain.CanLearnMissingPaymentPagamento(p) })
-	if err != nil {
-		return nil, err
-	}
-	return pay, check(rec, "CanReadPayment", domain.CanReadPayment(p, pay.View()))
+	return decided(rec, "CanReadPayment", domain.CanReadPayment, p, pay, err)
 }
 
 // ProfiloPagamento is GET /profilo on the Pagamento API.

@@ -41,10 +41,7 @@ func WriteReconciliation(m Registry, p domain.Principal, idDominio string, exist
 func ReadReconciliation(m Reconciliations, p domain.Principal, idDominio, id string, rec Recorder) (*projections.Reconciliation, error) {
 	r, err := find(rec, ReadRagioneriaDominio(p, idDominio, rec),
 		func() (*projections.Reconciliation, bool) { return m.Reconciliation(idDominio, id) }, nil)
-	if err != nil {
-		return nil, err
-	}
-	return r, check(rec, "CanReadReconciliation", domain.CanReadReconciliation(p, r.View()))
+	return decided(rec, "CanReadReconciliation", domain.CanReadReconciliation, p, r, err)
 }
 
 // ReadRagioneriaDominio decides reads of what belongs to idDominio
@@ -68,8 +65,5 @@ func UseRagioneria(p domain.Principal, rec Recorder) error {
 // ReadPaymentRagioneria is GET /pagamenti/{id} on the Ragioneria API.
 func ReadPaymentRagioneria(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
 	pay, err := find(rec, UseRagioneria(p, rec), func() (*projections.Payment, bool) { return m.Payment(id) }, nil)
-	if err != nil {
-		return nil, err
-	}
-	return pay, check(rec, "CanReadPaymentRagioneria", domain.CanReadPaymentRagioneria(p, pay.View()))
+	return decided(rec, "CanReadPaymentRagioneria", domain.CanReadPaymentRagioneria, p, pay, err)
 }

@@ -35,8 +35,11 @@ type Operation struct {
 	// decide reads the query and calls the operation function the routes'
 	// handlers call. It returns nil (allowed), a *domain.ForbiddenError,
 	// domain.ErrNotFound, an *operations.UnprocessableError, or ErrBadQuery.
-	decide func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error
+	decide decideFunc
 }
+
+// decideFunc decides one query of an operation: see Operation.decide.
+type decideFunc = func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error
 
 // Key is "API/name", e.g. "PENDENZE/read".
 func (o *Operation) Key() string { return o.API.String() + "/" + o.Name }
@@ -77,31 +80,22 @@ var catalogue = []*Operation{
 	// BACKOFFICE (API.md section 4).
 	{API: domain.APIBackoffice, Name: "serviziACL", Summary: "list the services an ACL entry may name (any role)",
 		Routes: []string{"GET /enumerazioni/serviziACL"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ServiziACL(p, rec)
-		}},
+		decide: gate(operations.ServiziACL)},
 	logout(domain.APIBackoffice),
 	logout(domain.APIPagamento),
 	{API: domain.APIPagamento, Name: "payable-domini", Summary: "list the entities the caller may pay at",
 		Routes: []string{"GET /domini"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			_, err := operations.PayableDomini(p, rec)
-			return err
-		}},
+		decide: gate(discard(operations.PayableDomini))},
 	{API: domain.APIPagamento, Name: "payable-tipi", Summary: "list the types the caller may pay spontaneously at idDominio",
 		Routes: []string{"GET /domini/{idDominio}/tipiPendenza"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idDominio", r.IDDominio); err != nil {
-				return err
-			}
-			_, err := operations.PayableTipi(m, p, r.IDDominio, rec)
-			return err
+			return reads(need("idDominio", r.IDDominio), func() (operations.PayableScope, error) {
+				return operations.PayableTipi(m, p, r.IDDominio, rec)
+			})
 		}},
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ProfiloBackoffice(p, rec)
-		}},
+		decide: gate(operations.ProfiloBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
@@ -131,23 +125,13 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIPendenze, Name: "read", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := needPendenza(r); err != nil {
-				return err
-			}
-			_, err := operations.ReadOwnPendenza(m, p, r.IDA2A, r.IDPendenza, rec)
-			return err
-		}},
+		decide: pendenzaRead(operations.ReadOwnPendenza)},
 	{API: domain.APIPendenze, Name: "list", Summary: "list the caller's own pendenze",
 		Routes: []string{"GET /pendenze"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ListOwnPendenze(p, rec)
-		}},
+		decide: gate(operations.ListOwnPendenze)},
 	{API: domain.APIPendenze, Name: "profilo", Summary: "read the caller's own profile (GovPay's Profilo)",
 		Routes: []string{"GET /profilo"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ProfiloAPI(p, domain.APIPendenze, rec)
-		}},
+		decide: onAPI(domain.APIPendenze, operations.ProfiloAPI)},
 
 	// PAGAMENTO (section 6).
 	{API: domain.APIPagamento, Name: "pay",
@@ -156,51 +140,31 @@ var catalogue = []*Operation{
 		decide:  decidePay},
 	{API: domain.APIPagamento, Name: "read-pendenza", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := needPendenza(r); err != nil {
-				return err
-			}
-			_, err := operations.ReadPendenzaPagamento(m, p, r.IDA2A, r.IDPendenza, rec)
-			return err
-		}},
+		decide: pendenzaRead(operations.ReadPendenzaPagamento)},
 	{API: domain.APIPagamento, Name: "list-pendenze", Summary: "list pendenze",
 		Routes: []string{"GET /pendenze"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ListPendenzePagamento(p, rec)
-		}},
+		decide: gate(operations.ListPendenzePagamento)},
 	{API: domain.APIPagamento, Name: "read-payment", Summary: "read the payment idPagamento",
 		Routes: []string{"GET /pagamenti/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idPagamento", r.IDPagamento); err != nil {
-				return err
-			}
-			_, err := operations.ReadPaymentPagamento(m, p, r.IDPagamento, rec)
-			return err
-		}},
+		decide: paymentRead(operations.ReadPaymentPagamento)},
 	{API: domain.APIPagamento, Name: "read-notice", Summary: "read the notice idDominio/numeroAvviso (captcha protection not evaluated)",
 		Routes: []string{"GET /avvisi/{idDominio}/{numeroAvviso}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso); err != nil {
-				return err
-			}
-			_, err := operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
-			return err
+			return reads(need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso), func() (projections.Pendenza, error) {
+				return operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
+			})
 		}},
 	byAvviso(domain.APIPagamento, operations.ReadByAvvisoPagamento),
 	byAvviso(domain.APIPendenze, operations.ReadByAvvisoPendenze),
 	byAvviso(domain.APIRagioneria, operations.ReadByAvvisoRagioneria),
 	{API: domain.APIPagamento, Name: "profilo", Summary: "read the caller's profile",
 		Routes: []string{"GET /profilo"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ProfiloPagamento(p, rec)
-		}},
+		decide: gate(operations.ProfiloPagamento)},
 
 	// RAGIONERIA (section 8).
 	{API: domain.APIRagioneria, Name: "profilo", Summary: "read the caller's own profile (GovPay's Profilo)",
 		Routes: []string{"GET /profilo"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ProfiloAPI(p, domain.APIRagioneria, rec)
-		}},
+		decide: onAPI(domain.APIRagioneria, operations.ProfiloAPI)},
 	{API: domain.APIRagioneria, Name: "write-reconciliation", Summary: "create the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"PUT /riconciliazioni/{idDominio}/{id}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -219,11 +183,9 @@ var catalogue = []*Operation{
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idDominio", r.IDDominio, "idRiconciliazione", r.IDRiconciliazione); err != nil {
-				return err
-			}
-			_, err := operations.ReadReconciliation(m, p, r.IDDominio, r.IDRiconciliazione, rec)
-			return err
+			return reads(need("idDominio", r.IDDominio, "idRiconciliazione", r.IDRiconciliazione), func() (*projections.Reconciliation, error) {
+				return operations.ReadReconciliation(m, p, r.IDDominio, r.IDRiconciliazione, rec)
+			})
 		}},
 	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
@@ -235,18 +197,10 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIRagioneria, Name: "list", Summary: "use the lists of the Ragioneria API",
 		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /pagamenti"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.UseRagioneria(p, rec)
-		}},
+		decide: gate(operations.UseRagioneria)},
 	{API: domain.APIRagioneria, Name: "read-payment", Summary: "read the payment idPagamento",
 		Routes: []string{"GET /pagamenti/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idPagamento", r.IDPagamento); err != nil {
-				return err
-			}
-			_, err := operations.ReadPaymentRagioneria(m, p, r.IDPagamento, rec)
-			return err
-		}},
+		decide: paymentRead(operations.ReadPaymentRagioneria)},
 }
 
 func or(a, b string) string {
@@ -342,11 +296,9 @@ func byAvviso(api domain.API, op func(operations.Notices, domain.Principal, stri
 	return &Operation{API: api, Name: "read-by-avviso", Summary: "read the pendenza of the notice idDominio/numeroAvviso",
 		Routes: []string{"GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso); err != nil {
-				return err
-			}
-			_, err := op(m, p, r.IDDominio, r.NumeroAvviso, rec)
-			return err
+			return reads(need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso), func() (projections.Pendenza, error) {
+				return op(m, p, r.IDDominio, r.NumeroAvviso, rec)
+			})
 		}}
 }
 
@@ -354,7 +306,52 @@ func byAvviso(api domain.API, op func(operations.Notices, domain.Principal, stri
 func logout(api domain.API) *Operation {
 	return &Operation{API: api, Name: "logout", Summary: "end the caller's own session",
 		Routes: []string{"GET /logout"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.Logout(p, api, rec)
-		}}
+		decide: onAPI(api, operations.Logout)}
+}
+
+// gate adapts an operation the caller alone decides (a list's gate, a
+// profile).
+func gate(op func(domain.Principal, operations.Recorder) error) decideFunc {
+	return func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+		return op(p, rec)
+	}
+}
+
+// onAPI adapts an operation the caller alone decides on one API.
+func onAPI(api domain.API, op func(domain.Principal, domain.API, operations.Recorder) error) decideFunc {
+	return func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+		return op(p, api, rec)
+	}
+}
+
+// discard adapts an operation whose answer the catalogue does not need.
+func discard[T any](op func(domain.Principal, operations.Recorder) (T, error)) func(domain.Principal, operations.Recorder) error {
+	return func(p domain.Principal, rec operations.Recorder) error {
+		_, err := op(p, rec)
+		return err
+	}
+}
+
+// reads runs a read once the query has its fields (bad is the first one
+// missing), keeping only its decision.
+func reads[T any](bad error, read func() (T, error)) error {
+	if bad != nil {
+		return bad
+	}
+	_, err := read()
+	return err
+}
+
+// pendenzaRead adapts a read of the stored pendenza idA2A/idPendenza.
+func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
+	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		return reads(needPendenza(r), func() (T, error) { return op(any(m).(M), p, r.IDA2A, r.IDPendenza, rec) })
+	}
+}
+
+// paymentRead adapts a read of the stored payment idPagamento.
+func paymentRead(op func(operations.Payments, domain.Principal, string, operations.Recorder) (*projections.Payment, error)) decideFunc {
+	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		return reads(need("idPagamento", r.IDPagamento), func() (*projections.Payment, error) { return op(m, p, r.IDPagamento, rec) })
+	}
 }
