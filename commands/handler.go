@@ -59,6 +59,22 @@ type Result struct {
 // an idempotent repeat) or an error.
 type decideFunc func(stream []events.Envelope) ([]events.Event, error)
 
+// latest folds a stream of registrations (C) and updates (U, converted
+// by update) into the current data, nil when the stream holds neither.
+func latest[C, U any](stream []events.Envelope, update func(U) C) *C {
+	var cur *C
+	for _, env := range stream {
+		switch e := env.Event.(type) {
+		case C:
+			cur = &e
+		case U:
+			c := update(e)
+			cur = &c
+		}
+	}
+	return cur
+}
+
 // execute runs load → decide → append, retrying on conflict.
 func (h *Handler) execute(ctx context.Context, actor Actor, stream string, decide decideFunc) (Result, error) {
 	for attempt := 0; ; attempt++ {

@@ -39,16 +39,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 	holder := pendenzaHolder(c.IDA2A, c.IDPendenza)
 	var claimed, moved string // notice claims this call made; the one a move leaves
 	res, err := h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
-		var cur *events.PendenzaCreated
-		for _, env := range stream {
-			switch e := env.Event.(type) {
-			case events.PendenzaCreated:
-				cur = &e
-			case events.PendenzaUpdated:
-				ee := events.PendenzaCreated(e)
-				cur = &ee
-			}
-		}
+		cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
 		var existing *domain.PendenzaView
 		if cur != nil {
 			existing = &domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,

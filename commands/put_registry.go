@@ -244,16 +244,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 
 func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
-		var cur *events.OperatorRegistered
-		for _, env := range stream {
-			switch e := env.Event.(type) {
-			case events.OperatorRegistered:
-				cur = &e
-			case events.OperatorUpdated:
-				ee := events.OperatorRegistered(e)
-				cur = &ee
-			}
-		}
+		cur := latest(stream, func(e events.OperatorUpdated) events.OperatorRegistered { return events.OperatorRegistered(e) })
 		var held []string
 		if cur != nil {
 			held = cur.Roles

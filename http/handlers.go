@@ -81,6 +81,26 @@ func entry[T, V any](find func(string) (T, bool), id string, view func(T) V) fun
 	}
 }
 
+// stored returns the post-write body of the resource found by find(a, b),
+// rendered by view.
+func stored[T, V any](find func(a, b string) (T, bool), a, b string, view func(T) V) func() (any, error) {
+	return entry(func(string) (T, bool) { return find(a, b) }, "", view)
+}
+
+// gatedBody reads what a PUT under two path parameters starts with: the
+// pair, the operation's gate on the first (decided before the body is
+// even read), then the JSON body.
+func (s *Server) gatedBody(c *echo.Context, a, b param, gate func(domain.Principal, string, operations.Recorder) error, body any) (string, string, error) {
+	x, y, err := pathPair(c, a, b)
+	if err != nil {
+		return "", "", err
+	}
+	if err := gate(callerOf(c).principal, x, nil); err != nil {
+		return "", "", err
+	}
+	return x, y, s.decodeJSON(c, body)
+}
+
 // decodePut reads what every registry PUT of the Backoffice starts with:
 // the resource id from the path (by readID), the JSON body, the body's own
 // id bodyID and, when abilitato is not nil, the required abilitato (absent

@@ -105,13 +105,7 @@ func (s *Server) nodoRicevuta(c *echo.Context) error {
 	res, err := s.cmds.RecordReceipt(c.Request().Context(), nodeActor(c, g), commands.RecordReceipt{
 		IDIntermediario: g.ID, IDDominio: body.IDDominio, NumeroAvviso: body.NumeroAvviso, IDRicevuta: body.IDRicevuta,
 		AmountCents: int64(*body.Importo), Esito: body.Esito, DataPagamento: body.DataPagamento})
-	return s.written(c, res, err, func() (any, error) {
-		r, ok := s.model.Receipt(body.IDDominio, body.IDRicevuta)
-		if !ok {
-			return nil, errNotFound
-		}
-		return s.toRicevuta(r), nil
-	})
+	return s.written(c, res, err, stored(s.model.Receipt, body.IDDominio, body.IDRicevuta, s.toRicevuta))
 }
 
 func (s *Server) toRicevuta(r *projections.Receipt) ricevutaView {
@@ -163,11 +157,5 @@ func (s *Server) nodoFlusso(c *echo.Context) error {
 	res, err := s.cmds.RecordSettlementReport(c.Request().Context(), nodeActor(c, g), commands.RecordSettlementReport{
 		IDIntermediario: g.ID, IDFlusso: body.IDFlusso, IDDominio: body.IDDominio, DataFlusso: body.DataFlusso,
 		TotalCents: int64(*body.ImportoTotale), Items: items})
-	return s.written(c, res, err, func() (any, error) {
-		r, ok := s.model.SettlementReport(body.IDDominio, body.IDFlusso)
-		if !ok {
-			return nil, errNotFound
-		}
-		return toFlusso(r), nil
-	})
+	return s.written(c, res, err, stored(s.model.SettlementReport, body.IDDominio, body.IDFlusso, toFlusso))
 }

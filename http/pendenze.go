@@ -22,17 +22,10 @@ type pendenzaBody struct {
 }
 
 func (s *Server) putPendenza(c *echo.Context) error {
-	idA2A, idPendenza, err := pathPair(c, pIDA2A, pIDPendenza)
-	if err != nil {
-		return err
-	}
-	// The caller writes only under its own idA2A: decided before the body
-	// is even read.
-	if err := operations.WritePendenzaUnder(callerOf(c).principal, idA2A, nil); err != nil {
-		return err
-	}
+	// The caller writes only under its own idA2A.
 	var body pendenzaBody
-	if err := s.decodeJSON(c, &body); err != nil {
+	idA2A, idPendenza, err := s.gatedBody(c, pIDA2A, pIDPendenza, operations.WritePendenzaUnder, &body)
+	if err != nil {
 		return err
 	}
 	if body.Importo == nil || body.SoggettoPagatore == nil {
@@ -46,13 +39,7 @@ func (s *Server) putPendenza(c *echo.Context) error {
 		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
 		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso,
 		Details: details})
-	return s.written(c, res, err, func() (any, error) {
-		pd, ok := s.model.Pendenza(idA2A, idPendenza)
-		if !ok {
-			return nil, errNotFound
-		}
-		return toPendenza(pd), nil
-	})
+	return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, toPendenza))
 }
 
 func (s *Server) getOwnPendenza(c *echo.Context) error {

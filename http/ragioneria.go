@@ -18,15 +18,9 @@ type riconciliazioneBody struct {
 }
 
 func (s *Server) putRiconciliazione(c *echo.Context) error {
-	dominio, id, err := pathPair(c, pIDDominio, pID)
-	if err != nil {
-		return err
-	}
-	if err := operations.AskWriteReconciliation(callerOf(c).principal, dominio, nil); err != nil {
-		return err
-	}
 	var body riconciliazioneBody
-	if err := s.decodeJSON(c, &body); err != nil {
+	dominio, id, err := s.gatedBody(c, pIDDominio, pID, operations.AskWriteReconciliation, &body)
+	if err != nil {
 		return err
 	}
 	if body.Importo == nil {
@@ -34,13 +28,7 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
 		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
-	return s.written(c, res, err, func() (any, error) {
-		r, ok := s.model.Reconciliation(dominio, id)
-		if !ok {
-			return nil, errNotFound
-		}
-		return toRiconciliazione(r), nil
-	})
+	return s.written(c, res, err, stored(s.model.Reconciliation, dominio, id, toRiconciliazione))
 }
 
 func (s *Server) getRiconciliazione(c *echo.Context) error {

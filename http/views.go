@@ -9,30 +9,13 @@ import (
 
 // Wire forms shared by several APIs.
 
-// soggetto is GovPay's Soggetto: a payer or remitter.
-type soggetto struct {
-	Tipo           string `json:"tipo"`
-	Identificativo string `json:"identificativo"`
-	Anagrafica     string `json:"anagrafica"`
-	Email          string `json:"email,omitempty"`
-	Indirizzo      string `json:"indirizzo,omitempty"`
-	Civico         string `json:"civico,omitempty"`
-	CAP            string `json:"cap,omitempty"`
-	Localita       string `json:"localita,omitempty"`
-	Provincia      string `json:"provincia,omitempty"`
-	Nazione        string `json:"nazione,omitempty"`
-	Cellulare      string `json:"cellulare,omitempty"`
-}
+// soggetto is GovPay's Soggetto, a payer or remitter: the event's
+// subject, field for field, under its wire name.
+type soggetto events.Subject
 
-// event and toSoggetto convert field by field: the two types keep the
-// same fields in the same order.
-func (s soggetto) event() events.Subject {
-	return events.Subject(s)
-}
+func (s soggetto) event() events.Subject { return events.Subject(s) }
 
-func toSoggetto(s events.Subject) soggetto {
-	return soggetto(s)
-}
+func toSoggetto(s events.Subject) soggetto { return soggetto(s) }
 
 type pendenzaView struct {
 	IDA2A            string   `json:"idA2A"`
