@@ -28,13 +28,31 @@ func hasRight(p *Principal, s Service, r Right) bool {
 // roleCovers reports whether one role of p gives right on s with both
 // idDominio and idTipo in that role's scope.
 func roleCovers(p *Principal, s Service, r Right, idDominio, idTipo string) bool {
+	return someRole(p, s, r, func(role *Role) bool { return role.Domini.Contains(idDominio) && role.Tipi.Contains(idTipo) })
+}
+
+// someRole reports whether one role of p gives right on s and holds in its
+// scope what covers asks for.
+func someRole(p *Principal, s Service, r Right, covers func(*Role) bool) bool {
 	for i := range p.Roles {
-		role := &p.Roles[i]
-		if role.Has(s, r) && role.Domini.Contains(idDominio) && role.Tipi.Contains(idTipo) {
+		if role := &p.Roles[i]; role.Has(s, r) && covers(role) {
 			return true
 		}
 	}
 	return false
+}
+
+// inRoleScope is a scoped Backoffice rule: RuleServiceRight when no role
+// gives right on s at all, else the denial denied describes when no role
+// giving it covers what covers asks for.
+func inRoleScope(p *Principal, s Service, r Right, covers func(*Role) bool, denied func() error) error {
+	if err := HasServiceRight(*p, s, r); err != nil {
+		return err
+	}
+	if someRole(p, s, r, covers) {
+		return nil
+	}
+	return denied()
 }
 
 // HasServiceRight decides whether some role of p gives right on s,
@@ -58,15 +76,9 @@ func HasServiceRight(p Principal, s Service, r Right) error {
 // resource has no pendenza type). RuleServiceRight when no role gives the
 // right at all, RuleRoleScope when none giving it covers idDominio.
 func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
-	if err := HasServiceRight(p, s, r); err != nil {
-		return err
-	}
-	for i := range p.Roles {
-		if p.Roles[i].Has(s, r) && p.Roles[i].Domini.Contains(idDominio) {
-			return nil
-		}
-	}
-	return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.Contains(idDominio) }, func() error {
+		return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+	})
 }
 
 // CanOnPendenzaScope decides whether one role of p gives right on s with

@@ -27,16 +27,9 @@ func CanLearnMissingInGrant(p Principal, api API, idDominio string) error {
 // CanLearnMissingInRoles is CanLearnMissingInGrant for the Backoffice: one
 // role of p must give right on s over every entity and every type.
 func CanLearnMissingInRoles(p Principal, s Service, r Right) error {
-	if err := HasServiceRight(p, s, r); err != nil {
-		return err
-	}
-	for i := range p.Roles {
-		role := &p.Roles[i]
-		if role.Has(s, r) && role.Domini.IsAll() && role.Tipi.IsAll() {
-			return nil
-		}
-	}
-	return deny(RuleRoleScope, "the pendenza is not in the scope of a role giving %s %s", s, r)
+	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }, func() error {
+		return deny(RuleRoleScope, "the pendenza is not in the scope of a role giving %s %s", s, r)
+	})
 }
 
 // ErrNotFound is the answer about a resource that does not exist, given

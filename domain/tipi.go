@@ -8,13 +8,7 @@ package domain
 // RuleServiceRight when no role gives the right, RuleRoleScope when none
 // giving it covers idTipo.
 func CanOnTipoPendenza(p Principal, s Service, r Right, idTipo string) error {
-	if err := HasServiceRight(p, s, r); err != nil {
-		return err
-	}
-	for i := range p.Roles {
-		if p.Roles[i].Has(s, r) && p.Roles[i].Tipi.Contains(idTipo) {
-			return nil
-		}
-	}
-	return deny(RuleRoleScope, "no role giving %s %s has idTipoPendenza %s in its scope", s, r, idTipo)
+	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Tipi.Contains(idTipo) }, func() error {
+		return deny(RuleRoleScope, "no role giving %s %s has idTipoPendenza %s in its scope", s, r, idTipo)
+	})
 }
