@@ -16,7 +16,6 @@ var (
 	reNazione   = regexp.MustCompile(`^[A-Z]{2}$`)
 	reCellulare = regexp.MustCompile(`^\+[0-9]{2}\s[0-9]{3}-[0-9]{7}$`)
 	reIBAN      = regexp.MustCompile(`^[a-zA-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$`)
-	reEntrata   = regexp.MustCompile(`^[a-zA-Z0-9\-_.]{1,35}$`)
 	reProvincia = regexp.MustCompile(`^[A-Z]{2}$`)
 )
 
@@ -106,7 +105,7 @@ func checkVoce(v *events.Voce) error {
 	kinds := 0
 	if v.CodEntrata != "" {
 		kinds++
-		if !reEntrata.MatchString(v.CodEntrata) {
+		if !ValidToken(v.CodEntrata, 35) {
 			return invalid("voci.codEntrata", "is not an entrata code")
 		}
 	}

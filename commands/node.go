@@ -93,18 +93,7 @@ type RecordSettlementReport struct {
 // ValidFlusso reports whether s is an idFlusso: 1 to 70 letters, digits,
 // '_', '.' or '-' (pagoPA's flow ids, e.g. "2026-01-03ABI12345-S001"), so
 // that every recorded report is addressable in a path.
-func ValidFlusso(s string) bool {
-	if len(s) == 0 || len(s) > 70 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-') {
-			return false
-		}
-	}
-	return true
-}
+func ValidFlusso(s string) bool { return ValidToken(s, 70) }
 
 // Settlement outcome codes of pagoPA.
 var settlementEsiti = map[int]bool{0: true, 3: true, 4: true, 8: true, 9: true}

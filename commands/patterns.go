@@ -4,7 +4,7 @@ package commands
 // (the OpenAPI document): the same expressions the Valid* functions use.
 var (
 	PatternDominio = reDominio.String()
-	PatternID      = reID.String()
+	PatternID      = `^[A-Za-z0-9_.-]{1,35}$` // ValidID (which also refuses "." and "..")
 	PatternAvviso  = reAvviso.String()
 	PatternFlusso  = `^[A-Za-z0-9_.-]{1,70}$` // ValidFlusso
 )

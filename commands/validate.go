@@ -12,7 +12,6 @@ import (
 // Identifier formats of the contract (API.md section 5).
 var (
 	reDominio    = regexp.MustCompile(`^[0-9]{11}$`)
-	reID         = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,35}$`)
 	reAvviso     = regexp.MustCompile(`^[0-9]{18}$`)
 	reFiscalCode = regexp.MustCompile(`^[A-Z0-9]{11,16}$`)
 )
@@ -23,7 +22,22 @@ func ValidDominio(s string) bool { return reDominio.MatchString(s) }
 // ValidID reports whether s is an idTipoPendenza, idA2A, idPendenza,
 // idRuolo or idIntermediario. "." and ".." are never ids: they are path
 // segments.
-func ValidID(s string) bool { return s != "." && s != ".." && reID.MatchString(s) }
+func ValidID(s string) bool { return s != "." && s != ".." && ValidToken(s, 35) }
+
+// ValidToken reports whether s is 1 to max characters of [A-Za-z0-9_.-]:
+// the alphabet of every id the service puts in a path or a log line.
+func ValidToken(s string, max int) bool {
+	if len(s) == 0 || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidAvviso reports whether s is a numeroAvviso (18 digits).
 func ValidAvviso(s string) bool { return reAvviso.MatchString(s) }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
 )
 
 // maxRequestIDLength bounds a client's X-Request-ID; see validRequestID.
@@ -14,18 +16,7 @@ const maxRequestIDLength = 64
 // most 64 characters of [A-Za-z0-9._-]. It is echoed, written into every
 // decision-log line and stored as the correlation id of events, so anything
 // longer or stranger is replaced by a fresh id.
-func validRequestID(id string) bool {
-	if id == "" || len(id) > maxRequestIDLength {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		ch := id[i]
-		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '_' || ch == '-') {
-			return false
-		}
-	}
-	return true
-}
+func validRequestID(id string) bool { return commands.ValidToken(id, maxRequestIDLength) }
 
 // requestIDs is the request-id middleware: it keeps a valid client
 // X-Request-ID, else generates one, and answers it in the response header,
