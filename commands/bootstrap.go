@@ -35,22 +35,12 @@ func (h *Handler) Bootstrap(ctx context.Context, principal, password string) (bo
 		acl = append(acl, events.ACLEntry{Service: s.String(), Rights: []string{"R", "W"}})
 	}
 	role := events.RoleDefined{IDRuolo: AdminRole, ACL: acl, Domini: []string{domain.Wildcard}, TipiPendenza: []string{domain.Wildcard}}
-	if _, err := h.execute(ctx, System, events.StreamRuolo+AdminRole, func(stream []events.Envelope) ([]events.Event, error) {
-		if len(stream) > 0 {
-			return nil, nil
-		}
-		return []events.Event{role}, nil
-	}); err != nil {
+	if _, err := h.execute(ctx, System, events.StreamRuolo+AdminRole, createOnce(role)); err != nil {
 		return false, err
 	}
 	op := events.OperatorRegistered{Principal: principal, RagioneSociale: "Amministratore", PasswordHash: hash,
 		Enabled: true, Roles: []string{AdminRole}}
-	if _, err := h.execute(ctx, System, events.StreamOperatore+principal, func(stream []events.Envelope) ([]events.Event, error) {
-		if len(stream) > 0 {
-			return nil, nil
-		}
-		return []events.Event{op}, nil
-	}); err != nil {
+	if _, err := h.execute(ctx, System, events.StreamOperatore+principal, createOnce(op)); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -75,6 +75,32 @@ func latest[C, U any](stream []events.Envelope, update func(U) C) *C {
 	return cur
 }
 
+// recordOnce is the decision of a fact recorded once under its own id: it
+// is appended to an empty stream; a repeat with the same content (same)
+// changes nothing; other content under that id is a conflict.
+func recordOnce[E events.Event](e E, same func(a, b E) bool, id string) decideFunc {
+	return func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) == 0 {
+			return []events.Event{e}, nil
+		}
+		if prev, ok := stream[0].Event.(E); ok && same(prev, e) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%w: %s was recorded with different content", ErrConflict, id)
+	}
+}
+
+// createOnce appends e to an empty stream and leaves a stream that holds
+// anything as it is.
+func createOnce(e events.Event) decideFunc {
+	return func(stream []events.Envelope) ([]events.Event, error) {
+		if len(stream) > 0 {
+			return nil, nil
+		}
+		return []events.Event{e}, nil
+	}
+}
+
 // execute runs load → decide → append, retrying on conflict.
 func (h *Handler) execute(ctx context.Context, actor Actor, stream string, decide decideFunc) (Result, error) {
 	for attempt := 0; ; attempt++ {

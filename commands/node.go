@@ -52,15 +52,7 @@ func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceip
 	if pay, ok := h.model.PaymentCovering(c.IDDominio, c.NumeroAvviso); ok {
 		e.PaymentID = pay.Event.ID
 	}
-	return h.execute(ctx, actor, events.StreamRicevuta+c.IDDominio+"/"+c.IDRicevuta, func(stream []events.Envelope) ([]events.Event, error) {
-		if len(stream) == 0 {
-			return []events.Event{e}, nil
-		}
-		if prev, ok := stream[0].Event.(events.ReceiptRecorded); ok && sameReceipt(prev, e) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("%w: idRicevuta %s was recorded with different content", ErrConflict, c.IDRicevuta)
-	})
+	return h.execute(ctx, actor, events.StreamRicevuta+c.IDDominio+"/"+c.IDRicevuta, recordOnce(e, sameReceipt, "idRicevuta "+c.IDRicevuta))
 }
 
 // sameReceipt compares what the node sent (not what was derived from the
@@ -130,15 +122,7 @@ func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c Rec
 	}
 	e := events.SettlementReportRecorded{IDFlusso: c.IDFlusso, IDDominio: c.IDDominio, IDIntermediario: c.IDIntermediario,
 		DataFlusso: c.DataFlusso, TotalCents: c.TotalCents, Items: c.Items}
-	return h.execute(ctx, actor, events.StreamFlusso+c.IDDominio+"/"+c.IDFlusso, func(stream []events.Envelope) ([]events.Event, error) {
-		if len(stream) == 0 {
-			return []events.Event{e}, nil
-		}
-		if prev, ok := stream[0].Event.(events.SettlementReportRecorded); ok && sameReport(prev, e) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("%w: idFlusso %s was recorded with different content", ErrConflict, c.IDFlusso)
-	})
+	return h.execute(ctx, actor, events.StreamFlusso+c.IDDominio+"/"+c.IDFlusso, recordOnce(e, sameReport, "idFlusso "+c.IDFlusso))
 }
 
 func sameReport(a, b events.SettlementReportRecorded) bool {
