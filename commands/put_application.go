@@ -28,6 +28,7 @@ type PutApplication struct {
 	Enabled   bool
 	Roles     []string
 	Grants    []GrantInput
+	Personal  PersonalRole
 }
 
 // applicationState is the folded application stream.
@@ -36,6 +37,8 @@ type applicationState struct {
 	principal string
 	enabled   bool
 	roles     []string
+	personal  PersonalRole
+	role      *domain.Role // the personal role parsed, nil for none
 	grants    map[string]events.ApplicationAPIAuthorized
 }
 
@@ -44,9 +47,9 @@ func foldApplication(stream []events.Envelope) applicationState {
 	for _, env := range stream {
 		switch e := env.Event.(type) {
 		case events.ApplicationRegistered:
-			s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
+			s.registered(e)
 		case events.ApplicationUpdated:
-			s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
+			s.registered(events.ApplicationRegistered(e))
 		case events.ApplicationAPIAuthorized:
 			s.grants[e.API] = e
 		case events.ApplicationAPIRevoked:
@@ -56,6 +59,11 @@ func foldApplication(stream []events.Envelope) applicationState {
 	return s
 }
 
+func (s *applicationState) registered(e events.ApplicationRegistered) {
+	s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
+	s.personal, s.role = storedPersonal(e.ACL, e.Domini, e.TipiPendenza)
+}
+
 // PutApplication needs Anagrafica Applicazioni W; the roles it assigns and
 // the API scopes it grants must be within what the actor holds.
 func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplication) (Result, error) {
@@ -63,13 +71,19 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
+	personal, personalRole, err := c.Personal.check()
+	if err != nil {
+		return Result{}, err
+	}
+	c.Personal = personal
 	if err := h.mayRegister(actor, domain.ServiceAnagraficaApplicazioni, c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
 	// The largest commit this command can write, checked before the
 	// principal is claimed: a refused write leaves no claim behind.
 	largest := []events.Event{events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal,
-		PasswordHash: domain.DummyHash(), APIKeyHash: dummyIf(c.APIKey), Enabled: c.Enabled, Roles: nonNil(c.Roles)}}
+		PasswordHash: domain.DummyHash(), APIKeyHash: dummyIf(c.APIKey), Enabled: c.Enabled, Roles: nonNil(c.Roles),
+		ACL: c.Personal.ACL, Domini: c.Personal.Domini, TipiPendenza: c.Personal.TipiPendenza}}
 	for _, g := range grants {
 		largest = append(largest, g)
 	}
@@ -85,23 +99,25 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 		previous = app.Principal
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, previous, applicationHolder(c.IDA2A), func() (Result, error) {
-		return h.putApplication(ctx, actor, c, grants, hash, keyHash)
+		return h.putApplication(ctx, actor, c, personalRole, grants, hash, keyHash)
 	})
 }
 
-func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, error) {
+func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, personalRole *domain.Role, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := foldApplication(stream)
-		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles); err != nil {
+		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles, cur.role, personalRole); err != nil {
 			return nil, err
 		}
 		var out []events.Event
 		app := events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash,
+			ACL: c.Personal.ACL, Domini: c.Personal.Domini, TipiPendenza: c.Personal.TipiPendenza}
 		switch {
 		case !cur.exists:
 			out = append(out, app)
-		case hash != "" || keyHash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles):
+		case hash != "" || keyHash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles) ||
+			!cur.personal.equal(c.Personal):
 			out = append(out, events.ApplicationUpdated(app))
 		}
 		for _, api := range domain.GrantableAPIs {
@@ -246,8 +262,13 @@ func (h *Handler) checkRolesExist(ids []string) error {
 // grant every role the principal holds before and after the command: an
 // actor allowed to keep a role it does not hold could otherwise take over a
 // more powerful principal by changing its password.
-func (h *Handler) checkRoleDelegation(actor Actor, held, wanted []string) error {
+func (h *Handler) checkRoleDelegation(actor Actor, held, wanted []string, personal ...*domain.Role) error {
 	var roles []domain.Role
+	for _, r := range personal {
+		if r != nil {
+			roles = append(roles, *r)
+		}
+	}
 	seen := map[string]bool{}
 	for _, id := range slices.Concat(held, wanted) {
 		if seen[id] {

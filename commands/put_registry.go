@@ -134,38 +134,9 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	if err := checkID("idRuolo", c.IDRuolo); err != nil {
 		return Result{}, err
 	}
-	seen := map[string]bool{}
-	for _, entry := range c.ACL {
-		if _, err := domain.ParseService(entry.Service); err != nil {
-			return Result{}, invalid("acl.servizio", "unknown servizio %q", entry.Service)
-		}
-		if seen[entry.Service] {
-			return Result{}, invalid("acl.servizio", "servizio %q listed twice", entry.Service)
-		}
-		seen[entry.Service] = true
-		if len(entry.Rights) == 0 {
-			return Result{}, invalid("acl.autorizzazioni", "servizio %q has no autorizzazioni", entry.Service)
-		}
-		for _, r := range entry.Rights {
-			if _, err := domain.ParseRight(r); err != nil {
-				return Result{}, invalid("acl.autorizzazioni", "must be R or W")
-			}
-		}
-	}
-	if err := checkScopeList("domini", c.Domini, ValidDominio); err != nil {
-		return Result{}, err
-	}
-	if err := checkScopeList("tipiPendenza", c.TipiPendenza, ValidID); err != nil {
-		return Result{}, err
-	}
-	e := events.RoleDefined{IDRuolo: c.IDRuolo, ACL: c.ACL, Domini: domain.ParseScope(c.Domini).List(),
-		TipiPendenza: domain.ParseScope(c.TipiPendenza).List()}
-	if e.ACL == nil {
-		e.ACL = []events.ACLEntry{}
-	}
-	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
+	e, role, err := checkRole(c.IDRuolo, c.ACL, c.Domini, c.TipiPendenza)
 	if err != nil {
-		return Result{}, invalid("acl", "%v", err)
+		return Result{}, err
 	}
 	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
 		return Result{}, err
@@ -196,6 +167,85 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	})
 }
 
+// checkRole validates a role's acl and scope lists (a named role's, or a
+// principal's personal role) and returns them in stored form (scopes
+// normalised, the acl never nil) with the parsed role.
+func checkRole(id string, acl []events.ACLEntry, domini, tipi []string) (events.RoleDefined, domain.Role, error) {
+	seen := map[string]bool{}
+	for _, entry := range acl {
+		if _, err := domain.ParseService(entry.Service); err != nil {
+			return events.RoleDefined{}, domain.Role{}, invalid("acl.servizio", "unknown servizio %q", entry.Service)
+		}
+		if seen[entry.Service] {
+			return events.RoleDefined{}, domain.Role{}, invalid("acl.servizio", "servizio %q listed twice", entry.Service)
+		}
+		seen[entry.Service] = true
+		if len(entry.Rights) == 0 {
+			return events.RoleDefined{}, domain.Role{}, invalid("acl.autorizzazioni", "servizio %q has no autorizzazioni", entry.Service)
+		}
+		for _, r := range entry.Rights {
+			if _, err := domain.ParseRight(r); err != nil {
+				return events.RoleDefined{}, domain.Role{}, invalid("acl.autorizzazioni", "must be R or W")
+			}
+		}
+	}
+	if err := checkScopeList("domini", domini, ValidDominio); err != nil {
+		return events.RoleDefined{}, domain.Role{}, err
+	}
+	if err := checkScopeList("tipiPendenza", tipi, ValidID); err != nil {
+		return events.RoleDefined{}, domain.Role{}, err
+	}
+	e := events.RoleDefined{IDRuolo: id, ACL: acl, Domini: domain.ParseScope(domini).List(),
+		TipiPendenza: domain.ParseScope(tipi).List()}
+	if e.ACL == nil {
+		e.ACL = []events.ACLEntry{}
+	}
+	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
+	if err != nil {
+		return events.RoleDefined{}, domain.Role{}, invalid("acl", "%v", err)
+	}
+	return e, role, nil
+}
+
+// PersonalRole is an operator's or application's own acl over its own
+// domini and tipiPendenza (GovPay's per-user scope): a role held by that
+// principal alone. An empty ACL is none.
+type PersonalRole struct {
+	ACL          []events.ACLEntry
+	Domini       []string
+	TipiPendenza []string
+}
+
+// check validates the personal role and returns it in stored form
+// (nothing at all when it gives no right) with its parsed role (nil for
+// none).
+func (pr PersonalRole) check() (PersonalRole, *domain.Role, error) {
+	if len(pr.ACL) == 0 {
+		return PersonalRole{}, nil, nil
+	}
+	e, role, err := checkRole(domain.PersonalRole, pr.ACL, pr.Domini, pr.TipiPendenza)
+	if err != nil {
+		return PersonalRole{}, nil, err
+	}
+	return PersonalRole{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}, &role, nil
+}
+
+// stored is the personal role a registration event holds, parsed (nil
+// for none).
+func storedPersonal(acl []events.ACLEntry, domini, tipi []string) (PersonalRole, *domain.Role) {
+	pr, role, err := PersonalRole{ACL: acl, Domini: domini, TipiPendenza: tipi}.check()
+	if err != nil {
+		return PersonalRole{}, nil // the projection refuses such an event; nothing was stored
+	}
+	return pr, role
+}
+
+func (pr PersonalRole) equal(o PersonalRole) bool {
+	return slices.EqualFunc(pr.ACL, o.ACL, func(a, b events.ACLEntry) bool {
+		return a.Service == b.Service && slices.Equal(a.Rights, b.Rights)
+	}) && slices.Equal(pr.Domini, o.Domini) && slices.Equal(pr.TipiPendenza, o.TipiPendenza)
+}
+
 func sameRole(a, b events.RoleDefined) bool {
 	ra, erra := domain.ParseRole(a.IDRuolo, a.Rights(), a.Domini, a.TipiPendenza)
 	rb, errb := domain.ParseRole(b.IDRuolo, b.Rights(), b.Domini, b.TipiPendenza)
@@ -210,10 +260,11 @@ type PutOperator struct {
 	APIKey         *string // nil keeps the current API key (apikey authentication)
 	Enabled        bool
 	Roles          []string
+	Personal       PersonalRole
 }
 
-// PutOperator needs Anagrafica Ruoli W; the roles it assigns must be within
-// what the actor holds.
+// PutOperator needs Anagrafica Ruoli W; the roles it assigns, its personal
+// role included, must be within what the actor holds.
 func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
 	if err := checkPrincipal("principal", c.Principal); err != nil {
 		return Result{}, err
@@ -230,6 +281,11 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := checkRoleIDs(c.Roles); err != nil {
 		return Result{}, err
 	}
+	personal, personalRole, err := c.Personal.check()
+	if err != nil {
+		return Result{}, err
+	}
+	c.Personal = personal
 	if err := h.mayRegister(actor, domain.ServiceAnagraficaRuoli, c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
@@ -238,26 +294,31 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 		return Result{}, err
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, "", operatorHolder(c.Principal), func() (Result, error) {
-		return h.putOperator(ctx, actor, c, hash, keyHash)
+		return h.putOperator(ctx, actor, c, personalRole, hash, keyHash)
 	})
 }
 
-func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, hash, keyHash string) (Result, error) {
+func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, personalRole *domain.Role, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := latest(stream, func(e events.OperatorUpdated) events.OperatorRegistered { return events.OperatorRegistered(e) })
 		var held []string
+		var heldPersonal PersonalRole
+		var heldRole *domain.Role
 		if cur != nil {
 			held = cur.Roles
+			heldPersonal, heldRole = storedPersonal(cur.ACL, cur.Domini, cur.TipiPendenza)
 		}
-		if err := h.checkRoleDelegation(actor, held, c.Roles); err != nil {
+		if err := h.checkRoleDelegation(actor, held, c.Roles, heldRole, personalRole); err != nil {
 			return nil, err
 		}
 		e := events.OperatorRegistered{Principal: c.Principal, RagioneSociale: c.RagioneSociale, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash,
+			ACL: c.Personal.ACL, Domini: c.Personal.Domini, TipiPendenza: c.Personal.TipiPendenza}
 		if cur == nil {
 			return []events.Event{e}, nil
 		}
-		if hash == "" && keyHash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) {
+		if hash == "" && keyHash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) &&
+			heldPersonal.equal(c.Personal) {
 			return nil, nil
 		}
 		return []events.Event{events.OperatorUpdated(e)}, nil

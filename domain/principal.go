@@ -12,6 +12,12 @@ type Role struct {
 	Tipi   Scope
 }
 
+// PersonalRole is the id of an operator's or application's personal role:
+// its own acl over its own domini and tipiPendenza (GovPay's per-user
+// scope), held by that principal alone and decided like any role. No named
+// role can take this id ('~' is outside the id alphabet).
+const PersonalRole = "~personale"
+
 // ParseRole builds a role from its wire form: each service's name with its
 // rights ("R", "W"), as acl yields them, and the domini and tipi scope
 // lists (see ParseScope). An unknown service or right is an error.

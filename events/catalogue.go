@@ -97,9 +97,13 @@ type RoleDefined struct {
 
 // Rights yields each service of the role's ACL with its rights, the form
 // domain.ParseRole reads.
-func (e RoleDefined) Rights() iter.Seq2[string, []string] {
+func (e RoleDefined) Rights() iter.Seq2[string, []string] { return ACLRights(e.ACL) }
+
+// ACLRights yields each service of acl with its rights, in the form
+// domain.ParseRole reads.
+func ACLRights(acl []ACLEntry) iter.Seq2[string, []string] {
 	return func(yield func(string, []string) bool) {
-		for _, entry := range e.ACL {
+		for _, entry := range acl {
 			if !yield(entry.Service, entry.Rights) {
 				return
 			}
@@ -115,6 +119,12 @@ type OperatorRegistered struct {
 	Enabled        bool     `json:"abilitato"`
 	Roles          []string `json:"ruoli"`
 	APIKeyHash     string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
+	// ACL, Domini and TipiPendenza are the operator's personal role
+	// (GovPay's per-user acl and scope): rights held by this operator
+	// alone, beside its named roles. Added later, absent before.
+	ACL          []ACLEntry `json:"acl,omitempty"`
+	Domini       []string   `json:"domini,omitempty"`
+	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
 }
 
 // OperatorUpdated replaces an operator's data. An empty PasswordHash keeps
@@ -129,6 +139,11 @@ type ApplicationRegistered struct {
 	Enabled      bool     `json:"abilitato"`
 	Roles        []string `json:"ruoli"`
 	APIKeyHash   string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
+	// ACL, Domini and TipiPendenza are the application's personal role,
+	// as for an operator. Added later, absent before.
+	ACL          []ACLEntry `json:"acl,omitempty"`
+	Domini       []string   `json:"domini,omitempty"`
+	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
 }
 
 // ApplicationUpdated replaces an application's data. An empty PasswordHash

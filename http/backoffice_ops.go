@@ -106,7 +106,9 @@ type profiloView struct {
 func profileOf(p domain.Principal) profiloView {
 	v := profiloView{Principal: p.Name, Tipo: p.Kind.String(), IDA2A: p.IDA2A}
 	for _, r := range p.Roles {
-		v.Ruoli = append(v.Ruoli, r.ID)
+		if r.ID != domain.PersonalRole { // its rights are listed in acl under its id
+			v.Ruoli = append(v.Ruoli, r.ID)
+		}
 	}
 	for _, er := range domain.EffectiveRights(p) {
 		v.ACL = append(v.ACL, profiloACL{Ruolo: er.Role, Servizio: er.Service.String(), Autorizzazioni: er.Rights.List(),

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,13 +37,27 @@ type ruoloView struct {
 }
 
 func toRuolo(r *projections.RoleRecord) ruoloView {
-	v := ruoloView{IDRuolo: r.Event.IDRuolo, ACL: []aclEntry{}, Domini: r.Role.Domini.List(), TipiPendenza: r.Role.Tipi.List()}
+	return ruoloView{IDRuolo: r.Event.IDRuolo, ACL: roleACL(r.Role), Domini: r.Role.Domini.List(), TipiPendenza: r.Role.Tipi.List()}
+}
+
+// roleACL is a role's acl in wire form, in the services' order.
+func roleACL(r domain.Role) []aclEntry {
+	acl := []aclEntry{}
 	for _, svc := range domain.Services {
-		if rights := r.Role.Rights(svc); rights != 0 {
-			v.ACL = append(v.ACL, aclEntry{Servizio: svc.String(), Autorizzazioni: rights.List()})
+		if rights := r.Rights(svc); rights != 0 {
+			acl = append(acl, aclEntry{Servizio: svc.String(), Autorizzazioni: rights.List()})
 		}
 	}
-	return v
+	return acl
+}
+
+// aclEvents is a wire acl as the events hold it.
+func aclEvents(body []aclEntry) []events.ACLEntry {
+	acl := make([]events.ACLEntry, len(body))
+	for i, e := range body {
+		acl[i] = events.ACLEntry{Service: e.Servizio, Rights: e.Autorizzazioni}
+	}
+	return acl
 }
 
 func (s *Server) putRuolo(c *echo.Context) error {
@@ -57,11 +72,7 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	// GovPay's role is {acl} alone (its scope lives on each user): a role
 	// without domini or tipiPendenza reaches no entity or type.
 	body.Domini, body.TipiPendenza = nonNilList(body.Domini), nonNilList(body.TipiPendenza)
-	acl := make([]events.ACLEntry, len(body.ACL))
-	for i, e := range body.ACL {
-		acl[i] = events.ACLEntry{Service: e.Servizio, Rights: e.Autorizzazioni}
-	}
-	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: acl,
+	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: aclEvents(body.ACL),
 		Domini: body.Domini, TipiPendenza: body.TipiPendenza})
 	return s.written(c, res, err, entry(s.model.Role, id, toRuolo))
 }
@@ -83,17 +94,29 @@ type operatoreBody struct {
 	APIKey         *string  `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato      *bool    `json:"abilitato"`
 	Ruoli          []string `json:"ruoli"`
+	// ACL over Domini × TipiPendenza is the operator's personal role
+	// (GovPay's per-user acl and scope).
+	ACL          []aclEntry `json:"acl,omitempty"`
+	Domini       []string   `json:"domini,omitempty"`
+	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
 }
 
 type operatoreView struct {
-	Principal      string   `json:"principal"`
-	RagioneSociale string   `json:"ragioneSociale"`
-	Abilitato      bool     `json:"abilitato"`
-	Ruoli          []string `json:"ruoli"`
+	Principal      string     `json:"principal"`
+	RagioneSociale string     `json:"ragioneSociale"`
+	Abilitato      bool       `json:"abilitato"`
+	Ruoli          []string   `json:"ruoli"`
+	ACL            []aclEntry `json:"acl,omitempty"`
+	Domini         []string   `json:"domini,omitempty"`
+	TipiPendenza   []string   `json:"tipiPendenza,omitempty"`
 }
 
 func toOperatore(o *projections.Operator) operatoreView {
-	return operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles)}
+	v := operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles)}
+	if r, ok := o.Personal.Role(); ok {
+		v.ACL, v.Domini, v.TipiPendenza = roleACL(r), r.Domini.List(), r.Tipi.List()
+	}
+	return v
 }
 
 // principalParam reads the {principal} path segment. A principal may be a
@@ -122,7 +145,8 @@ func (s *Server) putOperatore(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
-		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli})
+		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli,
+		Personal: commands.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -163,6 +187,9 @@ type applicazioneBody struct {
 	Domini            []string            `json:"domini,omitempty"`
 	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
+	// ACL is the application's personal role, over domini × tipiPendenza
+	// (GovPay's one scope per application).
+	ACL []aclEntry `json:"acl,omitempty"`
 }
 
 type applicazioneView struct {
@@ -176,6 +203,7 @@ type applicazioneView struct {
 	Domini            []string            `json:"domini,omitempty"`
 	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi"`
+	ACL               []aclEntry          `json:"acl,omitempty"`
 }
 
 // govpayFlag is one of GovPay's api* booleans with the API it stands for.
@@ -257,6 +285,15 @@ func toApplicazione(a *projections.Application) applicazioneView {
 			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope: see autorizzazioniApi
 		}
 	}
+	if r, ok := a.Personal.Role(); ok {
+		v.ACL = roleACL(r)
+		switch {
+		case len(a.Grants) == 0:
+			v.Domini, v.TipiPendenza = r.Domini.List(), r.Tipi.List()
+		case !slices.Equal(v.Domini, r.Domini.List()) || !slices.Equal(v.TipiPendenza, r.Tipi.List()):
+			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope
+		}
+	}
 	return v
 }
 
@@ -271,7 +308,8 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
-		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants})
+		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants,
+		Personal: commands.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

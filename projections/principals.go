@@ -38,6 +38,31 @@ type Application struct {
 	PasswordHash string         `json:"-"`
 	APIKeyHash   string         `json:"-"`
 	Position     events.Position
+	Personal     Personal
+}
+
+// Personal is an operator's or application's personal role as registered:
+// its own acl over its own domini and tipiPendenza (domain.PersonalRole).
+// An empty ACL is no personal role.
+type Personal struct {
+	ACL          []events.ACLEntry
+	Domini       []string
+	TipiPendenza []string
+}
+
+// Role returns the personal role parsed; ok is false when there is none.
+func (pr Personal) Role() (domain.Role, bool) {
+	r, ok, _ := pr.role() // checked when it was stored
+	return r, ok
+}
+
+// role parses the personal role; ok is false when there is none.
+func (pr Personal) role() (r domain.Role, ok bool, err error) {
+	if len(pr.ACL) == 0 {
+		return domain.Role{}, false, nil
+	}
+	r, err = domain.ParseRole(domain.PersonalRole, events.ACLRights(pr.ACL), pr.Domini, pr.TipiPendenza)
+	return r, err == nil, err
 }
 
 // Operator is an operator as stored, for Backoffice reads.
@@ -49,6 +74,7 @@ type Operator struct {
 	PasswordHash   string `json:"-"`
 	APIKeyHash     string `json:"-"`
 	Position       events.Position
+	Personal       Personal
 }
 
 // RoleRecord is a role as defined, with its parsed form.
@@ -96,7 +122,11 @@ func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error
 
 func (p *principals) putOperator(e events.OperatorRegistered, pos events.Position) error {
 	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
-		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos}
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
+		Personal: Personal{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}}
+	if _, _, err := op.Personal.role(); err != nil {
+		return fmt.Errorf("operator %s: personal role: %w", e.Principal, err)
+	}
 	if old, ok := p.ops.get(e.Principal); ok {
 		p.unhold(old.Principal, old.Roles)
 		if op.PasswordHash == "" {
@@ -114,7 +144,11 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 
 func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
-		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos}
+		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
+		Personal: Personal{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}}
+	if _, _, err := app.Personal.role(); err != nil {
+		return fmt.Errorf("application %s: personal role: %w", e.IDA2A, err)
+	}
 	if old, ok := p.apps.get(e.IDA2A); ok {
 		p.unhold(old.Principal, old.Roles)
 		app.Grants = old.Grants
@@ -208,14 +242,14 @@ func (p *principals) rebuild(name string, pos events.Position) {
 	var rec *PrincipalRecord
 	if app := p.appByPrincipal(name); app != nil {
 		pr := domain.Principal{Kind: domain.KindApplication, Name: app.Principal, IDA2A: app.IDA2A,
-			Enabled: app.Enabled, Roles: p.resolveRoles(app.Roles)}
+			Enabled: app.Enabled, Roles: p.resolveRoles(app.Roles, app.Personal)}
 		for _, g := range app.Grants {
 			pr = pr.WithGrant(g)
 		}
 		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, APIKeyHash: app.APIKeyHash, Position: pos}
 	} else if op, ok := p.ops.get(name); ok {
 		pr := domain.Principal{Kind: domain.KindOperator, Name: op.Principal, Enabled: op.Enabled,
-			Roles: p.resolveRoles(op.Roles)}
+			Roles: p.resolveRoles(op.Roles, op.Personal)}
 		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Position: pos}
 	}
 	dnKey := ""
@@ -244,12 +278,17 @@ func (p *principals) appByPrincipal(name string) *Application {
 	return app
 }
 
-func (p *principals) resolveRoles(ids []string) []domain.Role {
-	roles := make([]domain.Role, 0, len(ids))
+// resolveRoles returns the named roles that are defined, then the
+// personal role when there is one.
+func (p *principals) resolveRoles(ids []string, personal Personal) []domain.Role {
+	roles := make([]domain.Role, 0, len(ids)+1)
 	for _, id := range ids {
 		if r, ok := p.roles.get(id); ok {
 			roles = append(roles, r.Role)
 		}
+	}
+	if r, ok := personal.Role(); ok {
+		roles = append(roles, r)
 	}
 	return roles
 }

@@ -93,7 +93,8 @@ type snapApp struct {
 	Roles                          []string
 	Grants                         []snapGrant
 	Position                       events.Position
-	APIKeyHash                     string // absent from older snapshots: no key
+	APIKeyHash                     string   // absent from older snapshots: no key
+	Personal                       Personal // absent from older snapshots: none
 }
 
 type snapRecord struct {
@@ -133,7 +134,7 @@ func (m *ReadModel) state() *snapshotState {
 	sort.Slice(st.Operators, func(i, j int) bool { return st.Operators[i].Principal < st.Operators[j].Principal })
 	p.apps.each(func(_ string, a *Application) bool {
 		sa := snapApp{IDA2A: a.IDA2A, Principal: a.Principal, PasswordHash: a.PasswordHash, Enabled: a.Enabled,
-			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash}
+			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash, Personal: a.Personal}
 		for _, g := range a.Grants {
 			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()})
 		}
@@ -210,15 +211,16 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, op := range st.Operators {
 		e := events.OperatorRegistered{Principal: op.Principal, RagioneSociale: op.RagioneSociale,
-			PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Enabled: op.Enabled, Roles: op.Roles}
+			PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Enabled: op.Enabled, Roles: op.Roles,
+			ACL: op.Personal.ACL, Domini: op.Personal.Domini, TipiPendenza: op.Personal.TipiPendenza}
 		if err := p.putOperator(e, op.Position); err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.Principal, err)
 		}
 	}
 	for _, sa := range st.Apps {
 		e := events.ApplicationRegistered{IDA2A: sa.IDA2A, Principal: sa.Principal, PasswordHash: sa.PasswordHash,
-			APIKeyHash: sa.APIKeyHash,
-			Enabled:    sa.Enabled, Roles: sa.Roles}
+			APIKeyHash: sa.APIKeyHash, Enabled: sa.Enabled, Roles: sa.Roles,
+			ACL: sa.Personal.ACL, Domini: sa.Personal.Domini, TipiPendenza: sa.Personal.TipiPendenza}
 		if err := p.putApplication(e, sa.Position); err != nil {
 			return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 		}

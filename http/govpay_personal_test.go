@@ -1,0 +1,100 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+)
+
+// TestGovPayPersonalRoles: an operator's or application's own acl over
+// its own domini and tipiPendenza (GovPay's per-user scope) is a personal
+// role, decided like a named role and held by that principal alone
+// (issue 13 §1).
+func TestGovPayPersonalRoles(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "P-D1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "P-D2", d2, t1, citizen1)
+	personal := func(domini []string, entries ...map[string]any) map[string]any {
+		return map[string]any{"ragioneSociale": "Mario Bianchi", "password": pw, "abilitato": true, "ruoli": []string{},
+			"acl": entries, "domini": domini, "tipiPendenza": []string{"*"}}
+	}
+	pendenzeR := aclOf("Pendenze", "R")
+	creditoreR := aclOf("Anagrafica Creditore", "R")
+	w.must(t, "PUT", bo+"/operatori/opPers", personal([]string{d1}, pendenzeR, creditoreR))
+	app := map[string]any{"principal": "appPers", "password": pw, "abilitato": true, "ruoli": []string{},
+		"acl": []map[string]any{pendenzeR}, "domini": []string{d1}, "tipiPendenza": []string{"*"}}
+	w.must(t, "PUT", bo+"/applicazioni/appPers", app)
+	w.must(t, "PUT", bo+"/operatori/opD2", personal([]string{d2}, pendenzeR))
+
+	runRows(t, w.harness, []row{
+		// The personal role's rights, in its scope only.
+		{name: "operator_reads_pendenza_in_personal_scope", method: "GET", path: bo + "/pendenze/appA/P-D1", opts: []reqOpt{as("opPers")}, status: http.StatusOK},
+		{name: "operator_pendenza_outside_personal_scope", method: "GET", path: bo + "/pendenze/appB/P-D2", opts: []reqOpt{as("opPers")}, status: http.StatusForbidden, codice: codiceOf(http.StatusForbidden)},
+		{name: "operator_reads_entity_in_personal_scope", method: "GET", path: bo + "/domini/" + d1, opts: []reqOpt{as("opPers")}, status: http.StatusOK},
+		{name: "operator_entity_outside_personal_scope", method: "GET", path: bo + "/domini/" + d2, opts: []reqOpt{as("opPers")}, status: http.StatusForbidden, codice: codiceOf(http.StatusForbidden)},
+		{name: "operator_right_not_in_personal_acl", method: "PUT", path: bo + "/domini/" + d1,
+			body: map[string]any{"ragioneSociale": "Comune", "abilitato": true}, opts: []reqOpt{as("opPers")}, status: http.StatusForbidden, codice: codiceOf(http.StatusForbidden)},
+		{name: "application_reads_pendenza_in_personal_scope", method: "GET", path: bo + "/pendenze/appA/P-D1", opts: []reqOpt{as("appPers")}, status: http.StatusOK},
+		{name: "application_pendenza_outside_personal_scope", method: "GET", path: bo + "/pendenze/appB/P-D2", opts: []reqOpt{as("appPers")}, status: http.StatusForbidden, codice: codiceOf(http.StatusForbidden)},
+
+		// Delegation: a personal role is granted like a named role.
+		// opD1 holds every right on d1 only.
+		{name: "delegation_within_granter_scope", method: "PUT", path: bo + "/operatori/opDeleg",
+			body: personal([]string{d1}, pendenzeR), opts: []reqOpt{as("opD1")}, status: http.StatusCreated},
+		{name: "delegation_beyond_granter_scope", method: "PUT", path: bo + "/operatori/opBeyond",
+			body: personal([]string{d2}, pendenzeR), opts: []reqOpt{as("opD1")}, status: http.StatusForbidden, codice: codiceOf(http.StatusForbidden)},
+		{name: "granter_changes_a_personal_role_it_could_grant", method: "PUT", path: bo + "/operatori/opPers",
+			body: personal([]string{d1}, pendenzeR), opts: []reqOpt{as("opD1")}, status: http.StatusOK},
+		{name: "granter_cannot_change_a_personal_role_it_could_not_grant", method: "PUT", path: bo + "/operatori/opD2",
+			body: personal([]string{d1}, pendenzeR), opts: []reqOpt{as("opD1")}, status: http.StatusForbidden, codice: codiceOf(http.StatusForbidden)},
+
+		// Bad input: the contract's 400, nothing written.
+		{name: "unknown_servizio", method: "PUT", path: bo + "/operatori/opBad",
+			body: personal([]string{d1}, aclOf("Nope", "R")), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
+		{name: "bad_right", method: "PUT", path: bo + "/operatori/opBad",
+			body: personal([]string{d1}, aclOf("Pendenze", "X")), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
+		{name: "bad_dominio", method: "PUT", path: bo + "/operatori/opBad",
+			body: personal([]string{"d1"}, pendenzeR), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
+		{name: "nothing_was_written", method: "GET", path: bo + "/operatori/opBad", opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
+	})
+
+	t.Run("get_shows_the_personal_role", func(t *testing.T) {
+		var op operatoreView
+		w.must(t, "GET", bo+"/operatori/opPers", nil).decode(t, &op)
+		if len(op.ACL) != 1 || op.ACL[0].Servizio != "Pendenze" || !slices.Equal(op.Domini, []string{d1}) ||
+			!slices.Equal(op.TipiPendenza, []string{"*"}) || len(op.Ruoli) != 0 {
+			t.Fatalf("operator = %+v", op)
+		}
+		var a applicazioneView
+		w.must(t, "GET", bo+"/applicazioni/appPers", nil).decode(t, &a)
+		if len(a.ACL) != 1 || a.ACL[0].Servizio != "Pendenze" || !slices.Equal(a.Domini, []string{d1}) {
+			t.Fatalf("application = %+v", a)
+		}
+	})
+	t.Run("profile_lists_its_rights_not_a_named_role", func(t *testing.T) {
+		var p profiloView
+		w.must(t, "GET", bo+"/profilo", nil, as("opPers")).decode(t, &p)
+		if len(p.Ruoli) != 0 || len(p.ACL) != 1 || p.ACL[0].Servizio != "Pendenze" || !slices.Equal(p.ACL[0].Domini, []string{d1}) {
+			t.Fatalf("profilo = %+v", p)
+		}
+	})
+	t.Run("repeat_changes_nothing", func(t *testing.T) {
+		w.do(t, "PUT", bo+"/operatori/opPers", personal([]string{d1}, pendenzeR), asAdmin()).expect(t, http.StatusOK, "")
+		before := w.must(t, "GET", bo+"/eventi", nil).Body
+		w.do(t, "PUT", bo+"/operatori/opPers", map[string]any{"ragioneSociale": "Mario Bianchi", "abilitato": true, "ruoli": []string{},
+			"acl": []map[string]any{pendenzeR}, "domini": []string{d1}, "tipiPendenza": []string{"*"}}, asAdmin()).expect(t, http.StatusOK, "")
+		if after := w.must(t, "GET", bo+"/eventi", nil).Body; string(after) != string(before) {
+			t.Fatal("an unchanged personal role wrote an event")
+		}
+	})
+	t.Run("removing_the_acl_removes_the_rights", func(t *testing.T) {
+		w.must(t, "PUT", bo+"/operatori/opPers", map[string]any{"ragioneSociale": "Mario Bianchi", "abilitato": true, "ruoli": []string{}})
+		w.do(t, "GET", bo+"/pendenze/appA/P-D1", nil, as("opPers")).expect(t, http.StatusForbidden, codiceOf(http.StatusForbidden))
+		var op operatoreView
+		w.must(t, "GET", bo+"/operatori/opPers", nil).decode(t, &op)
+		if op.ACL != nil || op.Domini != nil {
+			t.Fatalf("operator still shows a personal role: %+v", op)
+		}
+	})
+}
