@@ -28,7 +28,7 @@ type PutApplication struct {
 	Enabled   bool
 	Roles     []string
 	Grants    []GrantInput
-	Personal  PersonalRole
+	Personal  events.PersonalRole
 }
 
 // applicationState is the folded application stream.
@@ -37,7 +37,7 @@ type applicationState struct {
 	principal string
 	enabled   bool
 	roles     []string
-	personal  PersonalRole
+	personal  events.PersonalRole
 	role      *domain.Role // the personal role parsed, nil for none
 	grants    map[string]events.ApplicationAPIAuthorized
 }
@@ -61,7 +61,7 @@ func foldApplication(stream []events.Envelope) applicationState {
 
 func (s *applicationState) registered(e events.ApplicationRegistered) {
 	s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
-	s.personal, s.role = storedPersonal(e.ACL, e.Domini, e.TipiPendenza)
+	s.personal, s.role = storedPersonal(e.PersonalRole)
 }
 
 // PutApplication needs Anagrafica Applicazioni W; the roles it assigns and
@@ -71,7 +71,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
-	personal, personalRole, err := c.Personal.check()
+	personal, personalRole, err := checkPersonal(c.Personal)
 	if err != nil {
 		return Result{}, err
 	}
@@ -83,7 +83,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	// principal is claimed: a refused write leaves no claim behind.
 	largest := []events.Event{events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal,
 		PasswordHash: domain.DummyHash(), APIKeyHash: dummyIf(c.APIKey), Enabled: c.Enabled, Roles: nonNil(c.Roles),
-		ACL: c.Personal.ACL, Domini: c.Personal.Domini, TipiPendenza: c.Personal.TipiPendenza}}
+		PersonalRole: c.Personal}}
 	for _, g := range grants {
 		largest = append(largest, g)
 	}
@@ -111,13 +111,12 @@ func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplicat
 		}
 		var out []events.Event
 		app := events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash,
-			ACL: c.Personal.ACL, Domini: c.Personal.Domini, TipiPendenza: c.Personal.TipiPendenza}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: c.Personal}
 		switch {
 		case !cur.exists:
 			out = append(out, app)
 		case hash != "" || keyHash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles) ||
-			!cur.personal.equal(c.Personal):
+			!samePersonal(cur.personal, c.Personal):
 			out = append(out, events.ApplicationUpdated(app))
 		}
 		for _, api := range domain.GrantableAPIs {

@@ -207,43 +207,34 @@ func checkRole(id string, acl []events.ACLEntry, domini, tipi []string) (events.
 	return e, role, nil
 }
 
-// PersonalRole is an operator's or application's own acl over its own
-// domini and tipiPendenza (GovPay's per-user scope): a role held by that
-// principal alone. An empty ACL is none.
-type PersonalRole struct {
-	ACL          []events.ACLEntry
-	Domini       []string
-	TipiPendenza []string
-}
-
-// check validates the personal role and returns it in stored form
+// checkPersonal validates a personal role and returns it in stored form
 // (nothing at all when it gives no right) with its parsed role (nil for
 // none).
-func (pr PersonalRole) check() (PersonalRole, *domain.Role, error) {
+func checkPersonal(pr events.PersonalRole) (events.PersonalRole, *domain.Role, error) {
 	if len(pr.ACL) == 0 {
-		return PersonalRole{}, nil, nil
+		return events.PersonalRole{}, nil, nil
 	}
 	e, role, err := checkRole(domain.PersonalRole, pr.ACL, pr.Domini, pr.TipiPendenza)
 	if err != nil {
-		return PersonalRole{}, nil, err
+		return events.PersonalRole{}, nil, err
 	}
-	return PersonalRole{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}, &role, nil
+	return events.PersonalRole{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}, &role, nil
 }
 
-// stored is the personal role a registration event holds, parsed (nil
-// for none).
-func storedPersonal(acl []events.ACLEntry, domini, tipi []string) (PersonalRole, *domain.Role) {
-	pr, role, err := PersonalRole{ACL: acl, Domini: domini, TipiPendenza: tipi}.check()
+// storedPersonal is the personal role a registration event holds, parsed
+// (nil for none).
+func storedPersonal(pr events.PersonalRole) (events.PersonalRole, *domain.Role) {
+	pr, role, err := checkPersonal(pr)
 	if err != nil {
-		return PersonalRole{}, nil // the projection refuses such an event; nothing was stored
+		return events.PersonalRole{}, nil // the projection refuses such an event: nothing holds it
 	}
 	return pr, role
 }
 
-func (pr PersonalRole) equal(o PersonalRole) bool {
-	return slices.EqualFunc(pr.ACL, o.ACL, func(a, b events.ACLEntry) bool {
-		return a.Service == b.Service && slices.Equal(a.Rights, b.Rights)
-	}) && slices.Equal(pr.Domini, o.Domini) && slices.Equal(pr.TipiPendenza, o.TipiPendenza)
+func samePersonal(a, b events.PersonalRole) bool {
+	return slices.EqualFunc(a.ACL, b.ACL, func(x, y events.ACLEntry) bool {
+		return x.Service == y.Service && slices.Equal(x.Rights, y.Rights)
+	}) && slices.Equal(a.Domini, b.Domini) && slices.Equal(a.TipiPendenza, b.TipiPendenza)
 }
 
 func sameRole(a, b events.RoleDefined) bool {
@@ -260,7 +251,7 @@ type PutOperator struct {
 	APIKey         *string // nil keeps the current API key (apikey authentication)
 	Enabled        bool
 	Roles          []string
-	Personal       PersonalRole
+	Personal       events.PersonalRole
 }
 
 // PutOperator needs Anagrafica Ruoli W; the roles it assigns, its personal
@@ -281,7 +272,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := checkRoleIDs(c.Roles); err != nil {
 		return Result{}, err
 	}
-	personal, personalRole, err := c.Personal.check()
+	personal, personalRole, err := checkPersonal(c.Personal)
 	if err != nil {
 		return Result{}, err
 	}
@@ -302,23 +293,22 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, p
 	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := latest(stream, func(e events.OperatorUpdated) events.OperatorRegistered { return events.OperatorRegistered(e) })
 		var held []string
-		var heldPersonal PersonalRole
+		var heldPersonal events.PersonalRole
 		var heldRole *domain.Role
 		if cur != nil {
 			held = cur.Roles
-			heldPersonal, heldRole = storedPersonal(cur.ACL, cur.Domini, cur.TipiPendenza)
+			heldPersonal, heldRole = storedPersonal(cur.PersonalRole)
 		}
 		if err := h.checkRoleDelegation(actor, held, c.Roles, heldRole, personalRole); err != nil {
 			return nil, err
 		}
 		e := events.OperatorRegistered{Principal: c.Principal, RagioneSociale: c.RagioneSociale, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash,
-			ACL: c.Personal.ACL, Domini: c.Personal.Domini, TipiPendenza: c.Personal.TipiPendenza}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: c.Personal}
 		if cur == nil {
 			return []events.Event{e}, nil
 		}
 		if hash == "" && keyHash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) &&
-			heldPersonal.equal(c.Personal) {
+			samePersonal(heldPersonal, c.Personal) {
 			return nil, nil
 		}
 		return []events.Event{events.OperatorUpdated(e)}, nil

@@ -119,9 +119,14 @@ type OperatorRegistered struct {
 	Enabled        bool     `json:"abilitato"`
 	Roles          []string `json:"ruoli"`
 	APIKeyHash     string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
-	// ACL, Domini and TipiPendenza are the operator's personal role
-	// (GovPay's per-user acl and scope): rights held by this operator
-	// alone, beside its named roles. Added later, absent before.
+	PersonalRole            // added later, absent before
+}
+
+// PersonalRole is an operator's or application's personal role (GovPay's
+// per-user acl and scope): its own ACL over its own Domini and
+// TipiPendenza, held by that principal alone beside its named roles. An
+// empty ACL is no personal role.
+type PersonalRole struct {
 	ACL          []ACLEntry `json:"acl,omitempty"`
 	Domini       []string   `json:"domini,omitempty"`
 	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
@@ -139,11 +144,7 @@ type ApplicationRegistered struct {
 	Enabled      bool     `json:"abilitato"`
 	Roles        []string `json:"ruoli"`
 	APIKeyHash   string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
-	// ACL, Domini and TipiPendenza are the application's personal role,
-	// as for an operator. Added later, absent before.
-	ACL          []ACLEntry `json:"acl,omitempty"`
-	Domini       []string   `json:"domini,omitempty"`
-	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
+	PersonalRole          // added later, absent before
 }
 
 // ApplicationUpdated replaces an application's data. An empty PasswordHash

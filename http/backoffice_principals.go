@@ -113,7 +113,7 @@ type operatoreView struct {
 
 func toOperatore(o *projections.Operator) operatoreView {
 	v := operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles)}
-	if r, ok := o.Personal.Role(); ok {
+	if r, ok := o.PersonalRole(); ok {
 		v.ACL, v.Domini, v.TipiPendenza = roleACL(r), r.Domini.List(), r.Tipi.List()
 	}
 	return v
@@ -146,7 +146,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
 		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli,
-		Personal: commands.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
+		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -285,7 +285,7 @@ func toApplicazione(a *projections.Application) applicazioneView {
 			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope: see autorizzazioniApi
 		}
 	}
-	if r, ok := a.Personal.Role(); ok {
+	if r, ok := a.PersonalRole(); ok {
 		v.ACL = roleACL(r)
 		switch {
 		case len(a.Grants) == 0:
@@ -309,7 +309,7 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
 		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants,
-		Personal: commands.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
+		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

@@ -38,32 +38,31 @@ type Application struct {
 	PasswordHash string         `json:"-"`
 	APIKeyHash   string         `json:"-"`
 	Position     events.Position
-	Personal     Personal
+	Personal     events.PersonalRole
 }
 
-// Personal is an operator's or application's personal role as registered:
-// its own acl over its own domini and tipiPendenza (domain.PersonalRole).
-// An empty ACL is no personal role.
-type Personal struct {
-	ACL          []events.ACLEntry
-	Domini       []string
-	TipiPendenza []string
-}
-
-// Role returns the personal role parsed; ok is false when there is none.
-func (pr Personal) Role() (domain.Role, bool) {
-	r, ok, _ := pr.role() // checked when it was stored
+// personalRole parses a stored personal role; ok is false when there is
+// none. A role that does not parse was refused when it was applied.
+func personalRole(pr events.PersonalRole) (domain.Role, bool) {
+	r, ok, _ := parsePersonal(pr)
 	return r, ok
 }
 
-// role parses the personal role; ok is false when there is none.
-func (pr Personal) role() (r domain.Role, ok bool, err error) {
+func parsePersonal(pr events.PersonalRole) (r domain.Role, ok bool, err error) {
 	if len(pr.ACL) == 0 {
 		return domain.Role{}, false, nil
 	}
 	r, err = domain.ParseRole(domain.PersonalRole, events.ACLRights(pr.ACL), pr.Domini, pr.TipiPendenza)
 	return r, err == nil, err
 }
+
+// PersonalRole returns the operator's personal role; ok is false when it
+// has none.
+func (o *Operator) PersonalRole() (domain.Role, bool) { return personalRole(o.Personal) }
+
+// PersonalRole returns the application's personal role; ok is false when
+// it has none.
+func (a *Application) PersonalRole() (domain.Role, bool) { return personalRole(a.Personal) }
 
 // Operator is an operator as stored, for Backoffice reads.
 type Operator struct {
@@ -74,7 +73,7 @@ type Operator struct {
 	PasswordHash   string `json:"-"`
 	APIKeyHash     string `json:"-"`
 	Position       events.Position
-	Personal       Personal
+	Personal       events.PersonalRole
 }
 
 // RoleRecord is a role as defined, with its parsed form.
@@ -123,8 +122,8 @@ func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error
 func (p *principals) putOperator(e events.OperatorRegistered, pos events.Position) error {
 	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
-		Personal: Personal{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}}
-	if _, _, err := op.Personal.role(); err != nil {
+		Personal: e.PersonalRole}
+	if _, _, err := parsePersonal(op.Personal); err != nil {
 		return fmt.Errorf("operator %s: personal role: %w", e.Principal, err)
 	}
 	if old, ok := p.ops.get(e.Principal); ok {
@@ -145,8 +144,8 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
-		Personal: Personal{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}}
-	if _, _, err := app.Personal.role(); err != nil {
+		Personal: e.PersonalRole}
+	if _, _, err := parsePersonal(app.Personal); err != nil {
 		return fmt.Errorf("application %s: personal role: %w", e.IDA2A, err)
 	}
 	if old, ok := p.apps.get(e.IDA2A); ok {
@@ -280,14 +279,14 @@ func (p *principals) appByPrincipal(name string) *Application {
 
 // resolveRoles returns the named roles that are defined, then the
 // personal role when there is one.
-func (p *principals) resolveRoles(ids []string, personal Personal) []domain.Role {
+func (p *principals) resolveRoles(ids []string, personal events.PersonalRole) []domain.Role {
 	roles := make([]domain.Role, 0, len(ids)+1)
 	for _, id := range ids {
 		if r, ok := p.roles.get(id); ok {
 			roles = append(roles, r.Role)
 		}
 	}
-	if r, ok := personal.Role(); ok {
+	if r, ok := personalRole(personal); ok {
 		roles = append(roles, r)
 	}
 	return roles

@@ -93,8 +93,8 @@ type snapApp struct {
 	Roles                          []string
 	Grants                         []snapGrant
 	Position                       events.Position
-	APIKeyHash                     string   // absent from older snapshots: no key
-	Personal                       Personal // absent from older snapshots: none
+	APIKeyHash                     string              // absent from older snapshots: no key
+	Personal                       events.PersonalRole // absent from older snapshots: none
 }
 
 type snapRecord struct {
@@ -212,15 +212,14 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	for _, op := range st.Operators {
 		e := events.OperatorRegistered{Principal: op.Principal, RagioneSociale: op.RagioneSociale,
 			PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Enabled: op.Enabled, Roles: op.Roles,
-			ACL: op.Personal.ACL, Domini: op.Personal.Domini, TipiPendenza: op.Personal.TipiPendenza}
+			PersonalRole: op.Personal}
 		if err := p.putOperator(e, op.Position); err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.Principal, err)
 		}
 	}
 	for _, sa := range st.Apps {
 		e := events.ApplicationRegistered{IDA2A: sa.IDA2A, Principal: sa.Principal, PasswordHash: sa.PasswordHash,
-			APIKeyHash: sa.APIKeyHash, Enabled: sa.Enabled, Roles: sa.Roles,
-			ACL: sa.Personal.ACL, Domini: sa.Personal.Domini, TipiPendenza: sa.Personal.TipiPendenza}
+			APIKeyHash: sa.APIKeyHash, Enabled: sa.Enabled, Roles: sa.Roles, PersonalRole: sa.Personal}
 		if err := p.putApplication(e, sa.Position); err != nil {
 			return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 		}

@@ -37,9 +37,9 @@ func scriptedLog(t testing.TB) [][]events.Event {
 	add(events.PendenzaTypeRegistered{IDTipoPendenza: "DON", Descrizione: "Donazione", Enabled: true, Spontaneous: true})
 	add(events.RoleDefined{IDRuolo: "ro", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: []string{"00000000001"}, TipiPendenza: []string{"*"}})
 	add(events.OperatorRegistered{Principal: "op1", RagioneSociale: "Op", PasswordHash: hash, Enabled: true, Roles: []string{"ro"},
-		ACL: []events.ACLEntry{{Service: "Pagamenti", Rights: []string{"R"}}}, Domini: []string{"00000000002"}, TipiPendenza: []string{"*"}})
+		PersonalRole: events.PersonalRole{ACL: []events.ACLEntry{{Service: "Pagamenti", Rights: []string{"R"}}}, Domini: []string{"00000000002"}, TipiPendenza: []string{"*"}}})
 	add(events.ApplicationRegistered{IDA2A: "appPers", Principal: "appPers", PasswordHash: hash, Enabled: true, Roles: []string{},
-		ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}, Domini: []string{"*"}, TipiPendenza: []string{"TARI"}})
+		PersonalRole: events.PersonalRole{ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}, Domini: []string{"*"}, TipiPendenza: []string{"TARI"}}})
 	add(events.OperatorRegistered{Principal: "CN=op-ssl, O=Ente, C=IT", RagioneSociale: "Op ssl", Enabled: true, Roles: []string{"ro"}})
 	for a := range 4 {
 		id := fmt.Sprintf("app%d", a)
