@@ -2,6 +2,11 @@ package commands
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strings"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -14,6 +19,7 @@ type PutEntity struct {
 	RagioneSociale  string
 	IDIntermediario string
 	Enabled         bool
+	Fields          events.EntityFields // GovPay's fields that bear on no decision
 }
 
 // PutEntity needs Anagrafica Creditore W with idDominio in scope.
@@ -23,6 +29,17 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 	}
 	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
 		return Result{}, err
+	}
+	if err := checkEntityFields(&c.Fields); err != nil {
+		return Result{}, err
+	}
+	// GovPay names the intermediary through its station, idIntermediario_NN.
+	if st, _, ok := strings.Cut(c.Fields.Stazione, "_"); ok {
+		if c.IDIntermediario == "" {
+			c.IDIntermediario = st
+		} else if c.IDIntermediario != st {
+			return Result{}, invalid("stazione", "belongs to intermediary %s, not to idIntermediario %s", st, c.IDIntermediario)
+		}
 	}
 	if c.IDIntermediario != "" {
 		if err := checkID("idIntermediario", c.IDIntermediario); err != nil {
@@ -37,18 +54,91 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 			return Result{}, unprocessable("idIntermediario %s is not registered", c.IDIntermediario)
 		}
 	}
-	e := events.CreditorEntityRegistered{IDDominio: c.IDDominio, RagioneSociale: c.RagioneSociale,
-		IDIntermediario: c.IDIntermediario, Enabled: c.Enabled}
 	return h.execute(ctx, actor, events.StreamDominio+c.IDDominio, func(stream []events.Envelope) ([]events.Event, error) {
-		if len(stream) == 0 {
+		e := events.CreditorEntityRegistered{IDDominio: c.IDDominio, RagioneSociale: c.RagioneSociale,
+			IDIntermediario: c.IDIntermediario, Enabled: c.Enabled, EntityFields: c.Fields}
+		cur := latest(stream, func(e events.CreditorEntityUpdated) events.CreditorEntityRegistered {
+			return events.CreditorEntityRegistered(e)
+		})
+		if cur == nil {
 			return []events.Event{e}, nil
 		}
-		if last, ok := stream[len(stream)-1].Event.(events.CreditorEntityUpdated); ok && events.CreditorEntityRegistered(last) == e {
-			return nil, nil
-		}
-		if last, ok := stream[len(stream)-1].Event.(events.CreditorEntityRegistered); ok && last == e {
+		keepConnectors(&e.EntityFields, cur.EntityFields)
+		if reflect.DeepEqual(*cur, e) {
 			return nil, nil
 		}
 		return []events.Event{events.CreditorEntityUpdated(e)}, nil
 	})
+}
+
+// keepConnectors keeps the stored payment-notification connectors a PUT
+// leaves out: they are never returned, so a client cannot send them back.
+func keepConnectors(f *events.EntityFields, stored events.EntityFields) {
+	for _, p := range []struct{ to, from *json.RawMessage }{{&f.ServizioMyPivot, &stored.ServizioMyPivot},
+		{&f.ServizioSecim, &stored.ServizioSecim}, {&f.ServizioGovPay, &stored.ServizioGovPay}} {
+		if *p.to == nil {
+			*p.to = *p.from
+		}
+	}
+}
+
+var (
+	reGLN       = regexp.MustCompile(`^[0-9]{13}$`)
+	reCBILL     = regexp.MustCompile(`^[A-Za-z0-9]{1,5}$`)
+	reStazione  = regexp.MustCompile(`^[0-9]{11}_[0-9]{2}$`)
+	reAuxDigit  = regexp.MustCompile(`^[0-3]$`)
+	reSegregato = regexp.MustCompile(`^[0-9]{2}$`)
+	reIUVPrefix = regexp.MustCompile(`^([0-9]|%\([yYatp]\))*$`)
+)
+
+// MaxLogoBytes bounds a creditor entity's logo (base64), which every
+// replica keeps in memory with the entity.
+const MaxLogoBytes = 64 << 10
+
+// checkEntityFields validates GovPay's fields of a creditor entity as
+// GovPay's schema describes them; a JSON null connector is an absent one.
+func checkEntityFields(f *events.EntityFields) error {
+	for name, v := range map[string]string{"indirizzo": f.Indirizzo, "civico": f.Civico, "cap": f.CAP, "localita": f.Localita,
+		"provincia": f.Provincia, "nazione": f.Nazione, "email": f.Email, "pec": f.PEC, "tel": f.Tel, "fax": f.Fax,
+		"web": f.Web, "autStampaPosteItaliane": f.AutStampaPosteItaliane, "area": f.Area} {
+		if len(v) > MaxNameLength {
+			return invalid(name, "at most %d characters", MaxNameLength)
+		}
+	}
+	for _, c := range []struct {
+		name, v string
+		re      *regexp.Regexp
+		what    string
+	}{{"gln", f.GLN, reGLN, "13 digits"}, {"cbill", f.CBILL, reCBILL, "1 to 5 letters or digits"},
+		{"stazione", f.Stazione, reStazione, "idIntermediario_NN"}, {"auxDigit", f.AuxDigit, reAuxDigit, "0, 1, 2 or 3"},
+		{"segregationCode", f.SegregationCode, reSegregato, "2 digits"}, {"iuvPrefix", f.IUVPrefix, reIUVPrefix, "digits and %(y) %(Y) %(a) %(t) %(p)"}} {
+		if c.v != "" && !c.re.MatchString(c.v) {
+			return invalid(c.name, "must be %s", c.what)
+		}
+	}
+	if len(f.IUVPrefix) > 35 {
+		return invalid("iuvPrefix", "at most 35 characters")
+	}
+	if f.Logo != "" {
+		if len(f.Logo) > MaxLogoBytes {
+			return invalid("logo", "at most %d bytes of base64", MaxLogoBytes)
+		}
+		if _, err := base64.StdEncoding.DecodeString(f.Logo); err != nil {
+			return invalid("logo", "must be base64")
+		}
+	}
+	for _, c := range []struct {
+		name string
+		raw  *json.RawMessage
+	}{{"servizioMyPivot", &f.ServizioMyPivot}, {"servizioSecim", &f.ServizioSecim}, {"servizioGovPay", &f.ServizioGovPay}} {
+		switch {
+		case *c.raw == nil || string(*c.raw) == "null":
+			*c.raw = nil
+		case len(*c.raw) > 8<<10:
+			return invalid(c.name, "at most 8 KiB")
+		case (*c.raw)[0] != '{':
+			return invalid(c.name, "must be an object")
+		}
+	}
+	return nil
 }

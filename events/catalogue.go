@@ -37,6 +37,42 @@ type CreditorEntityRegistered struct {
 	RagioneSociale  string `json:"ragioneSociale"`
 	IDIntermediario string `json:"idIntermediario,omitempty"`
 	Enabled         bool   `json:"abilitato"`
+	EntityFields           // added later, absent before
+}
+
+// EntityFields are GovPay's fields of a creditor entity (its dominio)
+// that bear on no decision, in the same JSON form on the wire and in the
+// event. The payment-notification connectors may carry credentials: they
+// are secret, never returned, and kept when a PUT leaves them out.
+type EntityFields struct {
+	EntityInfo
+	ServizioMyPivot json.RawMessage `json:"servizioMyPivot,omitempty" secret:"true"`
+	ServizioSecim   json.RawMessage `json:"servizioSecim,omitempty" secret:"true"`
+	ServizioGovPay  json.RawMessage `json:"servizioGovPay,omitempty" secret:"true"`
+}
+
+// EntityInfo are the entity's GovPay fields that a GET returns.
+type EntityInfo struct {
+	Indirizzo              string `json:"indirizzo,omitempty"`
+	Civico                 string `json:"civico,omitempty"`
+	CAP                    string `json:"cap,omitempty"`
+	Localita               string `json:"localita,omitempty"`
+	Provincia              string `json:"provincia,omitempty"`
+	Nazione                string `json:"nazione,omitempty"`
+	Email                  string `json:"email,omitempty"`
+	PEC                    string `json:"pec,omitempty"`
+	Tel                    string `json:"tel,omitempty"`
+	Fax                    string `json:"fax,omitempty"`
+	Web                    string `json:"web,omitempty"`
+	GLN                    string `json:"gln,omitempty"`
+	CBILL                  string `json:"cbill,omitempty"`
+	IUVPrefix              string `json:"iuvPrefix,omitempty"`
+	Stazione               string `json:"stazione,omitempty"`
+	AuxDigit               string `json:"auxDigit,omitempty"`
+	SegregationCode        string `json:"segregationCode,omitempty"`
+	Logo                   string `json:"logo,omitempty"`
+	AutStampaPosteItaliane string `json:"autStampaPosteItaliane,omitempty"`
+	Area                   string `json:"area,omitempty"`
 }
 
 // CreditorEntityUpdated replaces a creditor entity's registry data.

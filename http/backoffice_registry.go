@@ -15,21 +15,24 @@ import (
 // --- domini ---
 
 type dominioBody struct {
-	IDDominio       *string `json:"idDominio,omitempty"` // optional; must equal the path
-	RagioneSociale  string  `json:"ragioneSociale"`
-	IDIntermediario string  `json:"idIntermediario,omitempty"`
-	Abilitato       *bool   `json:"abilitato"`
+	IDDominio           *string `json:"idDominio,omitempty"` // optional; must equal the path
+	RagioneSociale      string  `json:"ragioneSociale"`
+	IDIntermediario     string  `json:"idIntermediario,omitempty"` // or GovPay's stazione, idIntermediario_NN
+	Abilitato           *bool   `json:"abilitato"`
+	events.EntityFields         // GovPay's fields that bear on no decision
 }
 
 type dominioView struct {
-	IDDominio       string `json:"idDominio"`
-	RagioneSociale  string `json:"ragioneSociale"`
-	IDIntermediario string `json:"idIntermediario,omitempty"`
-	Abilitato       bool   `json:"abilitato"`
+	IDDominio         string `json:"idDominio"`
+	RagioneSociale    string `json:"ragioneSociale"`
+	IDIntermediario   string `json:"idIntermediario,omitempty"`
+	Abilitato         bool   `json:"abilitato"`
+	events.EntityInfo        // the connectors, which may hold credentials, are never returned
 }
 
 func toDominio(e events.CreditorEntityRegistered) dominioView {
-	return dominioView{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Abilitato: e.Enabled}
+	return dominioView{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Abilitato: e.Enabled,
+		EntityInfo: e.EntityInfo}
 }
 
 func (s *Server) putDominio(c *echo.Context) error {
@@ -39,7 +42,7 @@ func (s *Server) putDominio(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutEntity(c.Request().Context(), s.actor(c), commands.PutEntity{IDDominio: id,
-		RagioneSociale: body.RagioneSociale, IDIntermediario: body.IDIntermediario, Enabled: enabled})
+		RagioneSociale: body.RagioneSociale, IDIntermediario: body.IDIntermediario, Enabled: enabled, Fields: body.EntityFields})
 	return s.written(c, res, err, entry(s.model.Entity, id, toDominio))
 }
 
