@@ -97,7 +97,7 @@ type operatoreBody struct {
 	// ACL over Domini × TipiPendenza is the operator's personal role
 	// (GovPay's per-user acl and scope).
 	ACL          []aclEntry `json:"acl,omitempty"`
-	Domini       []string   `json:"domini,omitempty"`
+	Domini       dominiList `json:"domini,omitempty"`
 	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
 }
 
@@ -184,7 +184,7 @@ type applicazioneBody struct {
 	APIPagamenti      *bool               `json:"apiPagamenti,omitempty"`
 	APIPendenze       *bool               `json:"apiPendenze,omitempty"`
 	APIRagioneria     *bool               `json:"apiRagioneria,omitempty"`
-	Domini            []string            `json:"domini,omitempty"`
+	Domini            dominiList          `json:"domini,omitempty"`
 	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
 	// ACL is the application's personal role, over domini × tipiPendenza

@@ -98,3 +98,36 @@ func TestGovPayPersonalRoles(t *testing.T) {
 		}
 	})
 }
+
+// TestGovPayDominiEntries: GovPay's domini entries may be ids or objects
+// {idDominio, unitaOperative}; an object without units is its id, and
+// units, a scope this service does not hold yet, are refused with 422
+// rather than silently widened to the whole entity.
+func TestGovPayDominiEntries(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	h := newHarness(t)
+	h.putEntity(t, d1)
+	app := func(domini any) map[string]any {
+		return map[string]any{"principal": "appObj", "password": pw, "abilitato": true, "ruoli": []string{},
+			"apiPendenze": true, "domini": domini, "tipiPendenza": []string{"*"}}
+	}
+	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{map[string]any{"idDominio": d1}}), asAdmin()).expect(t, http.StatusCreated, "")
+	var a applicazioneView
+	h.must(t, "GET", bo+"/applicazioni/appObj", nil).decode(t, &a)
+	if !slices.Equal(a.Domini, []string{d1}) || len(a.AutorizzazioniAPI) != 1 {
+		t.Fatalf("application = %+v", a)
+	}
+	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{d1, map[string]any{"idDominio": d1, "unitaOperative": []string{"UO1"}}}), asAdmin()).
+		expect(t, http.StatusUnprocessableEntity, codiceOf(http.StatusUnprocessableEntity))
+	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{map[string]any{"idDominio": d1, "other": 1}}), asAdmin()).
+		expect(t, http.StatusBadRequest, codiceOf(http.StatusBadRequest))
+	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{42}), asAdmin()).expect(t, http.StatusBadRequest, codiceOf(http.StatusBadRequest))
+	h.do(t, "PUT", bo+"/operatori/opObj", map[string]any{"ragioneSociale": "Op", "password": pw, "abilitato": true, "ruoli": []string{},
+		"acl": []map[string]any{aclOf("Pendenze", "R")}, "domini": []any{map[string]any{"idDominio": d1, "unitaOperative": []string{}}},
+		"tipiPendenza": []string{"*"}}, asAdmin()).expect(t, http.StatusCreated, "")
+	// Nothing the refused PUTs carried was written.
+	h.must(t, "GET", bo+"/applicazioni/appObj", nil).decode(t, &a)
+	if !slices.Equal(a.Domini, []string{d1}) {
+		t.Fatalf("application after refused PUTs = %+v", a)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/operations"
 )
 
 // strictJSON are the decoding options of every request body: on top of
@@ -38,8 +40,11 @@ func jsonError(err error) error {
 		mbe *http.MaxBytesError
 		se  *json.SemanticError
 		syn *jsontext.SyntacticError
+		ue  *operations.UnprocessableError
 	)
 	switch {
+	case errors.As(err, &ue): // a well-formed value a type's decoder refused (e.g. dominiList)
+		return ue
 	case errors.As(err, &mbe):
 		return tooLarge{}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF) && isEmptyInput(err):
