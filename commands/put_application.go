@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/payauthz/payauthz/domain"
@@ -29,6 +30,7 @@ type PutApplication struct {
 	Roles     []string
 	Grants    []GrantInput
 	Personal  events.PersonalRole
+	Fields    events.ApplicationFields // GovPay's fields that bear on no decision
 }
 
 // applicationState is the folded application stream.
@@ -38,6 +40,7 @@ type applicationState struct {
 	enabled   bool
 	roles     []string
 	personal  events.PersonalRole
+	fields    events.ApplicationFields
 	role      *domain.Role // the personal role parsed, nil for none
 	grants    map[string]events.ApplicationAPIAuthorized
 }
@@ -62,6 +65,7 @@ func foldApplication(stream []events.Envelope) applicationState {
 func (s *applicationState) registered(e events.ApplicationRegistered) {
 	s.exists, s.principal, s.enabled, s.roles = true, e.Principal, e.Enabled, e.Roles
 	s.personal, s.role = storedPersonal(e.PersonalRole)
+	s.fields = e.ApplicationFields
 }
 
 // PutApplication needs Anagrafica Applicazioni W; the roles it assigns and
@@ -76,6 +80,9 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 		return Result{}, err
 	}
 	c.Personal = personal
+	if err := checkApplicationFields(&c.Fields); err != nil {
+		return Result{}, err
+	}
 	if err := h.mayRegister(actor, domain.ServiceAnagraficaApplicazioni, c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
@@ -83,7 +90,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	// principal is claimed: a refused write leaves no claim behind.
 	largest := []events.Event{events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal,
 		PasswordHash: domain.DummyHash(), APIKeyHash: dummyIf(c.APIKey), Enabled: c.Enabled, Roles: nonNil(c.Roles),
-		PersonalRole: c.Personal}}
+		PersonalRole: c.Personal, ApplicationFields: c.Fields}}
 	for _, g := range grants {
 		largest = append(largest, g)
 	}
@@ -111,12 +118,13 @@ func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplicat
 		}
 		var out []events.Event
 		app := events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: c.Personal}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: c.Personal, ApplicationFields: c.Fields}
+		keepConnectors(applicationConnectors(&app.ApplicationFields), applicationConnectors(&cur.fields))
 		switch {
 		case !cur.exists:
 			out = append(out, app)
 		case hash != "" || keyHash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles) ||
-			!samePersonal(cur.personal, c.Personal):
+			!samePersonal(cur.personal, c.Personal) || !reflect.DeepEqual(cur.fields, app.ApplicationFields):
 			out = append(out, events.ApplicationUpdated(app))
 		}
 		for _, api := range domain.GrantableAPIs {
@@ -181,6 +189,24 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 			Domini: domain.ParseScope(g.Domini).List(), TipiPendenza: domain.ParseScope(g.TipiPendenza).List()}
 	}
 	return grants, nil
+}
+
+func applicationConnectors(f *events.ApplicationFields) []connector {
+	return []connector{{"servizioIntegrazione", &f.ServizioIntegrazione}}
+}
+
+// checkApplicationFields validates GovPay's fields of an application as
+// GovPay's schema describes them.
+func checkApplicationFields(f *events.ApplicationFields) error {
+	if ca := f.CodificaAvvisi; ca != nil {
+		if ca.CodificaIuv != "" && !reCodificaIUV.MatchString(ca.CodificaIuv) {
+			return invalid("codificaAvvisi.codificaIuv", "must be one to three digits")
+		}
+		if len(ca.RegExpIuv) > MaxNameLength {
+			return invalid("codificaAvvisi.regExpIuv", "at most %d characters", MaxNameLength)
+		}
+	}
+	return checkConnectors(applicationConnectors(f))
 }
 
 func grantOf(e events.ApplicationAPIAuthorized) domain.Grant {

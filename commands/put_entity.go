@@ -63,7 +63,7 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 		if cur == nil {
 			return []events.Event{e}, nil
 		}
-		keepConnectors(&e.EntityFields, cur.EntityFields)
+		keepConnectors(entityConnectors(&e.EntityFields), entityConnectors(&cur.EntityFields))
 		if reflect.DeepEqual(*cur, e) {
 			return nil, nil
 		}
@@ -71,15 +71,42 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 	})
 }
 
-// keepConnectors keeps the stored payment-notification connectors a PUT
-// leaves out: they are never returned, so a client cannot send them back.
-func keepConnectors(f *events.EntityFields, stored events.EntityFields) {
-	for _, p := range []struct{ to, from *json.RawMessage }{{&f.ServizioMyPivot, &stored.ServizioMyPivot},
-		{&f.ServizioSecim, &stored.ServizioSecim}, {&f.ServizioGovPay, &stored.ServizioGovPay}} {
-		if *p.to == nil {
-			*p.to = *p.from
+// connector is one of GovPay's connector fields: a JSON object that may
+// carry credentials, so secret in the log and never returned.
+type connector struct {
+	name string
+	raw  *json.RawMessage
+}
+
+func entityConnectors(f *events.EntityFields) []connector {
+	return []connector{{"servizioMyPivot", &f.ServizioMyPivot}, {"servizioSecim", &f.ServizioSecim}, {"servizioGovPay", &f.ServizioGovPay}}
+}
+
+// keepConnectors keeps each stored connector a PUT leaves out: they are
+// never returned, so a client cannot send them back. to and stored list
+// the same fields.
+func keepConnectors(to, stored []connector) {
+	for i, c := range to {
+		if *c.raw == nil {
+			*c.raw = *stored[i].raw
 		}
 	}
+}
+
+// checkConnectors validates connectors as JSON objects of at most 8 KiB;
+// a JSON null is an absent one.
+func checkConnectors(cs []connector) error {
+	for _, c := range cs {
+		switch {
+		case *c.raw == nil || string(*c.raw) == "null":
+			*c.raw = nil
+		case len(*c.raw) > 8<<10:
+			return invalid(c.name, "at most 8 KiB")
+		case (*c.raw)[0] != '{':
+			return invalid(c.name, "must be an object")
+		}
+	}
+	return nil
 }
 
 var (
@@ -127,18 +154,5 @@ func checkEntityFields(f *events.EntityFields) error {
 			return invalid("logo", "must be base64")
 		}
 	}
-	for _, c := range []struct {
-		name string
-		raw  *json.RawMessage
-	}{{"servizioMyPivot", &f.ServizioMyPivot}, {"servizioSecim", &f.ServizioSecim}, {"servizioGovPay", &f.ServizioGovPay}} {
-		switch {
-		case *c.raw == nil || string(*c.raw) == "null":
-			*c.raw = nil
-		case len(*c.raw) > 8<<10:
-			return invalid(c.name, "at most 8 KiB")
-		case (*c.raw)[0] != '{':
-			return invalid(c.name, "must be an object")
-		}
-	}
-	return nil
+	return checkConnectors(entityConnectors(f))
 }

@@ -174,13 +174,30 @@ type OperatorUpdated OperatorRegistered
 
 // ApplicationRegistered records a new application (idA2A) and its principal.
 type ApplicationRegistered struct {
-	IDA2A        string   `json:"idA2A"`
-	Principal    string   `json:"principal"`
-	PasswordHash string   `json:"passwordHash,omitempty" secret:"true"`
-	Enabled      bool     `json:"abilitato"`
-	Roles        []string `json:"ruoli"`
-	APIKeyHash   string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
-	PersonalRole          // added later, absent before
+	IDA2A             string   `json:"idA2A"`
+	Principal         string   `json:"principal"`
+	PasswordHash      string   `json:"passwordHash,omitempty" secret:"true"`
+	Enabled           bool     `json:"abilitato"`
+	Roles             []string `json:"ruoli"`
+	APIKeyHash        string   `json:"apiKeyHash,omitempty" secret:"true"` // argon2id of the apikey credential; added later, absent before
+	PersonalRole               // added later, absent before
+	ApplicationFields          // added later, absent before
+}
+
+// ApplicationFields are GovPay's fields of an application that bear on no
+// decision, in the same JSON form on the wire and in the event. The
+// integration connector may carry credentials: it is secret, never
+// returned, and kept when a PUT leaves it out.
+type ApplicationFields struct {
+	CodificaAvvisi       *CodificaAvvisi `json:"codificaAvvisi,omitempty"`
+	ServizioIntegrazione json.RawMessage `json:"servizioIntegrazione,omitempty" secret:"true"`
+}
+
+// CodificaAvvisi is how an application's notice numbers are coded.
+type CodificaAvvisi struct {
+	CodificaIuv           string `json:"codificaIuv,omitempty"`
+	RegExpIuv             string `json:"regExpIuv,omitempty"`
+	GenerazioneIuvInterna *bool  `json:"generazioneIuvInterna,omitempty"`
 }
 
 // ApplicationUpdated replaces an application's data. An empty PasswordHash

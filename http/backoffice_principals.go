@@ -189,7 +189,8 @@ type applicazioneBody struct {
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
 	// ACL is the application's personal role, over domini × tipiPendenza
 	// (GovPay's one scope per application).
-	ACL []aclEntry `json:"acl,omitempty"`
+	ACL                      []aclEntry `json:"acl,omitempty"`
+	events.ApplicationFields            // GovPay's fields that bear on no decision
 }
 
 type applicazioneView struct {
@@ -204,6 +205,9 @@ type applicazioneView struct {
 	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi"`
 	ACL               []aclEntry          `json:"acl,omitempty"`
+	// CodificaAvvisi is GovPay's; the integration connector, which may
+	// hold credentials, is never returned.
+	CodificaAvvisi *events.CodificaAvvisi `json:"codificaAvvisi,omitempty"`
 }
 
 // govpayFlag is one of GovPay's api* booleans with the API it stands for.
@@ -268,7 +272,7 @@ func (b applicazioneBody) grants() ([]commands.GrantInput, error) {
 // every grant shares one scope (absent otherwise, and absent with no grant).
 func toApplicazione(a *projections.Application) applicazioneView {
 	v := applicazioneView{IDA2A: a.IDA2A, Principal: a.Principal, Abilitato: a.Enabled, Ruoli: nonNilList(a.Roles),
-		AutorizzazioniAPI: []autorizzazioneAPI{}}
+		AutorizzazioniAPI: []autorizzazioneAPI{}, CodificaAvvisi: a.Fields.CodificaAvvisi}
 	for i, g := range a.Grants {
 		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: g.Domini.List(), TipiPendenza: g.Tipi.List()})
 		switch g.API {
@@ -309,7 +313,8 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
 		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants,
-		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
+		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza},
+		Fields:   body.ApplicationFields})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -129,5 +130,55 @@ func TestGovPayDominiEntries(t *testing.T) {
 	h.must(t, "GET", bo+"/applicazioni/appObj", nil).decode(t, &a)
 	if !slices.Equal(a.Domini, []string{d1}) {
 		t.Fatalf("application after refused PUTs = %+v", a)
+	}
+}
+
+// TestGovPayApplicazioneBody: GovPay's applicazione body as its spec's
+// example shapes it (issue 13 §1): codificaAvvisi is kept and returned;
+// the integration connector, which may hold credentials, is kept but
+// never returned nor shown by the event log.
+func TestGovPayApplicazioneBody(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	h := newHarness(t)
+	h.putEntity(t, d1)
+	h.putType(t, t1, false)
+	body := func(connector bool, iuv string) map[string]any {
+		b := map[string]any{"principal": "gestionale", "password": pw, "abilitato": true,
+			"codificaAvvisi": map[string]any{"codificaIuv": iuv, "regExpIuv": "[0,1]*", "generazioneIuvInterna": true},
+			"domini": []any{d1}, "tipiPendenza": []string{t1}, "apiPagamenti": true, "apiPendenze": true, "apiRagioneria": false,
+			"acl": []map[string]any{aclOf("Pendenze", "R")}, "ruoli": []string{}}
+		if connector {
+			b["servizioIntegrazione"] = map[string]any{"url": "https://ente.example/govpay", "versioneApi": "REST v1",
+				"auth": map[string]any{"username": "gp", "password": "integration-secret"}}
+		}
+		return b
+	}
+	h.do(t, "PUT", bo+"/applicazioni/gestionale", body(true, "01"), asAdmin()).expect(t, http.StatusCreated, "")
+	res := h.must(t, "GET", bo+"/applicazioni/gestionale", nil)
+	var a applicazioneView
+	res.decode(t, &a)
+	if a.CodificaAvvisi == nil || a.CodificaAvvisi.CodificaIuv != "01" || a.CodificaAvvisi.RegExpIuv != "[0,1]*" ||
+		len(a.ACL) != 1 || !a.APIPagamenti || !a.APIPendenze || a.APIRagioneria {
+		t.Fatalf("application = %+v", a)
+	}
+	for _, secret := range []string{"servizioIntegrazione", "integration-secret"} {
+		if strings.Contains(string(res.Body), secret) {
+			t.Fatalf("GET returned %s: %s", secret, res.Body)
+		}
+		if log := string(h.must(t, "GET", bo+"/eventi?risultatiPerPagina=100", nil).Body); strings.Contains(log, "integration-secret") {
+			t.Fatalf("the event log shows the connector's password: %s", log)
+		}
+	}
+	before := string(h.must(t, "GET", bo+"/eventi?risultatiPerPagina=100", nil).Body)
+	repeat := body(false, "01")
+	delete(repeat, "password") // a password sent is a new hash, so a change
+	h.do(t, "PUT", bo+"/applicazioni/gestionale", repeat, asAdmin()).expect(t, http.StatusOK, "")
+	if after := string(h.must(t, "GET", bo+"/eventi?risultatiPerPagina=100", nil).Body); after != before {
+		t.Fatal("a PUT that left the connector out changed the application")
+	}
+	h.do(t, "PUT", bo+"/applicazioni/gestionale", body(false, "ABC"), asAdmin()).expect(t, http.StatusBadRequest, codiceOf(http.StatusBadRequest))
+	h.must(t, "GET", bo+"/applicazioni/gestionale", nil).decode(t, &a)
+	if a.CodificaAvvisi.CodificaIuv != "01" {
+		t.Fatalf("a refused PUT changed codificaAvvisi: %+v", a.CodificaAvvisi)
 	}
 }

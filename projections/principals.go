@@ -39,6 +39,7 @@ type Application struct {
 	APIKeyHash   string         `json:"-"`
 	Position     events.Position
 	Personal     events.PersonalRole
+	Fields       events.ApplicationFields // GovPay's, for reads
 }
 
 // personalRole parses a stored personal role; ok is false when there is
@@ -144,7 +145,7 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
-		Personal: e.PersonalRole}
+		Personal: e.PersonalRole, Fields: e.ApplicationFields}
 	if _, _, err := parsePersonal(app.Personal); err != nil {
 		return fmt.Errorf("application %s: personal role: %w", e.IDA2A, err)
 	}

@@ -93,8 +93,9 @@ type snapApp struct {
 	Roles                          []string
 	Grants                         []snapGrant
 	Position                       events.Position
-	APIKeyHash                     string              // absent from older snapshots: no key
-	Personal                       events.PersonalRole // absent from older snapshots: none
+	APIKeyHash                     string                   // absent from older snapshots: no key
+	Personal                       events.PersonalRole      // absent from older snapshots: none
+	Fields                         events.ApplicationFields // absent from older snapshots: none
 }
 
 type snapRecord struct {
@@ -134,7 +135,7 @@ func (m *ReadModel) state() *snapshotState {
 	sort.Slice(st.Operators, func(i, j int) bool { return st.Operators[i].Principal < st.Operators[j].Principal })
 	p.apps.each(func(_ string, a *Application) bool {
 		sa := snapApp{IDA2A: a.IDA2A, Principal: a.Principal, PasswordHash: a.PasswordHash, Enabled: a.Enabled,
-			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash, Personal: a.Personal}
+			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash, Personal: a.Personal, Fields: a.Fields}
 		for _, g := range a.Grants {
 			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()})
 		}
@@ -219,7 +220,7 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, sa := range st.Apps {
 		e := events.ApplicationRegistered{IDA2A: sa.IDA2A, Principal: sa.Principal, PasswordHash: sa.PasswordHash,
-			APIKeyHash: sa.APIKeyHash, Enabled: sa.Enabled, Roles: sa.Roles, PersonalRole: sa.Personal}
+			APIKeyHash: sa.APIKeyHash, Enabled: sa.Enabled, Roles: sa.Roles, PersonalRole: sa.Personal, ApplicationFields: sa.Fields}
 		if err := p.putApplication(e, sa.Position); err != nil {
 			return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 		}
