@@ -145,7 +145,7 @@ func TestGovPayApplicazioneBody(t *testing.T) {
 	body := func(connector bool, iuv string) map[string]any {
 		b := map[string]any{"principal": "gestionale", "password": pw, "abilitato": true,
 			"codificaAvvisi": map[string]any{"codificaIuv": iuv, "regExpIuv": "[0,1]*", "generazioneIuvInterna": true},
-			"domini": []any{d1}, "tipiPendenza": []string{t1}, "apiPagamenti": true, "apiPendenze": true, "apiRagioneria": false,
+			"domini":         []any{d1}, "tipiPendenza": []string{t1}, "apiPagamenti": true, "apiPendenze": true, "apiRagioneria": false,
 			"acl": []map[string]any{aclOf("Pendenze", "R")}, "ruoli": []string{}}
 		if connector {
 			b["servizioIntegrazione"] = map[string]any{"url": "https://ente.example/govpay", "versioneApi": "REST v1",

@@ -39,7 +39,7 @@ func scriptedLog(t testing.TB) [][]events.Event {
 	add(events.OperatorRegistered{Principal: "op1", RagioneSociale: "Op", PasswordHash: hash, Enabled: true, Roles: []string{"ro"},
 		PersonalRole: events.PersonalRole{ACL: []events.ACLEntry{{Service: "Pagamenti", Rights: []string{"R"}}}, Domini: []string{"00000000002"}, TipiPendenza: []string{"*"}}})
 	add(events.ApplicationRegistered{IDA2A: "appPers", Principal: "appPers", PasswordHash: hash, Enabled: true, Roles: []string{},
-		PersonalRole: events.PersonalRole{ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}, Domini: []string{"*"}, TipiPendenza: []string{"TARI"}},
+		PersonalRole:      events.PersonalRole{ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}, Domini: []string{"*"}, TipiPendenza: []string{"TARI"}},
 		ApplicationFields: events.ApplicationFields{CodificaAvvisi: &events.CodificaAvvisi{CodificaIuv: "01"}, ServizioIntegrazione: []byte(`{"url":"https://x"}`)}})
 	add(events.OperatorRegistered{Principal: "CN=op-ssl, O=Ente, C=IT", RagioneSociale: "Op ssl", Enabled: true, Roles: []string{"ro"}})
 	for a := range 4 {
