@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v5"
@@ -93,18 +94,25 @@ type profiloACL struct {
 	TipiPendenza   []string `json:"tipiPendenza"`
 }
 
+// profiloView is the caller's profile on the Backoffice and Pagamento
+// APIs: GovPay's Profilo (nome, domini and tipiPendenza as objects, acl)
+// with our additions (each acl entry's role and scope, the principal's
+// kind, roles and API grants).
 type profiloView struct {
-	Principal string       `json:"principal,omitempty"`
-	Tipo      string       `json:"tipo"`
-	IDA2A     string       `json:"idA2A,omitempty"`
-	Ruoli     []string     `json:"ruoli,omitempty"`
-	ACL       []profiloACL `json:"acl,omitempty"`
+	Nome         string       `json:"nome"`
+	Domini       []dominioRef `json:"domini"`
+	TipiPendenza []tipoRef    `json:"tipiPendenza"`
+	Principal    string       `json:"principal,omitempty"`
+	Tipo         string       `json:"tipo"`
+	IDA2A        string       `json:"idA2A,omitempty"`
+	Ruoli        []string     `json:"ruoli,omitempty"`
+	ACL          []profiloACL `json:"acl,omitempty"`
 	// AutorizzazioniAPI lists an application's API grants.
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
 }
 
 func profileOf(p domain.Principal) profiloView {
-	v := profiloView{Principal: p.Name, Tipo: p.Kind.String(), IDA2A: p.IDA2A}
+	v := profiloView{Nome: p.Name, Principal: p.Name, Tipo: p.Kind.String(), IDA2A: p.IDA2A}
 	for _, r := range p.Roles {
 		if r.ID != domain.PersonalRole { // its rights are listed in acl under its id
 			v.Ruoli = append(v.Ruoli, r.ID)
@@ -125,7 +133,16 @@ func (s *Server) boProfilo(c *echo.Context) error {
 	if err := operations.ProfiloBackoffice(p, nil); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, profileOf(p))
+	// GovPay's profile has one scope per user: here, what any role reaches.
+	inRoles := func(in func(domain.Role) domain.Scope) func(string) bool {
+		return func(id string) bool {
+			return slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return in(r).Contains(id) })
+		}
+	}
+	v := profileOf(p)
+	v.Domini, v.TipiPendenza = s.scopeRefs(inRoles(func(r domain.Role) domain.Scope { return r.Domini }),
+		inRoles(func(r domain.Role) domain.Scope { return r.Tipi }))
+	return c.JSON(http.StatusOK, v)
 }
 
 // --- operations ---

@@ -427,6 +427,11 @@ func TestBackofficeProfile(t *testing.T) {
 		len(p.ACL) != len(allServices) {
 		t.Fatalf("operator profile = %+v", p)
 	}
+	// GovPay's shape: nome, and the entities and types the roles reach as objects.
+	if p.Nome != "opD1" || len(p.Domini) != 1 || p.Domini[0].IDDominio != d1 || p.Domini[0].RagioneSociale == "" ||
+		len(p.TipiPendenza) == 0 {
+		t.Fatalf("operator profile's GovPay scope = %+v / %+v", p.Domini, p.TipiPendenza)
+	}
 	for _, a := range p.ACL {
 		if a.Ruolo != "opD1" || !slices.Equal(a.Domini, []string{d1}) || !slices.Equal(a.TipiPendenza, []string{"*"}) ||
 			!slices.Equal(a.Autorizzazioni, []string{"R", "W"}) {

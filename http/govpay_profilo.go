@@ -38,6 +38,23 @@ type tipoRef struct {
 	Descrizione    string `json:"descrizione"`
 }
 
+// scopeRefs lists, as GovPay's objects, the registered entities and types
+// a profile's scope holds (inDomini, inTipi; nil holds none).
+func (s *Server) scopeRefs(inDomini, inTipi func(id string) bool) ([]dominioRef, []tipoRef) {
+	domini, tipi := []dominioRef{}, []tipoRef{}
+	for _, e := range s.model.Entities() {
+		if inDomini != nil && inDomini(e.IDDominio) {
+			domini = append(domini, dominioRef{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale})
+		}
+	}
+	for _, t := range s.model.PendenzaTypes() {
+		if inTipi != nil && inTipi(t.IDTipoPendenza) {
+			tipi = append(tipi, tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione})
+		}
+	}
+	return domini, tipi
+}
+
 // apiProfilo answers GET /profilo of api in GovPay's shape.
 func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
 	return func(c *echo.Context) error {
@@ -46,22 +63,13 @@ func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
 			return err
 		}
 		bo := profileOf(p)
-		v := govpayProfilo{Nome: p.Name, Domini: []dominioRef{}, TipiPendenza: []tipoRef{}, ACL: bo.ACL,
+		v := govpayProfilo{Nome: p.Name, ACL: bo.ACL,
 			Additions: profiloExtras{Principal: bo.Principal, Tipo: bo.Tipo, IDA2A: bo.IDA2A, AutorizzazioniAPI: bo.AutorizzazioniAPI}}
 		if v.ACL == nil {
 			v.ACL = []profiloACL{}
 		}
 		g, _ := p.Grant(api)
-		for _, e := range s.model.Entities() {
-			if g.Domini.Contains(e.IDDominio) {
-				v.Domini = append(v.Domini, dominioRef{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale})
-			}
-		}
-		for _, t := range s.model.PendenzaTypes() {
-			if g.Tipi.Contains(t.IDTipoPendenza) {
-				v.TipiPendenza = append(v.TipiPendenza, tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione})
-			}
-		}
+		v.Domini, v.TipiPendenza = s.scopeRefs(g.Domini.Contains, g.Tipi.Contains)
 		return c.JSON(http.StatusOK, v)
 	}
 }

@@ -33,3 +33,22 @@ func TestGovPayProfilo(t *testing.T) {
 		t.Fatalf(`appB's PENDENZE grant is "*": every entity, got %+v`, b.Domini)
 	}
 }
+
+// TestGovPayProfiloPagamento: the Pagamento profile in GovPay's shape: an
+// application sees the entities and types of its PAGAMENTO grant, a
+// citizen the entities whose notices it may ask about and no type grant.
+func TestGovPayProfiloPagamento(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	var app profiloView
+	w.must(t, "GET", pg+"/profilo", nil, as("appA")).decode(t, &app)
+	if app.Nome != "appA" || len(app.Domini) != 1 || app.Domini[0].IDDominio != d1 || len(app.TipiPendenza) != 2 {
+		t.Fatalf("application profile = %+v", app)
+	}
+	var cit profiloView
+	w.must(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1)).decode(t, &cit)
+	if cit.Nome != citizen1 || len(cit.Domini) != 2 || len(cit.TipiPendenza) != 0 {
+		t.Fatalf("citizen profile = %+v", cit)
+	}
+	w.do(t, "GET", pg+"/profilo", nil, as("appC")).expect(t, 403, "403000") // no PAGAMENTO grant
+}

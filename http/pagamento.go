@@ -158,7 +158,19 @@ func (s *Server) pgProfilo(c *echo.Context) error {
 	if err := operations.ProfiloPagamento(p, nil); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, profileOf(p))
+	// The entities whose notices the caller may ask about (as GET
+	// /domini), and the types its PAGAMENTO grant reaches.
+	scope, err := operations.PayableDomini(p, nil)
+	if err != nil {
+		return err
+	}
+	g, _ := p.Grant(domain.APIPagamento)
+	v := profileOf(p)
+	v.Domini, v.TipiPendenza = s.scopeRefs(func(id string) bool {
+		e, ok := s.model.EntityView(id)
+		return ok && scope.AdmitsDominio(e)
+	}, g.Tipi.Contains)
+	return c.JSON(http.StatusOK, v)
 }
 
 // protectPublic applies the public API protection (API.md section 7): it
