@@ -99,7 +99,7 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
-			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
+			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},

@@ -1,0 +1,179 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// PATCH of GovPay's Backoffice registries (applicazioni, operatori, ruoli):
+// a list of GovPay's patch operations on the resource as GET shows it. The
+// patched resource is then written by the PUT handler itself, so a patch
+// is decided by the same checks (the service's W, delegation) and becomes
+// the same events as the equivalent PUT.
+
+// patchOp is GovPay's PatchOp: ADD appends value to a list member (once),
+// DELETE removes value from a list member, REPLACE sets a member.
+type patchOp struct {
+	Op    string          `json:"op"`
+	Path  string          `json:"path"`
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// patchable names the members a PATCH may change: lists take ADD and
+// DELETE, every member REPLACE.
+type patchable struct {
+	lists   []string
+	members []string
+}
+
+// apply applies ops to doc, the resource as GET shows it, and reports
+// which members changed. A member outside p, an unknown op or a value of
+// the wrong form is a 400: nothing is written.
+func (p patchable) apply(doc map[string]any, ops []patchOp) (map[string]bool, error) {
+	if len(ops) == 0 {
+		return nil, syntaxError("the patch holds no operation")
+	}
+	touched := map[string]bool{}
+	for _, op := range ops {
+		name, ok := strings.CutPrefix(op.Path, "/")
+		if !ok || !slices.Contains(p.members, name) {
+			return nil, syntaxError("path " + op.Path + " cannot be patched")
+		}
+		var value any
+		if len(op.Value) > 0 {
+			if err := json.Unmarshal(op.Value, &value); err != nil {
+				return nil, syntaxError("value of " + op.Path + " is not JSON")
+			}
+		}
+		isList := slices.Contains(p.lists, name)
+		list, _ := doc[name].([]any)
+		switch {
+		case op.Op == "REPLACE":
+			doc[name] = value
+		case op.Op == "ADD" && isList && value != nil:
+			if !slices.ContainsFunc(list, func(v any) bool { return sameJSON(v, value) }) {
+				list = append(list, value)
+			}
+			doc[name] = append([]any{}, list...)
+		case op.Op == "DELETE" && isList && value != nil:
+			doc[name] = slices.DeleteFunc(append([]any{}, list...), func(v any) bool { return sameJSON(v, value) })
+		default:
+			return nil, syntaxError("op " + op.Op + " on " + op.Path + ": ADD and DELETE take a list member and a value, REPLACE any member")
+		}
+		touched[name] = true
+	}
+	return touched, nil
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// patchRegistry answers PATCH of a Backoffice registry entry: the
+// service's W first (403 before 404), then the entry as GET renders it
+// (view, 404 when missing), the patch, and the PUT handler put on the
+// patched entry. adjust, when not nil, reconciles members a patch made
+// disagree.
+func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (string, error), view func(string) (any, bool),
+	p patchable, adjust func(doc map[string]any, touched map[string]bool) error, put echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		id, err := readID(c)
+		if err != nil {
+			return err
+		}
+		if err := operations.UseService(callerOf(c).principal, svc, domain.RightWrite, nil); err != nil {
+			return err
+		}
+		var ops []patchOp
+		if err := s.decodeJSON(c, &ops); err != nil {
+			return err
+		}
+		v, ok := view(id)
+		if !ok {
+			return errNotFound
+		}
+		var doc map[string]any
+		b, _ := json.Marshal(v)
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return err
+		}
+		touched, err := p.apply(doc, ops)
+		if err != nil {
+			return err
+		}
+		if adjust != nil {
+			if err := adjust(doc, touched); err != nil {
+				return err
+			}
+		}
+		body, err := json.Marshal(doc)
+		if err != nil {
+			return err
+		}
+		r := c.Request()
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		r.Header.Set("Content-Type", "application/json")
+		return put(c)
+	}
+}
+
+// registryView adapts a registry lookup to patchRegistry's view.
+func registryView[T, V any](find func(string) (T, bool), render func(T) V) func(string) (any, bool) {
+	return func(id string) (any, bool) {
+		v, ok := find(id)
+		if !ok {
+			return nil, false
+		}
+		return render(v), true
+	}
+}
+
+// applicationScope keeps GovPay's one scope per application: a patch of
+// domini or tipiPendenza re-grants every API the application holds with
+// the patched scope (GovPay's shape), which only an application whose
+// APIs share one scope has.
+func applicationScope(doc map[string]any, touched map[string]bool) error {
+	if !touched["domini"] && !touched["tipiPendenza"] {
+		return nil
+	}
+	if doc["domini"] == nil && !touched["domini"] || doc["tipiPendenza"] == nil && !touched["tipiPendenza"] {
+		return syntaxError("the application holds a different scope per API: patch autorizzazioniApi instead")
+	}
+	delete(doc, "autorizzazioniApi")
+	return nil
+}
+
+var (
+	patchApplicazione = patchable{lists: []string{"ruoli", "acl", "domini", "tipiPendenza"},
+		members: []string{"ruoli", "acl", "domini", "tipiPendenza", "abilitato", "principal", "apiPagamenti", "apiPendenze",
+			"apiRagioneria", "autorizzazioniApi", "codificaAvvisi", "servizioIntegrazione", "password", "apiKey"}}
+	patchOperatore = patchable{lists: []string{"ruoli", "acl", "domini", "tipiPendenza"},
+		members: []string{"ruoli", "acl", "domini", "tipiPendenza", "abilitato", "ragioneSociale", "password", "apiKey"}}
+	patchRuolo = patchable{lists: []string{"acl", "domini", "tipiPendenza"}, members: []string{"acl", "domini", "tipiPendenza"}}
+)
+
+func (s *Server) patchApplicazione(c *echo.Context) error {
+	return s.patchRegistry(domain.ServiceAnagraficaApplicazioni, idParam("idA2A", commands.ValidID),
+		registryView(s.model.Application, toApplicazione), patchApplicazione, applicationScope, s.putApplicazione)(c)
+}
+
+func (s *Server) patchOperatore(c *echo.Context) error {
+	return s.patchRegistry(domain.ServiceAnagraficaRuoli, principalParam,
+		registryView(s.model.Operator, toOperatore), patchOperatore, nil, s.putOperatore)(c)
+}
+
+func (s *Server) patchRuolo(c *echo.Context) error {
+	return s.patchRegistry(domain.ServiceAnagraficaRuoli, idParam("idRuolo", commands.ValidID),
+		registryView(s.model.Role, toRuolo), patchRuolo, nil, s.putRuolo)(c)
+}
