@@ -48,6 +48,7 @@ applicazioni:
 type service struct {
 	*child
 	context string
+	data    string // its data dir
 }
 
 func startAdminService(t *testing.T, cfg, name string) service {
@@ -57,10 +58,11 @@ func startAdminService(t *testing.T, cfg, name string) service {
 	if err := os.WriteFile(pw, []byte("admin-pass-1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := startChild(t, filepath.Join(dir, "data"), freePort(t), "--admin-password-file", pw)
+	data := filepath.Join(dir, "data")
+	c := startChild(t, data, freePort(t), "--admin-password-file", pw)
 	mustRun(t, "admin", "--config", cfg, "context", "set", name, "--url", c.url+"/backoffice/rs/basic/v1",
 		"--user", "admin", "--password-file", pw)
-	return service{child: c, context: name}
+	return service{child: c, context: name, data: data}
 }
 
 func (s service) position(t *testing.T) float64 {
