@@ -128,10 +128,7 @@ func TestAdminContextsSSLAndSPID(t *testing.T) {
 	if _, errOut, err := admin("context", "set", "basic", "--url", c.url+"/backoffice/rs/basic/v1", "--user", "admin", "--password-file", pw); err != nil {
 		t.Fatal(err, errOut)
 	}
-	conf := filepath.Join(t.TempDir(), "auth.yaml")
-	if err := os.WriteFile(conf, []byte(authConfigYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	conf := tempFile(t, "auth.yaml", authConfigYAML)
 	if out, errOut, err := admin("apply", "-f", conf); err != nil || !strings.Contains(out, "0 failed") {
 		t.Fatalf("apply: %v\n%s%s", err, out, errOut)
 	}
@@ -166,12 +163,7 @@ func TestAdminContextsSSLAndSPID(t *testing.T) {
 	}
 
 	entity := func(t *testing.T, id string) string {
-		t.Helper()
-		f := filepath.Join(t.TempDir(), id+".yaml")
-		if err := os.WriteFile(f, []byte("domini:\n  - {idDominio: \""+id+"\", ragioneSociale: Comune, abilitato: true}\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return f
+		return tempFile(t, id+".yaml", "domini:\n  - {idDominio: \""+id+"\", ragioneSociale: Comune, abilitato: true}\n")
 	}
 	for _, tc := range []struct {
 		name, writer, reader, id string

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -194,10 +193,7 @@ func resourceGrid(op *audit.Operation) []audit.Resource {
 func TestAdminExportApplyReproducesEveryDecision(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
-	conf := filepath.Join(t.TempDir(), "rich.yaml")
-	if err := os.WriteFile(conf, []byte(richConfigYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	conf := tempFile(t, "rich.yaml", richConfigYAML)
 	if out := mustRun(t, "admin", "--config", cfg, "apply", "-f", conf); !strings.Contains(out, " 0 failed") {
 		t.Fatalf("apply:\n%s", out)
 	}
@@ -212,10 +208,7 @@ func TestAdminExportApplyReproducesEveryDecision(t *testing.T) {
 	if withSecret == exported {
 		t.Fatalf("no captcha section in the export:\n%s", exported)
 	}
-	exp := filepath.Join(t.TempDir(), "exported.yaml")
-	if err := os.WriteFile(exp, []byte(withSecret), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	exp := tempFile(t, "exported.yaml", withSecret)
 	b := startAdminService(t, cfg, "b")
 	if out := mustRun(t, "admin", "--config", cfg, "--context", "b", "apply", "-f", exp); !strings.Contains(out, " 0 failed") {
 		t.Fatalf("apply of the export:\n%s", out)

@@ -44,6 +44,17 @@ applicazioni:
       - {api: PENDENZE, domini: ["11111111111"], tipiPendenza: ["*"]}
 `
 
+// tempFile writes content to a file named name in a new temp dir (mode
+// 0600) and returns its path.
+func tempFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // service is a started payauthz and an admin context for it.
 type service struct {
 	*child
@@ -109,10 +120,7 @@ func (s service) whoCan(t *testing.T, query string) string {
 func TestAdminCLI(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
-	conf := filepath.Join(t.TempDir(), "payauthz.yaml")
-	if err := os.WriteFile(conf, []byte(adminConfigYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	conf := tempFile(t, "payauthz.yaml", adminConfigYAML)
 	admin := func(args ...string) string {
 		t.Helper()
 		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)

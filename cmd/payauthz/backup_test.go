@@ -139,10 +139,7 @@ func TestBackupAndRestore(t *testing.T) {
 func TestBackupOfARunningService(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
-	conf := filepath.Join(t.TempDir(), "payauthz.yaml")
-	if err := os.WriteFile(conf, []byte(adminConfigYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	conf := tempFile(t, "payauthz.yaml", adminConfigYAML)
 	mustRun(t, "admin", "--config", cfg, "apply", "-f", conf)
 
 	accessFile := filepath.Join(a.data, liveLogFileName)
