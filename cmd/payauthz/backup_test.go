@@ -263,6 +263,17 @@ func TestBackupOfARunningService(t *testing.T) {
 		t.Fatal("the read models rebuilt from the restored log differ from the original's at the backup's position")
 	}
 
+	t.Run("live_log_access_off", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "data")
+		startChild(t, data, freePort(t), "--live-log-access=false")
+		if _, err := os.Stat(filepath.Join(data, liveLogFileName)); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("an access file without live access: %v", err)
+		}
+		if _, _, err := run(t, "backup", "--data-dir", data, "--to", filepath.Join(t.TempDir(), "b")); err == nil ||
+			!strings.Contains(err.Error(), "offers no live access") {
+			t.Fatalf("backup of a service without live access: %v", err)
+		}
+	})
 	t.Run("stale_access_file_after_a_crash", func(t *testing.T) {
 		c := startChild(t, a.data, freePort(t))
 		if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {

@@ -56,7 +56,7 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Sto
 		DataDir:     cfg.DataDir,
 		URLs:        cfg.natsURLs(),
 		Replicas:    cfg.StreamReplicas,
-		LocalReader: true, // backup and the audit tools read the live embedded log
+		LocalReader: cfg.LiveLogAccess, // backup and the audit tools read the live embedded log
 		Logger:      logger,
 	})
 }
