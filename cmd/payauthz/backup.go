@@ -217,9 +217,12 @@ func restore(ctx context.Context, from, dataDir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+	// Like serve: no second embedded server on files a running one writes.
+	lock, err := lockDataDir(dataDir)
+	if err != nil {
 		return 0, err
 	}
+	defer lock.unlock()
 	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dataDir})
 	if err != nil {
 		return 0, err

@@ -211,6 +211,11 @@ func TestBackupOfARunningService(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Run("restore_refuses_a_running_services_data_dir", func(t *testing.T) {
+		if _, _, err := run(t, "restore", "--from", file, "--data-dir", a.data); err == nil || !strings.Contains(err.Error(), "locked by another payauthz process") {
+			t.Fatalf("restore onto a running service: %v", err)
+		}
+	})
 	t.Run("wrong_or_absent_secret_is_refused", func(t *testing.T) {
 		for name, content := range map[string]string{
 			"wrong_secret": strings.Replace(string(accessJSON), access.Password, "x"+access.Password[1:], 1),
