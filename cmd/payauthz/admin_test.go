@@ -44,10 +44,22 @@ applicazioni:
       - {api: PENDENZE, domini: ["11111111111"], tipiPendenza: ["*"]}
 `
 
+// tempFile writes content to a file named name in a new temp dir (mode
+// 0600) and returns its path.
+func tempFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // service is a started payauthz and an admin context for it.
 type service struct {
 	*child
 	context string
+	data    string // its data dir
 }
 
 func startAdminService(t *testing.T, cfg, name string) service {
@@ -57,10 +69,11 @@ func startAdminService(t *testing.T, cfg, name string) service {
 	if err := os.WriteFile(pw, []byte("admin-pass-1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c := startChild(t, filepath.Join(dir, "data"), freePort(t), "--admin-password-file", pw)
+	data := filepath.Join(dir, "data")
+	c := startChild(t, data, freePort(t), "--admin-password-file", pw)
 	mustRun(t, "admin", "--config", cfg, "context", "set", name, "--url", c.url+"/backoffice/rs/basic/v1",
 		"--user", "admin", "--password-file", pw)
-	return service{child: c, context: name}
+	return service{child: c, context: name, data: data}
 }
 
 func (s service) position(t *testing.T) float64 {
@@ -107,10 +120,7 @@ func (s service) whoCan(t *testing.T, query string) string {
 func TestAdminCLI(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
-	conf := filepath.Join(t.TempDir(), "payauthz.yaml")
-	if err := os.WriteFile(conf, []byte(adminConfigYAML), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	conf := tempFile(t, "payauthz.yaml", adminConfigYAML)
 	admin := func(args ...string) string {
 		t.Helper()
 		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)

@@ -31,7 +31,7 @@ type auditConfig struct {
 }
 
 func (a *auditConfig) bindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&a.DataDir, "data-dir", "./data", "data dir of a stopped embedded server (read, never written)")
+	fs.StringVar(&a.DataDir, "data-dir", "./data", "data dir of the embedded log (read, never written; a running service's log is read through its loopback reader access)")
 	fs.StringVar(&a.NATSURL, "nats-url", "", "external NATS server or cluster holding the service's log (comma-separated URLs)")
 	fs.StringVar(&a.Store, "store", "jetstream", "event store: jetstream, or the service's kurrentdb:// / esdb:// connection string")
 	fs.BoolVar(&a.NoSnapshots, "no-snapshots", false, "replay from the log's start instead of from <data-dir>/snapshots/history")
@@ -44,8 +44,9 @@ func auditCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "Auditors' tools: replay the log, who could do what and why, at any point of its history",
-		Long: `Auditors' tools. They read the same event log as the service — the embedded data dir of a
-stopped service (--data-dir) or the NATS server or cluster it uses (--nats-url) — and never write to it.
+		Long: `Auditors' tools. They read the same event log as the service — its embedded data dir (--data-dir; while the
+service runs, through the read-only loopback access its embedded NATS server offers) or the NATS
+server or cluster it uses (--nats-url) — and never write to it.
 A point of history is a log position (--position, --to) or a time (--at, RFC 3339); none means now.`,
 	}
 	ac.bindFlags(cmd.PersistentFlags())
@@ -87,9 +88,16 @@ func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 		return nil, fmt.Errorf("no event log in data dir %s", a.DataDir)
 	}
 	// The embedded server must not run on files a live server is writing.
+	// A running service holds the lock: read its log through the
+	// loopback reader access its embedded server offers.
 	lock, err := lockDataDir(a.DataDir)
 	if errors.Is(err, errDataDirInUse) {
-		return nil, fmt.Errorf("%w\nthe audit tools read a stopped server's data dir; to read a live log, point --nats-url at its NATS server", err)
+		s, lerr := openLiveLog(ctx, a.DataDir, a.logger())
+		if lerr != nil {
+			return nil, fmt.Errorf("%w\n%v", err, lerr)
+		}
+		fmt.Fprintf(os.Stderr, "payauthz: reading the live log of the service running on %s; the answers are as of the moment each query reads it\n", a.DataDir)
+		return s, nil
 	}
 	if err != nil {
 		return nil, err

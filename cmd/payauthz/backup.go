@@ -60,8 +60,9 @@ func backupCmd() *cobra.Command {
 		Long: `backup copies every event of the log up to its last position at the start of the copy
 (a consistent cut: the log is append-only) into FILE, written to a temporary file, fsynced
 and renamed, mode 0600: it holds password hashes and secrets like the log does. The log is
-read like the audit tools read it: an external NATS server or cluster (--nats-url) or a
-KurrentDB (--store) while the service runs, or the data dir of a stopped embedded server.`,
+read like the audit tools read it: the embedded log in --data-dir (while the service runs,
+through the read-only loopback access its embedded NATS server writes into the data dir), an
+external NATS server or cluster (--nats-url), or a KurrentDB (--store).`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if to == "" {
@@ -216,9 +217,12 @@ func restore(ctx context.Context, from, dataDir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+	// Like serve: no second embedded server on files a running one writes.
+	lock, err := lockDataDir(dataDir)
+	if err != nil {
 		return 0, err
 	}
+	defer lock.unlock()
 	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dataDir})
 	if err != nil {
 		return 0, err

@@ -3,9 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
@@ -34,14 +39,17 @@ func readAll(t *testing.T, dir string) []events.Envelope {
 
 // snapshotOf rebuilds every read model from the log in dir and returns
 // their snapshot body.
-func snapshotOf(t *testing.T, dir string) []byte {
+func snapshotOf(t *testing.T, dir string) []byte { return snapshotAt(t, dir, projections.Until{}) }
+
+// snapshotAt is snapshotOf up to a point of the log.
+func snapshotAt(t *testing.T, dir string, u projections.Until) []byte {
 	t.Helper()
 	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, _, err := projections.Rebuild(context.Background(), s, projections.Until{}, nil)
+	m, _, err := projections.Rebuild(context.Background(), s, u, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +62,22 @@ func snapshotOf(t *testing.T, dir string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// sameLog fails unless got holds want's events with their ids, names,
+// streams, versions, positions, times, actors and payloads.
+func sameLog(t *testing.T, want, got []events.Envelope) {
+	t.Helper()
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("restored %d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if w.ID != g.ID || w.Name != g.Name || w.Stream != g.Stream || w.Version != g.Version || w.Position != g.Position ||
+			!w.Time.Equal(g.Time) || w.Actor != g.Actor || w.CorrelationID != g.CorrelationID || !bytes.Equal(w.Data, g.Data) {
+			t.Fatalf("event %d differs:\n got  %+v\n want %+v", i, g, w)
+		}
+	}
 }
 
 // TestBackupAndRestore: a backup is a 0600 file with a checksum; restored
@@ -78,17 +102,7 @@ func TestBackupAndRestore(t *testing.T) {
 
 	restored := filepath.Join(t.TempDir(), "data")
 	mustRun(t, "restore", "--from", file, "--data-dir", restored)
-	want, got := readAll(t, l.dir), readAll(t, restored)
-	if len(got) != len(want) || len(want) == 0 {
-		t.Fatalf("restored %d events, want %d", len(got), len(want))
-	}
-	for i := range want {
-		w, g := want[i], got[i]
-		if w.ID != g.ID || w.Name != g.Name || w.Stream != g.Stream || w.Version != g.Version || w.Position != g.Position ||
-			!w.Time.Equal(g.Time) || w.Actor != g.Actor || w.CorrelationID != g.CorrelationID || !bytes.Equal(w.Data, g.Data) {
-			t.Fatalf("event %d differs:\n got  %+v\n want %+v", i, g, w)
-		}
-	}
+	sameLog(t, readAll(t, l.dir), readAll(t, restored))
 	if !bytes.Equal(snapshotOf(t, l.dir), snapshotOf(t, restored)) {
 		t.Fatal("the read models rebuilt from the restored log differ from the original's")
 	}
@@ -110,6 +124,173 @@ func TestBackupAndRestore(t *testing.T) {
 	t.Run("usage", func(t *testing.T) {
 		if _, _, err := run(t, "backup", "--data-dir", l.dir); exitCode(err) != exitUsage {
 			t.Fatalf("backup without --to: %v", err)
+		}
+	})
+}
+
+// TestBackupOfARunningService: backup and the audit tools read the
+// embedded log of a running service through the loopback reader access
+// it writes into its data dir (mode 0600, its secret in no log), while
+// the service keeps writing; the backup restored into an empty data dir
+// gives the log and every read model as of the backup's position. A wrong
+// or absent secret is refused; the access file is removed at a clean
+// shutdown, and one left by a kill -9 does not stop a backup of the
+// stopped service.
+func TestBackupOfARunningService(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	conf := tempFile(t, "payauthz.yaml", adminConfigYAML)
+	mustRun(t, "admin", "--config", cfg, "apply", "-f", conf)
+
+	accessFile := filepath.Join(a.data, liveLogFileName)
+	fi, err := os.Stat(accessFile)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("live log access file: %v %v", fi, err)
+	}
+	accessJSON, _ := os.ReadFile(accessFile)
+	var access jetstream.ReaderAccess
+	if err := json.Unmarshal(accessJSON, &access); err != nil || access.Password == "" {
+		t.Fatalf("live log access file: %v %s", err, accessJSON)
+	}
+	if strings.Contains(a.stderr.String(), access.Password) {
+		t.Fatal("the service logged the reader secret")
+	}
+
+	// A writer keeps registering entities until told to stop; wrote
+	// receives each write's number.
+	stop, wrote, writerDone := make(chan struct{}), make(chan int, 1000), make(chan error, 1)
+	go func() {
+		for i := 1; ; i++ {
+			select {
+			case <-stop:
+				writerDone <- nil
+				return
+			default:
+			}
+			req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/backoffice/rs/basic/v1/domini/%011d", a.url, 30000000000+i),
+				strings.NewReader(`{"ragioneSociale":"Comune in corsa","abilitato":true}`))
+			req.SetBasicAuth("admin", "admin-pass-1")
+			req.Header.Set("Content-Type", "application/json")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				writerDone <- err
+				return
+			}
+			res.Body.Close()
+			if res.StatusCode != 201 {
+				writerDone <- fmt.Errorf("write %d: status %d", i, res.StatusCode)
+				return
+			}
+			wrote <- i
+		}
+	}()
+	<-wrote
+	file := filepath.Join(t.TempDir(), "live.backup")
+	out, errOut, err := run(t, "backup", "--data-dir", a.data, "--to", file)
+	if err != nil || !strings.Contains(out, "sha256 ") { // the service holds the lock: only the live access can read
+		t.Fatalf("backup of a running service: %v\n%s%s", err, out, errOut)
+	}
+	if strings.Contains(out+errOut, access.Password) {
+		t.Fatal("backup printed the reader secret")
+	}
+	// The audit tools read the live log the same way.
+	who := mustRun(t, "audit", "who-can", "--data-dir", a.data, "--api", "PENDENZE", "--operation", "create",
+		"--dominio", "11111111111", "--tipo", "TARI")
+	if !strings.Contains(who, "gestionale") {
+		t.Fatalf("audit who-can on the live log:\n%s", who)
+	}
+	hd, _, err := readBackup(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a.position(t) <= float64(hd.Position) { // the writes go on past the backup's cut
+		<-wrote
+	}
+	close(stop)
+	if err := <-writerDone; err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("restore_refuses_a_running_services_data_dir", func(t *testing.T) {
+		if _, _, err := run(t, "restore", "--from", file, "--data-dir", a.data); err == nil || !strings.Contains(err.Error(), "locked by another payauthz process") {
+			t.Fatalf("restore onto a running service: %v", err)
+		}
+	})
+	t.Run("wrong_or_absent_secret_is_refused", func(t *testing.T) {
+		for name, content := range map[string]string{
+			"wrong_secret": strings.Replace(string(accessJSON), access.Password, "x"+access.Password[1:], 1),
+			"no_secret":    strings.Replace(string(accessJSON), access.Password, "", 1),
+			"no_user":      strings.Replace(string(accessJSON), `"user":"`+access.User+`"`, `"user":"payauthz-service"`, 1),
+		} {
+			if err := os.WriteFile(accessFile, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, errOut, err := run(t, "backup", "--data-dir", a.data, "--to", filepath.Join(t.TempDir(), "b"))
+			if err == nil || !strings.Contains(err.Error(), "Authorization Violation") || strings.Contains(err.Error()+errOut, access.Password[1:]) {
+				t.Fatalf("%s: %v\n%s", name, err, errOut)
+			}
+		}
+		if err := os.Remove(accessFile); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := run(t, "backup", "--data-dir", a.data, "--to", filepath.Join(t.TempDir(), "b")); err == nil ||
+			!strings.Contains(err.Error(), "locked by another payauthz process") || !strings.Contains(err.Error(), "offers no live access") {
+			t.Fatalf("no access file: %v", err)
+		}
+		if err := os.WriteFile(accessFile, accessJSON, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, a.stderr)
+	}
+	if _, err := os.Stat(accessFile); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the access file outlived a clean shutdown: %v", err)
+	}
+
+	restored := filepath.Join(t.TempDir(), "data")
+	mustRun(t, "restore", "--from", file, "--data-dir", restored)
+	var want []events.Envelope
+	for _, e := range readAll(t, a.data) {
+		if uint64(e.Position) <= hd.Position {
+			want = append(want, e)
+		}
+	}
+	if uint64(lastPosition(t, a.data)) <= hd.Position {
+		t.Fatalf("no write after the backup's cut at %d", hd.Position)
+	}
+	sameLog(t, want, readAll(t, restored))
+	if !bytes.Equal(snapshotAt(t, a.data, projections.Until{Position: events.Position(hd.Position)}), snapshotOf(t, restored)) {
+		t.Fatal("the read models rebuilt from the restored log differ from the original's at the backup's position")
+	}
+
+	t.Run("live_log_access_off", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "data")
+		startChild(t, data, freePort(t), "--live-log-access=false")
+		if _, err := os.Stat(filepath.Join(data, liveLogFileName)); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("an access file without live access: %v", err)
+		}
+		if _, _, err := run(t, "backup", "--data-dir", data, "--to", filepath.Join(t.TempDir(), "b")); err == nil ||
+			!strings.Contains(err.Error(), "offers no live access") {
+			t.Fatalf("backup of a service without live access: %v", err)
+		}
+	})
+	t.Run("stale_access_file_after_a_crash", func(t *testing.T) {
+		c := startChild(t, a.data, freePort(t))
+		if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.cmd.Wait()
+		if _, err := os.Stat(accessFile); err != nil {
+			t.Fatalf("kill -9 left no access file (the case this test is about): %v", err)
+		}
+		out, errOut, err := run(t, "backup", "--data-dir", a.data, "--to", filepath.Join(t.TempDir(), "b"))
+		if err != nil {
+			t.Fatalf("backup of a crashed service's data dir: %v\n%s%s", err, out, errOut)
 		}
 	})
 }

@@ -61,6 +61,9 @@ type Config struct {
 	LogSigningKey string
 	// LogSigner names a generated key (each replica may have its own).
 	LogSigner string
+	// LiveLogAccess lets backup and the audit tools read the embedded log
+	// while the service runs (jetstream.Config.LocalReader).
+	LiveLogAccess bool
 }
 
 func defaultConfig() Config {
@@ -90,6 +93,7 @@ func defaultConfig() Config {
 		ConsoleMaxAge:            console.DefaultMaxAge,
 		CheckpointInterval:       time.Minute,
 		LogSigner:                defaultSigner(),
+		LiveLogAccess:            true,
 	}
 }
 
@@ -104,6 +108,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&c.SPIDTrustedProxies, "spid-trusted-proxies", c.SPIDTrustedProxies, "CIDRs allowed to send X-SPID-FISCALNUMBER")
 	fs.StringVar(&c.AdminPrincipal, "admin-principal", c.AdminPrincipal, "first-start administrator principal")
 	fs.StringVar(&c.AdminPasswordFile, "admin-password-file", c.AdminPasswordFile, "file holding the first-start administrator password")
+	fs.BoolVar(&c.LiveLogAccess, "live-log-access", c.LiveLogAccess, "embedded log: let backup and the audit tools read it while the service runs (loopback listener, a secret per start in <data-dir>/"+liveLogFileName+")")
 	fs.StringVar(&c.NATSURL, "nats-url", c.NATSURL, "external NATS server or cluster (comma-separated URLs); empty runs an embedded server")
 	fs.IntVar(&c.StreamReplicas, "stream-replicas", c.StreamReplicas, "JetStream stream replicas on an external cluster (1 or 3)")
 	fs.StringVar(&c.Store, "store", c.Store, "event store: jetstream, or a KurrentDB/EventStoreDB connection string (kurrentdb://host:2113?tls=false, esdb://, kurrentdb+discover://)")

@@ -53,10 +53,11 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Sto
 		return kurrentdb.Open(ctx, kurrentdb.Config{URL: cfg.Store, Logger: logger})
 	}
 	return jetstream.Open(ctx, jetstream.Config{
-		DataDir:  cfg.DataDir,
-		URLs:     cfg.natsURLs(),
-		Replicas: cfg.StreamReplicas,
-		Logger:   logger,
+		DataDir:     cfg.DataDir,
+		URLs:        cfg.natsURLs(),
+		Replicas:    cfg.StreamReplicas,
+		LocalReader: cfg.LiveLogAccess, // backup and the audit tools read the live embedded log
+		Logger:      logger,
 	})
 }
 
@@ -84,6 +85,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	defer lock.unlock()
+	if err := removeStaleLiveLogFile(cfg.DataDir); err != nil {
+		return err
+	}
 	httpLn, httpsLn, err := bindListeners(cfg)
 	if err != nil {
 		return err
@@ -110,6 +114,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			logger.Error("closing the event store", "error", err)
 		}
 	}()
+
+	removeLiveLogFile, err := writeLiveLogFile(cfg.DataDir, store)
+	if err != nil {
+		return err
+	}
+	defer removeLiveLogFile() // before the store closes (defers run last first)
 
 	startLast, err := store.LastPosition(ctx)
 	if err != nil {

@@ -24,10 +24,12 @@ func TestDataDirLockRefusesASecondProcess(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "locked by another payauthz process (pid "+pid+")") {
 		t.Fatalf("second serve: %v", err)
 	}
+	// The read-only tools read the live log through the service's
+	// loopback reader access (TestBackupOfARunningService) instead.
 	for _, args := range [][]string{{"audit", "replay", "--data-dir", dir}, {"replay", "--data-dir", dir}} {
-		_, _, err := run(t, args...)
-		if err == nil || !strings.Contains(err.Error(), "pid "+pid) || !strings.Contains(err.Error(), "--nats-url") {
-			t.Fatalf("%s on a live data dir: %v", strings.Join(args, " "), err)
+		out, _, err := run(t, args...)
+		if err != nil || !strings.Contains(out, "OperatorRegistered") {
+			t.Fatalf("%s on a live data dir: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)

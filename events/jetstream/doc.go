@@ -2,7 +2,9 @@
 //
 // By default it runs an embedded nats-server in-process with JetStream file
 // storage under the data dir and fsync on every write (SyncAlways: the log
-// is the system of record). With URLs it connects to an external server or
+// is the system of record). It listens on no port, unless LocalReader asks
+// for a loopback listener where only a read-only user authenticated by a
+// per-start secret may read the log (reader.go). With URLs it connects to an external server or
 // cluster instead and creates the stream with the configured replicas.
 //
 // The whole log is one JetStream stream; each aggregate stream is one

@@ -36,6 +36,19 @@ type Config struct {
 	// created or updated (a missing one is an error), and Append always
 	// fails with events.ErrReadOnly. Auditors' tools open the log so.
 	ReadOnly bool
+	// LocalReader (embedded mode) opens the embedded server to the
+	// operators' tools on this host while the service runs: it also
+	// listens on 127.0.0.1 on a random port, and every client, the
+	// service's own in-process connection included, must authenticate
+	// with a secret generated at each start. The tools' user (ReaderUser)
+	// may only read the log: its permissions allow the JetStream API
+	// requests that read the stream (stream info, message gets, ordered
+	// consumers), never a publish to the log's subjects nor a change to
+	// the stream. Store.LocalReader returns where and how to connect.
+	LocalReader bool
+	// User and Password authenticate the connection (an external server
+	// or a LocalReader endpoint).
+	User, Password string
 	// Unsynced (embedded mode) lets the server fsync on its own interval
 	// instead of before each acknowledgement: an acknowledged append may
 	// be lost in a crash. Only for benchmarks and scale tests filling a
@@ -53,6 +66,8 @@ type Store struct {
 	stream jetstream.Stream
 	codec  *events.Codec
 	logger *slog.Logger
+
+	reader *ReaderAccess // LocalReader's endpoint, nil without it
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -83,15 +98,26 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger, closed: make(chan struct{})}
 	opts := []nats.Option{nats.Name("payauthz"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.Timeout(cfg.ConnectTimeout), nats.RetryOnFailedConnect(false)}
+	if cfg.User != "" {
+		opts = append(opts, nats.UserInfo(cfg.User, cfg.Password))
+	}
 	var err error
 	if len(cfg.URLs) == 0 {
 		if cfg.DataDir == "" {
 			return nil, errors.New("jetstream: DataDir is required for the embedded server")
 		}
-		s.ns, err = server.NewServer(&server.Options{
+		sopts := &server.Options{
 			ServerName: "payauthz-embedded", JetStream: true, StoreDir: filepath.Join(cfg.DataDir, "jetstream"),
 			DontListen: true, NoSigs: true, NoLog: true, SyncAlways: !cfg.Unsynced,
-		})
+		}
+		var servicePassword string
+		if cfg.LocalReader {
+			if sopts, servicePassword, s.reader, err = withLocalReader(sopts, cfg.StreamName); err != nil {
+				return nil, err
+			}
+			opts = append(opts, nats.UserInfo(serviceUser, servicePassword))
+		}
+		s.ns, err = server.NewServer(sopts)
 		if err != nil {
 			return nil, fmt.Errorf("jetstream: embedded server: %w", err)
 		}
@@ -99,6 +125,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		if !s.ns.ReadyForConnections(cfg.ConnectTimeout) {
 			s.ns.Shutdown()
 			return nil, errors.New("jetstream: embedded server did not start")
+		}
+		if s.reader != nil {
+			s.reader.URL = s.ns.ClientURL()
 		}
 		opts = append(opts, nats.InProcessServer(s.ns))
 		s.nc, err = nats.Connect(s.ns.ClientURL(), opts...)
