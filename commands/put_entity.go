@@ -122,15 +122,26 @@ var (
 // replica keeps in memory with the entity.
 const MaxLogoBytes = 64 << 10
 
+// checkContacts bounds an entity's or unit's address and contacts.
+func checkContacts(c events.Contacts) error {
+	for _, f := range []struct{ name, v string }{{"indirizzo", c.Indirizzo}, {"civico", c.Civico}, {"cap", c.CAP},
+		{"localita", c.Localita}, {"provincia", c.Provincia}, {"nazione", c.Nazione}, {"email", c.Email}, {"pec", c.PEC},
+		{"tel", c.Tel}, {"fax", c.Fax}, {"web", c.Web}, {"area", c.Area}} {
+		if len(f.v) > MaxNameLength {
+			return invalid(f.name, "at most %d characters", MaxNameLength)
+		}
+	}
+	return nil
+}
+
 // checkEntityFields validates GovPay's fields of a creditor entity as
 // GovPay's schema describes them; a JSON null connector is an absent one.
 func checkEntityFields(f *events.EntityFields) error {
-	for name, v := range map[string]string{"indirizzo": f.Indirizzo, "civico": f.Civico, "cap": f.CAP, "localita": f.Localita,
-		"provincia": f.Provincia, "nazione": f.Nazione, "email": f.Email, "pec": f.PEC, "tel": f.Tel, "fax": f.Fax,
-		"web": f.Web, "autStampaPosteItaliane": f.AutStampaPosteItaliane, "area": f.Area} {
-		if len(v) > MaxNameLength {
-			return invalid(name, "at most %d characters", MaxNameLength)
-		}
+	if err := checkContacts(f.Contacts); err != nil {
+		return err
+	}
+	if len(f.AutStampaPosteItaliane) > MaxNameLength {
+		return invalid("autStampaPosteItaliane", "at most %d characters", MaxNameLength)
 	}
 	for _, c := range []struct {
 		name, v string
@@ -155,4 +166,49 @@ func checkEntityFields(f *events.EntityFields) error {
 		}
 	}
 	return checkConnectors(entityConnectors(f))
+}
+
+// PutUnit registers or updates an operational unit of a creditor entity
+// (PUT /domini/{idDominio}/unitaOperative/{idUnita}).
+type PutUnit struct {
+	IDDominio      string
+	IDUnita        string
+	RagioneSociale string
+	Enabled        bool
+	Contacts       events.Contacts
+}
+
+// PutUnit needs Anagrafica Creditore W with idDominio in scope; the entity
+// must be registered (422).
+func (h *Handler) PutUnit(ctx context.Context, actor Actor, c PutUnit) (Result, error) {
+	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+		return Result{}, err
+	}
+	if err := checkID("idUnita", c.IDUnita); err != nil {
+		return Result{}, err
+	}
+	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
+		return Result{}, err
+	}
+	if err := checkContacts(c.Contacts); err != nil {
+		return Result{}, err
+	}
+	if err := operations.OnDominio(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, c.IDDominio, nil); err != nil {
+		return Result{}, err
+	}
+	if _, ok := h.model.Entity(c.IDDominio); !ok {
+		return Result{}, unprocessable("idDominio %s is not registered", c.IDDominio)
+	}
+	e := events.UnitRegistered{IDDominio: c.IDDominio, IDUnita: c.IDUnita, RagioneSociale: c.RagioneSociale,
+		Enabled: c.Enabled, Contacts: c.Contacts}
+	return h.execute(ctx, actor, events.StreamUnita+c.IDDominio+"/"+c.IDUnita, func(stream []events.Envelope) ([]events.Event, error) {
+		cur := latest(stream, func(e events.UnitUpdated) events.UnitRegistered { return events.UnitRegistered(e) })
+		switch {
+		case cur == nil:
+			return []events.Event{e}, nil
+		case *cur == e:
+			return nil, nil
+		}
+		return []events.Event{events.UnitUpdated(e)}, nil
+	})
 }

@@ -53,17 +53,7 @@ type EntityFields struct {
 
 // EntityInfo are the entity's GovPay fields that a GET returns.
 type EntityInfo struct {
-	Indirizzo              string `json:"indirizzo,omitempty"`
-	Civico                 string `json:"civico,omitempty"`
-	CAP                    string `json:"cap,omitempty"`
-	Localita               string `json:"localita,omitempty"`
-	Provincia              string `json:"provincia,omitempty"`
-	Nazione                string `json:"nazione,omitempty"`
-	Email                  string `json:"email,omitempty"`
-	PEC                    string `json:"pec,omitempty"`
-	Tel                    string `json:"tel,omitempty"`
-	Fax                    string `json:"fax,omitempty"`
-	Web                    string `json:"web,omitempty"`
+	Contacts
 	GLN                    string `json:"gln,omitempty"`
 	CBILL                  string `json:"cbill,omitempty"`
 	IUVPrefix              string `json:"iuvPrefix,omitempty"`
@@ -72,8 +62,37 @@ type EntityInfo struct {
 	SegregationCode        string `json:"segregationCode,omitempty"`
 	Logo                   string `json:"logo,omitempty"`
 	AutStampaPosteItaliane string `json:"autStampaPosteItaliane,omitempty"`
-	Area                   string `json:"area,omitempty"`
 }
+
+// Contacts are the address and contacts GovPay keeps for an entity and
+// for each of its operational units.
+type Contacts struct {
+	Indirizzo string `json:"indirizzo,omitempty"`
+	Civico    string `json:"civico,omitempty"`
+	CAP       string `json:"cap,omitempty"`
+	Localita  string `json:"localita,omitempty"`
+	Provincia string `json:"provincia,omitempty"`
+	Nazione   string `json:"nazione,omitempty"`
+	Email     string `json:"email,omitempty"`
+	PEC       string `json:"pec,omitempty"`
+	Tel       string `json:"tel,omitempty"`
+	Fax       string `json:"fax,omitempty"`
+	Web       string `json:"web,omitempty"`
+	Area      string `json:"area,omitempty"`
+}
+
+// UnitRegistered records an operational unit (unità operativa) of the
+// creditor entity IDDominio: GovPay's third scope dimension, registered.
+type UnitRegistered struct {
+	IDDominio      string `json:"idDominio"`
+	IDUnita        string `json:"idUnita"`
+	RagioneSociale string `json:"ragioneSociale"`
+	Enabled        bool   `json:"abilitato"`
+	Contacts
+}
+
+// UnitUpdated replaces an operational unit's data.
+type UnitUpdated UnitRegistered
 
 // CreditorEntityUpdated replaces a creditor entity's registry data.
 type CreditorEntityUpdated CreditorEntityRegistered
@@ -396,6 +415,8 @@ func (IdentifierReleased) EventName() string { return "IdentifierReleased" }
 
 func (CreditorEntityRegistered) EventName() string      { return "CreditorEntityRegistered" }
 func (CreditorEntityUpdated) EventName() string         { return "CreditorEntityUpdated" }
+func (UnitRegistered) EventName() string                { return "UnitRegistered" }
+func (UnitUpdated) EventName() string                   { return "UnitUpdated" }
 func (PendenzaTypeRegistered) EventName() string        { return "PendenzaTypeRegistered" }
 func (PendenzaTypeUpdated) EventName() string           { return "PendenzaTypeUpdated" }
 func (IntermediaryRegistered) EventName() string        { return "IntermediaryRegistered" }
@@ -423,6 +444,8 @@ var catalogue = []func(*Codec) reflect.Type{
 	entry[IdentifierReleased],
 	entry[CreditorEntityRegistered],
 	entry[CreditorEntityUpdated],
+	entry[UnitRegistered],
+	entry[UnitUpdated],
 	entry[PendenzaTypeRegistered],
 	entry[PendenzaTypeUpdated],
 	entry[IntermediaryRegistered],
@@ -461,7 +484,9 @@ func registerCatalogue(c *Codec) {
 // Stream names: one stream per aggregate. Backends may encode them (the
 // JetStream store maps each to a subject-safe token).
 const (
-	StreamDominio       = "dominio-"
+	StreamDominio = "dominio-"
+	// StreamUnita + idDominio + "/" + idUnita is an operational unit.
+	StreamUnita         = "unitaOperativa-"
 	StreamTipoPendenza  = "tipoPendenza-"
 	StreamIntermediario = "intermediario-"
 	StreamRuolo         = "ruolo-"

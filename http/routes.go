@@ -95,6 +95,9 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIBackoffice, http.MethodPut, "/domini/:idDominio", s.putDominio},
 		{domain.APIBackoffice, http.MethodGet, "/domini/:idDominio", s.getDominio},
 		{domain.APIBackoffice, http.MethodGet, "/domini", s.listDomini},
+		{domain.APIBackoffice, http.MethodPut, "/domini/:idDominio/unitaOperative/:idUnitaOperativa", s.putUnitaOperativa},
+		{domain.APIBackoffice, http.MethodGet, "/domini/:idDominio/unitaOperative/:idUnitaOperativa", s.getUnitaOperativa},
+		{domain.APIBackoffice, http.MethodGet, "/domini/:idDominio/unitaOperative", s.listUnitaOperative},
 		{domain.APIBackoffice, http.MethodPut, "/tipiPendenza/:idTipoPendenza", s.putTipoPendenza},
 		{domain.APIBackoffice, http.MethodGet, "/tipiPendenza/:idTipoPendenza", s.getTipoPendenza},
 		{domain.APIBackoffice, http.MethodGet, "/tipiPendenza", s.listTipiPendenza},
@@ -155,6 +158,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIPagamento, http.MethodGet, "/logout", s.logout(domain.APIPagamento)},
 		{domain.APIPagamento, http.MethodGet, "/domini", s.pgDomini},
 		{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/tipiPendenza", s.pgTipiPendenza},
+		{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/unitaOperative", s.pgUnitaOperative},
 		{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPagamento)},
 
 		// Ragioneria, API.md section 8: applications authorized on the

@@ -52,6 +52,10 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.CreditorEntityUpdated:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
+	case events.UnitRegistered:
+		return append(out, domain.Place{IDDominio: t.IDDominio})
+	case events.UnitUpdated:
+		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.PendenzaCreated:
 		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
 	case events.PendenzaUpdated:

@@ -226,6 +226,10 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.registry.putEntity(e)
 	case events.CreditorEntityUpdated:
 		m.registry.putEntity(events.CreditorEntityRegistered(e))
+	case events.UnitRegistered:
+		m.registry.putUnit(e)
+	case events.UnitUpdated:
+		m.registry.putUnit(events.UnitRegistered(e))
 	case events.PendenzaTypeRegistered:
 		m.registry.putType(e)
 	case events.PendenzaTypeUpdated:

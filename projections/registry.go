@@ -26,6 +26,7 @@ func (i *Intermediary) View() domain.IntermediaryView {
 
 type registry struct {
 	entities       *table[events.CreditorEntityRegistered] // idDominio → entity
+	units          *table[events.UnitRegistered]           // idDominio/idUnita → operational unit
 	types          *table[events.PendenzaTypeRegistered]   // idTipoPendenza → type
 	intermediaries *table[*Intermediary]                   // idIntermediario → intermediary
 	// byConnector indexes intermediaries by their connector principal (as
@@ -37,6 +38,7 @@ type registry struct {
 func newRegistry() *registry {
 	return &registry{
 		entities:       newTable[events.CreditorEntityRegistered](),
+		units:          newTable[events.UnitRegistered](),
 		types:          newTable[events.PendenzaTypeRegistered](),
 		intermediaries: newTable[*Intermediary](),
 		byConnector:    newTable[[]string](),
@@ -44,6 +46,7 @@ func newRegistry() *registry {
 }
 
 func (r *registry) putEntity(e events.CreditorEntityRegistered) { r.entities.put(e.IDDominio, e) }
+func (r *registry) putUnit(e events.UnitRegistered)             { r.units.put(e.IDDominio+"/"+e.IDUnita, e) }
 func (r *registry) putType(e events.PendenzaTypeRegistered)     { r.types.put(e.IDTipoPendenza, e) }
 
 func (r *registry) putProtection(e events.PublicAPIProtectionConfigured) { r.protection.Store(&e) }
@@ -85,6 +88,24 @@ func (m *ReadModel) EntityView(id string) (domain.EntityView, bool) {
 func (m *ReadModel) Entities() []events.CreditorEntityRegistered {
 	return wholeList(m, func() []events.CreditorEntityRegistered {
 		return sortedValues(m.registry.entities, func(e events.CreditorEntityRegistered) string { return e.IDDominio })
+	})
+}
+
+// Unit returns the operational unit idUnita of idDominio.
+func (m *ReadModel) Unit(idDominio, idUnita string) (events.UnitRegistered, bool) {
+	return whole(m, func() (events.UnitRegistered, bool) { return m.registry.units.get(idDominio + "/" + idUnita) })
+}
+
+// Units returns the operational units of idDominio, sorted by idUnita.
+func (m *ReadModel) Units(idDominio string) []events.UnitRegistered {
+	return wholeList(m, func() []events.UnitRegistered {
+		var out []events.UnitRegistered
+		for _, u := range sortedValues(m.registry.units, func(u events.UnitRegistered) string { return u.IDDominio + "/" + u.IDUnita }) {
+			if u.IDDominio == idDominio {
+				out = append(out, u)
+			}
+		}
+		return out
 	})
 }
 

@@ -60,6 +60,7 @@ type snapshotState struct {
 	Apps       []snapApp
 	Records    []snapRecord // every principal record: its name and the position that built it
 	Entities   []events.CreditorEntityRegistered
+	Units      []events.UnitRegistered // absent from older snapshots: none
 	Types      []events.PendenzaTypeRegistered
 	Interms    []snapIntermediary
 	Protection *events.PublicAPIProtectionConfigured
@@ -151,6 +152,7 @@ func (m *ReadModel) state() *snapshotState {
 
 	r := m.registry
 	st.Entities = sortedValues(r.entities, func(e events.CreditorEntityRegistered) string { return e.IDDominio })
+	st.Units = sortedValues(r.units, func(u events.UnitRegistered) string { return u.IDDominio + "/" + u.IDUnita })
 	st.Types = sortedValues(r.types, func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza })
 	for _, in := range sortedValues(r.intermediaries, func(i *Intermediary) string { return i.Event.IDIntermediario }) {
 		st.Interms = append(st.Interms, snapIntermediary{Event: in.Event, Position: in.Position})
@@ -244,6 +246,9 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	reg := m.registry
 	for _, e := range st.Entities {
 		reg.putEntity(e)
+	}
+	for _, u := range st.Units {
+		reg.putUnit(u)
 	}
 	for _, t := range st.Types {
 		reg.putType(t)

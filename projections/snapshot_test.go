@@ -33,6 +33,8 @@ func scriptedLog(t testing.TB) [][]events.Event {
 	for d := range 3 {
 		add(events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", d), RagioneSociale: "Ente", IDIntermediario: "INT1", Enabled: true})
 	}
+	add(events.UnitRegistered{IDDominio: "00000000001", IDUnita: "UO1", RagioneSociale: "Ufficio", Enabled: true,
+		Contacts: events.Contacts{Localita: "Roma"}})
 	add(events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
 	add(events.PendenzaTypeRegistered{IDTipoPendenza: "DON", Descrizione: "Donazione", Enabled: true, Spontaneous: true})
 	add(events.RoleDefined{IDRuolo: "ro", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: []string{"00000000001"}, TipiPendenza: []string{"*"}})

@@ -87,7 +87,7 @@ var catalogue = []*Operation{
 		Routes: []string{"GET /domini"},
 		decide: gate(discard(operations.PayableDomini))},
 	{API: domain.APIPagamento, Name: "payable-tipi", Summary: "list the types the caller may pay spontaneously at idDominio",
-		Routes: []string{"GET /domini/{idDominio}/tipiPendenza"},
+		Routes: []string{"GET /domini/{idDominio}/tipiPendenza", "GET /domini/{idDominio}/unitaOperative"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(need("idDominio", r.IDDominio), func() (operations.PayableScope, error) {
 				return operations.PayableTipi(m, p, r.IDDominio, rec)
@@ -98,7 +98,7 @@ var catalogue = []*Operation{
 		decide: gate(operations.ProfiloBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
-		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
+		Routes: []string{"GET|PUT /domini/{idDominio}", "GET|PUT /domini/{idDominio}/unitaOperative[/{idUnitaOperativa}]", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
 			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},

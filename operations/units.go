@@ -1,0 +1,29 @@
+package operations
+
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
+
+// Operational units (unità operative) of a creditor entity, GovPay's
+// Anagrafica Creditore: GET /domini/{idDominio}/unitaOperative[/{idUnita}]
+// on the Backoffice, and on the Pagamento API the units of an entity the
+// caller may pay at.
+
+// Units finds the operational units of creditor entities.
+type Units interface {
+	Unit(idDominio, idUnita string) (events.UnitRegistered, bool)
+}
+
+// ReadUnit is GET /domini/{idDominio}/unitaOperative/{idUnita}: Anagrafica
+// Creditore R on idDominio, whether or not the unit exists (403 before 404).
+func ReadUnit(m Units, p domain.Principal, idDominio, idUnita string, rec Recorder) (events.UnitRegistered, error) {
+	return find(rec, ListUnits(p, idDominio, rec),
+		func() (events.UnitRegistered, bool) { return m.Unit(idDominio, idUnita) }, nil)
+}
+
+// ListUnits is the gate of GET /domini/{idDominio}/unitaOperative on the
+// Backoffice: Anagrafica Creditore R on idDominio.
+func ListUnits(p domain.Principal, idDominio string, rec Recorder) error {
+	return OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idDominio, rec)
+}
