@@ -92,6 +92,15 @@ type Reader interface {
 	Read(ctx context.Context, from Position, h Handler) error
 }
 
+// RawReader reads the whole log without decoding payloads: each envelope
+// holds its stored payload bytes (Data) and no Event. Readers that only
+// need the log as stored (verifying it, copying it) use it when the
+// backend offers it, and Reader otherwise.
+type RawReader interface {
+	// ReadRaw is Read with Envelope.Event left nil.
+	ReadRaw(ctx context.Context, from Position, h Handler) error
+}
+
 // Subscriber follows the whole log.
 type Subscriber interface {
 	// Subscribe calls h for every event after from (exclusive), in order,

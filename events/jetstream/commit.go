@@ -19,7 +19,8 @@ import (
 // straight into its Go type, where encoding/json would validate the
 // message, copy each payload out and then scan it twice more. Envelope.Data is the payload's bytes inside data (not a copy), so
 // it is exactly what was stored. Stream, Version, Position and CommitSize
-// are left to the caller.
+// are left to the caller. A nil codec leaves every payload undecoded
+// (Envelope.Event nil): the raw read of the log.
 func decodeCommit(into []events.Envelope, codec *events.Codec, data []byte) ([]events.Envelope, error) {
 	dec, release := events.NewDecoder(data)
 	defer release()
@@ -83,6 +84,13 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 		case `"data"`:
 			haveData = true
 			start := dec.InputOffset()
+			if codec == nil { // a raw read: the payload as stored
+				if _, err = dec.ReadValue(); err != nil {
+					err = fmt.Errorf("%w: %v", events.ErrDecode, err)
+				}
+				env.Data = bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n:")
+				break
+			}
 			if env.Name == "" { // not seen yet: keep the bytes, decode at the end
 				var v jsontext.Value
 				if v, err = dec.ReadValue(); err != nil {
@@ -109,7 +117,7 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 	if !haveData || env.Name == "" {
 		return env, fmt.Errorf("%w: an event without name or data", events.ErrDecode)
 	}
-	if payload != nil {
+	if payload != nil && codec != nil {
 		if env.Event, err = codec.Decode(env.Name, payload); err != nil {
 			return env, err
 		}

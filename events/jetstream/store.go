@@ -347,12 +347,17 @@ func mapPublishError(stream string, err error) error {
 // decode turns one commit message into envelopes, appended to into (a
 // consumer reuses one slice for every message).
 func (s *Store) decode(into []events.Envelope, subject string, seq uint64, data []byte) ([]events.Envelope, error) {
+	return s.decodeWith(s.codec, into, subject, seq, data)
+}
+
+// decodeWith is decode with payloads decoded by codec (nil: left as bytes).
+func (s *Store) decodeWith(codec *events.Codec, into []events.Envelope, subject string, seq uint64, data []byte) ([]events.Envelope, error) {
 	stream, err := s.streamOf(subject)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", events.ErrDecode, err)
 	}
 	base := len(into)
-	out, err := decodeCommit(into, s.codec, data)
+	out, err := decodeCommit(into, codec, data)
 	if err != nil {
 		return nil, fmt.Errorf("commit at %d: %w", seq, err)
 	}
@@ -403,6 +408,13 @@ func (s *Store) Read(ctx context.Context, from events.Position, h events.Handler
 	return events.ReadToLast(ctx, s.LastPosition, s.consume, from, h)
 }
 
+// ReadRaw implements events.RawReader: Read without decoding payloads.
+func (s *Store) ReadRaw(ctx context.Context, from events.Position, h events.Handler) error {
+	return events.ReadToLast(ctx, s.LastPosition, func(ctx context.Context, from, until events.Position, h events.Handler) error {
+		return s.consumeWith(ctx, nil, from, until, h)
+	}, from, h)
+}
+
 // Subscribe implements events.Store.
 func (s *Store) Subscribe(ctx context.Context, from events.Position, h events.Handler) error {
 	return s.consume(ctx, from, 0, h)
@@ -412,6 +424,11 @@ func (s *Store) Subscribe(ctx context.Context, from events.Position, h events.Ha
 // (which recreates itself after a disconnect at the next sequence, so no
 // commit is skipped or repeated), up to until (0: forever).
 func (s *Store) consume(ctx context.Context, from, until events.Position, h events.Handler) error {
+	return s.consumeWith(ctx, s.codec, from, until, h)
+}
+
+// consumeWith is consume decoding payloads with codec (nil: not at all).
+func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, until events.Position, h events.Handler) error {
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.cfg.SubjectPrefix + ".>"},
 		DeliverPolicy: jetstream.DeliverAllPolicy, InactiveThreshold: 30 * time.Second}
 	if from > 0 {
@@ -454,7 +471,7 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		if err != nil {
 			return fmt.Errorf("%w: metadata: %v", events.ErrDecode, err)
 		}
-		if envs, err = s.decode(envs[:0], msg.Subject(), meta.Sequence.Stream, msg.Data()); err != nil {
+		if envs, err = s.decodeWith(codec, envs[:0], msg.Subject(), meta.Sequence.Stream, msg.Data()); err != nil {
 			return err
 		}
 		for _, env := range envs {
