@@ -271,6 +271,23 @@ type VoceFields struct {
 // UUID never change).
 type PendenzaUpdated PendenzaCreated
 
+// PendenzaStatusChanged records a pendenza cancelled (Stato ANNULLATA) or
+// reopened (NON_ESEGUITA) by its creator on the Pendenze API or an
+// operator on the Backoffice (GovPay's PATCH of /stato). A fact of its
+// own, not a PendenzaUpdated: that one replaces the creator's data and
+// would need all of it, while this changes the state alone, may come from
+// another actor than the creator, and touches no notice claim. The place
+// (IDDominio, IDTipoPendenza) is the pendenza's when it changed, so the
+// event log is scoped without a lookup.
+type PendenzaStatusChanged struct {
+	IDA2A            string `json:"idA2A"`
+	IDPendenza       string `json:"idPendenza"`
+	IDDominio        string `json:"idDominio"`
+	IDTipoPendenza   string `json:"idTipoPendenza"`
+	Stato            string `json:"stato"`
+	DescrizioneStato string `json:"descrizioneStato,omitempty"`
+}
+
 // PaymentItem is one pendenza a payment covers.
 type PaymentItem struct {
 	IDA2A          string `json:"idA2A,omitempty"`
@@ -357,6 +374,7 @@ func (ApplicationAPIRevoked) EventName() string         { return "ApplicationAPI
 func (PublicAPIProtectionConfigured) EventName() string { return "PublicAPIProtectionConfigured" }
 func (PendenzaCreated) EventName() string               { return "PendenzaCreated" }
 func (PendenzaUpdated) EventName() string               { return "PendenzaUpdated" }
+func (PendenzaStatusChanged) EventName() string         { return "PendenzaStatusChanged" }
 func (PaymentStarted) EventName() string                { return "PaymentStarted" }
 func (ReceiptRecorded) EventName() string               { return "ReceiptRecorded" }
 func (SettlementReportRecorded) EventName() string      { return "SettlementReportRecorded" }
@@ -384,6 +402,7 @@ var catalogue = []func(*Codec) reflect.Type{
 	entry[PublicAPIProtectionConfigured],
 	entry[PendenzaCreated],
 	entry[PendenzaUpdated],
+	entry[PendenzaStatusChanged],
 	entry[PaymentStarted],
 	entry[ReceiptRecorded],
 	entry[SettlementReportRecorded],

@@ -85,6 +85,8 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodPut, "/configurazioni/hardening"}:                                {summary: "Configure the public API protection", body: hardeningBody{}, resp: hardeningView{}, created: true},
 	{domain.APIBackoffice, http.MethodGet, "/configurazioni/hardening"}:                                {summary: "Read the public API protection", resp: hardeningView{}},
 	{domain.APIPendenze, http.MethodPut, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Create or update a pendenza", body: pendenzaBody{}, resp: pendenzaView{}, created: true},
+	{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza"}:                             {summary: "Cancel (stato ANNULLATA) or reopen (NON_ESEGUITA) a pendenza the caller created", body: pendenzaPatch{}, resp: pendenzaView{}},
+	{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza"}:                           {summary: "Cancel (stato ANNULLATA) or reopen (NON_ESEGUITA) a pendenza (Pendenze W on its entity and type)", body: pendenzaPatch{}, resp: pendenzaView{}},
 	{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Read a pendenza the caller created", resp: pendenzaView{}},
 	{domain.APIPendenze, http.MethodGet, "/pendenze"}:                                                  {summary: "List the pendenze the caller created", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIPagamento, http.MethodPost, "/pagamenti"}:                                               {summary: "Start a payment", body: pagamentoBody{}, resp: pagamentoCreated{}, created: true},

@@ -56,6 +56,8 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
 	case events.PendenzaUpdated:
 		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
+	case events.PendenzaStatusChanged:
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
 	case events.ReceiptRecorded:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.SettlementReportRecorded:

@@ -254,6 +254,8 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.pendenze.put(e, env.Position)
 	case events.PendenzaUpdated:
 		m.pendenze.put(events.PendenzaCreated(e), env.Position)
+	case events.PendenzaStatusChanged:
+		m.pendenze.changeStato(e)
 	case events.PaymentStarted:
 		m.money.startPayment(e, env)
 	case events.ReceiptRecorded:

@@ -96,6 +96,9 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
 		decide: gate(operations.ProfiloBackoffice)},
+	{API: domain.APIBackoffice, Name: "patch-pendenza", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza: Pendenze W on its entity × type",
+		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
+		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
@@ -123,6 +126,9 @@ var catalogue = []*Operation{
 			}
 			return operations.UpdatePendenza(m, p, r.IDA2A, r.IDPendenza, r.IDDominio, r.IDTipoPendenza, rec)
 		}},
+	{API: domain.APIPendenze, Name: "patch", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza the caller created",
+		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
+		decide: pendenzaRead(operations.PatchOwnPendenza)},
 	{API: domain.APIPendenze, Name: "read", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
 		decide: pendenzaRead(operations.ReadOwnPendenza)},
