@@ -101,6 +101,12 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni"}:                                         {summary: "List reconciliations", query: []string{"idDominio"}, resp: Page[riconciliazioneView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione"}:                                   {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso"}:              {summary: "Read a settlement report", resp: flussoView{}},
+	{domain.APIRagioneria, http.MethodGet, "/riscossioni/:idDominio/:iuv/:iur/:indice"}:                {summary: "Read a collection (entities of the RAGIONERIA grant)", resp: riscossioneView{}},
+	{domain.APIRagioneria, http.MethodGet, "/ricevute"}:                                                {summary: "List receipts (entities of the RAGIONERIA grant)", query: []string{"idDominio"}, resp: Page[ricevutaResource]{}, list: true},
+	{domain.APIRagioneria, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta"}:                    {summary: "Read a receipt (entities of the RAGIONERIA grant)", resp: ricevutaResource{}},
+	{domain.APIBackoffice, http.MethodGet, "/riscossioni/:idDominio/:iuv/:iur/:indice"}:                {summary: "Read a collection (Rendicontazioni e Incassi R on its entity)", resp: riscossioneView{}},
+	{domain.APIBackoffice, http.MethodGet, "/ricevute"}:                                                {summary: "List receipts (Pagamenti R, entities in scope)", query: []string{"idDominio"}, resp: Page[ricevutaResource]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta"}:                    {summary: "Read a receipt (Pagamenti R on its entity)", resp: ricevutaResource{}},
 	{domain.APIRagioneria, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments with the items in the caller's scope", query: []string{"idDominio"}, resp: Page[pagamentoView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment's items in the caller's scope", resp: pagamentoView{}},
@@ -111,7 +117,7 @@ var operationDocs = map[opKey]opDoc{
 
 // auditQuery are the query parameters of GET /autorizzazioni.
 var auditQuery = []string{"api", "operazione", "posizione", "data", "servizio", "autorizzazione", "idDominio",
-	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione"}
+	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta"}
 
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type.
@@ -125,6 +131,10 @@ var paramSchemas = map[string]paramSchema{
 	"idRuolo":            {pattern: commands.PatternID},
 	"idFlusso":           {pattern: commands.PatternFlusso},
 	"idRiconciliazione":  {pattern: commands.PatternID},
+	"iuv":                {pattern: commands.PatternID},
+	"idRicevuta":         {pattern: commands.PatternID},
+	"iur":                {pattern: commands.PatternID},
+	"indice":             {integer: true, min: 1, max: 9999},
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 1, max: 200},
 	"da":                 {integer: true, min: 0},

@@ -22,6 +22,8 @@ type Resource struct {
 	NumeroAvviso      string `json:"numeroAvviso,omitempty"`      // notice number
 	IDPagamento       string `json:"idPagamento,omitempty"`       // payment id
 	IDRiconciliazione string `json:"idRiconciliazione,omitempty"` // reconciliation id
+	IUV               string `json:"iuv,omitempty"`               // IUV of a receipt's or collection's notice
+	IDRicevuta        string `json:"idRicevuta,omitempty"`        // receipt id (a collection's iur)
 }
 
 // Operation is one entry of the catalogue: a named thing a caller does on
@@ -106,6 +108,16 @@ var catalogue = []*Operation{
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
+
+	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
+		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
+	collectionRead(domain.APIBackoffice, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneBackoffice),
+	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
+		Routes: []string{"GET /ricevute"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			_, err := operations.RicevuteList(p, r.IDDominio, rec)
+			return err
+		}},
 
 	// PENDENZE (section 5).
 	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
@@ -201,8 +213,11 @@ var catalogue = []*Operation{
 			}
 			return operations.ReadRagioneriaDominio(p, r.IDDominio, rec)
 		}},
+	receiptRead(domain.APIRagioneria, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta",
+		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaRagioneria),
+	collectionRead(domain.APIRagioneria, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneRagioneria),
 	{API: domain.APIRagioneria, Name: "list", Summary: "use the lists of the Ragioneria API",
-		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /pagamenti"},
+		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /ricevute", "GET /pagamenti"},
 		decide: gate(operations.UseRagioneria)},
 	{API: domain.APIRagioneria, Name: "read-payment", Summary: "read the payment idPagamento",
 		Routes: []string{"GET /pagamenti/{id}"},
@@ -360,4 +375,36 @@ func paymentRead(op func(operations.Payments, domain.Principal, string, operatio
 	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(need("idPagamento", r.IDPagamento), func() (*projections.Payment, error) { return op(m, p, r.IDPagamento, rec) })
 	}
+}
+
+// needReceipt reports the first field of a receipt's name left empty.
+func needReceipt(r Resource) error {
+	return need("idDominio", r.IDDominio, "iuv", r.IUV, "idRicevuta", r.IDRicevuta)
+}
+
+// receiptRead is the catalogue entry of a read of the receipt named by
+// idDominio, iuv and idRicevuta, decided by op, the operation its route
+// calls.
+func receiptRead(api domain.API, name, summary, route string,
+	op func(operations.Receipts, domain.Principal, operations.ReceiptKey, operations.Recorder) (*projections.Receipt, error)) *Operation {
+	return &Operation{API: api, Name: name, Summary: summary, Routes: []string{route},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(needReceipt(r), func() (*projections.Receipt, error) {
+				return op(m, p, operations.ReceiptKey{IDDominio: r.IDDominio, IUV: r.IUV, IDRicevuta: r.IDRicevuta}, rec)
+			})
+		}}
+}
+
+// collectionRead is the catalogue entry of a read of the collection named
+// by idDominio, iuv and idRicevuta (its iur), item 1.
+func collectionRead(api domain.API, route string,
+	op func(operations.Receipts, domain.Principal, operations.CollectionKey, operations.Recorder) (*projections.Receipt, error)) *Operation {
+	return &Operation{API: api, Name: "read-riscossione", Summary: "read the collection idDominio/iuv/idRicevuta (its iur), item 1",
+		Routes: []string{route},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(needReceipt(r), func() (*projections.Receipt, error) {
+				return op(m, p, operations.CollectionKey{ReceiptKey: operations.ReceiptKey{IDDominio: r.IDDominio,
+					IUV: r.IUV, IDRicevuta: r.IDRicevuta}, Indice: 1}, rec)
+			})
+		}}
 }
