@@ -24,6 +24,8 @@ type Resource struct {
 	IDRiconciliazione string `json:"idRiconciliazione,omitempty"` // reconciliation id
 	IUV               string `json:"iuv,omitempty"`               // IUV of a receipt's or collection's notice
 	IDRicevuta        string `json:"idRicevuta,omitempty"`        // receipt id (a collection's iur)
+	IDFlusso          string `json:"idFlusso,omitempty"`          // settlement report id
+	DataOraFlusso     string `json:"dataOraFlusso,omitempty"`     // settlement report date
 }
 
 // Operation is one entry of the catalogue: a named thing a caller does on
@@ -112,6 +114,7 @@ var catalogue = []*Operation{
 	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
 	collectionRead(domain.APIBackoffice, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneBackoffice),
+	flowRead(domain.APIBackoffice, operations.ReadFlussoAtBackoffice),
 	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
 		Routes: []string{"GET /ricevute"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -216,6 +219,7 @@ var catalogue = []*Operation{
 	receiptRead(domain.APIRagioneria, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaRagioneria),
 	collectionRead(domain.APIRagioneria, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneRagioneria),
+	flowRead(domain.APIRagioneria, operations.ReadFlussoAt),
 	{API: domain.APIRagioneria, Name: "list", Summary: "use the lists of the Ragioneria API",
 		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /ricevute", "GET /pagamenti"},
 		decide: gate(operations.UseRagioneria)},
@@ -405,6 +409,18 @@ func collectionRead(api domain.API, route string,
 			return reads(needReceipt(r), func() (*projections.Receipt, error) {
 				return op(m, p, operations.CollectionKey{ReceiptKey: operations.ReceiptKey{IDDominio: r.IDDominio,
 					IUV: r.IUV, IDRicevuta: r.IDRicevuta}, Indice: 1}, rec)
+			})
+		}}
+}
+
+// flowRead is the catalogue entry of the by-date read of a settlement
+// report on api, decided by op, the operation its route calls.
+func flowRead(api domain.API, op func(operations.SettlementReports, domain.Principal, operations.FlowKey, operations.Recorder) (*projections.SettlementReport, error)) *Operation {
+	return &Operation{API: api, Name: "read-flusso", Summary: "read the settlement report idDominio/idFlusso under its date dataOraFlusso",
+		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}/{dataOraFlusso}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(need("idDominio", r.IDDominio, "idFlusso", r.IDFlusso, "dataOraFlusso", r.DataOraFlusso), func() (*projections.SettlementReport, error) {
+				return op(m, p, operations.FlowKey{IDDominio: r.IDDominio, IDFlusso: r.IDFlusso, DataOraFlusso: r.DataOraFlusso}, rec)
 			})
 		}}
 }
