@@ -5,6 +5,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/operations/whatcan"
 	"github.com/payauthz/payauthz/projections/logtree"
@@ -63,6 +64,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione"}:                                     {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/riscossioni"}:                                               {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/eventi"}:                                                    {summary: "Read the event log (secrets removed)", query: []string{"da", "limite"}, resp: eventiPage{}},
+	{domain.APIBackoffice, http.MethodGet, "/eventi/:id"}:                                                {summary: "Read one event of the log by its id (secrets removed; scoped as the log)", resp: operations.EventEntry{}},
 	{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica"}:                                  {summary: "Explain the decision a request would receive", body: verificaBody{}, resp: audit.Explanation{}},
 	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni"}:                                            {summary: "Who may do an operation", query: auditQuery, resp: audit.WhoCanResult{}},
 	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal"}:                                  {summary: "What a principal could do, and over which scope, at a point of the log", query: []string{"principal", "posizione", "data"}, resp: whatcan.Result{}},

@@ -123,6 +123,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIBackoffice, http.MethodGet, "/ricevute", s.listRicevute(operations.RicevuteList)},
 		{domain.APIBackoffice, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta", s.getRicevuta(operations.ReadRicevutaBackoffice)},
 		{domain.APIBackoffice, http.MethodGet, "/eventi", s.listEventi},
+		{domain.APIBackoffice, http.MethodGet, "/eventi/:id", s.getEvento},
 		{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica", s.postVerifica},
 		{domain.APIBackoffice, http.MethodGet, "/autorizzazioni", s.getAutorizzazioni},
 		{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal", s.getWhatCan},

@@ -115,6 +115,17 @@ var catalogue = []*Operation{
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
 	collectionRead(domain.APIBackoffice, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneBackoffice),
 	flowRead(domain.APIBackoffice, operations.ReadFlussoAtBackoffice),
+	{API: domain.APIBackoffice, Name: "read-evento",
+		Summary: "read one event of the log, named by the place it concerns: idDominio (and idTipoPendenza when the event has one); none for an event of a registry",
+		Routes:  []string{"GET /eventi/{id}"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return operations.ReadEvent(p, func() ([]domain.Place, bool) {
+				if r.IDDominio == "" {
+					return nil, true
+				}
+				return []domain.Place{{IDDominio: r.IDDominio, IDTipoPendenza: r.IDTipoPendenza}}, true
+			}, rec)
+		}},
 	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
 		Routes: []string{"GET /ricevute"},
 		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
