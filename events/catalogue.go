@@ -355,6 +355,23 @@ type ReconciliationCreated struct {
 	IDFlusso    string `json:"idFlusso,omitempty"`
 }
 
+// IncassoRecorded records money credited to an entity's account (GovPay's
+// incasso: the transfer that settles collections, often one settlement
+// report's total), recorded by an operator on the Backoffice. IDIncasso is
+// assigned by the service; the dates and the bank's references are kept
+// as sent.
+type IncassoRecorded struct {
+	IDDominio     string `json:"idDominio"`
+	IDIncasso     string `json:"idIncasso"`
+	Causale       string `json:"causale"`
+	AmountCents   int64  `json:"importoCentesimi"`
+	IDFlusso      string `json:"idFlusso,omitempty"`
+	DataValuta    string `json:"dataValuta,omitempty"`
+	DataContabile string `json:"dataContabile,omitempty"`
+	IBANAccredito string `json:"ibanAccredito,omitempty"`
+	SCT           string `json:"sct,omitempty"`
+}
+
 func (IdentifierClaimed) EventName() string  { return "IdentifierClaimed" }
 func (IdentifierReleased) EventName() string { return "IdentifierReleased" }
 
@@ -379,6 +396,7 @@ func (PaymentStarted) EventName() string                { return "PaymentStarted
 func (ReceiptRecorded) EventName() string               { return "ReceiptRecorded" }
 func (SettlementReportRecorded) EventName() string      { return "SettlementReportRecorded" }
 func (ReconciliationCreated) EventName() string         { return "ReconciliationCreated" }
+func (IncassoRecorded) EventName() string               { return "IncassoRecorded" }
 
 // catalogue is every event type of the log, once: registerCatalogue
 // registers each with a codec, and redaction finds the secret fields
@@ -407,6 +425,7 @@ var catalogue = []func(*Codec) reflect.Type{
 	entry[ReceiptRecorded],
 	entry[SettlementReportRecorded],
 	entry[ReconciliationCreated],
+	entry[IncassoRecorded],
 	entry[LogCheckpointSigned],
 }
 
@@ -440,6 +459,7 @@ const (
 	StreamRicevuta        = "ricevuta-"
 	StreamFlusso          = "flusso-"
 	StreamRiconciliazione = "riconciliazione-"
+	StreamIncasso         = "incasso-"
 	StreamHardening       = "configurazione-hardening"
 	// StreamCheckpoint + signer + "/" + tree size holds one signed
 	// checkpoint of the log (projections/logtree).

@@ -111,6 +111,9 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta"}:                      {summary: "Read a receipt (Pagamenti R on its entity)", resp: ricevutaResource{}},
 	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso"}: {summary: "Read a settlement report under its date (entities of the RAGIONERIA grant)", resp: flussoView{}},
 	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso"}: {summary: "Read a settlement report under its date (Rendicontazioni e Incassi R on its entity)", resp: flussoView{}},
+	{domain.APIBackoffice, http.MethodGet, "/incassi"}:                                                   {summary: "List incassi (Rendicontazioni e Incassi R, entities in scope)", query: []string{"idDominio"}, resp: Page[incassoView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/incassi/:idDominio/:idIncasso"}:                             {summary: "Read an incasso (Rendicontazioni e Incassi R on its entity)", resp: incassoView{}},
+	{domain.APIBackoffice, http.MethodPost, "/incassi/:idDominio"}:                                       {summary: "Record an incasso (Rendicontazioni e Incassi W on the entity); 201", body: incassoBody{}, resp: incassoView{}, created: true},
 	{domain.APIRagioneria, http.MethodGet, "/riscossioni"}:                                               {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti"}:                                                 {summary: "List payments with the items in the caller's scope", query: []string{"idDominio"}, resp: Page[pagamentoView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id"}:                                             {summary: "Read a payment's items in the caller's scope", resp: pagamentoView{}},
@@ -121,7 +124,7 @@ var operationDocs = map[opKey]opDoc{
 
 // auditQuery are the query parameters of GET /autorizzazioni.
 var auditQuery = []string{"api", "operazione", "posizione", "data", "servizio", "autorizzazione", "idDominio",
-	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta", "idFlusso", "dataOraFlusso"}
+	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta", "idFlusso", "dataOraFlusso", "idIncasso"}
 
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type.
@@ -136,6 +139,7 @@ var paramSchemas = map[string]paramSchema{
 	"idFlusso":           {pattern: commands.PatternFlusso},
 	"idRiconciliazione":  {pattern: commands.PatternID},
 	"iuv":                {pattern: commands.PatternID},
+	"idIncasso":          {pattern: commands.PatternID},
 	"idRicevuta":         {pattern: commands.PatternID},
 	"iur":                {pattern: commands.PatternID},
 	"indice":             {integer: true, min: 1, max: 9999},

@@ -112,6 +112,8 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.ReconciliationCreated:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
+	case events.IncassoRecorded:
+		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.PaymentStarted:
 		for _, it := range t.Items {
 			out = append(out, domain.Place{IDDominio: it.IDDominio, IDTipoPendenza: it.IDTipoPendenza})

@@ -267,6 +267,8 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.money.recordSettlement(e, env)
 	case events.ReconciliationCreated:
 		m.money.createReconciliation(e, env)
+	case events.IncassoRecorded:
+		m.money.recordIncasso(e, env)
 	case events.IdentifierClaimed, events.IdentifierReleased:
 		// Write-side uniqueness only: principals and notice numbers come
 		// into the read models with their own aggregates' events.

@@ -75,6 +75,7 @@ type snapshotState struct {
 	Receipts        []Receipt
 	Reports         []SettlementReport
 	Reconciliations []Reconciliation
+	Incassi         []Incasso // absent from snapshots written before incassi existed
 }
 
 type snapRole struct {
@@ -187,6 +188,10 @@ func (m *ReadModel) state() *snapshotState {
 		v, _ := mo.reconciliations.get(k)
 		st.Reconciliations = append(st.Reconciliations, *v)
 	}
+	for _, k := range mo.incassoOrder {
+		v, _ := mo.incassi.get(k)
+		st.Incassi = append(st.Incassi, *v)
+	}
 	mo.listMu.RUnlock()
 	return st
 }
@@ -273,6 +278,9 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, r := range st.Reconciliations {
 		mo.createReconciliation(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
+	}
+	for _, r := range st.Incassi {
+		mo.recordIncasso(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
 	}
 	return m, nil
 }

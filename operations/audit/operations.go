@@ -26,6 +26,7 @@ type Resource struct {
 	IDRicevuta        string `json:"idRicevuta,omitempty"`        // receipt id (a collection's iur)
 	IDFlusso          string `json:"idFlusso,omitempty"`          // settlement report id
 	DataOraFlusso     string `json:"dataOraFlusso,omitempty"`     // settlement report date
+	IDIncasso         string `json:"idIncasso,omitempty"`         // incasso id
 }
 
 // Operation is one entry of the catalogue: a named thing a caller does on
@@ -125,6 +126,21 @@ var catalogue = []*Operation{
 				}
 				return []domain.Place{{IDDominio: r.IDDominio, IDTipoPendenza: r.IDTipoPendenza}}, true
 			}, rec)
+		}},
+	{API: domain.APIBackoffice, Name: "read-incasso", Summary: "read the incasso idDominio/idIncasso (Rendicontazioni e Incassi R on idDominio)",
+		Routes: []string{"GET /incassi/{idDominio}/{idIncasso}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(need("idDominio", r.IDDominio, "idIncasso", r.IDIncasso), func() (*projections.Incasso, error) {
+				return operations.ReadIncasso(m, p, r.IDDominio, r.IDIncasso, rec)
+			})
+		}},
+	{API: domain.APIBackoffice, Name: "write-incasso", Summary: "record an incasso of idDominio (Rendicontazioni e Incassi W on idDominio)",
+		Routes: []string{"POST /incassi/{idDominio}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			return operations.WriteIncasso(m, p, r.IDDominio, rec)
 		}},
 	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
 		Routes: []string{"GET /ricevute"},

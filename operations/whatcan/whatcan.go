@@ -149,7 +149,7 @@ func storedProbe(r audit.Resource) audit.Resource {
 	r.IDPendenza, r.NumeroAvviso = domain.Wildcard, domain.Wildcard
 	r.IDPagamento, r.IDRiconciliazione = domain.Wildcard, domain.Wildcard
 	r.IUV, r.IDRicevuta = domain.Wildcard, domain.Wildcard
-	r.IDFlusso, r.DataOraFlusso = domain.Wildcard, domain.Wildcard
+	r.IDFlusso, r.DataOraFlusso, r.IDIncasso = domain.Wildcard, domain.Wildcard, domain.Wildcard
 	return r
 }
 
