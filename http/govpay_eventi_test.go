@@ -57,18 +57,23 @@ func TestGovPayEvento(t *testing.T) {
 		t.Fatalf("GET /eventi/%s answers %s", inD1.ID, body)
 	}
 	// Explain knows the read, decided by the same operation on the place named.
-	for _, c := range []struct {
-		principal, dominio, want string
-	}{
-		{"opD1", d1, `"esito":"allow"`},
-		{"opD1", d2, `"esito":"deny"`},
-		{"opD1", "", `"esito":"deny"`},
-		{"opRO", "", `"esito":"allow"`},
-	} {
-		got := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", map[string]any{"principal": c.principal, "auth": "basic",
-			"api": "BACKOFFICE", "operazione": "read-evento", "idDominio": c.dominio}, asAdmin()).Body)
-		if !strings.Contains(got, c.want) {
-			t.Fatalf("explain read-evento %s at %q: want %s, got %s", c.principal, c.dominio, c.want, got)
-		}
+	w.explainSays(t, "opD1", "BACKOFFICE", "read-evento", "allow", "idDominio", d1)
+	w.explainSays(t, "opD1", "BACKOFFICE", "read-evento", "deny", "idDominio", d2)
+	w.explainSays(t, "opD1", "BACKOFFICE", "read-evento", "deny")
+	w.explainSays(t, "opRO", "BACKOFFICE", "read-evento", "allow")
+}
+
+// explainSays asks the admin's POST /autorizzazioni/verifica about
+// principal doing operation on api over the resource named by the
+// field/value pairs, and requires the outcome esito.
+func (w *world) explainSays(t *testing.T, principal, api, operation, esito string, resource ...string) {
+	t.Helper()
+	q := map[string]any{"principal": principal, "auth": "basic", "api": api, "operazione": operation}
+	for i := 0; i+1 < len(resource); i += 2 {
+		q[resource[i]] = resource[i+1]
+	}
+	got := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", q, asAdmin()).Body)
+	if !strings.Contains(got, `"esito":"`+esito+`"`) {
+		t.Fatalf("explain %s %s/%s on %v: want %s, got %s", principal, api, operation, resource, esito, got)
 	}
 }

@@ -46,16 +46,9 @@ func TestGovPayFlussiByDate(t *testing.T) {
 	if got := string(w.must(t, "GET", at(rg, d1, f1, "2026-01-03"), nil, as("appC")).Body); !strings.Contains(got, `"idFlusso":"`+f1+`"`) {
 		t.Fatalf("the report read is %s", got)
 	}
-	for _, c := range []struct{ principal, api, data, want string }{
-		{"appC", "RAGIONERIA", "2026-01-03", `"esito":"allow"`},
-		{"appC", "RAGIONERIA", "2026-01-04", `"esito":"not-found"`},
-		{"appB", "RAGIONERIA", "2026-01-03", `"esito":"deny"`},
-		{"opRendD1", "BACKOFFICE", "2026-01-03", `"esito":"allow"`},
-	} {
-		body := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", map[string]any{"principal": c.principal, "auth": "basic",
-			"api": c.api, "operazione": "read-flusso", "idDominio": d1, "idFlusso": f1, "dataOraFlusso": c.data}, asAdmin()).Body)
-		if !strings.Contains(body, c.want) {
-			t.Fatalf("explain read-flusso %s %s at %s: want %s, got %s", c.principal, c.api, c.data, c.want, body)
-		}
-	}
+	flow := func(data string) []string { return []string{"idDominio", d1, "idFlusso", f1, "dataOraFlusso", data} }
+	w.explainSays(t, "appC", "RAGIONERIA", "read-flusso", "allow", flow("2026-01-03")...)
+	w.explainSays(t, "appC", "RAGIONERIA", "read-flusso", "not-found", flow("2026-01-04")...)
+	w.explainSays(t, "appB", "RAGIONERIA", "read-flusso", "deny", flow("2026-01-03")...)
+	w.explainSays(t, "opRendD1", "BACKOFFICE", "read-flusso", "allow", flow("2026-01-03")...)
 }

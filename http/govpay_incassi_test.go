@@ -67,15 +67,7 @@ func TestGovPayIncassi(t *testing.T) {
 	if got := string(w.must(t, "GET", bo+"/eventi?limite=1000", nil, as("opD1")).Body); !strings.Contains(got, `"IncassoRecorded"`) {
 		t.Fatalf("the event log of d1 lacks its incasso: %s", got)
 	}
-	for _, c := range []struct{ principal, op, want string }{
-		{"opD1", "write-incasso", `"esito":"allow"`},
-		{"opRendRD1", "write-incasso", `"esito":"deny"`},
-		{"opRendRD1", "read-incasso", `"esito":"allow"`},
-	} {
-		got := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", map[string]any{"principal": c.principal, "auth": "basic",
-			"api": "BACKOFFICE", "operazione": c.op, "idDominio": d1, "idIncasso": inD1.IDIncasso}, asAdmin()).Body)
-		if !strings.Contains(got, c.want) {
-			t.Fatalf("explain %s %s: want %s, got %s", c.op, c.principal, c.want, got)
-		}
-	}
+	w.explainSays(t, "opD1", "BACKOFFICE", "write-incasso", "allow", "idDominio", d1)
+	w.explainSays(t, "opRendRD1", "BACKOFFICE", "write-incasso", "deny", "idDominio", d1)
+	w.explainSays(t, "opRendRD1", "BACKOFFICE", "read-incasso", "allow", "idDominio", d1, "idIncasso", inD1.IDIncasso)
 }

@@ -81,4 +81,10 @@ func TestGovPayPatchPendenza(t *testing.T) {
 	if got := string(w.must(t, "GET", bo+"/eventi", nil, as("opLogD2")).Body); strings.Contains(got, `"PendenzaStatusChanged"`) {
 		t.Fatalf("an operator of another entity sees the state change: %s", got)
 	}
+	// Explain and who-can know both patches, decided by the same operations.
+	pt2 := []string{"idA2A", "appA", "idPendenza", "pt2"}
+	w.explainSays(t, "appA", "PENDENZE", "patch", "allow", pt2...)
+	w.explainSays(t, "appB", "PENDENZE", "patch", "deny", pt2...)
+	w.explainSays(t, "opD1", "BACKOFFICE", "patch-pendenza", "allow", pt2...)
+	w.explainSays(t, "opRO", "BACKOFFICE", "patch-pendenza", "deny", pt2...)
 }

@@ -97,20 +97,11 @@ func TestGovPayRicevute(t *testing.T) {
 	}
 
 	// Explain and who-can know the reads, decided by the same operation.
-	for _, c := range []struct {
-		principal, api, op, dominio, iuv, id, want string
-	}{
-		{"appC", "RAGIONERIA", "read-ricevuta", d1, iuv1, "RIC-D1", `"esito":"allow"`},
-		{"appB", "RAGIONERIA", "read-ricevuta", d1, iuv1, "RIC-D1", `"esito":"deny"`},
-		{"opPagD1", "BACKOFFICE", "read-ricevuta", d1, iuv1, "RIC-D1", `"esito":"allow"`},
-		{"opRendD1", "BACKOFFICE", "read-ricevuta", d1, iuv1, "RIC-D1", `"esito":"deny"`},
-		{"opRendD1", "BACKOFFICE", "read-riscossione", d1, iuv1, "RIC-D1", `"esito":"allow"`},
-		{"appC", "RAGIONERIA", "read-riscossione", d1, iuvKO, "RIC-KO", `"esito":"not-found"`},
-	} {
-		body := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", map[string]any{"principal": c.principal, "auth": "basic",
-			"api": c.api, "operazione": c.op, "idDominio": c.dominio, "iuv": c.iuv, "idRicevuta": c.id}, asAdmin()).Body)
-		if !strings.Contains(body, c.want) {
-			t.Fatalf("explain %s %s/%s for %s: want %s, got %s", c.principal, c.api, c.op, c.id, c.want, body)
-		}
-	}
+	receipt := func(iuv, id string) []string { return []string{"idDominio", d1, "iuv", iuv, "idRicevuta", id} }
+	w.explainSays(t, "appC", "RAGIONERIA", "read-ricevuta", "allow", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "appB", "RAGIONERIA", "read-ricevuta", "deny", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "opPagD1", "BACKOFFICE", "read-ricevuta", "allow", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "opRendD1", "BACKOFFICE", "read-ricevuta", "deny", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "opRendD1", "BACKOFFICE", "read-riscossione", "allow", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "appC", "RAGIONERIA", "read-riscossione", "not-found", receipt(iuvKO, "RIC-KO")...)
 }

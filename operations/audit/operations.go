@@ -129,11 +129,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIBackoffice, Name: "read-incasso", Summary: "read the incasso idDominio/idIncasso (Rendicontazioni e Incassi R on idDominio)",
 		Routes: []string{"GET /incassi/{idDominio}/{idIncasso}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			return reads(need("idDominio", r.IDDominio, "idIncasso", r.IDIncasso), func() (*projections.Incasso, error) {
-				return operations.ReadIncasso(m, p, r.IDDominio, r.IDIncasso, rec)
-			})
-		}},
+		decide: dominioRead("idIncasso", func(r Resource) string { return r.IDIncasso }, operations.ReadIncasso)},
 	{API: domain.APIBackoffice, Name: "write-incasso", Summary: "record an incasso of idDominio (Rendicontazioni e Incassi W on idDominio)",
 		Routes: []string{"POST /incassi/{idDominio}"},
 		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -230,11 +226,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			return reads(need("idDominio", r.IDDominio, "idRiconciliazione", r.IDRiconciliazione), func() (*projections.Reconciliation, error) {
-				return operations.ReadReconciliation(m, p, r.IDDominio, r.IDRiconciliazione, rec)
-			})
-		}},
+		decide: dominioRead("idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }, operations.ReadReconciliation)},
 	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
 		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -398,6 +390,14 @@ func reads[T any](bad error, read func() (T, error)) error {
 func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
 	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(needPendenza(r), func() (T, error) { return op(any(m).(M), p, r.IDA2A, r.IDPendenza, rec) })
+	}
+}
+
+// dominioRead adapts a read of the resource of idDominio whose id is the
+// query's field named field (id reads it).
+func dominioRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
+	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		return reads(need("idDominio", r.IDDominio, field, id(r)), func() (T, error) { return op(any(m).(M), p, r.IDDominio, id(r), rec) })
 	}
 }
 
