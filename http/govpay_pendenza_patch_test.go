@@ -64,8 +64,13 @@ func TestGovPayPatchPendenza(t *testing.T) {
 		{"admin_cannot_cancel_paid", "PATCH", pp(bo, "appA", "pt3"), patchStato("ANNULLATA"), opts(asAdmin()), 422, "422000"},
 	})
 
-	if got := string(w.must(t, "GET", pp(pe, "appA", "pt4"), nil, as("appA")).Body); !strings.Contains(got, `"stato":"ANNULLATA"`) {
+	if got := string(w.must(t, "GET", pp(pe, "appA", "pt4"), nil, as("appA")).Body); !strings.Contains(got, `"stato":"ANNULLATA"`) ||
+		!strings.Contains(got, `"descrizioneStato":"Test annullamento"`) {
 		t.Fatalf("the creator reads the cancelled pendenza as %s", got)
+	}
+	// Reopened without a descrizioneStato: the one of the cancellation is gone.
+	if got := string(w.must(t, "GET", pp(pe, "appA", "pt1"), nil, as("appA")).Body); strings.Contains(got, "descrizioneStato") {
+		t.Fatalf("the reopened pendenza reads %s", got)
 	}
 	if got := string(w.must(t, "GET", bo+"/pendenze?stato=ANNULLATA", nil, asAdmin()).Body); !strings.Contains(got, `"idPendenza":"pt4"`) ||
 		strings.Contains(got, `"idPendenza":"pt1"`) {

@@ -119,7 +119,10 @@ type Pendenza struct {
 	NumeroAvviso   string
 	UUID           string
 	Stato          string
-	Position       events.Position
+	// DescrizioneStato is why its state was last set by a caller (GovPay's
+	// descrizioneStato of a PATCH), "" when none was given.
+	DescrizioneStato string
+	Position         events.Position
 }
 
 // View returns the facts decisions need.
@@ -162,6 +165,8 @@ type pendenze struct {
 	details detailsLog        // ownership.details → details
 	names   names
 
+	descr *table[string] // key → descrizioneStato, only for pendenze that have one
+
 	noticeMu sync.RWMutex         // guards notices
 	notices  map[noticeKey]string // (entity, notice number) → key
 
@@ -173,7 +178,7 @@ type pendenze struct {
 }
 
 func newPendenze() *pendenze {
-	p := &pendenze{own: newTable[ownership](), notices: map[noticeKey]string{},
+	p := &pendenze{own: newTable[ownership](), descr: newTable[string](), notices: map[noticeKey]string{},
 		byCreator: map[string][]int32{}, byPayer: map[string][]int32{}, names: names{ids: map[string]uint32{}}}
 	p.names.all.Store(&[]string{})
 	return p
@@ -330,12 +335,21 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 	if e.Stato == StatoAnnullata {
 		s = statoCancelled
 	}
-	p.own.update(pendenzaKey(e.IDA2A, e.IDPendenza), func(o ownership, ok bool) ownership {
+	key := pendenzaKey(e.IDA2A, e.IDPendenza)
+	applied := false
+	p.own.update(key, func(o ownership, ok bool) ownership {
 		if ok && o.stato != statoPaid {
-			o.stato = s
+			o.stato, applied = s, true
 		}
 		return o
 	})
+	switch {
+	case !applied:
+	case e.DescrizioneStato == "":
+		p.descr.del(key)
+	default:
+		p.descr.put(key, e.DescrizioneStato)
+	}
 }
 
 func (p *pendenze) view(o ownership) domain.PendenzaView {
@@ -387,7 +401,8 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 		return Pendenza{}, false
 	}
 	d := p.details.at(o.details)
-	return Pendenza{IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
+	descr, _ := p.descr.get(key)
+	return Pendenza{DescrizioneStato: descr, IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
 		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: d.payer,
 		NumeroAvviso: o.avviso(), UUID: o.uuid(), Stato: o.stato.String(), Position: d.position}, true
 }

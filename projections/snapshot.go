@@ -68,8 +68,9 @@ type snapshotState struct {
 	// refer to by index; PendenzeCount records follow the head.
 	Names         []string
 	PendenzeCount int
-	pendenze      []ownership // in creation order (not in the head)
-	details       *detailsLog // their details (entries never change)
+	Descrizioni   map[string]string // pendenza key → descrizioneStato (absent before PATCH existed)
+	pendenze      []ownership       // in creation order (not in the head)
+	details       *detailsLog       // their details (entries never change)
 
 	Payments        []snapPayment // in order
 	Receipts        []Receipt
@@ -168,6 +169,8 @@ func (m *ReadModel) state() *snapshotState {
 	}
 	pe.listMu.RUnlock()
 	st.PendenzeCount = len(st.pendenze)
+	st.Descrizioni = map[string]string{}
+	pe.descr.each(func(k, v string) bool { st.Descrizioni[k] = v; return true })
 
 	mo := m.money
 	mo.listMu.RLock()
@@ -281,6 +284,9 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, r := range st.Incassi {
 		mo.recordIncasso(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
+	}
+	for k, v := range st.Descrizioni {
+		m.pendenze.descr.put(k, v)
 	}
 	return m, nil
 }

@@ -86,7 +86,7 @@ func scriptedLog(t testing.TB) [][]events.Event {
 			add(events.IncassoRecorded{IDDominio: "00000000000", IDIncasso: "INC1", Causale: "riversamento", AmountCents: 10, IDFlusso: "F1",
 				DataValuta: "2026-11-23"})
 			// A cancelled pendenza, and a paid one a cancellation does not reopen.
-			add(events.PendenzaStatusChanged{IDA2A: "app1", IDPendenza: "P001", IDDominio: "00000000001", IDTipoPendenza: "TARI", Stato: "ANNULLATA"},
+			add(events.PendenzaStatusChanged{IDA2A: "app1", IDPendenza: "P001", IDDominio: "00000000001", IDTipoPendenza: "TARI", Stato: "ANNULLATA", DescrizioneStato: "duplicata"},
 				events.PendenzaStatusChanged{IDA2A: "app3", IDPendenza: "P003", IDDominio: "00000000000", IDTipoPendenza: "TARI", Stato: "ANNULLATA"})
 		case 35:
 			add(events.IntermediaryUpdated{IDIntermediario: "INT1", Denominazione: "Int 2", Enabled: true, ConnectorPrincipal: "conn"})
