@@ -167,8 +167,12 @@ func refError(err error, what string) error {
 }
 
 func payable(pd projections.Pendenza) (events.PaymentItem, error) {
-	if pd.Stato == projections.StatoEseguita {
-		return events.PaymentItem{}, unprocessable("pendenza %s/%s is already paid", pd.IDA2A, pd.IDPendenza)
+	st, err := domain.ParsePendenzaStato(pd.Stato)
+	if err == nil {
+		err = domain.PayableStato(st)
+	}
+	if err != nil {
+		return events.PaymentItem{}, unprocessable("pendenza %s/%s cannot be paid: %v", pd.IDA2A, pd.IDPendenza, err)
 	}
 	return events.PaymentItem{IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, IDDominio: pd.IDDominio,
 		IDTipoPendenza: pd.IDTipoPendenza, NumeroAvviso: pd.NumeroAvviso, AmountCents: pd.AmountCents,

@@ -343,6 +343,23 @@ type VoceFields struct {
 // UUID never change).
 type PendenzaUpdated PendenzaCreated
 
+// PendenzaStatusChanged records a pendenza cancelled (Stato ANNULLATA) or
+// reopened (NON_ESEGUITA) by its creator on the Pendenze API or an
+// operator on the Backoffice (GovPay's PATCH of /stato). A fact of its
+// own, not a PendenzaUpdated: that one replaces the creator's data and
+// would need all of it, while this changes the state alone, may come from
+// another actor than the creator, and touches no notice claim. The place
+// (IDDominio, IDTipoPendenza) is the pendenza's when it changed, so the
+// event log is scoped without a lookup.
+type PendenzaStatusChanged struct {
+	IDA2A            string `json:"idA2A"`
+	IDPendenza       string `json:"idPendenza"`
+	IDDominio        string `json:"idDominio"`
+	IDTipoPendenza   string `json:"idTipoPendenza"`
+	Stato            string `json:"stato"`
+	DescrizioneStato string `json:"descrizioneStato,omitempty"`
+}
+
 // PaymentItem is one pendenza a payment covers.
 type PaymentItem struct {
 	IDA2A          string `json:"idA2A,omitempty"`
@@ -410,6 +427,23 @@ type ReconciliationCreated struct {
 	IDFlusso    string `json:"idFlusso,omitempty"`
 }
 
+// IncassoRecorded records money credited to an entity's account (GovPay's
+// incasso: the transfer that settles collections, often one settlement
+// report's total), recorded by an operator on the Backoffice. IDIncasso is
+// assigned by the service; the dates and the bank's references are kept
+// as sent.
+type IncassoRecorded struct {
+	IDDominio     string `json:"idDominio"`
+	IDIncasso     string `json:"idIncasso"`
+	Causale       string `json:"causale"`
+	AmountCents   int64  `json:"importoCentesimi"`
+	IDFlusso      string `json:"idFlusso,omitempty"`
+	DataValuta    string `json:"dataValuta,omitempty"`
+	DataContabile string `json:"dataContabile,omitempty"`
+	IBANAccredito string `json:"ibanAccredito,omitempty"`
+	SCT           string `json:"sct,omitempty"`
+}
+
 func (IdentifierClaimed) EventName() string  { return "IdentifierClaimed" }
 func (IdentifierReleased) EventName() string { return "IdentifierReleased" }
 
@@ -431,10 +465,12 @@ func (ApplicationAPIRevoked) EventName() string         { return "ApplicationAPI
 func (PublicAPIProtectionConfigured) EventName() string { return "PublicAPIProtectionConfigured" }
 func (PendenzaCreated) EventName() string               { return "PendenzaCreated" }
 func (PendenzaUpdated) EventName() string               { return "PendenzaUpdated" }
+func (PendenzaStatusChanged) EventName() string         { return "PendenzaStatusChanged" }
 func (PaymentStarted) EventName() string                { return "PaymentStarted" }
 func (ReceiptRecorded) EventName() string               { return "ReceiptRecorded" }
 func (SettlementReportRecorded) EventName() string      { return "SettlementReportRecorded" }
 func (ReconciliationCreated) EventName() string         { return "ReconciliationCreated" }
+func (IncassoRecorded) EventName() string               { return "IncassoRecorded" }
 
 // catalogue is every event type of the log, once: registerCatalogue
 // registers each with a codec, and redaction finds the secret fields
@@ -460,10 +496,12 @@ var catalogue = []func(*Codec) reflect.Type{
 	entry[PublicAPIProtectionConfigured],
 	entry[PendenzaCreated],
 	entry[PendenzaUpdated],
+	entry[PendenzaStatusChanged],
 	entry[PaymentStarted],
 	entry[ReceiptRecorded],
 	entry[SettlementReportRecorded],
 	entry[ReconciliationCreated],
+	entry[IncassoRecorded],
 	entry[LogCheckpointSigned],
 }
 
@@ -499,6 +537,7 @@ const (
 	StreamRicevuta        = "ricevuta-"
 	StreamFlusso          = "flusso-"
 	StreamRiconciliazione = "riconciliazione-"
+	StreamIncasso         = "incasso-"
 	StreamHardening       = "configurazione-hardening"
 	// StreamCheckpoint + signer + "/" + tree size holds one signed
 	// checkpoint of the log (projections/logtree).

@@ -33,8 +33,8 @@ func checkListFilters(dominio, stato string) error {
 	if dominio != "" && !commands.ValidDominio(dominio) {
 		return syntaxError("bad idDominio filter")
 	}
-	if stato != "" && stato != projections.StatoEseguita && stato != projections.StatoNonEseguita {
-		return syntaxError("stato must be ESEGUITA or NON_ESEGUITA")
+	if _, err := domain.ParsePendenzaStato(stato); stato != "" && err != nil {
+		return syntaxError("stato must be ESEGUITA, NON_ESEGUITA or ANNULLATA")
 	}
 	return nil
 }

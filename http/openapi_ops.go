@@ -5,6 +5,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/operations/whatcan"
 	"github.com/payauthz/payauthz/projections/logtree"
@@ -112,11 +113,28 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso"}: {summary: "Verify a payment notice", resp: avvisoView{}},
 	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/ricevute"}:                       {summary: "Record a receipt", body: ricevutaBody{}, resp: ricevutaView{}, created: true},
 	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/flussiRendicontazione"}:          {summary: "Record a settlement report", body: flussoBody{}, resp: flussoView{}, created: true},
+
+	// Issue 13 §4: PATCH of pendenze, receipts, collections and settlement
+	// reports by id, one event, incassi.
+	{domain.APIBackoffice, http.MethodGet, "/eventi/:id"}:                                                {summary: "Read one event of the log by its id (secrets removed; scoped as the log)", resp: operations.EventEntry{}},
+	{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Cancel (stato ANNULLATA) or reopen (NON_ESEGUITA) a pendenza the caller created", body: pendenzaPatch{}, resp: pendenzaView{}},
+	{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza"}:                             {summary: "Cancel (stato ANNULLATA) or reopen (NON_ESEGUITA) a pendenza (Pendenze W on its entity and type)", body: pendenzaPatch{}, resp: pendenzaView{}},
+	{domain.APIRagioneria, http.MethodGet, "/riscossioni/:idDominio/:iuv/:iur/:indice"}:                  {summary: "Read a collection (entities of the RAGIONERIA grant)", resp: riscossioneView{}},
+	{domain.APIRagioneria, http.MethodGet, "/ricevute"}:                                                  {summary: "List receipts (entities of the RAGIONERIA grant)", query: []string{"idDominio"}, resp: Page[ricevutaResource]{}, list: true},
+	{domain.APIRagioneria, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta"}:                      {summary: "Read a receipt (entities of the RAGIONERIA grant)", resp: ricevutaResource{}},
+	{domain.APIBackoffice, http.MethodGet, "/riscossioni/:idDominio/:iuv/:iur/:indice"}:                  {summary: "Read a collection (Rendicontazioni e Incassi R on its entity)", resp: riscossioneView{}},
+	{domain.APIBackoffice, http.MethodGet, "/ricevute"}:                                                  {summary: "List receipts (Pagamenti R, entities in scope)", query: []string{"idDominio"}, resp: Page[ricevutaResource]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta"}:                      {summary: "Read a receipt (Pagamenti R on its entity)", resp: ricevutaResource{}},
+	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso"}: {summary: "Read a settlement report under its date (entities of the RAGIONERIA grant)", resp: flussoView{}},
+	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso"}: {summary: "Read a settlement report under its date (Rendicontazioni e Incassi R on its entity)", resp: flussoView{}},
+	{domain.APIBackoffice, http.MethodGet, "/incassi"}:                                                   {summary: "List incassi (Rendicontazioni e Incassi R, entities in scope)", query: []string{"idDominio"}, resp: Page[incassoView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/incassi/:idDominio/:idIncasso"}:                             {summary: "Read an incasso (Rendicontazioni e Incassi R on its entity)", resp: incassoView{}},
+	{domain.APIBackoffice, http.MethodPost, "/incassi/:idDominio"}:                                       {summary: "Record an incasso (Rendicontazioni e Incassi W on the entity); 201", body: incassoBody{}, resp: incassoView{}, created: true},
 }
 
 // auditQuery are the query parameters of GET /autorizzazioni.
 var auditQuery = []string{"api", "operazione", "posizione", "data", "servizio", "autorizzazione", "idDominio",
-	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione"}
+	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta", "idFlusso", "dataOraFlusso", "idIncasso"}
 
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type.
@@ -130,6 +148,11 @@ var paramSchemas = map[string]paramSchema{
 	"idRuolo":            {pattern: commands.PatternID},
 	"idFlusso":           {pattern: commands.PatternFlusso},
 	"idRiconciliazione":  {pattern: commands.PatternID},
+	"iuv":                {pattern: commands.PatternID},
+	"idIncasso":          {pattern: commands.PatternID},
+	"idRicevuta":         {pattern: commands.PatternID},
+	"iur":                {pattern: commands.PatternID},
+	"indice":             {integer: true, min: 1, max: 9999},
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 1, max: 200},
 	"da":                 {integer: true, min: 0},

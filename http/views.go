@@ -27,13 +27,14 @@ type pendenzaView struct {
 	SoggettoPagatore soggetto `json:"soggettoPagatore"`
 	NumeroAvviso     string   `json:"numeroAvviso"`
 	Stato            string   `json:"stato"`
+	DescrizioneStato string   `json:"descrizioneStato,omitempty"`
 	UUID             string   `json:"UUID"`
 }
 
 func toPendenza(p projections.Pendenza) pendenzaView {
 	return pendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDTipoPendenza: p.IDTipoPendenza, IDDominio: p.IDDominio,
 		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
-		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, UUID: p.UUID}
+		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID}
 }
 
 // avvisoView is a notice as its payer or the node sees it: no UUID.

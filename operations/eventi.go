@@ -2,6 +2,8 @@ package operations
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -11,6 +13,7 @@ import (
 // EventEntry is one event as the Backoffice's /eventi answers it and the
 // audit tool exports it: secrets removed (events.Redact).
 type EventEntry struct {
+	ID        string          `json:"id"` // EventID: GET /eventi/{id} reads it again
 	Posizione uint64          `json:"posizione"`
 	Tipo      string          `json:"tipo"`
 	Stream    string          `json:"stream"`
@@ -21,7 +24,7 @@ type EventEntry struct {
 
 // NewEventEntry is env's EventEntry.
 func NewEventEntry(env events.Envelope) EventEntry {
-	return EventEntry{Posizione: uint64(env.Position), Tipo: env.Name, Stream: env.Stream, Data: env.Time,
+	return EventEntry{ID: EventID(env.Position, env.Index), Posizione: uint64(env.Position), Tipo: env.Name, Stream: env.Stream, Data: env.Time,
 		Attore: env.Actor, Dati: events.Redact(env.Data)}
 }
 
@@ -33,6 +36,51 @@ func ReadEventLog(p domain.Principal, rec Recorder) (seeAll bool, err error) {
 		return false, err
 	}
 	return domain.CanReadWholeLog(p) == nil, nil
+}
+
+// EventID is the id of the event at index of the commit at position:
+// "position" for the first event of a commit, "position.index" for the
+// others.
+func EventID(position events.Position, index int) string {
+	id := strconv.FormatUint(uint64(position), 10)
+	if index > 0 {
+		id += "." + strconv.Itoa(index)
+	}
+	return id
+}
+
+// ParseEventID parses an EventID ("position", "position.index"); ok is
+// false for anything else (a position is at least 1, "position.0" is
+// "position" spelled out).
+func ParseEventID(id string) (position events.Position, index int, ok bool) {
+	pos, idx, dotted := strings.Cut(id, ".")
+	n, err := strconv.ParseUint(pos, 10, 64)
+	if err != nil || n == 0 || strconv.FormatUint(n, 10) != pos {
+		return 0, 0, false
+	}
+	if dotted {
+		i, err := strconv.Atoi(idx)
+		if err != nil || i < 0 || i > 1<<20 || strconv.Itoa(i) != idx {
+			return 0, 0, false
+		}
+		index = i
+	}
+	return events.Position(n), index, true
+}
+
+// ReadEvent is GET /eventi/{id}: Giornale degli Eventi R (ReadEventLog),
+// then the event, whose places lookup finds: a caller who sees the whole
+// log reads any event and learns that one is missing; any other reads the
+// events of places in its roles' scope (domain.CanReadEvent, as the list
+// keeps them by EventVisible) and is denied a missing one like one outside
+// its scope.
+func ReadEvent(p domain.Principal, places func() ([]domain.Place, bool), rec Recorder) error {
+	seeAll, err := ReadEventLog(p, rec)
+	pl, err := find(rec, err, places, func() error { return domain.CanReadWholeLog(p) })
+	if err != nil || seeAll {
+		return err
+	}
+	return check(rec, "CanReadEvent", domain.CanReadEvent(p, pl))
 }
 
 // EventVisible decides whether p, admitted by ReadEventLog, sees e.
@@ -60,11 +108,15 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
 	case events.PendenzaUpdated:
 		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
+	case events.PendenzaStatusChanged:
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
 	case events.ReceiptRecorded:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.SettlementReportRecorded:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.ReconciliationCreated:
+		return append(out, domain.Place{IDDominio: t.IDDominio})
+	case events.IncassoRecorded:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.PaymentStarted:
 		for _, it := range t.Items {

@@ -10,7 +10,8 @@ import "github.com/payauthz/payauthz/domain"
 type EntityScope struct {
 	p          domain.Principal
 	ragioneria bool
-	only       string // "" for every entity
+	service    domain.Service // on the Backoffice: the service whose R the entity needs
+	only       string         // "" for every entity
 }
 
 // RagioneriaList is the gate of the Ragioneria API's lists by entity
@@ -22,7 +23,16 @@ func RagioneriaList(p domain.Principal, only string, rec Recorder) (EntityScope,
 // RendicontazioniList is the gate of the Backoffice's lists of
 // reconciliations, settlement reports and collections.
 func RendicontazioniList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {
-	return EntityScope{p: p, only: only}, UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, rec)
+	return EntityScope{p: p, service: domain.ServiceRendicontazioniIncassi, only: only},
+		UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, rec)
+}
+
+// RicevuteList is the gate of the Backoffice's list of receipts: they are
+// payments' evidence, so Pagamenti R, each receipt then kept by the
+// entity (EntityScope.Admits).
+func RicevuteList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {
+	return EntityScope{p: p, service: domain.ServicePagamenti, only: only},
+		UseService(p, domain.ServicePagamenti, domain.RightRead, rec)
 }
 
 // Admits reports whether the list shows what belongs to idDominio.
@@ -33,7 +43,7 @@ func (e EntityScope) Admits(idDominio string) bool {
 	if e.ragioneria {
 		return domain.CanReadRagioneriaDominio(e.p, idDominio) == nil
 	}
-	return domain.CanOnDominio(e.p, domain.ServiceRendicontazioniIncassi, domain.RightRead, idDominio) == nil
+	return domain.CanOnDominio(e.p, e.service, domain.RightRead, idDominio) == nil
 }
 
 // AdmitsReconciliation reports whether the list shows reconciliation v:

@@ -258,6 +258,8 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.pendenze.put(e, env.Position)
 	case events.PendenzaUpdated:
 		m.pendenze.put(events.PendenzaCreated(e), env.Position)
+	case events.PendenzaStatusChanged:
+		m.pendenze.changeStato(e)
 	case events.PaymentStarted:
 		m.money.startPayment(e, env)
 	case events.ReceiptRecorded:
@@ -269,6 +271,8 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.money.recordSettlement(e, env)
 	case events.ReconciliationCreated:
 		m.money.createReconciliation(e, env)
+	case events.IncassoRecorded:
+		m.money.recordIncasso(e, env)
 	case events.IdentifierClaimed, events.IdentifierReleased:
 		// Write-side uniqueness only: principals and notice numbers come
 		// into the read models with their own aggregates' events.

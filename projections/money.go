@@ -57,11 +57,19 @@ func (r *Reconciliation) View() domain.ReconciliationView {
 	return domain.ReconciliationView{IDDominio: r.Event.IDDominio, ID: r.Event.ID, IDA2A: r.Event.IDA2A}
 }
 
+// Incasso is a collection credited to an entity's account, as recorded.
+type Incasso struct {
+	Event    events.IncassoRecorded
+	Time     time.Time
+	Position events.Position
+}
+
 type money struct {
 	payments        *table[*Payment]          // id → payment
 	receipts        *table[*Receipt]          // idDominio "/" idRicevuta → receipt
 	reports         *table[*SettlementReport] // idDominio "/" idFlusso → report
 	reconciliations *table[*Reconciliation]   // idDominio "/" id → reconciliation
+	incassi         *table[*Incasso]          // idDominio "/" idIncasso → incasso
 	byNotice        *table[string]            // idDominio "/" numeroAvviso → id of the latest payment covering it
 
 	listMu        sync.RWMutex // guards the lists below (list endpoints only)
@@ -69,11 +77,12 @@ type money struct {
 	receiptOrder  []string
 	reportOrder   []string
 	reconcilOrder []string
+	incassoOrder  []string
 }
 
 func newMoney() *money {
 	return &money{payments: newTable[*Payment](), receipts: newTable[*Receipt](),
-		reports: newTable[*SettlementReport](), reconciliations: newTable[*Reconciliation](), byNotice: newTable[string]()}
+		reports: newTable[*SettlementReport](), reconciliations: newTable[*Reconciliation](), incassi: newTable[*Incasso](), byNotice: newTable[string]()}
 }
 
 // PaymentKind maps the event's caller kind to the domain's.
@@ -169,6 +178,20 @@ func (m *money) recordSettlement(e events.SettlementReportRecorded, env events.E
 func (m *money) createReconciliation(e events.ReconciliationCreated, env events.Envelope) {
 	record(m, m.reconciliations, &m.reconcilOrder, e.IDDominio+"/"+e.ID,
 		&Reconciliation{Event: e, Time: env.Time, Position: env.Position})
+}
+
+func (m *money) recordIncasso(e events.IncassoRecorded, env events.Envelope) {
+	record(m, m.incassi, &m.incassoOrder, e.IDDominio+"/"+e.IDIncasso, &Incasso{Event: e, Time: env.Time, Position: env.Position})
+}
+
+// Incasso returns the incasso idIncasso of idDominio.
+func (m *ReadModel) Incasso(idDominio, idIncasso string) (*Incasso, bool) {
+	return whole(m, func() (*Incasso, bool) { return m.money.incassi.get(idDominio + "/" + idIncasso) })
+}
+
+// Incassi returns the incassi keep accepts, oldest first.
+func (m *ReadModel) Incassi(keep func(*Incasso) bool) []*Incasso {
+	return wholeList(m, func() []*Incasso { return listOrdered(m.money, &m.money.incassoOrder, m.money.incassi, keep) })
 }
 
 // Payment returns the payment id.

@@ -11,11 +11,34 @@ import (
 	"github.com/payauthz/payauthz/events"
 )
 
-// Pendenza states.
-const (
-	StatoNonEseguita = "NON_ESEGUITA"
-	StatoEseguita    = "ESEGUITA"
+// Pendenza states, as Pendenza.Stato names them (domain.PendenzaStato).
+var (
+	StatoNonEseguita = domain.StatoNonEseguita.String()
+	StatoEseguita    = domain.StatoEseguita.String()
+	StatoAnnullata   = domain.StatoAnnullata.String()
 )
+
+// stato is a pendenza's state in its ownership record; the values are
+// those of a snapshot record's state byte (0 and 1 were "paid" before
+// cancellation existed, so older snapshots load unchanged).
+type stato uint8
+
+const (
+	statoOpen      stato = iota // NON_ESEGUITA
+	statoPaid                   // ESEGUITA
+	statoCancelled              // ANNULLATA
+	statoCount
+)
+
+func (s stato) String() string {
+	switch s {
+	case statoPaid:
+		return StatoEseguita
+	case statoCancelled:
+		return StatoAnnullata
+	}
+	return StatoNonEseguita
+}
 
 // ownership is the compact ownership record of one pendenza: what every
 // decision needs, in 40 bytes plus one packed string. rec holds
@@ -30,7 +53,7 @@ type ownership struct {
 	keyEnd    uint16 // rec[:keyEnd] is the key
 	payerEnd  uint16 // rec[keyEnd:payerEnd] is the payer id
 	avvisoEnd uint16 // rec[payerEnd:avvisoEnd] is the notice number; the UUID follows
-	paid      bool
+	stato     stato
 	details   uint32 // index of the pendenza's details in pendenze.details
 }
 
@@ -96,7 +119,10 @@ type Pendenza struct {
 	NumeroAvviso   string
 	UUID           string
 	Stato          string
-	Position       events.Position
+	// DescrizioneStato is why its state was last set by a caller (GovPay's
+	// descrizioneStato of a PATCH), "" when none was given.
+	DescrizioneStato string
+	Position         events.Position
 }
 
 // View returns the facts decisions need.
@@ -139,6 +165,8 @@ type pendenze struct {
 	details detailsLog        // ownership.details → details
 	names   names
 
+	descr *table[string] // key → descrizioneStato, only for pendenze that have one
+
 	noticeMu sync.RWMutex         // guards notices
 	notices  map[noticeKey]string // (entity, notice number) → key
 
@@ -150,7 +178,7 @@ type pendenze struct {
 }
 
 func newPendenze() *pendenze {
-	p := &pendenze{own: newTable[ownership](), notices: map[noticeKey]string{},
+	p := &pendenze{own: newTable[ownership](), descr: newTable[string](), notices: map[noticeKey]string{},
 		byCreator: map[string][]int32{}, byPayer: map[string][]int32{}, names: names{ids: map[string]uint32{}}}
 	p.names.all.Store(&[]string{})
 	return p
@@ -222,7 +250,7 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 
 	old, existed := p.own.get(key)
 	if existed {
-		o.paid = old.paid
+		o.stato = old.stato
 	}
 	// A new entry even for an update: readers may be reading the old one.
 	o.details = p.details.add(details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
@@ -286,13 +314,42 @@ func (p *pendenze) indexOf(key, creator string) int32 {
 	return -1
 }
 
-func (p *pendenze) markPaid(idA2A, idPendenza string) {
+// markPaid records a receipt with esito ESEGUITO: the money was
+// collected, so the pendenza is paid whatever state it was in.
+func (p *pendenze) markPaid(idA2A, idPendenza string) { p.setStato(idA2A, idPendenza, statoPaid) }
+
+// setStato sets the state of a stored pendenza (none: nothing).
+func (p *pendenze) setStato(idA2A, idPendenza string, s stato) {
 	p.own.update(pendenzaKey(idA2A, idPendenza), func(o ownership, ok bool) ownership {
 		if ok {
-			o.paid = true
+			o.stato = s
 		}
 		return o
 	})
+}
+
+// changeStato applies a PendenzaStatusChanged: a paid pendenza stays paid
+// (the command refuses the change; a receipt that came in between wins).
+func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
+	s := statoOpen
+	if e.Stato == StatoAnnullata {
+		s = statoCancelled
+	}
+	key := pendenzaKey(e.IDA2A, e.IDPendenza)
+	applied := false
+	p.own.update(key, func(o ownership, ok bool) ownership {
+		if ok && o.stato != statoPaid {
+			o.stato, applied = s, true
+		}
+		return o
+	})
+	switch {
+	case !applied:
+	case e.DescrizioneStato == "":
+		p.descr.del(key)
+	default:
+		p.descr.put(key, e.DescrizioneStato)
+	}
 }
 
 func (p *pendenze) view(o ownership) domain.PendenzaView {
@@ -344,13 +401,10 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 		return Pendenza{}, false
 	}
 	d := p.details.at(o.details)
-	stato := StatoNonEseguita
-	if o.paid {
-		stato = StatoEseguita
-	}
-	return Pendenza{IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
+	descr, _ := p.descr.get(key)
+	return Pendenza{DescrizioneStato: descr, IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
 		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: d.payer,
-		NumeroAvviso: o.avviso(), UUID: o.uuid(), Stato: stato, Position: d.position}, true
+		NumeroAvviso: o.avviso(), UUID: o.uuid(), Stato: o.stato.String(), Position: d.position}, true
 }
 
 // noticeOwner returns the key of the pendenza holding this notice number

@@ -69,13 +69,15 @@ type snapshotState struct {
 	// refer to by index; PendenzeCount records follow the head.
 	Names         []string
 	PendenzeCount int
-	pendenze      []ownership // in creation order (not in the head)
-	details       *detailsLog // their details (entries never change)
+	Descrizioni   map[string]string // pendenza key → descrizioneStato (absent before PATCH existed)
+	pendenze      []ownership       // in creation order (not in the head)
+	details       *detailsLog       // their details (entries never change)
 
 	Payments        []snapPayment // in order
 	Receipts        []Receipt
 	Reports         []SettlementReport
 	Reconciliations []Reconciliation
+	Incassi         []Incasso // absent from snapshots written before incassi existed
 }
 
 type snapRole struct {
@@ -170,6 +172,8 @@ func (m *ReadModel) state() *snapshotState {
 	}
 	pe.listMu.RUnlock()
 	st.PendenzeCount = len(st.pendenze)
+	st.Descrizioni = map[string]string{}
+	pe.descr.each(func(k, v string) bool { st.Descrizioni[k] = v; return true })
 
 	mo := m.money
 	mo.listMu.RLock()
@@ -189,6 +193,10 @@ func (m *ReadModel) state() *snapshotState {
 	for _, k := range mo.reconcilOrder {
 		v, _ := mo.reconciliations.get(k)
 		st.Reconciliations = append(st.Reconciliations, *v)
+	}
+	for _, k := range mo.incassoOrder {
+		v, _ := mo.incassi.get(k)
+		st.Incassi = append(st.Incassi, *v)
 	}
 	mo.listMu.RUnlock()
 	return st
@@ -279,6 +287,12 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, r := range st.Reconciliations {
 		mo.createReconciliation(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
+	}
+	for _, r := range st.Incassi {
+		mo.recordIncasso(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
+	}
+	for k, v := range st.Descrizioni {
+		m.pendenze.descr.put(k, v)
 	}
 	return m, nil
 }

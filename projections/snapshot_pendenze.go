@@ -11,7 +11,7 @@ import (
 
 // A pendenza record of a snapshot body, every integer a varint:
 //
-//	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | paid byte |
+//	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | state byte |
 //	causale | amount (signed) | payer tipo | identificativo | anagrafica | email | position
 //
 // rec is the ownership record as packed in memory (key, payer id, notice
@@ -35,11 +35,7 @@ func appendPendenza(b []byte, o ownership, d details) []byte {
 	b = binary.AppendUvarint(b, uint64(o.avvisoEnd))
 	b = binary.AppendUvarint(b, uint64(o.dominio))
 	b = binary.AppendUvarint(b, uint64(o.tipo))
-	paid := byte(0)
-	if o.paid {
-		paid = 1
-	}
-	b = append(b, paid)
+	b = append(b, byte(o.stato))
 	b = appendString(b, d.causale)
 	b = binary.AppendVarint(b, d.amount)
 	b = appendString(b, d.payer.Tipo)
@@ -184,12 +180,15 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 		o.avvisoEnd = uint16(r.small(uint64(len(o.rec)) + 1))
 		o.dominio = uint32(r.small(nNames))
 		o.tipo = uint32(r.small(nNames))
-		o.paid = r.byte() == 1
+		o.stato = stato(r.byte())
 		d := details{causale: r.str(), amount: r.varint(),
 			payer:    events.Subject{Tipo: r.str(), Identificativo: r.str(), Anagrafica: r.str(), Email: r.str()},
 			position: events.Position(r.uvarint())}
 		if r.err != nil {
 			return fmt.Errorf("record %d: %w", i, r.err)
+		}
+		if o.stato >= statoCount {
+			return fmt.Errorf("record %d: unknown state %d", i, o.stato)
 		}
 		if len(o.rec) > maxPacked || o.keyEnd > o.payerEnd || o.payerEnd > o.avvisoEnd {
 			return fmt.Errorf("record %d: offsets do not fit", i)

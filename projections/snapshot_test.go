@@ -86,6 +86,11 @@ func scriptedLog(t testing.TB) [][]events.Event {
 			add(events.SettlementReportRecorded{IDFlusso: "F1", IDDominio: "00000000000", IDIntermediario: "INT1", DataFlusso: "2026-11-22", TotalCents: 10,
 				Items: []events.SettlementItem{{NumeroAvviso: "000000000000000003", AmountCents: 10, Esito: 0}}},
 				events.ReconciliationCreated{IDDominio: "00000000000", ID: "RC1", IDA2A: "app0", AmountCents: 10, Causale: "c", IDFlusso: "F1"})
+			add(events.IncassoRecorded{IDDominio: "00000000000", IDIncasso: "INC1", Causale: "riversamento", AmountCents: 10, IDFlusso: "F1",
+				DataValuta: "2026-11-23"})
+			// A cancelled pendenza, and a paid one a cancellation does not reopen.
+			add(events.PendenzaStatusChanged{IDA2A: "app1", IDPendenza: "P001", IDDominio: "00000000001", IDTipoPendenza: "TARI", Stato: "ANNULLATA", DescrizioneStato: "duplicata"},
+				events.PendenzaStatusChanged{IDA2A: "app3", IDPendenza: "P003", IDDominio: "00000000000", IDTipoPendenza: "TARI", Stato: "ANNULLATA"})
 		case 35:
 			add(events.IntermediaryUpdated{IDIntermediario: "INT1", Denominazione: "Int 2", Enabled: true, ConnectorPrincipal: "conn"})
 			add(events.CreditorEntityUpdated{IDDominio: "00000000001", RagioneSociale: "Ente 1", Enabled: false})

@@ -35,6 +35,11 @@ func (q *queryFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&q.res.NumeroAvviso, "avviso", "", "numeroAvviso")
 	fs.StringVar(&q.res.IDPagamento, "pagamento", "", "payment id")
 	fs.StringVar(&q.res.IDRiconciliazione, "riconciliazione", "", "reconciliation id")
+	fs.StringVar(&q.res.IUV, "iuv", "", "IUV of a receipt's or collection's notice")
+	fs.StringVar(&q.res.IDRicevuta, "ricevuta", "", "receipt id (a collection's iur)")
+	fs.StringVar(&q.res.IDFlusso, "flusso", "", "settlement report id")
+	fs.StringVar(&q.res.DataOraFlusso, "data-flusso", "", "settlement report date (dataOraFlusso)")
+	fs.StringVar(&q.res.IDIncasso, "incasso", "", "incasso id")
 	fs.StringVar(&q.format, "format", "text", "text or json")
 	q.point.bind(fs, "position")
 }
@@ -173,6 +178,11 @@ func describeResource(r audit.Resource) string {
 	add("numeroAvviso", r.NumeroAvviso)
 	add("idPagamento", r.IDPagamento)
 	add("idRiconciliazione", r.IDRiconciliazione)
+	add("iuv", r.IUV)
+	add("idRicevuta", r.IDRicevuta)
+	add("idFlusso", r.IDFlusso)
+	add("dataOraFlusso", r.DataOraFlusso)
+	add("idIncasso", r.IDIncasso)
 	if len(parts) == 0 {
 		return "-"
 	}

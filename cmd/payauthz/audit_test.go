@@ -164,6 +164,23 @@ func TestAuditCLI(t *testing.T) {
 			t.Fatalf("who-can json: %v %s", err, out)
 		}
 	})
+	t.Run("explain_names_receipts_flows_and_incassi", func(t *testing.T) {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"--api", "RAGIONERIA", "--operation", "read-ricevuta", "--dominio", "11111111111", "--iuv", "01000000000012345", "--ricevuta", "RIC-1"},
+				"iuv=01000000000012345 idRicevuta=RIC-1"},
+			{[]string{"--api", "BACKOFFICE", "--operation", "read-flusso", "--dominio", "11111111111", "--flusso", "F1", "--data-flusso", "2026-01-03"},
+				"idFlusso=F1 dataOraFlusso=2026-01-03"},
+			{[]string{"--api", "BACKOFFICE", "--operation", "read-incasso", "--dominio", "11111111111", "--incasso", "INC1"}, "idIncasso=INC1"},
+		} {
+			out, errOut, _ := run(t, append([]string{"audit", "explain", dd, "--principal", "app1", "--auth", "basic"}, c.args...)...)
+			if !strings.Contains(out, c.want) || strings.Contains(out, "bad query") || strings.Contains(errOut, "required") {
+				t.Errorf("explain %v: want the resource %q:\n%s%s", c.args, c.want, out, errOut)
+			}
+		}
+	})
 	t.Run("explain_text_and_json", func(t *testing.T) {
 		out, _, err := run(t, append([]string{"audit", "explain", dd, "--principal", "app1", "--auth", "basic", "--position", pos(l.narrow)}, createD2...)...)
 		if exitCode(err) != exitDenied {

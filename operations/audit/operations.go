@@ -22,6 +22,11 @@ type Resource struct {
 	NumeroAvviso      string `json:"numeroAvviso,omitempty"`      // notice number
 	IDPagamento       string `json:"idPagamento,omitempty"`       // payment id
 	IDRiconciliazione string `json:"idRiconciliazione,omitempty"` // reconciliation id
+	IUV               string `json:"iuv,omitempty"`               // IUV of a receipt's or collection's notice
+	IDRicevuta        string `json:"idRicevuta,omitempty"`        // receipt id (a collection's iur)
+	IDFlusso          string `json:"idFlusso,omitempty"`          // settlement report id
+	DataOraFlusso     string `json:"dataOraFlusso,omitempty"`     // settlement report date
+	IDIncasso         string `json:"idIncasso,omitempty"`         // incasso id
 }
 
 // Operation is one entry of the catalogue: a named thing a caller does on
@@ -96,6 +101,9 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
 		decide: gate(operations.ProfiloBackoffice)},
+	{API: domain.APIBackoffice, Name: "patch-pendenza", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza: Pendenze W on its entity × type",
+		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
+		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET|PUT /domini/{idDominio}", "GET|PUT /domini/{idDominio}/unitaOperative[/{idUnitaOperativa}]", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
@@ -103,6 +111,39 @@ var catalogue = []*Operation{
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
+
+	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
+		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
+	collectionRead(domain.APIBackoffice, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneBackoffice),
+	flowRead(domain.APIBackoffice, operations.ReadFlussoAtBackoffice),
+	{API: domain.APIBackoffice, Name: "read-evento",
+		Summary: "read one event of the log, named by the place it concerns: idDominio (and idTipoPendenza when the event has one); none for an event of a registry",
+		Routes:  []string{"GET /eventi/{id}"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return operations.ReadEvent(p, func() ([]domain.Place, bool) {
+				if r.IDDominio == "" {
+					return nil, true
+				}
+				return []domain.Place{{IDDominio: r.IDDominio, IDTipoPendenza: r.IDTipoPendenza}}, true
+			}, rec)
+		}},
+	{API: domain.APIBackoffice, Name: "read-incasso", Summary: "read the incasso idDominio/idIncasso (Rendicontazioni e Incassi R on idDominio)",
+		Routes: []string{"GET /incassi/{idDominio}/{idIncasso}"},
+		decide: dominioRead("idIncasso", func(r Resource) string { return r.IDIncasso }, operations.ReadIncasso)},
+	{API: domain.APIBackoffice, Name: "write-incasso", Summary: "record an incasso of idDominio (Rendicontazioni e Incassi W on idDominio)",
+		Routes: []string{"POST /incassi/{idDominio}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			return operations.WriteIncasso(m, p, r.IDDominio, rec)
+		}},
+	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
+		Routes: []string{"GET /ricevute"},
+		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			_, err := operations.RicevuteList(p, r.IDDominio, rec)
+			return err
+		}},
 
 	// PENDENZE (section 5).
 	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
@@ -123,6 +164,9 @@ var catalogue = []*Operation{
 			}
 			return operations.UpdatePendenza(m, p, r.IDA2A, r.IDPendenza, r.IDDominio, r.IDTipoPendenza, rec)
 		}},
+	{API: domain.APIPendenze, Name: "patch", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza the caller created",
+		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
+		decide: pendenzaRead(operations.PatchOwnPendenza)},
 	{API: domain.APIPendenze, Name: "read", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
 		decide: pendenzaRead(operations.ReadOwnPendenza)},
@@ -182,11 +226,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-			return reads(need("idDominio", r.IDDominio, "idRiconciliazione", r.IDRiconciliazione), func() (*projections.Reconciliation, error) {
-				return operations.ReadReconciliation(m, p, r.IDDominio, r.IDRiconciliazione, rec)
-			})
-		}},
+		decide: dominioRead("idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }, operations.ReadReconciliation)},
 	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
 		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -195,8 +235,12 @@ var catalogue = []*Operation{
 			}
 			return operations.ReadRagioneriaDominio(p, r.IDDominio, rec)
 		}},
+	receiptRead(domain.APIRagioneria, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta",
+		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaRagioneria),
+	collectionRead(domain.APIRagioneria, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneRagioneria),
+	flowRead(domain.APIRagioneria, operations.ReadFlussoAt),
 	{API: domain.APIRagioneria, Name: "list", Summary: "use the lists of the Ragioneria API",
-		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /pagamenti"},
+		Routes: []string{"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /ricevute", "GET /pagamenti"},
 		decide: gate(operations.UseRagioneria)},
 	{API: domain.APIRagioneria, Name: "read-payment", Summary: "read the payment idPagamento",
 		Routes: []string{"GET /pagamenti/{id}"},
@@ -349,9 +393,61 @@ func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operati
 	}
 }
 
+// dominioRead adapts a read of the resource of idDominio whose id is the
+// query's field named field (id reads it).
+func dominioRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
+	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		return reads(need("idDominio", r.IDDominio, field, id(r)), func() (T, error) { return op(any(m).(M), p, r.IDDominio, id(r), rec) })
+	}
+}
+
 // paymentRead adapts a read of the stored payment idPagamento.
 func paymentRead(op func(operations.Payments, domain.Principal, string, operations.Recorder) (*projections.Payment, error)) decideFunc {
 	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(need("idPagamento", r.IDPagamento), func() (*projections.Payment, error) { return op(m, p, r.IDPagamento, rec) })
 	}
+}
+
+// needReceipt reports the first field of a receipt's name left empty.
+func needReceipt(r Resource) error {
+	return need("idDominio", r.IDDominio, "iuv", r.IUV, "idRicevuta", r.IDRicevuta)
+}
+
+// receiptRead is the catalogue entry of a read of the receipt named by
+// idDominio, iuv and idRicevuta, decided by op, the operation its route
+// calls.
+func receiptRead(api domain.API, name, summary, route string,
+	op func(operations.Receipts, domain.Principal, operations.ReceiptKey, operations.Recorder) (*projections.Receipt, error)) *Operation {
+	return &Operation{API: api, Name: name, Summary: summary, Routes: []string{route},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(needReceipt(r), func() (*projections.Receipt, error) {
+				return op(m, p, operations.ReceiptKey{IDDominio: r.IDDominio, IUV: r.IUV, IDRicevuta: r.IDRicevuta}, rec)
+			})
+		}}
+}
+
+// collectionRead is the catalogue entry of a read of the collection named
+// by idDominio, iuv and idRicevuta (its iur), item 1.
+func collectionRead(api domain.API, route string,
+	op func(operations.Receipts, domain.Principal, operations.CollectionKey, operations.Recorder) (*projections.Receipt, error)) *Operation {
+	return &Operation{API: api, Name: "read-riscossione", Summary: "read the collection idDominio/iuv/idRicevuta (its iur), item 1",
+		Routes: []string{route},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(needReceipt(r), func() (*projections.Receipt, error) {
+				return op(m, p, operations.CollectionKey{ReceiptKey: operations.ReceiptKey{IDDominio: r.IDDominio,
+					IUV: r.IUV, IDRicevuta: r.IDRicevuta}, Indice: 1}, rec)
+			})
+		}}
+}
+
+// flowRead is the catalogue entry of the by-date read of a settlement
+// report on api, decided by op, the operation its route calls.
+func flowRead(api domain.API, op func(operations.SettlementReports, domain.Principal, operations.FlowKey, operations.Recorder) (*projections.SettlementReport, error)) *Operation {
+	return &Operation{API: api, Name: "read-flusso", Summary: "read the settlement report idDominio/idFlusso under its date dataOraFlusso",
+		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}/{dataOraFlusso}"},
+		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(need("idDominio", r.IDDominio, "idFlusso", r.IDFlusso, "dataOraFlusso", r.DataOraFlusso), func() (*projections.SettlementReport, error) {
+				return op(m, p, operations.FlowKey{IDDominio: r.IDDominio, IDFlusso: r.IDFlusso, DataOraFlusso: r.DataOraFlusso}, rec)
+			})
+		}}
 }

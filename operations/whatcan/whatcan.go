@@ -148,6 +148,8 @@ func storedProbe(r audit.Resource) audit.Resource {
 	r.IDA2A = or(r.IDA2A, domain.Wildcard)
 	r.IDPendenza, r.NumeroAvviso = domain.Wildcard, domain.Wildcard
 	r.IDPagamento, r.IDRiconciliazione = domain.Wildcard, domain.Wildcard
+	r.IUV, r.IDRicevuta = domain.Wildcard, domain.Wildcard
+	r.IDFlusso, r.DataOraFlusso, r.IDIncasso = domain.Wildcard, domain.Wildcard, domain.Wildcard
 	return r
 }
 

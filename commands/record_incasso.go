@@ -1,0 +1,66 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// RecordIncasso records an incasso on the Backoffice (POST
+// /incassi/{idDominio}, GovPay's riaccredito): the service assigns its id.
+type RecordIncasso struct {
+	IDDominio     string
+	Causale       string
+	AmountCents   int64
+	IDFlusso      string // optional: the settlement report it settles
+	DataValuta    string // optional dates (RFC 3339 or YYYY-MM-DD)
+	DataContabile string
+	IBANAccredito string // optional, at most 35 characters
+	SCT           string // optional bank reference, at most 35 characters
+}
+
+// RecordIncasso authorizes with operations.WriteIncasso, then appends an
+// IncassoRecorded under a fresh id, returned with the result.
+func (h *Handler) RecordIncasso(ctx context.Context, actor Actor, c RecordIncasso) (Result, string, error) {
+	if err := validateIncasso(&c); err != nil {
+		return Result{}, "", err
+	}
+	id := randomHex(16)
+	res, err := h.execute(ctx, actor, events.StreamIncasso+c.IDDominio+"/"+id, func(stream []events.Envelope) ([]events.Event, error) {
+		if err := operations.WriteIncasso(h.model, actor.Principal, c.IDDominio, nil); err != nil {
+			return nil, err
+		}
+		if len(stream) > 0 { // a random id already used: never in practice
+			return nil, ErrConflict
+		}
+		return []events.Event{events.IncassoRecorded{IDDominio: c.IDDominio, IDIncasso: id, Causale: c.Causale,
+			AmountCents: c.AmountCents, IDFlusso: c.IDFlusso, DataValuta: c.DataValuta, DataContabile: c.DataContabile,
+			IBANAccredito: c.IBANAccredito, SCT: c.SCT}}, nil
+	})
+	return res, id, err
+}
+
+func validateIncasso(c *RecordIncasso) error {
+	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+		return err
+	}
+	if c.Causale == "" || len(c.Causale) > 140 {
+		return invalid("causale", "is required (at most 140 characters)")
+	}
+	if c.IDFlusso != "" && !ValidFlusso(c.IDFlusso) {
+		return invalid("idFlusso", "is not a settlement report id")
+	}
+	for _, d := range []struct{ field, v string }{{"dataValuta", c.DataValuta}, {"dataContabile", c.DataContabile}} {
+		if d.v != "" && !validDate(d.v) {
+			return invalid(d.field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")
+		}
+	}
+	if len(c.IBANAccredito) > 35 || len(c.SCT) > 35 {
+		return invalid("ibanAccredito", "ibanAccredito and sct are at most 35 characters")
+	}
+	if c.AmountCents <= 0 {
+		return unprocessable("importo must be greater than zero")
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package httpapi
+
+import (
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// pendenzaPatchOp is one operation of GovPay's JSON Patch body (PatchOp):
+// op ADD, DELETE or REPLACE, a path, a value.
+type pendenzaPatchOp struct {
+	Op    string         `json:"op" enum:"ADD,DELETE,REPLACE"`
+	Path  string         `json:"path"`
+	Value jsontext.Value `json:"value,omitempty"`
+}
+
+// pendenzaPatch is the body of PATCH /pendenze/{idA2A}/{idPendenza}.
+type pendenzaPatch []pendenzaPatchOp
+
+// command reads the patch: REPLACE of /stato (required) and of
+// /descrizioneStato. Other paths and ops are 400, as GovPay answers a
+// patch it does not apply to a pendenza.
+func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (commands.PatchPendenza, error) {
+	c := commands.PatchPendenza{API: api, IDA2A: idA2A, IDPendenza: idPendenza}
+	if len(b) == 0 {
+		return c, syntaxError("the patch is empty")
+	}
+	for _, op := range b {
+		if op.Op != "REPLACE" {
+			return c, syntaxError("op " + op.Op + " is not supported on " + op.Path + " (only REPLACE)")
+		}
+		var v string
+		if err := json.Unmarshal(op.Value, &v); err != nil {
+			return c, syntaxError("the value of " + op.Path + " must be a string")
+		}
+		switch op.Path {
+		case "/stato":
+			c.Stato = v
+		case "/descrizioneStato":
+			c.DescrizioneStato = v
+		default:
+			return c, syntaxError("path " + op.Path + " cannot be patched (only /stato and /descrizioneStato)")
+		}
+	}
+	if c.Stato == "" {
+		return c, syntaxError("the patch must replace /stato")
+	}
+	return c, nil
+}
+
+// patchPendenza answers PATCH /pendenze/{idA2A}/{idPendenza} on api: gate
+// decides before the body is read (the Pendenze API: under the caller's
+// own idA2A; the Backoffice: Pendenze W), the command decides the rest.
+func (s *Server) patchPendenza(api domain.API, gate func(domain.Principal, string, operations.Recorder) error) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		var body pendenzaPatch
+		idA2A, idPendenza, err := s.gatedBody(c, pIDA2A, pIDPendenza, gate, &body)
+		if err != nil {
+			return err
+		}
+		cmd, err := body.command(api, idA2A, idPendenza)
+		if err != nil {
+			return err
+		}
+		res, err := s.cmds.PatchPendenza(c.Request().Context(), s.actor(c), cmd)
+		res.Created = false // a patch never creates
+		return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, toPendenza))
+	}
+}
+
+// pendenzeWriteGate is the Backoffice patch's gate: Pendenze W from some
+// role, before the pendenza is looked up.
+func pendenzeWriteGate(p domain.Principal, _ string, rec operations.Recorder) error {
+	return operations.UseService(p, domain.ServicePendenze, domain.RightWrite, rec)
+}

@@ -1,0 +1,52 @@
+package operations
+
+import (
+	"testing"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// FuzzParseEventID: an id parses only when it is the canonical spelling
+// of its position and index ("N.0" being "N" spelled out), and every
+// EventID parses back to what made it.
+func FuzzParseEventID(f *testing.F) {
+	for _, s := range []string{"1", "42.3", "42.0", "0", "01", "1.", ".1", "1.01", "1.-1", "18446744073709551615", "18446744073709551616", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pos, idx, ok := ParseEventID(s)
+		if !ok {
+			return
+		}
+		if pos == 0 || idx < 0 {
+			t.Fatalf("ParseEventID(%q) = %d, %d", s, pos, idx)
+		}
+		if id := EventID(pos, idx); id != s && id+".0" != s {
+			t.Fatalf("ParseEventID(%q) = %d, %d, which EventID spells %q", s, pos, idx, id)
+		}
+		if p2, i2, ok2 := ParseEventID(EventID(pos, idx)); !ok2 || p2 != pos || i2 != idx {
+			t.Fatalf("EventID(%d, %d) does not parse back: %d, %d, %v", pos, idx, p2, i2, ok2)
+		}
+	})
+}
+
+func TestEventID(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		pos   events.Position
+		index int
+		want  string
+	}{
+		{"first_of_commit", 7, 0, "7"},
+		{"later_in_commit", 7, 2, "7.2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := EventID(c.pos, c.index); got != c.want {
+				t.Fatalf("EventID(%d, %d) = %q, want %q", c.pos, c.index, got, c.want)
+			}
+		})
+	}
+}
