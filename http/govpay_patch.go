@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -20,12 +21,14 @@ import (
 // is decided by the same checks (the service's W, delegation) and becomes
 // the same events as the equivalent PUT.
 
-// patchOp is GovPay's PatchOp: ADD appends value to a list member (once),
-// DELETE removes value from a list member, REPLACE sets a member.
+// patchOp is one operation of GovPay's JSON Patch body (PatchOp): op ADD,
+// DELETE or REPLACE, a path, a value. On a registry entry ADD appends
+// value to a list member (once), DELETE removes value from a list member,
+// REPLACE sets a member.
 type patchOp struct {
-	Op    string          `json:"op"`
-	Path  string          `json:"path"`
-	Value json.RawMessage `json:"value,omitempty"`
+	Op    string         `json:"op" enum:"ADD,DELETE,REPLACE"`
+	Path  string         `json:"path"`
+	Value jsontext.Value `json:"value,omitempty"`
 }
 
 // patchable names the members a PATCH may change: lists take ADD and

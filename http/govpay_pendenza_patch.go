@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -10,16 +9,8 @@ import (
 	"github.com/payauthz/payauthz/operations"
 )
 
-// pendenzaPatchOp is one operation of GovPay's JSON Patch body (PatchOp):
-// op ADD, DELETE or REPLACE, a path, a value.
-type pendenzaPatchOp struct {
-	Op    string         `json:"op" enum:"ADD,DELETE,REPLACE"`
-	Path  string         `json:"path"`
-	Value jsontext.Value `json:"value,omitempty"`
-}
-
 // pendenzaPatch is the body of PATCH /pendenze/{idA2A}/{idPendenza}.
-type pendenzaPatch []pendenzaPatchOp
+type pendenzaPatch []patchOp
 
 // command reads the patch: REPLACE of /stato (required) and of
 // /descrizioneStato. Other paths and ops are 400, as GovPay answers a
