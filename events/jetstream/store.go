@@ -442,6 +442,17 @@ func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, unti
 		}
 		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
 	}
+	// The consumer is deleted as soon as the read ends (best effort: a
+	// reader without the right leaves it to the inactivity threshold), so
+	// that reads in quick succession (audit tools, proofs, /eventi) do not
+	// pile up consumers until the server's limit refuses every new one.
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if info := cons.CachedInfo(); info != nil {
+			_ = s.js.DeleteConsumer(dctx, s.cfg.StreamName, info.Name)
+		}
+	}()
 	// A 1 s idle heartbeat (the default would be 15 s) notices within
 	// about two seconds a consumer lost with its stream leader in a
 	// cluster fail-over, so the subscription is made again at once.

@@ -49,8 +49,31 @@ type Tree struct {
 	starts      []locator // where each block (the last maybe partial) starts in the log
 	recent      [][]byte  // leaf hashes of leaves [recentBegin, size)
 	recentBegin uint64
-	last        events.Position
-	lh          leafHasher
+	// pinned keeps the leaf hashes of a few blocks the recent ones no
+	// longer hold (block index → its hashes so far): see Pin.
+	pinned map[uint64][][]byte
+	last   events.Position
+	lh     leafHasher
+}
+
+// Pin keeps, from now on, the leaf hashes of the blocks around size (the
+// last leaf of a tree of that size and the leaf after it), and forgets
+// those kept for any earlier size: proofs from a checkpoint of that size
+// then need no read of the log. Verify pins each checkpoint that verified,
+// since the next one's consistency proof starts there. size must be among
+// the recent leaves; otherwise nothing is kept.
+func (t *Tree) Pin(size uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pinned = map[uint64][][]byte{}
+	for _, b := range []uint64{(max(size, 1) - 1) / blockSize, size / blockSize} {
+		begin := b * blockSize
+		if begin < t.recentBegin || begin > t.rng.End() {
+			continue
+		}
+		end := min(begin+blockSize, t.rng.End())
+		t.pinned[b] = append([][]byte(nil), t.recent[begin-t.recentBegin:end-t.recentBegin]...)
+	}
 }
 
 // NewTree returns an empty tree whose old leaves are read again from store
@@ -95,6 +118,9 @@ func (t *Tree) appendLocked(h []byte, loc locator) {
 	}
 	_ = t.rng.Append(h, t.visit) // appending one leaf to a range from 0 cannot fail
 	t.recent = append(t.recent, h)
+	if hs, ok := t.pinned[size/blockSize]; ok && uint64(len(hs)) == size%blockSize {
+		t.pinned[size/blockSize] = append(hs, h)
+	}
 	t.last = loc.pos
 	// Drop the oldest recent hashes, keeping the current block and
 	// keepRecent more, in one copy every keepRecent leaves.
@@ -228,6 +254,9 @@ func (t *Tree) leafHashes(ctx context.Context, begin, end uint64) ([][]byte, err
 	}
 	b := begin / blockSize
 	blockBegin := b * blockSize
+	if hs, ok := t.pinned[b]; ok && uint64(len(hs)) >= end-blockBegin {
+		return hs[begin-blockBegin : end-blockBegin], nil
+	}
 	n := min(uint64(blockSize), t.rng.End()-blockBegin)
 	hashes := make([][]byte, 0, n)
 	var lh leafHasher

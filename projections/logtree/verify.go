@@ -89,28 +89,17 @@ func Verify(ctx context.Context, store events.Store, known note.Verifiers, progr
 	signedLeaves := map[uint64]bool{}
 	// The log is read (and decoded) on this goroutine while another hashes
 	// it into the tree and checks the checkpoints, so the two overlap.
-	envs := make(chan events.Envelope, 4096)
+	// Envelopes go over in batches: one channel operation (and at most one
+	// wake-up) per batch, not per event.
+	const batchSize = 512
+	batches := make(chan []events.Envelope, 16)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for env := range envs {
-			if env.Name == (events.LogCheckpointSigned{}).EventName() {
-				res, cp := checkCheckpoint(ctx, t, env, known, prev)
-				rep.Checkpoints = append(rep.Checkpoints, res)
-				switch res.Verdict {
-				case VerdictOK:
-					if rep.Divergence == nil && cp.Size > rep.Verified {
-						rep.Verified = cp.Size
-					}
-					prev = &cp
-					signedLeaves[res.LeafIndex] = true
-				case VerdictMismatch, VerdictInconsistent, VerdictBeyond:
-					if rep.Divergence == nil {
-						rep.Divergence = &Divergence{FromLeaf: rep.Verified, ToLeaf: cp.Size, CheckpointPosition: uint64(env.Position)}
-					}
-				}
+		for batch := range batches {
+			for _, env := range batch {
+				verifyLeaf(ctx, t, env, known, &prev, rep, signedLeaves)
 			}
-			t.Append(env)
 		}
 	}()
 	// A leaf hashes the event as stored: a backend that can hand the log
@@ -119,18 +108,26 @@ func Verify(ctx context.Context, store events.Store, known note.Verifiers, progr
 	if raw, ok := store.(events.RawReader); ok {
 		read = raw.ReadRaw
 	}
+	batch := make([]events.Envelope, 0, batchSize)
 	err := read(ctx, 0, func(ctx context.Context, env events.Envelope) error {
 		if progress != nil {
 			progress(env)
 		}
+		if batch = append(batch, env); len(batch) < batchSize {
+			return nil
+		}
 		select {
-		case envs <- env:
+		case batches <- batch:
+			batch = make([]events.Envelope, 0, batchSize)
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	})
-	close(envs)
+	if err == nil && len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
 	<-done
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the log: %w", err)
@@ -151,6 +148,29 @@ func Verify(ctx context.Context, store events.Store, known note.Verifiers, progr
 		}
 	}
 	return rep, t, nil
+}
+
+// verifyLeaf appends env to t, first checking it when it is a checkpoint
+// (against prev, the last checkpoint that verified), into rep.
+func verifyLeaf(ctx context.Context, t *Tree, env events.Envelope, known note.Verifiers, prev **Signed, rep *Report, signedLeaves map[uint64]bool) {
+	if env.Name == (events.LogCheckpointSigned{}).EventName() {
+		res, cp := checkCheckpoint(ctx, t, env, known, *prev)
+		rep.Checkpoints = append(rep.Checkpoints, res)
+		switch res.Verdict {
+		case VerdictOK:
+			if rep.Divergence == nil && cp.Size > rep.Verified {
+				rep.Verified = cp.Size
+			}
+			*prev = &cp
+			signedLeaves[res.LeafIndex] = true
+			t.Pin(cp.Size) // the next checkpoint's consistency proof starts here
+		case VerdictMismatch, VerdictInconsistent, VerdictBeyond:
+			if rep.Divergence == nil {
+				rep.Divergence = &Divergence{FromLeaf: rep.Verified, ToLeaf: cp.Size, CheckpointPosition: uint64(env.Position)}
+			}
+		}
+	}
+	t.Append(env)
 }
 
 // checkCheckpoint checks the checkpoint event env, found after the leaves
