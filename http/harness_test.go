@@ -29,6 +29,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 // The harness starts the real service for a test: an embedded NATS
@@ -55,7 +56,12 @@ type harnessConfig struct {
 	bodyTimeout     time.Duration
 	throttle        bool   // the default failed-login throttles instead of none
 	snapshotDir     string // start the read models from the snapshot there
+	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
 }
+
+// withVerifiableLog keeps the service's verifiable log, with a signing key
+// generated in the test; h.log signs checkpoints when a test asks.
+func withVerifiableLog() harnessOption { return func(c *harnessConfig) { c.verifiableLog = true } }
 
 // withLoginThrottle keeps the server's default failed-login throttles;
 // other harnesses let every failed login through to the budget, since the
@@ -115,6 +121,7 @@ type harness struct {
 	ca       *testCA // the client CA the server trusts
 	otherCA  *testCA // a CA the server does not trust
 	serverCA *x509.CertPool
+	log      *logtree.Log // with withVerifiableLog
 
 	mu      sync.Mutex
 	clients map[*tls.Certificate]*http.Client
@@ -171,6 +178,20 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	}
 	projDone := make(chan struct{})
 	go func() { defer close(projDone); _ = model.Run(ctx, store, logger) }()
+	var vlog *logtree.Log
+	logDone := make(chan struct{})
+	if cfg.verifiableLog {
+		signer, vkey, err := logtree.LoadOrCreateKey(filepath.Join(dir, "log-signing.key"), "payauthz-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vlog, err = logtree.NewLog(store, signer, vkey, logger); err != nil {
+			t.Fatal(err)
+		}
+		go func() { defer close(logDone); _ = vlog.Follow(ctx) }()
+	} else {
+		close(logDone)
+	}
 
 	serverCA := newTestCA(t, "payauthz test server CA")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -188,7 +209,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last,
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
-		BodyTimeout:            cfg.bodyTimeout,
+		BodyTimeout: cfg.bodyTimeout, Log: vlog,
 		FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle),
 	}, store, model, cmds, logger)
 	if err != nil {
@@ -207,11 +228,12 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	h := &harness{store: store, model: model, cmds: cmds, srv: srv,
 		httpURL: "http://" + addrs[0].String(), httpsURL: "https://" + addrs[1].String(),
 		ca: clientCA, otherCA: newTestCA(t, "untrusted client CA"), serverCA: serverCA.pool(),
-		clients: map[*tls.Certificate]*http.Client{}}
+		clients: map[*tls.Certificate]*http.Client{}, log: vlog}
 	h.stopFn = func() {
 		cancel()
 		<-serveDone
 		<-projDone
+		<-logDone
 		_ = store.Close()
 	}
 	t.Cleanup(h.stop)

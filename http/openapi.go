@@ -139,6 +139,10 @@ func addProbe(r *openapi31.Reflector, method, path string) error {
 	case "/metrics":
 		oc.SetSummary("Prometheus metrics")
 		oc.AddRespStructure(nil, openapi.WithContentType("text/plain"), openapi.WithHTTPStatus(http.StatusOK))
+	case PathVerifierKey:
+		oc.SetSummary("The verifier key of the service's log checkpoints (signed-note form), for `payauthz audit check-proof`; 404 when the service keeps no verifiable log")
+		oc.AddRespStructure(nil, openapi.WithContentType("text/plain"), openapi.WithHTTPStatus(http.StatusOK))
+		oc.AddRespStructure(new(FaultBean), openapi.WithHTTPStatus(http.StatusNotFound))
 	case "/openapi.json":
 		oc.SetSummary("This document")
 		oc.AddRespStructure(map[string]any{}, openapi.WithHTTPStatus(http.StatusOK))

@@ -1,0 +1,105 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/payauthz/payauthz/projections/logtree"
+)
+
+// TestLogProofsOverHTTP: the verifiable log's endpoints for tools (issue
+// 17): the verifier key for anyone; checkpoints and inclusion and
+// consistency proofs under the Backoffice with Giornale degli Eventi R on
+// every entity. Each proof checks with the verifier key alone, as
+// `payauthz audit check-proof` checks it, and fails once tampered with.
+func TestLogProofsOverHTTP(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t, withVerifiableLog())
+	ctx := context.Background()
+	sign := func() logtree.Signed {
+		t.Helper()
+		last, err := w.store.LastPosition(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.log.WaitFor(ctx, last); err != nil {
+			t.Fatal(err)
+		}
+		cp, ok, err := w.log.Checkpoint(ctx)
+		if err != nil || !ok {
+			t.Fatalf("checkpoint: %v %v", ok, err)
+		}
+		return cp
+	}
+	sign()
+	w.createPendenza(t, "appA", "proof-1", d1, t1, citizen1)
+	sign()
+
+	res := w.do(t, "GET", PathVerifierKey, nil)
+	res.expect(t, http.StatusOK, "")
+	vkey := strings.TrimSpace(string(res.Body))
+	known, err := logtree.Verifiers(vkey)
+	if err != nil {
+		t.Fatalf("verifier key %q: %v", vkey, err)
+	}
+
+	var st logState
+	w.must(t, "GET", bo+"/giornale/checkpoint", nil).decode(t, &st)
+	if len(st.Checkpoints) != 2 || st.VerifierKey != vkey || st.Diverged != "" {
+		t.Fatalf("log state = %+v", st)
+	}
+	older, newer := st.Checkpoints[0].Position, st.Checkpoints[1].Position
+
+	ff := codiceOf(http.StatusForbidden)
+	runRows(t, w.harness, []row{
+		{name: "checkpoints_read_only_auditor_on_every_entity", method: "GET", path: bo + "/giornale/checkpoint", opts: []reqOpt{as("opRO")}, status: http.StatusOK},
+		{name: "checkpoints_operator_of_one_entity", method: "GET", path: bo + "/giornale/checkpoint", opts: []reqOpt{as("opD1")}, status: http.StatusForbidden, codice: ff},
+		{name: "inclusion_operator_of_one_entity", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=1", opts: []reqOpt{as("opD1")}, status: http.StatusForbidden, codice: ff},
+		{name: "consistency_operator_without_roles", method: "GET", path: bo + "/giornale/prove/consistenza?da=" + fmt.Sprint(older), opts: []reqOpt{as("opNoRole")}, status: http.StatusForbidden, codice: ff},
+		{name: "inclusion_without_position", method: "GET", path: bo + "/giornale/prove/inclusione", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
+		{name: "consistency_without_older", method: "GET", path: bo + "/giornale/prove/consistenza", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
+		{name: "inclusion_under_unknown_checkpoint", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=1&checkpoint=999999", opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
+	})
+
+	check := func(name, path string) {
+		t.Run(name, func(t *testing.T) {
+			body := w.must(t, "GET", path, nil).Body
+			if _, err := logtree.Check(body, known); err != nil {
+				t.Fatalf("the proof does not check: %v\n%s", err, body)
+			}
+			// A changed proof hash breaks it.
+			i := strings.Index(string(body), `"proof":["`) + len(`"proof":["`)
+			if i < len(`"proof":["`) {
+				t.Fatalf("no proof hash to tamper with: %s", body)
+			}
+			tampered := append([]byte(nil), body...)
+			if tampered[i] = 'A'; body[i] == 'A' {
+				tampered[i] = 'B'
+			}
+			if _, err := logtree.Check(tampered, known); err == nil {
+				t.Fatalf("a tampered proof checks: %s", tampered)
+			}
+			other, _ := logtree.Verifiers(otherVerifierKey(t))
+			if _, err := logtree.Check(body, other); err == nil {
+				t.Fatal("the proof checks with another service's key")
+			}
+		})
+	}
+	check("inclusion_of_an_event", bo+"/giornale/prove/inclusione?posizione=2")
+	check("inclusion_under_the_older_checkpoint", bo+"/giornale/prove/inclusione?posizione=2&checkpoint="+fmt.Sprint(older))
+	check("consistency_between_checkpoints", bo+fmt.Sprintf("/giornale/prove/consistenza?da=%d&a=%d", older, newer))
+}
+
+// otherVerifierKey is the verifier key of a signer this service never
+// used.
+func otherVerifierKey(t *testing.T) string {
+	t.Helper()
+	_, vkey, err := logtree.LoadOrCreateKey(t.TempDir()+"/other.key", "payauthz-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vkey
+}
