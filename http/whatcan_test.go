@@ -123,3 +123,31 @@ func TestWhatCanOverHTTP(t *testing.T) {
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=nobody", nil, asAdmin()).expect(t, http.StatusNotFound, "404000")
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA", nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
 }
+
+// TestWhatCanPay: what-can answers PAGAMENTO pay for the caller's right to
+// pay, not for whether a probed type is spontaneous: an application with a
+// PAGAMENTO grant may pay in its grant's scope; one without may not.
+func TestWhatCanPay(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	pay := func(name string) whatcan.Capability {
+		t.Helper()
+		res, err := whatcan.WhatCan(w.model, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Capabilities {
+			if c.API == "PAGAMENTO" && c.Operation == "pay" {
+				return c
+			}
+		}
+		t.Fatalf("%s: no PAGAMENTO pay capability in %+v", name, res.Capabilities)
+		return whatcan.Capability{}
+	}
+	if c := pay("appA"); !c.Allowed || len(c.Scope) == 0 || c.Scope[0].Domini[0] != d1 {
+		t.Fatalf("appA (PAGAMENTO on %s) pay = %+v", d1, c)
+	}
+	if c := pay("appC"); c.Allowed || c.Rule == "" {
+		t.Fatalf("appC (no PAGAMENTO grant) pay = %+v", c)
+	}
+}

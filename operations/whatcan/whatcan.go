@@ -90,7 +90,14 @@ func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
 		}
 		c := Capability{API: op.API.String(), Operation: op.Name}
 		base := audit.Resource{}
-		if p.Kind == domain.KindApplication {
+		switch {
+		case op.API == domain.APIPagamento && op.Name == "pay":
+			// Paying is probed with a notice of each place: whether the
+			// caller may pay what is owed there. A probe of a spontaneous
+			// payment would answer for the type (422 when it is not
+			// spontaneous), not for the caller's right to pay.
+			base.NumeroAvviso = probeNotice
+		case p.Kind == domain.KindApplication:
 			base.IDA2A = p.IDA2A
 		}
 		probe(m, name, op, &c, base, domini, tipi)
@@ -172,6 +179,11 @@ func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Res
 	}
 	return x, false, err
 }
+
+// probeNotice is the notice number pay is probed with (a notice that may
+// or may not exist: the caller's right to ask about the entity's notices
+// decides first).
+const probeNotice = "000000000000000000"
 
 // probe fills c: the whole scope first, else each entity × type pair.
 func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capability, base audit.Resource, domini, tipi []string) {
