@@ -32,7 +32,7 @@ var (
 
 // skipped are the fields that hold no state (see modelDiff).
 var skipped = map[string]bool{"macKey": true, "verified": true, "seq": true, "notify": true, "OnApplied": true, "details": true,
-	"snapStats": true}
+	"snapStats": true, "anyDescr": true} // anyDescr: a read shortcut, set once any description was ever put
 
 func diffModels(got, want *ReadModel) []string {
 	d := &modelDiff{got: got, want: want}

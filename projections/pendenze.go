@@ -166,6 +166,8 @@ type pendenze struct {
 	names   names
 
 	descr *table[string] // key → descrizioneStato, only for pendenze that have one
+	// anyDescr is set once descr holds an entry: until then reads skip it.
+	anyDescr atomic.Bool
 
 	noticeMu sync.RWMutex         // guards notices
 	notices  map[noticeKey]string // (entity, notice number) → key
@@ -348,6 +350,7 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 	case e.DescrizioneStato == "":
 		p.descr.del(key)
 	default:
+		p.anyDescr.Store(true)
 		p.descr.put(key, e.DescrizioneStato)
 	}
 }
@@ -401,7 +404,10 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 		return Pendenza{}, false
 	}
 	d := p.details.at(o.details)
-	descr, _ := p.descr.get(key)
+	var descr string
+	if p.anyDescr.Load() {
+		descr, _ = p.descr.get(key)
+	}
 	return Pendenza{DescrizioneStato: descr, IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
 		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: d.payer,
 		NumeroAvviso: o.avviso(), UUID: o.uuid(), Stato: o.stato.String(), Position: d.position}, true
@@ -443,6 +449,8 @@ type PendenzeFilter struct {
 	Payer   string // only those with this payer id (upper-case)
 	// Keep, when set, must return true for the pendenza to be listed.
 	Keep func(domain.PendenzaView) bool
+	// KeepPendenza is Keep given the whole pendenza.
+	KeepPendenza func(Pendenza) bool
 }
 
 // Pendenze returns the pendenze that pass f, in creation order.
@@ -484,6 +492,9 @@ func (m *ReadModel) pendenzeList(f PendenzeFilter) []Pendenza {
 			continue
 		}
 		if f.Keep != nil && !f.Keep(pd.View()) {
+			continue
+		}
+		if f.KeepPendenza != nil && !f.KeepPendenza(pd) {
 			continue
 		}
 		out = append(out, pd)

@@ -292,6 +292,7 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 		mo.recordIncasso(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
 	}
 	for k, v := range st.Descrizioni {
+		m.pendenze.anyDescr.Store(true)
 		m.pendenze.descr.put(k, v)
 	}
 	return m, nil

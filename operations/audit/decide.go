@@ -2,7 +2,6 @@ package audit
 
 import (
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/projections"
 )
 
 // Decide runs the operation's domain decisions, in the handler's order,
@@ -12,6 +11,6 @@ import (
 // operation needs. It skips Explain's trail and evidence, for tools that
 // decide many resources (what-can's resource lists). Safe for concurrent
 // use.
-func (o *Operation) Decide(m *projections.ReadModel, p domain.Principal, r Resource) error {
+func (o *Operation) Decide(m Model, p domain.Principal, r Resource) error {
 	return o.decide(m, p, r, nil)
 }

@@ -44,7 +44,25 @@ type Operation struct {
 }
 
 // decideFunc decides one query of an operation: see Operation.decide.
-type decideFunc = func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error
+type decideFunc = func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error
+
+// Model is what the catalogue's decisions read: the operations' own small
+// readers, which *projections.ReadModel implements. A caller that already
+// holds a resource may answer its lookup itself (whatcan's listings).
+type Model interface {
+	operations.Entities
+	operations.IncassiStore
+	operations.Pendenze
+	operations.Notices
+	operations.Payments
+	operations.PendenzaViews
+	operations.Reconciliations
+	operations.SettlementReports
+	operations.Registry
+	operations.Receipts
+	operations.PendenzaTypes
+	operations.Units
+}
 
 // Key is "API/name", e.g. "PENDENZE/read".
 func (o *Operation) Key() string { return o.API.String() + "/" + o.Name }
@@ -93,7 +111,7 @@ var catalogue = []*Operation{
 		decide: gate(discard(operations.PayableDomini))},
 	{API: domain.APIPagamento, Name: "payable-tipi", Summary: "list the types the caller may pay spontaneously at idDominio",
 		Routes: []string{"GET /domini/{idDominio}/tipiPendenza", "GET /domini/{idDominio}/unitaOperative"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(need("idDominio", r.IDDominio), func() (operations.PayableScope, error) {
 				return operations.PayableTipi(m, p, r.IDDominio, rec)
 			})
@@ -119,7 +137,7 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "read-evento",
 		Summary: "read one event of the log, named by the place it concerns: idDominio (and idTipoPendenza when the event has one); none for an event of a registry",
 		Routes:  []string{"GET /eventi/{id}"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return operations.ReadEvent(p, func() ([]domain.Place, bool) {
 				if r.IDDominio == "" {
 					return nil, true
@@ -132,7 +150,7 @@ var catalogue = []*Operation{
 		decide: dominioRead("idIncasso", func(r Resource) string { return r.IDIncasso }, operations.ReadIncasso)},
 	{API: domain.APIBackoffice, Name: "write-incasso", Summary: "record an incasso of idDominio (Rendicontazioni e Incassi W on idDominio)",
 		Routes: []string{"POST /incassi/{idDominio}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
 			}
@@ -140,7 +158,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
 		Routes: []string{"GET /ricevute"},
-		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			_, err := operations.RicevuteList(p, r.IDDominio, rec)
 			return err
 		}},
@@ -148,7 +166,7 @@ var catalogue = []*Operation{
 	// PENDENZE (section 5).
 	{API: domain.APIPendenze, Name: "create", Summary: "create a pendenza in idDominio × idTipoPendenza under idA2A (default: the caller's own)",
 		Routes: []string{"PUT /pendenze/{idA2A}/{idPendenza} (new)"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio, "idTipoPendenza", r.IDTipoPendenza); err != nil {
 				return err
 			}
@@ -158,7 +176,7 @@ var catalogue = []*Operation{
 	{API: domain.APIPendenze, Name: "update",
 		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio × idTipoPendenza)",
 		Routes:  []string{"PUT /pendenze/{idA2A}/{idPendenza} (existing)"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := needPendenza(r); err != nil {
 				return err
 			}
@@ -193,7 +211,7 @@ var catalogue = []*Operation{
 		decide: paymentRead(operations.ReadPaymentPagamento)},
 	{API: domain.APIPagamento, Name: "read-notice", Summary: "read the notice idDominio/numeroAvviso (captcha protection not evaluated)",
 		Routes: []string{"GET /avvisi/{idDominio}/{numeroAvviso}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso), func() (projections.Pendenza, error) {
 				return operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
 			})
@@ -211,7 +229,7 @@ var catalogue = []*Operation{
 		decide: onAPI(domain.APIRagioneria, operations.ProfiloAPI)},
 	{API: domain.APIRagioneria, Name: "write-reconciliation", Summary: "create the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"PUT /riconciliazioni/{idDominio}/{id}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
 			}
@@ -229,7 +247,7 @@ var catalogue = []*Operation{
 		decide: dominioRead("idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }, operations.ReadReconciliation)},
 	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
-		decide: func(_ *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
 			}
@@ -258,7 +276,7 @@ func needPendenza(r Resource) error { return need("idA2A", r.IDA2A, "idPendenza"
 
 // decideService is the Backoffice's service-right decision, by the most
 // specific resource named, as the handler of that resource decides it.
-func decideService(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+func decideService(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 	s, right, err := backofficeRight(r)
 	if err != nil {
 		return err
@@ -285,7 +303,7 @@ func decideService(m *projections.ReadModel, p domain.Principal, r Resource, rec
 
 // decidePay is the payment decision for one reference, as
 // commands.StartPayment decides it.
-func decidePay(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+func decidePay(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 	switch {
 	case r.IDA2A != "" || r.IDPendenza != "":
 		if err := needPendenza(r); err != nil {
@@ -339,7 +357,7 @@ func Catalogue() []*Operation { return catalogue }
 func byAvviso(api domain.API, op func(operations.Notices, domain.Principal, string, string, operations.Recorder) (projections.Pendenza, error)) *Operation {
 	return &Operation{API: api, Name: "read-by-avviso", Summary: "read the pendenza of the notice idDominio/numeroAvviso",
 		Routes: []string{"GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(need("idDominio", r.IDDominio, "numeroAvviso", r.NumeroAvviso), func() (projections.Pendenza, error) {
 				return op(m, p, r.IDDominio, r.NumeroAvviso, rec)
 			})
@@ -356,14 +374,14 @@ func logout(api domain.API) *Operation {
 // gate adapts an operation the caller alone decides (a list's gate, a
 // profile).
 func gate(op func(domain.Principal, operations.Recorder) error) decideFunc {
-	return func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+	return func(_ Model, p domain.Principal, _ Resource, rec operations.Recorder) error {
 		return op(p, rec)
 	}
 }
 
 // onAPI adapts an operation the caller alone decides on one API.
 func onAPI(api domain.API, op func(domain.Principal, domain.API, operations.Recorder) error) decideFunc {
-	return func(_ *projections.ReadModel, p domain.Principal, _ Resource, rec operations.Recorder) error {
+	return func(_ Model, p domain.Principal, _ Resource, rec operations.Recorder) error {
 		return op(p, api, rec)
 	}
 }
@@ -388,7 +406,7 @@ func reads[T any](bad error, read func() (T, error)) error {
 
 // pendenzaRead adapts a read of the stored pendenza idA2A/idPendenza.
 func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
-	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(needPendenza(r), func() (T, error) { return op(any(m).(M), p, r.IDA2A, r.IDPendenza, rec) })
 	}
 }
@@ -396,14 +414,14 @@ func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operati
 // dominioRead adapts a read of the resource of idDominio whose id is the
 // query's field named field (id reads it).
 func dominioRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
-	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(need("idDominio", r.IDDominio, field, id(r)), func() (T, error) { return op(any(m).(M), p, r.IDDominio, id(r), rec) })
 	}
 }
 
 // paymentRead adapts a read of the stored payment idPagamento.
 func paymentRead(op func(operations.Payments, domain.Principal, string, operations.Recorder) (*projections.Payment, error)) decideFunc {
-	return func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(need("idPagamento", r.IDPagamento), func() (*projections.Payment, error) { return op(m, p, r.IDPagamento, rec) })
 	}
 }
@@ -419,7 +437,7 @@ func needReceipt(r Resource) error {
 func receiptRead(api domain.API, name, summary, route string,
 	op func(operations.Receipts, domain.Principal, operations.ReceiptKey, operations.Recorder) (*projections.Receipt, error)) *Operation {
 	return &Operation{API: api, Name: name, Summary: summary, Routes: []string{route},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(needReceipt(r), func() (*projections.Receipt, error) {
 				return op(m, p, operations.ReceiptKey{IDDominio: r.IDDominio, IUV: r.IUV, IDRicevuta: r.IDRicevuta}, rec)
 			})
@@ -432,7 +450,7 @@ func collectionRead(api domain.API, route string,
 	op func(operations.Receipts, domain.Principal, operations.CollectionKey, operations.Recorder) (*projections.Receipt, error)) *Operation {
 	return &Operation{API: api, Name: "read-riscossione", Summary: "read the collection idDominio/iuv/idRicevuta (its iur), item 1",
 		Routes: []string{route},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(needReceipt(r), func() (*projections.Receipt, error) {
 				return op(m, p, operations.CollectionKey{ReceiptKey: operations.ReceiptKey{IDDominio: r.IDDominio,
 					IUV: r.IUV, IDRicevuta: r.IDRicevuta}, Indice: 1}, rec)
@@ -445,7 +463,7 @@ func collectionRead(api domain.API, route string,
 func flowRead(api domain.API, op func(operations.SettlementReports, domain.Principal, operations.FlowKey, operations.Recorder) (*projections.SettlementReport, error)) *Operation {
 	return &Operation{API: api, Name: "read-flusso", Summary: "read the settlement report idDominio/idFlusso under its date dataOraFlusso",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}/{dataOraFlusso}"},
-		decide: func(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return reads(need("idDominio", r.IDDominio, "idFlusso", r.IDFlusso, "dataOraFlusso", r.DataOraFlusso), func() (*projections.SettlementReport, error) {
 				return op(m, p, operations.FlowKey{IDDominio: r.IDDominio, IDFlusso: r.IDFlusso, DataOraFlusso: r.DataOraFlusso}, rec)
 			})

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations/audit"
@@ -86,23 +87,42 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	}
 	base := audit.Resource{Service: or(service, "Pendenze"), Right: or(right, "R")}
 	// decide takes the resources in creation order, skipping the first
-	// after and deciding up to limit, a batch at a time on every CPU; it
-	// reports false once done. flush decides what is batched.
+	// after and deciding up to limit; it reports false once done. flush
+	// hands what is batched to a second goroutine, which decides each
+	// batch on every CPU and emits the allowed in order while the walk
+	// goes on.
 	var index uint64
 	var emitErr error
-	batch := make([]audit.Resource, 0, batchSize)
-	allowed := make([]bool, batchSize)
-	flush := func() {
-		decideAll(m, op, p, batch, allowed)
-		for i, r := range batch {
-			if allowed[i] && emitErr == nil {
-				emitErr = emit(r)
+	var stopped atomic.Bool
+	batches := make(chan []item, 2)
+	decided := make(chan struct{})
+	go func() {
+		defer close(decided)
+		allowed := make([]bool, batchSize)
+		for b := range batches {
+			if stopped.Load() {
+				continue
+			}
+			decideAll(m, op, p, b, allowed)
+			for i, it := range b {
+				if allowed[i] {
+					if emitErr = emit(it.r); emitErr != nil {
+						stopped.Store(true)
+						break
+					}
+				}
 			}
 		}
-		batch = batch[:0]
+	}()
+	batch := make([]item, 0, batchSize)
+	flush := func() {
+		if len(batch) > 0 {
+			batches <- batch
+			batch = make([]item, 0, batchSize)
+		}
 	}
-	decide := func(r audit.Resource) bool {
-		if emitErr != nil {
+	decide := func(it item) bool {
+		if stopped.Load() {
 			return false
 		}
 		index++
@@ -114,21 +134,21 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 			return false
 		}
 		page.Decided++
-		if batch = append(batch, r); len(batch) == batchSize {
+		if batch = append(batch, it); len(batch) == batchSize {
 			flush()
 		}
-		return emitErr == nil
+		return true
 	}
 	switch kind {
 	case kindPendenza:
 		// Decided in the filter, as the model walks its pendenze in
 		// creation order (outside its locks): nothing is materialised.
 		done := false
-		m.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
+		m.Pendenze(projections.PendenzeFilter{KeepPendenza: func(pd projections.Pendenza) bool {
 			if !done {
 				r := base
-				r.IDA2A, r.IDPendenza = v.IDA2A, v.IDPendenza
-				done = !decide(r)
+				r.IDA2A, r.IDPendenza = pd.IDA2A, pd.IDPendenza
+				done = !decide(item{r: r, pd: &pd})
 			}
 			return false
 		}})
@@ -136,7 +156,7 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 		for _, pay := range m.Payments(nil) {
 			r := base
 			r.IDPagamento = pay.View().ID
-			if !decide(r) {
+			if !decide(item{r: r}) {
 				break
 			}
 		}
@@ -144,12 +164,14 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 		for _, rc := range m.Reconciliations(nil) {
 			r := base
 			r.IDDominio, r.IDRiconciliazione = rc.Event.IDDominio, rc.Event.ID
-			if !decide(r) {
+			if !decide(item{r: r}) {
 				break
 			}
 		}
 	}
 	flush()
+	close(batches)
+	<-decided
 	if emitErr != nil {
 		return page, emitErr
 	}
@@ -159,18 +181,49 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 // batchSize is how many resources are decided at once, split over the CPUs.
 const batchSize = 8192
 
-// decideAll sets allowed[i] to whether op allows p on rs[i], deciding on
-// every CPU at once (the read model is safe for concurrent readers).
-func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal, rs []audit.Resource, allowed []bool) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(rs)/512))
+// item is a resource to decide and, for a pendenza, the pendenza the
+// listing read: the decision finds it without looking it up again.
+type item struct {
+	r  audit.Resource
+	pd *projections.Pendenza
+}
+
+// decideAll sets allowed[i] to whether op allows p on items[i], deciding
+// on every CPU at once (the read model is safe for concurrent readers).
+func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal, items []item, allowed []bool) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(items)/512))
 	var wg sync.WaitGroup
 	for w := range workers {
-		lo, hi := w*len(rs)/workers, (w+1)*len(rs)/workers
+		lo, hi := w*len(items)/workers, (w+1)*len(items)/workers
 		wg.Go(func() {
+			k := &known{Model: m}
 			for i := lo; i < hi; i++ {
-				allowed[i] = op.Decide(m, p, rs[i]) == nil
+				k.pd = items[i].pd
+				allowed[i] = op.Decide(k, p, items[i].r) == nil
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// known is the read model with one pendenza already in hand: a decision's
+// lookup of that pendenza is answered with it, every other read by the
+// model. It changes no decision, only how the pendenza is found.
+type known struct {
+	audit.Model
+	pd *projections.Pendenza
+}
+
+func (k *known) Pendenza(idA2A, idPendenza string) (projections.Pendenza, bool) {
+	if k.pd != nil && k.pd.IDA2A == idA2A && k.pd.IDPendenza == idPendenza {
+		return *k.pd, true
+	}
+	return k.Model.Pendenza(idA2A, idPendenza)
+}
+
+func (k *known) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
+	if k.pd != nil && k.pd.IDA2A == idA2A && k.pd.IDPendenza == idPendenza {
+		return k.pd.View(), true
+	}
+	return k.Model.PendenzaView(idA2A, idPendenza)
 }
