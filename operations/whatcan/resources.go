@@ -94,31 +94,36 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	var index uint64
 	var emitErr error
 	var stopped atomic.Bool
-	batches := make(chan []item, 2)
+	// Three batch buffers go round: one filled by the walk, one decided,
+	// one queued.
+	batches, free := make(chan []item, 2), make(chan []item, 3)
+	for range 2 {
+		free <- make([]item, 0, batchSize)
+	}
 	decided := make(chan struct{})
 	go func() {
 		defer close(decided)
 		allowed := make([]bool, batchSize)
 		for b := range batches {
-			if stopped.Load() {
-				continue
-			}
-			decideAll(m, op, p, b, allowed)
-			for i, it := range b {
-				if allowed[i] {
-					if emitErr = emit(it.r); emitErr != nil {
-						stopped.Store(true)
-						break
+			if !stopped.Load() {
+				decideAll(m, op, p, b, allowed)
+				for i := range b {
+					if allowed[i] {
+						if emitErr = emit(b[i].r); emitErr != nil {
+							stopped.Store(true)
+							break
+						}
 					}
 				}
 			}
+			free <- b[:0]
 		}
 	}()
 	batch := make([]item, 0, batchSize)
 	flush := func() {
 		if len(batch) > 0 {
 			batches <- batch
-			batch = make([]item, 0, batchSize)
+			batch = <-free
 		}
 	}
 	decide := func(it item) bool {
@@ -148,7 +153,7 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 			if !done {
 				r := base
 				r.IDA2A, r.IDPendenza = pd.IDA2A, pd.IDPendenza
-				done = !decide(item{r: r, pd: &pd})
+				done = !decide(item{r: r, pd: pd, stored: true})
 			}
 			return false
 		}})
@@ -184,8 +189,9 @@ const batchSize = 8192
 // item is a resource to decide and, for a pendenza, the pendenza the
 // listing read: the decision finds it without looking it up again.
 type item struct {
-	r  audit.Resource
-	pd *projections.Pendenza
+	r      audit.Resource
+	pd     projections.Pendenza
+	stored bool // pd is the pendenza r names
 }
 
 // decideAll sets allowed[i] to whether op allows p on items[i], deciding
@@ -198,7 +204,10 @@ func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal
 		wg.Go(func() {
 			k := &known{Model: m}
 			for i := lo; i < hi; i++ {
-				k.pd = items[i].pd
+				k.pd = nil
+				if items[i].stored {
+					k.pd = &items[i].pd
+				}
 				allowed[i] = op.Decide(k, p, items[i].r) == nil
 			}
 		})
