@@ -66,7 +66,7 @@ func HasServiceRight(p Principal, s Service, r Right) error {
 		return err
 	}
 	if !hasRight(&p, s, r) {
-		return denyRight(RuleServiceRight, detailNoRole, s, r)
+		return denyRight(detailNoRole, s, r)
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func CanOnPendenzaScope(p Principal, s Service, r Right, idDominio, idTipo strin
 		return err
 	}
 	if !roleCovers(&p, s, r, idDominio, idTipo) {
-		return denyRight(RuleRoleScope, detailPendenzaScope, s, r)
+		return denyRight(detailPendenzaScope, s, r)
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func CanOnPayment(p Principal, s Service, r Right, v PaymentView) error {
 	}
 	for i := range v.Items {
 		if !roleCovers(&p, s, r, v.Items[i].IDDominio, v.Items[i].IDTipoPendenza) {
-			return denyRight(RuleRoleScope, detailPaymentScope, s, r)
+			return denyRight(detailPaymentScope, s, r)
 		}
 	}
 	return nil

@@ -94,7 +94,7 @@ func CanGrantRole(granter Principal, role Role) error {
 				continue
 			}
 			if !hasRight(&granter, s, r) {
-				return denyRight(RuleDelegation, detailGranter, s, r)
+				return denyRight(detailGranter, s, r)
 			}
 			if err := holdsScope(&granter, s, r, role.Domini, role.Tipi); err != nil {
 				return err

@@ -34,6 +34,15 @@ const (
 	numRightDetails
 )
 
+// rightRules are the rule each message denies with.
+var rightRules = [numRightDetails]string{
+	detailNoRole:        RuleServiceRight,
+	detailPendenzaScope: RuleRoleScope,
+	detailPaymentScope:  RuleRoleScope,
+	detailGranter:       RuleDelegation,
+	detailMissingScope:  RuleRoleScope,
+}
+
 var rightFormats = [numRightDetails]string{
 	detailNoRole:        "no role gives %s %s",
 	detailPendenzaScope: "no role giving %s %s covers the pendenza's idDominio and idTipoPendenza",
@@ -42,14 +51,14 @@ var rightFormats = [numRightDetails]string{
 	detailMissingScope:  "the pendenza is not in the scope of a role giving %s %s",
 }
 
-// rightDetails are the messages formatted once for every service and
-// right, so that the denials listings and who-can make by the thousand
-// cost one small allocation and no formatting.
-var rightDetails = func() (d [numRightDetails][numServices][RightWrite + 1]string) {
+// rightDenials are these denials made once for every service and right:
+// a ForbiddenError is never changed once made, so the denials listings
+// and who-can make by the thousand share them and cost nothing.
+var rightDenials = func() (d [numRightDetails][numServices][RightWrite + 1]*ForbiddenError) {
 	for m, f := range rightFormats {
 		for _, s := range Services {
 			for _, r := range []Right{RightRead, RightWrite} {
-				d[m][s.i][r] = fmt.Sprintf(f, s, r)
+				d[m][s.i][r] = &ForbiddenError{Rule: rightRules[m], Detail: fmt.Sprintf(f, s, r)}
 			}
 		}
 	}
@@ -57,11 +66,11 @@ var rightDetails = func() (d [numRightDetails][numServices][RightWrite + 1]strin
 }()
 
 // denyRight denies with the message m about s and r.
-func denyRight(rule string, m rightDetail, s Service, r Right) error {
-	if r != RightRead && r != RightWrite || int(s.i) >= len(rightDetails[m]) {
-		return deny(rule, rightFormats[m], s, r)
+func denyRight(m rightDetail, s Service, r Right) error {
+	if r != RightRead && r != RightWrite || int(s.i) >= len(rightDenials[m]) || s.i == 0 {
+		return deny(rightRules[m], rightFormats[m], s, r)
 	}
-	return &ForbiddenError{Rule: rule, Detail: rightDetails[m][s.i][r]}
+	return rightDenials[m][s.i][r]
 }
 
 // RuleAuthNotAccepted denies an {auth} segment the API does not accept; the

@@ -28,7 +28,7 @@ func CanLearnMissingInGrant(p Principal, api API, idDominio string) error {
 // role of p must give right on s over every entity and every type.
 func CanLearnMissingInRoles(p Principal, s Service, r Right) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }, func() error {
-		return denyRight(RuleRoleScope, detailMissingScope, s, r)
+		return denyRight(detailMissingScope, s, r)
 	})
 }
 
