@@ -101,6 +101,13 @@ type RawReader interface {
 	ReadRaw(ctx context.Context, from Position, h Handler) error
 }
 
+// RawSubscriber follows the whole log without decoding payloads (see
+// RawReader).
+type RawSubscriber interface {
+	// SubscribeRaw is Subscribe with Envelope.Event left nil.
+	SubscribeRaw(ctx context.Context, from Position, h Handler) error
+}
+
 // Subscriber follows the whole log.
 type Subscriber interface {
 	// Subscribe calls h for every event after from (exclusive), in order,

@@ -151,6 +151,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// The tree follows the log through the projections' subscription: a
+	// consumer of its own would cost every append (README, "For auditors").
+	model.OnApplied = vlog.Feed
 	logCtx, stopLog := context.WithCancel(context.WithoutCancel(ctx))
 	logDone := make(chan struct{})
 	go func() { defer close(logDone); runLog(logCtx, vlog, cfg.CheckpointInterval, logger) }()

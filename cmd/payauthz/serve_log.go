@@ -50,14 +50,15 @@ func verifiableLog(cfg Config, store events.Store, logger *slog.Logger) (*logtre
 	return logtree.NewLog(store, signer, vkey, logger)
 }
 
-// runLog follows the log into the tree and signs checkpoints every
+// runLog catches the tree up with the log (the projections then feed it
+// what they apply, see logtree.Log.Feed) and signs checkpoints every
 // interval until ctx ends. It returns when both have stopped.
 func runLog(ctx context.Context, l *logtree.Log, interval time.Duration, logger *slog.Logger) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := l.Follow(ctx); err != nil && ctx.Err() == nil {
-			logger.Error("the log's Merkle tree stopped", "error", err)
+		if err := l.CatchUp(ctx); err != nil && ctx.Err() == nil {
+			logger.Error("the log's Merkle tree could not read the log", "error", err)
 		}
 	}()
 	if interval > 0 {

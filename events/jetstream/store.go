@@ -408,6 +408,12 @@ func (s *Store) Read(ctx context.Context, from events.Position, h events.Handler
 	return events.ReadToLast(ctx, s.LastPosition, s.consume, from, h)
 }
 
+// SubscribeRaw implements events.RawSubscriber: Subscribe without
+// decoding payloads.
+func (s *Store) SubscribeRaw(ctx context.Context, from events.Position, h events.Handler) error {
+	return s.consumeWith(ctx, nil, from, 0, h)
+}
+
 // ReadRaw implements events.RawReader: Read without decoding payloads.
 func (s *Store) ReadRaw(ctx context.Context, from events.Position, h events.Handler) error {
 	return events.ReadToLast(ctx, s.LastPosition, func(ctx context.Context, from, until events.Position, h events.Handler) error {

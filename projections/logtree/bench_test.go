@@ -17,6 +17,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
+	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/projections/logtree"
 )
 
@@ -178,4 +179,77 @@ func BenchmarkTreeAppend(b *testing.B) {
 		tree.Append(env)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkAppendCheckpointCost is the verifiable log's cost on appends,
+// paired, as the service runs it: two stores side by side, each followed
+// by its read models (ReadModel.Run); on the second the projections also
+// feed the tree (Log.Feed, no consumer of its own) and a checkpoint is
+// signed every 100 ms (sixty times the default rate). Each round appends
+// 100 events to one store and then to the other, alternating which goes
+// first, so the disk's and the machine's drift falls on both. cost-% is
+// the total time with the log over the total time without, minus one.
+func BenchmarkAppendCheckpointCost(b *testing.B) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	open := func() (*jetstream.Store, *projections.ReadModel) {
+		s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = s.Close() })
+		return s, projections.New()
+	}
+	alone, aloneModel := open()
+	followed, followedModel := open()
+	signer, vkey := benchKey(b)
+	l, err := logtree.NewLog(followed, signer, vkey, quiet)
+	if err != nil {
+		b.Fatal(err)
+	}
+	followedModel.OnApplied = l.Feed
+	go func() { _ = aloneModel.Run(ctx, alone, quiet) }()
+	go func() { _ = followedModel.Run(ctx, followed, quiet) }()
+	go func() { _ = l.CatchUp(ctx) }()
+	go l.RunCheckpoints(ctx, 100*time.Millisecond)
+	versions := map[*jetstream.Store]map[string]events.Version{alone: {}, followed: {}}
+	counts := map[*jetstream.Store]int{}
+	round := func(s *jetstream.Store) time.Duration {
+		start := time.Now()
+		for range 100 {
+			i := counts[s]
+			stream := "pendenza-bench/" + strconv.Itoa(i%64)
+			pos, err := s.Append(ctx, stream, events.ExpectVersion(versions[s][stream]), events.Record{Event: jetstreamtest.Event(i)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			versions[s][stream] = events.Version(pos)
+			counts[s]++
+		}
+		return time.Since(start)
+	}
+	var tAlone, tFollowed time.Duration
+	n := 0
+	for b.Loop() {
+		if n%2 == 0 {
+			tAlone += round(alone)
+			tFollowed += round(followed)
+		} else {
+			tFollowed += round(followed)
+			tAlone += round(alone)
+		}
+		n++
+	}
+	b.StopTimer()
+	last, _ := followed.LastPosition(ctx)
+	if err := l.WaitFor(ctx, last); err != nil {
+		b.Fatal(err)
+	}
+	if len(l.Checkpoints()) == 0 && tFollowed > time.Second {
+		b.Fatal("no checkpoint signed")
+	}
+	b.ReportMetric(100*(float64(tFollowed)/float64(tAlone)-1), "cost-%")
+	b.ReportMetric(float64(counts[alone])/tAlone.Seconds(), "alone-events/s")
+	b.ReportMetric(float64(counts[followed])/tFollowed.Seconds(), "with-log-events/s")
 }

@@ -51,7 +51,13 @@ type Log struct {
 	lastSigned  uint64  // the largest size this signer signed, as seen in the log
 	found       []Found // the newest maxFound checkpoints seen
 	diverged    error
-	ready       bool // the tree has reached the log's end as it was when Follow started
+	ready       bool            // the tree has reached the log's end as it was when Follow started
+	target      events.Position // that end
+	lastIndex   int             // the index in its commit of the last event in the tree
+
+	feedMu   sync.Mutex        // guards pending and caughtUp, and serialises Feed's appends
+	pending  []events.Envelope // fed while CatchUp reads what came before
+	caughtUp bool
 }
 
 // NewLog returns the verifiable log of store, signing with signer whose
@@ -110,21 +116,87 @@ func (l *Log) Follow(ctx context.Context) error {
 	l.mu.Lock()
 	l.ready = target == 0
 	l.mu.Unlock()
-	return l.store.Subscribe(ctx, 0, func(ctx context.Context, env events.Envelope) error {
-		isCheckpoint := env.Name == (events.LogCheckpointSigned{}).EventName()
-		if isCheckpoint {
-			l.seeCheckpoint(ctx, env)
-		}
-		l.tree.Append(env)
-		l.mu.Lock()
-		l.applied = env.Position
-		l.ready = l.ready || env.Position >= target
-		if !isCheckpoint {
-			l.contentSize = l.tree.Size()
-		}
-		l.mu.Unlock()
+	// A leaf hashes the event as stored: the payloads need no decoding.
+	subscribe := l.store.Subscribe
+	if raw, ok := l.store.(events.RawSubscriber); ok {
+		subscribe = raw.SubscribeRaw
+	}
+	l.mu.Lock()
+	l.target = target
+	l.mu.Unlock()
+	return subscribe(ctx, 0, func(ctx context.Context, env events.Envelope) error {
+		l.add(ctx, env)
 		return nil
 	})
+}
+
+// Feed makes the tree follow the log through the envelopes a caller
+// already receives in log order (the projections' own subscription, by
+// ReadModel.OnApplied), so that the log has no consumer of its own: a
+// second consumer costs the appends more than the tree does. What came
+// before the first envelope fed is read once by CatchUp; until it has,
+// fed envelopes are held. Use Feed and CatchUp, or Follow, not both.
+func (l *Log) Feed(env events.Envelope) {
+	l.feedMu.Lock()
+	defer l.feedMu.Unlock()
+	if !l.caughtUp {
+		l.pending = append(l.pending, env)
+		return
+	}
+	l.add(context.Background(), env)
+}
+
+// CatchUp reads the log from its start up to its end as it is now, without
+// decoding payloads, into the tree, then the envelopes fed meanwhile; from
+// then on Feed appends directly.
+func (l *Log) CatchUp(ctx context.Context) error {
+	target, err := l.store.LastPosition(ctx)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.ready, l.target = target == 0, target
+	l.mu.Unlock()
+	read := l.store.Read
+	if raw, ok := l.store.(events.RawReader); ok {
+		read = raw.ReadRaw
+	}
+	if err := read(ctx, 0, func(ctx context.Context, env events.Envelope) error {
+		l.add(ctx, env)
+		return nil
+	}); err != nil {
+		return err
+	}
+	l.feedMu.Lock()
+	defer l.feedMu.Unlock()
+	for _, env := range l.pending {
+		l.add(ctx, env)
+	}
+	l.pending, l.caughtUp = nil, true
+	return nil
+}
+
+// add appends env to the tree unless it is already there (the catch-up
+// read and the feed overlap), checking it first when it is a checkpoint.
+func (l *Log) add(ctx context.Context, env events.Envelope) {
+	l.mu.Lock()
+	seen := l.tree.Size() > 0 && (env.Position < l.applied || env.Position == l.applied && env.Index <= l.lastIndex)
+	l.mu.Unlock()
+	if seen {
+		return
+	}
+	isCheckpoint := env.Name == (events.LogCheckpointSigned{}).EventName()
+	if isCheckpoint {
+		l.seeCheckpoint(ctx, env)
+	}
+	l.tree.Append(env)
+	l.mu.Lock()
+	l.applied, l.lastIndex = env.Position, env.Index
+	l.ready = l.ready || env.Position >= l.target
+	if !isCheckpoint {
+		l.contentSize = l.tree.Size()
+	}
+	l.mu.Unlock()
 }
 
 func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {

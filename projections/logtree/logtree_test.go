@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/mod/sumdb/note"
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections/logtree"
 	"github.com/payauthz/payauthz/projections/logtree/logtreetest"
 )
@@ -366,4 +368,58 @@ func TestProofs_verify_and_fail_when_tampered(t *testing.T) {
 	if _, err := logtree.Check(b, verifiers(t, otherKey)); err == nil {
 		t.Fatal("a proof verified with another signer's key")
 	}
+}
+
+// TestLog_fed_by_a_later_subscription_builds_the_same_tree: the service
+// feeds the tree from the projections' subscription, which starts where a
+// snapshot left off; CatchUp reads what came before (while envelopes are
+// already fed), and the tree ends equal to the one Verify builds from the
+// whole log, every event once.
+func TestLog_fed_by_a_later_subscription_builds_the_same_tree(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	if err := jetstreamtest.FillFrom(ctx, s, 0, 60); err != nil {
+		t.Fatal(err)
+	}
+	signer, vkey := newKey(t, "payauthz-feed")
+	l, err := logtree.NewLog(s, signer, vkey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	subDone := make(chan struct{})
+	go func() { // the projections, started from a snapshot at position 40
+		defer close(subDone)
+		_ = s.Subscribe(sctx, 40, func(_ context.Context, env events.Envelope) error { l.Feed(env); return nil })
+	}()
+	if err := jetstreamtest.FillFrom(ctx, s, 60, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := jetstreamtest.FillFrom(ctx, s, 80, 20); err != nil {
+		t.Fatal(err)
+	}
+	last, _ := s.LastPosition(ctx)
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := l.WaitFor(wctx, last); err != nil {
+		t.Fatal(err)
+	}
+	known, _ := logtree.Verifiers(vkey)
+	rep, _, err := logtree.Verify(ctx, s, known, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, root := l.Tree().Root()
+	if size != rep.Events || !bytes.Equal(root, rep.Root) {
+		t.Fatalf("fed tree: %d leaves %x; the log: %d leaves %x", size, root, rep.Events, rep.Root)
+	}
+	if _, ok, err := l.Checkpoint(ctx); !ok || err != nil {
+		t.Fatalf("checkpoint after catching up: %v %v", ok, err)
+	}
+	stop()
+	<-subDone
 }
