@@ -57,8 +57,20 @@ func runLog(ctx context.Context, l *logtree.Log, interval time.Duration, logger 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := l.CatchUp(ctx); err != nil && ctx.Err() == nil {
-			logger.Error("the log's Merkle tree could not read the log", "error", err)
+		// Until the tree has caught up, what the projections feed it is
+		// held: a log that cannot be read now (NATS down at start) is read
+		// again until it can, not given up on.
+		for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
+			err := l.CatchUp(ctx)
+			if err == nil || ctx.Err() != nil {
+				return
+			}
+			logger.Error("the log's Merkle tree could not read the log; trying again", "error", err, "retry_in_seconds", wait.Seconds())
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
 		}
 	}()
 	if interval > 0 {
