@@ -377,7 +377,7 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 	var out []events.Envelope
 	seq := uint64(1)
 	for {
-		msg, err := s.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		msg, err := s.nextMsg(ctx, seq, subject)
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			return out, nil
 		}
@@ -390,6 +390,32 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 		seq = msg.Sequence + 1
 	}
 }
+
+// nextMsg is the direct get of the first message on subject at or after
+// seq. On a cluster, the replicas answer direct gets only once they have
+// set themselves up for the stream: just after the stream is created or a
+// server comes back, a get can find no responder for a moment. That is
+// retried briefly (at most directGetPatience) before it counts as the log
+// being unavailable.
+func (s *Store) nextMsg(ctx context.Context, seq uint64, subject string) (*jetstream.RawStreamMsg, error) {
+	wait := 10 * time.Millisecond
+	deadline := time.Now().Add(directGetPatience)
+	for {
+		msg, err := s.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		if !errors.Is(err, nats.ErrNoResponders) || time.Now().After(deadline) {
+			return msg, err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
+}
+
+// directGetPatience bounds how long a direct get waits for a responder.
+const directGetPatience = 3 * time.Second
 
 // LastPosition implements events.Store.
 func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
