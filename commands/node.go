@@ -48,7 +48,7 @@ func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceip
 	}
 	e := events.ReceiptRecorded{IDRicevuta: c.IDRicevuta, IDIntermediario: c.IDIntermediario, IDDominio: c.IDDominio,
 		NumeroAvviso: c.NumeroAvviso, IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, AmountCents: c.AmountCents,
-		Esito: c.Esito, DataPagamento: c.DataPagamento}
+		Esito: c.Esito, DataPagamento: c.DataPagamento, IDUnitaOperativa: pd.IDUnitaOperativa}
 	if pay, ok := h.model.PaymentCovering(c.IDDominio, c.NumeroAvviso); ok {
 		e.PaymentID = pay.Event.ID
 	}

@@ -69,7 +69,7 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaStatusChanged{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza,
-			IDDominio: v.IDDominio, IDTipoPendenza: v.IDTipoPendenza, Stato: to.String(),
+			IDDominio: v.IDDominio, IDUnitaOperativa: v.IDUnita, IDTipoPendenza: v.IDTipoPendenza, Stato: to.String(),
 			DescrizioneStato: c.DescrizioneStato}}, nil
 	})
 }

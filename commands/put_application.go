@@ -13,9 +13,10 @@ import (
 
 // GrantInput is an application's authorization on one API with its scope.
 type GrantInput struct {
-	API          string // PAGAMENTO, PENDENZE or RAGIONERIA
-	Domini       []string
-	TipiPendenza []string
+	API            string // PAGAMENTO, PENDENZE or RAGIONERIA
+	Domini         []string
+	UnitaOperative map[string][]string // idDominio → units, for entities covered only in some
+	TipiPendenza   []string
 }
 
 // PutApplication registers or updates an application and its API grants
@@ -158,6 +159,9 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if err := checkID("idA2A", c.IDA2A); err != nil {
 		return nil, err
 	}
+	if c.IDA2A == domain.PortalIDA2A {
+		return nil, unprocessable("idA2A %s is reserved to the pendenze payers create on the Pagamento API", c.IDA2A)
+	}
 	if err := checkPrincipal("principal", c.Principal); err != nil {
 		return nil, err
 	}
@@ -179,14 +183,15 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 		if _, dup := grants[api.String()]; dup {
 			return nil, invalid("autorizzazioniApi", "api %s listed twice", api)
 		}
-		if err := checkScopeList("domini", g.Domini, ValidDominio); err != nil {
+		domini, units, err := checkEntities(g.Domini, g.UnitaOperative)
+		if err != nil {
 			return nil, err
 		}
 		if err := checkScopeList("tipiPendenza", g.TipiPendenza, ValidID); err != nil {
 			return nil, err
 		}
 		grants[api.String()] = events.ApplicationAPIAuthorized{IDA2A: c.IDA2A, API: api.String(),
-			Domini: domain.ParseScope(g.Domini).List(), TipiPendenza: domain.ParseScope(g.TipiPendenza).List()}
+			Domini: domini, UnitaOperative: units, TipiPendenza: domain.ParseScope(g.TipiPendenza).List()}
 	}
 	return grants, nil
 }
@@ -211,11 +216,11 @@ func checkApplicationFields(f *events.ApplicationFields) error {
 
 func grantOf(e events.ApplicationAPIAuthorized) domain.Grant {
 	api, _ := domain.ParseAPI(e.API)
-	return domain.Grant{API: api, Domini: domain.ParseScope(e.Domini), Tipi: domain.ParseScope(e.TipiPendenza)}
+	return domain.Grant{API: api, Domini: domain.EntitiesOf(e.Domini, e.UnitaOperative), Tipi: domain.ParseScope(e.TipiPendenza)}
 }
 
 func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
-	return domain.ParseScope(a.Domini).Equal(domain.ParseScope(b.Domini)) &&
+	return domain.EntitiesOf(a.Domini, a.UnitaOperative).Equal(domain.EntitiesOf(b.Domini, b.UnitaOperative)) &&
 		domain.ParseScope(a.TipiPendenza).Equal(domain.ParseScope(b.TipiPendenza))
 }
 

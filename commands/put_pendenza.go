@@ -26,7 +26,14 @@ type PutPendenza struct {
 	AmountCents    int64
 	Payer          events.Subject
 	NumeroAvviso   string                 // optional: assigned when absent on creation
+	IDUnita        string                 // optional: the entity's operational unit
 	Details        events.PendenzaDetails // GovPay's fields that bear on no decision
+
+	// authorize, when set, decides instead of the Pendenze API's rules
+	// (CreatePendenzaPagamento); sessionHash is then the creating
+	// anonymous session's.
+	authorize   func(existing *domain.PendenzaView, at domain.Place) error
+	sessionHash string
 }
 
 // PutPendenza authorizes with the caller's PENDENZE grant (creation) or
@@ -43,14 +50,21 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		var existing *domain.PendenzaView
 		if cur != nil {
 			existing = &domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
-				IDTipoPendenza: cur.IDTipoPendenza}
+				IDUnita: cur.IDUnitaOperativa, IDTipoPendenza: cur.IDTipoPendenza}
 		}
-		if err := operations.PutPendenza(h.model, actor.Principal, existing, c.IDA2A, c.IDDominio, c.IDTipoPendenza, nil); err != nil {
+		at := domain.Place{IDDominio: c.IDDominio, IDUnita: c.IDUnita, IDTipoPendenza: c.IDTipoPendenza}
+		authorize := c.authorize
+		if authorize == nil {
+			authorize = func(existing *domain.PendenzaView, at domain.Place) error {
+				return operations.PutPendenza(h.model, actor.Principal, existing, c.IDA2A, at, nil)
+			}
+		}
+		if err := authorize(existing, at); err != nil {
 			return nil, err
 		}
 		e := events.PendenzaCreated{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza, IDDominio: c.IDDominio,
 			IDTipoPendenza: c.IDTipoPendenza, Causale: c.Causale, AmountCents: c.AmountCents, Payer: c.Payer,
-			NumeroAvviso: c.NumeroAvviso, PendenzaDetails: c.Details}
+			NumeroAvviso: c.NumeroAvviso, IDUnitaOperativa: c.IDUnita, SessionHash: c.sessionHash, PendenzaDetails: c.Details}
 		if cur == nil {
 			avviso := claimed // a retry after a conflict keeps the number it claimed
 			if avviso == "" || !strings.HasPrefix(avviso, c.IDDominio+"/") {
@@ -102,6 +116,40 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 	return res, nil
 }
 
+// CreatePendenzaPagamento creates a pendenza on the Pagamento API (POST
+// /pendenze/{idDominio}/{idTipoPendenza}): a citizen's (its own payer), an
+// anonymous caller's (kept with its session's hash) or an application's in
+// its PAGAMENTO scope, of a type that allows it
+// (operations.CreatePendenzaPagamento). Its creator is the reserved
+// domain.PortalIDA2A and its id is new; it gets a notice number and a UUID
+// as every pendenza does. It returns the new idPendenza.
+type CreatePendenzaPagamento struct {
+	IDDominio      string
+	IDTipoPendenza string
+	IDUnita        string
+	Causale        string
+	AmountCents    int64
+	Payer          events.Subject
+}
+
+func (h *Handler) CreatePendenzaPagamento(ctx context.Context, actor Actor, c CreatePendenzaPagamento) (Result, string, error) {
+	p := actor.Principal
+	put := PutPendenza{IDA2A: domain.PortalIDA2A, IDPendenza: randomHex(16), IDDominio: c.IDDominio, IDTipoPendenza: c.IDTipoPendenza,
+		Causale: c.Causale, AmountCents: c.AmountCents, Payer: c.Payer, IDUnita: c.IDUnita}
+	if p.Kind == domain.KindAnonymous {
+		put.sessionHash = p.SessionHash
+	}
+	put.authorize = func(existing *domain.PendenzaView, at domain.Place) error {
+		if existing != nil {
+			return fmt.Errorf("%w: pendenza %s/%s exists", ErrConflict, put.IDA2A, put.IDPendenza)
+		}
+		payer := strings.ToUpper(strings.TrimSpace(c.Payer.Identificativo))
+		return operations.CreatePendenzaPagamento(h.model, p, at, payer, nil)
+	}
+	res, err := h.PutPendenza(ctx, actor, put)
+	return res, put.IDPendenza, err
+}
+
 func validatePendenza(c *PutPendenza) error {
 	if err := checkID("idA2A", c.IDA2A); err != nil {
 		return err
@@ -114,6 +162,11 @@ func validatePendenza(c *PutPendenza) error {
 	}
 	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
 		return err
+	}
+	if c.IDUnita != "" {
+		if err := checkID("idUnitaOperativa", c.IDUnita); err != nil {
+			return err
+		}
 	}
 	if c.Causale == "" || len(c.Causale) > 140 {
 		return invalid("causale", "is required (at most 140 characters)")

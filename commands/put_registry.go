@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -122,10 +123,11 @@ func lastWhole[R, U events.Event](stream []events.Envelope, asR func(U) R) (R, b
 
 // DefineRole defines or replaces a role (PUT /ruoli/{idRuolo}).
 type DefineRole struct {
-	IDRuolo      string
-	ACL          []events.ACLEntry
-	Domini       []string
-	TipiPendenza []string
+	IDRuolo        string
+	ACL            []events.ACLEntry
+	Domini         []string
+	UnitaOperative map[string][]string // idDominio → units, for entities covered only in some
+	TipiPendenza   []string
 }
 
 // DefineRole needs Anagrafica Ruoli W, and the role must be within what the
@@ -134,7 +136,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	if err := checkID("idRuolo", c.IDRuolo); err != nil {
 		return Result{}, err
 	}
-	e, role, err := checkRole(c.IDRuolo, c.ACL, c.Domini, c.TipiPendenza)
+	e, role, err := checkRole(c.IDRuolo, c.ACL, c.Domini, c.UnitaOperative, c.TipiPendenza)
 	if err != nil {
 		return Result{}, err
 	}
@@ -154,7 +156,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 			// the actor must be able to grant the old definition too, or a
 			// limited actor could shrink (or lock out) a more powerful one.
 			if ok {
-				old, err := domain.ParseRole(last.IDRuolo, last.Rights(), last.Domini, last.TipiPendenza)
+				old, err := domain.ParseRole(last.IDRuolo, last.Rights(), last.Domini, last.UnitaOperative, last.TipiPendenza)
 				if err != nil {
 					return nil, fmt.Errorf("stored role %s: %w", c.IDRuolo, err)
 				}
@@ -170,7 +172,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 // checkRole validates a role's acl and scope lists (a named role's, or a
 // principal's personal role) and returns them in stored form (scopes
 // normalised, the acl never nil) with the parsed role.
-func checkRole(id string, acl []events.ACLEntry, domini, tipi []string) (events.RoleDefined, domain.Role, error) {
+func checkRole(id string, acl []events.ACLEntry, domini []string, units map[string][]string, tipi []string) (events.RoleDefined, domain.Role, error) {
 	seen := map[string]bool{}
 	for _, entry := range acl {
 		if _, err := domain.ParseService(entry.Service); err != nil {
@@ -189,18 +191,18 @@ func checkRole(id string, acl []events.ACLEntry, domini, tipi []string) (events.
 			}
 		}
 	}
-	if err := checkScopeList("domini", domini, ValidDominio); err != nil {
+	domini, units, err := checkEntities(domini, units)
+	if err != nil {
 		return events.RoleDefined{}, domain.Role{}, err
 	}
 	if err := checkScopeList("tipiPendenza", tipi, ValidID); err != nil {
 		return events.RoleDefined{}, domain.Role{}, err
 	}
-	e := events.RoleDefined{IDRuolo: id, ACL: acl, Domini: domain.ParseScope(domini).List(),
-		TipiPendenza: domain.ParseScope(tipi).List()}
+	e := events.RoleDefined{IDRuolo: id, ACL: acl, Domini: domini, UnitaOperative: units, TipiPendenza: domain.ParseScope(tipi).List()}
 	if e.ACL == nil {
 		e.ACL = []events.ACLEntry{}
 	}
-	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
+	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.UnitaOperative, e.TipiPendenza)
 	if err != nil {
 		return events.RoleDefined{}, domain.Role{}, invalid("acl", "%v", err)
 	}
@@ -214,11 +216,11 @@ func checkPersonal(pr events.PersonalRole) (events.PersonalRole, *domain.Role, e
 	if len(pr.ACL) == 0 {
 		return events.PersonalRole{}, nil, nil
 	}
-	e, role, err := checkRole(domain.PersonalRole, pr.ACL, pr.Domini, pr.TipiPendenza)
+	e, role, err := checkRole(domain.PersonalRole, pr.ACL, pr.Domini, pr.UnitaOperative, pr.TipiPendenza)
 	if err != nil {
 		return events.PersonalRole{}, nil, err
 	}
-	return events.PersonalRole{ACL: e.ACL, Domini: e.Domini, TipiPendenza: e.TipiPendenza}, &role, nil
+	return events.PersonalRole{ACL: e.ACL, Domini: e.Domini, UnitaOperative: e.UnitaOperative, TipiPendenza: e.TipiPendenza}, &role, nil
 }
 
 // storedPersonal is the personal role a registration event holds, parsed
@@ -234,12 +236,15 @@ func storedPersonal(pr events.PersonalRole) (events.PersonalRole, *domain.Role) 
 func samePersonal(a, b events.PersonalRole) bool {
 	return slices.EqualFunc(a.ACL, b.ACL, func(x, y events.ACLEntry) bool {
 		return x.Service == y.Service && slices.Equal(x.Rights, y.Rights)
-	}) && slices.Equal(a.Domini, b.Domini) && slices.Equal(a.TipiPendenza, b.TipiPendenza)
+	}) && slices.Equal(a.Domini, b.Domini) && sameUnits(a.UnitaOperative, b.UnitaOperative) && slices.Equal(a.TipiPendenza, b.TipiPendenza)
 }
 
+// sameUnits reports whether two stored unit lists are equal.
+func sameUnits(a, b map[string][]string) bool { return maps.EqualFunc(a, b, slices.Equal) }
+
 func sameRole(a, b events.RoleDefined) bool {
-	ra, erra := domain.ParseRole(a.IDRuolo, a.Rights(), a.Domini, a.TipiPendenza)
-	rb, errb := domain.ParseRole(b.IDRuolo, b.Rights(), b.Domini, b.TipiPendenza)
+	ra, erra := domain.ParseRole(a.IDRuolo, a.Rights(), a.Domini, a.UnitaOperative, a.TipiPendenza)
+	rb, errb := domain.ParseRole(b.IDRuolo, b.Rights(), b.Domini, b.UnitaOperative, b.TipiPendenza)
 	return erra == nil && errb == nil && ra.ACL == rb.ACL && ra.Domini.Equal(rb.Domini) && ra.Tipi.Equal(rb.Tipi)
 }
 
@@ -311,6 +316,39 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, p
 			samePersonal(heldPersonal, c.Personal) {
 			return nil, nil
 		}
+		return []events.Event{events.OperatorUpdated(e)}, nil
+	})
+}
+
+// ChangeOwnPassword is PATCH /profilo's REPLACE of /password: the actor, an
+// operator, changes its own password (operations.ChangeOwnProfile decides;
+// no Anagrafica right is needed). The operator's stream gets the same
+// OperatorUpdated a PUT with a password writes, its other data unchanged.
+func (h *Handler) ChangeOwnPassword(ctx context.Context, actor Actor, password string) (Result, error) {
+	if err := operations.ChangeOwnProfile(actor.Principal, []string{domain.ProfilePassword}, nil); err != nil {
+		return Result{}, err
+	}
+	if password == "" {
+		return Result{}, invalid("password", "is required")
+	}
+	if err := checkPassword("password", &password); err != nil {
+		return Result{}, err
+	}
+	hash, _, err := hashCredentials(&password, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	principal := actor.Principal.Name
+	return h.execute(ctx, actor, events.StreamOperatore+principal, func(stream []events.Envelope) ([]events.Event, error) {
+		cur := latest(stream, func(e events.OperatorUpdated) events.OperatorRegistered { return events.OperatorRegistered(e) })
+		if cur == nil {
+			return nil, fmt.Errorf("%w: operator %s", ErrNotFound, principal)
+		}
+		if cur.PasswordHash == "" {
+			return nil, unprocessable("operator %s authenticates without a password (client certificate): there is none to change", principal)
+		}
+		e := *cur
+		e.PasswordHash, e.APIKeyHash = hash, "" // "" keeps the API key
 		return []events.Event{events.OperatorUpdated(e)}, nil
 	})
 }

@@ -176,5 +176,5 @@ func payable(pd projections.Pendenza) (events.PaymentItem, error) {
 	}
 	return events.PaymentItem{IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, IDDominio: pd.IDDominio,
 		IDTipoPendenza: pd.IDTipoPendenza, NumeroAvviso: pd.NumeroAvviso, AmountCents: pd.AmountCents,
-		Causale: pd.Causale, PayerID: pd.View().PayerID}, nil
+		Causale: pd.Causale, PayerID: pd.View().PayerID, IDUnitaOperativa: pd.IDUnitaOperativa}, nil
 }

@@ -141,6 +141,35 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 	return nil
 }
 
+// checkEntities validates an entity scope: domini (see checkScopeList)
+// and the units of entities covered only in some of them (unitaOperative:
+// idDominio → unit ids). It returns the stored form: entities covered
+// whole, sorted ("*" alone for all), and the sorted units of the others
+// (an entity also named whole, or with no unit, is covered whole).
+func checkEntities(domini []string, units map[string][]string) ([]string, map[string][]string, error) {
+	if err := checkScopeList("domini", domini, ValidDominio); err != nil {
+		return nil, nil, err
+	}
+	if err := checkListLength("unitaOperative", len(units)); err != nil {
+		return nil, nil, err
+	}
+	for d, us := range units {
+		if !ValidDominio(d) {
+			return nil, nil, invalid("domini.idDominio", "bad id %q", d)
+		}
+		if err := checkListLength("domini.unitaOperative", len(us)); err != nil {
+			return nil, nil, err
+		}
+		for _, u := range us {
+			if !ValidID(u) {
+				return nil, nil, invalid("domini.unitaOperative", "bad id %q", u)
+			}
+		}
+	}
+	s := domain.EntitiesOf(domini, units)
+	return s.Scope.List(), s.Units(), nil
+}
+
 // hashOptional hashes p when set; "" means keep the current hash.
 // hashCredentials hashes an operator's or application's optional password
 // and API key (argon2id each; "" for one not given, which keeps it).

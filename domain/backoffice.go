@@ -25,10 +25,21 @@ func hasRight(p *Principal, s Service, r Right) bool {
 	return false
 }
 
-// roleCovers reports whether one role of p gives right on s with both
-// idDominio and idTipo in that role's scope.
-func roleCovers(p *Principal, s Service, r Right, idDominio, idTipo string) bool {
-	return someRole(p, s, r, func(role *Role) bool { return role.Domini.Contains(idDominio) && role.Tipi.Contains(idTipo) })
+// roleCovers reports whether one role of p gives right on s with pl (its
+// entity and unit, and its type) in that role's scope.
+func roleCovers(p *Principal, s Service, r Right, pl *Place) bool {
+	for i := range p.Roles {
+		if role := &p.Roles[i]; role.Has(s, r) && role.covers(pl) {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether pl is in the role's scope: its entity (whole, or
+// its unit) and its type, when it has one.
+func (r *Role) covers(pl *Place) bool {
+	return r.Domini.ContainsUnit(pl.IDDominio, pl.IDUnita) && (pl.IDTipoPendenza == "" || r.Tipi.Contains(pl.IDTipoPendenza))
 }
 
 // someRole reports whether one role of p gives right on s and holds in its
@@ -81,14 +92,26 @@ func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
 	})
 }
 
-// CanOnPendenzaScope decides whether one role of p gives right on s with
-// both idDominio and idTipo in that same role's scope. The ids usually come
-// from a stored pendenza, so the denial does not repeat them.
-func CanOnPendenzaScope(p Principal, s Service, r Right, idDominio, idTipo string) error {
+// CanReachDominio is the gate of a Backoffice read of what may lie in one
+// of idDominio's units (receipts, collections), before the lookup: one role
+// giving right on s reaches idDominio, whole or in some of its units
+// (RuleRoleScope otherwise). The stored resource is then decided by
+// CanOnPlace.
+func CanReachDominio(p Principal, s Service, r Right, idDominio string) error {
+	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.Reaches(idDominio) }, func() error {
+		return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+	})
+}
+
+// CanOnPlace decides whether one role of p gives right on s with pl in
+// that same role's scope: its entity (whole, or the unit pl names) and its
+// type when it has one. The place usually comes from a stored pendenza or
+// event, so the denial does not repeat it.
+func CanOnPlace(p Principal, s Service, r Right, pl Place) error {
 	if err := HasServiceRight(p, s, r); err != nil {
 		return err
 	}
-	if !roleCovers(&p, s, r, idDominio, idTipo) {
+	if !roleCovers(&p, s, r, &pl) {
 		return denyRight(detailPendenzaScope, s, r)
 	}
 	return nil
@@ -108,7 +131,8 @@ func CanOnPayment(p Principal, s Service, r Right, v PaymentView) error {
 		return deny(RuleRoleScope, "the payment covers no pendenza in scope")
 	}
 	for i := range v.Items {
-		if !roleCovers(&p, s, r, v.Items[i].IDDominio, v.Items[i].IDTipoPendenza) {
+		it := &v.Items[i]
+		if !roleCovers(&p, s, r, &Place{IDDominio: it.IDDominio, IDUnita: it.IDUnita, IDTipoPendenza: it.IDTipoPendenza}) {
 			return denyRight(detailPaymentScope, s, r)
 		}
 	}
@@ -127,13 +151,35 @@ func HasAnyRole(p Principal) error {
 	return nil
 }
 
+// ProfilePassword is the one member of its own profile a principal may
+// change (PATCH /profilo).
+const ProfilePassword = "password"
+
+// CanChangeOwnProfile decides a change of member of p's own profile
+// (GovPay's PATCH /profilo): an active operator (RuleAPIEntry for any other
+// caller) may change its own password and nothing else (RuleOwnProfile):
+// acl, domini, tipiPendenza and ruoli would be rights taken by their
+// holder.
+func CanChangeOwnProfile(p Principal, member string) error {
+	if err := active(&p); err != nil {
+		return err
+	}
+	if p.Kind != KindOperator {
+		return deny(RuleAPIEntry, "only operators change their own profile")
+	}
+	if member != ProfilePassword {
+		return deny(RuleOwnProfile, "an operator changes only its own password: %s is granted under Anagrafica Ruoli W", member)
+	}
+	return nil
+}
+
 // EffectiveRight is one service right of a caller with the scope it
 // reaches and the role it comes from.
 type EffectiveRight struct {
 	Role    string
 	Service Service
 	Rights  Rights
-	Domini  Scope
+	Domini  EntityScope
 	Tipi    Scope
 }
 

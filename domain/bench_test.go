@@ -17,9 +17,9 @@ func allowedDecisions() []struct {
 	}
 	op := operator(roles...)
 	a := app("A",
-		Grant{API: APIPendenze, Domini: ScopeOf(d1, d2), Tipi: ScopeAll()},
-		Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA, tB)},
-		Grant{API: APIRagioneria, Domini: ScopeOf(d1)})
+		Grant{API: APIPendenze, Domini: Entities(ScopeOf(d1, d2)), Tipi: ScopeAll()},
+		Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA, tB)},
+		Grant{API: APIRagioneria, Domini: Entities(ScopeOf(d1))})
 	v := PendenzaView{IDA2A: "A", IDDominio: d1, IDTipoPendenza: tA, PayerID: "RSSMRA80A01H501U"}
 	session := strings.Repeat("0123456789abcdef", 4)
 	anon := Anonymous(session)
@@ -35,9 +35,11 @@ func allowedDecisions() []struct {
 		decide func() error
 	}{
 		{"enter_backoffice", func() error { return CanEnterAPI(op, APIBackoffice) }},
-		{"backoffice_pendenza_scope", func() error { return CanOnPendenzaScope(op, ServicePendenze, RightRead, d2, tB) }},
+		{"backoffice_pendenza_scope", func() error {
+			return CanOnPlace(op, ServicePendenze, RightRead, Place{IDDominio: d2, IDTipoPendenza: tB})
+		}},
 		{"backoffice_payment", func() error { return CanOnPayment(op, ServicePagamenti, RightRead, pay) }},
-		{"pendenze_create", func() error { return CanCreatePendenza(a, "A", d1, tA) }},
+		{"pendenze_create", func() error { return CanCreatePendenza(a, "A", Place{IDDominio: d1, IDTipoPendenza: tA}) }},
 		{"pendenze_read_own", func() error { return CanReadOwnPendenza(a, v) }},
 		{"pagamento_read_pendenza_app", func() error { return CanReadPendenzaPagamento(a, v) }},
 		{"pagamento_read_pendenza_citizen", func() error { return CanReadPendenzaPagamento(cit, v) }},

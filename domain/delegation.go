@@ -1,5 +1,10 @@
 package domain
 
+import (
+	"maps"
+	"slices"
+)
+
 // Delegation (API.md section 4): a caller may grant, in a role, an
 // application's API scope or an operator's roles, only scopes and rights it
 // holds itself, and granting "*" needs "*".
@@ -36,41 +41,65 @@ func covers(s Scope, v string) bool {
 	return s.Contains(v)
 }
 
-// holdsDominio reports whether one role of granter gives s:r covering d.
-func holdsDominio(granter *Principal, s Service, r Right, d string) bool {
+// entityValues lists an entity scope's members for the pairwise check:
+// each entity covered whole (all is the single value "*"), then each unit
+// of an entity covered only in some.
+func entityValues(s EntityScope) []Place {
+	var out []Place
+	for _, d := range scopeValues(s.Scope) {
+		out = append(out, Place{IDDominio: d})
+	}
+	units := s.Units()
+	for _, d := range slices.Sorted(maps.Keys(units)) {
+		for _, u := range units[d] {
+			out = append(out, Place{IDDominio: d, IDUnita: u})
+		}
+	}
+	return out
+}
+
+// coversEntity reports whether s covers the entity place pl: a whole
+// entity ("*" standing for all) only whole, a unit whole or as a unit.
+func coversEntity(s EntityScope, pl Place) bool {
+	if pl.IDUnita == "" {
+		return covers(s.Scope, pl.IDDominio)
+	}
+	return s.ContainsUnit(pl.IDDominio, pl.IDUnita)
+}
+
+// holdsPlace reports whether one role of granter gives s:r covering the
+// entity place pl and, when t is not "", the type t.
+func holdsPlace(granter *Principal, s Service, r Right, pl Place, t string) bool {
 	for i := range granter.Roles {
 		role := &granter.Roles[i]
-		if role.Has(s, r) && covers(role.Domini, d) {
+		if role.Has(s, r) && coversEntity(role.Domini, pl) && (t == "" || covers(role.Tipi, t)) {
 			return true
 		}
 	}
 	return false
 }
 
-// holdsPair reports whether one role of granter gives s:r covering d × t.
-func holdsPair(granter *Principal, s Service, r Right, d, t string) bool {
-	for i := range granter.Roles {
-		role := &granter.Roles[i]
-		if role.Has(s, r) && covers(role.Domini, d) && covers(role.Tipi, t) {
-			return true
-		}
+// where names an entity place in a denial.
+func where(pl Place) string {
+	if pl.IDUnita == "" {
+		return "idDominio " + pl.IDDominio
 	}
-	return false
+	return "idUnitaOperativa " + pl.IDUnita + " of idDominio " + pl.IDDominio
 }
 
 // holdsScope checks that granter holds s:r over domini and domini × tipi.
-func holdsScope(granter *Principal, s Service, r Right, domini, tipi Scope) error {
-	ds := scopeValues(domini)
+func holdsScope(granter *Principal, s Service, r Right, domini EntityScope, tipi Scope) error {
+	ds := entityValues(domini)
 	for _, d := range ds {
-		if !holdsDominio(granter, s, r, d) {
-			return deny(RuleDelegation, "the granter does not hold %s %s on idDominio %s", s, r, d)
+		if !holdsPlace(granter, s, r, d, "") {
+			return deny(RuleDelegation, "the granter does not hold %s %s on %s", s, r, where(d))
 		}
 	}
 	ts := scopeValues(tipi)
 	for _, d := range ds {
 		for _, t := range ts {
-			if !holdsPair(granter, s, r, d, t) {
-				return deny(RuleDelegation, "the granter does not hold %s %s on idDominio %s with idTipoPendenza %s", s, r, d, t)
+			if !holdsPlace(granter, s, r, d, t) {
+				return deny(RuleDelegation, "the granter does not hold %s %s on %s with idTipoPendenza %s", s, r, where(d), t)
 			}
 		}
 	}

@@ -22,7 +22,7 @@ func TestDelegation(t *testing.T) {
 	creditore := func(domini, tipi Scope) Role {
 		return role("new", map[Service]Rights{ServiceAnagraficaCreditore: wr}, domini, tipi)
 	}
-	grant := func(api API, domini, tipi Scope) Grant { return Grant{API: api, Domini: domini, Tipi: tipi} }
+	grant := func(api API, domini, tipi Scope) Grant { return Grant{API: api, Domini: Entities(domini), Tipi: tipi} }
 	runDecisions(t, []decision{
 		{"all_grants_all", CanGrantRole(operator(all), pendR(ScopeAll(), ScopeAll())), ""},
 		{"all_grants_any_entity", CanGrantRole(operator(all), pendR(ScopeOf(d1, d2), ScopeOf(tB))), ""},

@@ -4,10 +4,12 @@ package domain
 // who may read which events of the log, and which auditors' questions.
 
 // Place is where an event or a resource lies for scoping: its creditor
-// entity and, for pendenze and payments, the pendenza type ("" where types
-// do not apply).
+// entity, the entity's operational unit ("" for none: then only a scope
+// over the whole entity reaches it) and, for pendenze and payments, the
+// pendenza type ("" where types do not apply).
 type Place struct {
 	IDDominio      string
+	IDUnita        string
 	IDTipoPendenza string
 }
 
@@ -20,7 +22,7 @@ func CanReadWholeLog(p Principal) error {
 
 // CanReadEvent decides whether p, which does not see the whole log, sees
 // an event at places: every place in the scope of a role giving Giornale
-// degli Eventi R (by entity, and by type where one applies). An event with
+// degli Eventi R (by entity and unit, and by type where one applies). An event with
 // no place (the registries of types, intermediaries, roles, principals and
 // settings) is denied.
 func CanReadEvent(p Principal, places []Place) error {
@@ -29,10 +31,10 @@ func CanReadEvent(p Principal, places []Place) error {
 	}
 	for _, pl := range places {
 		var err error
-		if pl.IDTipoPendenza == "" {
+		if pl.IDTipoPendenza == "" && pl.IDUnita == "" {
 			err = CanOnDominio(p, ServiceGiornaleEventi, RightRead, pl.IDDominio)
 		} else {
-			err = CanOnPendenzaScope(p, ServiceGiornaleEventi, RightRead, pl.IDDominio, pl.IDTipoPendenza)
+			err = CanOnPlace(p, ServiceGiornaleEventi, RightRead, pl)
 		}
 		if err != nil {
 			return err

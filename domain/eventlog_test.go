@@ -12,7 +12,7 @@ func TestEventLogAndAuditScoping(t *testing.T) {
 	entity1 := []Place{{IDDominio: d1}}
 	pendenza1A := []Place{{IDDominio: d1, IDTipoPendenza: tA}}
 	pendenza1B := []Place{{IDDominio: d1, IDTipoPendenza: tB}}
-	paymentBoth := []Place{{d1, tA}, {d2, tA}}
+	paymentBoth := []Place{{IDDominio: d1, IDTipoPendenza: tA}, {IDDominio: d2, IDTipoPendenza: tA}}
 	runDecisions(t, []decision{
 		{"whole_log_with_role_over_everything", CanReadWholeLog(everywhere), ""},
 		{"whole_log_denied_to_one_entity", CanReadWholeLog(oneEntity), RuleRoleScope},
@@ -33,8 +33,8 @@ func TestEventLogAndAuditScoping(t *testing.T) {
 
 func TestWriteGatesNameWhatTheyGate(t *testing.T) {
 	t.Parallel()
-	pen := app("A", Grant{API: APIPendenze, Domini: ScopeOf(d1), Tipi: ScopeAll()})
-	rag := app("R", Grant{API: APIRagioneria, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	pen := app("A", Grant{API: APIPendenze, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	rag := app("R", Grant{API: APIRagioneria, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
 	runDecisions(t, []decision{
 		{"own_ida2a", CanWriteUnderIDA2A(pen, "A"), ""},
 		{"other_ida2a_is_the_own_ida2a_rule", CanWriteUnderIDA2A(pen, "B"), RuleOwnIDA2A},

@@ -80,7 +80,7 @@ func expect(t *testing.T, err error, rule string) {
 
 // NewRole builds a role from its ACL.
 func NewRole(id string, acl map[Service]Rights, domini, tipi Scope) Role {
-	r := Role{ID: id, Domini: domini, Tipi: tipi}
+	r := Role{ID: id, Domini: Entities(domini), Tipi: tipi}
 	for s, rights := range acl {
 		r.ACL[s.i] = rights
 	}

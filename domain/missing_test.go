@@ -7,10 +7,10 @@ import (
 
 func TestMissingResourcesNeverLeakOutsideAFullScope(t *testing.T) {
 	t.Parallel()
-	full := app("F", Grant{API: APIPagamento, Domini: ScopeAll(), Tipi: ScopeAll()})
-	entityAllTypes := app("E", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeAll()})
-	pair := app("P", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)})
-	onlyPendenze := app("Q", Grant{API: APIPendenze, Domini: ScopeAll(), Tipi: ScopeAll()})
+	full := app("F", Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
+	entityAllTypes := app("E", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	pair := app("P", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)})
+	onlyPendenze := app("Q", Grant{API: APIPendenze, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
 	everywhere := role("all", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll())
 	oneEntity := role("one", map[Service]Rights{ServicePendenze: rd}, ScopeOf(d1), ScopeAll())
 	allTypesNoRight := role("nor", map[Service]Rights{ServicePagamenti: rd}, ScopeAll(), ScopeAll())
@@ -31,9 +31,9 @@ func TestMissingResourcesNeverLeakOutsideAFullScope(t *testing.T) {
 
 func TestMissingRule(t *testing.T) {
 	t.Parallel()
-	full := app("F", Grant{API: APIPagamento, Domini: ScopeAll(), Tipi: ScopeAll()})
-	pair := app("P", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)})
-	entityAllTypes := app("E", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	full := app("F", Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
+	pair := app("P", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)})
+	entityAllTypes := app("E", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
 	cit, anon := Citizen("CIT"), Anonymous("h")
 	if err := Missing(nil); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Missing(nil) = %v, want ErrNotFound", err)

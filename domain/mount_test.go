@@ -32,9 +32,9 @@ func TestAcceptsAuth(t *testing.T) {
 func TestCanEnterAPI(t *testing.T) {
 	t.Parallel()
 	admin := role("admin", map[Service]Rights{ServicePendenze: rw}, ScopeAll(), ScopeAll())
-	pend := Grant{API: APIPendenze, Domini: ScopeAll(), Tipi: ScopeAll()}
-	pag := Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeAll()}
-	rag := Grant{API: APIRagioneria, Domini: ScopeOf(d1), Tipi: ScopeNone()}
+	pend := Grant{API: APIPendenze, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}
+	pag := Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()}
+	rag := Grant{API: APIRagioneria, Domini: Entities(ScopeOf(d1)), Tipi: ScopeNone()}
 	appWithRole := app("a")
 	appWithRole.Roles = []Role{admin}
 	runDecisions(t, []decision{
@@ -77,7 +77,7 @@ func TestInactivePrincipalsAlwaysDenied(t *testing.T) {
 	}
 	grants := []Grant{}
 	for _, api := range GrantableAPIs {
-		grants = append(grants, Grant{API: api, Domini: ScopeAll(), Tipi: ScopeAll()})
+		grants = append(grants, Grant{API: api, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
 	}
 	superApp := app("A", grants...)
 	superApp.Roles = []Role{all}
@@ -87,18 +87,20 @@ func TestInactivePrincipalsAlwaysDenied(t *testing.T) {
 	spont := TypeView{IDTipoPendenza: tA, Enabled: true, Spontaneous: true}
 	rec := ReconciliationView{IDDominio: d1, ID: "r", IDA2A: "A"}
 	decisions := map[string]func(Principal) error{
-		"can_enter_backoffice":   func(p Principal) error { return CanEnterAPI(p, APIBackoffice) },
-		"can_enter_pagamento":    func(p Principal) error { return CanEnterAPI(p, APIPagamento) },
-		"has_service_right":      func(p Principal) error { return HasServiceRight(p, ServicePendenze, RightRead) },
-		"can_on_dominio":         func(p Principal) error { return CanOnDominio(p, ServicePendenze, RightRead, d1) },
-		"can_on_pendenza_scope":  func(p Principal) error { return CanOnPendenzaScope(p, ServicePendenze, RightRead, d1, tA) },
+		"can_enter_backoffice": func(p Principal) error { return CanEnterAPI(p, APIBackoffice) },
+		"can_enter_pagamento":  func(p Principal) error { return CanEnterAPI(p, APIPagamento) },
+		"has_service_right":    func(p Principal) error { return HasServiceRight(p, ServicePendenze, RightRead) },
+		"can_on_dominio":       func(p Principal) error { return CanOnDominio(p, ServicePendenze, RightRead, d1) },
+		"can_on_pendenza_scope": func(p Principal) error {
+			return CanOnPlace(p, ServicePendenze, RightRead, Place{IDDominio: d1, IDTipoPendenza: tA})
+		},
 		"can_on_payment":         func(p Principal) error { return CanOnPayment(p, ServicePagamenti, RightRead, pay) },
 		"has_any_role":           HasAnyRole,
 		"can_grant_role":         func(p Principal) error { return CanGrantRole(p, all) },
 		"can_assign_no_roles":    func(p Principal) error { return CanAssignRoles(p, nil) },
 		"can_grant_api":          func(p Principal) error { return CanGrantAPI(p, grants[0]) },
-		"can_create_pendenza":    func(p Principal) error { return CanCreatePendenza(p, "A", d1, tA) },
-		"can_update_pendenza":    func(p Principal) error { return CanUpdatePendenza(p, v, "A", d1, tA) },
+		"can_create_pendenza":    func(p Principal) error { return CanCreatePendenza(p, "A", Place{IDDominio: d1, IDTipoPendenza: tA}) },
+		"can_update_pendenza":    func(p Principal) error { return CanUpdatePendenza(p, v, "A", Place{IDDominio: d1, IDTipoPendenza: tA}) },
 		"can_read_own_pendenza":  func(p Principal) error { return CanReadOwnPendenza(p, v) },
 		"can_ask_about_ida2a":    func(p Principal) error { return CanAskAboutIDA2A(p, "A") },
 		"can_read_pendenza_pag":  func(p Principal) error { return CanReadPendenzaPagamento(p, v) },

@@ -35,7 +35,11 @@ var (
 		entry:     "the caller cannot start payments"}
 	payNotice      = kindRule{entry: "the caller cannot pay notices"}
 	askSpontaneous = kindRule{entry: "the caller cannot start payments"}
-	readNotice     = kindRule{entry: "the caller cannot read notices"}
+	// createPendenza is POST /pendenze/{idDominio}/{idTipoPendenza}.
+	createPendenza = kindRule{citizenPayer: true,
+		citizen: "a citizen creates pendenze only with itself as payer",
+		entry:   "the caller cannot create pendenze on the PAGAMENTO API"}
+	readNotice = kindRule{entry: "the caller cannot read notices"}
 )
 
 // decide denies an inactive p, then asks app for an application, and
@@ -63,10 +67,46 @@ func (r *kindRule) decide(p *Principal, payerID string, app func() error) error 
 
 // CanReadPendenzaPagamento decides GET /pendenze/{idA2A}/{idPendenza}:
 // applications see pendenze in their PAGAMENTO scope (RuleAPIScope),
-// citizens those they are payer of (RulePayer), anonymous callers none
-// (RuleAnonymous).
+// citizens those they are payer of (RulePayer), anonymous callers only
+// those their own session created (RuleSession, compared in constant
+// time), no other (RuleAnonymous).
 func CanReadPendenzaPagamento(p Principal, v PendenzaView) error {
+	if p.Kind == KindAnonymous && v.SessionHash != "" {
+		if p.SessionHash != "" && ctEqual(v.SessionHash, p.SessionHash) {
+			return nil
+		}
+		return deny(RuleSession, "an anonymous caller reads only the pendenze its own session created")
+	}
 	return readPendenzaPagamento.decide(&p, v.PayerID, func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
+}
+
+// CanCreatePendenzaPagamento decides POST /pendenze/{idDominio}/
+// {idTipoPendenza} on the Pagamento API, a pendenza at the place at of the
+// registered, enabled type t with payer payerID: an application needs the
+// place in its PAGAMENTO scope (RuleAPIScope), a citizen must be the payer
+// (RulePayer), an anonymous caller may (the pendenza is its session's);
+// then for everyone the type must allow spontaneous payments
+// (RuleSpontaneous).
+func CanCreatePendenzaPagamento(p Principal, at Place, t TypeView, payerID string) error {
+	if err := createPendenza.decide(&p, payerID, func() error {
+		return inGrant(&p, APIPagamento, at.IDDominio, at.IDUnita, at.IDTipoPendenza)
+	}); err != nil {
+		return err
+	}
+	if !t.Spontaneous {
+		return deny(RuleSpontaneous, "idTipoPendenza %s does not allow pendenze created by the payer", t.IDTipoPendenza)
+	}
+	return nil
+}
+
+// CanAskPendenzaPagamento is the gate of GET /pendenze/{idA2A}/{idPendenza}
+// before the lookup: CanListPendenzePagamento's, but an anonymous caller
+// may ask (the stored pendenza's session decides).
+func CanAskPendenzaPagamento(p Principal) error {
+	if p.Kind == KindAnonymous {
+		return nil
+	}
+	return CanListPendenzePagamento(p)
 }
 
 // CanListPendenzePagamento decides whether p may list pendenze at all
@@ -115,7 +155,7 @@ func CanPaySpontaneous(p Principal, idDominio string, t TypeView) error {
 // 422): applications need the pair in their PAGAMENTO scope; citizens and
 // anonymous callers may name any pair.
 func CanAskSpontaneous(p Principal, idDominio, idTipo string) error {
-	return askSpontaneous.decide(&p, "", func() error { return inGrant(&p, APIPagamento, idDominio, idTipo) })
+	return askSpontaneous.decide(&p, "", func() error { return inGrant(&p, APIPagamento, idDominio, "", idTipo) })
 }
 
 // CanReadPayment decides GET /pagamenti/{id} on the Pagamento API:
@@ -166,16 +206,7 @@ func CanReadNotice(p Principal, v PendenzaView) error {
 // the notice is looked up (403 before 404): an application needs idDominio
 // in its PAGAMENTO scope; citizens and anonymous callers may ask.
 func CanAskNotice(p Principal, idDominio string) error {
-	return readNotice.decide(&p, "", func() error {
-		g, err := grantScope(&p, APIPagamento)
-		if err != nil {
-			return err
-		}
-		if !g.Domini.Contains(idDominio) {
-			return deny(RuleAPIScope, "idDominio %s is not in the application's PAGAMENTO scope", idDominio)
-		}
-		return nil
-	})
+	return readNotice.decide(&p, "", func() error { return reachedIn(&p, APIPagamento, idDominio, EntityScope.Reaches) })
 }
 
 // CanReadProfile decides GET /profilo on the Pagamento API: every active

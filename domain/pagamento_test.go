@@ -7,9 +7,9 @@ import (
 
 func TestPagamentoRules(t *testing.T) {
 	t.Parallel()
-	pag := Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)}
+	pag := Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)}
 	a := app("A", pag)
-	onlyPendenze := app("P", Grant{API: APIPendenze, Domini: ScopeAll(), Tipi: ScopeAll()})
+	onlyPendenze := app("P", Grant{API: APIPendenze, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
 	own := PendenzaView{IDA2A: "A", IDPendenza: "1", IDDominio: d1, IDTipoPendenza: tA, PayerID: "CIT"}
 	other := PendenzaView{IDA2A: "B", IDPendenza: "2", IDDominio: d1, IDTipoPendenza: tA, PayerID: "CIT"}
 	farEntity := PendenzaView{IDA2A: "B", IDPendenza: "3", IDDominio: d2, IDTipoPendenza: tA, PayerID: "OTHER"}
@@ -101,16 +101,39 @@ func TestPagamentoRules(t *testing.T) {
 // pendenza does not name its entity or type, which belong to its creator.
 func TestDetailsDoNotLeakStoredScope(t *testing.T) {
 	t.Parallel()
-	a := app("A", Grant{API: APIPagamento, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)})
+	a := app("A", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)})
 	far := PendenzaView{IDA2A: "B", IDPendenza: "3", IDDominio: d2, IDTipoPendenza: tB}
 	op := operator(role("r", map[Service]Rights{ServicePendenze: rd}, ScopeOf(d1), ScopeAll()))
 	for _, err := range []error{
 		CanReadPendenzaPagamento(a, far), CanPayPendenza(a, far), CanPayNotice(a, far), CanReadNotice(a, far),
-		CanOnPendenzaScope(op, ServicePendenze, RightRead, d2, tB),
+		CanOnPlace(op, ServicePendenze, RightRead, Place{IDDominio: d2, IDTipoPendenza: tB}),
 		CanOnPayment(op, ServicePendenze, RightRead, PaymentView{Items: []PaymentItemView{{IDDominio: d2, IDTipoPendenza: tB}}}),
 	} {
 		if err == nil || strings.Contains(err.Error(), d2) || strings.Contains(err.Error(), tB) {
 			t.Errorf("denial %v names the stored pendenza's scope", err)
 		}
 	}
+}
+
+func TestCanCreatePendenzaPagamento(t *testing.T) {
+	spont := TypeView{IDTipoPendenza: tA, Enabled: true, Spontaneous: true}
+	notSpont := TypeView{IDTipoPendenza: tA, Enabled: true}
+	at := Place{IDDominio: d1, IDTipoPendenza: tA}
+	a := app("A", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	const sess, other = "aa11", "bb22"
+	mine := PendenzaView{IDA2A: PortalIDA2A, IDPendenza: "x", IDDominio: d1, IDTipoPendenza: tA, SessionHash: sess}
+	runDecisions(t, []decision{
+		{"citizen_as_payer", CanCreatePendenzaPagamento(Citizen("CIT"), at, spont, "CIT"), ""},
+		{"citizen_for_another", CanCreatePendenzaPagamento(Citizen("CIT"), at, spont, "OTHER"), RulePayer},
+		{"citizen_type_not_spontaneous", CanCreatePendenzaPagamento(Citizen("CIT"), at, notSpont, "CIT"), RuleSpontaneous},
+		{"anonymous", CanCreatePendenzaPagamento(Anonymous(sess), at, spont, "ANY"), ""},
+		{"application_in_scope", CanCreatePendenzaPagamento(a, at, spont, "ANY"), ""},
+		{"application_out_of_scope", CanCreatePendenzaPagamento(a, Place{IDDominio: d2, IDTipoPendenza: tA}, spont, "ANY"), RuleAPIScope},
+		{"operator", CanCreatePendenzaPagamento(operator(), at, spont, "ANY"), RuleAPIEntry},
+		{"anonymous_reads_its_session", CanReadPendenzaPagamento(Anonymous(sess), mine), ""},
+		{"anonymous_other_session", CanReadPendenzaPagamento(Anonymous(other), mine), RuleSession},
+		{"anonymous_without_session", CanReadPendenzaPagamento(Anonymous(""), mine), RuleSession},
+		{"anonymous_sessionless_pendenza", CanReadPendenzaPagamento(Anonymous(sess), PendenzaView{IDDominio: d1}), RuleAnonymous},
+		{"anonymous_may_ask", CanAskPendenzaPagamento(Anonymous(sess)), ""},
+	})
 }

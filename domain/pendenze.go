@@ -24,30 +24,29 @@ func ownedBy(p *Principal, api API, owner, rule, detail string) error {
 	return nil
 }
 
-// CanCreatePendenza decides a new pendenza at pathIDA2A with idDominio ×
-// idTipo: pathIDA2A must be the caller's own (RuleOwnIDA2A) and the pair in
-// its PENDENZE grant (RuleAPIScope).
-func CanCreatePendenza(p Principal, pathIDA2A, idDominio, idTipo string) error {
+// CanCreatePendenza decides a new pendenza at pathIDA2A placed at at (its
+// entity, unit and type): pathIDA2A must be the caller's own
+// (RuleOwnIDA2A) and the place in its PENDENZE grant (RuleAPIScope).
+func CanCreatePendenza(p Principal, pathIDA2A string, at Place) error {
 	if err := ownedBy(&p, APIPendenze, pathIDA2A, RuleOwnIDA2A, detailOwnIDA2A); err != nil {
 		return err
 	}
-	return inGrant(&p, APIPendenze, idDominio, idTipo)
+	return inGrant(&p, APIPendenze, at.IDDominio, at.IDUnita, at.IDTipoPendenza)
 }
 
-// CanUpdatePendenza decides an update of existing at pathIDA2A to
-// newDominio × newTipo: pathIDA2A must be the caller's own (RuleOwnIDA2A),
-// the caller must have created existing (RuleCreator), and the new pair
-// must still be in its grant (RuleAPIScope). Whether the old pair is still
-// in the grant does not matter: the creator may move a pendenza back into
-// scope.
-func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A, newDominio, newTipo string) error {
+// CanUpdatePendenza decides an update of existing at pathIDA2A to the
+// place to: pathIDA2A must be the caller's own (RuleOwnIDA2A), the caller
+// must have created existing (RuleCreator), and the new place must still
+// be in its grant (RuleAPIScope). Whether the old place is still in the
+// grant does not matter: the creator may move a pendenza back into scope.
+func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A string, to Place) error {
 	if err := ownedBy(&p, APIPendenze, pathIDA2A, RuleOwnIDA2A, detailOwnIDA2A); err != nil {
 		return err
 	}
 	if existing.IDA2A != p.IDA2A {
 		return deny(RuleCreator, "only the application that created the pendenza may update it")
 	}
-	return inGrant(&p, APIPendenze, newDominio, newTipo)
+	return inGrant(&p, APIPendenze, to.IDDominio, to.IDUnita, to.IDTipoPendenza)
 }
 
 // CanReadOwnPendenza decides a read on the Pendenze API: the creator only,

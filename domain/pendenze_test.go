@@ -4,31 +4,31 @@ import "testing"
 
 func TestPendenzeRules(t *testing.T) {
 	t.Parallel()
-	pend := Grant{API: APIPendenze, Domini: ScopeOf(d1), Tipi: ScopeOf(tA)}
-	pag := Grant{API: APIPagamento, Domini: ScopeAll(), Tipi: ScopeAll()}
+	pend := Grant{API: APIPendenze, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)}
+	pag := Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}
 	a := app("A", pend)
 	own := PendenzaView{IDA2A: "A", IDPendenza: "1", IDDominio: d1, IDTipoPendenza: tA}
 	ownOutOfScope := PendenzaView{IDA2A: "A", IDPendenza: "2", IDDominio: d2, IDTipoPendenza: tB}
 	other := PendenzaView{IDA2A: "B", IDPendenza: "3", IDDominio: d1, IDTipoPendenza: tA}
 	zeroScope := app("A", Grant{API: APIPendenze})
 	runDecisions(t, []decision{
-		{"create_in_scope", CanCreatePendenza(a, "A", d1, tA), ""},
-		{"create_other_ida2a", CanCreatePendenza(a, "B", d1, tA), RuleOwnIDA2A},
-		{"create_empty_path_ida2a", CanCreatePendenza(a, "", d1, tA), RuleOwnIDA2A},
-		{"create_out_of_entity", CanCreatePendenza(a, "A", d2, tA), RuleAPIScope},
-		{"create_out_of_type", CanCreatePendenza(a, "A", d1, tB), RuleAPIScope},
-		{"create_with_zero_scope_grant", CanCreatePendenza(zeroScope, "A", d1, tA), RuleAPIScope},
-		{"create_with_star_grant", CanCreatePendenza(app("A", Grant{API: APIPendenze, Domini: ScopeAll(), Tipi: ScopeAll()}), "A", d2, tB), ""},
-		{"create_without_grant", CanCreatePendenza(app("X", pag), "X", d1, tA), RuleAPIEntry},
-		{"create_by_operator", CanCreatePendenza(operator(), "A", d1, tA), RuleAPIEntry},
-		{"create_by_citizen", CanCreatePendenza(Citizen("CIT"), "A", d1, tA), RuleAPIEntry},
+		{"create_in_scope", CanCreatePendenza(a, "A", Place{IDDominio: d1, IDTipoPendenza: tA}), ""},
+		{"create_other_ida2a", CanCreatePendenza(a, "B", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleOwnIDA2A},
+		{"create_empty_path_ida2a", CanCreatePendenza(a, "", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleOwnIDA2A},
+		{"create_out_of_entity", CanCreatePendenza(a, "A", Place{IDDominio: d2, IDTipoPendenza: tA}), RuleAPIScope},
+		{"create_out_of_type", CanCreatePendenza(a, "A", Place{IDDominio: d1, IDTipoPendenza: tB}), RuleAPIScope},
+		{"create_with_zero_scope_grant", CanCreatePendenza(zeroScope, "A", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleAPIScope},
+		{"create_with_star_grant", CanCreatePendenza(app("A", Grant{API: APIPendenze, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}), "A", Place{IDDominio: d2, IDTipoPendenza: tB}), ""},
+		{"create_without_grant", CanCreatePendenza(app("X", pag), "X", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleAPIEntry},
+		{"create_by_operator", CanCreatePendenza(operator(), "A", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleAPIEntry},
+		{"create_by_citizen", CanCreatePendenza(Citizen("CIT"), "A", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleAPIEntry},
 
-		{"update_own", CanUpdatePendenza(a, own, "A", d1, tA), ""},
-		{"update_own_back_into_scope", CanUpdatePendenza(a, ownOutOfScope, "A", d1, tA), ""},
-		{"update_others", CanUpdatePendenza(a, other, "A", d1, tA), RuleCreator},
-		{"update_under_other_ida2a", CanUpdatePendenza(a, other, "B", d1, tA), RuleOwnIDA2A},
-		{"update_moves_out_of_entity", CanUpdatePendenza(a, own, "A", d2, tA), RuleAPIScope},
-		{"update_moves_out_of_type", CanUpdatePendenza(a, own, "A", d1, tB), RuleAPIScope},
+		{"update_own", CanUpdatePendenza(a, own, "A", Place{IDDominio: d1, IDTipoPendenza: tA}), ""},
+		{"update_own_back_into_scope", CanUpdatePendenza(a, ownOutOfScope, "A", Place{IDDominio: d1, IDTipoPendenza: tA}), ""},
+		{"update_others", CanUpdatePendenza(a, other, "A", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleCreator},
+		{"update_under_other_ida2a", CanUpdatePendenza(a, other, "B", Place{IDDominio: d1, IDTipoPendenza: tA}), RuleOwnIDA2A},
+		{"update_moves_out_of_entity", CanUpdatePendenza(a, own, "A", Place{IDDominio: d2, IDTipoPendenza: tA}), RuleAPIScope},
+		{"update_moves_out_of_type", CanUpdatePendenza(a, own, "A", Place{IDDominio: d1, IDTipoPendenza: tB}), RuleAPIScope},
 
 		{"read_own", CanReadOwnPendenza(a, own), ""},
 		{"read_own_out_of_current_scope", CanReadOwnPendenza(a, ownOutOfScope), ""},

@@ -3,12 +3,12 @@ package domain
 import "iter"
 
 // Role is a named set of service rights limited to a scope of creditor
-// entities (Domini) and pendenza types (Tipi). A right reaches only its own
-// role's scope.
+// entities and their units (Domini) and pendenza types (Tipi). A right
+// reaches only its own role's scope.
 type Role struct {
 	ID     string
 	ACL    [numServices]Rights // indexed by Service.i
-	Domini Scope
+	Domini EntityScope
 	Tipi   Scope
 }
 
@@ -18,11 +18,18 @@ type Role struct {
 // role can take this id ('~' is outside the id alphabet).
 const PersonalRole = "~personale"
 
+// PortalIDA2A is the creator of the pendenze citizens and anonymous callers
+// create on the Pagamento API (POST /pendenze/{idDominio}/{idTipoPendenza}),
+// GovPay's portal application: reserved, no application may register it,
+// so no one reads them on the Pendenze API.
+const PortalIDA2A = "pagopa-portale"
+
 // ParseRole builds a role from its wire form: each service's name with its
-// rights ("R", "W"), as acl yields them, and the domini and tipi scope
-// lists (see ParseScope). An unknown service or right is an error.
-func ParseRole(id string, acl iter.Seq2[string, []string], domini, tipi []string) (Role, error) {
-	r := Role{ID: id, Domini: ParseScope(domini), Tipi: ParseScope(tipi)}
+// rights ("R", "W"), as acl yields them, the domini scope list with the
+// units of entities covered only in some (see EntitiesOf), and the tipi
+// scope list (see ParseScope). An unknown service or right is an error.
+func ParseRole(id string, acl iter.Seq2[string, []string], domini []string, units map[string][]string, tipi []string) (Role, error) {
+	r := Role{ID: id, Domini: EntitiesOf(domini, units), Tipi: ParseScope(tipi)}
 	for service, rights := range acl {
 		s, err := ParseService(service)
 		if err != nil {
@@ -48,7 +55,7 @@ func (r Role) Has(s Service, right Right) bool { return r.ACL[s.i].Has(right) }
 // Grant is an application's authorization on one API with its scope.
 type Grant struct {
 	API    API
-	Domini Scope
+	Domini EntityScope
 	Tipi   Scope
 }
 

@@ -4,8 +4,8 @@ import "testing"
 
 func TestCanReadAPIProfile(t *testing.T) {
 	t.Parallel()
-	pen := app("P", Grant{API: APIPendenze, Domini: ScopeOf(d1), Tipi: ScopeAll()})
-	rag := app("R", Grant{API: APIRagioneria, Domini: ScopeOf(d1), Tipi: ScopeAll()})
+	pen := app("P", Grant{API: APIPendenze, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	rag := app("R", Grant{API: APIRagioneria, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
 	runDecisions(t, []decision{
 		{"pendenze_app_on_pendenze", CanReadAPIProfile(pen, APIPendenze), ""},
 		{"ragioneria_app_on_ragioneria", CanReadAPIProfile(rag, APIRagioneria), ""},
@@ -14,5 +14,18 @@ func TestCanReadAPIProfile(t *testing.T) {
 		{"operator", CanReadAPIProfile(operator(role("A", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll())), APIPendenze), RuleAPIEntry},
 		{"citizen", CanReadAPIProfile(Citizen("CIT"), APIRagioneria), RuleAPIEntry},
 		{"not_these_apis", CanReadAPIProfile(pen, APIPagamento), RuleAPIEntry},
+	})
+}
+
+func TestCanChangeOwnProfile(t *testing.T) {
+	op := operator(role("r", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll()))
+	runDecisions(t, []decision{
+		{"operator_own_password", CanChangeOwnProfile(op, ProfilePassword), ""},
+		{"operator_takes_roles", CanChangeOwnProfile(op, "ruoli"), RuleOwnProfile},
+		{"operator_takes_acl", CanChangeOwnProfile(op, "acl"), RuleOwnProfile},
+		{"operator_takes_scope", CanChangeOwnProfile(op, "domini"), RuleOwnProfile},
+		{"disabled_operator", CanChangeOwnProfile(disabled(op), ProfilePassword), RulePrincipalDisabled},
+		{"application", CanChangeOwnProfile(app("A"), ProfilePassword), RuleAPIEntry},
+		{"citizen", CanChangeOwnProfile(Citizen("RSSMRA80A01H501U"), ProfilePassword), RuleAPIEntry},
 	})
 }

@@ -8,14 +8,34 @@ package domain
 // RAGIONERIA (RuleUnknownPrincipal, RulePrincipalDisabled, RuleAPIEntry).
 
 func inRagioneria(p *Principal, idDominio string) error {
-	g, err := grantScope(p, APIRagioneria)
+	return reachedIn(p, APIRagioneria, idDominio, EntityScope.Contains)
+}
+
+// reachedIn requires p's grant on api to hold idDominio as in asks (whole:
+// Contains, whole or in some units: Reaches); the denial names it.
+func reachedIn(p *Principal, api API, idDominio string, in func(EntityScope, string) bool) error {
+	g, err := grantScope(p, api)
 	if err != nil {
 		return err
 	}
-	if !g.Domini.Contains(idDominio) {
-		return deny(RuleAPIScope, "idDominio %s is not in the application's RAGIONERIA scope", idDominio)
+	if !in(g.Domini, idDominio) {
+		return deny(RuleAPIScope, "idDominio %s is not in the application's %s scope", idDominio, api)
 	}
 	return nil
+}
+
+// CanAskRagioneriaDominio is the gate of a Ragioneria read of what may lie
+// in one of idDominio's units (receipts, collections), before the lookup:
+// the grant reaches idDominio, whole or in some units (RuleAPIScope).
+func CanAskRagioneriaDominio(p Principal, idDominio string) error {
+	return reachedIn(&p, APIRagioneria, idDominio, EntityScope.Reaches)
+}
+
+// CanReadRagioneriaPlace decides a Ragioneria read of a stored resource at
+// pl (a receipt or collection: its entity and the unit of the pendenza it
+// pays): the grant covers the entity whole or that unit (RuleAPIScope).
+func CanReadRagioneriaPlace(p Principal, pl Place) error {
+	return reachedIn(&p, APIRagioneria, pl.IDDominio, func(s EntityScope, d string) bool { return s.ContainsUnit(d, pl.IDUnita) })
 }
 
 // CanAskWriteReconciliation decides whether p may write reconciliations
@@ -67,7 +87,7 @@ func CanReadPaymentRagioneria(p Principal, v PaymentView) error {
 		return err
 	}
 	for i := range v.Items {
-		if g.Domini.Contains(v.Items[i].IDDominio) {
+		if g.Domini.ContainsUnit(v.Items[i].IDDominio, v.Items[i].IDUnita) {
 			return nil
 		}
 	}

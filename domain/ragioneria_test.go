@@ -5,9 +5,9 @@ import "testing"
 func TestRagioneriaRules(t *testing.T) {
 	t.Parallel()
 	// Ragioneria ignores the grant's Tipi: an empty Tipi still reaches d1.
-	a := app("A", Grant{API: APIRagioneria, Domini: ScopeOf(d1), Tipi: ScopeNone()})
-	star := app("S", Grant{API: APIRagioneria, Domini: ScopeAll()})
-	onlyPagamento := app("P", Grant{API: APIPagamento, Domini: ScopeAll(), Tipi: ScopeAll()})
+	a := app("A", Grant{API: APIRagioneria, Domini: Entities(ScopeOf(d1)), Tipi: ScopeNone()})
+	star := app("S", Grant{API: APIRagioneria, Domini: Entities(ScopeAll())})
+	onlyPagamento := app("P", Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
 	mine := ReconciliationView{IDDominio: d1, ID: "r", IDA2A: "A"}
 	theirs := ReconciliationView{IDDominio: d1, ID: "r", IDA2A: "B"}
 	runDecisions(t, []decision{

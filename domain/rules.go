@@ -59,6 +59,10 @@ const (
 	// RuleNodeEntity denies a node call about an entity the intermediary
 	// does not serve (section 9).
 	RuleNodeEntity = "node-entity"
+	// RuleOwnProfile denies a change of one's own profile (PATCH
+	// /profilo) beyond one's own password: rights, scope and roles are
+	// granted under Anagrafica Ruoli W, never taken by their holder.
+	RuleOwnProfile = "own-profile"
 )
 
 // active denies the zero principal, principals without the identity their
@@ -100,14 +104,18 @@ func grantScope(p *Principal, api API) (*Grant, error) {
 	return g, nil
 }
 
-// inGrant checks a dominio × tipo the caller itself supplied (path or body)
-// against p's grant on api; the denial names them.
-func inGrant(p *Principal, api API, dominio, tipo string) error {
+// inGrant checks a dominio (with unit, "" for none) × tipo the caller
+// itself supplied (path or body) against p's grant on api; the denial
+// names them.
+func inGrant(p *Principal, api API, dominio, unit, tipo string) error {
 	g, err := grantScope(p, api)
 	if err != nil {
 		return err
 	}
-	if !g.Domini.Contains(dominio) {
+	if !g.Domini.ContainsUnit(dominio, unit) {
+		if unit != "" && g.Domini.Reaches(dominio) {
+			return deny(RuleAPIScope, "idUnitaOperativa %s of idDominio %s is not in the application's %s scope", unit, dominio, api)
+		}
 		return deny(RuleAPIScope, "idDominio %s is not in the application's %s scope", dominio, api)
 	}
 	if !g.Tipi.Contains(tipo) {
@@ -124,8 +132,8 @@ func pendenzaInGrant(p *Principal, api API, v *PendenzaView) error {
 	if err != nil {
 		return err
 	}
-	if !g.Domini.Contains(v.IDDominio) || !g.Tipi.Contains(v.IDTipoPendenza) {
-		return deny(RuleAPIScope, "the pendenza's idDominio and idTipoPendenza are not in the application's %s scope", api)
+	if !g.Domini.ContainsUnit(v.IDDominio, v.IDUnita) || !g.Tipi.Contains(v.IDTipoPendenza) {
+		return deny(RuleAPIScope, "the pendenza's idDominio, unit and idTipoPendenza are not in the application's %s scope", api)
 	}
 	return nil
 }

@@ -1,6 +1,11 @@
 package domain
 
-import "sort"
+import (
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+)
 
 // Wildcard is the wire form of "all" in a scope list.
 const Wildcard = "*"
@@ -96,3 +101,124 @@ func (s Scope) List() []string {
 
 // Equal reports whether s and o hold the same ids.
 func (s Scope) Equal(o Scope) bool { return s.Covers(o) && o.Covers(s) }
+
+// EntityScope is a scope over creditor entities and, inside an entity, its
+// operational units (unità operative, GovPay's third scope dimension). An
+// entity named alone covers the whole entity: all its units and what has
+// no unit. An entity named with units covers only the resources of those
+// units: a resource of that entity without a unit needs the whole entity
+// (deny by default). The zero value is none.
+type EntityScope struct {
+	Scope                  // entities covered whole
+	units map[string]Scope // entity → the units covered, for entities not covered whole
+}
+
+// EntitiesOf returns the scope of entities named alone in domini (see
+// ParseScope) plus, for each entity in units, the units listed; an entity
+// both named alone and with units is covered whole, and an entity with an
+// empty list of units is named alone.
+func EntitiesOf(domini []string, units map[string][]string) EntityScope {
+	s := EntityScope{Scope: ParseScope(domini)}
+	for d, us := range units {
+		if s.Scope.Contains(d) {
+			continue
+		}
+		if len(us) == 0 {
+			s.Scope = s.Scope.with(d)
+			continue
+		}
+		if s.units == nil {
+			s.units = make(map[string]Scope, len(units))
+		}
+		s.units[d] = ScopeOf(us...)
+	}
+	return s
+}
+
+// with returns s plus id (s is not changed).
+func (s Scope) with(id string) Scope {
+	if s.all {
+		return s
+	}
+	return ScopeOf(append(s.IDs(), id)...)
+}
+
+// ContainsUnit reports whether a resource of entity d with unit u ("" for
+// none) is in the scope. It does not allocate.
+func (s EntityScope) ContainsUnit(d, u string) bool {
+	if s.Scope.Contains(d) {
+		return true
+	}
+	if u == "" || s.units == nil {
+		return false
+	}
+	us, ok := s.units[d]
+	return ok && us.Contains(u)
+}
+
+// Reaches reports whether the scope holds entity d whole or some of its
+// units: what a caller may list or ask about at d at all.
+func (s EntityScope) Reaches(d string) bool {
+	if s.Scope.Contains(d) {
+		return true
+	}
+	_, ok := s.units[d]
+	return ok
+}
+
+// IsNone reports whether the scope holds no entity and no unit.
+func (s EntityScope) IsNone() bool { return s.Scope.IsNone() && len(s.units) == 0 }
+
+// HasUnits reports whether some entity is covered only in some of its units.
+func (s EntityScope) HasUnits() bool { return len(s.units) > 0 }
+
+// Units returns, for each entity covered only in some units, those units
+// sorted (nil when there is none).
+func (s EntityScope) Units() map[string][]string {
+	if len(s.units) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(s.units))
+	for d, us := range s.units {
+		out[d] = us.IDs()
+	}
+	return out
+}
+
+// Covers reports whether everything o holds is in s: each entity o covers
+// whole, s covers whole; each unit o covers, s covers (whole or as a unit).
+func (s EntityScope) Covers(o EntityScope) bool {
+	if !s.Scope.Covers(o.Scope) {
+		return false
+	}
+	for d, us := range o.units {
+		if s.Scope.Contains(d) {
+			continue
+		}
+		mine, ok := s.units[d]
+		if !ok || !mine.Covers(us) {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports whether s and o hold the same entities and units.
+func (s EntityScope) Equal(o EntityScope) bool { return s.Covers(o) && o.Covers(s) }
+
+// Entities returns the entity scope covering the entities of s whole.
+func Entities(s Scope) EntityScope { return EntityScope{Scope: s} }
+
+// Labels names the scope for people: each entity covered whole ("*" for
+// all), then each entity covered in some units as "idDominio (unit, ...)".
+func (s EntityScope) Labels() []string {
+	out := s.Scope.IDs()
+	if s.Scope.IsAll() {
+		out = []string{Wildcard}
+	}
+	units := s.Units()
+	for _, d := range slices.Sorted(maps.Keys(units)) {
+		out = append(out, d+" ("+strings.Join(units[d], ", ")+")")
+	}
+	return out
+}

@@ -3,21 +3,29 @@ package domain
 // The views are what read models hand to decision functions: only the
 // facts a rule needs.
 
+// Place is where the pendenza lies for scoping.
+func (v PendenzaView) Place() Place {
+	return Place{IDDominio: v.IDDominio, IDUnita: v.IDUnita, IDTipoPendenza: v.IDTipoPendenza}
+}
+
 // PendenzaView is the ownership and scope facts of a pendenza.
 type PendenzaView struct {
 	IDA2A          string // creator application
 	IDPendenza     string
 	IDDominio      string
 	IDTipoPendenza string
+	IDUnita        string // its entity's operational unit, "" for none
 	PayerID        string // soggettoPagatore.identificativo, upper-cased
 	NumeroAvviso   string
 	UUID           string
+	SessionHash    string // the anonymous session that created it (Pagamento API), "" for none
 }
 
 // PaymentItemView is one pendenza a payment covers.
 type PaymentItemView struct {
 	IDDominio      string
 	IDTipoPendenza string
+	IDUnita        string // the pendenza's operational unit, "" for none
 	PayerID        string
 }
 

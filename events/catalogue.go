@@ -144,10 +144,14 @@ type ACLEntry struct {
 
 // RoleDefined defines or replaces a role.
 type RoleDefined struct {
-	IDRuolo      string     `json:"idRuolo"`
-	ACL          []ACLEntry `json:"acl"`
-	Domini       []string   `json:"domini"`
-	TipiPendenza []string   `json:"tipiPendenza"`
+	IDRuolo string     `json:"idRuolo"`
+	ACL     []ACLEntry `json:"acl"`
+	Domini  []string   `json:"domini"`
+	// UnitaOperative limits entities to some of their operational units:
+	// idDominio → the units covered (an entity here is not in Domini;
+	// added later, absent before: every entity is covered whole).
+	UnitaOperative map[string][]string `json:"unitaOperative,omitempty"`
+	TipiPendenza   []string            `json:"tipiPendenza"`
 }
 
 // Rights yields each service of the role's ACL with its rights, the form
@@ -182,9 +186,13 @@ type OperatorRegistered struct {
 // TipiPendenza, held by that principal alone beside its named roles. An
 // empty ACL is no personal role.
 type PersonalRole struct {
-	ACL          []ACLEntry `json:"acl,omitempty"`
-	Domini       []string   `json:"domini,omitempty"`
-	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
+	ACL    []ACLEntry `json:"acl,omitempty"`
+	Domini []string   `json:"domini,omitempty"`
+	// UnitaOperative limits entities to some of their operational units:
+	// idDominio → the units covered (an entity here is not in Domini;
+	// added later, absent before: every entity is covered whole).
+	UnitaOperative map[string][]string `json:"unitaOperative,omitempty"`
+	TipiPendenza   []string            `json:"tipiPendenza,omitempty"`
 }
 
 // OperatorUpdated replaces an operator's data. An empty PasswordHash keeps
@@ -227,10 +235,14 @@ type ApplicationUpdated ApplicationRegistered
 // ("PAGAMENTO", "PENDENZE", "RAGIONERIA") with a scope, replacing any
 // previous scope on that API.
 type ApplicationAPIAuthorized struct {
-	IDA2A        string   `json:"idA2A"`
-	API          string   `json:"api"`
-	Domini       []string `json:"domini"`
-	TipiPendenza []string `json:"tipiPendenza"`
+	IDA2A  string   `json:"idA2A"`
+	API    string   `json:"api"`
+	Domini []string `json:"domini"`
+	// UnitaOperative limits entities to some of their operational units:
+	// idDominio → the units covered (an entity here is not in Domini;
+	// added later, absent before: every entity is covered whole).
+	UnitaOperative map[string][]string `json:"unitaOperative,omitempty"`
+	TipiPendenza   []string            `json:"tipiPendenza"`
 }
 
 // ApplicationAPIRevoked removes an application's authorization on one API.
@@ -282,6 +294,12 @@ type PendenzaCreated struct {
 	Payer          Subject `json:"soggettoPagatore"`
 	NumeroAvviso   string  `json:"numeroAvviso"`
 	UUID           string  `json:"UUID"`
+	// IDUnitaOperativa is the entity's operational unit the pendenza
+	// belongs to ("" for none; added later, absent before).
+	IDUnitaOperativa string `json:"idUnitaOperativa,omitempty"`
+	// SessionHash is the SHA-256 of the session of the anonymous caller
+	// that created it on the Pagamento API ("" for any other creator).
+	SessionHash string `json:"hashSessione,omitempty"`
 	PendenzaDetails
 }
 
@@ -355,6 +373,7 @@ type PendenzaStatusChanged struct {
 	IDA2A            string `json:"idA2A"`
 	IDPendenza       string `json:"idPendenza"`
 	IDDominio        string `json:"idDominio"`
+	IDUnitaOperativa string `json:"idUnitaOperativa,omitempty"` // added later, absent before
 	IDTipoPendenza   string `json:"idTipoPendenza"`
 	Stato            string `json:"stato"`
 	DescrizioneStato string `json:"descrizioneStato,omitempty"`
@@ -370,6 +389,9 @@ type PaymentItem struct {
 	AmountCents    int64  `json:"importoCentesimi"`
 	Causale        string `json:"causale,omitempty"`
 	PayerID        string `json:"identificativoPagatore,omitempty"`
+	// IDUnitaOperativa is the pendenza's operational unit ("" for none;
+	// added later, absent before).
+	IDUnitaOperativa string `json:"idUnitaOperativa,omitempty"`
 }
 
 // PaymentStarted records a payment started by a caller. CallerKind is
@@ -397,6 +419,9 @@ type ReceiptRecorded struct {
 	AmountCents     int64  `json:"importoCentesimi"`
 	Esito           string `json:"esito"`
 	DataPagamento   string `json:"dataPagamento"`
+	// IDUnitaOperativa is the unit of the pendenza the receipt pays ("" for
+	// none; added later, absent before).
+	IDUnitaOperativa string `json:"idUnitaOperativa,omitempty"`
 }
 
 // SettlementItem is one line of a settlement report.

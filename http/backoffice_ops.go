@@ -87,11 +87,11 @@ func (s *Server) listEventi(c *echo.Context) error {
 // --- /profilo ---
 
 type profiloACL struct {
-	Ruolo          string   `json:"ruolo"`
-	Servizio       string   `json:"servizio"`
-	Autorizzazioni []string `json:"autorizzazioni"`
-	Domini         []string `json:"domini"`
-	TipiPendenza   []string `json:"tipiPendenza"`
+	Ruolo          string     `json:"ruolo"`
+	Servizio       string     `json:"servizio"`
+	Autorizzazioni []string   `json:"autorizzazioni"`
+	Domini         dominiList `json:"domini"`
+	TipiPendenza   []string   `json:"tipiPendenza"`
 }
 
 // profiloView is the caller's profile on the Backoffice and Pagamento
@@ -120,10 +120,10 @@ func profileOf(p domain.Principal) profiloView {
 	}
 	for _, er := range domain.EffectiveRights(p) {
 		v.ACL = append(v.ACL, profiloACL{Ruolo: er.Role, Servizio: er.Service.String(), Autorizzazioni: er.Rights.List(),
-			Domini: er.Domini.List(), TipiPendenza: er.Tipi.List()})
+			Domini: dominiOf(er.Domini), TipiPendenza: er.Tipi.List()})
 	}
 	for _, g := range p.Grants() {
-		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: g.Domini.List(), TipiPendenza: g.Tipi.List()})
+		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: dominiOf(g.Domini), TipiPendenza: g.Tipi.List()})
 	}
 	return v
 }
@@ -134,14 +134,14 @@ func (s *Server) boProfilo(c *echo.Context) error {
 		return err
 	}
 	// GovPay's profile has one scope per user: here, what any role reaches.
-	inRoles := func(in func(domain.Role) domain.Scope) func(string) bool {
+	inRoles := func(in func(r *domain.Role, id string) bool) func(string) bool {
 		return func(id string) bool {
-			return slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return in(r).Contains(id) })
+			return slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return in(&r, id) })
 		}
 	}
 	v := profileOf(p)
-	v.Domini, v.TipiPendenza = s.scopeRefs(inRoles(func(r domain.Role) domain.Scope { return r.Domini }),
-		inRoles(func(r domain.Role) domain.Scope { return r.Tipi }))
+	v.Domini, v.TipiPendenza = s.scopeRefs(inRoles(func(r *domain.Role, id string) bool { return r.Domini.Reaches(id) }),
+		inRoles(func(r *domain.Role, id string) bool { return r.Tipi.Contains(id) }))
 	return c.JSON(http.StatusOK, v)
 }
 

@@ -25,19 +25,19 @@ type aclEntry struct {
 type ruoloBody struct {
 	IDRuolo      *string    `json:"idRuolo,omitempty"` // optional; must equal the path
 	ACL          []aclEntry `json:"acl"`
-	Domini       []string   `json:"domini"`
+	Domini       dominiList `json:"domini"`
 	TipiPendenza []string   `json:"tipiPendenza"`
 }
 
 type ruoloView struct {
 	IDRuolo      string     `json:"idRuolo"`
 	ACL          []aclEntry `json:"acl"`
-	Domini       []string   `json:"domini"`
+	Domini       dominiList `json:"domini"`
 	TipiPendenza []string   `json:"tipiPendenza"`
 }
 
 func toRuolo(r *projections.RoleRecord) ruoloView {
-	return ruoloView{IDRuolo: r.Event.IDRuolo, ACL: roleACL(r.Role), Domini: r.Role.Domini.List(), TipiPendenza: r.Role.Tipi.List()}
+	return ruoloView{IDRuolo: r.Event.IDRuolo, ACL: roleACL(r.Role), Domini: dominiOf(r.Role.Domini), TipiPendenza: r.Role.Tipi.List()}
 }
 
 // roleACL is a role's acl in wire form, in the services' order.
@@ -71,9 +71,9 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	}
 	// GovPay's role is {acl} alone (its scope lives on each user): a role
 	// without domini or tipiPendenza reaches no entity or type.
-	body.Domini, body.TipiPendenza = nonNilList(body.Domini), nonNilList(body.TipiPendenza)
+	body.TipiPendenza = nonNilList(body.TipiPendenza)
 	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: aclEvents(body.ACL),
-		Domini: body.Domini, TipiPendenza: body.TipiPendenza})
+		Domini: nonNilList(body.Domini.IDs), UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza})
 	return s.written(c, res, err, entry(s.model.Role, id, toRuolo))
 }
 
@@ -102,19 +102,20 @@ type operatoreBody struct {
 }
 
 type operatoreView struct {
-	Principal      string     `json:"principal"`
-	RagioneSociale string     `json:"ragioneSociale"`
-	Abilitato      bool       `json:"abilitato"`
-	Ruoli          []string   `json:"ruoli"`
-	ACL            []aclEntry `json:"acl,omitempty"`
-	Domini         []string   `json:"domini,omitempty"`
-	TipiPendenza   []string   `json:"tipiPendenza,omitempty"`
+	Principal      string      `json:"principal"`
+	RagioneSociale string      `json:"ragioneSociale"`
+	Abilitato      bool        `json:"abilitato"`
+	Ruoli          []string    `json:"ruoli"`
+	ACL            []aclEntry  `json:"acl,omitempty"`
+	Domini         *dominiList `json:"domini,omitempty"`
+	TipiPendenza   []string    `json:"tipiPendenza,omitempty"`
 }
 
 func toOperatore(o *projections.Operator) operatoreView {
 	v := operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles)}
 	if r, ok := o.PersonalRole(); ok {
-		v.ACL, v.Domini, v.TipiPendenza = roleACL(r), r.Domini.List(), r.Tipi.List()
+		d := dominiOf(r.Domini)
+		v.ACL, v.Domini, v.TipiPendenza = roleACL(r), &d, r.Tipi.List()
 	}
 	return v
 }
@@ -146,7 +147,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
 		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli,
-		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza}})
+		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini.IDs, UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza}})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -166,9 +167,9 @@ func (s *Server) listOperatori(c *echo.Context) error {
 
 // autorizzazioneAPI is one per-API grant in wire form.
 type autorizzazioneAPI struct {
-	API          string   `json:"api"`
-	Domini       []string `json:"domini"`
-	TipiPendenza []string `json:"tipiPendenza"`
+	API          string     `json:"api"`
+	Domini       dominiList `json:"domini"`
+	TipiPendenza []string   `json:"tipiPendenza"`
 }
 
 // applicazioneBody accepts GovPay's shape (three booleans sharing one
@@ -201,7 +202,7 @@ type applicazioneView struct {
 	APIPagamenti      bool                `json:"apiPagamenti"`
 	APIPendenze       bool                `json:"apiPendenze"`
 	APIRagioneria     bool                `json:"apiRagioneria"`
-	Domini            []string            `json:"domini,omitempty"`
+	Domini            *dominiList         `json:"domini,omitempty"`
 	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi"`
 	ACL               []aclEntry          `json:"acl,omitempty"`
@@ -238,7 +239,8 @@ func (b applicazioneBody) grants() ([]commands.GrantInput, error) {
 		var out []commands.GrantInput
 		for _, f := range b.govpayFlags() {
 			if f.on != nil && *f.on {
-				out = append(out, commands.GrantInput{API: f.api.String(), Domini: nonNilList(b.Domini), TipiPendenza: nonNilList(b.TipiPendenza)})
+				out = append(out, commands.GrantInput{API: f.api.String(), Domini: nonNilList(b.Domini.IDs), UnitaOperative: b.Domini.Units,
+					TipiPendenza: nonNilList(b.TipiPendenza)})
 			}
 		}
 		return out, nil
@@ -246,14 +248,14 @@ func (b applicazioneBody) grants() ([]commands.GrantInput, error) {
 	out := make([]commands.GrantInput, 0, len(b.AutorizzazioniAPI))
 	listed := map[domain.API]bool{}
 	for _, a := range b.AutorizzazioniAPI {
-		if a.Domini == nil || a.TipiPendenza == nil {
+		if !a.Domini.present() || a.TipiPendenza == nil {
 			return nil, syntaxError("autorizzazioniApi entries need api, domini and tipiPendenza")
 		}
-		out = append(out, commands.GrantInput{API: a.API, Domini: a.Domini, TipiPendenza: a.TipiPendenza})
+		out = append(out, commands.GrantInput{API: a.API, Domini: nonNilList(a.Domini.IDs), UnitaOperative: a.Domini.Units, TipiPendenza: a.TipiPendenza})
 		if api, err := domain.ParseAPI(a.API); err == nil {
 			listed[api] = true // an unknown api is the command's 400
 		}
-		if b.Domini != nil && !domain.ParseScope(b.Domini).Equal(domain.ParseScope(a.Domini)) ||
+		if b.Domini.present() && !b.Domini.scope().Equal(a.Domini.scope()) ||
 			b.TipiPendenza != nil && !domain.ParseScope(b.TipiPendenza).Equal(domain.ParseScope(a.TipiPendenza)) {
 			return nil, syntaxError("domini and tipiPendenza disagree with the scope of autorizzazioniApi " + a.API +
 				"; send autorizzazioniApi alone for a different scope per API")
@@ -274,7 +276,7 @@ func toApplicazione(a *projections.Application) applicazioneView {
 	v := applicazioneView{IDA2A: a.IDA2A, Principal: a.Principal, Abilitato: a.Enabled, Ruoli: nonNilList(a.Roles),
 		AutorizzazioniAPI: []autorizzazioneAPI{}, CodificaAvvisi: a.Fields.CodificaAvvisi}
 	for i, g := range a.Grants {
-		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: g.Domini.List(), TipiPendenza: g.Tipi.List()})
+		v.AutorizzazioniAPI = append(v.AutorizzazioniAPI, autorizzazioneAPI{API: g.API.String(), Domini: dominiOf(g.Domini), TipiPendenza: g.Tipi.List()})
 		switch g.API {
 		case domain.APIPagamento:
 			v.APIPagamenti = true
@@ -284,7 +286,8 @@ func toApplicazione(a *projections.Application) applicazioneView {
 			v.APIRagioneria = true
 		}
 		if i == 0 {
-			v.Domini, v.TipiPendenza = g.Domini.List(), g.Tipi.List()
+			d := dominiOf(g.Domini)
+			v.Domini, v.TipiPendenza = &d, g.Tipi.List()
 		} else if !g.Domini.Equal(a.Grants[0].Domini) || !g.Tipi.Equal(a.Grants[0].Tipi) {
 			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope: see autorizzazioniApi
 		}
@@ -293,8 +296,9 @@ func toApplicazione(a *projections.Application) applicazioneView {
 		v.ACL = roleACL(r)
 		switch {
 		case len(a.Grants) == 0:
-			v.Domini, v.TipiPendenza = r.Domini.List(), r.Tipi.List()
-		case !slices.Equal(v.Domini, r.Domini.List()) || !slices.Equal(v.TipiPendenza, r.Tipi.List()):
+			d := dominiOf(r.Domini)
+			v.Domini, v.TipiPendenza = &d, r.Tipi.List()
+		case v.Domini == nil || !v.Domini.scope().Equal(r.Domini) || !slices.Equal(v.TipiPendenza, r.Tipi.List()):
 			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope
 		}
 	}
@@ -313,7 +317,7 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
 		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants,
-		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini, TipiPendenza: body.TipiPendenza},
+		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini.IDs, UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza},
 		Fields:   body.ApplicationFields})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }

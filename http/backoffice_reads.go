@@ -23,7 +23,7 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 	}
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
 		return (dominio == "" || v.IDDominio == dominio) &&
-			domain.CanOnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, v.IDDominio, v.IDTipoPendenza) == nil
+			domain.CanOnPlace(p, domain.ServicePendenze, domain.RightRead, v.Place()) == nil
 	}})
 	return pageJSON(c, filterStato(items, stato), toPendenza)
 }

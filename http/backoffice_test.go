@@ -433,7 +433,7 @@ func TestBackofficeProfile(t *testing.T) {
 		t.Fatalf("operator profile's GovPay scope = %+v / %+v", p.Domini, p.TipiPendenza)
 	}
 	for _, a := range p.ACL {
-		if a.Ruolo != "opD1" || !slices.Equal(a.Domini, []string{d1}) || !slices.Equal(a.TipiPendenza, []string{"*"}) ||
+		if a.Ruolo != "opD1" || !slices.Equal(a.Domini.IDs, []string{d1}) || !slices.Equal(a.TipiPendenza, []string{"*"}) ||
 			!slices.Equal(a.Autorizzazioni, []string{"R", "W"}) {
 			t.Fatalf("operator right = %+v", a)
 		}
@@ -443,7 +443,7 @@ func TestBackofficeProfile(t *testing.T) {
 		t.Fatalf("application profile = %+v", p)
 	}
 	for _, a := range p.ACL {
-		if !slices.Equal(a.Autorizzazioni, []string{"R"}) || !slices.Equal(a.Domini, []string{d1}) {
+		if !slices.Equal(a.Autorizzazioni, []string{"R"}) || !slices.Equal(a.Domini.IDs, []string{d1}) {
 			t.Fatalf("application right = %+v", a)
 		}
 	}
@@ -567,8 +567,8 @@ func TestBackofficeApplicationShapes(t *testing.T) {
 			"domini", []string{d1}, "tipiPendenza", []string{t1}), asAdmin())
 		r.expect(t, 201, "")
 		v, _ := applicationView(t, r)
-		want := []autorizzazioneAPI{{"PAGAMENTO", []string{d1}, []string{t1}}, {"PENDENZE", []string{d1}, []string{t1}}}
-		if !v.APIPagamenti || !v.APIPendenze || v.APIRagioneria || !slices.Equal(v.Domini, []string{d1}) ||
+		want := []autorizzazioneAPI{{"PAGAMENTO", dominiList{IDs: []string{d1}}, []string{t1}}, {"PENDENZE", dominiList{IDs: []string{d1}}, []string{t1}}}
+		if !v.APIPagamenti || !v.APIPendenze || v.APIRagioneria || !slices.Equal(v.Domini.IDs, []string{d1}) ||
 			!slices.Equal(v.TipiPendenza, []string{t1}) || !reflect.DeepEqual(v.AutorizzazioniAPI, want) {
 			t.Fatalf("application = %+v", v)
 		}
@@ -607,7 +607,7 @@ func TestBackofficeApplicationShapes(t *testing.T) {
 		r := w.do(t, "PUT", path, with(base(), "apiPendenze", true, "apiPagamenti", false, "domini", []string{d2},
 			"autorizzazioniApi", []map[string]any{apiGrant("PENDENZE", []string{d2}, []string{"*"})}), asAdmin())
 		r.expect(t, 200, "")
-		if v, _ := applicationView(t, r); !v.APIPendenze || v.APIPagamenti || !slices.Equal(v.Domini, []string{d2}) {
+		if v, _ := applicationView(t, r); !v.APIPendenze || v.APIPagamenti || !slices.Equal(v.Domini.IDs, []string{d2}) {
 			t.Fatalf("application = %+v", v)
 		}
 	})

@@ -38,6 +38,21 @@ func TestConsoleAnagrafica(t *testing.T) {
 		}
 		cc.get("/console/ruoli/lettorePendenze").expect(t, 200, `id="`+aclField(5, "R")+`" name="`+aclField(5, "R")+`" checked`)
 	})
+	t.Run("ruolo_units_kept_across_an_edit", func(t *testing.T) {
+		// A scope with operational units, set through the API: the console
+		// shows it and a save of the form keeps it.
+		w.must(t, "PUT", bo+"/ruoli/perUnita", map[string]any{"acl": acl{aclOf("Pendenze", "R")},
+			"domini": []any{d2, map[string]any{"idDominio": d1, "unitaOperative": []string{"UO1"}}}, "tipiPendenza": []string{"*"}})
+		page := cc.get("/console/ruoli/perUnita")
+		page.expect(t, 200, `name="unita" value="`+d1+`=UO1"`, d1+" (UO1)")
+		cc.post("/console/ruoli", url.Values{"idRuolo": {"perUnita"}, aclField(5, "R"): {"on"}, aclField(5, "W"): {"on"},
+			"domini": {d2}, "unita": {d1 + "=UO1"}, "tipi": {"*"}}).expect(t, 303)
+		r, ok := w.model.Role("perUnita")
+		if !ok || !r.Role.Domini.ContainsUnit(d1, "UO1") || r.Role.Domini.ContainsUnit(d1, "UO2") || !r.Role.Domini.Contains(d2) ||
+			len(r.Event.ACL) != 1 || len(r.Event.ACL[0].Rights) != 2 {
+			t.Fatalf("role after the console's save = %+v", r.Event)
+		}
+	})
 	t.Run("operatore", func(t *testing.T) {
 		cc.get("/console/operatore").expect(t, 200, `id="ruolo-lettorePendenze"`)
 		cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opNuovo"}, "ragioneSociale": {"Mario"},

@@ -1,17 +1,25 @@
 package httpapi
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/swaggest/jsonschema-go"
 
-	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/domain"
 )
 
-// dominiList is GovPay's domini list of an operator or application: each
-// entry an idDominio or an object {idDominio, unitaOperative}
-// (dominioProfiloPost). It holds the ids; absent stays nil.
-type dominiList []string
+// dominiList is GovPay's domini list of a role, an operator, an
+// application or a grant: each entry an idDominio (the whole entity) or an
+// object {idDominio, unitaOperative} (only those operational units; an
+// object without units is the whole entity). IDs holds the entities named
+// whole and is nil when the list was absent; Units the others.
+type dominiList struct {
+	IDs   []string
+	Units map[string][]string
+}
 
 // dominioProfilo is GovPay's object form of a domini entry.
 type dominioProfilo struct {
@@ -19,15 +27,19 @@ type dominioProfilo struct {
 	UnitaOperative []string `json:"unitaOperative,omitempty"`
 }
 
-// errUnits refuses a scope by operational unit, a dimension payauthz does
-// not have yet: an entity named without units covers all of them, so a
-// list of units would silently widen the scope.
-var errUnits = operations.Unprocessable("domini: unitaOperative are not a scope this service holds yet; name the entity alone for all of its units")
+// dominiOf is the wire form of an entity scope.
+func dominiOf(s domain.EntityScope) dominiList { return dominiList{IDs: s.List(), Units: s.Units()} }
+
+// present reports whether the list was in the body.
+func (l dominiList) present() bool { return l.IDs != nil || l.Units != nil }
+
+// scope is the entity scope the list names.
+func (l dominiList) scope() domain.EntityScope { return domain.EntitiesOf(l.IDs, l.Units) }
 
 // UnmarshalJSONFrom reads the list with the decoder's (strict) options.
 func (l *dominiList) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	if d.PeekKind() == 'n' {
-		*l = nil
+		*l = dominiList{}
 		_, err := d.ReadToken()
 		return err
 	}
@@ -35,27 +47,44 @@ func (l *dominiList) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	if err := json.UnmarshalDecode(d, &entries); err != nil {
 		return err
 	}
-	out := make(dominiList, 0, len(entries))
+	out := dominiList{IDs: make([]string, 0, len(entries))}
 	for _, v := range entries {
 		if v.Kind() == '"' {
 			var id string
 			if err := json.Unmarshal(v, &id); err != nil {
 				return err
 			}
-			out = append(out, id)
+			out.IDs = append(out.IDs, id)
 			continue
 		}
 		var p dominioProfilo
 		if err := json.Unmarshal(v, &p, strictJSON); err != nil {
 			return err
 		}
-		if len(p.UnitaOperative) > 0 {
-			return errUnits
+		if len(p.UnitaOperative) == 0 {
+			out.IDs = append(out.IDs, p.IDDominio)
+			continue
 		}
-		out = append(out, p.IDDominio)
+		if out.Units == nil {
+			out.Units = map[string][]string{}
+		}
+		out.Units[p.IDDominio] = append(out.Units[p.IDDominio], p.UnitaOperative...)
 	}
 	*l = out
 	return nil
+}
+
+// MarshalJSON writes the entities named whole as ids, then each entity
+// limited to some units as {idDominio, unitaOperative}, sorted.
+func (l dominiList) MarshalJSON() ([]byte, error) {
+	entries := make([]any, 0, len(l.IDs)+len(l.Units))
+	for _, id := range l.IDs {
+		entries = append(entries, id)
+	}
+	for _, d := range slices.Sorted(maps.Keys(l.Units)) {
+		entries = append(entries, dominioProfilo{IDDominio: d, UnitaOperative: l.Units[d]})
+	}
+	return json.Marshal(entries)
 }
 
 // PrepareJSONSchema documents the list as GovPay does: an array whose
@@ -70,6 +99,11 @@ func (dominiList) PrepareJSONSchema(s *jsonschema.Schema) error {
 	})
 	obj.WithRequired("idDominio")
 	item := (&jsonschema.Schema{}).WithOneOf(str.ToSchemaOrBool(), obj.ToSchemaOrBool()).ToSchemaOrBool()
+	*s = jsonschema.Schema{}
+	s.AddType(jsonschema.Array)
 	s.Items = &jsonschema.Items{SchemaOrBool: &item}
 	return nil
 }
+
+// UnmarshalJSON is UnmarshalJSONFrom for encoding/json's callers.
+func (l *dominiList) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, l, strictJSON) }

@@ -23,7 +23,7 @@ func TestMethodNotAllowed(t *testing.T) {
 	}{
 		{"delete_entity", "DELETE", bo + "/domini/" + d1, asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
 		{"post_entity", "POST", bo + "/domini/" + d1, asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
-		{"put_profile", "PUT", bo + "/profilo", asAdmin(), http.StatusMethodNotAllowed, "GET"},
+		{"put_profile", "PUT", bo + "/profilo", asAdmin(), http.StatusMethodNotAllowed, "GET, PATCH"},
 		{"delete_entity_list", "DELETE", bo + "/domini", asAdmin(), http.StatusMethodNotAllowed, "GET"},
 		{"allowed_method_still_answers", "GET", bo + "/domini/" + d1, asAdmin(), http.StatusOK, ""},
 		{"unknown_path", "DELETE", bo + "/nothing/here", asAdmin(), http.StatusNotFound, ""},

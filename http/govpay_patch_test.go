@@ -42,11 +42,11 @@ func TestGovPayPatch(t *testing.T) {
 
 	var a applicazioneView
 	w.must(t, "GET", bo+"/applicazioni/appA", nil).decode(t, &a)
-	if !slices.Equal(a.Ruoli, []string{"readOnly"}) || !slices.Equal(a.Domini, []string{d1, d2}) || len(a.AutorizzazioniAPI) != 3 {
+	if !slices.Equal(a.Ruoli, []string{"readOnly"}) || !slices.Equal(a.Domini.IDs, []string{d1, d2}) || len(a.AutorizzazioniAPI) != 3 {
 		t.Fatalf("patched application = %+v", a)
 	}
 	for _, g := range a.AutorizzazioniAPI {
-		if !slices.Equal(g.Domini, []string{d1, d2}) {
+		if !slices.Equal(g.Domini.IDs, []string{d1, d2}) {
 			t.Fatalf("grant %s after ADD /domini = %v", g.API, g.Domini)
 		}
 	}
@@ -64,7 +64,7 @@ func TestGovPayPatch(t *testing.T) {
 	}
 	// The application a denied patch named is unchanged.
 	w.must(t, "GET", bo+"/applicazioni/appC", nil).decode(t, &a)
-	if len(a.AutorizzazioniAPI) != 1 || !slices.Equal(a.AutorizzazioniAPI[0].Domini, []string{d1}) {
+	if len(a.AutorizzazioniAPI) != 1 || !slices.Equal(a.AutorizzazioniAPI[0].Domini.IDs, []string{d1}) {
 		t.Fatalf("appC changed by a denied patch: %+v", a)
 	}
 }

@@ -63,20 +63,20 @@ func TestGovPayPersonalRoles(t *testing.T) {
 	t.Run("get_shows_the_personal_role", func(t *testing.T) {
 		var op operatoreView
 		w.must(t, "GET", bo+"/operatori/opPers", nil).decode(t, &op)
-		if len(op.ACL) != 1 || op.ACL[0].Servizio != "Pendenze" || !slices.Equal(op.Domini, []string{d1}) ||
+		if len(op.ACL) != 1 || op.ACL[0].Servizio != "Pendenze" || !slices.Equal(op.Domini.IDs, []string{d1}) ||
 			!slices.Equal(op.TipiPendenza, []string{"*"}) || len(op.Ruoli) != 0 {
 			t.Fatalf("operator = %+v", op)
 		}
 		var a applicazioneView
 		w.must(t, "GET", bo+"/applicazioni/appPers", nil).decode(t, &a)
-		if len(a.ACL) != 1 || a.ACL[0].Servizio != "Pendenze" || !slices.Equal(a.Domini, []string{d1}) {
+		if len(a.ACL) != 1 || a.ACL[0].Servizio != "Pendenze" || !slices.Equal(a.Domini.IDs, []string{d1}) {
 			t.Fatalf("application = %+v", a)
 		}
 	})
 	t.Run("profile_lists_its_rights_not_a_named_role", func(t *testing.T) {
 		var p profiloView
 		w.must(t, "GET", bo+"/profilo", nil, as("opPers")).decode(t, &p)
-		if len(p.Ruoli) != 0 || len(p.ACL) != 1 || p.ACL[0].Servizio != "Pendenze" || !slices.Equal(p.ACL[0].Domini, []string{d1}) {
+		if len(p.Ruoli) != 0 || len(p.ACL) != 1 || p.ACL[0].Servizio != "Pendenze" || !slices.Equal(p.ACL[0].Domini.IDs, []string{d1}) {
 			t.Fatalf("profilo = %+v", p)
 		}
 	})
@@ -115,11 +115,18 @@ func TestGovPayDominiEntries(t *testing.T) {
 	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{map[string]any{"idDominio": d1}}), asAdmin()).expect(t, http.StatusCreated, "")
 	var a applicazioneView
 	h.must(t, "GET", bo+"/applicazioni/appObj", nil).decode(t, &a)
-	if !slices.Equal(a.Domini, []string{d1}) || len(a.AutorizzazioniAPI) != 1 {
+	if !slices.Equal(a.Domini.IDs, []string{d1}) || len(a.AutorizzazioniAPI) != 1 {
 		t.Fatalf("application = %+v", a)
 	}
+	// An entity named whole and with units is covered whole.
 	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{d1, map[string]any{"idDominio": d1, "unitaOperative": []string{"UO1"}}}), asAdmin()).
-		expect(t, http.StatusUnprocessableEntity, codiceOf(http.StatusUnprocessableEntity))
+		expect(t, http.StatusOK, "")
+	h.must(t, "GET", bo+"/applicazioni/appObj", nil).decode(t, &a)
+	if !slices.Equal(a.Domini.IDs, []string{d1}) || a.Domini.Units != nil {
+		t.Fatalf("application = %+v", a)
+	}
+	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{map[string]any{"idDominio": d1, "unitaOperative": []string{"bad unit!"}}}), asAdmin()).
+		expect(t, http.StatusBadRequest, codiceOf(http.StatusBadRequest))
 	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{map[string]any{"idDominio": d1, "other": 1}}), asAdmin()).
 		expect(t, http.StatusBadRequest, codiceOf(http.StatusBadRequest))
 	h.do(t, "PUT", bo+"/applicazioni/appObj", app([]any{42}), asAdmin()).expect(t, http.StatusBadRequest, codiceOf(http.StatusBadRequest))
@@ -128,7 +135,7 @@ func TestGovPayDominiEntries(t *testing.T) {
 		"tipiPendenza": []string{"*"}}, asAdmin()).expect(t, http.StatusCreated, "")
 	// Nothing the refused PUTs carried was written.
 	h.must(t, "GET", bo+"/applicazioni/appObj", nil).decode(t, &a)
-	if !slices.Equal(a.Domini, []string{d1}) {
+	if !slices.Equal(a.Domini.IDs, []string{d1}) {
 		t.Fatalf("application after refused PUTs = %+v", a)
 	}
 }

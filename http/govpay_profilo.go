@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -72,4 +74,33 @@ func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
 		v.Domini, v.TipiPendenza = s.scopeRefs(g.Domini.Contains, g.Tipi.Contains)
 		return c.JSON(http.StatusOK, v)
 	}
+}
+
+// patchProfilo is GovPay's PATCH /profilo on the Backoffice: an operator
+// changes its own password (REPLACE of /password, value the new one), and
+// nothing else (operations.ChangeOwnProfile: 403 own-profile for acl,
+// domini, tipiPendenza or ruoli, which only Anagrafica Ruoli W grants).
+// It becomes the same OperatorUpdated a PUT with a password writes.
+func (s *Server) patchProfilo(c *echo.Context) error {
+	p := callerOf(c).principal
+	var ops []patchOp
+	if err := s.decodeJSON(c, &ops); err != nil {
+		return err
+	}
+	members := make([]string, 0, len(ops))
+	for _, op := range ops {
+		members = append(members, strings.TrimPrefix(op.Path, "/"))
+	}
+	if err := operations.ChangeOwnProfile(p, members, nil); err != nil {
+		return err
+	}
+	if len(ops) != 1 || ops[0].Op != "REPLACE" {
+		return syntaxError("the patch of /profilo is one REPLACE of /password")
+	}
+	var password string
+	if err := json.Unmarshal(ops[0].Value, &password); err != nil || password == "" {
+		return syntaxError("the value of /password is the new password, a non-empty string")
+	}
+	res, err := s.cmds.ChangeOwnPassword(c.Request().Context(), s.actor(c), password)
+	return s.written(c, res, err, func() (any, error) { return profileOf(p), nil })
 }

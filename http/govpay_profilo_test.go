@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -51,4 +53,37 @@ func TestGovPayProfiloPagamento(t *testing.T) {
 		t.Fatalf("citizen profile = %+v", cit)
 	}
 	w.do(t, "GET", pg+"/profilo", nil, as("appC")).expect(t, 403, "403000") // no PAGAMENTO grant
+}
+
+// TestPatchProfilo: GovPay's PATCH /profilo on the Backoffice (issue 13
+// §4): an operator changes its own password, the old one stops working at
+// once and the new one works; it cannot take rights, scope or roles
+// (403 own-profile), and an application cannot patch a profile at all.
+func TestPatchProfilo(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	patch := func(ops ...map[string]any) []map[string]any { return ops }
+	op := func(o, path string, value any) map[string]any {
+		return map[string]any{"op": o, "path": path, "value": value}
+	}
+	ff, bad := codiceOf(http.StatusForbidden), codiceOf(http.StatusBadRequest)
+	const newPw = "nuova-password-di-opRO-1"
+	runRows(t, w.harness, []row{
+		{"takes_roles", "PATCH", bo + "/profilo", patch(op("ADD", "/ruoli", "Amministratore")), opts(as("opRO")), http.StatusForbidden, ff},
+		{"takes_scope", "PATCH", bo + "/profilo", patch(op("ADD", "/domini", d2)), opts(as("opD1")), http.StatusForbidden, ff},
+		{"takes_acl_with_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw), op("ADD", "/acl", aclOf("Pendenze", "W"))), opts(as("opRO")), http.StatusForbidden, ff},
+		{"application", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw)), opts(as("appA")), http.StatusForbidden, ff},
+		{"not_a_replace", "PATCH", bo + "/profilo", patch(op("ADD", "/password", newPw)), opts(as("opRO")), http.StatusBadRequest, bad},
+		{"empty_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", "")), opts(as("opRO")), http.StatusBadRequest, bad},
+		{"not_a_patch", "PATCH", bo + "/profilo", map[string]any{"password": newPw}, opts(as("opRO")), http.StatusBadRequest, bad},
+		{"changes_own_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw)), opts(as("opRO")), http.StatusOK, ""},
+		{"old_password_refused", "GET", bo + "/profilo", nil, opts(as("opRO")), http.StatusUnauthorized, codiceOf(http.StatusUnauthorized)},
+		{"new_password_works", "GET", bo + "/profilo", nil, opts(asBasic("opRO", newPw)), http.StatusOK, ""},
+	})
+	// Nothing but the password changed: the operator keeps exactly its role.
+	var v operatoreView
+	w.must(t, "GET", bo+"/operatori/opRO", nil).decode(t, &v)
+	if !slices.Equal(v.Ruoli, []string{"readOnly"}) || v.ACL != nil {
+		t.Fatalf("opRO after its patches = %+v", v)
+	}
 }

@@ -90,7 +90,7 @@ func (s *Server) listRicevute(gate listOf) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		items := s.model.Receipts(func(r *projections.Receipt) bool { return sc.Admits(r.Event.IDDominio) })
+		items := s.model.Receipts(func(r *projections.Receipt) bool { return sc.AdmitsReceipt(r) })
 		return pageJSON(c, items, s.ricevutaResource)
 	}
 }

@@ -24,7 +24,7 @@ func TestGovPayRoleACLAlone(t *testing.T) {
 	})
 	var v ruoloView
 	w.must(t, "GET", bo+"/ruoli/soloAcl", nil).decode(t, &v)
-	if v.Domini == nil || len(v.Domini) != 0 || v.TipiPendenza == nil || len(v.TipiPendenza) != 0 {
+	if v.Domini.IDs == nil || len(v.Domini.IDs) != 0 || v.TipiPendenza == nil || len(v.TipiPendenza) != 0 {
 		t.Fatalf("role without scope reads %+v, want empty domini and tipiPendenza", v)
 	}
 }

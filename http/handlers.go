@@ -87,7 +87,7 @@ func stored[T, V any](find func(a, b string) (T, bool), a, b string, view func(T
 	return entry(func(string) (T, bool) { return find(a, b) }, "", view)
 }
 
-// gatedBody reads what a PUT under two path parameters starts with: the
+// gatedBody reads what a write under two path parameters starts with: the
 // pair, the operation's gate on the first (decided before the body is
 // even read), then the JSON body.
 func (s *Server) gatedBody(c *echo.Context, a, b param, gate func(domain.Principal, string, operations.Recorder) error, body any) (string, string, error) {

@@ -209,8 +209,9 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last,
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
-		BodyTimeout: cfg.bodyTimeout, Log: vlog,
-		FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle),
+		Log: vlog,
+		Limits: Limits{BodyTimeout: cfg.bodyTimeout,
+			FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle)},
 	}, store, model, cmds, logger)
 	if err != nil {
 		t.Fatalf("new server: %v", err)

@@ -48,6 +48,6 @@ func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {
 	if err != nil {
 		return err
 	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && sc.Admits(r.Event.IDDominio) })
+	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && sc.AdmitsReceipt(r) })
 	return pageJSON(c, items, toRiscossione)
 }

@@ -117,7 +117,11 @@ func buildOpenAPI(e *echo.Echo) ([]byte, error) {
 			missing = append(missing, api.String()+" "+rt.Method+" "+rel)
 			continue
 		}
-		if err := addOperation(r, api, auth, rt.Method, rt.Path, doc); err != nil {
+		path := rt.Path
+		if doc.docPath != "" {
+			path = strings.TrimSuffix(path, rel) + doc.docPath
+		}
+		if err := addOperation(r, api, auth, rt.Method, path, doc); err != nil {
 			return nil, fmt.Errorf("openapi: %s %s: %w", rt.Method, rt.Path, err)
 		}
 	}
@@ -189,8 +193,8 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.body != nil {
 		statuses = append(statuses, http.StatusUnsupportedMediaType)
 	}
-	if auth == domain.AuthBasic || auth == domain.AuthAPIKey {
-		statuses = append(statuses, http.StatusTooManyRequests)
+	if auth == domain.AuthBasic || auth == domain.AuthAPIKey || auth == domain.AuthPublic && method != http.MethodGet {
+		statuses = append(statuses, http.StatusTooManyRequests) // failed logins; anonymous writes
 	}
 	for _, st := range statuses {
 		oc.AddRespStructure(FaultBean{}, openapi.WithHTTPStatus(st))

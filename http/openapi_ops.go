@@ -20,6 +20,11 @@ type opDoc struct {
 	resp    any      // success body
 	created bool     // a write that answers 201 when it creates, 200 when it updates
 	list    bool     // a GovPay page
+	// docPath, when set, is the path the document lists the route under:
+	// OpenAPI holds one template per path shape, so a route whose segments
+	// name other parameters than another method's at the same shape is
+	// listed under that one's (its summary says what the segments are).
+	docPath string
 }
 
 // opKey names an operation by API, method and the route below the mount.
@@ -89,6 +94,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIRagioneria, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:              {summary: "Read a pendenza by its notice (entities of the RAGIONERIA grant)", resp: pendenzaView{}},
 	{domain.APIRagioneria, http.MethodGet, "/profilo"}:                                                 {summary: "The caller's profile in GovPay's shape", resp: govpayProfilo{}},
 	{domain.APIBackoffice, http.MethodGet, "/profilo"}:                                                 {summary: "The caller's profile", resp: profiloView{}},
+	{domain.APIBackoffice, http.MethodPatch, "/profilo"}:                                               {summary: "An operator changes its own password (one REPLACE of /password); nothing else of its profile (403 own-profile)", body: []patchOp{}, resp: profiloView{}},
 	{domain.APIBackoffice, http.MethodGet, "/operazioni/resetCacheAnagrafica"}:                         {summary: "Accepted for GovPay compatibility; caches follow the log", resp: esitoView{}},
 	{domain.APIBackoffice, http.MethodPut, "/configurazioni/hardening"}:                                {summary: "Configure the public API protection", body: hardeningBody{}, resp: hardeningView{}, created: true},
 	{domain.APIBackoffice, http.MethodGet, "/configurazioni/hardening"}:                                {summary: "Read the public API protection", resp: hardeningView{}},
@@ -100,6 +106,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIPagamento, http.MethodGet, "/pagamenti"}:                                                {summary: "List the caller's payments", query: []string{"stato"}, resp: Page[pagamentoView]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                              {summary: "Read a pendenza to pay", resp: pendenzaView{}},
 	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIPagamento, http.MethodPost, "/pendenze/:idDominio/:idTipoPendenza"}:                     {summary: "POST /pendenze/{idDominio}/{idTipoPendenza} (the two segments are the entity and the type): a payer creates its own pendenza of a type that allows it (citizens: as payer; anonymous: the session's; applications: in their PAGAMENTO scope); 201", body: pendenzaPagamentoBody{}, resp: pendenzaCreata{}, created: true, docPath: "/pendenze/:idA2A/:idPendenza"},
 	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}},
 	{domain.APIPagamento, http.MethodGet, "/profilo"}:                                                  {summary: "The caller's profile", resp: profiloView{}},
 	{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Record a reconciliation", body: riconciliazioneBody{}, resp: riconciliazioneView{}, created: true},
@@ -134,7 +141,7 @@ var operationDocs = map[opKey]opDoc{
 
 // auditQuery are the query parameters of GET /autorizzazioni.
 var auditQuery = []string{"api", "operazione", "posizione", "data", "servizio", "autorizzazione", "idDominio",
-	"idTipoPendenza", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta", "idFlusso", "dataOraFlusso", "idIncasso"}
+	"idTipoPendenza", "idUnitaOperativa", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta", "idFlusso", "dataOraFlusso", "idIncasso"}
 
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type.

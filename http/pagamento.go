@@ -4,11 +4,14 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
+	"golang.org/x/time/rate"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -79,20 +82,12 @@ func (s *Server) postPagamento(c *echo.Context) error {
 		v := body.SoggettoVersante.event()
 		in.Remitter = &v
 	}
-	actor := s.actor(c)
-	var cookie *http.Cookie
-	if cl.principal.Kind == domain.KindAnonymous {
-		in.SessionHash = cl.principal.SessionHash
-		if cl.newSession {
-			value, hash, err := s.session.issue()
-			if err != nil {
-				return err
-			}
-			in.SessionHash = hash
-			actor.Principal = domain.Anonymous(hash)
-			cookie = &http.Cookie{Name: SessionCookie, Value: value, Path: "/", HttpOnly: true,
-				SameSite: http.SameSiteLaxMode, Secure: c.Request().TLS != nil}
-		}
+	actor, cookie, err := s.sessionActor(c)
+	if err != nil {
+		return err
+	}
+	if actor.Principal.Kind == domain.KindAnonymous {
+		in.SessionHash = actor.Principal.SessionHash
 	}
 	id, res, err := s.cmds.StartPayment(c.Request().Context(), actor, in)
 	if err != nil {
@@ -221,4 +216,105 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 	}
 	s.metrics.captcha(outcome)
 	return domain.CanPassPublicProtection(auth, pv, req, false, outcome)
+}
+
+// Anonymous writes: each costs the log an event and nothing authenticates
+// its author, so each client address has a budget: a burst of
+// anonymousWriteBurst, refilled at one every 5 s (then 429 with
+// Retry-After). The CAPTCHA protection, when on, bounds them first.
+const (
+	anonymousWriteRate  = rate.Limit(0.2)
+	anonymousWriteBurst = 20
+)
+
+// sessionActor is the actor of a write by c's caller: an anonymous caller
+// spends one write of its address's budget, and without a session gets a
+// new one (what it writes is that session's), whose cookie the answer
+// must set.
+func (s *Server) sessionActor(c *echo.Context) (commands.Actor, *http.Cookie, error) {
+	actor := s.actor(c)
+	cl := callerOf(c)
+	if cl.principal.Kind != domain.KindAnonymous {
+		return actor, nil, nil
+	}
+	key, now := clientKey(c.Request().RemoteAddr), time.Now()
+	if d := s.anonymousWrites.delay(key, now); d > 0 {
+		return actor, nil, &tooManyRequests{retryAfter: d, reason: "anonymous writes from this address"}
+	}
+	s.anonymousWrites.fail(key, now)
+	if !cl.newSession {
+		return actor, nil, nil
+	}
+	value, hash, err := s.session.issue()
+	if err != nil {
+		return actor, nil, err
+	}
+	actor.Principal = domain.Anonymous(hash)
+	return actor, &http.Cookie{Name: SessionCookie, Value: value, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: c.Request().TLS != nil}, nil
+}
+
+// pendenzaPagamentoBody is what a payer sends to create its own pendenza
+// on the Pagamento API. GovPay's portal sends the fields of the type's
+// form, which its scripts turn into a pendenza; here the pendenza's own
+// fields come (form processing is a business function, not
+// authorization). soggettoPagatore is the citizen itself when absent.
+type pendenzaPagamentoBody struct {
+	Causale          string    `json:"causale"`
+	Importo          *Importo  `json:"importo"`
+	SoggettoPagatore *soggetto `json:"soggettoPagatore,omitempty"`
+	IDUnitaOperativa string    `json:"idUnitaOperativa,omitempty"`
+}
+
+// pendenzaCreata is GovPay's PendenzaCreata, with the pendenza's own ids.
+type pendenzaCreata struct {
+	IDA2A        string `json:"idA2A"`
+	IDPendenza   string `json:"idPendenza"`
+	IDDominio    string `json:"idDominio"`
+	NumeroAvviso string `json:"numeroAvviso"`
+	UUID         string `json:"UUID"`
+}
+
+// pgPostPendenza is POST /pendenze/{idDominio}/{idTipoPendenza} on the
+// Pagamento API (operations.CreatePendenzaPagamento): the public mount's
+// protection first, the gate on the entity, then the body.
+func (s *Server) pgPostPendenza(c *echo.Context) error {
+	p := callerOf(c).principal
+	if err := s.protectPublic(c, domain.ProtectedPayment, ""); err != nil {
+		return err
+	}
+	var body pendenzaPagamentoBody
+	idDominio, idTipo, err := s.gatedBody(c, pIDDominio, pIDTipoPendenza, operations.AskCreatePendenzaPagamento, &body)
+	if err != nil {
+		return err
+	}
+	if body.Importo == nil {
+		return syntaxError("importo is required")
+	}
+	var payer events.Subject
+	switch {
+	case body.SoggettoPagatore != nil:
+		payer = body.SoggettoPagatore.event()
+	case p.Kind == domain.KindCitizen:
+		payer = events.Subject{Tipo: "F", Identificativo: p.Name, Anagrafica: p.Name}
+	default:
+		return syntaxError("soggettoPagatore is required")
+	}
+	actor, cookie, err := s.sessionActor(c)
+	if err != nil {
+		return err
+	}
+	res, id, err := s.cmds.CreatePendenzaPagamento(c.Request().Context(), actor, commands.CreatePendenzaPagamento{
+		IDDominio: idDominio, IDTipoPendenza: idTipo, IDUnita: body.IDUnitaOperativa, Causale: body.Causale,
+		AmountCents: int64(*body.Importo), Payer: payer})
+	if err == nil && cookie != nil {
+		c.SetCookie(cookie)
+	}
+	return s.written(c, res, err, func() (any, error) {
+		pd, ok := s.model.Pendenza(domain.PortalIDA2A, id)
+		if !ok {
+			return nil, errNotFound
+		}
+		return pendenzaCreata{IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, IDDominio: pd.IDDominio, NumeroAvviso: pd.NumeroAvviso, UUID: pd.UUID}, nil
+	})
 }

@@ -18,7 +18,11 @@ type pendenzaBody struct {
 	Importo          *Importo  `json:"importo"`
 	SoggettoPagatore *soggetto `json:"soggettoPagatore"`
 	NumeroAvviso     string    `json:"numeroAvviso,omitempty"`
-	govpayPendenza             // GovPay's fields that bear on no decision
+	// IDUnitaOperativa is the entity's operational unit the pendenza
+	// belongs to: a scope dimension (a grant limited to units covers only
+	// their pendenze).
+	IDUnitaOperativa string `json:"idUnitaOperativa,omitempty"`
+	govpayPendenza          // GovPay's fields that bear on no decision
 }
 
 func (s *Server) putPendenza(c *echo.Context) error {
@@ -38,7 +42,7 @@ func (s *Server) putPendenza(c *echo.Context) error {
 	res, err := s.cmds.PutPendenza(c.Request().Context(), s.actor(c), commands.PutPendenza{IDA2A: idA2A,
 		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
 		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso,
-		Details: details})
+		IDUnita: body.IDUnitaOperativa, Details: details})
 	return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, toPendenza))
 }
 

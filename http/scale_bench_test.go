@@ -165,8 +165,46 @@ func buildScale(b *testing.B, n int) error {
 		b.Logf("wrote %d commits in %s", total, time.Since(start).Round(time.Millisecond))
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// With PAYAUTHZ_SCALE_DIR the snapshot is kept beside the log; with
+	// PAYAUTHZ_SCALE_REUSE=1 a kept one is loaded without replaying the log
+	// again (to profile the load alone: -cpuprofile).
+	snapDir := filepath.Join(dir, "snapshots")
+	if _, err := os.Stat(filepath.Join(snapDir, projections.SnapshotFile)); err == nil && os.Getenv("PAYAUTHZ_SCALE_REUSE") == "1" {
+		b.Logf("loading the snapshot kept in %s: replay and snapshot write skipped", snapDir)
+	} else if err := replayScale(b, ctx, s, snapDir, logger); err != nil {
+		return err
+	}
 	heap0 := liveHeap()
+	debug.FreeOSMemory()
 
+	start := time.Now()
+	m, err := projections.LoadSnapshot(snapDir)
+	if err != nil {
+		return err
+	}
+	if err := m.CatchUp(ctx, s, logger); err != nil {
+		return err
+	}
+	scale.metrics["ready-from-snapshot-s"] = time.Since(start).Seconds()
+	scale.events = m.AppliedEvents()
+	if m.PendenzeCount() != n {
+		return fmt.Errorf("loaded %d pendenze, want %d", m.PendenzeCount(), n)
+	}
+	scale.metrics["heap-B/pendenza"] = float64(liveHeap()-heap0) / float64(n)
+	debug.FreeOSMemory()
+	rss := rssBytes()
+	scale.metrics["rss-MB"] = float64(rss) / 1e6
+	scale.metrics["rss-B/pendenza"] = float64(rss) / float64(n)
+	scale.model = m
+	b.Logf("%d pendenze, %d events: %v", n, scale.events, scale.metrics)
+	return nil
+}
+
+// replayScale replays the whole log into every projection and writes the
+// snapshot, recording the figures.
+func replayScale(b *testing.B, ctx context.Context, s *jetstream.Store, snapDir string, logger *slog.Logger) error {
+	n := scale.n
+	heap0 := liveHeap()
 	start := time.Now()
 	m := projections.New()
 	if err := m.CatchUp(ctx, s, logger); err != nil {
@@ -176,12 +214,10 @@ func buildScale(b *testing.B, n int) error {
 	if m.PendenzeCount() != n {
 		return fmt.Errorf("replayed %d pendenze, want %d", m.PendenzeCount(), n)
 	}
-	scale.events = m.AppliedEvents()
 	scale.metrics["replay-s"] = took.Seconds()
-	scale.metrics["replay-events/s"] = float64(scale.events) / took.Seconds()
+	scale.metrics["replay-events/s"] = float64(m.AppliedEvents()) / took.Seconds()
 	scale.metrics["replayed-heap-B/pendenza"] = float64(liveHeap()-heap0) / float64(n)
 
-	snapDir := filepath.Join(b.TempDir(), "snapshots")
 	start = time.Now()
 	if _, err := m.WriteSnapshot(snapDir); err != nil {
 		return err
@@ -193,26 +229,6 @@ func buildScale(b *testing.B, n int) error {
 	}
 	scale.metrics["snapshot-MB"] = float64(fi.Size()) / 1e6
 	runtime.KeepAlive(m)
-	m = nil
-	heap0 = liveHeap()
-	debug.FreeOSMemory()
-
-	start = time.Now()
-	m, err = projections.LoadSnapshot(snapDir)
-	if err != nil {
-		return err
-	}
-	if err := m.CatchUp(ctx, s, logger); err != nil {
-		return err
-	}
-	scale.metrics["ready-from-snapshot-s"] = time.Since(start).Seconds()
-	scale.metrics["heap-B/pendenza"] = float64(liveHeap()-heap0) / float64(n)
-	debug.FreeOSMemory()
-	rss := rssBytes()
-	scale.metrics["rss-MB"] = float64(rss) / 1e6
-	scale.metrics["rss-B/pendenza"] = float64(rss) / float64(n)
-	scale.model = m
-	b.Logf("%d pendenze, %d events: %v", n, scale.events, scale.metrics)
 	return nil
 }
 

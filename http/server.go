@@ -55,6 +55,23 @@ type Config struct {
 	// SnapshotDir, when set, is the read-model snapshot dir whose history
 	// auditors' questions about the past start from (else a full replay).
 	SnapshotDir string
+	// Limits bound what callers can make the server spend.
+	Limits
+	// HTTPListener and HTTPSListener, when set, are listeners the caller
+	// bound already (for HTTPAddr and HTTPSAddr); Serve serves them
+	// instead of binding its own.
+	HTTPListener, HTTPSListener net.Listener
+	// Console configures the management console at /console/ (on unless
+	// Console.Disabled).
+	Console console.Config
+	// Log, when set, is the verifiable log whose verifier key, checkpoints
+	// and proofs the server serves (backoffice_log.go).
+	Log *logtree.Log
+}
+
+// Limits bound what callers can make the server spend; the zero value
+// of each field chooses its default.
+type Limits struct {
 	// PasswordVerifications bounds the argon2id/bcrypt verifications
 	// running at once; 0 chooses DefaultPasswordVerifications.
 	PasswordVerifications int
@@ -76,16 +93,6 @@ type Config struct {
 	// MaxConnections bounds the open connections of each listener; further
 	// clients wait in the kernel's accept queue. Default 4096.
 	MaxConnections int
-	// HTTPListener and HTTPSListener, when set, are listeners the caller
-	// bound already (for HTTPAddr and HTTPSAddr); Serve serves them
-	// instead of binding its own.
-	HTTPListener, HTTPSListener net.Listener
-	// Console configures the management console at /console/ (on unless
-	// Console.Disabled).
-	Console console.Config
-	// Log, when set, is the verifiable log whose verifier key, checkpoints
-	// and proofs the server serves (backoffice_log.go).
-	Log *logtree.Log
 }
 
 // Defaults of the request limits (see Config).
@@ -123,6 +130,9 @@ type Server struct {
 
 	// logins gates every password verification (budget and throttles).
 	logins *loginGuard
+	// anonymousWrites is the budget of writes (payments, pendenze) per
+	// client address of anonymous callers, whom nothing else bounds.
+	anonymousWrites *limiterTable
 
 	mu        sync.Mutex
 	listeners []net.Listener  // guarded by mu
@@ -166,6 +176,7 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
 	s.logins = newLoginGuard(cfg, logger, s.metrics.reg)
+	s.anonymousWrites = newLimiterTable(anonymousWriteRate, anonymousWriteBurst, throttleEntries)
 	s.metrics.registerBuildInfo(cfg.Build)
 	if cmds != nil {
 		cmds.SetObserver(s.metrics)

@@ -22,6 +22,7 @@ type pendenzaView struct {
 	IDPendenza       string   `json:"idPendenza"`
 	IDTipoPendenza   string   `json:"idTipoPendenza"`
 	IDDominio        string   `json:"idDominio"`
+	IDUnitaOperativa string   `json:"idUnitaOperativa,omitempty"`
 	Causale          string   `json:"causale"`
 	Importo          Importo  `json:"importo"`
 	SoggettoPagatore soggetto `json:"soggettoPagatore"`
@@ -33,7 +34,8 @@ type pendenzaView struct {
 
 func toPendenza(p projections.Pendenza) pendenzaView {
 	return pendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDTipoPendenza: p.IDTipoPendenza, IDDominio: p.IDDominio,
-		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
+		IDUnitaOperativa: p.IDUnitaOperativa,
+		Causale:          p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
 		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID}
 }
 

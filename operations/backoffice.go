@@ -25,9 +25,10 @@ func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio s
 	return check(rec, "CanOnDominio", domain.CanOnDominio(p, s, r, idDominio))
 }
 
-// OnPendenzaScope is a Backoffice operation on idDominio × idTipo.
-func OnPendenzaScope(p domain.Principal, s domain.Service, r domain.Right, idDominio, idTipo string, rec Recorder) error {
-	return check(rec, "CanOnPendenzaScope", domain.CanOnPendenzaScope(p, s, r, idDominio, idTipo))
+// OnPlace is a Backoffice operation on what lies at a place (entity,
+// unit, type): a pendenza, or an entity × type a caller names.
+func OnPlace(p domain.Principal, s domain.Service, r domain.Right, at domain.Place, rec Recorder) error {
+	return check(rec, "CanOnPlace", domain.CanOnPlace(p, s, r, at))
 }
 
 // OnPendenza is a Backoffice operation on the stored pendenza idA2A /
@@ -39,7 +40,7 @@ func OnPendenza(m Pendenze, p domain.Principal, s domain.Service, r domain.Right
 	if err != nil {
 		return pd, err
 	}
-	return pd, OnPendenzaScope(p, s, r, pd.IDDominio, pd.IDTipoPendenza, rec)
+	return pd, OnPlace(p, s, r, pd.View().Place(), rec)
 }
 
 // OnPayment is a Backoffice operation on the stored payment id (GET

@@ -101,15 +101,15 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 	case events.CreditorEntityUpdated:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.UnitRegistered:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnita})
 	case events.UnitUpdated:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnita})
 	case events.PendenzaCreated:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
 	case events.PendenzaUpdated:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
 	case events.PendenzaStatusChanged:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDTipoPendenza: t.IDTipoPendenza})
+		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
 	case events.ReceiptRecorded:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.SettlementReportRecorded:
@@ -120,7 +120,7 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.PaymentStarted:
 		for _, it := range t.Items {
-			out = append(out, domain.Place{IDDominio: it.IDDominio, IDTipoPendenza: it.IDTipoPendenza})
+			out = append(out, domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa, IDTipoPendenza: it.IDTipoPendenza})
 		}
 	}
 	return out

@@ -1,6 +1,9 @@
 package operations
 
-import "github.com/payauthz/payauthz/domain"
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
 
 // EntityScope is what a list of things that belong to an entity
 // (reconciliations, settlement reports, collections) may show: the
@@ -44,6 +47,19 @@ func (e EntityScope) Admits(idDominio string) bool {
 		return domain.CanReadRagioneriaDominio(e.p, idDominio) == nil
 	}
 	return domain.CanOnDominio(e.p, e.service, domain.RightRead, idDominio) == nil
+}
+
+// AdmitsReceipt reports whether the list shows receipt (or collection) r:
+// its entity whole or the unit of the pendenza it pays in scope.
+func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool {
+	pl := ReceiptPlace(r)
+	if e.only != "" && pl.IDDominio != e.only {
+		return false
+	}
+	if e.ragioneria {
+		return domain.CanReadRagioneriaPlace(e.p, pl) == nil
+	}
+	return domain.CanOnPlace(e.p, e.service, domain.RightRead, pl) == nil
 }
 
 // AdmitsReconciliation reports whether the list shows reconciliation v:

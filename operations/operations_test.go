@@ -112,10 +112,10 @@ func TestOperationsAnswerAndRecordTheirChecks(t *testing.T) {
 			return err
 		}), domain.RuleCreator, "CanAskAboutIDA2A:" + domain.RuleCreator},
 		{"write_under_other_ida2a_is_the_own_ida2a_rule", run(func(r operations.Recorder) error {
-			return operations.PutPendenza(m, a0, nil, "app00001", dominio(0), "TARI", r)
+			return operations.PutPendenza(m, a0, nil, "app00001", domain.Place{IDDominio: dominio(0), IDTipoPendenza: "TARI"}, r)
 		}), domain.RuleOwnIDA2A, "CanWriteUnderIDA2A:" + domain.RuleOwnIDA2A},
 		{"create_unknown_type_is_422", run(func(r operations.Recorder) error {
-			return operations.PutPendenza(m, a0, nil, "app00000", dominio(0), "NOPE", r)
+			return operations.PutPendenza(m, a0, nil, "app00000", domain.Place{IDDominio: dominio(0), IDTipoPendenza: "NOPE"}, r)
 		}), "422", "type:422"},
 		{"pay_missing_pendenza_outside_full_scope_is_403", run(func(r operations.Recorder) error {
 			_, err := operations.PayPendenza(m, a1, "app00000", "nope", r)
@@ -198,7 +198,7 @@ func BenchmarkOperation(b *testing.B) {
 	b.Run("create_in_scope_allowed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := operations.PutPendenza(m, p, nil, "app04242", d, "TARI", nil); err != nil {
+			if err := operations.PutPendenza(m, p, nil, "app04242", domain.Place{IDDominio: d, IDTipoPendenza: "TARI"}, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

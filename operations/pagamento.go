@@ -25,7 +25,7 @@ type Payments interface {
 
 // ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
 func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
-	pd, err := find(rec, ListPendenzePagamento(p, rec),
+	pd, err := find(rec, check(rec, "CanAskPendenzaPagamento", domain.CanAskPendenzaPagamento(p)),
 		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
 		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanReadPendenzaPagamento) })
 	return decided(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento, p, pd, err)
@@ -100,4 +100,31 @@ func ReadPaymentPagamento(m Payments, p domain.Principal, id string, rec Recorde
 // ProfiloPagamento is GET /profilo on the Pagamento API.
 func ProfiloPagamento(p domain.Principal, rec Recorder) error {
 	return check(rec, "CanReadProfile", domain.CanReadProfile(p))
+}
+
+// AskCreatePendenzaPagamento is the gate of CreatePendenzaPagamento, on
+// the entity the path names, before the body (which may name a unit) is
+// read: applications need the entity in their PAGAMENTO scope, whole or in
+// some units; citizens and anonymous callers may ask. The type and unit
+// are decided after the lookups.
+func AskCreatePendenzaPagamento(p domain.Principal, idDominio string, rec Recorder) error {
+	return check(rec, "CanAskNotice", domain.CanAskNotice(p, idDominio))
+}
+
+// CreatePendenzaPagamento is POST /pendenze/{idDominio}/{idTipoPendenza}
+// on the Pagamento API at the place at with payer payerID: the gate on the
+// pair (403 before 422), an unknown or disabled entity, type or unit 422,
+// then the caller's rule and the type's (domain.CanCreatePendenzaPagamento).
+func CreatePendenzaPagamento(m Registry, p domain.Principal, at domain.Place, payerID string, rec Recorder) error {
+	if err := AskCreatePendenzaPagamento(p, at.IDDominio, rec); err != nil {
+		return err
+	}
+	t, err := CheckEntityAndType(m, at.IDDominio, at.IDTipoPendenza, rec)
+	if err != nil {
+		return err
+	}
+	if err := CheckUnit(m, at.IDDominio, at.IDUnita, rec); err != nil {
+		return err
+	}
+	return check(rec, "CanCreatePendenzaPagamento", domain.CanCreatePendenzaPagamento(p, at, t, payerID))
 }

@@ -20,7 +20,7 @@ func PatchOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza str
 	if err != nil {
 		return v, err
 	}
-	return v, check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, v, idA2A, v.IDDominio, v.IDTipoPendenza))
+	return v, check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, v, idA2A, v.Place()))
 }
 
 // PatchPendenzaBackoffice is the Backoffice patch: Pendenze W on the

@@ -37,25 +37,27 @@ func WritePendenzaUnder(p domain.Principal, idA2A string, rec Recorder) error {
 }
 
 // PutPendenza decides PUT /pendenze/{idA2A}/{idPendenza} moving (or
-// creating) the pendenza to idDominio × idTipo: the gate, then creation
-// (existing nil) or update of existing, then an unknown or disabled entity
-// or type is 422. The command decides with the stream it loaded; Explain
-// with the read model.
-func PutPendenza(m Registry, p domain.Principal, existing *domain.PendenzaView, idA2A, idDominio, idTipo string, rec Recorder) error {
+// creating) the pendenza to the place at (entity, unit, type): the gate,
+// then creation (existing nil) or update of existing, then an unknown or
+// disabled entity, type or unit is 422. The command decides with the
+// stream it loaded; Explain with the read model.
+func PutPendenza(m Registry, p domain.Principal, existing *domain.PendenzaView, idA2A string, at domain.Place, rec Recorder) error {
 	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
 		return err
 	}
 	var err error
 	if existing == nil {
-		err = check(rec, "CanCreatePendenza", domain.CanCreatePendenza(p, idA2A, idDominio, idTipo))
+		err = check(rec, "CanCreatePendenza", domain.CanCreatePendenza(p, idA2A, at))
 	} else {
-		err = check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, *existing, idA2A, idDominio, idTipo))
+		err = check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, *existing, idA2A, at))
 	}
 	if err != nil {
 		return err
 	}
-	_, err = CheckEntityAndType(m, idDominio, idTipo, rec)
-	return err
+	if _, err = CheckEntityAndType(m, at.IDDominio, at.IDTipoPendenza, rec); err != nil {
+		return err
+	}
+	return CheckUnit(m, at.IDDominio, at.IDUnita, rec)
 }
 
 // PendenzaWrites is what PUT of a pendenza reads.
@@ -73,11 +75,12 @@ func UpdatePendenza(m PendenzaWrites, p domain.Principal, idA2A, idPendenza, idD
 	if err != nil {
 		return err
 	}
+	at := domain.Place{IDDominio: idDominio, IDTipoPendenza: idTipo}
 	if idDominio == "" {
-		idDominio = v.IDDominio
+		at.IDDominio, at.IDUnita = v.IDDominio, v.IDUnita
 	}
 	if idTipo == "" {
-		idTipo = v.IDTipoPendenza
+		at.IDTipoPendenza = v.IDTipoPendenza
 	}
-	return PutPendenza(m, p, &v, idA2A, idDominio, idTipo, rec)
+	return PutPendenza(m, p, &v, idA2A, at, rec)
 }

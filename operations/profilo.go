@@ -7,3 +7,17 @@ import "github.com/payauthz/payauthz/domain"
 func ProfiloAPI(p domain.Principal, api domain.API, rec Recorder) error {
 	return check(rec, "CanReadAPIProfile", domain.CanReadAPIProfile(p, api))
 }
+
+// ChangeOwnProfile is PATCH /profilo on the Backoffice: each member the
+// patch touches, in order, must be one the caller may change itself.
+func ChangeOwnProfile(p domain.Principal, members []string, rec Recorder) error {
+	if len(members) == 0 {
+		return check(rec, "CanChangeOwnProfile", domain.CanChangeOwnProfile(p, domain.ProfilePassword))
+	}
+	for _, m := range members {
+		if err := check(rec, "CanChangeOwnProfile", domain.CanChangeOwnProfile(p, m)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

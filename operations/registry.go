@@ -8,6 +8,23 @@ import (
 type Registry interface {
 	EntityView(idDominio string) (domain.EntityView, bool)
 	TypeView(idTipoPendenza string) (domain.TypeView, bool)
+	Units
+}
+
+// CheckUnit answers 422 for an operational unit of idDominio that is not
+// registered or is disabled; "" names no unit and passes.
+func CheckUnit(m Registry, idDominio, idUnita string, rec Recorder) error {
+	if idUnita == "" {
+		return nil
+	}
+	u, ok := m.Unit(idDominio, idUnita)
+	switch {
+	case !ok:
+		return check(rec, "unit", Unprocessable("idUnitaOperativa %s is not registered at idDominio %s", idUnita, idDominio))
+	case !u.Enabled:
+		return check(rec, "unit", Unprocessable("idUnitaOperativa %s of idDominio %s is disabled", idUnita, idDominio))
+	}
+	return check(rec, "unit", nil)
 }
 
 // CheckEntity answers 422 for an idDominio that is not registered or is

@@ -54,27 +54,63 @@ func (k CollectionKey) lookup(m Receipts) func() (*projections.Receipt, bool) {
 	}
 }
 
+// ReceiptPlace is where a receipt (or collection) lies: its entity and
+// the unit of the pendenza it pays.
+func ReceiptPlace(r *projections.Receipt) domain.Place {
+	return domain.Place{IDDominio: r.Event.IDDominio, IDUnita: r.Event.IDUnitaOperativa}
+}
+
+// ragioneriaReceipt is a Ragioneria read of a receipt or collection: the
+// grant reaching the entity before the lookup (403 before 404), then the
+// stored one's place (its unit) in the grant.
+func ragioneriaReceipt(p domain.Principal, idDominio string, lookup func() (*projections.Receipt, bool), rec Recorder) (*projections.Receipt, error) {
+	r, err := find(rec, check(rec, "CanAskRagioneriaDominio", domain.CanAskRagioneriaDominio(p, idDominio)), lookup, nil)
+	if err != nil {
+		return r, err
+	}
+	return r, check(rec, "CanReadRagioneriaPlace", domain.CanReadRagioneriaPlace(p, ReceiptPlace(r)))
+}
+
+// backofficeReceipt is ragioneriaReceipt on the Backoffice: one role
+// giving s R reaching the entity, then the stored one's place in the
+// scope of a role giving it.
+func backofficeReceipt(p domain.Principal, s domain.Service, idDominio string, lookup func() (*projections.Receipt, bool), rec Recorder) (*projections.Receipt, error) {
+	r, err := find(rec, check(rec, "CanReachDominio", domain.CanReachDominio(p, s, domain.RightRead, idDominio)), lookup, nil)
+	if err != nil {
+		return r, err
+	}
+	return r, OnPlace(p, s, domain.RightRead, ReceiptPlace(r), rec)
+}
+
 // ReadRicevutaRagioneria is GET /ricevute/{idDominio}/{iuv}/{idRicevuta}
 // on the Ragioneria API.
 func ReadRicevutaRagioneria(m Receipts, p domain.Principal, k ReceiptKey, rec Recorder) (*projections.Receipt, error) {
-	return find(rec, ReadRagioneriaDominio(p, k.IDDominio, rec), k.lookup(m), nil)
+	return ragioneriaReceipt(p, k.IDDominio, k.lookup(m), rec)
 }
 
 // ReadRicevutaBackoffice is GET /ricevute/{idDominio}/{iuv}/{idRicevuta}
-// on the Backoffice: Pagamenti R on idDominio.
+// on the Backoffice: Pagamenti R on idDominio (its unit).
 func ReadRicevutaBackoffice(m Receipts, p domain.Principal, k ReceiptKey, rec Recorder) (*projections.Receipt, error) {
-	return find(rec, OnDominio(p, domain.ServicePagamenti, domain.RightRead, k.IDDominio, rec), k.lookup(m), nil)
+	return backofficeReceipt(p, domain.ServicePagamenti, k.IDDominio, k.lookup(m), rec)
 }
 
 // ReadRiscossioneRagioneria is GET
 // /riscossioni/{idDominio}/{iuv}/{iur}/{indice} on the Ragioneria API.
 func ReadRiscossioneRagioneria(m Receipts, p domain.Principal, k CollectionKey, rec Recorder) (*projections.Receipt, error) {
-	return find(rec, ReadRagioneriaDominio(p, k.IDDominio, rec), k.lookup(m), nil)
+	return ragioneriaReceipt(p, k.IDDominio, k.lookup(m), rec)
 }
 
 // ReadRiscossioneBackoffice is GET
 // /riscossioni/{idDominio}/{iuv}/{iur}/{indice} on the Backoffice:
-// Rendicontazioni e Incassi R on idDominio, as the list of collections.
+// Rendicontazioni e Incassi R on idDominio (its unit), as the list of
+// collections.
 func ReadRiscossioneBackoffice(m Receipts, p domain.Principal, k CollectionKey, rec Recorder) (*projections.Receipt, error) {
-	return ReadRendicontazione(p, k.IDDominio, k.lookup(m), rec)
+	return backofficeReceipt(p, domain.ServiceRendicontazioniIncassi, k.IDDominio, k.lookup(m), rec)
+}
+
+// ReadRicevutaByID is a Backoffice read of receipt idRicevuta of idDominio
+// through service s, without the IUV of GovPay's paths (the console's
+// detail pages): as ReadRicevutaBackoffice.
+func ReadRicevutaByID(m Receipts, p domain.Principal, s domain.Service, idDominio, idRicevuta string, rec Recorder) (*projections.Receipt, error) {
+	return backofficeReceipt(p, s, idDominio, func() (*projections.Receipt, bool) { return m.Receipt(idDominio, idRicevuta) }, rec)
 }

@@ -79,7 +79,7 @@ func BenchmarkDecision(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			rec, _ := m.Lookup("app04242")
-			if err := domain.CanCreatePendenza(rec.Principal, "app04242", "00000000042", "TARI"); err != nil {
+			if err := domain.CanCreatePendenza(rec.Principal, "app04242", domain.Place{IDDominio: "00000000042", IDTipoPendenza: "TARI"}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -107,7 +107,7 @@ func paymentView(e events.PaymentStarted) domain.PaymentView {
 	}
 	for _, it := range e.Items {
 		v.Items = append(v.Items, domain.PaymentItemView{IDDominio: it.IDDominio, IDTipoPendenza: it.IDTipoPendenza,
-			PayerID: strings.ToUpper(it.PayerID)})
+			IDUnita: it.IDUnitaOperativa, PayerID: strings.ToUpper(it.PayerID)})
 	}
 	return v
 }

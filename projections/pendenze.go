@@ -50,10 +50,12 @@ type ownership struct {
 	rec       string
 	dominio   uint32
 	tipo      uint32
+	unita     uint32 // the operational unit's names id + 1; 0 for none
 	keyEnd    uint16 // rec[:keyEnd] is the key
 	payerEnd  uint16 // rec[keyEnd:payerEnd] is the payer id
 	avvisoEnd uint16 // rec[payerEnd:avvisoEnd] is the notice number; the UUID follows
 	stato     stato
+	anonymous bool   // an anonymous session created it (its hash is in pendenze.sessions)
 	details   uint32 // index of the pendenza's details in pendenze.details
 }
 
@@ -65,7 +67,7 @@ const maxPacked = 1<<16 - 1
 type details struct {
 	causale  string
 	amount   int64
-	payer    events.Subject
+	payer    string // packed (packSubject)
 	position events.Position
 }
 
@@ -118,7 +120,11 @@ type Pendenza struct {
 	Payer          events.Subject
 	NumeroAvviso   string
 	UUID           string
-	Stato          string
+	// IDUnitaOperativa is its entity's operational unit ("" for none).
+	IDUnitaOperativa string
+	// SessionHash is the anonymous session that created it ("" for none).
+	SessionHash string
+	Stato       string
 	// DescrizioneStato is why its state was last set by a caller (GovPay's
 	// descrizioneStato of a PATCH), "" when none was given.
 	DescrizioneStato string
@@ -127,9 +133,9 @@ type Pendenza struct {
 
 // View returns the facts decisions need.
 func (p Pendenza) View() domain.PendenzaView {
-	return domain.PendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDDominio: p.IDDominio,
+	return domain.PendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDDominio: p.IDDominio, IDUnita: p.IDUnitaOperativa,
 		IDTipoPendenza: p.IDTipoPendenza, PayerID: strings.ToUpper(p.Payer.Identificativo),
-		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID}
+		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID, SessionHash: p.SessionHash}
 }
 
 // noticeKey indexes a notice: the (interned) entity and the 18-digit
@@ -169,6 +175,8 @@ type pendenze struct {
 	// anyDescr is set once descr holds an entry: until then reads skip it.
 	anyDescr atomic.Bool
 
+	sessions *table[string] // key → the creating anonymous session's hash, only for such pendenze
+
 	noticeMu sync.RWMutex         // guards notices
 	notices  map[noticeKey]string // (entity, notice number) → key
 
@@ -180,7 +188,7 @@ type pendenze struct {
 }
 
 func newPendenze() *pendenze {
-	p := &pendenze{own: newTable[ownership](), descr: newTable[string](), notices: map[noticeKey]string{},
+	p := &pendenze{own: newTable[ownership](), descr: newTable[string](), sessions: newTable[string](), notices: map[noticeKey]string{},
 		byCreator: map[string][]int32{}, byPayer: map[string][]int32{}, names: names{ids: map[string]uint32{}}}
 	p.names.all.Store(&[]string{})
 	return p
@@ -237,6 +245,9 @@ func (p *pendenze) pack(e *events.PendenzaCreated, payer string) (ownership, boo
 	b.WriteString(e.UUID)
 	o := ownership{rec: b.String(), dominio: p.names.id(e.IDDominio), tipo: p.names.id(e.IDTipoPendenza),
 		keyEnd: uint16(keyLen)}
+	if e.IDUnitaOperativa != "" {
+		o.unita = p.names.id(e.IDUnitaOperativa) + 1
+	}
 	o.payerEnd = o.keyEnd + uint16(len(payer))
 	o.avvisoEnd = o.payerEnd + uint16(len(e.NumeroAvviso))
 	return o, true
@@ -252,10 +263,14 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 
 	old, existed := p.own.get(key)
 	if existed {
-		o.stato = old.stato
+		o.stato, o.anonymous = old.stato, old.anonymous
 	}
 	// A new entry even for an update: readers may be reading the old one.
-	o.details = p.details.add(details{causale: e.Causale, amount: e.AmountCents, payer: e.Payer, position: pos})
+	o.details = p.details.add(details{causale: e.Causale, amount: e.AmountCents, payer: packSubject(e.Payer), position: pos})
+	if e.SessionHash != "" && !existed { // a pendenza's session is the one that created it
+		p.sessions.put(key, e.SessionHash)
+		o.anonymous = true
+	}
 	p.own.put(key, o)
 
 	dominio := p.names.name(o.dominio)
@@ -357,7 +372,27 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 
 func (p *pendenze) view(o ownership) domain.PendenzaView {
 	return domain.PendenzaView{IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
-		IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid()}
+		IDUnita: p.unita(o), IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid(),
+		SessionHash: p.session(o)}
+}
+
+// session is the hash of the anonymous session that created the pendenza
+// ("" for none): a lookup only for such a pendenza, never on the decisions
+// about the others.
+func (p *pendenze) session(o ownership) string {
+	if !o.anonymous {
+		return ""
+	}
+	h, _ := p.sessions.get(o.key())
+	return h
+}
+
+// unita is the pendenza's operational unit ("" for none).
+func (p *pendenze) unita(o ownership) string {
+	if o.unita == 0 {
+		return ""
+	}
+	return p.names.name(o.unita - 1)
 }
 
 // PendenzaView returns the ownership facts of a pendenza. It does not
@@ -404,13 +439,14 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 		return Pendenza{}, false
 	}
 	d := p.details.at(o.details)
+	payer, _ := unpackSubject(d.payer) // checked when it was restored or packed
 	var descr string
 	if p.anyDescr.Load() {
 		descr, _ = p.descr.get(key)
 	}
 	return Pendenza{DescrizioneStato: descr, IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
-		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: d.payer,
-		NumeroAvviso: o.avviso(), UUID: o.uuid(), Stato: o.stato.String(), Position: d.position}, true
+		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: payer,
+		NumeroAvviso: o.avviso(), UUID: o.uuid(), IDUnitaOperativa: p.unita(o), SessionHash: p.session(o), Stato: o.stato.String(), Position: d.position}, true
 }
 
 // noticeOwner returns the key of the pendenza holding this notice number

@@ -53,7 +53,7 @@ func parsePersonal(pr events.PersonalRole) (r domain.Role, ok bool, err error) {
 	if len(pr.ACL) == 0 {
 		return domain.Role{}, false, nil
 	}
-	r, err = domain.ParseRole(domain.PersonalRole, events.ACLRights(pr.ACL), pr.Domini, pr.TipiPendenza)
+	r, err = domain.ParseRole(domain.PersonalRole, events.ACLRights(pr.ACL), pr.Domini, pr.UnitaOperative, pr.TipiPendenza)
 	return r, err == nil, err
 }
 
@@ -109,7 +109,7 @@ func newPrincipals() *principals {
 }
 
 func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error {
-	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.TipiPendenza)
+	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.UnitaOperative, e.TipiPendenza)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func (p *principals) authorize(e events.ApplicationAPIAuthorized, pos events.Pos
 		return fmt.Errorf("api %q cannot be granted", e.API)
 	}
 	return p.setGrant(e.IDA2A, api, &domain.Grant{API: api,
-		Domini: domain.ParseScope(e.Domini), Tipi: domain.ParseScope(e.TipiPendenza)}, pos)
+		Domini: domain.EntitiesOf(e.Domini, e.UnitaOperative), Tipi: domain.ParseScope(e.TipiPendenza)}, pos)
 }
 
 func (p *principals) revoke(e events.ApplicationAPIRevoked, pos events.Position) error {

@@ -39,7 +39,7 @@ import (
 // A snapshot only ever holds whole commits.
 
 // SnapshotVersion is the format version this build writes and reads.
-const SnapshotVersion uint32 = 2
+const SnapshotVersion uint32 = 5
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"
@@ -70,6 +70,7 @@ type snapshotState struct {
 	Names         []string
 	PendenzeCount int
 	Descrizioni   map[string]string // pendenza key → descrizioneStato (absent before PATCH existed)
+	Sessioni      map[string]string // pendenza key → the creating anonymous session's hash
 	pendenze      []ownership       // in creation order (not in the head)
 	details       *detailsLog       // their details (entries never change)
 
@@ -174,6 +175,8 @@ func (m *ReadModel) state() *snapshotState {
 	st.PendenzeCount = len(st.pendenze)
 	st.Descrizioni = map[string]string{}
 	pe.descr.each(func(k, v string) bool { st.Descrizioni[k] = v; return true })
+	st.Sessioni = map[string]string{}
+	pe.sessions.each(func(k, v string) bool { st.Sessioni[k] = v; return true })
 
 	mo := m.money
 	mo.listMu.RLock()
@@ -290,6 +293,9 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	}
 	for _, r := range st.Incassi {
 		mo.recordIncasso(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
+	}
+	for k, v := range st.Sessioni {
+		m.pendenze.sessions.put(k, v)
 	}
 	for k, v := range st.Descrizioni {
 		m.pendenze.anyDescr.Store(true)

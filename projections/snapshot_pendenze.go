@@ -11,8 +11,8 @@ import (
 
 // A pendenza record of a snapshot body, every integer a varint:
 //
-//	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | state byte |
-//	causale | amount (signed) | payer tipo | identificativo | anagrafica | email | position
+//	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | unit | state byte |
+//	causale | amount (signed) | payer (packed, see packSubject) | position
 //
 // rec is the ownership record as packed in memory (key, payer id, notice
 // number, UUID back to back), and dominio and tipo index the head's Names,
@@ -21,7 +21,7 @@ import (
 
 // minPendenzaRecord is the fewest bytes a record can take (every string
 // empty, every integer one byte): a count beyond body/min is a lie.
-const minPendenzaRecord = 15
+const minPendenzaRecord = 13
 
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
@@ -35,13 +35,11 @@ func appendPendenza(b []byte, o ownership, d details) []byte {
 	b = binary.AppendUvarint(b, uint64(o.avvisoEnd))
 	b = binary.AppendUvarint(b, uint64(o.dominio))
 	b = binary.AppendUvarint(b, uint64(o.tipo))
+	b = binary.AppendUvarint(b, uint64(o.unita))
 	b = append(b, byte(o.stato))
 	b = appendString(b, d.causale)
 	b = binary.AppendVarint(b, d.amount)
-	b = appendString(b, d.payer.Tipo)
-	b = appendString(b, d.payer.Identificativo)
-	b = appendString(b, d.payer.Anagrafica)
-	b = appendString(b, d.payer.Email)
+	b = appendString(b, d.payer)
 	return binary.AppendUvarint(b, uint64(d.position))
 }
 
@@ -172,6 +170,7 @@ const restoreBatch = 4096
 // them on in batches.
 func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batches chan<- []ownership) error {
 	batch := make([]ownership, 0, restoreBatch)
+	anonymous := p.sessions.len() > 0 // the head's sessions are restored first
 	for i := range count {
 		var o ownership
 		o.rec = r.str()
@@ -180,12 +179,14 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 		o.avvisoEnd = uint16(r.small(uint64(len(o.rec)) + 1))
 		o.dominio = uint32(r.small(nNames))
 		o.tipo = uint32(r.small(nNames))
+		o.unita = uint32(r.small(nNames + 1))
 		o.stato = stato(r.byte())
-		d := details{causale: r.str(), amount: r.varint(),
-			payer:    events.Subject{Tipo: r.str(), Identificativo: r.str(), Anagrafica: r.str(), Email: r.str()},
-			position: events.Position(r.uvarint())}
+		d := details{causale: r.str(), amount: r.varint(), payer: r.str(), position: events.Position(r.uvarint())}
 		if r.err != nil {
 			return fmt.Errorf("record %d: %w", i, r.err)
+		}
+		if _, err := unpackSubject(d.payer); err != nil {
+			return fmt.Errorf("record %d: %w", i, err)
 		}
 		if o.stato >= statoCount {
 			return fmt.Errorf("record %d: unknown state %d", i, o.stato)
@@ -195,6 +196,9 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 		}
 		if slash := strings.IndexByte(o.key(), '/'); slash <= 0 || slash == len(o.key())-1 {
 			return fmt.Errorf("record %d: key %q is not idA2A/idPendenza", i, o.key())
+		}
+		if anonymous {
+			_, o.anonymous = p.sessions.get(o.key())
 		}
 		o.details = p.details.add(d)
 		p.own.put(o.key(), o)

@@ -50,12 +50,20 @@ func scriptedLog(t testing.TB) [][]events.Event {
 			events.ApplicationAPIAuthorized{IDA2A: id, API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}},
 			events.ApplicationAPIAuthorized{IDA2A: id, API: "PAGAMENTO", Domini: []string{"00000000000"}, TipiPendenza: []string{"TARI"}})
 	}
+	add(events.PendenzaCreated{IDA2A: "pagopa-portale", IDPendenza: "anon1", IDDominio: "00000000001", IDTipoPendenza: "DON",
+		Causale: "dono", AmountCents: 500, Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M"},
+		NumeroAvviso: "300000000000000999", UUID: "cafe", SessionHash: "5e55"}) // an anonymous caller's
 	add(events.PublicAPIProtectionConfigured{Enabled: true, Captcha: events.CaptchaSettings{ServerURL: "http://captcha", SecretKey: "s", Soglia: 0.5, Parametro: "g", DenyOnFail: true, TimeoutMs: 1000}})
 	for i := range 40 {
 		app := fmt.Sprintf("app%d", i%4)
+		payer := events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("rssmra80a01h50%dU", i%5), Anagrafica: "M"}
+		if i%5 == 1 { // GovPay's address fields, which a snapshot must keep too
+			payer.Email, payer.Indirizzo, payer.Civico, payer.CAP, payer.Localita = "m@example.it", "Via Roma", "1", "00100", "Roma"
+			payer.Provincia, payer.Nazione, payer.Cellulare = "RM", "IT", "+39 333 0000000"
+		}
 		add(events.PendenzaCreated{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i), IDDominio: fmt.Sprintf("%011d", i%3),
 			IDTipoPendenza: "TARI", Causale: "c", AmountCents: int64(100 + i),
-			Payer:        events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("rssmra80a01h50%dU", i%5), Anagrafica: "M"},
+			Payer:        payer,
 			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)})
 		if i%7 == 3 {
 			add(events.PaymentStarted{ID: fmt.Sprintf("pay%d", i), CallerKind: "APPLICATION", CallerID: app,

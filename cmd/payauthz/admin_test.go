@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -65,10 +64,7 @@ type service struct {
 func startAdminService(t *testing.T, cfg, name string) service {
 	t.Helper()
 	dir := t.TempDir()
-	pw := filepath.Join(dir, "pw")
-	if err := os.WriteFile(pw, []byte("admin-pass-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pw := adminPasswordFile(t, dir)
 	data := filepath.Join(dir, "data")
 	c := startChild(t, data, freePort(t), "--admin-password-file", pw)
 	mustRun(t, "admin", "--config", cfg, "context", "set", name, "--url", c.url+"/backoffice/rs/basic/v1",
@@ -94,17 +90,7 @@ func (s service) position(t *testing.T) float64 {
 // who-can), without positions.
 func (s service) whoCan(t *testing.T, query string) string {
 	t.Helper()
-	req, _ := http.NewRequest("GET", s.url+"/backoffice/rs/basic/v1/autorizzazioni?"+query, nil)
-	req.SetBasicAuth("admin", "admin-pass-1")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		t.Fatalf("who-can %s: %d %s", query, res.StatusCode, b)
-	}
+	b := adminGet(t, s.url+"/backoffice/rs/basic/v1/autorizzazioni?"+query)
 	var v map[string]any
 	_ = json.Unmarshal(b, &v)
 	delete(v, "posizione")
@@ -255,17 +241,10 @@ func TestAdminApplyProtection(t *testing.T) {
 		t.Fatal("apply wrote no event")
 	}
 
-	req, _ := http.NewRequest("GET", a.url+"/backoffice/rs/basic/v1/configurazioni/hardening", nil)
-	req.SetBasicAuth("admin", "admin-pass-1")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 || !strings.Contains(string(body), `"abilitato":true`) ||
+	body := adminGet(t, a.url+"/backoffice/rs/basic/v1/configurazioni/hardening")
+	if !strings.Contains(string(body), `"abilitato":true`) ||
 		!strings.Contains(string(body), `"soglia":0.7`) || strings.Contains(string(body), "captcha-secret-1") {
-		t.Fatalf("GET hardening after apply: %d %s", res.StatusCode, body)
+		t.Fatalf("GET hardening after apply: %s", body)
 	}
 
 	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged") || a.position(t) != after {
@@ -283,12 +262,7 @@ func TestAdminApplyProtection(t *testing.T) {
 		t.Fatal(err)
 	}
 	admin("apply", "-f", other)
-	res, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ = io.ReadAll(res.Body)
-	res.Body.Close()
+	body = adminGet(t, a.url+"/backoffice/rs/basic/v1/configurazioni/hardening")
 	if !strings.Contains(string(body), `"abilitato":true`) {
 		t.Fatalf("apply without protezione changed the protection: %s", body)
 	}

@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,10 +29,7 @@ var verifierKeyLine = regexp.MustCompile(`verifier key: (\S+)`)
 func signedService(t *testing.T, n int) (string, string, []uint64) {
 	t.Helper()
 	dir := t.TempDir()
-	pwFile := filepath.Join(dir, "pw")
-	if err := os.WriteFile(pwFile, []byte("admin-pass-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pwFile := adminPasswordFile(t, dir)
 	data := filepath.Join(dir, "data")
 	c := startChild(t, data, freePort(t), "--admin-password-file", pwFile, "--checkpoint-interval", "50ms",
 		"--snapshot-interval", "50ms", "--snapshot-min-events", "1")
@@ -85,17 +80,7 @@ func signedService(t *testing.T, n int) (string, string, []uint64) {
 			t.Fatalf("GET %s as an auditor of one entity: %d, want 403", path, got)
 		}
 	}
-	req, _ := http.NewRequest("GET", proofURL, nil)
-	req.SetBasicAuth("admin", "admin-pass-1")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("GET proof: %d %s", res.StatusCode, body)
-	}
+	body := adminGet(t, proofURL)
 	proofFile := filepath.Join(dir, "http-proof.json")
 	if err := os.WriteFile(proofFile, body, 0o600); err != nil {
 		t.Fatal(err)
@@ -120,18 +105,8 @@ type logStateBody struct {
 
 func logState(t *testing.T, url string) logStateBody {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url+"/backoffice/rs/basic/v1/giornale/checkpoint", nil)
-	req.SetBasicAuth("admin", "admin-pass-1")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
 	var st logStateBody
-	if res.StatusCode != 200 {
-		t.Fatalf("GET giornale/checkpoint: %d", res.StatusCode)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+	if err := json.Unmarshal(adminGet(t, url+"/backoffice/rs/basic/v1/giornale/checkpoint"), &st); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -139,16 +114,7 @@ func logState(t *testing.T, url string) logStateBody {
 
 func getText(t *testing.T, url string) string {
 	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
-	}
-	return string(b)
+	return string(get(t, url, false))
 }
 
 // rewrite copies the data dir's log into a new data dir, with the

@@ -42,13 +42,8 @@ type Config struct {
 	DecisionLogSubject string
 	SnapshotInterval   time.Duration
 	SnapshotMinEvents  uint64
-	// Limits on what callers can make the server spend (see httpapi.Config).
-	PasswordVerifications    int
-	FailedLoginsPerAddress   int
-	FailedLoginsPerPrincipal int
-	BodyTimeout              time.Duration
-	RequestTimeout           time.Duration
-	MaxConnections           int
+	// Limits on what callers can make the server spend (see httpapi.Limits).
+	httpapi.Limits
 	// Console serves the management console at /console/.
 	Console            bool
 	ConsoleIdleTimeout time.Duration
@@ -82,18 +77,20 @@ func defaultConfig() Config {
 		SnapshotInterval:  time.Minute,
 		SnapshotMinEvents: 10_000,
 
-		PasswordVerifications:    httpapi.DefaultPasswordVerifications(),
-		FailedLoginsPerAddress:   httpapi.DefaultFailedLoginsPerAddress,
-		FailedLoginsPerPrincipal: httpapi.DefaultFailedLoginsPerPrincipal,
-		BodyTimeout:              httpapi.DefaultBodyTimeout,
-		RequestTimeout:           httpapi.DefaultRequestTimeout,
-		MaxConnections:           httpapi.DefaultMaxConnections,
-		Console:                  true,
-		ConsoleIdleTimeout:       console.DefaultIdleTimeout,
-		ConsoleMaxAge:            console.DefaultMaxAge,
-		CheckpointInterval:       time.Minute,
-		LogSigner:                defaultSigner(),
-		LiveLogAccess:            true,
+		Limits: httpapi.Limits{
+			PasswordVerifications:    httpapi.DefaultPasswordVerifications(),
+			FailedLoginsPerAddress:   httpapi.DefaultFailedLoginsPerAddress,
+			FailedLoginsPerPrincipal: httpapi.DefaultFailedLoginsPerPrincipal,
+			BodyTimeout:              httpapi.DefaultBodyTimeout,
+			RequestTimeout:           httpapi.DefaultRequestTimeout,
+			MaxConnections:           httpapi.DefaultMaxConnections,
+		},
+		Console:            true,
+		ConsoleIdleTimeout: console.DefaultIdleTimeout,
+		ConsoleMaxAge:      console.DefaultMaxAge,
+		CheckpointInterval: time.Minute,
+		LogSigner:          defaultSigner(),
+		LiveLogAccess:      true,
 	}
 }
 

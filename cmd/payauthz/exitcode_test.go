@@ -74,10 +74,7 @@ func TestVersion(t *testing.T) {
 func TestHealthcheck(t *testing.T) {
 	dir := t.TempDir()
 	addr := freePort(t)
-	pw := filepath.Join(dir, "pw")
-	if err := os.WriteFile(pw, []byte("admin-pass-1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pw := adminPasswordFile(t, dir)
 	startChild(t, filepath.Join(dir, "data"), addr, "--admin-password-file", pw)
 	probe := func(env ...string) (int, string) {
 		cmd := exec.Command(os.Args[0], "healthcheck")

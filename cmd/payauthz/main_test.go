@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -108,6 +109,36 @@ func call(t *testing.T, method, url, user, pass, body string) int {
 	}
 	res.Body.Close()
 	return res.StatusCode
+}
+
+// adminGet GETs url as the bootstrap admin and returns the body; any
+// answer but 200 fails the test.
+func adminGet(t *testing.T, url string) []byte {
+	t.Helper()
+	return get(t, url, true)
+}
+
+// get GETs url, as the bootstrap admin or without credentials, and
+// returns the body; any answer but 200 fails the test.
+func get(t *testing.T, url string, asAdmin bool) []byte {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asAdmin {
+		req.SetBasicAuth("admin", "admin-pass-1")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	return b
 }
 
 // adminPasswordFile writes the bootstrap password "admin-pass-1" to a file

@@ -208,6 +208,7 @@ type ruoloForm struct {
 	IDRuolo  string
 	Grid     []aclRow
 	Domini   []string
+	Unita    string // units of entities covered only in some (formUnits)
 	Tipi     []string
 	Entities []option
 	Types    []option
@@ -261,15 +262,16 @@ func (c *Console) formRuolo(rq *request) error {
 		return err
 	}
 	r := v.(*projections.RoleRecord)
-	f.IDRuolo, f.Domini, f.Tipi = r.Event.IDRuolo, r.Role.Domini.List(), r.Role.Tipi.List()
+	f.IDRuolo, f.Domini, f.Unita, f.Tipi = r.Event.IDRuolo, r.Role.Domini.List(), formUnits(r.Role.Domini), r.Role.Tipi.List()
 	c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
 	return c.render(rq, http.StatusOK, "ruolo.html", "Ruolo "+r.Event.IDRuolo, f)
 }
 
 func (c *Console) saveRuolo(rq *request) error {
 	pf := rq.r.PostForm
-	f := &ruoloForm{New: pf.Get("nuovo") == "1", IDRuolo: pf.Get("idRuolo"), Domini: pf["domini"], Tipi: pf["tipi"]}
-	in := commands.DefineRole{IDRuolo: f.IDRuolo, ACL: []events.ACLEntry{}, Domini: f.Domini, TipiPendenza: f.Tipi}
+	f := &ruoloForm{New: pf.Get("nuovo") == "1", IDRuolo: pf.Get("idRuolo"), Domini: pf["domini"], Unita: pf.Get("unita"), Tipi: pf["tipi"]}
+	in := commands.DefineRole{IDRuolo: f.IDRuolo, ACL: []events.ACLEntry{}, Domini: f.Domini, UnitaOperative: parseFormUnits(f.Unita),
+		TipiPendenza: f.Tipi}
 	if in.Domini == nil {
 		in.Domini = []string{}
 	}

@@ -50,6 +50,7 @@ type grantForm struct {
 	API, Label   string
 	On           bool
 	Domini, Tipi []string
+	Unita        string // units of entities covered only in some (formUnits)
 	// Limit says what the operator may not grant on this API, when it
 	// cannot grant every entity and type (delegation).
 	Limit string
@@ -83,7 +84,7 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 	}
 	for i := range f.Grants {
 		api, _ := domain.ParseAPI(f.Grants[i].API)
-		if err := domain.CanGrantAPI(p, domain.Grant{API: api, Domini: domain.ScopeAll(), Tipi: domain.ScopeAll()}); err != nil {
+		if err := domain.CanGrantAPI(p, domain.Grant{API: api, Domini: domain.Entities(domain.ScopeAll()), Tipi: domain.ScopeAll()}); err != nil {
 			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
 		}
 	}
@@ -117,7 +118,7 @@ func formOf(a *projections.Application) appForm {
 		g := grantForm{API: api.String(), Label: apiLabels[api]}
 		for _, og := range a.Grants {
 			if og.API == api {
-				g.On, g.Domini, g.Tipi = true, og.Domini.List(), og.Tipi.List()
+				g.On, g.Domini, g.Unita, g.Tipi = true, og.Domini.List(), formUnits(og.Domini), og.Tipi.List()
 			}
 		}
 		f.Grants = append(f.Grants, g)
@@ -169,12 +170,13 @@ func (c *Console) saveApplicazione(rq *request) error {
 	}
 	for _, api := range domain.GrantableAPIs {
 		g := grantForm{API: api.String(), Label: apiLabels[api], On: pf.Get("api_"+api.String()) == "on",
-			Domini: pf["domini_"+api.String()], Tipi: pf["tipi_"+api.String()]}
+			Domini: pf["domini_"+api.String()], Tipi: pf["tipi_"+api.String()], Unita: pf.Get("unita_" + api.String())}
 		if g.On {
-			if len(g.Domini) == 0 || len(g.Tipi) == 0 {
+			if len(g.Domini)+len(parseFormUnits(g.Unita)) == 0 || len(g.Tipi) == 0 {
 				f.Errors["api_"+api.String()] = "Scegli almeno un dominio e un tipo pendenza (* = tutti)."
 			}
-			in.Grants = append(in.Grants, commands.GrantInput{API: g.API, Domini: g.Domini, TipiPendenza: g.Tipi})
+			in.Grants = append(in.Grants, commands.GrantInput{API: g.API, Domini: append([]string{}, g.Domini...), UnitaOperative: parseFormUnits(g.Unita),
+				TipiPendenza: g.Tipi})
 		}
 		f.Grants = append(f.Grants, g)
 	}

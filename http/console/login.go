@@ -158,21 +158,26 @@ type rightView struct {
 	Role, Service, Rights, Domini, Tipi string
 }
 
-func scopeText(s domain.Scope) string {
-	if s.IsAll() {
+func scopeText(s domain.Scope) string { return scopeWords(s.IsNone(), s.IsAll(), s.List()) }
+
+// entitiesText is scopeText for an entity scope, its units named.
+func entitiesText(s domain.EntityScope) string { return scopeWords(s.IsNone(), s.IsAll(), s.Labels()) }
+
+func scopeWords(none, all bool, ids []string) string {
+	switch {
+	case none:
+		return "nessuno"
+	case all:
 		return "tutti (*)"
 	}
-	if s.IsNone() {
-		return "nessuno"
-	}
-	return strings.Join(s.List(), ", ")
+	return strings.Join(ids, ", ")
 }
 
 func (c *Console) home(rq *request) error {
 	v := homeView{Kind: rq.p.Kind.String()}
 	for _, er := range domain.EffectiveRights(rq.p) {
 		v.Rights = append(v.Rights, rightView{Role: er.Role, Service: er.Service.String(),
-			Rights: strings.Join(er.Rights.List(), ", "), Domini: scopeText(er.Domini), Tipi: scopeText(er.Tipi)})
+			Rights: strings.Join(er.Rights.List(), ", "), Domini: entitiesText(er.Domini), Tipi: scopeText(er.Tipi)})
 	}
 	return c.render(rq, http.StatusOK, "home.html", "Profilo", v)
 }

@@ -175,7 +175,7 @@ func (c *Console) listRiscossioni(rq *request) error {
 		return err
 	}
 	rows := c.deps.Model.Receipts(func(r *projections.Receipt) bool {
-		return r.Event.Esito == "ESEGUITO" && scope.Admits(r.Event.IDDominio)
+		return r.Event.Esito == "ESEGUITO" && scope.AdmitsReceipt(r)
 	})
 	pageOf(rq, t, rows, func(r *projections.Receipt) []cell {
 		e := r.Event
@@ -236,9 +236,7 @@ func (c *Console) getRendicontazione(rq *request) error {
 
 func (c *Console) getRiscossione(rq *request) error {
 	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("idRicevuta")
-	r, err := operations.ReadRendicontazione(rq.p, d, func() (*projections.Receipt, bool) {
-		return c.deps.Model.Receipt(d, id)
-	}, nil)
+	r, err := operations.ReadRicevutaByID(c.deps.Model, rq.p, domain.ServiceRendicontazioniIncassi, d, id, nil)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenze
 		return pendenzePage{}, err
 	}
 	keep := func(v domain.PendenzaView) bool {
-		return operations.OnPendenzaScope(p, domain.ServicePendenze, domain.RightRead, v.IDDominio, v.IDTipoPendenza, nil) == nil
+		return operations.OnPlace(p, domain.ServicePendenze, domain.RightRead, v.Place(), nil) == nil
 	}
 	if f.Avviso != "" {
 		pd, ok := b.model.PendenzaByNotice(f.Dominio, f.Avviso)

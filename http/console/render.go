@@ -16,8 +16,9 @@ import (
 )
 
 var funcs = template.FuncMap{
-	"join":     strings.Join,
-	"contains": func(list []string, s string) bool { return containsString(list, s) },
+	"join":       strings.Join,
+	"unitsLabel": unitsLabel,
+	"contains":   func(list []string, s string) bool { return containsString(list, s) },
 	"euro": func(cents int64) string {
 		sign := ""
 		if cents < 0 {

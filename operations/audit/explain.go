@@ -78,9 +78,12 @@ type Evidence struct {
 	Service string   `json:"servizio,omitempty"`
 	Rights  []string `json:"autorizzazioni,omitempty"`
 	Domini  []string `json:"domini"`
-	Tipi    []string `json:"tipiPendenza"`
-	Covers  bool     `json:"copre"`
-	Why     string   `json:"motivo"`
+	// UnitaOperative are the entities this role or grant covers only in
+	// some of their units: idDominio → units.
+	UnitaOperative map[string][]string `json:"unitaOperative,omitempty"`
+	Tipi           []string            `json:"tipiPendenza"`
+	Covers         bool                `json:"copre"`
+	Why            string              `json:"motivo"`
 }
 
 // Explanation is the decision a request would have received against one
@@ -227,11 +230,11 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 // decide.
 func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *Operation, r Resource) []Evidence {
 	out := []Evidence{}
-	dominio, tipo := resourceScope(m, r)
+	dominio, unit, tipo := resourceScope(m, r)
 	if api == domain.APIBackoffice {
 		s, right, err := backofficeRight(r)
 		for _, role := range p.Roles {
-			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), Tipi: role.Tipi.List()}
+			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), UnitaOperative: role.Domini.Units(), Tipi: role.Tipi.List()}
 			if op.Name != "servizio" || err != nil {
 				e.Covers, e.Why = true, "any role admits the caller"
 				out = append(out, e)
@@ -241,8 +244,8 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 			switch {
 			case !role.Has(s, right):
 				e.Why = fmt.Sprintf("does not give %s %s", s, right)
-			case dominio != "" && !role.Domini.Contains(dominio):
-				e.Why = fmt.Sprintf("gives %s %s but idDominio %s is not in its scope", s, right, dominio)
+			case dominio != "" && !role.Domini.ContainsUnit(dominio, unit):
+				e.Why = fmt.Sprintf("gives %s %s but %s is not in its scope", s, right, placeName(dominio, unit))
 			case tipo != "" && !role.Tipi.Contains(tipo):
 				e.Why = fmt.Sprintf("gives %s %s but idTipoPendenza %s is not in its scope", s, right, tipo)
 			default:
@@ -259,10 +262,10 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 	if !ok {
 		return out
 	}
-	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()}
+	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), UnitaOperative: g.Domini.Units(), Tipi: g.Tipi.List()}
 	switch {
-	case dominio != "" && !g.Domini.Contains(dominio):
-		e.Why = fmt.Sprintf("idDominio %s is not in the grant's scope", dominio)
+	case dominio != "" && !g.Domini.ContainsUnit(dominio, unit):
+		e.Why = fmt.Sprintf("%s is not in the grant's scope", placeName(dominio, unit))
 	case tipo != "" && api != domain.APIRagioneria && !g.Tipi.Contains(tipo):
 		e.Why = fmt.Sprintf("idTipoPendenza %s is not in the grant's scope", tipo)
 	default:
@@ -284,18 +287,29 @@ func scopeNote(dominio, tipo string) string {
 // resourceScope returns the idDominio and idTipoPendenza the resource
 // falls in: the stored pendenza's or notice's when one is named, else the
 // query's own.
-func resourceScope(m *projections.ReadModel, r Resource) (string, string) {
+func resourceScope(m *projections.ReadModel, r Resource) (dominio, unit, tipo string) {
 	if r.IDA2A != "" && r.IDPendenza != "" {
 		if v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza); ok {
-			return or(r.IDDominio, v.IDDominio), or(r.IDTipoPendenza, v.IDTipoPendenza)
+			if r.IDDominio != "" && r.IDDominio != v.IDDominio {
+				return r.IDDominio, r.IDUnitaOperativa, or(r.IDTipoPendenza, v.IDTipoPendenza)
+			}
+			return v.IDDominio, or(r.IDUnitaOperativa, v.IDUnita), or(r.IDTipoPendenza, v.IDTipoPendenza)
 		}
 	}
 	if r.IDDominio != "" && r.NumeroAvviso != "" {
 		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
-			return pd.IDDominio, pd.IDTipoPendenza
+			return pd.IDDominio, pd.IDUnitaOperativa, pd.IDTipoPendenza
 		}
 	}
-	return r.IDDominio, r.IDTipoPendenza
+	return r.IDDominio, r.IDUnitaOperativa, r.IDTipoPendenza
+}
+
+// placeName names an entity, or one of its units, in an explanation.
+func placeName(dominio, unit string) string {
+	if unit == "" {
+		return "idDominio " + dominio
+	}
+	return "idUnitaOperativa " + unit + " of idDominio " + dominio
 }
 
 // ResourceDomini returns the creditor entities a query's resource touches
@@ -312,7 +326,7 @@ func ResourceDomini(m *projections.ReadModel, r Resource) []string {
 			return out
 		}
 	}
-	if d, _ := resourceScope(m, r); d != "" {
+	if d, _, _ := resourceScope(m, r); d != "" {
 		return []string{d}
 	}
 	return nil

@@ -17,6 +17,7 @@ type Resource struct {
 	Right             string `json:"autorizzazione,omitempty"`    // Backoffice right, "R" or "W"
 	IDDominio         string `json:"idDominio,omitempty"`         // creditor entity
 	IDTipoPendenza    string `json:"idTipoPendenza,omitempty"`    // pendenza type
+	IDUnitaOperativa  string `json:"idUnitaOperativa,omitempty"`  // the entity's operational unit
 	IDA2A             string `json:"idA2A,omitempty"`             // pendenza creator (path idA2A)
 	IDPendenza        string `json:"idPendenza,omitempty"`        // pendenza id
 	NumeroAvviso      string `json:"numeroAvviso,omitempty"`      // notice number
@@ -27,6 +28,11 @@ type Resource struct {
 	IDFlusso          string `json:"idFlusso,omitempty"`          // settlement report id
 	DataOraFlusso     string `json:"dataOraFlusso,omitempty"`     // settlement report date
 	IDIncasso         string `json:"idIncasso,omitempty"`         // incasso id
+}
+
+// place is where the query's resource lies (entity, unit, type).
+func (r Resource) place() domain.Place {
+	return domain.Place{IDDominio: r.IDDominio, IDUnita: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}
 }
 
 // Operation is one entry of the catalogue: a named thing a caller does on
@@ -119,6 +125,11 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "profilo", Summary: "read the caller's profile (any role)",
 		Routes: []string{"GET /profilo"},
 		decide: gate(operations.ProfiloBackoffice)},
+	{API: domain.APIBackoffice, Name: "patch-profilo", Summary: "change the caller's own password (PATCH /profilo; an operator, nothing else of its profile)",
+		Routes: []string{"PATCH /profilo"},
+		decide: func(_ Model, p domain.Principal, _ Resource, rec operations.Recorder) error {
+			return operations.ChangeOwnProfile(p, nil, rec)
+		}},
 	{API: domain.APIBackoffice, Name: "patch-pendenza", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza: Pendenze W on its entity × type",
 		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
 		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
@@ -171,7 +182,7 @@ var catalogue = []*Operation{
 				return err
 			}
 			// Without idA2A: under the caller's own (who may create there).
-			return operations.PutPendenza(m, p, nil, or(r.IDA2A, p.IDA2A), r.IDDominio, r.IDTipoPendenza, rec)
+			return operations.PutPendenza(m, p, nil, or(r.IDA2A, p.IDA2A), r.place(), rec)
 		}},
 	{API: domain.APIPendenze, Name: "update",
 		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio × idTipoPendenza)",
@@ -200,6 +211,18 @@ var catalogue = []*Operation{
 		Summary: "start a payment of a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous one (idDominio, idTipoPendenza)",
 		Routes:  []string{"POST /pagamenti"},
 		decide:  decidePay},
+	{API: domain.APIPagamento, Name: "create-pendenza", Summary: "create a pendenza of idDominio × idTipoPendenza as its payer (citizens: idA2A names no one, the payer is the citizen; others: the payer is not asked)",
+		Routes: []string{"POST /pendenze/{idDominio}/{idTipoPendenza}"},
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio, "idTipoPendenza", r.IDTipoPendenza); err != nil {
+				return err
+			}
+			payer := ""
+			if p.Kind == domain.KindCitizen {
+				payer = p.Name
+			}
+			return operations.CreatePendenzaPagamento(m, p, r.place(), payer, rec)
+		}},
 	{API: domain.APIPagamento, Name: "read-pendenza", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
 		decide: pendenzaRead(operations.ReadPendenzaPagamento)},
@@ -292,7 +315,7 @@ func decideService(m Model, p domain.Principal, r Resource, rec operations.Recor
 		_, err := operations.OnPayment(m, p, s, right, r.IDPagamento, rec)
 		return err
 	case r.IDDominio != "" && r.IDTipoPendenza != "":
-		return operations.OnPendenzaScope(p, s, right, r.IDDominio, r.IDTipoPendenza, rec)
+		return operations.OnPlace(p, s, right, r.place(), rec)
 	case r.IDDominio != "":
 		return operations.OnDominio(p, s, right, r.IDDominio, rec)
 	case r.IDTipoPendenza != "":

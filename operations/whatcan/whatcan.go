@@ -22,7 +22,10 @@ const maxProbes = 4096
 type Scope struct {
 	Via    string   `json:"tramite"` // "ruolo <id>" or "autorizzazioneApi <API>"
 	Domini []string `json:"domini"`  // ["*"] for every entity
-	Tipi   []string `json:"tipiPendenza"`
+	// UnitaOperative are the entities reached only in some of their
+	// units: idDominio → units.
+	UnitaOperative map[string][]string `json:"unitaOperative,omitempty"`
+	Tipi           []string            `json:"tipiPendenza"`
 }
 
 // Capability is one operation of the catalogue for the principal.
@@ -73,7 +76,7 @@ func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
 	p := rec.Principal
 	res := &Result{Principal: name, Kind: p.Kind.String(), Auth: domain.AuthBasic.String(),
 		Position: uint64(m.AppliedPosition()), Capabilities: []Capability{}}
-	domini, tipi := candidates(m, p)
+	domini, units, tipi := candidates(m, p)
 	for _, op := range audit.Catalogue() {
 		if op.API == domain.APINodo {
 			continue
@@ -82,7 +85,7 @@ func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
 			for _, s := range domain.Services {
 				for _, right := range []string{"R", "W"} {
 					c := Capability{API: op.API.String(), Operation: op.Name, Service: s.String(), Right: right}
-					probe(m, name, op, &c, audit.Resource{Service: s.String(), Right: right}, domini, tipi)
+					probe(m, name, op, &c, audit.Resource{Service: s.String(), Right: right}, domini, units, tipi)
 					res.Capabilities = append(res.Capabilities, c)
 				}
 			}
@@ -100,21 +103,28 @@ func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
 		case p.Kind == domain.KindApplication:
 			base.IDA2A = p.IDA2A
 		}
-		probe(m, name, op, &c, base, domini, tipi)
+		probe(m, name, op, &c, base, domini, units, tipi)
 		res.Capabilities = append(res.Capabilities, c)
 	}
 	res.Owned = owned(m, p)
 	return res, nil
 }
 
-// candidates are the entities and types the principal's scopes name; a
-// scope of all adds every registered one.
-func candidates(m *projections.ReadModel, p domain.Principal) ([]string, []string) {
+// candidates are the entities (named whole), the units (of entities
+// reached only in some) and the types the principal's scopes name; a scope
+// of all adds every registered entity or type.
+func candidates(m *projections.ReadModel, p domain.Principal) ([]string, []domain.Place, []string) {
 	ds, ts := map[string]bool{}, map[string]bool{}
+	us := map[domain.Place]bool{}
 	allD, allT := false, false
-	add := func(d, t domain.Scope) {
+	add := func(d domain.EntityScope, t domain.Scope) {
 		for _, id := range d.IDs() {
 			ds[id] = true
+		}
+		for id, units := range d.Units() {
+			for _, u := range units {
+				us[domain.Place{IDDominio: id, IDUnita: u}] = true
+			}
 		}
 		for _, id := range t.IDs() {
 			ts[id] = true
@@ -137,7 +147,14 @@ func candidates(m *projections.ReadModel, p domain.Principal) ([]string, []strin
 			ts[t.IDTipoPendenza] = true
 		}
 	}
-	return sortedKeys(ds), sortedKeys(ts)
+	units := make([]domain.Place, 0, len(us))
+	for u := range us {
+		units = append(units, u)
+	}
+	sort.Slice(units, func(i, j int) bool {
+		return units[i].IDDominio < units[j].IDDominio || units[i].IDDominio == units[j].IDDominio && units[i].IDUnita < units[j].IDUnita
+	})
+	return sortedKeys(ds), units, sortedKeys(ts)
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -186,7 +203,7 @@ func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Res
 const probeNotice = "000000000000000000"
 
 // probe fills c: the whole scope first, else each entity × type pair.
-func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capability, base audit.Resource, domini, tipi []string) {
+func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capability, base audit.Resource, domini []string, units []domain.Place, tipi []string) {
 	c.Scope = []Scope{}
 	r := base
 	r.IDDominio, r.IDTipoPendenza = domain.Wildcard, domain.Wildcard
@@ -210,14 +227,25 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 	}
 	allowed := map[string][]string{} // via → "dominio\x00tipo" pairs
 	scopes := map[string]Scope{}     // via → the role's or grant's own scope
-	n := 0
+	// places are the entities named whole, then the units of entities
+	// reached only in some, each probed with every type.
+	places := make([]domain.Place, 0, len(domini)+len(units))
 	for _, d := range domini {
+		places = append(places, domain.Place{IDDominio: d})
+	}
+	places = append(places, units...)
+	n := 0
+	for _, pl := range places {
+		label := pl.IDDominio
+		if pl.IDUnita != "" {
+			label += " (" + pl.IDUnita + ")"
+		}
 		for _, t := range tipi {
 			if n++; n > maxProbes {
 				break
 			}
 			r := base
-			r.IDDominio, r.IDTipoPendenza = d, t
+			r.IDDominio, r.IDUnitaOperativa, r.IDTipoPendenza = pl.IDDominio, pl.IDUnita, t
 			x, s, err := ask(m, name, op, r)
 			if err != nil || !granted(x) {
 				continue
@@ -225,14 +253,14 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 			c.Allowed, c.PerResource = true, c.PerResource || s
 			for _, e := range x.Evidence {
 				if e.Covers {
-					allowed[via(e)] = append(allowed[via(e)], d+"\x00"+t)
+					allowed[via(e)] = append(allowed[via(e)], label+"\x00"+t)
 					if _, seen := scopes[via(e)]; !seen {
-						scopes[via(e)] = Scope{Via: via(e), Domini: e.Domini, Tipi: e.Tipi}
+						scopes[via(e)] = Scope{Via: via(e), Domini: e.Domini, UnitaOperative: e.UnitaOperative, Tipi: e.Tipi}
 					}
 				}
 			}
 			if len(x.Evidence) == 0 {
-				allowed[""] = append(allowed[""], d+"\x00"+t)
+				allowed[""] = append(allowed[""], label+"\x00"+t)
 			}
 		}
 	}
@@ -282,7 +310,7 @@ func scopesOf(x *audit.Explanation) []Scope {
 	var out []Scope
 	for _, e := range x.Evidence {
 		if e.Covers {
-			out = append(out, Scope{Via: via(e), Domini: e.Domini, Tipi: e.Tipi})
+			out = append(out, Scope{Via: via(e), Domini: e.Domini, UnitaOperative: e.UnitaOperative, Tipi: e.Tipi})
 		}
 	}
 	return out
