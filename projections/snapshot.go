@@ -185,22 +185,10 @@ func (m *ReadModel) state() *snapshotState {
 		st.Payments = append(st.Payments, snapPayment{Event: pm.Event, Stato: pm.Stato, Paid: pm.Paid,
 			PaidItems: pm.paidItems, Time: pm.Time, Position: pm.Position})
 	}
-	for _, k := range mo.receiptOrder {
-		v, _ := mo.receipts.get(k)
-		st.Receipts = append(st.Receipts, *v)
-	}
-	for _, k := range mo.reportOrder {
-		v, _ := mo.reports.get(k)
-		st.Reports = append(st.Reports, *v)
-	}
-	for _, k := range mo.reconcilOrder {
-		v, _ := mo.reconciliations.get(k)
-		st.Reconciliations = append(st.Reconciliations, *v)
-	}
-	for _, k := range mo.incassoOrder {
-		v, _ := mo.incassi.get(k)
-		st.Incassi = append(st.Incassi, *v)
-	}
+	st.Receipts = inOrder(st.Receipts, mo.receipts, mo.receiptOrder)
+	st.Reports = inOrder(st.Reports, mo.reports, mo.reportOrder)
+	st.Reconciliations = inOrder(st.Reconciliations, mo.reconciliations, mo.reconcilOrder)
+	st.Incassi = inOrder(st.Incassi, mo.incassi, mo.incassoOrder)
 	mo.listMu.RUnlock()
 	return st
 }
@@ -593,4 +581,13 @@ func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
 			write()
 		}
 	}
+}
+
+// inOrder appends to out the values of t under keys, in that order.
+func inOrder[V any](out []V, t *table[*V], keys []string) []V {
+	for _, k := range keys {
+		v, _ := t.get(k)
+		out = append(out, *v)
+	}
+	return out
 }

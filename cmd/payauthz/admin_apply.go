@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,7 +83,7 @@ func normalise(v any) any {
 func changedFields(k resourceKind, want, cur map[string]any) []string {
 	var out []string
 	for field, v := range want {
-		if contains(k.secrets, field) {
+		if slices.Contains(k.secrets, field) {
 			continue
 		}
 		if !reflect.DeepEqual(normalise(v), normalise(cur[field])) {
@@ -91,15 +92,6 @@ func changedFields(k resourceKind, want, cur map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func adminApplyCmd(f *adminFlags) *cobra.Command {
@@ -364,7 +356,7 @@ func applyProtection(cmd *cobra.Command, c *adminClient, want map[string]any, dr
 func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
 	for f, v := range m {
-		if !contains(k.secrets, f) {
+		if !slices.Contains(k.secrets, f) {
 			out[f] = v
 		}
 	}
