@@ -72,7 +72,26 @@ func (c *Console) listRegistry(rq *request, svc domain.Service, page, title stri
 		return err
 	}
 	return c.render(rq, http.StatusOK, page, title, registryList{Rows: rows(),
-		CanWrite: operations.UseService(rq.p, svc, domain.RightWrite, nil) == nil})
+		CanWrite: may(rq.p, svc, domain.RightWrite)})
+}
+
+// registryForm opens a registry entry's form: with no id, the blank form
+// for a caller who may write svc; otherwise the entry of that kind as the
+// registry's read operation lets the caller see it, shown by show.
+func (c *Console) registryForm(rq *request, svc domain.Service, kind, id, page, newTitle string,
+	blank func() any, show func(v any) (title string, form any)) error {
+	if id == "" {
+		if err := operations.UseService(rq.p, svc, domain.RightWrite, nil); err != nil {
+			return err
+		}
+		return c.render(rq, http.StatusOK, page, newTitle, blank())
+	}
+	v, err := c.anagrafica().ReadRegistry(rq.p, svc, kind, id)
+	if err != nil {
+		return err
+	}
+	title, form := show(v)
+	return c.render(rq, http.StatusOK, page, title, form)
 }
 
 // saved ends a registry form: a write goes on to next; input errors and
@@ -106,20 +125,13 @@ func (c *Console) listTipi(rq *request) error {
 }
 
 func (c *Console) formTipo(rq *request) error {
-	id := rq.r.PathValue("id")
-	if id == "" {
-		if err := operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
-			return err
-		}
-		return c.render(rq, http.StatusOK, "tipo.html", "Nuovo tipo pendenza", &tipoForm{New: true, Enabled: true})
-	}
-	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaCreditore, "tipo", id)
-	if err != nil {
-		return err
-	}
-	t := v.(events.PendenzaTypeRegistered)
-	return c.render(rq, http.StatusOK, "tipo.html", "Tipo pendenza "+t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
-		Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous})
+	return c.registryForm(rq, domain.ServiceAnagraficaCreditore, "tipo", rq.r.PathValue("id"), "tipo.html", "Nuovo tipo pendenza",
+		func() any { return &tipoForm{New: true, Enabled: true} },
+		func(v any) (string, any) {
+			t := v.(events.PendenzaTypeRegistered)
+			return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
+				Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous}
+		})
 }
 
 func (c *Console) saveTipo(rq *request) error {
@@ -158,20 +170,13 @@ func (c *Console) listOperatori(rq *request) error {
 }
 
 func (c *Console) formOperatore(rq *request) error {
-	id := rq.r.URL.Query().Get("principal")
-	if id == "" {
-		if err := operations.UseService(rq.p, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
-			return err
-		}
-		return c.render(rq, http.StatusOK, "operatore.html", "Nuovo operatore", &operatoreForm{New: true, Enabled: true, AllRoles: c.roleIDs()})
-	}
-	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaRuoli, "operatore", id)
-	if err != nil {
-		return err
-	}
-	o := v.(*projections.Operator)
-	return c.render(rq, http.StatusOK, "operatore.html", "Operatore "+o.Principal, &operatoreForm{Principal: o.Principal,
-		RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleIDs()})
+	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
+		"Nuovo operatore", func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleIDs()} },
+		func(v any) (string, any) {
+			o := v.(*projections.Operator)
+			return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
+				RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleIDs()}
+		})
 }
 
 func (c *Console) saveOperatore(rq *request) error {
@@ -247,24 +252,18 @@ func (c *Console) listRuoli(rq *request) error {
 }
 
 func (c *Console) formRuolo(rq *request) error {
-	id := rq.r.PathValue("id")
-	f := &ruoloForm{}
-	if id == "" {
-		if err := operations.UseService(rq.p, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
-			return err
-		}
-		f.New = true
-		c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
-		return c.render(rq, http.StatusOK, "ruolo.html", "Nuovo ruolo", f)
-	}
-	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaRuoli, "ruolo", id)
-	if err != nil {
-		return err
-	}
-	r := v.(*projections.RoleRecord)
-	f.IDRuolo, f.Domini, f.Unita, f.Tipi = r.Event.IDRuolo, r.Role.Domini.List(), formUnits(r.Role.Domini), r.Role.Tipi.List()
-	c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
-	return c.render(rq, http.StatusOK, "ruolo.html", "Ruolo "+r.Event.IDRuolo, f)
+	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "ruolo", rq.r.PathValue("id"), "ruolo.html", "Nuovo ruolo",
+		func() any {
+			f := &ruoloForm{New: true}
+			c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
+			return f
+		},
+		func(v any) (string, any) {
+			r := v.(*projections.RoleRecord)
+			f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
+			c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
+			return "Ruolo " + r.Event.IDRuolo, f
+		})
 }
 
 func (c *Console) saveRuolo(rq *request) error {
@@ -320,20 +319,13 @@ func (c *Console) listIntermediari(rq *request) error {
 }
 
 func (c *Console) formIntermediario(rq *request) error {
-	id := rq.r.PathValue("id")
-	if id == "" {
-		if err := operations.UseService(rq.p, domain.ServiceAnagraficaPagoPA, domain.RightWrite, nil); err != nil {
-			return err
-		}
-		return c.render(rq, http.StatusOK, "intermediario.html", "Nuovo intermediario", &intermediarioForm{New: true, Enabled: true})
-	}
-	v, err := c.anagrafica().ReadRegistry(rq.p, domain.ServiceAnagraficaPagoPA, "intermediario", id)
-	if err != nil {
-		return err
-	}
-	e := v.(*projections.Intermediary).Event
-	return c.render(rq, http.StatusOK, "intermediario.html", "Intermediario "+e.IDIntermediario, &intermediarioForm{
-		IDIntermediario: e.IDIntermediario, Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal})
+	return c.registryForm(rq, domain.ServiceAnagraficaPagoPA, "intermediario", rq.r.PathValue("id"), "intermediario.html",
+		"Nuovo intermediario", func() any { return &intermediarioForm{New: true, Enabled: true} },
+		func(v any) (string, any) {
+			e := v.(*projections.Intermediary).Event
+			return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,
+				Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal}
+		})
 }
 
 func (c *Console) saveIntermediario(rq *request) error {

@@ -33,7 +33,7 @@ func (c *Console) listApplicazioni(rq *request) error {
 	if err != nil {
 		return err
 	}
-	v := appList{CanWrite: operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil) == nil}
+	v := appList{CanWrite: may(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite)}
 	for _, a := range apps {
 		row := appRow{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled}
 		for _, g := range a.Grants {
@@ -88,7 +88,7 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
 		}
 	}
-	f.CanWrite = operations.UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil) == nil
+	f.CanWrite = may(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite)
 	if f.Auth == "ssl" && f.Principal != "" {
 		if can, err := domain.CanonicalDN(f.Principal); err == nil {
 			f.Canonical = can

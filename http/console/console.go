@@ -14,6 +14,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -256,4 +257,10 @@ func (c *Console) page(h func(*request) error) http.Handler {
 			c.fail(rq, err)
 		}
 	})
+}
+
+// may reports whether p may use svc with right r: what a page shows or
+// offers (a write is decided again by its operation when it is sent).
+func may(p domain.Principal, svc domain.Service, r domain.Right) bool {
+	return operations.UseService(p, svc, r, nil) == nil
 }

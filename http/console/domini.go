@@ -33,7 +33,7 @@ func (c *Console) listDomini(rq *request) error {
 		return err
 	}
 	return c.render(rq, http.StatusOK, "domini.html", "Domini", dominiList{Rows: rows,
-		CanWrite: operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil) == nil})
+		CanWrite: may(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite)})
 }
 
 func (c *Console) newDominio(rq *request) error {

@@ -53,9 +53,9 @@ func (c *Console) manutenzione(rq *request) error {
 		case !ok:
 			v.PrincipalErr = "Nessuna applicazione o operatore con questo principal."
 		case rec.Principal.Kind == domain.KindApplication &&
-			operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil) != nil,
+			!may(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightRead),
 			rec.Principal.Kind == domain.KindOperator &&
-				operations.UseService(rq.p, domain.ServiceAnagraficaRuoli, domain.RightRead, nil) != nil:
+				!may(rq.p, domain.ServiceAnagraficaRuoli, domain.RightRead):
 			v.PrincipalErr = "Non hai il diritto di leggere questa utenza."
 		default:
 			v.PrincipalPos = uint64(rec.Position)

@@ -12,7 +12,6 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/operations"
 )
 
 var funcs = template.FuncMap{
@@ -71,7 +70,7 @@ func (c *Console) nav(r *http.Request, p domain.Principal) []navItem {
 		if m.href == "/console/audit" && c.deps.Audit == nil {
 			continue
 		}
-		if operations.UseService(p, m.service, domain.RightRead, nil) == nil {
+		if may(p, m.service, domain.RightRead) {
 			out = append(out, navItem{Href: m.href, Label: m.label, Current: strings.HasPrefix(r.URL.Path, m.href)})
 		}
 	}
