@@ -23,10 +23,10 @@ type CreateReconciliation struct {
 // repeat by its creator with the same content changes nothing (200); with
 // other content it is a conflict; another application is refused (403).
 func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c CreateReconciliation) (Result, error) {
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
-		return Result{}, err
-	}
-	if err := checkID("id", c.ID); err != nil {
+	if err := firstError(
+		checkDominio("idDominio", c.IDDominio),
+		checkID("id", c.ID),
+	); err != nil {
 		return Result{}, err
 	}
 	if c.Causale == "" || len(c.Causale) > 140 {

@@ -75,10 +75,10 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 }
 
 func validatePatchPendenza(c PatchPendenza) (domain.PendenzaStato, error) {
-	if err := checkID("idA2A", c.IDA2A); err != nil {
-		return domain.PendenzaStato{}, err
-	}
-	if err := checkID("idPendenza", c.IDPendenza); err != nil {
+	if err := firstError(
+		checkID("idA2A", c.IDA2A),
+		checkID("idPendenza", c.IDPendenza),
+	); err != nil {
 		return domain.PendenzaStato{}, err
 	}
 	if len(c.DescrizioneStato) > 255 {

@@ -162,16 +162,12 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if c.IDA2A == domain.PortalIDA2A {
 		return nil, unprocessable("idA2A %s is reserved to the pendenze payers create on the Pagamento API", c.IDA2A)
 	}
-	if err := checkPrincipal("principal", c.Principal); err != nil {
-		return nil, err
-	}
-	if err := checkPassword("password", c.Password); err != nil {
-		return nil, err
-	}
-	if err := checkPassword("apiKey", c.APIKey); err != nil {
-		return nil, err
-	}
-	if err := checkRoleIDs(c.Roles); err != nil {
+	if err := firstError(
+		checkPrincipal("principal", c.Principal),
+		checkPassword("password", c.Password),
+		checkPassword("apiKey", c.APIKey),
+		checkRoleIDs(c.Roles),
+	); err != nil {
 		return nil, err
 	}
 	grants := map[string]events.ApplicationAPIAuthorized{}

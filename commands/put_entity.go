@@ -24,13 +24,11 @@ type PutEntity struct {
 
 // PutEntity needs Anagrafica Creditore W with idDominio in scope.
 func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Result, error) {
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
-		return Result{}, err
-	}
-	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
-		return Result{}, err
-	}
-	if err := checkEntityFields(&c.Fields); err != nil {
+	if err := firstError(
+		checkDominio("idDominio", c.IDDominio),
+		checkName("ragioneSociale", c.RagioneSociale),
+		checkEntityFields(&c.Fields),
+	); err != nil {
 		return Result{}, err
 	}
 	// GovPay names the intermediary through its station, idIntermediario_NN.
@@ -181,16 +179,12 @@ type PutUnit struct {
 // PutUnit needs Anagrafica Creditore W with idDominio in scope; the entity
 // must be registered (422).
 func (h *Handler) PutUnit(ctx context.Context, actor Actor, c PutUnit) (Result, error) {
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
-		return Result{}, err
-	}
-	if err := checkID("idUnita", c.IDUnita); err != nil {
-		return Result{}, err
-	}
-	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
-		return Result{}, err
-	}
-	if err := checkContacts(c.Contacts); err != nil {
+	if err := firstError(
+		checkDominio("idDominio", c.IDDominio),
+		checkID("idUnita", c.IDUnita),
+		checkName("ragioneSociale", c.RagioneSociale),
+		checkContacts(c.Contacts),
+	); err != nil {
 		return Result{}, err
 	}
 	if err := operations.OnDominio(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, c.IDDominio, nil); err != nil {

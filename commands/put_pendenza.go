@@ -151,16 +151,12 @@ func (h *Handler) CreatePendenzaPagamento(ctx context.Context, actor Actor, c Cr
 }
 
 func validatePendenza(c *PutPendenza) error {
-	if err := checkID("idA2A", c.IDA2A); err != nil {
-		return err
-	}
-	if err := checkID("idPendenza", c.IDPendenza); err != nil {
-		return err
-	}
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
-		return err
-	}
-	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
+	if err := firstError(
+		checkID("idA2A", c.IDA2A),
+		checkID("idPendenza", c.IDPendenza),
+		checkDominio("idDominio", c.IDDominio),
+		checkID("idTipoPendenza", c.IDTipoPendenza),
+	); err != nil {
 		return err
 	}
 	if c.IDUnita != "" {

@@ -71,10 +71,10 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	if c.Denominazione == "" || len(c.Denominazione) > 255 {
 		return Result{}, invalid("denominazione", "is required (at most 255 characters)")
 	}
-	if err := checkPrincipal("connettoreNodo.principal", c.ConnectorPrincipal); err != nil {
-		return Result{}, err
-	}
-	if err := checkPassword("connettoreNodo.password", c.ConnectorPassword); err != nil {
+	if err := firstError(
+		checkPrincipal("connettoreNodo.principal", c.ConnectorPrincipal),
+		checkPassword("connettoreNodo.password", c.ConnectorPassword),
+	); err != nil {
 		return Result{}, err
 	}
 	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaPagoPA, domain.RightWrite, nil); err != nil {
@@ -262,19 +262,13 @@ type PutOperator struct {
 // PutOperator needs Anagrafica Ruoli W; the roles it assigns, its personal
 // role included, must be within what the actor holds.
 func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
-	if err := checkPrincipal("principal", c.Principal); err != nil {
-		return Result{}, err
-	}
-	if err := checkName("ragioneSociale", c.RagioneSociale); err != nil {
-		return Result{}, err
-	}
-	if err := checkPassword("password", c.Password); err != nil {
-		return Result{}, err
-	}
-	if err := checkPassword("apiKey", c.APIKey); err != nil {
-		return Result{}, err
-	}
-	if err := checkRoleIDs(c.Roles); err != nil {
+	if err := firstError(
+		checkPrincipal("principal", c.Principal),
+		checkName("ragioneSociale", c.RagioneSociale),
+		checkPassword("password", c.Password),
+		checkPassword("apiKey", c.APIKey),
+		checkRoleIDs(c.Roles),
+	); err != nil {
 		return Result{}, err
 	}
 	personal, personalRole, err := checkPersonal(c.Personal)

@@ -108,10 +108,10 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 	field := fmt.Sprintf("pendenze[%d]", i)
 	switch ref.Kind() {
 	case "pendenza":
-		if err := checkID(field+".idA2A", ref.IDA2A); err != nil {
-			return events.PaymentItem{}, err
-		}
-		if err := checkID(field+".idPendenza", ref.IDPendenza); err != nil {
+		if err := firstError(
+			checkID(field+".idA2A", ref.IDA2A),
+			checkID(field+".idPendenza", ref.IDPendenza),
+		); err != nil {
 			return events.PaymentItem{}, err
 		}
 		pd, err := operations.PayPendenza(h.model, p, ref.IDA2A, ref.IDPendenza, nil)
@@ -132,10 +132,10 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		}
 		return payable(pd)
 	}
-	if err := checkDominio(field+".idDominio", ref.IDDominio); err != nil {
-		return events.PaymentItem{}, err
-	}
-	if err := checkID(field+".idTipoPendenza", ref.IDTipoPendenza); err != nil {
+	if err := firstError(
+		checkDominio(field+".idDominio", ref.IDDominio),
+		checkID(field+".idTipoPendenza", ref.IDTipoPendenza),
+	); err != nil {
 		return events.PaymentItem{}, err
 	}
 	if ref.Causale == "" || len(ref.Causale) > 140 {

@@ -147,10 +147,10 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 // whole, sorted ("*" alone for all), and the sorted units of the others
 // (an entity also named whole, or with no unit, is covered whole).
 func checkEntities(domini []string, units map[string][]string) ([]string, map[string][]string, error) {
-	if err := checkScopeList("domini", domini, ValidDominio); err != nil {
-		return nil, nil, err
-	}
-	if err := checkListLength("unitaOperative", len(units)); err != nil {
+	if err := firstError(
+		checkScopeList("domini", domini, ValidDominio),
+		checkListLength("unitaOperative", len(units)),
+	); err != nil {
 		return nil, nil, err
 	}
 	for d, us := range units {
@@ -188,4 +188,15 @@ func hashOptional(p *string) (string, error) {
 		return "", nil
 	}
 	return domain.HashPassword(*p)
+}
+
+// firstError returns the first non-nil of errs: the checks of a command's
+// input, all pure, in the order their errors are reported.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
