@@ -181,7 +181,12 @@ func TestBackupOfARunningService(t *testing.T) {
 				writerDone <- fmt.Errorf("write %d: status %d", i, res.StatusCode)
 				return
 			}
-			wrote <- i
+			select { // never blocked on a full wrote once told to stop
+			case wrote <- i:
+			case <-stop:
+				writerDone <- nil
+				return
+			}
 		}
 	}()
 	<-wrote
