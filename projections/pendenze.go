@@ -370,10 +370,13 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 	}
 }
 
-func (p *pendenze) view(o ownership) domain.PendenzaView {
-	return domain.PendenzaView{IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
+// view is the decision view of o, the pendenza idA2A/idPendenza (its key
+// as looked up: no need to split the record's), created by the anonymous
+// session session ("" for none).
+func (p *pendenze) view(o ownership, idA2A, idPendenza, session string) domain.PendenzaView {
+	return domain.PendenzaView{IDA2A: idA2A, IDPendenza: idPendenza, IDDominio: p.names.name(o.dominio),
 		IDUnita: p.unita(o), IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid(),
-		SessionHash: p.session(o)}
+		SessionHash: session}
 }
 
 // session is the hash of the anonymous session that created the pendenza
@@ -396,34 +399,42 @@ func (p *pendenze) unita(o ownership) string {
 }
 
 // PendenzaView returns the ownership facts of a pendenza. It does not
-// allocate: it is the hot path of every pendenza decision.
+// allocate: it is the hot path of every pendenza decision. The record (a
+// value whose strings never change) and the session are read at a commit
+// boundary; the view is built from them after, once: names only grow.
 func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
+	var (
+		o       ownership
+		ok      bool
+		session string
+	)
 	for {
 		s := m.readBegin()
-		v, ok := m.pendenzaView(idA2A, idPendenza)
-		if m.readDone(s) {
-			return v, ok
+		if o, ok = m.ownership(idA2A, idPendenza); ok && o.anonymous {
+			session = m.pendenze.session(o)
 		}
-	}
-}
-
-func (m *ReadModel) pendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
-	var buf [80]byte
-	var o ownership
-	var ok bool
-	if len(idA2A)+1+len(idPendenza) <= len(buf) {
-		n := copy(buf[:], idA2A)
-		buf[n] = '/'
-		n++
-		n += copy(buf[n:], idPendenza)
-		o, ok = m.pendenze.own.getBytes(buf[:n])
-	} else {
-		o, ok = m.pendenze.own.get(pendenzaKey(idA2A, idPendenza))
+		if m.readDone(s) {
+			break
+		}
 	}
 	if !ok {
 		return domain.PendenzaView{}, false
 	}
-	return m.pendenze.view(o), true
+	return m.pendenze.view(o, idA2A, idPendenza, session), true
+}
+
+// ownership looks the record of idA2A/idPendenza up, the key built on the
+// stack when it is short enough.
+func (m *ReadModel) ownership(idA2A, idPendenza string) (ownership, bool) {
+	var buf [80]byte
+	if len(idA2A)+1+len(idPendenza) > len(buf) {
+		return m.pendenze.own.get(pendenzaKey(idA2A, idPendenza))
+	}
+	n := copy(buf[:], idA2A)
+	buf[n] = '/'
+	n++
+	n += copy(buf[n:], idPendenza)
+	return m.pendenze.own.getBytes(buf[:n])
 }
 
 // Pendenza returns the whole pendenza.

@@ -18,6 +18,7 @@ type table[V any] struct {
 type shard[V any] struct {
 	mu sync.RWMutex
 	m  map[string]V
+	_  [64 - 32]byte // a cache line each: readers of neighbouring shards do not share one
 }
 
 func newTable[V any]() *table[V] {
