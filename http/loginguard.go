@@ -206,11 +206,7 @@ func (t *limiterTable) delay(key string, now time.Time) time.Duration {
 	if !ok {
 		return 0
 	}
-	tokens := l.TokensAt(now)
-	if tokens >= 1 {
-		return 0
-	}
-	return time.Duration((1 - tokens) / float64(t.limit) * float64(time.Second))
+	return t.wait(l, now)
 }
 
 // fail takes one token from key's bucket (verifications that were admitted
@@ -218,6 +214,25 @@ func (t *limiterTable) delay(key string, now time.Time) time.Duration {
 func (t *limiterTable) fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.limiter(key, now).ReserveN(now, 1)
+}
+
+// take spends one token of key's bucket and returns 0 when there is one;
+// otherwise it spends nothing and returns how long until there is. Unlike
+// delay then fail, concurrent callers cannot overspend the budget.
+func (t *limiterTable) take(key string, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l := t.limiter(key, now)
+	if d := t.wait(l, now); d > 0 {
+		return d
+	}
+	l.ReserveN(now, 1)
+	return 0
+}
+
+// limiter returns key's bucket, made full when key has none; mu held.
+func (t *limiterTable) limiter(key string, now time.Time) *rate.Limiter {
 	l, ok := t.m[key]
 	if !ok {
 		if len(t.m) >= t.max {
@@ -226,7 +241,16 @@ func (t *limiterTable) fail(key string, now time.Time) {
 		l = rate.NewLimiter(t.limit, t.burst)
 		t.m[key] = l
 	}
-	l.ReserveN(now, 1)
+	return l
+}
+
+// wait is how long until l holds a whole token; 0 when it does now.
+func (t *limiterTable) wait(l *rate.Limiter, now time.Time) time.Duration {
+	tokens := l.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / float64(t.limit) * float64(time.Second))
 }
 
 // sweep drops the keys whose bucket is full; mu held.

@@ -238,10 +238,9 @@ func (s *Server) sessionActor(c *echo.Context) (commands.Actor, *http.Cookie, er
 		return actor, nil, nil
 	}
 	key, now := clientKey(c.Request().RemoteAddr), time.Now()
-	if d := s.anonymousWrites.delay(key, now); d > 0 {
+	if d := s.anonymousWrites.take(key, now); d > 0 {
 		return actor, nil, &tooManyRequests{retryAfter: d, reason: "anonymous writes from this address"}
 	}
-	s.anonymousWrites.fail(key, now)
 	if !cl.newSession {
 		return actor, nil, nil
 	}
