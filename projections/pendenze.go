@@ -410,6 +410,7 @@ func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView,
 	)
 	for {
 		s := m.readBegin()
+		session = ""
 		if o, ok = m.ownership(idA2A, idPendenza); ok && o.anonymous {
 			session = m.pendenze.session(o)
 		}
