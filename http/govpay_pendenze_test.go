@@ -1,0 +1,369 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// govpayPendenzaBody is a pendenza in the full shape of GovPay's
+// NuovaPendenza (Pendenze v2): voci of the three kinds GovPay knows,
+// annoRiferimento, the payer's address, dates, documento, proprieta and
+// the creator's own datiAllegati.
+func govpayPendenzaBody() map[string]any {
+	return map[string]any{
+		"idTipoPendenza": t1, "idDominio": d1, "causale": "Canone occupazione suolo 2026",
+		"importo": 40.51, "annoRiferimento": 2026, "tassonomia": "Canoni",
+		"tassonomiaAvviso": "Servizi erogati dal comune", "direzione": "Tributi", "divisione": "Canoni",
+		"cartellaPagamento": "CART-7", "dataValidita": "2026-12-01", "dataScadenza": "2026-12-31",
+		"dataNotificaAvviso": "2026-11-30", "dataPromemoriaScadenza": "2026-12-20",
+		"datiAllegati": map[string]any{"pratica": "P-1", "righe": []any{1, 2}},
+		"documento":    map[string]any{"identificativo": "DOC-1", "descrizione": "Canone annuo", "rata": 1},
+		"proprieta":    map[string]any{"linguaSecondaria": "de", "lineaTestoRicevuta1": "Grazie"},
+		"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi",
+			"indirizzo": "Via Roma", "civico": "1/B", "cap": "00100", "localita": "Roma", "provincia": "RM",
+			"nazione": "IT", "email": "mario.rossi@example.org", "cellulare": "+39 333-1234567"},
+		"voci": []map[string]any{
+			{"idVocePendenza": "v1", "importo": 30.00, "descrizione": "Canone", "codEntrata": "SRV-1"},
+			{"idVocePendenza": "v2", "importo": 10.00, "descrizione": "Diritti", "ibanAccredito": "IT60X0542811101000000123456",
+				"tipoContabilita": "SIOPE", "codiceContabilita": "3321", "contabilita": map[string]any{"quote": []any{}}},
+			{"idVocePendenza": "v3", "importo": 0.51, "descrizione": "Bollo", "tipoBollo": "01",
+				"hashDocumento": "aGFzaA==", "provinciaResidenza": "RM"},
+		},
+	}
+}
+
+// with returns a copy of m with k set to v (nil deletes k).
+func withField(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m))
+	for key, val := range m {
+		out[key] = val
+	}
+	if v == nil {
+		delete(out, k)
+	} else {
+		out[k] = v
+	}
+	return out
+}
+
+// TestGovPayPendenzaBody: GovPay's pendenza body is accepted as it is;
+// importo must be the sum of the voci (422); fields in no GovPay schema
+// stay 400; the payer's address comes back (issue 13 §1).
+func TestGovPayPendenzaBody(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	path := func(id string) string { return pe + "/pendenze/appA/" + id }
+	payer := func(fields ...any) map[string]any {
+		p := map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi"}
+		for i := 0; i+1 < len(fields); i += 2 {
+			p[fields[i].(string)] = fields[i+1]
+		}
+		return p
+	}
+	voce := func(id string, importo float64) map[string]any {
+		return map[string]any{"idVocePendenza": id, "importo": importo, "descrizione": "Voce", "codEntrata": "SRV-1"}
+	}
+	full := govpayPendenzaBody()
+	runRows(t, w.harness, []row{
+		{"govpay_body_accepted", "PUT", path("gp1"), full, opts(as("appA")), 201, ""},
+		{"govpay_body_again_unchanged", "PUT", path("gp1"), full, opts(as("appA")), 200, ""},
+		{"without_voci_still_accepted", "PUT", path("gp2"), withField(full, "voci", nil), opts(as("appA")), 201, ""},
+		{"anonymous_payer", "PUT", path("gp3"), withField(full, "soggettoPagatore",
+			map[string]any{"tipo": "F", "identificativo": "ANONIMO", "anagrafica": "Anonimo"}), opts(as("appA")), 201, ""},
+		{"voci_sum_below_importo", "PUT", path("gp4"), withField(full, "voci", []map[string]any{voce("v1", 40.50)}),
+			opts(as("appA")), 422, "422000"},
+		{"voci_sum_above_importo", "PUT", path("gp4"), withField(full, "voci", []map[string]any{voce("v1", 40.00), voce("v2", 1)}),
+			opts(as("appA")), 422, "422000"},
+		{"six_voci", "PUT", path("gp4"), withField(full, "voci", []map[string]any{voce("a", 1), voce("b", 1), voce("c", 1),
+			voce("d", 1), voce("e", 1), voce("f", 35.51)}), opts(as("appA")), 400, "SINTASSI"},
+		{"voce_twice", "PUT", path("gp4"), withField(full, "voci", []map[string]any{voce("v1", 20), voce("v1", 20.51)}),
+			opts(as("appA")), 400, "SINTASSI"},
+		{"voce_without_collection", "PUT", path("gp4"), withField(full, "voci", []map[string]any{{"idVocePendenza": "v1",
+			"importo": 40.51, "descrizione": "Voce"}}), opts(as("appA")), 400, "SINTASSI"},
+		{"voce_with_two_collections", "PUT", path("gp4"), withField(full, "voci", []map[string]any{{"idVocePendenza": "v1",
+			"importo": 40.51, "descrizione": "Voce", "codEntrata": "SRV-1", "tipoBollo": "01", "hashDocumento": "x",
+			"provinciaResidenza": "RM"}}), opts(as("appA")), 400, "SINTASSI"},
+		{"voce_without_importo", "PUT", path("gp4"), withField(full, "voci", []map[string]any{{"idVocePendenza": "v1",
+			"descrizione": "Voce", "codEntrata": "SRV-1"}}), opts(as("appA")), 400, "SINTASSI"},
+		{"anno_of_two_digits", "PUT", path("gp4"), withField(full, "annoRiferimento", 26), opts(as("appA")), 400, "SINTASSI"},
+		{"date_not_a_date", "PUT", path("gp4"), withField(full, "dataScadenza", "31/12/2026"), opts(as("appA")), 400, "SINTASSI"},
+		{"nazione_lower_case", "PUT", path("gp4"), withField(full, "soggettoPagatore", payer("nazione", "it")), opts(as("appA")), 400, "SINTASSI"},
+		{"cellulare_malformed", "PUT", path("gp4"), withField(full, "soggettoPagatore", payer("cellulare", "3331234567")), opts(as("appA")), 400, "SINTASSI"},
+		{"field_in_no_govpay_schema", "PUT", path("gp4"), withField(full, "sconto", 5), opts(as("appA")), 400, "SINTASSI"},
+		{"voce_field_in_no_govpay_schema", "PUT", path("gp4"), withField(full, "voci", []map[string]any{{"idVocePendenza": "v1",
+			"importo": 40.51, "descrizione": "Voce", "codEntrata": "SRV-1", "sconto": 1}}), opts(as("appA")), 400, "SINTASSI"},
+		// The GovPay fields change no decision: another entity is still
+		// out of appA's scope.
+		{"govpay_body_out_of_scope", "PUT", path("gp5"), withField(full, "idDominio", d2), opts(as("appA")), 403, "403000"},
+	})
+
+	got := string(w.must(t, "GET", path("gp1"), nil, as("appA")).Body)
+	for _, want := range []string{`"indirizzo":"Via Roma"`, `"cap":"00100"`, `"nazione":"IT"`, `"cellulare":"+39 333-1234567"`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("GET lacks %s: %s", want, got)
+		}
+	}
+	// A pendenza whose payer is ANONIMO belongs to no citizen.
+	res := w.do(t, "GET", "/pagamento/rs/spid/v2/pendenze/appA/gp3", nil, asSPID(citizen1))
+	if res.Status != http.StatusForbidden && res.Status != http.StatusNotFound {
+		t.Fatalf("a citizen reads the anonymous pendenza: %d %s", res.Status, res.Body)
+	}
+}
+
+// patchStato is GovPay's JSON Patch of a pendenza's state.
+func patchStato(stato string, more ...map[string]any) []map[string]any {
+	return append([]map[string]any{{"op": "REPLACE", "path": "/stato", "value": stato}}, more...)
+}
+
+// TestGovPayPatchPendenza: PATCH /pendenze/{idA2A}/{idPendenza} with
+// GovPay's body cancels or reopens a pendenza: on Pendenze v2 only its
+// creator, on the Backoffice an operator with Pendenze W on its entity ×
+// type; a cancelled pendenza cannot be paid (422), a paid one cannot
+// change (422); other ops, paths and states are 400 (issue 13 §4).
+func TestGovPayPatchPendenza(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w, node, base := sslNodeServingD1(t)
+	w.createPendenza(t, "appA", "pt1", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "pt2", d1, t1, citizen1)
+	paid := w.createPendenza(t, "appA", "pt3", d1, t1, citizen1)
+	cancelledByOp := w.createPendenza(t, "appA", "pt4", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
+	w.do(t, "POST", base+"/ricevute", ricevuta(paid, "IUR-PATCH-1", 123.45, "ESEGUITO"), node).expect(t, 201, "")
+
+	pp := func(prefix, a2a, id string) string { return prefix + "/pendenze/" + a2a + "/" + id }
+	pay := func(a2a, id string) map[string]any {
+		return map[string]any{"pendenze": []map[string]any{{"idA2A": a2a, "idPendenza": id}}}
+	}
+	descr := map[string]any{"op": "REPLACE", "path": "/descrizioneStato", "value": "Test annullamento"}
+	runRows(t, w.harness, []row{
+		// Pendenze v2: the creator only, under its own idA2A.
+		{"creator_cancels", "PATCH", pp(pe, "appA", "pt1"), patchStato("ANNULLATA", descr), opts(as("appA")), 200, ""},
+		{"creator_cancels_again_unchanged", "PATCH", pp(pe, "appA", "pt1"), patchStato("ANNULLATA"), opts(as("appA")), 200, ""},
+		{"cancelled_cannot_be_paid", "POST", pg + "/pagamenti", pay("appA", "pt1"), opts(as("appA")), 422, "422000"},
+		{"other_application_under_creators_idA2A", "PATCH", pp(pe, "appA", "pt2"), patchStato("ANNULLATA"), opts(as("appB")), 403, "403000"},
+		{"application_without_pendenze_grant", "PATCH", pp(pe, "appC", "pt2"), patchStato("ANNULLATA"), opts(as("appC")), 403, "403000"},
+		{"creator_missing_pendenza", "PATCH", pp(pe, "appA", "ghost"), patchStato("ANNULLATA"), opts(as("appA")), 404, "404000"},
+		{"op_add_refused", "PATCH", pp(pe, "appA", "pt2"), []map[string]any{{"op": "ADD", "path": "/stato", "value": "ANNULLATA"}}, opts(as("appA")), 400, "SINTASSI"},
+		{"op_lower_case_refused", "PATCH", pp(pe, "appA", "pt2"), []map[string]any{{"op": "replace", "path": "/stato", "value": "ANNULLATA"}}, opts(as("appA")), 400, "SINTASSI"},
+		{"path_importo_refused", "PATCH", pp(pe, "appA", "pt2"), []map[string]any{{"op": "REPLACE", "path": "/importo", "value": "1"}}, opts(as("appA")), 400, "SINTASSI"},
+		{"stato_eseguita_refused", "PATCH", pp(pe, "appA", "pt2"), patchStato("ESEGUITA"), opts(as("appA")), 400, "SINTASSI"},
+		{"stato_not_a_string", "PATCH", pp(pe, "appA", "pt2"), []map[string]any{{"op": "REPLACE", "path": "/stato", "value": 3}}, opts(as("appA")), 400, "SINTASSI"},
+		{"only_descrizione", "PATCH", pp(pe, "appA", "pt2"), []map[string]any{descr}, opts(as("appA")), 400, "SINTASSI"},
+		{"empty_patch", "PATCH", pp(pe, "appA", "pt2"), []map[string]any{}, opts(as("appA")), 400, "SINTASSI"},
+		{"object_body", "PATCH", pp(pe, "appA", "pt2"), map[string]any{"stato": "ANNULLATA"}, opts(as("appA")), 400, "SINTASSI"},
+		{"unknown_member", "PATCH", pp(pe, "appA", "pt2"), patchStato("ANNULLATA", map[string]any{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA", "from": "/x"}), opts(as("appA")), 400, "SINTASSI"},
+		{"paid_cannot_be_cancelled", "PATCH", pp(pe, "appA", "pt3"), patchStato("ANNULLATA"), opts(as("appA")), 422, "422000"},
+		{"creator_reopens", "PATCH", pp(pe, "appA", "pt1"), patchStato("NON_ESEGUITA"), opts(as("appA")), 200, ""},
+		{"reopened_can_be_paid", "POST", pg + "/pagamenti", pay("appA", "pt1"), opts(as("appA")), 201, ""},
+
+		// Backoffice: Pendenze W on the pendenza's entity × type.
+		{"operator_in_scope_cancels", "PATCH", pp(bo, "appA", "pt4"), patchStato("ANNULLATA", descr), opts(as("opD1")), 200, ""},
+		{"cancelled_by_operator_cannot_be_paid_by_notice", "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+			{"idDominio": d1, "numeroAvviso": cancelledByOp.NumeroAvviso}}}, opts(asSPID(citizen1)), 422, "422000"},
+		{"operator_out_of_scope", "PATCH", pp(bo, "appB", "pb1"), patchStato("ANNULLATA"), opts(as("opD1")), 403, "403000"},
+		{"operator_read_only", "PATCH", pp(bo, "appA", "pt2"), patchStato("ANNULLATA"), opts(as("opRO")), 403, "403000"},
+		{"operator_without_role", "PATCH", pp(bo, "appA", "pt2"), patchStato("ANNULLATA"), opts(as("opNoRole")), 403, "403000"},
+		{"scoped_operator_missing_pendenza", "PATCH", pp(bo, "appA", "ghost"), patchStato("ANNULLATA"), opts(as("opD1")), 403, "403000"},
+		{"admin_missing_pendenza", "PATCH", pp(bo, "appA", "ghost"), patchStato("ANNULLATA"), opts(asAdmin()), 404, "404000"},
+		{"operator_bad_state", "PATCH", pp(bo, "appA", "pt2"), patchStato("PAGATA"), opts(as("opD1")), 400, "SINTASSI"},
+		{"admin_cannot_cancel_paid", "PATCH", pp(bo, "appA", "pt3"), patchStato("ANNULLATA"), opts(asAdmin()), 422, "422000"},
+	})
+
+	if got := string(w.must(t, "GET", pp(pe, "appA", "pt4"), nil, as("appA")).Body); !strings.Contains(got, `"stato":"ANNULLATA"`) ||
+		!strings.Contains(got, `"descrizioneStato":"Test annullamento"`) {
+		t.Fatalf("the creator reads the cancelled pendenza as %s", got)
+	}
+	// Reopened without a descrizioneStato: the one of the cancellation is gone.
+	if got := string(w.must(t, "GET", pp(pe, "appA", "pt1"), nil, as("appA")).Body); strings.Contains(got, "descrizioneStato") {
+		t.Fatalf("the reopened pendenza reads %s", got)
+	}
+	if got := string(w.must(t, "GET", bo+"/pendenze?stato=ANNULLATA", nil, asAdmin()).Body); !strings.Contains(got, `"idPendenza":"pt4"`) ||
+		strings.Contains(got, `"idPendenza":"pt1"`) {
+		t.Fatalf("the list of cancelled pendenze is %s", got)
+	}
+	// The event log shows the change to an operator of the entity, not to
+	// one scoped elsewhere.
+	w.putRole(t, "logD2", acl{aclOf("Giornale degli Eventi", "R")}, []string{d2}, []string{"*"})
+	w.putOperator(t, "opLogD2", pw, true, "logD2")
+	if got := string(w.must(t, "GET", bo+"/eventi", nil, as("opD1")).Body); !strings.Contains(got, `"PendenzaStatusChanged"`) {
+		t.Fatalf("opD1 does not see the state change: %s", got)
+	}
+	if got := string(w.must(t, "GET", bo+"/eventi", nil, as("opLogD2")).Body); strings.Contains(got, `"PendenzaStatusChanged"`) {
+		t.Fatalf("an operator of another entity sees the state change: %s", got)
+	}
+	// Explain and who-can know both patches, decided by the same operations.
+	pt2 := []string{"idA2A", "appA", "idPendenza", "pt2"}
+	w.explainSays(t, "appA", "PENDENZE", "patch", "allow", pt2...)
+	w.explainSays(t, "appB", "PENDENZE", "patch", "deny", pt2...)
+	w.explainSays(t, "opD1", "BACKOFFICE", "patch-pendenza", "allow", pt2...)
+	w.explainSays(t, "opRO", "BACKOFFICE", "patch-pendenza", "deny", pt2...)
+}
+
+// TestGovPayPayable: Pagamento GET /domini and /domini/{idDominio}/
+// tipiPendenza list what the caller may pay, by the rules the payment is
+// decided by (issue 13 §4).
+func TestGovPayPayable(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const pg, pgSpid, pgPublic = "/pagamento/rs/basic/v2", "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	runRows(t, w.harness, []row{
+		{"domini_application", "GET", pg + "/domini", nil, opts(as("appA")), 200, ""},
+		{"domini_application_without_pagamento", "GET", pg + "/domini", nil, opts(as("appC")), 403, "403000"},
+		{"tipi_application_in_grant", "GET", pg + "/domini/" + d1 + "/tipiPendenza", nil, opts(as("appA")), 200, ""},
+		{"tipi_application_outside_grant", "GET", pg + "/domini/" + d2 + "/tipiPendenza", nil, opts(as("appA")), 403, "403000"},
+		{"tipi_unknown_entity_outside_grant", "GET", pg + "/domini/" + dNone + "/tipiPendenza", nil, opts(as("appA")), 403, "403000"},
+		{"tipi_citizen_unknown_entity", "GET", pgSpid + "/domini/" + dNone + "/tipiPendenza", nil, opts(asSPID(citizen1)), 404, "404000"},
+		{"tipi_anonymous", "GET", pgPublic + "/domini/" + d1 + "/tipiPendenza", nil, nil, 200, ""},
+	})
+	ids := func(path string, opt reqOpt, field string) []string {
+		var page struct {
+			Risultati []map[string]string `json:"risultati"`
+		}
+		w.must(t, "GET", path, nil, opt).decode(t, &page)
+		var out []string
+		for _, r := range page.Risultati {
+			out = append(out, r[field])
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, path string
+		opt        reqOpt
+		field      string
+		want       []string
+	}{
+		{"application_sees_its_grant", pg + "/domini", as("appA"), "idDominio", []string{d1}},
+		{"citizen_sees_every_enabled_entity", pgSpid + "/domini", asSPID(citizen1), "idDominio", []string{d1, d2}},
+		{"only_spontaneous_types", pg + "/domini/" + d1 + "/tipiPendenza", as("appA"), "idTipoPendenza", []string{tSpont}},
+		{"citizen_spontaneous_types", pgSpid + "/domini/" + d2 + "/tipiPendenza", asSPID(citizen1), "idTipoPendenza", []string{tSpont}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := ids(c.path, c.opt, c.field)
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("%s lists %v, want %v", c.path, got, c.want)
+			}
+		})
+	}
+}
+
+// TestPagamentoCreatesPendenza: POST /pendenze/{idDominio}/{idTipoPendenza}
+// on the Pagamento API (issue 13 §4): a citizen creates a pendenza as its
+// own payer, an anonymous caller one its session then reads (and no other
+// session), an application in its PAGAMENTO scope; only of a type that
+// allows it. The creator is the reserved portal id, which no application
+// may take.
+func TestPagamentoCreatesPendenza(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	body := func(payer string) map[string]any {
+		b := map[string]any{"causale": "Donazione", "importo": 25}
+		if payer != "" {
+			b["soggettoPagatore"] = map[string]any{"tipo": "F", "identificativo": payer, "anagrafica": "Mario Rossi"}
+		}
+		return b
+	}
+	path := func(mount, d, tipo string) string { return mount + "/pendenze/" + d + "/" + tipo }
+	ff, unproc, bad := codiceOf(http.StatusForbidden), codiceOf(http.StatusUnprocessableEntity), codiceOf(http.StatusBadRequest)
+	runRows(t, w.harness, []row{
+		{"citizen_for_another_payer", "POST", path(pgSpid, d1, tSpont), body(citizen2), opts(asSPID(citizen1)), http.StatusForbidden, ff},
+		{"citizen_type_not_spontaneous", "POST", path(pgSpid, d1, t1), body(""), opts(asSPID(citizen1)), http.StatusForbidden, ff},
+		{"citizen_unknown_type", "POST", path(pgSpid, d1, "NOPE"), body(""), opts(asSPID(citizen1)), http.StatusUnprocessableEntity, unproc},
+		{"citizen_unknown_entity", "POST", path(pgSpid, dNone, tSpont), body(""), opts(asSPID(citizen1)), http.StatusUnprocessableEntity, unproc},
+		{"anonymous_without_payer", "POST", path(pgPub, d1, tSpont), body(""), nil, http.StatusBadRequest, bad},
+		{"application_out_of_scope", "POST", path(pg, d2, tSpont), body(citizen1), opts(as("appA")), http.StatusForbidden, ff},
+		{"application_without_pagamento", "POST", path(pg, d1, tSpont), body(citizen1), opts(as("appC")), http.StatusForbidden, ff},
+		{"application_in_scope", "POST", path(pg, d1, tSpont), body(citizen1), opts(as("appA")), http.StatusCreated, ""},
+		{"unknown_field", "POST", path(pgSpid, d1, tSpont), map[string]any{"causale": "x", "importo": 1, "voci": []int{}}, opts(asSPID(citizen1)), http.StatusBadRequest, bad},
+		{"portal_id_reserved", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, map[string]any{"principal": "portale", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(asAdmin()), http.StatusUnprocessableEntity, unproc},
+	})
+
+	var mine pendenzaCreata
+	w.must(t, "POST", path(pgSpid, d1, tSpont), body(""), asSPID(citizen1)).decode(t, &mine)
+	if mine.IDA2A != domain.PortalIDA2A || mine.IDDominio != d1 || len(mine.NumeroAvviso) != 18 || mine.UUID == "" {
+		t.Fatalf("citizen's pendenza = %+v", mine)
+	}
+	own := pg + "/pendenze/" + mine.IDA2A + "/" + mine.IDPendenza
+	var pd pendenzaView
+	w.must(t, "GET", pgSpid+"/pendenze/"+mine.IDA2A+"/"+mine.IDPendenza, nil, asSPID(citizen1)).decode(t, &pd)
+	if pd.SoggettoPagatore.Identificativo != citizen1 || pd.IDTipoPendenza != tSpont {
+		t.Fatalf("citizen reads %+v", pd)
+	}
+	w.do(t, "GET", pgSpid+"/pendenze/"+mine.IDA2A+"/"+mine.IDPendenza, nil, asSPID(citizen2)).expect(t, http.StatusForbidden, ff)
+	w.do(t, "GET", pe+"/pendenze/"+mine.IDA2A+"/"+mine.IDPendenza, nil, as("appA")).expect(t, http.StatusForbidden, ff)
+	w.must(t, "GET", own, nil, as("appA")) // in appA's PAGAMENTO scope, whoever created it
+
+	anon := w.do(t, "POST", path(pgPub, d1, tSpont), body(citizen2), withHeader("X-Nothing", "1"))
+	anon.expect(t, http.StatusCreated, "")
+	var theirs pendenzaCreata
+	anon.decode(t, &theirs)
+	var session *http.Cookie
+	for _, c := range anon.Cookies {
+		if c.Name == SessionCookie {
+			session = c
+		}
+	}
+	if session == nil {
+		t.Fatal("an anonymous pendenza issued no session")
+	}
+	read := pgPub + "/pendenze/" + theirs.IDA2A + "/" + theirs.IDPendenza
+	w.must(t, "GET", read, nil, withCookie(session))
+	w.do(t, "GET", read, nil).expect(t, http.StatusForbidden, ff) // another (new) session
+	w.do(t, "GET", pgPub+"/pendenze/"+mine.IDA2A+"/"+mine.IDPendenza, nil, withCookie(session)).expect(t, http.StatusForbidden, ff)
+
+	// Anonymous writes from one address have a budget (one was spent
+	// above); past it 429 with Retry-After, and nothing is written. Others
+	// are not affected.
+	for i := 1; i < anonymousWriteBurst; i++ {
+		w.do(t, "POST", path(pgPub, d1, tSpont), body(citizen2), withCookie(session)).expect(t, http.StatusCreated, "")
+	}
+	before := w.model.PendenzeCount()
+	over := w.do(t, "POST", path(pgPub, d1, tSpont), body(citizen2), withCookie(session))
+	over.expect(t, http.StatusTooManyRequests, codiceOf(http.StatusTooManyRequests))
+	if over.Header.Get("Retry-After") == "" || w.model.PendenzeCount() != before {
+		t.Fatalf("past the budget: Retry-After %q, pendenze %d → %d", over.Header.Get("Retry-After"), before, w.model.PendenzeCount())
+	}
+	w.do(t, "POST", path(pgSpid, d1, tSpont), body(""), asSPID(citizen1)).expect(t, http.StatusCreated, "")
+}
+
+// TestGovPayByAvviso: GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}
+// on Pendenze v2 (creator only), Pagamento v2 (payer, or the PAGAMENTO
+// grant) and Ragioneria v3 (RAGIONERIA grant), issue 13 §4.
+func TestGovPayByAvviso(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	p := w.createPendenza(t, "appA", "ba1", d1, t1, citizen1)
+	const ghost = "999999999999999999"
+	const rag, pgBasic, pgSpid = "/ragioneria/rs/basic/v3", "/pagamento/rs/basic/v2", "/pagamento/rs/spid/v2"
+	by := func(prefix, dominio, avviso string) string {
+		return prefix + "/pendenze/byAvviso/" + dominio + "/" + avviso
+	}
+	runRows(t, w.harness, []row{
+		// Pendenze v2: the creator.
+		{"pendenze_creator", "GET", by(pe, d1, p.NumeroAvviso), nil, opts(as("appA")), 200, ""},
+		{"pendenze_other_application", "GET", by(pe, d1, p.NumeroAvviso), nil, opts(as("appB")), 403, "403000"},
+		{"pendenze_missing_in_grant", "GET", by(pe, d1, ghost), nil, opts(as("appA")), 404, "404000"},
+		{"pendenze_missing_outside_grant", "GET", by(pe, d2, ghost), nil, opts(as("appA")), 403, "403000"},
+		{"pendenze_without_grant", "GET", by(pe, d1, p.NumeroAvviso), nil, opts(as("appC")), 403, "403000"},
+		{"pendenze_bad_avviso", "GET", by(pe, d1, "12"), nil, opts(as("appA")), 400, "SINTASSI"},
+		// Pagamento v2: the payer, or an application's PAGAMENTO grant.
+		{"pagamento_payer", "GET", by(pgSpid, d1, p.NumeroAvviso), nil, opts(asSPID(citizen1)), 200, ""},
+		{"pagamento_other_citizen", "GET", by(pgSpid, d1, p.NumeroAvviso), nil, opts(asSPID(citizen2)), 403, "403000"},
+		{"pagamento_application_in_grant", "GET", by(pgBasic, d1, p.NumeroAvviso), nil, opts(as("appA")), 200, ""},
+		{"pagamento_application_outside_grant", "GET", by(pgBasic, d1, p.NumeroAvviso), nil, opts(as("appB")), 403, "403000"},
+		// Ragioneria v3: the RAGIONERIA grant's entities, 403 before 404.
+		{"ragioneria_in_scope", "GET", by(rag, d1, p.NumeroAvviso), nil, opts(as("appC")), 200, ""},
+		{"ragioneria_out_of_scope", "GET", by(rag, d1, p.NumeroAvviso), nil, opts(as("appB")), 403, "403000"},
+		{"ragioneria_missing_in_scope", "GET", by(rag, d1, ghost), nil, opts(as("appC")), 404, "404000"},
+		{"ragioneria_missing_out_of_scope", "GET", by(rag, d2, ghost), nil, opts(as("appC")), 403, "403000"},
+	})
+	body := string(w.must(t, "GET", by(pe, d1, p.NumeroAvviso), nil, as("appA")).Body)
+	if !strings.Contains(body, `"idPendenza":"ba1"`) || !strings.Contains(body, p.NumeroAvviso) {
+		t.Fatalf("byAvviso answers another pendenza: %s", body)
+	}
+}

@@ -1,0 +1,294 @@
+package httpapi
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// TestGovPayFlussiByDate: GET
+// /flussiRendicontazione/{idDominio}/{idFlusso}/{dataOraFlusso} on
+// Ragioneria v3 (RAGIONERIA grant) and the Backoffice (Rendicontazioni e
+// Incassi R on the entity): the report is found only under its own date,
+// and a caller outside the entity gets 403 whatever the date (issue 13 §4).
+func TestGovPayFlussiByDate(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	const f1, f2 = "2026-01-03ABI00001-S1", "2026-01-03ABI00002-S2"
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso(f1, d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB2+"/flussiRendicontazione", flusso(f2, d2, 123.45, line(w.p2.NumeroAvviso, 123.45, 0)),
+		asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
+	w.putRole(t, "rendD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRendD1", pw, true, "rendD1")
+	w.putRole(t, "pagAll", acl{aclOf("Pagamenti", "R")}, []string{"*"}, []string{"*"})
+	w.putOperator(t, "opPagAll", pw, true, "pagAll")
+
+	at := func(prefix, dominio, id, data string) string {
+		return prefix + "/flussiRendicontazione/" + dominio + "/" + id + "/" + data
+	}
+	runRows(t, w.harness, []row{
+		{"rag_in_scope_date", "GET", at(rg, d1, f1, "2026-01-03"), nil, opts(as("appC")), 200, ""},
+		{"rag_in_scope_midnight", "GET", at(rg, d1, f1, "2026-01-03T00:00:00"), nil, opts(as("appC")), 200, ""},
+		{"rag_in_scope_midnight_utc", "GET", at(rg, d1, f1, "2026-01-03T00:00:00Z"), nil, opts(as("appC")), 200, ""},
+		{"rag_in_scope_other_date", "GET", at(rg, d1, f1, "2026-01-04"), nil, opts(as("appC")), 404, "404000"},
+		{"rag_in_scope_other_hour", "GET", at(rg, d1, f1, "2026-01-03T10:00:00"), nil, opts(as("appC")), 404, "404000"},
+		{"rag_in_scope_missing", "GET", at(rg, d1, "2026-01-03ABI00001-NOPE", "2026-01-03"), nil, opts(as("appC")), 404, "404000"},
+		{"rag_out_of_scope", "GET", at(rg, d2, f2, "2026-01-03"), nil, opts(as("appC")), 403, "403000"},
+		{"rag_out_of_scope_other_date", "GET", at(rg, d2, f2, "2026-01-04"), nil, opts(as("appC")), 403, "403000"},
+		{"rag_without_grant", "GET", at(rg, d1, f1, "2026-01-03"), nil, opts(as("appNone")), 403, "403000"},
+		{"rag_bad_date", "GET", at(rg, d1, f1, "03-01-2026"), nil, opts(as("appC")), 400, "SINTASSI"},
+		{"bo_in_scope", "GET", at(bo, d1, f1, "2026-01-03T00:00:00.000"), nil, opts(as("opRendD1")), 200, ""},
+		{"bo_in_scope_other_date", "GET", at(bo, d1, f1, "2026-01-05"), nil, opts(as("opRendD1")), 404, "404000"},
+		{"bo_out_of_scope", "GET", at(bo, d2, f2, "2026-01-03"), nil, opts(as("opRendD1")), 403, "403000"},
+		{"bo_other_service", "GET", at(bo, d1, f1, "2026-01-03"), nil, opts(as("opPagAll")), 403, "403000"},
+		{"bo_admin", "GET", at(bo, d2, f2, "2026-01-03"), nil, opts(asAdmin()), 200, ""},
+	})
+	if got := string(w.must(t, "GET", at(rg, d1, f1, "2026-01-03"), nil, as("appC")).Body); !strings.Contains(got, `"idFlusso":"`+f1+`"`) {
+		t.Fatalf("the report read is %s", got)
+	}
+	flow := func(data string) []string { return []string{"idDominio", d1, "idFlusso", f1, "dataOraFlusso", data} }
+	w.explainSays(t, "appC", "RAGIONERIA", "read-flusso", "allow", flow("2026-01-03")...)
+	w.explainSays(t, "appC", "RAGIONERIA", "read-flusso", "not-found", flow("2026-01-04")...)
+	w.explainSays(t, "appB", "RAGIONERIA", "read-flusso", "deny", flow("2026-01-03")...)
+	w.explainSays(t, "opRendD1", "BACKOFFICE", "read-flusso", "allow", flow("2026-01-03")...)
+}
+
+// TestGovPayRicevute: receipts as resources (GET /ricevute and GET
+// /ricevute/{idDominio}/{iuv}/{idRicevuta}) on Ragioneria v3 (entities of
+// the RAGIONERIA grant) and the Backoffice (Pagamenti R on the entity),
+// and collections by id (GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}:
+// RAGIONERIA grant, Backoffice Rendicontazioni e Incassi R), 403 before
+// 404 (issue 13 §4).
+func TestGovPayRicevute(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	failed := w.createPendenza(t, "appA", "n1-ko", d1, t1, citizen1)
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-D1", 123.45, "ESEGUITO"),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(failed, "RIC-KO", 123.45, "NON_ESEGUITO"),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"),
+		asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
+	w.putRole(t, "pagD1", acl{aclOf("Pagamenti", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opPagD1", pw, true, "pagD1")
+	w.putRole(t, "rendD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRendD1", pw, true, "rendD1")
+
+	iuv1, iuv2, iuvKO := domain.IUVOfNotice(w.p1.NumeroAvviso), domain.IUVOfNotice(w.p2.NumeroAvviso), domain.IUVOfNotice(failed.NumeroAvviso)
+	ric := func(prefix, dominio, iuv, id string) string {
+		return prefix + "/ricevute/" + dominio + "/" + iuv + "/" + id
+	}
+	ris := func(prefix, dominio, iuv, iur, indice string) string {
+		return prefix + "/riscossioni/" + dominio + "/" + iuv + "/" + iur + "/" + indice
+	}
+	runRows(t, w.harness, []row{
+		// Ragioneria v3: receipts of the grant's entities.
+		{"rag_in_scope", "GET", ric(rg, d1, iuv1, "RIC-D1"), nil, opts(as("appC")), 200, ""},
+		{"rag_failed_receipt_in_scope", "GET", ric(rg, d1, iuvKO, "RIC-KO"), nil, opts(as("appC")), 200, ""},
+		{"rag_other_entity", "GET", ric(rg, d2, iuv2, "RIC-D2"), nil, opts(as("appC")), 403, "403000"},
+		{"rag_other_application_scope", "GET", ric(rg, d1, iuv1, "RIC-D1"), nil, opts(as("appB")), 403, "403000"},
+		{"rag_without_grant", "GET", ric(rg, d1, iuv1, "RIC-D1"), nil, opts(as("appNone")), 403, "403000"},
+		{"rag_iuv_of_another_notice", "GET", ric(rg, d1, iuvKO, "RIC-D1"), nil, opts(as("appC")), 404, "404000"},
+		{"rag_missing_in_scope", "GET", ric(rg, d1, iuv1, "NOPE"), nil, opts(as("appC")), 404, "404000"},
+		{"rag_missing_out_of_scope", "GET", ric(rg, d2, iuv2, "NOPE"), nil, opts(as("appC")), 403, "403000"},
+		{"rag_bad_iuv", "GET", ric(rg, d1, "iuv!", "RIC-D1"), nil, opts(as("appC")), 400, "SINTASSI"},
+		{"rag_list_without_grant", "GET", rg + "/ricevute", nil, opts(as("appNone")), 403, "403000"},
+		// Backoffice: Pagamenti R on the receipt's entity.
+		{"bo_in_scope", "GET", ric(bo, d1, iuv1, "RIC-D1"), nil, opts(as("opPagD1")), 200, ""},
+		{"bo_other_entity", "GET", ric(bo, d2, iuv2, "RIC-D2"), nil, opts(as("opPagD1")), 403, "403000"},
+		{"bo_without_pagamenti", "GET", ric(bo, d1, iuv1, "RIC-D1"), nil, opts(as("opRendD1")), 403, "403000"},
+		{"bo_missing_in_scope", "GET", ric(bo, d1, iuv1, "NOPE"), nil, opts(as("opPagD1")), 404, "404000"},
+		{"bo_admin_other_entity", "GET", ric(bo, d2, iuv2, "RIC-D2"), nil, opts(asAdmin()), 200, ""},
+		{"bo_list_without_pagamenti", "GET", bo + "/ricevute", nil, opts(as("opRendD1")), 403, "403000"},
+		{"bo_list_bad_filter", "GET", bo + "/ricevute?idDominio=x", nil, opts(as("opPagD1")), 400, "SINTASSI"},
+		// Collections by id: item 1 of an ESEGUITO receipt.
+		{"ris_rag_in_scope", "GET", ris(rg, d1, iuv1, "RIC-D1", "1"), nil, opts(as("appC")), 200, ""},
+		{"ris_rag_second_item", "GET", ris(rg, d1, iuv1, "RIC-D1", "2"), nil, opts(as("appC")), 404, "404000"},
+		{"ris_rag_failed_receipt_is_no_collection", "GET", ris(rg, d1, iuvKO, "RIC-KO", "1"), nil, opts(as("appC")), 404, "404000"},
+		{"ris_rag_other_entity", "GET", ris(rg, d2, iuv2, "RIC-D2", "1"), nil, opts(as("appC")), 403, "403000"},
+		{"ris_rag_bad_indice", "GET", ris(rg, d1, iuv1, "RIC-D1", "0"), nil, opts(as("appC")), 400, "SINTASSI"},
+		{"ris_bo_rendicontazioni", "GET", ris(bo, d1, iuv1, "RIC-D1", "1"), nil, opts(as("opRendD1")), 200, ""},
+		{"ris_bo_other_entity", "GET", ris(bo, d2, iuv2, "RIC-D2", "1"), nil, opts(as("opRendD1")), 403, "403000"},
+		{"ris_bo_without_rendicontazioni", "GET", ris(bo, d1, iuv1, "RIC-D1", "1"), nil, opts(as("opPagD1")), 403, "403000"},
+		{"ris_bo_missing_in_scope", "GET", ris(bo, d1, iuv1, "NOPE", "1"), nil, opts(as("opRendD1")), 404, "404000"},
+	})
+
+	got := string(w.must(t, "GET", ric(rg, d1, iuv1, "RIC-D1"), nil, as("appC")).Body)
+	for _, want := range []string{`"dominio":{"idDominio":"` + d1 + `","ragioneSociale":"Ente ` + d1 + `"}`, `"iuv":"` + iuv1 + `"`,
+		`"idRicevuta":"RIC-D1"`, `"esito":"ESEGUITO"`, `"importo":123.45`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the receipt lacks %s: %s", want, got)
+		}
+	}
+	lists := []struct {
+		path, user    string
+		want, notWant []string
+	}{
+		{rg + "/ricevute", "appC", []string{"RIC-D1", "RIC-KO"}, []string{"RIC-D2"}},
+		{rg + "/ricevute?idDominio=" + d2, "appC", nil, []string{"RIC-D1", "RIC-D2"}},
+		{bo + "/ricevute", "opPagD1", []string{"RIC-D1", "RIC-KO"}, []string{"RIC-D2"}},
+	}
+	for _, l := range lists {
+		body := string(w.must(t, "GET", l.path, nil, as(l.user)).Body)
+		for _, id := range l.want {
+			if !strings.Contains(body, `"idRicevuta":"`+id+`"`) {
+				t.Fatalf("%s as %s lacks %s: %s", l.path, l.user, id, body)
+			}
+		}
+		for _, id := range l.notWant {
+			if strings.Contains(body, `"idRicevuta":"`+id+`"`) {
+				t.Fatalf("%s as %s shows %s: %s", l.path, l.user, id, body)
+			}
+		}
+	}
+
+	// Explain and who-can know the reads, decided by the same operation.
+	receipt := func(iuv, id string) []string { return []string{"idDominio", d1, "iuv", iuv, "idRicevuta", id} }
+	w.explainSays(t, "appC", "RAGIONERIA", "read-ricevuta", "allow", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "appB", "RAGIONERIA", "read-ricevuta", "deny", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "opPagD1", "BACKOFFICE", "read-ricevuta", "allow", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "opRendD1", "BACKOFFICE", "read-ricevuta", "deny", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "opRendD1", "BACKOFFICE", "read-riscossione", "allow", receipt(iuv1, "RIC-D1")...)
+	w.explainSays(t, "appC", "RAGIONERIA", "read-riscossione", "not-found", receipt(iuvKO, "RIC-KO")...)
+}
+
+// TestGovPayIncassi: POST /incassi/{idDominio} (Rendicontazioni e Incassi
+// W on the entity), GET /incassi/{idDominio}/{idIncasso} and GET /incassi
+// (R on the entity) on the Backoffice; each incasso is an IncassoRecorded
+// event (issue 13 §4).
+func TestGovPayIncassi(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putRole(t, "rendRD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRendRD1", pw, true, "rendRD1")
+	w.putRole(t, "rendWD2", acl{aclOf("Rendicontazioni e Incassi", "R", "W")}, []string{d2}, []string{"*"})
+	w.putOperator(t, "opRendWD2", pw, true, "rendWD2")
+	body := func(kv ...any) map[string]any {
+		b := map[string]any{"causale": "Riversamento flusso 2026-01-03", "importo": 123.45, "idFlusso": "2026-01-03ABI00001-S1",
+			"dataValuta": "2026-01-04", "dataContabile": "2026-01-04", "ibanAccredito": "IT60X0542811101000000123456", "sct": "SCT-1"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i+1] == nil {
+				delete(b, kv[i].(string))
+			} else {
+				b[kv[i].(string)] = kv[i+1]
+			}
+		}
+		return b
+	}
+	var inD1, inD2 incassoView
+	w.must(t, "POST", bo+"/incassi/"+d1, body(), as("opD1")).decode(t, &inD1)
+	w.must(t, "POST", bo+"/incassi/"+d2, body("idFlusso", nil), as("opRendWD2")).decode(t, &inD2)
+	if inD1.IDIncasso == "" || inD1.IDDominio != d1 || inD1.Importo != 12345 || inD1.IDFlusso == "" {
+		t.Fatalf("the recorded incasso is %+v", inD1)
+	}
+	in := func(dominio, id string) string { return bo + "/incassi/" + dominio + "/" + id }
+	runRows(t, w.harness, []row{
+		// Writes: W on the entity.
+		{"writer_in_scope", "POST", bo + "/incassi/" + d1, body(), opts(as("opD1")), 201, ""},
+		{"writer_other_entity", "POST", bo + "/incassi/" + d2, body(), opts(as("opD1")), 403, "403000"},
+		{"reader_cannot_write", "POST", bo + "/incassi/" + d1, body(), opts(as("opRendRD1")), 403, "403000"},
+		{"read_only_everywhere_cannot_write", "POST", bo + "/incassi/" + d1, body(), opts(as("opRO")), 403, "403000"},
+		{"no_role", "POST", bo + "/incassi/" + d1, body(), opts(as("opNoRole")), 403, "403000"},
+		{"out_of_scope_bad_body_still_403", "POST", bo + "/incassi/" + d2, map[string]any{"x": 1}, opts(as("opD1")), 403, "403000"},
+		{"unknown_entity", "POST", bo + "/incassi/" + dNone, body(), opts(asAdmin()), 422, "422000"},
+		{"importo_zero", "POST", bo + "/incassi/" + d1, body("importo", 0), opts(as("opD1")), 422, "422000"},
+		{"importo_missing", "POST", bo + "/incassi/" + d1, body("importo", nil), opts(as("opD1")), 400, "SINTASSI"},
+		{"causale_missing", "POST", bo + "/incassi/" + d1, body("causale", nil), opts(as("opD1")), 400, "SINTASSI"},
+		{"bad_flusso", "POST", bo + "/incassi/" + d1, body("idFlusso", "no spaces allowed"), opts(as("opD1")), 400, "SINTASSI"},
+		{"bad_date", "POST", bo + "/incassi/" + d1, body("dataValuta", "04/01/2026"), opts(as("opD1")), 400, "SINTASSI"},
+		{"unknown_field", "POST", bo + "/incassi/" + d1, body("sconto", 1), opts(as("opD1")), 400, "SINTASSI"},
+		{"bad_dominio", "POST", bo + "/incassi/123", body(), opts(asAdmin()), 400, "SINTASSI"},
+		// Reads: R on the entity, 403 before 404.
+		{"reader_in_scope", "GET", in(d1, inD1.IDIncasso), nil, opts(as("opRendRD1")), 200, ""},
+		{"reader_other_entity", "GET", in(d2, inD2.IDIncasso), nil, opts(as("opRendRD1")), 403, "403000"},
+		{"reader_missing_in_scope", "GET", in(d1, "nope"), nil, opts(as("opRendRD1")), 404, "404000"},
+		{"reader_missing_out_of_scope", "GET", in(d2, "nope"), nil, opts(as("opRendRD1")), 403, "403000"},
+		{"id_of_another_entity", "GET", in(d1, inD2.IDIncasso), nil, opts(asAdmin()), 404, "404000"},
+		{"no_role_read", "GET", in(d1, inD1.IDIncasso), nil, opts(as("opNoRole")), 403, "403000"},
+		{"no_role_list", "GET", bo + "/incassi", nil, opts(as("opNoRole")), 403, "403000"},
+	})
+	list := string(w.must(t, "GET", bo+"/incassi", nil, as("opRendRD1")).Body)
+	if !strings.Contains(list, inD1.IDIncasso) || strings.Contains(list, inD2.IDIncasso) {
+		t.Fatalf("opRendRD1's list of incassi is %s", list)
+	}
+	if got := string(w.must(t, "GET", bo+"/eventi?limite=1000", nil, as("opD1")).Body); !strings.Contains(got, `"IncassoRecorded"`) {
+		t.Fatalf("the event log of d1 lacks its incasso: %s", got)
+	}
+	w.explainSays(t, "opD1", "BACKOFFICE", "write-incasso", "allow", "idDominio", d1)
+	w.explainSays(t, "opRendRD1", "BACKOFFICE", "write-incasso", "deny", "idDominio", d1)
+	w.explainSays(t, "opRendRD1", "BACKOFFICE", "read-incasso", "allow", "idDominio", d1, "idIncasso", inD1.IDIncasso)
+}
+
+// TestGovPayEvento: GET /eventi/{id} on the Backoffice reads one event of
+// the log, scoped as GET /eventi (Giornale degli Eventi R; an event of a
+// place in the role's scope, registry events to a role over every entity
+// and type); a missing one is 404 only to a caller who sees the whole log
+// (issue 13 §4).
+func TestGovPayEvento(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "ev1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "ev2", d2, t1, citizen2)
+	var log eventiPage
+	w.must(t, "GET", bo+"/eventi?limite=1000", nil, asAdmin()).decode(t, &log)
+	find := func(tipo, stream string) operations.EventEntry {
+		t.Helper()
+		for _, e := range log.Risultati {
+			if e.Tipo == tipo && strings.HasSuffix(e.Stream, stream) {
+				return e
+			}
+		}
+		t.Fatalf("no %s event on %s in the log", tipo, stream)
+		return operations.EventEntry{}
+	}
+	inD1, inD2, registry := find("PendenzaCreated", "appA/ev1"), find("PendenzaCreated", "appB/ev2"), find("RoleDefined", "opD1")
+	missing := operations.EventID(events.Position(log.Risultati[len(log.Risultati)-1].Posizione+1000), 0)
+	ev := func(id string) string { return bo + "/eventi/" + id }
+	runRows(t, w.harness, []row{
+		{"admin_reads_any", "GET", ev(inD2.ID), nil, opts(asAdmin()), 200, ""},
+		{"admin_reads_registry_event", "GET", ev(registry.ID), nil, opts(asAdmin()), 200, ""},
+		{"admin_missing", "GET", ev(missing), nil, opts(asAdmin()), 404, "404000"},
+		{"admin_index_past_the_commit", "GET", ev(inD1.ID + ".7"), nil, opts(asAdmin()), 404, "404000"},
+		{"read_only_everywhere_reads_other_entity", "GET", ev(inD2.ID), nil, opts(as("opRO")), 200, ""},
+		{"read_only_everywhere_missing", "GET", ev(missing), nil, opts(as("opRO")), 404, "404000"},
+		{"scoped_reads_own_entity", "GET", ev(inD1.ID), nil, opts(as("opD1")), 200, ""},
+		{"scoped_reads_own_entity_index_0", "GET", ev(inD1.ID + ".0"), nil, opts(as("opD1")), 200, ""},
+		{"scoped_denied_other_entity", "GET", ev(inD2.ID), nil, opts(as("opD1")), 403, "403000"},
+		{"scoped_denied_registry_event", "GET", ev(registry.ID), nil, opts(as("opD1")), 403, "403000"},
+		{"scoped_denied_missing", "GET", ev(missing), nil, opts(as("opD1")), 403, "403000"},
+		{"no_role", "GET", ev(inD1.ID), nil, opts(as("opNoRole")), 403, "403000"},
+		{"application_without_role", "GET", ev(inD1.ID), nil, opts(as("appA")), 403, "403000"},
+		{"bad_id_letters", "GET", ev("abc"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"bad_id_zero", "GET", ev("0"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"bad_id_leading_zero", "GET", ev("0" + inD1.ID), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"bad_id_index", "GET", ev(inD1.ID + ".x"), nil, opts(asAdmin()), 400, "SINTASSI"},
+	})
+	body := string(w.must(t, "GET", ev(inD1.ID), nil, as("opD1")).Body)
+	if !strings.Contains(body, `"id":"`+inD1.ID+`"`) || !strings.Contains(body, `"tipo":"PendenzaCreated"`) || !strings.Contains(body, `"idPendenza":"ev1"`) {
+		t.Fatalf("GET /eventi/%s answers %s", inD1.ID, body)
+	}
+	// Explain knows the read, decided by the same operation on the place named.
+	w.explainSays(t, "opD1", "BACKOFFICE", "read-evento", "allow", "idDominio", d1)
+	w.explainSays(t, "opD1", "BACKOFFICE", "read-evento", "deny", "idDominio", d2)
+	w.explainSays(t, "opD1", "BACKOFFICE", "read-evento", "deny")
+	w.explainSays(t, "opRO", "BACKOFFICE", "read-evento", "allow")
+}
+
+// explainSays asks the admin's POST /autorizzazioni/verifica about
+// principal doing operation on api over the resource named by the
+// field/value pairs, and requires the outcome esito.
+func (w *world) explainSays(t *testing.T, principal, api, operation, esito string, resource ...string) {
+	t.Helper()
+	q := map[string]any{"principal": principal, "auth": "basic", "api": api, "operazione": operation}
+	for i := 0; i+1 < len(resource); i += 2 {
+		q[resource[i]] = resource[i+1]
+	}
+	got := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", q, asAdmin()).Body)
+	if !strings.Contains(got, `"esito":"`+esito+`"`) {
+		t.Fatalf("explain %s %s/%s on %v: want %s, got %s", principal, api, operation, resource, esito, got)
+	}
+}
