@@ -135,6 +135,20 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 	return m.publish(m.staged)
 }
 
+// ApplyCommit applies evs as the one commit at position pos, with
+// envelopes as a store delivers them (ids "e<pos>-<index>", version pos,
+// time now): for tools and tests that build read models without a log.
+func (m *ReadModel) ApplyCommit(pos events.Position, evs ...events.Event) error {
+	for i, e := range evs {
+		env := events.Envelope{ID: fmt.Sprintf("e%d-%d", pos, i), Name: e.EventName(), Position: pos,
+			Version: events.Version(pos), Index: i, CommitSize: len(evs), Time: time.Now(), Event: e}
+		if err := m.Apply(env); err != nil {
+			return fmt.Errorf("apply %s: %w", e.EventName(), err)
+		}
+	}
+	return nil
+}
+
 // publish folds the envelopes of one commit into the read models inside a
 // publication window and advances the applied position (wmu held).
 func (m *ReadModel) publish(envs []events.Envelope) error {

@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -21,12 +20,8 @@ type feeder struct {
 func (f *feeder) commit(t testing.TB, evs ...events.Event) events.Position {
 	t.Helper()
 	f.pos++
-	for i, e := range evs {
-		env := events.Envelope{ID: fmt.Sprintf("e%d-%d", f.pos, i), Name: e.EventName(), Position: f.pos,
-			Version: events.Version(f.pos), Index: i, CommitSize: len(evs), Time: time.Now(), Event: e}
-		if err := f.m.Apply(env); err != nil {
-			t.Fatalf("apply %s: %v", e.EventName(), err)
-		}
+	if err := f.m.ApplyCommit(f.pos, evs...); err != nil {
+		t.Fatal(err)
 	}
 	return f.pos
 }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,22 +32,14 @@ import (
 
 const natsImage = "payauthz-nats:local"
 
-var natsCtr struct {
-	once sync.Once
-	url  string
-	skip string
-	err  error
-	ctr  *testcontainers.DockerContainer
-}
+var natsCtr = eventstoretest.Server{Name: "NATS container", Start: startNATSContainer}
 
 func TestMain(m *testing.M) {
 	if os.Getenv("TESTCONTAINERS_RYUK_DISABLED") == "" {
 		_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	}
 	code := m.Run()
-	if natsCtr.ctr != nil {
-		_ = testcontainers.TerminateContainer(natsCtr.ctr)
-	}
+	natsCtr.Stop()
 	os.Exit(code)
 }
 
@@ -58,33 +49,27 @@ func containerURL(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("container tests skipped in -short")
 	}
-	natsCtr.once.Do(func() { natsCtr.url, natsCtr.skip, natsCtr.err = startNATSContainer() })
-	if natsCtr.err != nil {
-		t.Fatalf("NATS container: %v", natsCtr.err)
-	}
-	if natsCtr.skip != "" {
-		t.Skip(natsCtr.skip)
-	}
-	t.Logf("NATS container at %s", natsCtr.url)
-	return natsCtr.url
+	url := natsCtr.URL(t)
+	t.Logf("NATS container at %s", url)
+	return url
 }
 
-func startNATSContainer() (url, skip string, err error) {
+func startNATSContainer() (url, skip string, stop func(), err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
-		return "", fmt.Sprintf("no Docker engine (%v): container tests skipped; the embedded-server tests still run", err), nil
+		return "", fmt.Sprintf("no Docker engine (%v): container tests skipped; the embedded-server tests still run", err), nil, nil
 	}
 	if _, err := cli.Ping(ctx, client.PingOptions{}); err != nil {
 		_ = cli.Close()
-		return "", fmt.Sprintf("no Docker engine answers (%v): container tests skipped; the embedded-server tests still run", err), nil
+		return "", fmt.Sprintf("no Docker engine answers (%v): container tests skipped; the embedded-server tests still run", err), nil, nil
 	}
 	_, inspectErr := cli.ImageInspect(ctx, natsImage)
 	_ = cli.Close()
 	if inspectErr != nil {
 		if err := buildNATSImage(ctx); err != nil {
-			return "", "", fmt.Errorf("build %s: %w", natsImage, err)
+			return "", "", nil, fmt.Errorf("build %s: %w", natsImage, err)
 		}
 	}
 	ctr, err := testcontainers.Run(ctx, natsImage,
@@ -98,16 +83,16 @@ func startNATSContainer() (url, skip string, err error) {
 		if ctr != nil {
 			_ = testcontainers.TerminateContainer(ctr)
 		}
-		return "", "", fmt.Errorf("run %s: %w", natsImage, err)
+		return "", "", nil, fmt.Errorf("run %s: %w", natsImage, err)
 	}
-	natsCtr.ctr = ctr
+	stop = func() { _ = testcontainers.TerminateContainer(ctr) }
 	host, err := ctr.Host(ctx)
 	if err != nil {
-		return "", "", err
+		return "", "", stop, err
 	}
 	port, err := ctr.MappedPort(ctx, "4222/tcp")
 	if err != nil {
-		return "", "", err
+		return "", "", stop, err
 	}
 	// testcontainers guesses the Docker host; when the guess (e.g. a
 	// default gateway) does not answer, the engine is local: use loopback.
@@ -115,10 +100,10 @@ func startNATSContainer() (url, skip string, err error) {
 		addr := net.JoinHostPort(h, port.Port())
 		if c, err := net.DialTimeout("tcp", addr, 2*time.Second); err == nil {
 			_ = c.Close()
-			return "nats://" + addr, "", nil
+			return "nats://" + addr, "", stop, nil
 		}
 	}
-	return "", "", fmt.Errorf("the container's port %s answers neither on %s nor on 127.0.0.1", port.Port(), host)
+	return "", "", stop, fmt.Errorf("the container's port %s answers neither on %s nor on 127.0.0.1", port.Port(), host)
 }
 
 // buildNATSImage builds payauthz-nats:local like scripts/build-images.sh:
@@ -181,18 +166,13 @@ type external struct {
 
 var logSeq atomic.Int64
 
-type externalLog struct {
-	cfg   jetstream.Config
-	store *jetstream.Store
-}
-
 func (h external) Open(t *testing.T) eventstoretest.Reopener {
 	n := logSeq.Add(1)
-	l := &externalLog{cfg: jetstream.Config{URLs: h.urls(t), Replicas: h.replicas,
-		StreamName: fmt.Sprintf("T%d", n), SubjectPrefix: fmt.Sprintf("t%d.ev", n)}}
-	l.store = openExternal(t, l.cfg)
-	t.Cleanup(func() { _ = l.store.Close() })
-	return l
+	cfg := jetstream.Config{URLs: h.urls(t), Replicas: h.replicas,
+		StreamName: fmt.Sprintf("T%d", n), SubjectPrefix: fmt.Sprintf("t%d.ev", n)}
+	return eventstoretest.HarnessFunc(func(*testing.T) func(*testing.T) events.Store {
+		return func(t *testing.T) events.Store { return openExternal(t, cfg) }
+	}).Open(t)
 }
 
 func openExternal(t *testing.T, cfg jetstream.Config) *jetstream.Store {
@@ -204,14 +184,6 @@ func openExternal(t *testing.T, cfg jetstream.Config) *jetstream.Store {
 		t.Fatalf("open: %v", err)
 	}
 	return s
-}
-
-func (l *externalLog) Store() events.Store { return l.store }
-
-func (l *externalLog) Reopen(t *testing.T) events.Store {
-	_ = l.store.Close()
-	l.store = openExternal(t, l.cfg)
-	return l.store
 }
 
 func TestConformanceInContainer(t *testing.T) {

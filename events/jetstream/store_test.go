@@ -14,12 +14,10 @@ import (
 )
 
 // embedded opens stores over embedded servers in temp dirs.
-type embedded struct{}
-
-type embeddedLog struct {
-	dir   string
-	store *jetstream.Store
-}
+var embedded = eventstoretest.HarnessFunc(func(t *testing.T) func(*testing.T) events.Store {
+	dir := t.TempDir()
+	return func(t *testing.T) events.Store { return openEmbedded(t, dir) }
+})
 
 func openEmbedded(t *testing.T, dir string) *jetstream.Store {
 	t.Helper()
@@ -30,23 +28,8 @@ func openEmbedded(t *testing.T, dir string) *jetstream.Store {
 	return s
 }
 
-func (embedded) Open(t *testing.T) eventstoretest.Reopener {
-	l := &embeddedLog{dir: t.TempDir()}
-	l.store = openEmbedded(t, l.dir)
-	t.Cleanup(func() { _ = l.store.Close() })
-	return l
-}
-
-func (l *embeddedLog) Store() events.Store { return l.store }
-
-func (l *embeddedLog) Reopen(t *testing.T) events.Store {
-	_ = l.store.Close()
-	l.store = openEmbedded(t, l.dir)
-	return l.store
-}
-
 func TestConformance(t *testing.T) {
-	eventstoretest.Run(t, embedded{}, eventstoretest.Capabilities{DedupeByID: true, DensePositions: true})
+	eventstoretest.Run(t, embedded, eventstoretest.Capabilities{DedupeByID: true, DensePositions: true})
 }
 
 func TestGarbageMessageIsADecodeErrorNotAPanic(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,55 +32,40 @@ const (
 	envImage = "PAYAUTHZ_TEST_KURRENTDB_IMAGE"
 )
 
-var server struct {
-	once sync.Once
-	url  string
-	skip string
-	err  error
-	ctr  *testcontainers.DockerContainer
-}
+var server = eventstoretest.Server{Name: "KurrentDB test server", Start: startServer}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if server.ctr != nil {
-		_ = testcontainers.TerminateContainer(server.ctr)
-	}
+	server.Stop()
 	os.Exit(code)
 }
 
 // serverURL returns the connection string of the test server, or skips.
 func serverURL(t *testing.T) string {
 	t.Helper()
-	server.once.Do(func() { server.url, server.skip, server.err = startServer() })
-	if server.err != nil {
-		t.Fatalf("KurrentDB test server: %v", server.err)
-	}
-	if server.skip != "" {
-		t.Skip(server.skip)
-	}
-	return server.url
+	return server.URL(t)
 }
 
-func startServer() (url, skip string, err error) {
+func startServer() (url, skip string, stop func(), err error) {
 	if u := os.Getenv(envURL); u != "" {
-		return u, "", nil
+		return u, "", nil, nil
 	}
 	image := os.Getenv(envImage)
 	if image == "" {
 		return "", "no KurrentDB server: set " + envURL + " to a running server's connection string, or " +
-			envImage + " to a KurrentDB/EventStoreDB image present in the local Docker", nil
+			envImage + " to a KurrentDB/EventStoreDB image present in the local Docker", nil, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
-		return "", fmt.Sprintf("%s=%s but Docker is not reachable (%v); or set %s", envImage, image, err, envURL), nil
+		return "", fmt.Sprintf("%s=%s but Docker is not reachable (%v); or set %s", envImage, image, err, envURL), nil, nil
 	}
 	_, inspectErr := cli.ImageInspect(ctx, image)
 	_ = cli.Close()
 	if inspectErr != nil {
 		return "", fmt.Sprintf("%s=%s is not present in the local Docker (no registry is used: load it first), or set %s",
-			envImage, image, envURL), nil
+			envImage, image, envURL), nil, nil
 	}
 	// KurrentDB reads KURRENTDB_* settings, EventStoreDB EVENTSTORE_* ones.
 	prefix := "KURRENTDB_"
@@ -101,23 +85,18 @@ func startServer() (url, skip string, err error) {
 		if ctr != nil {
 			_ = testcontainers.TerminateContainer(ctr)
 		}
-		return "", "", fmt.Errorf("run %s: %w", image, err)
+		return "", "", nil, fmt.Errorf("run %s: %w", image, err)
 	}
-	server.ctr = ctr
+	stop = func() { _ = testcontainers.TerminateContainer(ctr) }
 	ep, err := ctr.PortEndpoint(ctx, "2113/tcp", "")
 	if err != nil {
-		return "", "", err
+		return "", "", stop, err
 	}
-	return "kurrentdb://" + ep + "?tls=false", "", nil
+	return "kurrentdb://" + ep + "?tls=false", "", stop, nil
 }
 
 // harness opens stores on the test server, each log under its own prefix.
 type harness struct{ url string }
-
-type prefixedLog struct {
-	url, prefix string
-	store       *kurrentdb.Store
-}
 
 func openStore(t *testing.T, url, prefix string) *kurrentdb.Store {
 	t.Helper()
@@ -129,18 +108,10 @@ func openStore(t *testing.T, url, prefix string) *kurrentdb.Store {
 }
 
 func (h harness) Open(t *testing.T) eventstoretest.Reopener {
-	l := &prefixedLog{url: h.url, prefix: "payauthz-t" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12] + "-"}
-	l.store = openStore(t, l.url, l.prefix)
-	t.Cleanup(func() { _ = l.store.Close() })
-	return l
-}
-
-func (l *prefixedLog) Store() events.Store { return l.store }
-
-func (l *prefixedLog) Reopen(t *testing.T) events.Store {
-	_ = l.store.Close()
-	l.store = openStore(t, l.url, l.prefix)
-	return l.store
+	prefix := "payauthz-t" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12] + "-"
+	return eventstoretest.HarnessFunc(func(*testing.T) func(*testing.T) events.Store {
+		return func(t *testing.T) events.Store { return openStore(t, h.url, prefix) }
+	}).Open(t)
 }
 
 func TestConformance(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -31,12 +30,8 @@ type feeder struct {
 func (f *feeder) commit(tb testing.TB, evs ...events.Event) {
 	tb.Helper()
 	f.pos++
-	for i, e := range evs {
-		env := events.Envelope{ID: fmt.Sprintf("e%d-%d", f.pos, i), Name: e.EventName(), Position: f.pos,
-			Version: events.Version(f.pos), Index: i, CommitSize: len(evs), Time: time.Now(), Event: e}
-		if err := f.m.Apply(env); err != nil {
-			tb.Fatalf("apply %s: %v", e.EventName(), err)
-		}
+	if err := f.m.ApplyCommit(f.pos, evs...); err != nil {
+		tb.Fatal(err)
 	}
 }
 

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
-	js "github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/mod/sumdb/note"
 
 	"github.com/payauthz/payauthz/events"
@@ -21,16 +19,35 @@ import (
 	"github.com/payauthz/payauthz/projections/logtree"
 )
 
-func benchKey(b *testing.B) (note.Signer, string) {
-	skey, _, err := note.GenerateKey(rand.Reader, "payauthz-bench")
+// testKey generates a fresh signing key: its signer and verifier key.
+func testKey(tb testing.TB) (note.Signer, string) {
+	tb.Helper()
+	skey, _, err := note.GenerateKey(rand.Reader, "payauthz-test")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	s, vkey, err := logtree.ParseSigningKey(skey)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s, vkey
+}
+
+// openWithLog opens an embedded store in a temp dir of b and a Log over
+// it signed with a fresh key, both closed when b ends.
+func openWithLog(b *testing.B) (*jetstream.Store, *logtree.Log, string) {
+	b.Helper()
+	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Close() })
+	signer, vkey := testKey(b)
+	l, err := logtree.NewLog(s, signer, vkey, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, l, vkey
 }
 
 // BenchmarkVerify compares `audit verify` (read the whole log, hash every
@@ -40,21 +57,9 @@ func benchKey(b *testing.B) (note.Signer, string) {
 // log is PAYAUTHZ_BENCH_EVENTS pendenze (default 100000; the README's
 // figures use 1000000) with a signed checkpoint every tenth of it.
 func BenchmarkVerify(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
-		n = v
-	}
+	n := jetstreamtest.BenchEvents()
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	signer, vkey := benchKey(b)
-	l, err := logtree.NewLog(s, signer, vkey, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, l, vkey := openWithLog(b)
 	fctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = l.Follow(fctx) }()
@@ -94,20 +99,7 @@ func BenchmarkVerify(b *testing.B) {
 	})
 	b.Run("raw_ordered_consumer", func(b *testing.B) {
 		for b.Loop() {
-			cons, err := s.JetStream().OrderedConsumer(ctx, s.StreamName(), js.OrderedConsumerConfig{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			it, err := cons.Messages(js.PullMaxMessages(4096))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for count := uint64(0); count < uint64(total); count++ {
-				if _, err := it.Next(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			it.Stop()
+			jetstreamtest.RawRead(b, ctx, s, int(total))
 		}
 		b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	})
@@ -142,16 +134,7 @@ func BenchmarkAppendWithCheckpoints(b *testing.B) {
 		appendLoop(b, s)
 	})
 	b.Run("append_with_tree_and_checkpoints", func(b *testing.B) {
-		s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		signer, vkey := benchKey(b)
-		l, err := logtree.NewLog(s, signer, vkey, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			b.Fatal(err)
-		}
+		s, l, _ := openWithLog(b)
 		fctx, stop := context.WithCancel(ctx)
 		done := make(chan struct{}, 2)
 		go func() { _ = l.Follow(fctx); done <- struct{}{} }()
@@ -203,7 +186,7 @@ func BenchmarkAppendCheckpointCost(b *testing.B) {
 	}
 	alone, aloneModel := open()
 	followed, followedModel := open()
-	signer, vkey := benchKey(b)
+	signer, vkey := testKey(b)
 	l, err := logtree.NewLog(followed, signer, vkey, quiet)
 	if err != nil {
 		b.Fatal(err)

@@ -1,7 +1,6 @@
 package logtree_test
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"testing"
 
@@ -11,14 +10,7 @@ import (
 )
 
 func fuzzKey(f *testing.F) (note.Signer, note.Verifiers) {
-	skey, vkey, err := note.GenerateKey(rand.Reader, "fuzz")
-	if err != nil {
-		f.Fatal(err)
-	}
-	s, _, err := logtree.ParseSigningKey(skey)
-	if err != nil {
-		f.Fatal(err)
-	}
+	s, vkey := testKey(f)
 	v, err := logtree.Verifiers(vkey)
 	if err != nil {
 		f.Fatal(err)
@@ -40,7 +32,7 @@ func FuzzCheckpoint(f *testing.F) {
 		if c, err := logtree.ParseCheckpoint(s); err == nil && c.Text() != s {
 			t.Fatalf("%q parsed, prints %q", s, c.Text())
 		}
-		if c, err := logtree.OpenCheckpoint(s, known); err == nil && c.Signer != "fuzz" {
+		if c, err := logtree.OpenCheckpoint(s, known); err == nil && c.Signer != "payauthz-test" {
 			t.Fatalf("opened with signer %q", c.Signer)
 		}
 		_ = logtree.SignerName(s)
@@ -71,7 +63,7 @@ func FuzzCheckProof(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if c.Checkpoint.Signer != "fuzz" {
+		if c.Checkpoint.Signer != "payauthz-test" {
 			t.Fatalf("verified with signer %q", c.Checkpoint.Signer)
 		}
 		if c.Kind == logtree.KindInclusion && c.LeafIndex >= c.Checkpoint.Size {
