@@ -119,17 +119,11 @@ func runFlood(t testing.TB, h *harness, r floodRun) floodResult {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { // sample RSS; VmHWM catches what sampling misses
-		tk := time.NewTicker(20 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tk.C:
-				if v := procStatusKiB("VmRSS"); v > peak.Load() {
-					peak.Store(v)
-				}
+		for ctx.Err() == nil {
+			if v := procStatusKiB("VmRSS"); v > peak.Load() {
+				peak.Store(v)
 			}
+			time.Sleep(20 * time.Millisecond)
 		}
 	}()
 	start := time.Now()

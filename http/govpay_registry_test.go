@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v5"
+
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations/whatcan"
 )
