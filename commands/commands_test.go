@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/commands/commandstest"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/eventstoretest"
 )
 
 // env is a command handler over the real embedded store with its read
@@ -53,34 +53,6 @@ func (e *env) pendenzeApp(t *testing.T, domini, tipi []string) commands.Actor {
 		t.Fatal(err)
 	}
 	return e.principal(t, "app")
-}
-
-// concurrently runs f(0) to f(n-1) at once and returns their errors.
-func concurrently(n int, f func(i int) error) []error {
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { errs[i] = f(i) })
-	}
-	wg.Wait()
-	return errs
-}
-
-// wins counts the concurrent writes that succeeded; every other must have
-// failed with loser.
-func wins(t *testing.T, errs []error, loser error) int {
-	t.Helper()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case errors.Is(err, loser):
-		default:
-			t.Errorf("write %d: %v, want success or %v", i, err, loser)
-		}
-	}
-	return won
 }
 
 func TestBootstrapOnlyOnce(t *testing.T) {
@@ -175,12 +147,12 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 8
-	errs := concurrently(n, func(i int) error {
+	errs := eventstoretest.Concurrently(n, func(i int) error {
 		_, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111",
 			IDTipoPendenza: "T", Causale: "c0", AmountCents: int64(200 + i), Payer: payer})
 		return err
 	})
-	applied := wins(t, errs, commands.ErrConflict)
+	applied := eventstoretest.Wins(t, errs, commands.ErrConflict)
 	envs, err := e.Store.Load(ctx, events.StreamPendenza+"app/p")
 	if err != nil {
 		t.Fatal(err)
@@ -284,7 +256,7 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 	ctx := context.Background()
 	spellings := []string{"CN=shared,O=Ente,C=IT", "C=IT, O=Ente, CN=shared", "/C=IT/O=Ente/CN=shared"}
 	const n = 6 // every registration a different holder (three operators, three applications)
-	errs := concurrently(n, func(i int) error {
+	errs := eventstoretest.Concurrently(n, func(i int) error {
 		name := spellings[i%len(spellings)]
 		var err error
 		if i%2 == 0 {
@@ -301,7 +273,7 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 // other failed with loser.
 func exactlyOneWins(t *testing.T, errs []error, loser error) {
 	t.Helper()
-	if won := wins(t, errs, loser); won != 1 {
+	if won := eventstoretest.Wins(t, errs, loser); won != 1 {
 		t.Fatalf("%d concurrent writes of one identifier succeeded, want exactly 1 (%v)", won, errs)
 	}
 }
@@ -346,7 +318,7 @@ func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
 	const avviso = "301234567890123456"
 	const n = 6
-	errs := concurrently(n, func(i int) error {
+	errs := eventstoretest.Concurrently(n, func(i int) error {
 		_, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: fmt.Sprintf("p%d", i),
 			IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
 		return err

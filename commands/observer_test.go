@@ -12,9 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/commands/commandstest"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/events/jetstream"
-	"github.com/payauthz/payauthz/projections"
 )
 
 // interleavingStore is a real store on which another writer slips the
@@ -70,27 +69,13 @@ func (o *countingObserver) Retried() { o.mu.Lock(); o.retries++; o.mu.Unlock() }
 // TestObserverSeesConflictsAndRetries: the observer is told of every
 // append with its outcome, and of the retry a conflict causes.
 func TestObserverSeesConflictsAndRetries(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	js, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := &interleavingStore{Store: js}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	model := projections.New()
-	h := commands.NewHandler(store, model, logger)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = model.Run(ctx, js, logger) }()
-	t.Cleanup(func() { cancel(); <-done; _ = js.Close() })
-	if _, err := h.Bootstrap(ctx, "admin", "admin-pass-1"); err != nil {
-		t.Fatal(err)
-	}
-	last, _ := js.LastPosition(ctx)
-	if err := model.WaitFor(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	rec, _ := model.Lookup("admin")
-	admin := commands.Actor{Principal: rec.Principal}
+	e := commandstest.Start(t)
+	ctx := context.Background()
+	// A second handler over the same log and read models, appending
+	// through the interleaving store.
+	store := &interleavingStore{Store: e.Store}
+	h := commands.NewHandler(store, e.Model, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	admin := e.Admin
 
 	obs := &countingObserver{}
 	h.SetObserver(obs)

@@ -61,13 +61,22 @@ type service struct {
 	data    string // its data dir
 }
 
+// adminCLI runs `payauthz admin --config cfg ARGS...` and returns what it
+// printed; a failure ends t.
+func adminCLI(t *testing.T, cfg string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
+	}
+}
+
 func startAdminService(t *testing.T, cfg, name string) service {
 	t.Helper()
 	dir := t.TempDir()
 	pw := adminPasswordFile(t, dir)
 	data := filepath.Join(dir, "data")
 	c := startChild(t, data, freePort(t), "--admin-password-file", pw)
-	mustRun(t, "admin", "--config", cfg, "context", "set", name, "--url", c.url+"/backoffice/rs/basic/v1",
+	adminCLI(t, cfg)("context", "set", name, "--url", c.url+"/backoffice/rs/basic/v1",
 		"--user", "admin", "--password-file", pw)
 	return service{child: c, context: name, data: data}
 }
@@ -107,10 +116,7 @@ func TestAdminCLI(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
 	conf := tempFile(t, "payauthz.yaml", adminConfigYAML)
-	admin := func(args ...string) string {
-		t.Helper()
-		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
-	}
+	admin := adminCLI(t, cfg)
 
 	ctxs := admin("context", "list")
 	if !strings.Contains(ctxs, "*  ") || strings.Contains(ctxs, "admin-pass-1") {
@@ -209,10 +215,7 @@ func TestAdminCLI(t *testing.T) {
 func TestAdminApplyProtection(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
-	admin := func(args ...string) string {
-		t.Helper()
-		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
-	}
+	admin := adminCLI(t, cfg)
 	conf := filepath.Join(t.TempDir(), "protezione.yaml")
 	const yamlText = `protezione:
   abilitato: true
@@ -285,10 +288,7 @@ func TestAdminApplyProtection(t *testing.T) {
 func TestAdminApplyPrune(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	a := startAdminService(t, cfg, "a")
-	admin := func(args ...string) string {
-		t.Helper()
-		return mustRun(t, append([]string{"admin", "--config", cfg}, args...)...)
-	}
+	admin := adminCLI(t, cfg)
 	full := filepath.Join(t.TempDir(), "full.yaml")
 	if err := os.WriteFile(full, []byte(adminConfigYAML), 0o600); err != nil {
 		t.Fatal(err)

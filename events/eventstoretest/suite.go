@@ -165,27 +165,11 @@ func testConcurrentAppends(t *testing.T, h Harness) {
 		stream := fmt.Sprintf("pendenza-race-%d", n)
 		mustAppend(t, s, stream, events.ExpectNoStream(), rec("", entity(0)))
 		v := lastVersion(t, s, stream)
-		var wg sync.WaitGroup
-		errs := make([]error, n)
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, errs[i] = s.Append(ctx(t), stream, events.ExpectVersion(v), rec("", entity(i+1)))
-			}()
-		}
-		wg.Wait()
-		wins := 0
-		for _, err := range errs {
-			switch {
-			case err == nil:
-				wins++
-			case errors.Is(err, events.ErrConflict):
-			default:
-				t.Fatalf("unexpected error: %v", err)
-			}
-		}
-		if wins != 1 {
+		errs := Concurrently(n, func(i int) error {
+			_, err := s.Append(ctx(t), stream, events.ExpectVersion(v), rec("", entity(i+1)))
+			return err
+		})
+		if wins := Wins(t, errs, events.ErrConflict); wins != 1 {
 			t.Fatalf("%d concurrent appends: %d won, want exactly 1", n, wins)
 		}
 		if envs, _ := s.Load(ctx(t), stream); len(envs) != 2 {
@@ -392,4 +376,32 @@ func testDedupe(t *testing.T, h Harness) {
 	if envs, _ := s.Load(ctx(t), "pagamento-1"); len(envs) != 1 {
 		t.Fatalf("stream holds %d events, want 1", len(envs))
 	}
+}
+
+// Concurrently runs f(0) to f(n-1) at once and returns their errors.
+func Concurrently(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = f(i) })
+	}
+	wg.Wait()
+	return errs
+}
+
+// Wins counts the concurrent writes that succeeded; every other must have
+// failed with loser, or t fails.
+func Wins(t testing.TB, errs []error, loser error) int {
+	t.Helper()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case errors.Is(err, loser):
+		default:
+			t.Errorf("write %d: %v, want success or %v", i, err, loser)
+		}
+	}
+	return won
 }
