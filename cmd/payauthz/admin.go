@@ -363,40 +363,39 @@ func printItems(cmd *cobra.Command, f *adminFlags, k resourceKind, items []map[s
 	return tw.Flush()
 }
 
-func adminGetCmd(f *adminFlags) *cobra.Command {
+// adminReadCmd reads resources of the kind named by the first argument
+// through the selected context and prints them (-o table or json).
+func adminReadCmd(f *adminFlags, use string, nargs int,
+	read func(ctx context.Context, c *adminClient, k resourceKind, args []string) ([]map[string]any, error)) *cobra.Command {
 	return &cobra.Command{
-		Use:  "get KIND ID",
-		Args: cobra.ExactArgs(2),
+		Use:  use,
+		Args: cobra.ExactArgs(nargs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			k, c, err := f.kindClient(args[0])
 			if err != nil {
 				return err
 			}
-			var it map[string]any
-			if _, err := c.do(cmd.Context(), http.MethodGet, "/"+k.name+"/"+url.PathEscape(args[1]), nil, &it); err != nil {
-				return err
-			}
-			return printItems(cmd, f, k, []map[string]any{it})
-		},
-	}
-}
-
-func adminListCmd(f *adminFlags) *cobra.Command {
-	return &cobra.Command{
-		Use:  "list KIND",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			k, c, err := f.kindClient(args[0])
-			if err != nil {
-				return err
-			}
-			items, err := c.list(cmd.Context(), k.name)
+			items, err := read(cmd.Context(), c, k, args[1:])
 			if err != nil {
 				return err
 			}
 			return printItems(cmd, f, k, items)
 		},
 	}
+}
+
+func adminGetCmd(f *adminFlags) *cobra.Command {
+	return adminReadCmd(f, "get KIND ID", 2, func(ctx context.Context, c *adminClient, k resourceKind, args []string) ([]map[string]any, error) {
+		var it map[string]any
+		_, err := c.do(ctx, http.MethodGet, "/"+k.name+"/"+url.PathEscape(args[0]), nil, &it)
+		return []map[string]any{it}, err
+	})
+}
+
+func adminListCmd(f *adminFlags) *cobra.Command {
+	return adminReadCmd(f, "list KIND", 1, func(ctx context.Context, c *adminClient, k resourceKind, _ []string) ([]map[string]any, error) {
+		return c.list(ctx, k.name)
+	})
 }
 
 // kindClient parses a resource kind and returns it with the client of the

@@ -84,38 +84,41 @@ func answerAt[T any](cmd *cobra.Command, ac *auditConfig, q *queryFlags, ask fun
 	return print(cmd.OutOrStdout(), res)
 }
 
-func whoCanCmd(ac *auditConfig) *cobra.Command {
+// queryCmd is an audit question about an operation at a point of
+// history: its flags (queryFlags) bound and the API parsed before run.
+func queryCmd(use, short string, run func(cmd *cobra.Command, q *queryFlags, api domain.API) error) *cobra.Command {
 	var q queryFlags
 	cmd := &cobra.Command{
-		Use:   "who-can --api A --operation O [resource flags] [--at T | --position P]",
-		Short: "Every principal allowed to do an operation at a point of history, with the roles or grants that allow it",
+		Use:   use,
+		Short: short,
 		Args:  cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			api, err := q.parse()
 			if err != nil {
 				return err
 			}
-			return answerAt(cmd, ac, &q, func(m *projections.ReadModel) (*audit.WhoCanResult, error) {
-				return audit.WhoCan(m, api, q.operation, q.res)
-			}, printWhoCan)
+			return run(cmd, &q, api)
 		}),
 	}
 	q.bind(cmd.Flags())
 	return cmd
 }
 
+func whoCanCmd(ac *auditConfig) *cobra.Command {
+	return queryCmd("who-can --api A --operation O [resource flags] [--at T | --position P]",
+		"Every principal allowed to do an operation at a point of history, with the roles or grants that allow it",
+		func(cmd *cobra.Command, q *queryFlags, api domain.API) error {
+			return answerAt(cmd, ac, q, func(m *projections.ReadModel) (*audit.WhoCanResult, error) {
+				return audit.WhoCan(m, api, q.operation, q.res)
+			}, printWhoCan)
+		})
+}
+
 func explainCmd(ac *auditConfig) *cobra.Command {
-	var q queryFlags
 	var principal, auth string
-	cmd := &cobra.Command{
-		Use:   "explain --principal P --auth TYPE --api A --operation O [resource flags] [--at T | --position P]",
-		Short: "The decision a request would have received at a point of history, with its rule trail and evidence",
-		Args:  cobra.NoArgs,
-		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
-			api, err := q.parse()
-			if err != nil {
-				return err
-			}
+	cmd := queryCmd("explain --principal P --auth TYPE --api A --operation O [resource flags] [--at T | --position P]",
+		"The decision a request would have received at a point of history, with its rule trail and evidence",
+		func(cmd *cobra.Command, q *queryFlags, api domain.API) error {
 			at, err := domain.ParseAuthType(auth)
 			if err != nil {
 				return usageErrorf("--auth %q: want basic, ssl, spid, public or apikey", auth)
@@ -124,7 +127,7 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 				return usageErrorf("--principal is required (except with --auth public)")
 			}
 			var denied bool
-			err = answerAt(cmd, ac, &q, func(m *projections.ReadModel) (*audit.Explanation, error) {
+			err = answerAt(cmd, ac, q, func(m *projections.ReadModel) (*audit.Explanation, error) {
 				x, err := audit.Explain(m, audit.Query{Principal: principal, Auth: at, API: api, Operation: q.operation, Resource: q.res})
 				denied = err == nil && !x.Allowed()
 				return x, err
@@ -133,9 +136,7 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 				return errDenied // printed; exit code 3
 			}
 			return err
-		}),
-	}
-	q.bind(cmd.Flags())
+		})
 	cmd.Flags().StringVar(&principal, "principal", "", "principal: username, certificate subject DN or fiscal code")
 	cmd.Flags().StringVar(&auth, "auth", "basic", "authentication type: basic, ssl, spid or public")
 	return cmd
