@@ -24,6 +24,8 @@ type incassoBody struct {
 	SCT           string   `json:"sct,omitempty"`
 }
 
+func (b *incassoBody) required() error { return need("importo", b.Importo) }
+
 // incassoView is GovPay's Incasso, for the fields held.
 type incassoView struct {
 	IDDominio     string    `json:"idDominio"`
@@ -60,9 +62,6 @@ func (s *Server) postIncasso(c *echo.Context) error {
 	var body incassoBody
 	if err := s.decodeJSON(c, &body); err != nil {
 		return err
-	}
-	if body.Importo == nil {
-		return syntaxError("importo is required")
 	}
 	res, id, err := s.cmds.RecordIncasso(c.Request().Context(), s.actor(c), commands.RecordIncasso{IDDominio: dominio,
 		Causale: body.Causale, AmountCents: int64(*body.Importo), IDFlusso: body.IDFlusso, DataValuta: body.DataValuta,

@@ -280,6 +280,7 @@ func TestPagamentoCreatesPendenza(t *testing.T) {
 		{"application_without_pagamento", "POST", path(pg, d1, tSpont), body(citizen1), opts(as("appC")), http.StatusForbidden, ff},
 		{"application_in_scope", "POST", path(pg, d1, tSpont), body(citizen1), opts(as("appA")), http.StatusCreated, ""},
 		{"unknown_field", "POST", path(pgSpid, d1, tSpont), map[string]any{"causale": "x", "importo": 1, "voci": []int{}}, opts(asSPID(citizen1)), http.StatusBadRequest, bad},
+		{"importo_missing", "POST", path(pgSpid, d1, tSpont), withField(body(""), "importo", nil), opts(asSPID(citizen1)), http.StatusBadRequest, bad},
 		{"portal_id_reserved", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, map[string]any{"principal": "portale", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(asAdmin()), http.StatusUnprocessableEntity, unproc},
 	})
 

@@ -32,6 +32,22 @@ func (s *Server) decodeJSON(c *echo.Context, v any) error {
 	if err := json.UnmarshalRead(body, v, strictJSON); err != nil {
 		return jsonError(err)
 	}
+	if r, ok := v.(requiredFields); ok {
+		return r.required()
+	}
+	return nil
+}
+
+// requiredFields is a body with members that must be present: required
+// reports the first one missing (a 400), after the body decoded.
+type requiredFields interface{ required() error }
+
+// need is the check of one required member: absent (nil) is a 400, never
+// a zero value.
+func need[T any](name string, p *T) error {
+	if p == nil {
+		return syntaxError(name + " is required")
+	}
 	return nil
 }
 

@@ -75,6 +75,8 @@ type ricevutaBody struct {
 	DataPagamento string   `json:"dataPagamento"`
 }
 
+func (b *ricevutaBody) required() error { return need("importo", b.Importo) }
+
 // ricevutaView is a receipt as the node sees it: what it sent and the
 // pendenza's resulting status; no ids internal to the creditor.
 type ricevutaView struct {
@@ -95,9 +97,6 @@ func (s *Server) nodoRicevuta(c *echo.Context) error {
 	g, err := s.admitNodeWrite(c, &body, &body.IDDominio)
 	if err != nil {
 		return err
-	}
-	if body.Importo == nil {
-		return syntaxError("importo is required")
 	}
 	if err := g.ServesEntity(s.model, body.IDDominio, nil); err != nil {
 		return err
@@ -132,6 +131,8 @@ type flussoBody struct {
 	Rendicontazioni []rendicontazioneBody `json:"rendicontazioni"`
 }
 
+func (b *flussoBody) required() error { return need("importoTotale", b.ImportoTotale) }
+
 // nodoFlusso records a settlement report (POST /flussiRendicontazione):
 // 201 when recorded, 200 for an identical repeat of the idFlusso, 409 for a
 // repeat with different content.
@@ -140,9 +141,6 @@ func (s *Server) nodoFlusso(c *echo.Context) error {
 	g, err := s.admitNodeWrite(c, &body, &body.IDDominio)
 	if err != nil {
 		return err
-	}
-	if body.ImportoTotale == nil {
-		return syntaxError("importoTotale is required")
 	}
 	items := make([]events.SettlementItem, 0, len(body.Rendicontazioni))
 	for _, r := range body.Rendicontazioni {

@@ -369,6 +369,7 @@ func testNodoFlussi(t *testing.T, w *nodeWorld) {
 		{"esito_unknown", flusso("F-X", d1, 1, line(w.p1.NumeroAvviso, 1, 5)), []reqOpt{node}, 400},
 		{"esito_missing", flusso("F-X", d1, 1, map[string]any{"numeroAvviso": w.p1.NumeroAvviso, "importo": 1}), []reqOpt{node}, 400},
 		{"no_lines", flusso("F-X", d1, 0), []reqOpt{node}, 400},
+		{"importo_totale_missing", withField(good, "importoTotale", nil), []reqOpt{node}, 400},
 		{"id_flusso_with_slash", flusso("F/X", d1, 1, line(w.p1.NumeroAvviso, 1, 0)), []reqOpt{node}, 400},
 		{"created", good, []reqOpt{node}, 201},
 		{"identical_repeat", good, []reqOpt{node}, 200},

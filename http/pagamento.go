@@ -265,6 +265,8 @@ type pendenzaPagamentoBody struct {
 	IDUnitaOperativa string    `json:"idUnitaOperativa,omitempty"`
 }
 
+func (b *pendenzaPagamentoBody) required() error { return need("importo", b.Importo) }
+
 // pendenzaCreata is GovPay's PendenzaCreata, with the pendenza's own ids.
 type pendenzaCreata struct {
 	IDA2A        string `json:"idA2A"`
@@ -286,9 +288,6 @@ func (s *Server) pgPostPendenza(c *echo.Context) error {
 	idDominio, idTipo, err := s.gatedBody(c, pIDDominio, pIDTipoPendenza, operations.AskCreatePendenzaPagamento, &body)
 	if err != nil {
 		return err
-	}
-	if body.Importo == nil {
-		return syntaxError("importo is required")
 	}
 	var payer events.Subject
 	switch {

@@ -17,14 +17,13 @@ type riconciliazioneBody struct {
 	IDFlusso string   `json:"idFlusso,omitempty"`
 }
 
+func (b *riconciliazioneBody) required() error { return need("importo", b.Importo) }
+
 func (s *Server) putRiconciliazione(c *echo.Context) error {
 	var body riconciliazioneBody
 	dominio, id, err := s.gatedBody(c, pIDDominio, pID, operations.AskWriteReconciliation, &body)
 	if err != nil {
 		return err
-	}
-	if body.Importo == nil {
-		return syntaxError("importo is required")
 	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
 		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
