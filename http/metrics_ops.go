@@ -30,27 +30,33 @@ func (m *metrics) registerOperations(model *projections.ReadModel) {
 		Name: "payauthz_command_retries_total",
 		Help: "Commands re-loaded and re-decided after an append conflict.",
 	})
-	snap := func() projections.SnapshotStats { return model.SnapshotStats() }
-	m.reg.MustRegister(m.decisionLatency, m.appends, m.retries,
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "payauthz_snapshot_writes_total", Help: "Read-model snapshots written since start.",
-		}, func() float64 { return float64(snap().Writes) }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "payauthz_snapshot_write_failures_total", Help: "Read-model snapshot writes that failed since start.",
-		}, func() float64 { return float64(snap().WriteFailures) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "payauthz_snapshot_write_duration_seconds", Help: "How long the last read-model snapshot write took.",
-		}, func() float64 { return snap().LastWrite.Seconds() }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "payauthz_snapshot_size_bytes", Help: "Size of the last read-model snapshot written.",
-		}, func() float64 { return float64(snap().LastSize) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "payauthz_snapshot_load_duration_seconds", Help: "How long loading the read-model snapshot took at start (0: started without one).",
-		}, func() float64 { return snap().Load.Seconds() }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "payauthz_snapshot_load_size_bytes", Help: "Size of the read-model snapshot loaded at start (0: none).",
-		}, func() float64 { return float64(snap().LoadSize) }),
-	)
+	m.reg.MustRegister(m.decisionLatency, m.appends, m.retries)
+	// Snapshot I/O, read from the model's stats at scrape time.
+	for _, sm := range []struct {
+		name, help string
+		counter    bool
+		value      func(projections.SnapshotStats) float64
+	}{
+		{"payauthz_snapshot_writes_total", "Read-model snapshots written since start.", true,
+			func(s projections.SnapshotStats) float64 { return float64(s.Writes) }},
+		{"payauthz_snapshot_write_failures_total", "Read-model snapshot writes that failed since start.", true,
+			func(s projections.SnapshotStats) float64 { return float64(s.WriteFailures) }},
+		{"payauthz_snapshot_write_duration_seconds", "How long the last read-model snapshot write took.", false,
+			func(s projections.SnapshotStats) float64 { return s.LastWrite.Seconds() }},
+		{"payauthz_snapshot_size_bytes", "Size of the last read-model snapshot written.", false,
+			func(s projections.SnapshotStats) float64 { return float64(s.LastSize) }},
+		{"payauthz_snapshot_load_duration_seconds", "How long loading the read-model snapshot took at start (0: started without one).", false,
+			func(s projections.SnapshotStats) float64 { return s.Load.Seconds() }},
+		{"payauthz_snapshot_load_size_bytes", "Size of the read-model snapshot loaded at start (0: none).", false,
+			func(s projections.SnapshotStats) float64 { return float64(s.LoadSize) }},
+	} {
+		read := func() float64 { return sm.value(model.SnapshotStats()) }
+		if sm.counter {
+			m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: sm.name, Help: sm.help}, read))
+		} else {
+			m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: sm.name, Help: sm.help}, read))
+		}
+	}
 }
 
 // registerBuildInfo adds payauthz_build_info: 1, labelled with the module
