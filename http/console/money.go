@@ -134,56 +134,60 @@ func (c *Console) getPagamento(rq *request) error {
 	return c.render(rq, http.StatusOK, "tabella.html", "Pagamento", t)
 }
 
-func (c *Console) listRiconciliazioni(rq *request) error {
-	t := &table{Caption: "Riconciliazioni", Action: "/console/riconciliazioni",
-		Headers: []string{"Dominio", "Riconciliazione", "Applicazione", "Importo", "Causale", "Flusso"}}
+// rendicontazioniList renders a Rendicontazioni e Incassi list: the rows
+// the caller's scope admits (rows, given the scope of rendicontazioni),
+// one a record, as cells renders it.
+func rendicontazioniList[T any](c *Console, rq *request, title string, t *table,
+	rows func(operations.EntityScope) []T, cells func(T) []cell) error {
 	scope, err := c.rendicontazioni(rq, t)
 	if err != nil {
 		return err
 	}
-	rows := c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return scope.AdmitsReconciliation(r.View()) })
-	pageOf(rq, t, rows, func(r *projections.Reconciliation) []cell {
-		e := r.Event
-		return []cell{{Text: e.IDDominio}, {Text: e.ID, Href: detailHref("riconciliazioni", e.IDDominio, e.ID)}, {Text: e.IDA2A},
-			{Text: euro(e.AmountCents)}, {Text: e.Causale}, {Text: e.IDFlusso}}
-	})
-	return c.render(rq, http.StatusOK, "tabella.html", "Riconciliazioni", t)
+	pageOf(rq, t, rows(scope), cells)
+	return c.render(rq, http.StatusOK, "tabella.html", title, t)
+}
+
+func (c *Console) listRiconciliazioni(rq *request) error {
+	return rendicontazioniList(c, rq, "Riconciliazioni", &table{Caption: "Riconciliazioni", Action: "/console/riconciliazioni",
+		Headers: []string{"Dominio", "Riconciliazione", "Applicazione", "Importo", "Causale", "Flusso"}},
+		func(scope operations.EntityScope) []*projections.Reconciliation {
+			return c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return scope.AdmitsReconciliation(r.View()) })
+		},
+		func(r *projections.Reconciliation) []cell {
+			e := r.Event
+			return []cell{{Text: e.IDDominio}, {Text: e.ID, Href: detailHref("riconciliazioni", e.IDDominio, e.ID)}, {Text: e.IDA2A},
+				{Text: euro(e.AmountCents)}, {Text: e.Causale}, {Text: e.IDFlusso}}
+		})
 }
 
 func (c *Console) listRendicontazioni(rq *request) error {
-	t := &table{Caption: "Flussi di rendicontazione", Action: "/console/rendicontazioni",
-		Headers: []string{"Dominio", "Flusso", "Intermediario", "Data", "Totale", "Voci"}}
-	scope, err := c.rendicontazioni(rq, t)
-	if err != nil {
-		return err
-	}
-	rows := c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return scope.Admits(r.Event.IDDominio) })
-	pageOf(rq, t, rows, func(r *projections.SettlementReport) []cell {
-		e := r.Event
-		return []cell{{Text: e.IDDominio}, {Text: e.IDFlusso, Href: detailHref("rendicontazioni", e.IDDominio, e.IDFlusso)},
-			{Text: e.IDIntermediario}, {Text: e.DataFlusso},
-			{Text: euro(e.TotalCents)}, {Text: strconv.Itoa(len(e.Items))}}
-	})
-	return c.render(rq, http.StatusOK, "tabella.html", "Rendicontazioni", t)
+	return rendicontazioniList(c, rq, "Rendicontazioni", &table{Caption: "Flussi di rendicontazione", Action: "/console/rendicontazioni",
+		Headers: []string{"Dominio", "Flusso", "Intermediario", "Data", "Totale", "Voci"}},
+		func(scope operations.EntityScope) []*projections.SettlementReport {
+			return c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return scope.Admits(r.Event.IDDominio) })
+		},
+		func(r *projections.SettlementReport) []cell {
+			e := r.Event
+			return []cell{{Text: e.IDDominio}, {Text: e.IDFlusso, Href: detailHref("rendicontazioni", e.IDDominio, e.IDFlusso)},
+				{Text: e.IDIntermediario}, {Text: e.DataFlusso},
+				{Text: euro(e.TotalCents)}, {Text: strconv.Itoa(len(e.Items))}}
+		})
 }
 
 func (c *Console) listRiscossioni(rq *request) error {
-	t := &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
-		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}}
-	scope, err := c.rendicontazioni(rq, t)
-	if err != nil {
-		return err
-	}
-	rows := c.deps.Model.Receipts(func(r *projections.Receipt) bool {
-		return r.Event.Esito == "ESEGUITO" && scope.AdmitsReceipt(r)
-	})
-	pageOf(rq, t, rows, func(r *projections.Receipt) []cell {
-		e := r.Event
-		return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta, Href: detailHref("riscossioni", e.IDDominio, e.IDRicevuta)},
-			{Text: e.NumeroAvviso}, {Text: e.IDA2A + "/" + e.IDPendenza},
-			{Text: euro(e.AmountCents)}, {Text: e.DataPagamento}}
-	})
-	return c.render(rq, http.StatusOK, "tabella.html", "Riscossioni", t)
+	return rendicontazioniList(c, rq, "Riscossioni", &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
+		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}},
+		func(scope operations.EntityScope) []*projections.Receipt {
+			return c.deps.Model.Receipts(func(r *projections.Receipt) bool {
+				return r.Event.Esito == "ESEGUITO" && scope.AdmitsReceipt(r)
+			})
+		},
+		func(r *projections.Receipt) []cell {
+			e := r.Event
+			return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta, Href: detailHref("riscossioni", e.IDDominio, e.IDRicevuta)},
+				{Text: e.NumeroAvviso}, {Text: e.IDA2A + "/" + e.IDPendenza},
+				{Text: euro(e.AmountCents)}, {Text: e.DataPagamento}}
+		})
 }
 
 // detailHref is the detail page of a row of a Rendicontazioni e Incassi
@@ -201,37 +205,40 @@ func fields(caption string, kv ...string) *table {
 	return t
 }
 
-func (c *Console) getRiconciliazione(rq *request) error {
-	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("id")
-	r, err := operations.ReadRendicontazione(rq.p, d, func() (*projections.Reconciliation, bool) {
-		return c.deps.Model.Reconciliation(d, id)
-	}, nil)
+// rendicontazioneDetail renders the detail page of a reconciliation or a
+// settlement report: the record find returns for the path's idDominio
+// and id (named idParam), behind the area's read decision.
+func rendicontazioneDetail[T any](c *Console, rq *request, idParam, title string,
+	find func(idDominio, id string) (T, bool), page func(T) *table) error {
+	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue(idParam)
+	r, err := operations.ReadRendicontazione(rq.p, d, func() (T, bool) { return find(d, id) }, nil)
 	if err != nil {
 		return err
 	}
-	e := r.Event
-	return c.render(rq, http.StatusOK, "tabella.html", "Riconciliazione", fields("Riconciliazione "+e.ID,
-		"Dominio", e.IDDominio, "Riconciliazione", e.ID, "Applicazione", e.IDA2A, "Importo", euro(e.AmountCents),
-		"Causale", e.Causale, "Flusso", e.IDFlusso, "Registrata il", r.Time.UTC().Format("2006-01-02 15:04"),
-		"Posizione nel giornale", strconv.FormatUint(uint64(r.Position), 10)))
+	return c.render(rq, http.StatusOK, "tabella.html", title, page(r))
+}
+
+func (c *Console) getRiconciliazione(rq *request) error {
+	return rendicontazioneDetail(c, rq, "id", "Riconciliazione", c.deps.Model.Reconciliation, func(r *projections.Reconciliation) *table {
+		e := r.Event
+		return fields("Riconciliazione "+e.ID,
+			"Dominio", e.IDDominio, "Riconciliazione", e.ID, "Applicazione", e.IDA2A, "Importo", euro(e.AmountCents),
+			"Causale", e.Causale, "Flusso", e.IDFlusso, "Registrata il", r.Time.UTC().Format("2006-01-02 15:04"),
+			"Posizione nel giornale", strconv.FormatUint(uint64(r.Position), 10))
+	})
 }
 
 func (c *Console) getRendicontazione(rq *request) error {
-	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("idFlusso")
-	r, err := operations.ReadRendicontazione(rq.p, d, func() (*projections.SettlementReport, bool) {
-		return c.deps.Model.SettlementReport(d, id)
-	}, nil)
-	if err != nil {
-		return err
-	}
-	e := r.Event
-	t := fields("Flusso di rendicontazione "+e.IDFlusso, "Dominio", e.IDDominio, "Flusso", e.IDFlusso,
-		"Intermediario", e.IDIntermediario, "Data", e.DataFlusso, "Totale", euro(e.TotalCents))
-	for i, it := range e.Items {
-		t.Rows = append(t.Rows, []cell{{Text: "Voce " + strconv.Itoa(i+1)},
-			{Text: it.NumeroAvviso + " — " + euro(it.AmountCents)}})
-	}
-	return c.render(rq, http.StatusOK, "tabella.html", "Rendicontazione", t)
+	return rendicontazioneDetail(c, rq, "idFlusso", "Rendicontazione", c.deps.Model.SettlementReport, func(r *projections.SettlementReport) *table {
+		e := r.Event
+		t := fields("Flusso di rendicontazione "+e.IDFlusso, "Dominio", e.IDDominio, "Flusso", e.IDFlusso,
+			"Intermediario", e.IDIntermediario, "Data", e.DataFlusso, "Totale", euro(e.TotalCents))
+		for i, it := range e.Items {
+			t.Rows = append(t.Rows, []cell{{Text: "Voce " + strconv.Itoa(i+1)},
+				{Text: it.NumeroAvviso + " — " + euro(it.AmountCents)}})
+		}
+		return t
+	})
 }
 
 func (c *Console) getRiscossione(rq *request) error {
