@@ -52,11 +52,8 @@ var pIDIncasso = param{"idIncasso", commands.ValidID}
 // postIncasso answers POST /incassi/{idDominio}: the gate on idDominio
 // before the body is read, then the command; 201 with the incasso.
 func (s *Server) postIncasso(c *echo.Context) error {
-	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
+	dominio, err := gatedParam(c, pIDDominio, operations.AskWriteIncasso)
 	if err != nil {
-		return err
-	}
-	if err := operations.AskWriteIncasso(callerOf(c).principal, dominio, nil); err != nil {
 		return err
 	}
 	var body incassoBody

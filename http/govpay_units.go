@@ -59,11 +59,8 @@ func (s *Server) getUnitaOperativa(c *echo.Context) error {
 // listUnitaOperative is the Backoffice list: Anagrafica Creditore R on
 // idDominio.
 func (s *Server) listUnitaOperative(c *echo.Context) error {
-	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
+	dominio, err := gatedParam(c, pIDDominio, operations.ListUnits)
 	if err != nil {
-		return err
-	}
-	if err := operations.ListUnits(callerOf(c).principal, dominio, nil); err != nil {
 		return err
 	}
 	return pageJSON(c, s.model.Units(dominio), toUnitaOperativa)

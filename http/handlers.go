@@ -87,6 +87,16 @@ func stored[T, V any](find func(a, b string) (T, bool), a, b string, view func(T
 	return entry(func(string) (T, bool) { return find(a, b) }, "", view)
 }
 
+// gatedParam reads the path parameter a and runs the operation's gate on
+// it, the first decision of a request under one path parameter.
+func gatedParam(c *echo.Context, a param, gate func(domain.Principal, string, operations.Recorder) error) (string, error) {
+	x, err := pathParam(c, a.name, a.valid)
+	if err != nil {
+		return "", err
+	}
+	return x, gate(callerOf(c).principal, x, nil)
+}
+
 // gatedBody reads what a write under two path parameters starts with: the
 // pair, the operation's gate on the first (decided before the body is
 // even read), then the JSON body.
