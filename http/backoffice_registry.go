@@ -61,13 +61,9 @@ func (s *Server) listDomini(c *echo.Context) error {
 	if err := operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
 		return err
 	}
-	var keep []events.CreditorEntityRegistered
-	for _, e := range s.model.Entities() {
-		if domain.CanOnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, e.IDDominio) == nil {
-			keep = append(keep, e)
-		}
-	}
-	return pageJSON(c, keep, toDominio)
+	return pageJSON(c, admitted(s.model.Entities(), func(e events.CreditorEntityRegistered) bool {
+		return domain.CanOnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, e.IDDominio) == nil
+	}), toDominio)
 }
 
 // --- tipiPendenza ---
@@ -154,13 +150,9 @@ func (s *Server) listTipiPendenza(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var keep []events.PendenzaTypeRegistered
-	for _, t := range s.model.PendenzaTypes() {
-		if scope.Admits(t.IDTipoPendenza) {
-			keep = append(keep, t)
-		}
-	}
-	return pageJSON(c, keep, toTipo)
+	return pageJSON(c, admitted(s.model.PendenzaTypes(), func(t events.PendenzaTypeRegistered) bool {
+		return scope.Admits(t.IDTipoPendenza)
+	}), toTipo)
 }
 
 // --- intermediari ---

@@ -15,12 +15,9 @@ func (s *Server) pgDomini(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var keep []events.CreditorEntityRegistered
-	for _, e := range s.model.Entities() {
-		if scope.AdmitsDominio(domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}) {
-			keep = append(keep, e)
-		}
-	}
+	keep := admitted(s.model.Entities(), func(e events.CreditorEntityRegistered) bool {
+		return scope.AdmitsDominio(domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled})
+	})
 	return pageJSON(c, keep, func(e events.CreditorEntityRegistered) dominioRef {
 		return dominioRef{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale}
 	})
@@ -37,12 +34,9 @@ func (s *Server) pgTipiPendenza(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var keep []events.PendenzaTypeRegistered
-	for _, t := range s.model.PendenzaTypes() {
-		if scope.AdmitsTipo(dominio, domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous}) {
-			keep = append(keep, t)
-		}
-	}
+	keep := admitted(s.model.PendenzaTypes(), func(t events.PendenzaTypeRegistered) bool {
+		return scope.AdmitsTipo(dominio, domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous})
+	})
 	return pageJSON(c, keep, func(t events.PendenzaTypeRegistered) tipoRef {
 		return tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione}
 	})

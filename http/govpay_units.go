@@ -77,12 +77,7 @@ func (s *Server) pgUnitaOperative(c *echo.Context) error {
 	if _, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil); err != nil {
 		return err
 	}
-	var keep []events.UnitRegistered
-	for _, u := range s.model.Units(dominio) {
-		if u.Enabled {
-			keep = append(keep, u)
-		}
-	}
+	keep := admitted(s.model.Units(dominio), func(u events.UnitRegistered) bool { return u.Enabled })
 	return pageJSON(c, keep, func(u events.UnitRegistered) unitaOperativaRef {
 		return unitaOperativaRef{IDUnita: u.IDUnita, RagioneSociale: u.RagioneSociale}
 	})

@@ -87,6 +87,18 @@ func stored[T, V any](find func(a, b string) (T, bool), a, b string, view func(T
 	return entry(func(string) (T, bool) { return find(a, b) }, "", view)
 }
 
+// admitted returns the items of all that ok admits, in order (nil when
+// none): a list narrowed to the caller's scope.
+func admitted[T any](all []T, ok func(T) bool) []T {
+	var keep []T
+	for _, x := range all {
+		if ok(x) {
+			keep = append(keep, x)
+		}
+	}
+	return keep
+}
+
 // gatedParam reads the path parameter a and runs the operation's gate on
 // it, the first decision of a request under one path parameter.
 func gatedParam(c *echo.Context, a param, gate func(domain.Principal, string, operations.Recorder) error) (string, error) {
