@@ -63,6 +63,17 @@ func TestConsoleAnagrafica(t *testing.T) {
 		cn.get("/console/operatori").expect(t, 403, "403000")
 		cc.get("/console/operatore?principal=opNuovo").expect(t, 200, `value="Mario"`)
 	})
+	t.Run("field_errors_are_tied_to_their_inputs", func(t *testing.T) {
+		// Every form field is written once (template "campo"): an error is
+		// announced on the input and described by the message next to it.
+		cc.post("/console/intermediari", url.Values{"nuovo": {"1"}, "idIntermediario": {"INT2"}, "denominazione": {""},
+			"abilitato": {"on"}}).expect(t, 400,
+			`id="denominazione" name="denominazione" type="text" required value="" aria-invalid="true" aria-describedby="err-denominazione">`,
+			`<span class="errore-campo" id="err-denominazione">`,
+			`id="idIntermediario" name="idIntermediario" type="text" required value="INT2">`)
+		cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opErr"}, "ragioneSociale": {""}}).expect(t, 400,
+			`aria-describedby="err-ragioneSociale"`, `<span class="errore-campo" id="err-ragioneSociale">`)
+	})
 	t.Run("intermediario_password_never_shown", func(t *testing.T) {
 		cc.post("/console/intermediari", url.Values{"nuovo": {"1"}, "idIntermediario": {"INT1"}, "denominazione": {"Banca"},
 			"abilitato": {"on"}, "connettorePrincipal": {"nodo"}, "connettorePassword": {"segreto-del-nodo"}}).expect(t, 303)

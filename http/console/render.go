@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -15,6 +16,8 @@ import (
 )
 
 var funcs = template.FuncMap{
+	"campo":      newCampo,
+	"ro":         readonlyIf,
 	"join":       strings.Join,
 	"unitsLabel": unitsLabel,
 	"contains":   func(list []string, s string) bool { return containsString(list, s) },
@@ -180,6 +183,59 @@ func (c *Console) fail(rq *request, err error) {
 
 // fieldErrors are the form's messages by field name ("" for the form).
 type fieldErrors map[string]string
+
+// campo is one labelled input of a form (template "campo" in
+// layout.html): the error the last submission got on it is shown next to
+// it and tied to it for assistive technology (aria-invalid,
+// aria-describedby), the same way on every form.
+type campo struct {
+	Name, Label, Value, Error     string
+	Type, Autocomplete, InputMode string
+	Step                          string
+	Required, Readonly            bool
+}
+
+// readonlyIf is the campo option "readonly" when readonly holds, else no
+// option.
+func readonlyIf(readonly bool) string {
+	if readonly {
+		return "readonly"
+	}
+	return ""
+}
+
+// newCampo is the template function campo: name, label, value, the
+// form's errors (nil on forms that report none) and options: "required",
+// "readonly", "type=…", "autocomplete=…", "inputmode=…", "step=…",
+// "error=KEY" (the error key, when not the name); "" is no option.
+func newCampo(name, label, value string, errs fieldErrors, opts ...string) (campo, error) {
+	f := campo{Name: name, Label: label, Value: value, Type: "text"}
+	errKey := name
+	for _, o := range opts {
+		k, v, _ := strings.Cut(o, "=")
+		switch k {
+		case "":
+		case "required":
+			f.Required = true
+		case "readonly":
+			f.Readonly = true
+		case "type":
+			f.Type = v
+		case "autocomplete":
+			f.Autocomplete = v
+		case "inputmode":
+			f.InputMode = v
+		case "step":
+			f.Step = v
+		case "error":
+			errKey = v
+		default:
+			return f, fmt.Errorf("campo %s: unknown option %q", name, o)
+		}
+	}
+	f.Error = errs[errKey]
+	return f, nil
+}
 
 // formError turns a write's error into messages next to the fields, or
 // returns false when err is not about the input (the caller then fails).
