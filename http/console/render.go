@@ -17,6 +17,7 @@ import (
 
 var funcs = template.FuncMap{
 	"campo":      newCampo,
+	"modulo":     newModulo,
 	"ro":         readonlyIf,
 	"join":       strings.Join,
 	"unitsLabel": unitsLabel,
@@ -193,6 +194,15 @@ type campo struct {
 	Type, Autocomplete, InputMode string
 	Step                          string
 	Required, Readonly            bool
+}
+
+// modulo opens a console form (template "modulo" in layout.html): the
+// error of the whole form, if any, announced first, then the form posting
+// to Action with the session's CSRF token, the same way on every form.
+type modulo struct{ Action, ID, Error, CSRF string }
+
+func newModulo(action, id string, errs fieldErrors, csrf string) modulo {
+	return modulo{Action: action, ID: id, Error: errs[""], CSRF: csrf}
 }
 
 // readonlyIf is the campo option "readonly" when readonly holds, else no
