@@ -221,24 +221,18 @@ func readonlyIf(readonly bool) string {
 func newCampo(name, label, value string, errs fieldErrors, opts ...string) (campo, error) {
 	f := campo{Name: name, Label: label, Value: value, Type: "text"}
 	errKey := name
+	valued := map[string]*string{"type": &f.Type, "autocomplete": &f.Autocomplete, "inputmode": &f.InputMode,
+		"step": &f.Step, "error": &errKey}
 	for _, o := range opts {
-		k, v, _ := strings.Cut(o, "=")
-		switch k {
-		case "":
-		case "required":
+		k, v, hasValue := strings.Cut(o, "=")
+		switch {
+		case o == "":
+		case o == "required":
 			f.Required = true
-		case "readonly":
+		case o == "readonly":
 			f.Readonly = true
-		case "type":
-			f.Type = v
-		case "autocomplete":
-			f.Autocomplete = v
-		case "inputmode":
-			f.InputMode = v
-		case "step":
-			f.Step = v
-		case "error":
-			errKey = v
+		case hasValue && valued[k] != nil:
+			*valued[k] = v
 		default:
 			return f, fmt.Errorf("campo %s: unknown option %q", name, o)
 		}
