@@ -42,17 +42,11 @@ func TestDNEqual(t *testing.T) {
 		{"multi_valued_rdn_vs_split", "CN=app1+O=Ente Esempio, C=IT", false},
 		{"oid_is_not_an_alias", "2.5.4.3=app1, O=Ente Esempio, C=IT", false},
 	}
-	a, err := ParseDN(base)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustParseDN(t, base)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			b, err := ParseDN(tt.other)
-			if err != nil {
-				t.Fatalf("parse %q: %v", tt.other, err)
-			}
+			b := mustParseDN(t, tt.other)
 			assertDNEqual(t, a, b, tt.equal)
 		})
 	}
@@ -85,14 +79,8 @@ func TestDNEqualEscapesAndMultiValued(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := ParseDN(tt.a)
-			if err != nil {
-				t.Fatalf("parse %q: %v", tt.a, err)
-			}
-			b, err := ParseDN(tt.b)
-			if err != nil {
-				t.Fatalf("parse %q: %v", tt.b, err)
-			}
+			a := mustParseDN(t, tt.a)
+			b := mustParseDN(t, tt.b)
 			assertDNEqual(t, a, b, tt.equal)
 		})
 	}
@@ -133,10 +121,7 @@ func TestCanonicalForms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := ParseDN(tt.in)
-			if err != nil {
-				t.Fatalf("parse %q: %v", tt.in, err)
-			}
+			d := mustParseDN(t, tt.in)
 			if got := d.String(); got != tt.str {
 				t.Errorf("String() = %q, want %q", got, tt.str)
 			}
@@ -214,10 +199,7 @@ func TestParseDNErrors(t *testing.T) {
 
 func TestZeroDNEqualsNothing(t *testing.T) {
 	t.Parallel()
-	d, err := ParseDN("CN=a")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := mustParseDN(t, "CN=a")
 	if DNEqual(DN{}, DN{}) || DNEqual(DN{}, d) || DNEqual(d, DN{}) {
 		t.Fatal("the zero DN must equal nothing")
 	}
@@ -284,10 +266,7 @@ func TestGoCertificateSubject(t *testing.T) {
 		`1.2.3.4=` + hexX + `, serialNumber=\#42 + cn=node\2B1, o=Ente\2C \22Esempio\22 \3Csrl\3E, c=IT`,
 		`/C=IT/O=Ente, "Esempio" <srl>/CN=node+1+SERIALNUMBER=\#42/1.2.3.4=` + hexX,
 	} {
-		want, err := ParseDN(registered)
-		if err != nil {
-			t.Fatalf("parse %q: %v", registered, err)
-		}
+		want := mustParseDN(t, registered)
 		if !DNEqual(got, want) || DNKey(got) != DNKey(want) {
 			t.Errorf("Go's %q and registered %q differ: %q vs %q", subject, registered, got, want)
 		}
