@@ -82,7 +82,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	w.createPendenza(t, "appA", "own", d1, t1, citizen1)
 	var pay struct{ ID string }
 	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &pay)
-	sslCert := w.ca.clientCert(t, sslSubject)
+	sslCert := w.ca.ClientCert(t, sslSubject)
 	w.must(t, "PUT", bo+"/tipiPendenza/SPENTO", map[string]any{"descrizione": "Tipo spento", "abilitato": false, "pagamentoSpontaneo": true})
 
 	B, S, P := domain.AuthBasic, domain.AuthSPID, domain.AuthPublic

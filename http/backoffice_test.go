@@ -264,10 +264,10 @@ func TestBackofficeAuthTypes(t *testing.T) {
 	w.putOperator(t, url.PathEscape("CN=op-ssl, O=Ente, C=IT"), pw, true, "readOnly")
 	w.putOperator(t, url.PathEscape("/C=IT/O=Ente/CN=op-openssl"), pw, true, "readOnly")
 	w.putOperator(t, spidOperator, pw, true, "readOnly")
-	sslOp := w.ca.clientCert(t, pkix.Name{CommonName: "op-ssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
-	opensslOp := w.ca.clientCert(t, pkix.Name{CommonName: "op-openssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
-	untrusted := w.otherCA.clientCert(t, pkix.Name{CommonName: "op-ssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
-	stranger := w.ca.clientCert(t, sslSubject2())
+	sslOp := w.ca.ClientCert(t, pkix.Name{CommonName: "op-ssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
+	opensslOp := w.ca.ClientCert(t, pkix.Name{CommonName: "op-openssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
+	untrusted := w.otherCA.ClientCert(t, pkix.Name{CommonName: "op-ssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
+	stranger := w.ca.ClientCert(t, sslSubject2())
 	const sslBO, spidBO = "/backoffice/rs/ssl/v1", "/backoffice/rs/spid/v1"
 
 	runRows(t, w.harness, []row{
@@ -277,7 +277,7 @@ func TestBackofficeAuthTypes(t *testing.T) {
 		{"ssl_certificate_of_untrusted_ca", "GET", sslBO + "/domini/" + d1, nil, opts(asCert(untrusted)), 401, "401000"},
 		{"ssl_unregistered_subject", "GET", sslBO + "/domini/" + d1, nil, opts(asCert(stranger)), 401, "401000"},
 		{"ssl_without_certificate", "GET", sslBO + "/domini/" + d1, nil, opts(viaTLS()), 401, "401000"},
-		{"ssl_application_without_roles", "GET", sslBO + "/domini/" + d1, nil, opts(asCert(w.ca.clientCert(t, sslSubject))), 403, "403000"},
+		{"ssl_application_without_roles", "GET", sslBO + "/domini/" + d1, nil, opts(asCert(w.ca.ClientCert(t, sslSubject))), 403, "403000"},
 		{"spid_operator", "GET", spidBO + "/domini/" + d1, nil, opts(asSPID("TINIT-" + spidOperator)), 200, ""},
 		{"spid_operator_lower_case", "GET", spidBO + "/domini/" + d1, nil, opts(asSPID(strings.ToLower(spidOperator))), 200, ""},
 		{"spid_unregistered_citizen", "GET", spidBO + "/domini/" + d1, nil, opts(asSPID(citizen1)), 401, "401000"},

@@ -171,7 +171,7 @@ func TestConsoleLogin(t *testing.T) {
 		cc.get("/console/").expect(t, 303)
 	})
 	t.Run("client_certificate_on_tls_with_secure_cookie", func(t *testing.T) {
-		cert := w.ca.clientCert(t, pkix.Name{CommonName: "op-cert", Organization: []string{"Ente"}, Country: []string{"IT"}})
+		cert := w.ca.ClientCert(t, pkix.Name{CommonName: "op-cert", Organization: []string{"Ente"}, Country: []string{"IT"}})
 		cc := w.consoleClient(t, asCert(cert))
 		cc.get("/console/login").expect(t, 200, "Accedi con il certificato")
 		p := cc.post("/console/login/certificato", url.Values{})
@@ -181,7 +181,7 @@ func TestConsoleLogin(t *testing.T) {
 		cc.get("/console/").expect(t, 200, "CN=op-cert, O=Ente, C=IT")
 	})
 	t.Run("untrusted_certificate_refused", func(t *testing.T) {
-		cert := w.otherCA.clientCert(t, pkix.Name{CommonName: "op-cert", Organization: []string{"Ente"}, Country: []string{"IT"}})
+		cert := w.otherCA.ClientCert(t, pkix.Name{CommonName: "op-cert", Organization: []string{"Ente"}, Country: []string{"IT"}})
 		cc := w.consoleClient(t, asCert(cert))
 		cc.get("/console/login")
 		cc.post("/console/login/certificato", url.Values{}).expect(t, 401)

@@ -3,18 +3,12 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"io"
 	"log/slog"
-	"math/big"
 	"net"
 	"net/http"
 	"net/netip"
@@ -28,6 +22,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/http/pkitest"
 	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/projections/logtree"
 )
@@ -118,8 +113,8 @@ type harness struct {
 	srv      *Server
 	httpURL  string
 	httpsURL string
-	ca       *testCA // the client CA the server trusts
-	otherCA  *testCA // a CA the server does not trust
+	ca       *pkitest.CA // the client CA the server trusts
+	otherCA  *pkitest.CA // a CA the server does not trust
 	serverCA *x509.CertPool
 	log      *logtree.Log // with withVerifiableLog
 
@@ -193,14 +188,15 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		close(logDone)
 	}
 
-	serverCA := newTestCA(t, "payauthz test server CA")
+	serverCA := pkitest.NewCA(t, "payauthz test server CA")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	certFile, keyFile := serverCA.writeServerCert(t, dir)
-	clientCA := newTestCA(t, "payauthz test client CA")
+	serverKey, serverDER := serverCA.Sign(t, pkitest.Server())
+	certFile, keyFile := pkitest.Write(t, dir, "server", serverDER, serverKey)
+	clientCA := pkitest.NewCA(t, "payauthz test client CA")
 	caFile := filepath.Join(dir, "client-ca.pem")
-	if err := os.WriteFile(caFile, clientCA.pem(), 0o600); err != nil {
+	if err := os.WriteFile(caFile, clientCA.PEM(), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := New(Config{
@@ -228,7 +224,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	addrs := srv.Addrs()
 	h := &harness{store: store, model: model, cmds: cmds, srv: srv,
 		httpURL: "http://" + addrs[0].String(), httpsURL: "https://" + addrs[1].String(),
-		ca: clientCA, otherCA: newTestCA(t, "untrusted client CA"), serverCA: serverCA.pool(),
+		ca: clientCA, otherCA: pkitest.NewCA(t, "untrusted client CA"), serverCA: serverCA.Pool(),
 		clients: map[*tls.Certificate]*http.Client{}, log: vlog}
 	h.stopFn = func() {
 		cancel()
@@ -402,99 +398,6 @@ func (r *response) decode(t testing.TB, v any) {
 	if err := json.Unmarshal(r.Body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.Body, err)
 	}
-}
-
-// --- certificates ---
-
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	der  []byte
-}
-
-var serial = struct {
-	sync.Mutex
-	n int64
-}{n: 1}
-
-func nextSerial() *big.Int {
-	serial.Lock()
-	defer serial.Unlock()
-	serial.n++
-	return big.NewInt(serial.n)
-}
-
-func newTestCA(t testing.TB, cn string) *testCA {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: nextSerial(), Subject: pkix.Name{CommonName: cn},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testCA{cert: cert, key: key, der: der}
-}
-
-func (ca *testCA) pem() []byte {
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.der})
-}
-
-func (ca *testCA) pool() *x509.CertPool {
-	p := x509.NewCertPool()
-	p.AddCert(ca.cert)
-	return p
-}
-
-func (ca *testCA) sign(t testing.TB, tmpl *x509.Certificate) (*ecdsa.PrivateKey, []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl.SerialNumber = nextSerial()
-	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour)
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return key, der
-}
-
-// writeServerCert writes a certificate for 127.0.0.1 and its key.
-func (ca *testCA) writeServerCert(t testing.TB, dir string) (certFile, keyFile string) {
-	t.Helper()
-	key, der := ca.sign(t, &x509.Certificate{Subject: pkix.Name{CommonName: "127.0.0.1"},
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		KeyUsage: x509.KeyUsageDigitalSignature})
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "server.pem"), filepath.Join(dir, "server.key")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return certFile, keyFile
-}
-
-// clientCert returns a client certificate with the given subject signed by ca.
-func (ca *testCA) clientCert(t testing.TB, subject pkix.Name) tls.Certificate {
-	t.Helper()
-	key, der := ca.sign(t, &x509.Certificate{Subject: subject,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature})
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
 
 // --- fixtures through the real API, as the administrator ---

@@ -79,9 +79,9 @@ func mustJSON(t *testing.T, v any) string {
 
 func TestPendenzeSSL(t *testing.T) {
 	w := newWorld(t)
-	good := w.ca.clientCert(t, sslSubject)
-	untrusted := w.otherCA.clientCert(t, sslSubject)
-	stranger := w.ca.clientCert(t, sslSubject2())
+	good := w.ca.ClientCert(t, sslSubject)
+	untrusted := w.otherCA.ClientCert(t, sslSubject)
+	stranger := w.ca.ClientCert(t, sslSubject2())
 	runRows(t, w.harness, []row{
 		{"ssl_app_with_trusted_certificate", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(asCert(good)), 200, ""},
 		{"ssl_untrusted_certificate_401", "GET", "/pendenze/rs/ssl/v2/pendenze", nil, opts(asCert(untrusted)), 401, "401000"},

@@ -22,7 +22,7 @@ func TestNodoOtherIntermediarysConnector(t *testing.T) {
 	w.putServedEntity(t, dA, "INTSA")
 	w.putServedEntity(t, dB, "INTSB")
 	pA := w.createPendenza(t, "appB", "crossA", dA, t1, citizen2)
-	certA, certB := w.ca.clientCert(t, subjectA), w.ca.clientCert(t, subjectB)
+	certA, certB := w.ca.ClientCert(t, subjectA), w.ca.ClientCert(t, subjectB)
 
 	basicOnA := nd + "/intermediari/" + intB + "/avvisi/" + d1 + "/" + w.p1.NumeroAvviso
 	sslOnA := ndSSL + "/intermediari/INTSA/avvisi/" + dA + "/" + pA.NumeroAvviso

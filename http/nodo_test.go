@@ -125,7 +125,7 @@ func TestNodoBasicMatrix(t *testing.T) {
 func TestNodoSSLDNMatrix(t *testing.T) {
 	t.Parallel()
 	w := &nodeWorld{world: newWorld(t)}
-	cert := w.ca.clientCert(t, nodeSubject)
+	cert := w.ca.ClientCert(t, nodeSubject)
 	cases := []struct {
 		name      string
 		principal string
@@ -195,10 +195,10 @@ func TestNodoSSLDNMatrix(t *testing.T) {
 		codice string
 	}{
 		{"same_subject", []reqOpt{asCert(cert)}, 200, ""},
-		{"subject_with_extra_rdn", []reqOpt{asCert(w.ca.clientCert(t, extraOU))}, 403, "403000"},
-		{"subject_with_extra_attribute", []reqOpt{asCert(w.ca.clientCert(t, withSerial))}, 403, "403000"},
-		{"subject_value_case_differs", []reqOpt{asCert(w.ca.clientCert(t, lowerCN))}, 403, "403000"},
-		{"untrusted_ca", []reqOpt{asCert(w.otherCA.clientCert(t, nodeSubject))}, 401, "401000"},
+		{"subject_with_extra_rdn", []reqOpt{asCert(w.ca.ClientCert(t, extraOU))}, 403, "403000"},
+		{"subject_with_extra_attribute", []reqOpt{asCert(w.ca.ClientCert(t, withSerial))}, 403, "403000"},
+		{"subject_value_case_differs", []reqOpt{asCert(w.ca.ClientCert(t, lowerCN))}, 403, "403000"},
+		{"untrusted_ca", []reqOpt{asCert(w.otherCA.ClientCert(t, nodeSubject))}, 401, "401000"},
 		{"no_certificate", []reqOpt{viaTLS()}, 401, "401000"},
 		{"basic_credentials_on_ssl_mount", []reqOpt{viaTLS(), asBasic("CN=node-ssl,O=PagoPA,C=IT", "whatever-1")}, 401, "401000"},
 		{"certificate_on_basic_mount", nil, 401, "401000"},
@@ -482,5 +482,5 @@ func sslNodeServingD1(t *testing.T) (*nodeWorld, reqOpt, string) {
 	w := &nodeWorld{world: newWorld(t)}
 	w.putIntermediary(t, "INTSSL", "/C=IT/O=PagoPA/CN=node-ssl", "", true)
 	w.putServedEntity(t, d1, "INTSSL")
-	return w, asCert(w.ca.clientCert(t, nodeSubject)), ndSSL + "/intermediari/INTSSL"
+	return w, asCert(w.ca.ClientCert(t, nodeSubject)), ndSSL + "/intermediari/INTSSL"
 }

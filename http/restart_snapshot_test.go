@@ -38,7 +38,7 @@ func TestNodoAfterRestartFromSnapshot(t *testing.T) {
 			right, other reqOpt
 			avviso       string
 		}{
-			{"ssl", pathA, asCert(w.ca.clientCert(t, subjectA)), asCert(w.ca.clientCert(t, subjectB)), p1.NumeroAvviso},
+			{"ssl", pathA, asCert(w.ca.ClientCert(t, subjectA)), asCert(w.ca.ClientCert(t, subjectB)), p1.NumeroAvviso},
 			{"basic", pathC, asBasic("node-c", "node-c-secret"), asBasic("node-d", "node-d-secret"), pC.NumeroAvviso},
 		} {
 			r := w.do(t, "GET", tc.path, nil, tc.other)

@@ -1,71 +1,34 @@
 package main
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/payauthz/payauthz/http/pkitest"
 )
 
 // pki is a CA generated for one test, writing PEM files into dir.
 type pki struct {
-	dir  string
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	n    int64
+	dir string
+	ca  *pkitest.CA
 }
 
 func newPKI(t *testing.T) *pki {
 	t.Helper()
-	p := &pki{dir: t.TempDir()}
-	p.cert, p.key = p.issue(t, "ca", &x509.Certificate{Subject: pkix.Name{CommonName: "payauthz test CA"}, IsCA: true,
-		BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature})
+	p := &pki{dir: t.TempDir(), ca: pkitest.NewCA(t, "payauthz test CA")}
+	pkitest.Write(t, p.dir, "ca", p.ca.DER, p.ca.Key)
 	return p
 }
 
-// issue writes name.pem and name.key: tmpl signed by the CA (self-signed
-// for the CA itself), and returns the certificate and key.
-func (p *pki) issue(t *testing.T, name string, tmpl *x509.Certificate) (*x509.Certificate, *ecdsa.PrivateKey) {
+// issue writes name.pem and name.key: tmpl signed by the CA.
+func (p *pki) issue(t *testing.T, name string, tmpl *x509.Certificate) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.n++
-	tmpl.SerialNumber = big.NewInt(p.n)
-	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour)
-	parent, signer := tmpl, key
-	if p.cert != nil {
-		parent, signer = p.cert, p.key
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, signer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for file, block := range map[string]*pem.Block{name + ".pem": {Type: "CERTIFICATE", Bytes: der},
-		name + ".key": {Type: "EC PRIVATE KEY", Bytes: kb}} {
-		if err := os.WriteFile(filepath.Join(p.dir, file), pem.EncodeToMemory(block), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return cert, key
+	key, der := p.ca.Sign(t, tmpl)
+	pkitest.Write(t, p.dir, name, der, key)
 }
 
 func (p *pki) file(name string) string { return filepath.Join(p.dir, name) }
@@ -73,8 +36,7 @@ func (p *pki) file(name string) string { return filepath.Join(p.dir, name) }
 // client issues a client certificate for subject and returns its files.
 func (p *pki) client(t *testing.T, name string, subject pkix.Name) (certFile, keyFile string) {
 	t.Helper()
-	p.issue(t, name, &x509.Certificate{Subject: subject, KeyUsage: x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+	p.issue(t, name, pkitest.Client(subject))
 	return p.file(name + ".pem"), p.file(name + ".key")
 }
 
@@ -106,9 +68,7 @@ operatori:
 // key material.
 func TestAdminContextsSSLAndSPID(t *testing.T) {
 	ca := newPKI(t)
-	ca.issue(t, "server", &x509.Certificate{Subject: pkix.Name{CommonName: "127.0.0.1"},
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
+	ca.issue(t, "server", pkitest.Server())
 	writerCert, writerKey := ca.client(t, "writer", pkix.Name{CommonName: "writer-op", Organization: []string{"Ente"}, Country: []string{"IT"}})
 	readerCert, readerKey := ca.client(t, "reader", pkix.Name{CommonName: "reader-op", Organization: []string{"Ente"}, Country: []string{"IT"}})
 	other := newPKI(t) // a CA the service does not trust, issuing the writer's subject
