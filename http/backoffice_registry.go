@@ -57,13 +57,8 @@ func (s *Server) getDominio(c *echo.Context) error {
 // the scope of a role giving it (a caller with the right on no entity gets
 // an empty page, not a 403).
 func (s *Server) listDomini(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
-		return err
-	}
-	return pageJSON(c, admitted(s.model.Entities(), func(e events.CreditorEntityRegistered) bool {
-		return domain.CanOnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, e.IDDominio) == nil
-	}), toDominio)
+	return scopedList(c, operations.DominiList, s.model.Entities,
+		func(e events.CreditorEntityRegistered) string { return e.IDDominio }, toDominio)
 }
 
 // --- tipiPendenza ---
@@ -146,13 +141,8 @@ func (s *Server) getTipoPendenza(c *echo.Context) error {
 // listTipiPendenza needs Anagrafica Creditore R and lists only the types
 // in the scope of a role giving it.
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	scope, err := operations.TipiPendenzaList(callerOf(c).principal, nil)
-	if err != nil {
-		return err
-	}
-	return pageJSON(c, admitted(s.model.PendenzaTypes(), func(t events.PendenzaTypeRegistered) bool {
-		return scope.Admits(t.IDTipoPendenza)
-	}), toTipo)
+	return scopedList(c, operations.TipiPendenzaList, s.model.PendenzaTypes,
+		func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza }, toTipo)
 }
 
 // --- intermediari ---

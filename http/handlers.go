@@ -99,6 +99,18 @@ func admitted[T any](all []T, ok func(T) bool) []T {
 	return keep
 }
 
+// scopedList answers a registry list narrowed to the caller's scope: the
+// list's gate, then each record of all whose id (by id) the gate's scope
+// admits, as view renders it, one GovPay page.
+func scopedList[T, V any, S interface{ Admits(string) bool }](c *echo.Context,
+	gate func(domain.Principal, operations.Recorder) (S, error), all func() []T, id func(T) string, view func(T) V) error {
+	scope, err := gate(callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	return pageJSON(c, admitted(all(), func(x T) bool { return scope.Admits(id(x)) }), view)
+}
+
 // gatedParam reads the path parameter a and runs the operation's gate on
 // it, the first decision of a request under one path parameter.
 func gatedParam(c *echo.Context, a param, gate func(domain.Principal, string, operations.Recorder) error) (string, error) {

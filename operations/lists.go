@@ -17,6 +17,14 @@ type EntityScope struct {
 	only       string         // "" for every entity
 }
 
+// DominiList is the gate of the Backoffice's GET /domini (Anagrafica
+// Creditore R); the list then shows each entity Admits keeps: those in the
+// scope of a role giving it (none is an empty page, not a 403).
+func DominiList(p domain.Principal, rec Recorder) (EntityScope, error) {
+	return EntityScope{p: p, service: domain.ServiceAnagraficaCreditore},
+		UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, rec)
+}
+
 // RagioneriaList is the gate of the Ragioneria API's lists by entity
 // (only: the idDominio filter, "" for none).
 func RagioneriaList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {

@@ -72,12 +72,13 @@ func (b backoffice) PutApplicazione(ctx context.Context, a commands.Actor, in co
 
 // ListDomini: GET /domini (Anagrafica Creditore R; only entities in scope).
 func (b backoffice) ListDomini(p domain.Principal) ([]events.CreditorEntityRegistered, error) {
-	if err := operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, nil); err != nil {
+	scope, err := operations.DominiList(p, nil)
+	if err != nil {
 		return nil, err
 	}
 	var keep []events.CreditorEntityRegistered
 	for _, e := range b.model.Entities() {
-		if operations.OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, e.IDDominio, nil) == nil {
+		if scope.Admits(e.IDDominio) {
 			keep = append(keep, e)
 		}
 	}
