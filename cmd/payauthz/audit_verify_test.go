@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	httpapi "github.com/payauthz/payauthz/http"
 	"github.com/payauthz/payauthz/projections/logtree/logtreetest"
 )
 
@@ -26,6 +28,31 @@ var verifierKeyLine = regexp.MustCompile(`verifier key: (\S+)`)
 // snapshots, registers n entities each followed by a checkpoint, and
 // stops it gracefully. It returns the data dir, the verifier key and the
 // log position of each entity's registration.
+// putDominio registers the entity id as the bootstrap admin and returns
+// the position of that write, read from its consistency token.
+func putDominio(t *testing.T, c *child, id string) uint64 {
+	t.Helper()
+	req, err := http.NewRequest("PUT", c.url+"/backoffice/rs/basic/v1/domini/"+id, strings.NewReader(`{"ragioneSociale":"E","abilitato":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.SetBasicAuth("admin", "admin-pass-1")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("PUT dominio: %d\n%s", res.StatusCode, c.stderr)
+	}
+	pos, err := httpapi.ParseToken("jetstream", res.Header.Get(httpapi.ConsistencyHeader))
+	if err != nil {
+		t.Fatalf("PUT dominio: consistency token %q: %v", res.Header.Get(httpapi.ConsistencyHeader), err)
+	}
+	return uint64(pos)
+}
+
 func signedService(t *testing.T, n int) (string, string, []uint64) {
 	t.Helper()
 	dir := t.TempDir()
@@ -36,11 +63,11 @@ func signedService(t *testing.T, n int) (string, string, []uint64) {
 	var positions []uint64
 	for i := 1; i <= n; i++ {
 		id := fmt.Sprintf("%011d", i)
-		if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/domini/"+id, "admin", "admin-pass-1", `{"ragioneSociale":"E","abilitato":true}`); got != 201 {
-			t.Fatalf("PUT dominio: %d\n%s", got, c.stderr)
-		}
+		// The write's own position, from its consistency token (the log's
+		// last position may already be a checkpoint signed after it).
+		pos := putDominio(t, c, id)
+		positions = append(positions, pos)
 		st := logState(t, c.url)
-		positions = append(positions, st.Position)
 		deadline := time.Now().Add(10 * time.Second)
 		for len(st.Checkpoints) == 0 || st.Checkpoints[len(st.Checkpoints)-1].Size < st.Size-1 || st.Size <= positions[len(positions)-1] {
 			if time.Now().After(deadline) {
