@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -61,19 +63,46 @@ func (b backoffice) PutIntermediario(ctx context.Context, a commands.Actor, in c
 
 func (c *Console) anagrafica() anagraficaOps { return c.ops }
 
-// registryList is a list page of one registry.
-type registryList struct {
-	Rows     any
-	CanWrite bool
-}
-
-func (c *Console) listRegistry(rq *request, svc domain.Service, page, title string, rows func() any) error {
-	if err := operations.UseService(rq.p, svc, domain.RightRead, nil); err != nil {
+// registryList renders the list page of one registry on the generic
+// table: the records rows returns (it decides the read), a row each as
+// cells renders it, and the link to register a new one for a caller who
+// may also write svc.
+func registryList[T any](c *Console, rq *request, svc domain.Service, title string, t *table, add link,
+	rows func() ([]T, error), cells func(T) []cell) error {
+	all, err := rows()
+	if err != nil {
 		return err
 	}
-	return c.render(rq, http.StatusOK, page, title, registryList{Rows: rows(),
-		CanWrite: may(rq.p, svc, domain.RightWrite)})
+	if may(rq.p, svc, domain.RightWrite) {
+		t.New = &add
+	}
+	for _, r := range all {
+		t.Rows = append(t.Rows, cells(r))
+	}
+	return c.render(rq, http.StatusOK, "tabella.html", title, t)
 }
+
+// readAll is the rows of an unscoped registry: svc's R, then every record.
+func readAll[T any](p domain.Principal, svc domain.Service, all func() []T) func() ([]T, error) {
+	return func() ([]T, error) {
+		if err := operations.UseService(p, svc, domain.RightRead, nil); err != nil {
+			return nil, err
+		}
+		return all(), nil
+	}
+}
+
+// yesNo is a boolean column.
+func yesNo(b bool) cell {
+	if b {
+		return cell{Text: "sì"}
+	}
+	return cell{Text: "no"}
+}
+
+// recordLink is the first column of a registry list: the record's id,
+// linked to its page under base.
+func recordLink(base, id string) cell { return cell{Text: id, Href: base + url.PathEscape(id)} }
 
 // registryForm opens a registry entry's form: with no id, the blank form
 // for a caller who may write svc; otherwise the entry of that kind as the
@@ -120,8 +149,14 @@ type tipoForm struct {
 func (f *tipoForm) setErrors(e fieldErrors) { f.Errors = e }
 
 func (c *Console) listTipi(rq *request) error {
-	return c.listRegistry(rq, domain.ServiceAnagraficaCreditore, "tipi.html", "Tipi pendenza",
-		func() any { return c.deps.Model.PendenzaTypes() })
+	svc := domain.ServiceAnagraficaCreditore
+	return registryList(c, rq, svc, "Tipi pendenza", &table{Caption: "Tipi pendenza", Empty: "Nessun tipo pendenza.",
+		Headers: []string{"idTipoPendenza", "Descrizione", "Abilitato", "Pagamento spontaneo"}},
+		link{Href: "/console/tipi/nuovo", Label: "Registra un nuovo tipo pendenza"},
+		readAll(rq.p, svc, c.deps.Model.PendenzaTypes),
+		func(t events.PendenzaTypeRegistered) []cell {
+			return []cell{recordLink("/console/tipi/", t.IDTipoPendenza), {Text: t.Descrizione}, yesNo(t.Enabled), yesNo(t.Spontaneous)}
+		})
 }
 
 func (c *Console) formTipo(rq *request) error {
@@ -165,8 +200,15 @@ func (c *Console) roleIDs() []string {
 }
 
 func (c *Console) listOperatori(rq *request) error {
-	return c.listRegistry(rq, domain.ServiceAnagraficaRuoli, "operatori.html", "Operatori",
-		func() any { return c.deps.Model.Operators() })
+	svc := domain.ServiceAnagraficaRuoli
+	return registryList(c, rq, svc, "Operatori", &table{Caption: "Operatori", Empty: "Nessun operatore.",
+		Headers: []string{"Principal", "Ragione sociale", "Abilitato", "Ruoli"}},
+		link{Href: "/console/operatore", Label: "Registra un nuovo operatore"},
+		readAll(rq.p, svc, c.deps.Model.Operators),
+		func(o *projections.Operator) []cell {
+			return []cell{{Text: o.Principal, Href: "/console/operatore?principal=" + url.QueryEscape(o.Principal)},
+				{Text: o.RagioneSociale}, yesNo(o.Enabled), {Text: strings.Join(o.Roles, ", ")}}
+		})
 }
 
 func (c *Console) formOperatore(rq *request) error {
@@ -248,7 +290,15 @@ func itoa(i int) string {
 }
 
 func (c *Console) listRuoli(rq *request) error {
-	return c.listRegistry(rq, domain.ServiceAnagraficaRuoli, "ruoli.html", "Ruoli", func() any { return c.deps.Model.Roles() })
+	svc := domain.ServiceAnagraficaRuoli
+	return registryList(c, rq, svc, "Ruoli", &table{Caption: "Ruoli", Empty: "Nessun ruolo.",
+		Headers: []string{"idRuolo", "Domini", "Tipi pendenza"}},
+		link{Href: "/console/ruoli/nuovo", Label: "Definisci un nuovo ruolo"},
+		readAll(rq.p, svc, c.deps.Model.Roles),
+		func(r *projections.RoleRecord) []cell {
+			return []cell{recordLink("/console/ruoli/", r.Event.IDRuolo), {Text: strings.Join(r.Event.Domini, ", ")},
+				{Text: strings.Join(r.Event.TipiPendenza, ", ")}}
+		})
 }
 
 func (c *Console) formRuolo(rq *request) error {
@@ -314,8 +364,16 @@ type intermediarioForm struct {
 func (f *intermediarioForm) setErrors(e fieldErrors) { f.Errors = e }
 
 func (c *Console) listIntermediari(rq *request) error {
-	return c.listRegistry(rq, domain.ServiceAnagraficaPagoPA, "intermediari.html", "Intermediari",
-		func() any { return c.deps.Model.Intermediaries() })
+	svc := domain.ServiceAnagraficaPagoPA
+	return registryList(c, rq, svc, "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
+		Headers: []string{"idIntermediario", "Denominazione", "Abilitato", "Principal del connettore"}},
+		link{Href: "/console/intermediari/nuovo", Label: "Registra un nuovo intermediario"},
+		readAll(rq.p, svc, c.deps.Model.Intermediaries),
+		func(i *projections.Intermediary) []cell {
+			e := i.Event
+			return []cell{recordLink("/console/intermediari/", e.IDIntermediario), {Text: e.Denominazione}, yesNo(e.Enabled),
+				{Text: e.ConnectorPrincipal}}
+		})
 }
 
 func (c *Console) formIntermediario(rq *request) error {

@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -15,33 +16,22 @@ import (
 // authorization on each API with entity and type pickers ("*" = all), and
 // its roles. Saving issues the Backoffice's PutApplication command.
 
-type appRow struct {
-	IDA2A, Principal string
-	Enabled          bool
-	APIs             []string
-}
-
-type appList struct {
-	Rows     []appRow
-	CanWrite bool
-}
-
 func (c *Console) applicazioni() applicazioniOps { return c.ops }
 
 func (c *Console) listApplicazioni(rq *request) error {
-	apps, err := c.applicazioni().ListApplicazioni(rq.p)
-	if err != nil {
-		return err
-	}
-	v := appList{CanWrite: may(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite)}
-	for _, a := range apps {
-		row := appRow{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled}
-		for _, g := range a.Grants {
-			row.APIs = append(row.APIs, g.API.String())
-		}
-		v.Rows = append(v.Rows, row)
-	}
-	return c.render(rq, http.StatusOK, "applicazioni.html", "Applicazioni", v)
+	return registryList(c, rq, domain.ServiceAnagraficaApplicazioni, "Applicazioni",
+		&table{Caption: "Applicazioni registrate", Empty: "Nessuna applicazione.",
+			Headers: []string{"idA2A", "Principal", "Abilitata", "API autorizzate"}},
+		link{Href: "/console/applicazioni/nuova", Label: "Registra una nuova applicazione", ID: "nuova-applicazione"},
+		func() ([]*projections.Application, error) { return c.applicazioni().ListApplicazioni(rq.p) },
+		func(a *projections.Application) []cell {
+			var apis []string
+			for _, g := range a.Grants {
+				apis = append(apis, g.API.String())
+			}
+			return []cell{recordLink("/console/applicazioni/", a.IDA2A), {Text: a.Principal}, yesNo(a.Enabled),
+				{Text: strings.Join(apis, ", ")}}
+		})
 }
 
 type option struct{ Value, Label string }

@@ -11,11 +11,6 @@ import (
 
 // The Domini page: the creditor entities in the operator's scope.
 
-type dominiList struct {
-	Rows     []events.CreditorEntityRegistered
-	CanWrite bool
-}
-
 type dominioForm struct {
 	New             bool
 	IDDominio       string
@@ -28,12 +23,15 @@ type dominioForm struct {
 func (c *Console) domini() dominiOps { return c.ops }
 
 func (c *Console) listDomini(rq *request) error {
-	rows, err := c.domini().ListDomini(rq.p)
-	if err != nil {
-		return err
-	}
-	return c.render(rq, http.StatusOK, "domini.html", "Domini", dominiList{Rows: rows,
-		CanWrite: may(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite)})
+	return registryList(c, rq, domain.ServiceAnagraficaCreditore, "Domini",
+		&table{Caption: "Enti creditori nel tuo ambito", Empty: "Nessun dominio.",
+			Headers: []string{"idDominio", "Ragione sociale", "Intermediario", "Abilitato"}},
+		link{Href: "/console/domini/nuovo", Label: "Registra un nuovo dominio"},
+		func() ([]events.CreditorEntityRegistered, error) { return c.domini().ListDomini(rq.p) },
+		func(e events.CreditorEntityRegistered) []cell {
+			return []cell{recordLink("/console/domini/", e.IDDominio), {Text: e.RagioneSociale, Class: "ragione"},
+				{Text: e.IDIntermediario}, yesNo(e.Enabled)}
+		})
 }
 
 func (c *Console) newDominio(rq *request) error {

@@ -28,9 +28,13 @@ type table struct {
 	Prev     int
 	Next     int
 	Pagina   int
+	New      *link  // the link to register a new record, for a caller who may
+	Empty    string // the text of an empty table ("" for "Nessun risultato.")
 }
 
-type cell struct{ Text, Href string }
+type cell struct{ Text, Href, Class string }
+
+type link struct{ Href, Label, ID string }
 
 // moneyOps are the money pages' reads.
 type moneyOps interface {
