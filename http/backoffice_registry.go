@@ -224,8 +224,9 @@ func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), svc do
 // listRegistry answers a page of an unscoped registry: the service's R,
 // then every entry of all.
 func listRegistry[T, V any](c *echo.Context, svc domain.Service, all func() []T, view func(T) V) error {
-	if err := operations.UseService(callerOf(c).principal, svc, domain.RightRead, nil); err != nil {
+	entries, err := operations.ListRegistry(all, callerOf(c).principal, svc, nil)
+	if err != nil {
 		return err
 	}
-	return pageJSON(c, all(), view)
+	return pageJSON(c, entries, view)
 }

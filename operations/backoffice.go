@@ -78,6 +78,16 @@ func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s do
 	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
 }
 
+// ListRegistry is GET of a whole unscoped Backoffice registry
+// (tipiPendenza aside: intermediari, ruoli, operatori, applicazioni): the
+// service's R, then every entry all returns.
+func ListRegistry[T any](all func() []T, p domain.Principal, s domain.Service, rec Recorder) ([]T, error) {
+	if err := UseService(p, s, domain.RightRead, rec); err != nil {
+		return nil, err
+	}
+	return all(), nil
+}
+
 // ReadPendenzaBackoffice is GET /pendenze/{idA2A}/{idPendenza} of the
 // Backoffice: Pendenze R on the pendenza's entity and type.
 func ReadPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {

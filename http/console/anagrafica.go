@@ -82,14 +82,10 @@ func registryList[T any](c *Console, rq *request, svc domain.Service, title stri
 	return c.render(rq, http.StatusOK, "tabella.html", title, t)
 }
 
-// readAll is the rows of an unscoped registry: svc's R, then every record.
+// readAll is the rows of an unscoped registry, as the Backoffice API
+// lists it (operations.ListRegistry).
 func readAll[T any](p domain.Principal, svc domain.Service, all func() []T) func() ([]T, error) {
-	return func() ([]T, error) {
-		if err := operations.UseService(p, svc, domain.RightRead, nil); err != nil {
-			return nil, err
-		}
-		return all(), nil
-	}
+	return func() ([]T, error) { return operations.ListRegistry(all, p, svc, nil) }
 }
 
 // yesNo is a boolean column.

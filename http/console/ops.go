@@ -54,10 +54,7 @@ var (
 
 // ListApplicazioni: GET /applicazioni (Anagrafica Applicazioni R).
 func (b backoffice) ListApplicazioni(p domain.Principal) ([]*projections.Application, error) {
-	if err := operations.UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil); err != nil {
-		return nil, err
-	}
-	return b.model.Applications(), nil
+	return operations.ListRegistry(b.model.Applications, p, domain.ServiceAnagraficaApplicazioni, nil)
 }
 
 // GetApplicazione: GET /applicazioni/{idA2A} (Anagrafica Applicazioni R, then 404).
