@@ -13,8 +13,8 @@ import (
 // sees only what a role giving that right has in scope.
 
 func (s *Server) boListPendenze(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.UseService(p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
+	scope, err := operations.BackofficeList(callerOf(c).principal, domain.ServicePendenze, nil)
+	if err != nil {
 		return err
 	}
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
@@ -22,8 +22,7 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 		return err
 	}
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
-		return (dominio == "" || v.IDDominio == dominio) &&
-			domain.CanOnPlace(p, domain.ServicePendenze, domain.RightRead, v.Place()) == nil
+		return (dominio == "" || v.IDDominio == dominio) && scope.AdmitsPlace(v.Place())
 	}})
 	return pageJSON(c, filterStato(items, stato), toPendenza)
 }
@@ -57,13 +56,11 @@ func (s *Server) boGetPendenza(c *echo.Context) error {
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.UseService(p, domain.ServicePagamenti, domain.RightRead, nil); err != nil {
+	scope, err := operations.BackofficeList(callerOf(c).principal, domain.ServicePagamenti, nil)
+	if err != nil {
 		return err
 	}
-	items := s.model.Payments(func(pay *projections.Payment) bool {
-		return domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()) == nil
-	})
+	items := s.model.Payments(func(pay *projections.Payment) bool { return scope.AdmitsPayment(pay.View()) })
 	return pageJSON(c, items, toPagamento)
 }
 

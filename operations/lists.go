@@ -17,12 +17,19 @@ type EntityScope struct {
 	only       string         // "" for every entity
 }
 
+// BackofficeList is the gate of a Backoffice list of svc's records
+// (svc's R); the list then shows what the scope admits: the entities
+// (Admits), pendenze (AdmitsPlace) and payments (AdmitsPayment) in the
+// scope of a role giving that right. A caller with the right on nothing
+// gets an empty page, not a 403.
+func BackofficeList(p domain.Principal, svc domain.Service, rec Recorder) (EntityScope, error) {
+	return EntityScope{p: p, service: svc}, UseService(p, svc, domain.RightRead, rec)
+}
+
 // DominiList is the gate of the Backoffice's GET /domini (Anagrafica
-// Creditore R); the list then shows each entity Admits keeps: those in the
-// scope of a role giving it (none is an empty page, not a 403).
+// Creditore R on the entities listed).
 func DominiList(p domain.Principal, rec Recorder) (EntityScope, error) {
-	return EntityScope{p: p, service: domain.ServiceAnagraficaCreditore},
-		UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, rec)
+	return BackofficeList(p, domain.ServiceAnagraficaCreditore, rec)
 }
 
 // RagioneriaList is the gate of the Ragioneria API's lists by entity
@@ -34,16 +41,18 @@ func RagioneriaList(p domain.Principal, only string, rec Recorder) (EntityScope,
 // RendicontazioniList is the gate of the Backoffice's lists of
 // reconciliations, settlement reports and collections.
 func RendicontazioniList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {
-	return EntityScope{p: p, service: domain.ServiceRendicontazioniIncassi, only: only},
-		UseService(p, domain.ServiceRendicontazioniIncassi, domain.RightRead, rec)
+	s, err := BackofficeList(p, domain.ServiceRendicontazioniIncassi, rec)
+	s.only = only
+	return s, err
 }
 
 // RicevuteList is the gate of the Backoffice's list of receipts: they are
 // payments' evidence, so Pagamenti R, each receipt then kept by the
 // entity (EntityScope.Admits).
 func RicevuteList(p domain.Principal, only string, rec Recorder) (EntityScope, error) {
-	return EntityScope{p: p, service: domain.ServicePagamenti, only: only},
-		UseService(p, domain.ServicePagamenti, domain.RightRead, rec)
+	s, err := BackofficeList(p, domain.ServicePagamenti, rec)
+	s.only = only
+	return s, err
 }
 
 // Admits reports whether the list shows what belongs to idDominio.
@@ -59,8 +68,11 @@ func (e EntityScope) Admits(idDominio string) bool {
 
 // AdmitsReceipt reports whether the list shows receipt (or collection) r:
 // its entity whole or the unit of the pendenza it pays in scope.
-func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool {
-	pl := ReceiptPlace(r)
+func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool { return e.AdmitsPlace(ReceiptPlace(r)) }
+
+// AdmitsPlace reports whether the list shows what is at pl (a pendenza,
+// or the receipt of one): its entity whole or its unit in scope.
+func (e EntityScope) AdmitsPlace(pl domain.Place) bool {
 	if e.only != "" && pl.IDDominio != e.only {
 		return false
 	}
@@ -68,6 +80,12 @@ func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool {
 		return domain.CanReadRagioneriaPlace(e.p, pl) == nil
 	}
 	return domain.CanOnPlace(e.p, e.service, domain.RightRead, pl) == nil
+}
+
+// AdmitsPayment reports whether a Backoffice list shows payment v: a role
+// giving the right covers every pendenza it pays.
+func (e EntityScope) AdmitsPayment(v domain.PaymentView) bool {
+	return domain.CanOnPayment(e.p, e.service, domain.RightRead, v) == nil
 }
 
 // AdmitsReconciliation reports whether the list shows reconciliation v:

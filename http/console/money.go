@@ -48,12 +48,11 @@ var _ moneyOps = backoffice{}
 // Payments: GET /pagamenti (Pagamenti R; a payment is listed when a role
 // giving it covers every pendenza of the payment).
 func (b backoffice) Payments(p domain.Principal) ([]*projections.Payment, error) {
-	if err := operations.UseService(p, domain.ServicePagamenti, domain.RightRead, nil); err != nil {
+	scope, err := operations.BackofficeList(p, domain.ServicePagamenti, nil)
+	if err != nil {
 		return nil, err
 	}
-	return b.model.Payments(func(pay *projections.Payment) bool {
-		return domain.CanOnPayment(p, domain.ServicePagamenti, domain.RightRead, pay.View()) == nil
-	}), nil
+	return b.model.Payments(func(pay *projections.Payment) bool { return scope.AdmitsPayment(pay.View()) }), nil
 }
 
 // Payment: GET /pagamenti/{id}.

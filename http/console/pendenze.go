@@ -42,12 +42,11 @@ func (c *Console) pendenze() pendenzeOps { return c.ops }
 // PagePendenze: GET /pendenze?idDominio= (Pendenze R; every row in the
 // scope of a role giving it), read from the entity's index.
 func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenzePage, error) {
-	if err := operations.UseService(p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
+	scope, err := operations.BackofficeList(p, domain.ServicePendenze, nil)
+	if err != nil {
 		return pendenzePage{}, err
 	}
-	keep := func(v domain.PendenzaView) bool {
-		return operations.OnPlace(p, domain.ServicePendenze, domain.RightRead, v.Place(), nil) == nil
-	}
+	keep := func(v domain.PendenzaView) bool { return scope.AdmitsPlace(v.Place()) }
 	if f.Avviso != "" {
 		pd, ok := b.model.PendenzaByNotice(f.Dominio, f.Avviso)
 		if !ok || !keep(pd.View()) {
@@ -66,11 +65,12 @@ func (c *Console) listPendenze(rq *request) error {
 	if n, err := strconv.Atoi(q.Get("pagina")); err == nil && n >= 1 && n <= 100000 {
 		f.Pagina = n
 	}
-	if err := operations.UseService(rq.p, domain.ServicePendenze, domain.RightRead, nil); err != nil {
+	scope, err := operations.BackofficeList(rq.p, domain.ServicePendenze, nil)
+	if err != nil {
 		return err
 	}
 	for _, e := range c.deps.Model.Entities() {
-		if operations.OnDominio(rq.p, domain.ServicePendenze, domain.RightRead, e.IDDominio, nil) == nil {
+		if scope.Admits(e.IDDominio) {
 			v.Entities = append(v.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
 		}
 	}
