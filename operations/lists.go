@@ -68,7 +68,9 @@ func (e EntityScope) Admits(idDominio string) bool {
 
 // AdmitsReceipt reports whether the list shows receipt (or collection) r:
 // its entity whole or the unit of the pendenza it pays in scope.
-func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool { return e.AdmitsPlace(ReceiptPlace(r)) }
+func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool {
+	return e.AdmitsPlace(ReceiptPlace(r))
+}
 
 // AdmitsPlace reports whether the list shows what is at pl (a pendenza,
 // or the receipt of one): its entity whole or its unit in scope.
