@@ -139,10 +139,8 @@ type tipoForm struct {
 	New, Enabled, Spontaneous bool
 	IDTipoPendenza            string
 	Descrizione               string
-	Errors                    fieldErrors
+	formErrors                // the errors of its last submission
 }
-
-func (f *tipoForm) setErrors(e fieldErrors) { f.Errors = e }
 
 func (c *Console) listTipi(rq *request) error {
 	svc := domain.ServiceAnagraficaCreditore
@@ -182,10 +180,8 @@ type operatoreForm struct {
 	RagioneSociale string
 	Roles          []string
 	AllRoles       []string
-	Errors         fieldErrors
+	formErrors     // the errors of its last submission
 }
-
-func (f *operatoreForm) setErrors(e fieldErrors) { f.Errors = e }
 
 func (c *Console) roleIDs() []string {
 	var out []string
@@ -247,18 +243,16 @@ type aclRow struct {
 }
 
 type ruoloForm struct {
-	New      bool
-	IDRuolo  string
-	Grid     []aclRow
-	Domini   []string
-	Unita    string // units of entities covered only in some (formUnits)
-	Tipi     []string
-	Entities []option
-	Types    []option
-	Errors   fieldErrors
+	New        bool
+	IDRuolo    string
+	Grid       []aclRow
+	Domini     []string
+	Unita      string // units of entities covered only in some (formUnits)
+	Tipi       []string
+	Entities   []option
+	Types      []option
+	formErrors // the errors of its last submission
 }
-
-func (f *ruoloForm) setErrors(e fieldErrors) { f.Errors = e }
 
 // fill builds the grid from acl and the pickers, marking what p lacks.
 func (c *Console) fillRuolo(f *ruoloForm, p domain.Principal, has func(domain.Service, domain.Right) bool) {
@@ -354,10 +348,8 @@ type intermediarioForm struct {
 	IDIntermediario    string
 	Denominazione      string
 	ConnectorPrincipal string
-	Errors             fieldErrors
+	formErrors         // the errors of its last submission
 }
-
-func (f *intermediarioForm) setErrors(e fieldErrors) { f.Errors = e }
 
 func (c *Console) listIntermediari(rq *request) error {
 	svc := domain.ServiceAnagraficaPagoPA

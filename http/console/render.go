@@ -185,6 +185,12 @@ func (c *Console) fail(rq *request, err error) {
 // fieldErrors are the form's messages by field name ("" for the form).
 type fieldErrors map[string]string
 
+// formErrors is embedded by the registry forms: the errors of the last
+// submission, set by Console.saved.
+type formErrors struct{ Errors fieldErrors }
+
+func (f *formErrors) setErrors(e fieldErrors) { f.Errors = e }
+
 // campo is one labelled input of a form (template "campo" in
 // layout.html): the error the last submission got on it is shown next to
 // it and tied to it for assistive technology (aria-invalid,
