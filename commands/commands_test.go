@@ -48,7 +48,7 @@ func (e *env) pendenzeApp(t *testing.T, domini, tipi []string) commands.Actor {
 		t.Fatal(err)
 	}
 	e.Sync(t)
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app", Principal: "app", Enabled: true,
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app", Principal: "app", Credentials: commands.Credentials{Enabled: true},
 		Grants: []commands.GrantInput{{API: "PENDENZE", Domini: domini, TipiPendenza: tipi}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestNoPlaintextPasswordInTheLog(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "op", RagioneSociale: "Op",
-		Password: ptr("very-secret-1"), Enabled: true, Roles: []string{}}); err != nil {
+		Credentials: commands.Credentials{Password: ptr("very-secret-1"), Enabled: true, Roles: []string{}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.H.PutIntermediary(ctx, e.Admin, commands.PutIntermediary{IDIntermediario: "I1", Denominazione: "I",
@@ -100,10 +100,10 @@ func TestValidationAndSemanticErrors(t *testing.T) {
 	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: "123", RagioneSociale: "x"}); !errors.As(err, &inv) {
 		t.Fatalf("bad idDominio: %v", err)
 	}
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Password: ptr("short")}); !errors.As(err, &inv) {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Credentials: commands.Credentials{Password: ptr("short")}}); !errors.As(err, &inv) {
 		t.Fatalf("short password: %v", err)
 	}
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "o", RagioneSociale: "x", Credentials: commands.Credentials{Roles: []string{"ghost"}}}); !errors.As(err, &unp) {
 		t.Fatalf("unknown role: %v", err)
 	}
 	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "x", IDIntermediario: "NOPE"}); !errors.As(err, &unp) {
@@ -177,7 +177,7 @@ func TestDelegationInCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Sync(t) // the next command reads the role from the read model
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "lim", RagioneSociale: "L", Enabled: true, Roles: []string{"limited"}}); err != nil {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "lim", RagioneSociale: "L", Credentials: commands.Credentials{Enabled: true, Roles: []string{"limited"}}}); err != nil {
 		t.Fatal(err)
 	}
 	lim := e.principal(t, "lim")
@@ -191,10 +191,10 @@ func TestDelegationInCommands(t *testing.T) {
 	if _, err := e.H.DefineRole(ctx, lim, commands.DefineRole{IDRuolo: "x", ACL: acl[1:], Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}); err != nil {
 		t.Fatalf("own scope: %v", err)
 	}
-	if _, err := e.H.PutOperator(ctx, lim, commands.PutOperator{Principal: "o2", RagioneSociale: "x", Enabled: true, Roles: []string{"Amministratore"}}); !errors.As(err, &fe) {
+	if _, err := e.H.PutOperator(ctx, lim, commands.PutOperator{Principal: "o2", RagioneSociale: "x", Credentials: commands.Credentials{Enabled: true, Roles: []string{"Amministratore"}}}); !errors.As(err, &fe) {
 		t.Fatalf("assigning admin: %v", err)
 	}
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "lim", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "lim", Credentials: commands.Credentials{Enabled: true}}); !errors.Is(err, commands.ErrPrincipalInUse) {
 		t.Fatalf("principal clash: %v", err)
 	}
 }
@@ -202,21 +202,21 @@ func TestDelegationInCommands(t *testing.T) {
 func TestACertificateSubjectWrittenAnotherWayIsTheSamePrincipal(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app1", Principal: "CN=app1,O=Ente,C=IT", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app1", Principal: "CN=app1,O=Ente,C=IT", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatal(err)
 	}
 	e.Sync(t)
 	for _, name := range []string{"C=IT, O=Ente, CN=app1", "/C=IT/O=Ente/CN=app1", "cn=app1,o=Ente,c=IT"} {
-		_, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+		_, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Credentials: commands.Credentials{Enabled: true}})
 		if !errors.Is(err, commands.ErrPrincipalInUse) {
 			t.Fatalf("operator %q: %v, want ErrPrincipalInUse", name, err)
 		}
 	}
 	// The holder itself may rewrite its subject; a different subject is free.
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app1", Principal: "C=IT,O=Ente,CN=app1", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "app1", Principal: "C=IT,O=Ente,CN=app1", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatalf("holder rewriting its own subject: %v", err)
 	}
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "CN=app2,O=Ente,C=IT", RagioneSociale: "x", Enabled: true}); err != nil {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "CN=app2,O=Ente,C=IT", RagioneSociale: "x", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatalf("another subject: %v", err)
 	}
 }
@@ -230,19 +230,19 @@ func TestRoleExistenceIsNotRevealedWithoutTheRight(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Sync(t)
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "reader-op", RagioneSociale: "R", Enabled: true, Roles: []string{"reader"}}); err != nil {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "reader-op", RagioneSociale: "R", Credentials: commands.Credentials{Enabled: true, Roles: []string{"reader"}}}); err != nil {
 		t.Fatal(err)
 	}
 	actor := e.principal(t, "reader-op")
 	var fe *domain.ForbiddenError
-	if _, err := e.H.PutOperator(ctx, actor, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
+	if _, err := e.H.PutOperator(ctx, actor, commands.PutOperator{Principal: "x", RagioneSociale: "x", Credentials: commands.Credentials{Roles: []string{"ghost"}}}); !errors.As(err, &fe) {
 		t.Fatalf("operator with an undefined role, by a caller without Anagrafica Ruoli W: %v, want 403", err)
 	}
-	if _, err := e.H.PutApplication(ctx, actor, commands.PutApplication{IDA2A: "x", Principal: "x", Roles: []string{"ghost"}}); !errors.As(err, &fe) {
+	if _, err := e.H.PutApplication(ctx, actor, commands.PutApplication{IDA2A: "x", Principal: "x", Credentials: commands.Credentials{Roles: []string{"ghost"}}}); !errors.As(err, &fe) {
 		t.Fatalf("application with an undefined role, by a caller without Anagrafica Applicazioni W: %v, want 403", err)
 	}
 	var unp *commands.UnprocessableError
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "x", RagioneSociale: "x", Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "x", RagioneSociale: "x", Credentials: commands.Credentials{Roles: []string{"ghost"}}}); !errors.As(err, &unp) {
 		t.Fatalf("undefined role by the admin: %v, want 422", err)
 	}
 }
@@ -260,9 +260,9 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 		name := spellings[i%len(spellings)]
 		var err error
 		if i%2 == 0 {
-			_, err = e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Enabled: true})
+			_, err = e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: fmt.Sprintf("app%d", i), Principal: name, Credentials: commands.Credentials{Enabled: true}})
 		} else {
-			_, err = e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Enabled: true})
+			_, err = e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: name, RagioneSociale: "x", Credentials: commands.Credentials{Enabled: true}})
 		}
 		return err
 	})
@@ -284,26 +284,26 @@ func exactlyOneWins(t *testing.T, errs []error, loser error) {
 func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "first", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "first", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatal(err)
 	}
 	e.Sync(t)
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); !errors.Is(err, commands.ErrPrincipalInUse) {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "b", Principal: "first", Credentials: commands.Credentials{Enabled: true}}); !errors.Is(err, commands.ErrPrincipalInUse) {
 		t.Fatalf("taking a held principal: %v, want ErrPrincipalInUse", err)
 	}
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "second", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "a", Principal: "second", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatal(err)
 	}
 	e.Sync(t)
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "b", Principal: "first", Enabled: true}); err != nil {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "b", Principal: "first", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatalf("the renamed-away principal: %v, want it free", err)
 	}
 	// A refused registration (an undefined role: 422) does not keep the claim.
 	var unp *commands.UnprocessableError
-	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "c", Principal: "third", Enabled: true, Roles: []string{"ghost"}}); !errors.As(err, &unp) {
+	if _, err := e.H.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: "c", Principal: "third", Credentials: commands.Credentials{Enabled: true, Roles: []string{"ghost"}}}); !errors.As(err, &unp) {
 		t.Fatalf("undefined role: %v", err)
 	}
-	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "third", RagioneSociale: "x", Enabled: true}); err != nil {
+	if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "third", RagioneSociale: "x", Credentials: commands.Credentials{Enabled: true}}); err != nil {
 		t.Fatalf("a principal whose registration was refused: %v, want it free", err)
 	}
 }

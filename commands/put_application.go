@@ -25,13 +25,9 @@ type GrantInput struct {
 type PutApplication struct {
 	IDA2A     string
 	Principal string
-	Password  *string // nil keeps the current password
-	APIKey    *string // nil keeps the current API key (apikey authentication)
-	Enabled   bool
-	Roles     []string
-	Grants    []GrantInput
-	Personal  events.PersonalRole
-	Fields    events.ApplicationFields // GovPay's fields that bear on no decision
+	Credentials
+	Grants []GrantInput
+	Fields events.ApplicationFields // GovPay's fields that bear on no decision
 }
 
 // applicationState is the folded application stream.
@@ -76,11 +72,10 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
-	personal, personalRole, err := checkPersonal(c.Personal)
+	personalRole, err := c.check()
 	if err != nil {
 		return Result{}, err
 	}
-	c.Personal = personal
 	if err := checkApplicationFields(&c.Fields); err != nil {
 		return Result{}, err
 	}
@@ -98,7 +93,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := checkCommitSize(largest...); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
+	hash, keyHash, err := c.hash()
 	if err != nil {
 		return Result{}, err
 	}
@@ -162,12 +157,7 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if c.IDA2A == domain.PortalIDA2A {
 		return nil, unprocessable("idA2A %s is reserved to the pendenze payers create on the Pagamento API", c.IDA2A)
 	}
-	if err := firstError(
-		checkPrincipal("principal", c.Principal),
-		checkPassword("password", c.Password),
-		checkPassword("apiKey", c.APIKey),
-		checkRoleIDs(c.Roles),
-	); err != nil {
+	if err := checkPrincipal("principal", c.Principal); err != nil {
 		return nil, err
 	}
 	grants := map[string]events.ApplicationAPIAuthorized{}

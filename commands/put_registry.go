@@ -252,34 +252,57 @@ func sameRole(a, b events.RoleDefined) bool {
 type PutOperator struct {
 	Principal      string
 	RagioneSociale string
-	Password       *string // nil keeps the current password
-	APIKey         *string // nil keeps the current API key (apikey authentication)
-	Enabled        bool
-	Roles          []string
-	Personal       events.PersonalRole
+	Credentials
+}
+
+// Credentials are what a PUT of an operator or of an application sets on
+// the principal it registers: its secrets, whether it may authenticate,
+// and the roles it holds.
+type Credentials struct {
+	Password *string // nil keeps the current password
+	APIKey   *string // nil keeps the current API key (apikey authentication)
+	Enabled  bool
+	Roles    []string
+	Personal events.PersonalRole
+}
+
+// check validates the credentials and normalizes the personal role,
+// returning it parsed (nil for none).
+func (c *Credentials) check() (*domain.Role, error) {
+	if err := firstError(
+		checkPassword("password", c.Password),
+		checkPassword("apiKey", c.APIKey),
+		checkRoleIDs(c.Roles),
+	); err != nil {
+		return nil, err
+	}
+	personal, role, err := checkPersonal(c.Personal)
+	if err != nil {
+		return nil, err
+	}
+	c.Personal = personal
+	return role, nil
+}
+
+// hash hashes the secrets the command sets ("" for one it keeps).
+func (c *Credentials) hash() (hash, keyHash string, err error) {
+	return hashCredentials(c.Password, c.APIKey)
 }
 
 // PutOperator needs Anagrafica Ruoli W; the roles it assigns, its personal
 // role included, must be within what the actor holds.
 func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
-	if err := firstError(
-		checkPrincipal("principal", c.Principal),
-		checkName("ragioneSociale", c.RagioneSociale),
-		checkPassword("password", c.Password),
-		checkPassword("apiKey", c.APIKey),
-		checkRoleIDs(c.Roles),
-	); err != nil {
+	if err := firstError(checkPrincipal("principal", c.Principal), checkName("ragioneSociale", c.RagioneSociale)); err != nil {
 		return Result{}, err
 	}
-	personal, personalRole, err := checkPersonal(c.Personal)
+	personalRole, err := c.check()
 	if err != nil {
 		return Result{}, err
 	}
-	c.Personal = personal
 	if err := h.mayRegister(actor, domain.ServiceAnagraficaRuoli, c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
+	hash, keyHash, err := c.hash()
 	if err != nil {
 		return Result{}, err
 	}

@@ -35,8 +35,8 @@ type verificaBody struct {
 }
 
 func (s *Server) postVerifica(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.Audit(p, nil); err != nil {
+	p, err := gated(c, operations.Audit)
+	if err != nil {
 		return err
 	}
 	var body verificaBody
@@ -85,8 +85,8 @@ func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaB
 }
 
 func (s *Server) getAutorizzazioni(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.Audit(p, nil); err != nil {
+	p, err := gated(c, operations.Audit)
+	if err != nil {
 		return err
 	}
 	var pos *uint64

@@ -129,8 +129,8 @@ func profileOf(p domain.Principal) profiloView {
 }
 
 func (s *Server) boProfilo(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.ProfiloBackoffice(p, nil); err != nil {
+	p, err := gated(c, operations.ProfiloBackoffice)
+	if err != nil {
 		return err
 	}
 	// GovPay's profile has one scope per user: here, what any role reaches.

@@ -88,17 +88,31 @@ func (s *Server) listRuoli(c *echo.Context) error {
 // --- operatori ---
 
 type operatoreBody struct {
-	Principal      *string  `json:"principal,omitempty"` // optional; must equal the path
-	RagioneSociale string   `json:"ragioneSociale"`
-	Password       *string  `json:"password,omitempty"`
-	APIKey         *string  `json:"apiKey,omitempty"` // stored hashed, never returned
-	Abilitato      *bool    `json:"abilitato"`
-	Ruoli          []string `json:"ruoli"`
-	// ACL over Domini × TipiPendenza is the operator's personal role
-	// (GovPay's per-user acl and scope).
+	Principal      *string `json:"principal,omitempty"` // optional; must equal the path
+	RagioneSociale string  `json:"ragioneSociale"`
+	credentialsBody
+}
+
+// credentialsBody is what the bodies of PUT /operatori and PUT
+// /applicazioni share: the principal's secrets, abilitato, its roles, and
+// its personal role, ACL over Domini × TipiPendenza (GovPay's per-user acl
+// and scope; an application's Domini and TipiPendenza are also the scope
+// of its GovPay-shaped API grants).
+type credentialsBody struct {
+	Password     *string    `json:"password,omitempty"`
+	APIKey       *string    `json:"apiKey,omitempty"` // stored hashed, never returned
+	Abilitato    *bool      `json:"abilitato"`
+	Ruoli        []string   `json:"ruoli"`
 	ACL          []aclEntry `json:"acl,omitempty"`
 	Domini       dominiList `json:"domini,omitempty"`
 	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
+}
+
+// credentials is the body's part of the command, enabled being abilitato
+// as decodePut resolved it.
+func (b *credentialsBody) credentials(enabled bool) commands.Credentials {
+	return commands.Credentials{Password: b.Password, APIKey: b.APIKey, Enabled: enabled, Roles: b.Ruoli,
+		Personal: events.PersonalRole{ACL: aclEvents(b.ACL), Domini: b.Domini.IDs, UnitaOperative: b.Domini.Units, TipiPendenza: b.TipiPendenza}}
 }
 
 type operatoreView struct {
@@ -146,8 +160,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
-		RagioneSociale: body.RagioneSociale, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli,
-		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini.IDs, UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza}})
+		RagioneSociale: body.RagioneSociale, Credentials: body.credentials(enabled)})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -178,20 +191,12 @@ type autorizzazioneAPI struct {
 type applicazioneBody struct {
 	IDA2A             *string             `json:"idA2A,omitempty"` // optional; must equal the path
 	Principal         string              `json:"principal"`
-	Password          *string             `json:"password,omitempty"`
-	APIKey            *string             `json:"apiKey,omitempty"` // stored hashed, never returned
-	Abilitato         *bool               `json:"abilitato"`
-	Ruoli             []string            `json:"ruoli"`
 	APIPagamenti      *bool               `json:"apiPagamenti,omitempty"`
 	APIPendenze       *bool               `json:"apiPendenze,omitempty"`
 	APIRagioneria     *bool               `json:"apiRagioneria,omitempty"`
-	Domini            dominiList          `json:"domini,omitempty"`
-	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
-	// ACL is the application's personal role, over domini × tipiPendenza
-	// (GovPay's one scope per application).
-	ACL                      []aclEntry `json:"acl,omitempty"`
-	events.ApplicationFields            // GovPay's fields that bear on no decision
+	credentialsBody
+	events.ApplicationFields // GovPay's fields that bear on no decision
 }
 
 type applicazioneView struct {
@@ -316,9 +321,7 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
-		Principal: body.Principal, Password: body.Password, APIKey: body.APIKey, Enabled: enabled, Roles: body.Ruoli, Grants: grants,
-		Personal: events.PersonalRole{ACL: aclEvents(body.ACL), Domini: body.Domini.IDs, UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza},
-		Fields:   body.ApplicationFields})
+		Principal: body.Principal, Credentials: body.credentials(enabled), Grants: grants, Fields: body.ApplicationFields})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

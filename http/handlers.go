@@ -111,6 +111,13 @@ func scopedList[T, V any, S interface{ Admits(string) bool }](c *echo.Context,
 	return pageJSON(c, admitted(all(), func(x T) bool { return scope.Admits(id(x)) }), view)
 }
 
+// gated runs the operation's gate, the first decision of a request that
+// names no resource in its path, and returns the caller it admitted.
+func gated(c *echo.Context, gate func(domain.Principal, operations.Recorder) error) (domain.Principal, error) {
+	p := callerOf(c).principal
+	return p, gate(p, nil)
+}
+
 // gatedParam reads the path parameter a and runs the operation's gate on
 // it, the first decision of a request under one path parameter.
 func gatedParam(c *echo.Context, a param, gate func(domain.Principal, string, operations.Recorder) error) (string, error) {

@@ -118,21 +118,12 @@ func (s *Server) pgGetPendenza(c *echo.Context) error {
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.ListPendenzePagamento(p, nil); err != nil {
-		return err
-	}
-	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
-	if err := checkListFilters(dominio, stato); err != nil {
-		return err
-	}
-	f := projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
-		return (dominio == "" || v.IDDominio == dominio) && domain.CanReadPendenzaPagamento(p, v) == nil
-	}}
-	if p.Kind == domain.KindCitizen {
-		f.Payer = p.Name
-	}
-	return pageJSON(c, filterStato(s.model.Pendenze(f), stato), toPendenza)
+	return s.listPendenze(c, operations.ListPendenzePagamento, func(p domain.Principal) projections.PendenzeFilter {
+		if p.Kind == domain.KindCitizen {
+			return projections.PendenzeFilter{Payer: p.Name}
+		}
+		return projections.PendenzeFilter{}
+	}, domain.CanReadPendenzaPagamento)
 }
 
 func (s *Server) getAvviso(c *echo.Context) error {
@@ -149,8 +140,8 @@ func (s *Server) getAvviso(c *echo.Context) error {
 }
 
 func (s *Server) pgProfilo(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.ProfiloPagamento(p, nil); err != nil {
+	p, err := gated(c, operations.ProfiloPagamento)
+	if err != nil {
 		return err
 	}
 	// The entities whose notices the caller may ask about (as GET

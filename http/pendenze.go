@@ -67,16 +67,28 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.ListOwnPendenze(p, nil); err != nil {
+	return s.listPendenze(c, operations.ListOwnPendenze, func(p domain.Principal) projections.PendenzeFilter {
+		return projections.PendenzeFilter{Creator: p.IDA2A}
+	}, domain.CanReadOwnPendenza)
+}
+
+// listPendenze answers a list of pendenze on the Pendenze or Pagamento
+// API: the operation's gate, the idDominio and stato filters, then every
+// pendenza of the index the caller's filter names (its own, or those it
+// pays) that the API's read decision admits.
+func (s *Server) listPendenze(c *echo.Context, gate func(domain.Principal, operations.Recorder) error,
+	index func(domain.Principal) projections.PendenzeFilter, read func(domain.Principal, domain.PendenzaView) error) error {
+	p, err := gated(c, gate)
+	if err != nil {
 		return err
 	}
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
 	if err := checkListFilters(dominio, stato); err != nil {
 		return err
 	}
-	items := s.model.Pendenze(projections.PendenzeFilter{Creator: p.IDA2A, Keep: func(v domain.PendenzaView) bool {
-		return (dominio == "" || v.IDDominio == dominio) && domain.CanReadOwnPendenza(p, v) == nil
-	}})
-	return pageJSON(c, filterStato(items, stato), toPendenza)
+	f := index(p)
+	f.Keep = func(v domain.PendenzaView) bool {
+		return (dominio == "" || v.IDDominio == dominio) && read(p, v) == nil
+	}
+	return pageJSON(c, filterStato(s.model.Pendenze(f), stato), toPendenza)
 }

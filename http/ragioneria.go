@@ -49,8 +49,8 @@ func (s *Server) listRiscossioni(c *echo.Context) error {
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
-	p := callerOf(c).principal
-	if err := operations.UseRagioneria(p, nil); err != nil {
+	p, err := gated(c, operations.UseRagioneria)
+	if err != nil {
 		return err
 	}
 	items := s.model.Payments(func(pay *projections.Payment) bool {

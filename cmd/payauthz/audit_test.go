@@ -74,8 +74,7 @@ func newAuditLog(t *testing.T) *auditLog {
 	pw := "app1-password"
 	app := func(grants ...commands.GrantInput) events.Position {
 		return step(func() (commands.Result, error) {
-			return h.PutApplication(ctx, admin, commands.PutApplication{IDA2A: "app1", Principal: "app1", Password: &pw,
-				Enabled: true, Roles: []string{}, Grants: grants})
+			return h.PutApplication(ctx, admin, commands.PutApplication{IDA2A: "app1", Principal: "app1", Credentials: commands.Credentials{Password: &pw, Enabled: true, Roles: []string{}}, Grants: grants})
 		})
 	}
 	l := &auditLog{dir: dir}

@@ -217,7 +217,7 @@ func (c *Console) saveOperatore(rq *request) error {
 	pf := rq.r.PostForm
 	f := &operatoreForm{New: pf.Get("nuovo") == "1", Principal: pf.Get("principal"), RagioneSociale: pf.Get("ragioneSociale"),
 		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleIDs()}
-	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale, Enabled: f.Enabled, Roles: f.Roles}
+	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale, Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles}}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}

@@ -142,7 +142,7 @@ func (c *Console) saveApplicazione(rq *request) error {
 	pf := rq.r.PostForm
 	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
 		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], Errors: fieldErrors{}}
-	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, Enabled: f.Enabled, Roles: f.Roles}
+	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles}}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}

@@ -16,12 +16,14 @@ import (
 )
 
 var funcs = template.FuncMap{
-	"campo":      newCampo,
-	"modulo":     newModulo,
-	"ro":         readonlyIf,
-	"join":       strings.Join,
-	"unitsLabel": unitsLabel,
-	"contains":   func(list []string, s string) bool { return containsString(list, s) },
+	"campo":         newCampo,
+	"modulo":        newModulo,
+	"casella":       newCasella,
+	"registrazione": newRegistrazione,
+	"ro":            readonlyIf,
+	"join":          strings.Join,
+	"unitsLabel":    unitsLabel,
+	"contains":      func(list []string, s string) bool { return containsString(list, s) },
 	"euro": func(cents int64) string {
 		sign := ""
 		if cents < 0 {
@@ -200,6 +202,31 @@ type campo struct {
 	Type, Autocomplete, InputMode string
 	Step                          string
 	Required, Readonly            bool
+}
+
+// registrazione opens the form of a registry record (template
+// "registrazione" in layout.html): the modulo, the mark of a new record,
+// and the record's key, which only a new record may set.
+type registrazione struct {
+	Modulo modulo
+	New    bool
+	Chiave campo
+}
+
+func newRegistrazione(m modulo, isNew bool, key campo) registrazione {
+	key.Readonly = !isNew
+	return registrazione{Modulo: m, New: isNew, Chiave: key}
+}
+
+// casella is one labelled checkbox of a form (template "casella" in
+// layout.html), its id and name alike.
+type casella struct {
+	Name, Label string
+	Checked     bool
+}
+
+func newCasella(name, label string, checked bool) casella {
+	return casella{Name: name, Label: label, Checked: checked}
 }
 
 // modulo opens a console form (template "modulo" in layout.html): the

@@ -42,8 +42,7 @@ func ptr(s string) *string { return &s }
 func (h *history) putApp(t *testing.T, id string, enabled bool, password *string, grants ...commands.GrantInput) events.Position {
 	t.Helper()
 	return h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.H.PutApplication(ctx, h.Admin, commands.PutApplication{IDA2A: id, Principal: id, Password: password,
-			Enabled: enabled, Roles: []string{}, Grants: grants})
+		return h.H.PutApplication(ctx, h.Admin, commands.PutApplication{IDA2A: id, Principal: id, Credentials: commands.Credentials{Password: password, Enabled: enabled, Roles: []string{}}, Grants: grants})
 	})
 }
 
@@ -144,8 +143,7 @@ func TestScriptedHistory(t *testing.T) {
 			ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}, {Service: "Giornale degli Eventi", Rights: []string{"R"}}}})
 	})
 	h.do(t, func(ctx context.Context) (commands.Result, error) {
-		return h.H.PutOperator(ctx, h.Admin, commands.PutOperator{Principal: "op1", RagioneSociale: "Ufficio", Password: ptr("op1-password"),
-			Enabled: true, Roles: []string{"auditD1"}})
+		return h.H.PutOperator(ctx, h.Admin, commands.PutOperator{Principal: "op1", RagioneSociale: "Ufficio", Credentials: commands.Credentials{Password: ptr("op1-password"), Enabled: true, Roles: []string{"auditD1"}}})
 	})
 	before := mark(h.putApp(t, "app1", true, ptr("app1-password")))
 	granted := mark(h.putApp(t, "app1", true, nil, commands.GrantInput{API: "PENDENZE", Domini: []string{d1, d2}, TipiPendenza: []string{"*"}}))
