@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -115,8 +114,7 @@ func signedService(t *testing.T, n int) (string, string, []uint64) {
 	if out := mustRun(t, "audit", "check-proof", proofFile, "--verifier-key", m[1]); !strings.Contains(out, "OK: the event at position") {
 		t.Fatalf("check-proof of the HTTP proof:\n%s", out)
 	}
-	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	_ = c.cmd.Wait()
+	c.stop(t)
 	return data, m[1], positions
 }
 

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
@@ -222,8 +221,12 @@ func TestBackupOfARunningService(t *testing.T) {
 		}
 	})
 	t.Run("wrong_or_absent_secret_is_refused", func(t *testing.T) {
+		wrong := "x" + access.Password[1:]
+		if wrong == access.Password {
+			wrong = "y" + access.Password[1:]
+		}
 		for name, content := range map[string]string{
-			"wrong_secret": strings.Replace(string(accessJSON), access.Password, "x"+access.Password[1:], 1),
+			"wrong_secret": strings.Replace(string(accessJSON), access.Password, wrong, 1),
 			"no_secret":    strings.Replace(string(accessJSON), access.Password, "", 1),
 			"no_user":      strings.Replace(string(accessJSON), `"user":"`+access.User+`"`, `"user":"payauthz-service"`, 1),
 		} {
@@ -247,12 +250,7 @@ func TestBackupOfARunningService(t *testing.T) {
 		}
 	})
 
-	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.cmd.Wait(); err != nil {
-		t.Fatalf("exit after SIGTERM: %v\n%s", err, a.stderr)
-	}
+	a.stop(t)
 	if _, err := os.Stat(accessFile); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the access file outlived a clean shutdown: %v", err)
 	}
@@ -286,10 +284,7 @@ func TestBackupOfARunningService(t *testing.T) {
 	})
 	t.Run("stale_access_file_after_a_crash", func(t *testing.T) {
 		c := startChild(t, a.data, freePort(t))
-		if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		_ = c.cmd.Wait()
+		c.kill(t)
 		if _, err := os.Stat(accessFile); err != nil {
 			t.Fatalf("kill -9 left no access file (the case this test is about): %v", err)
 		}

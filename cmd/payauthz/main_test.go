@@ -55,6 +55,33 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// kill stops the child as kill -9 does (a crash) and waits for it.
+func (c *child) kill(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.cmd.Wait()
+}
+
+// stop sends the child SIGTERM and waits for a clean exit.
+func (c *child) stop(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, c.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+}
+
 func freePort(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -171,10 +198,7 @@ func TestKillNineKeepsEveryRegistration(t *testing.T) {
 		`{"principal":"app1","password":"app1-password","abilitato":true,"ruoli":[],"apiPendenze":true,"domini":["*"],"tipiPendenza":["*"]}`); got != 201 {
 		t.Fatalf("PUT applicazione: %d", got)
 	}
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.cmd.Wait()
+	c.kill(t)
 
 	c2 := startChild(t, data, addr)
 	for i := range 5 {
@@ -191,19 +215,7 @@ func TestKillNineKeepsEveryRegistration(t *testing.T) {
 	}
 
 	// SIGTERM shuts down gracefully.
-	if err := c2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- c2.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v\n%s", err, c2.stderr)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("no exit after SIGTERM")
-	}
+	c2.stop(t)
 	if !strings.Contains(c2.stderr.String(), "payauthz stopped") {
 		t.Fatalf("no orderly shutdown:\n%s", c2.stderr)
 	}
@@ -318,11 +330,6 @@ func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 			t.Fatalf("PUT dominio %s: %d\n%s", id, got, c.stderr)
 		}
 	}
-	kill := func(c *child) {
-		t.Helper()
-		_ = c.cmd.Process.Signal(syscall.SIGKILL)
-		_ = c.cmd.Wait()
-	}
 	allThere := func(c *child) {
 		t.Helper()
 		for i := 1; i <= 5; i++ {
@@ -346,20 +353,20 @@ func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	kill(c1)
+	c1.kill(t)
 
 	// The tail: written by a replica that takes no snapshot.
 	c2 := startChild(t, data, addr, "--snapshot-interval", "1h")
 	put(c2, 4)
 	put(c2, 5)
-	kill(c2)
+	c2.kill(t)
 
 	c3 := startChild(t, data, addr, "--snapshot-interval", "1h")
 	allThere(c3)
 	if !strings.Contains(c3.stderr.String(), "loaded the read-model snapshot") || strings.Contains(c3.stderr.String(), `"tail":0`) {
 		t.Fatalf("restart did not load the snapshot and replay a tail:\n%s", c3.stderr)
 	}
-	kill(c3)
+	c3.kill(t)
 
 	raw, err := os.ReadFile(snap)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -43,10 +42,7 @@ func TestDataDirLockRefusesASecondProcess(t *testing.T) {
 		t.Fatalf("want \"serving\" logged before \"ready\":\n%s", c.stderr)
 	}
 
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.cmd.Wait()
+	c.kill(t)
 	if _, _, err := run(t, "audit", "replay", "--data-dir", dir); err != nil {
 		t.Fatalf("replay of a stopped service's data dir: %v", err)
 	}
