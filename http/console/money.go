@@ -28,7 +28,7 @@ type table struct {
 	Prev     int
 	Next     int
 	Pagina   int
-	New      *link  // the link to register a new record, for a caller who may
+	New      *link  // the link to register a new record (nil unless the caller may write)
 	Empty    string // the text of an empty table ("" for "Nessun risultato.")
 }
 
