@@ -28,6 +28,19 @@ func TestConsoleAnagrafica(t *testing.T) {
 		}
 		cc.get("/console/tipi").expect(t, 200, "Imposta municipale")
 	})
+	t.Run("tipi_scoped_by_role", func(t *testing.T) {
+		// As GET /tipiPendenza and GET /tipiPendenza/{id}: an operator sees
+		// only the types of its role's tipiPendenza; another type is 403.
+		w.putRole(t, "tipiT1", acl{aclOf("Anagrafica Creditore", "R")}, []string{"*"}, []string{t1})
+		w.putOperator(t, "opTipiT1", pw, true, "tipiT1")
+		ct := w.consoleClient(t)
+		ct.login("opTipiT1", pw)
+		list := ct.get("/console/tipi")
+		list.expect(t, 200, `href="/console/tipi/`+t1+`"`)
+		list.lacks(t, `href="/console/tipi/`+tSpont+`"`)
+		ct.get("/console/tipi/"+t1).expect(t, 200, `value="`+t1+`"`)
+		ct.get("/console/tipi/"+tSpont).expect(t, 403, "403000")
+	})
 	t.Run("ruolo_grid", func(t *testing.T) {
 		cc.get("/console/ruoli/nuovo").expect(t, 200, "Anagrafica PagoPA", `name="`+aclField(5, "R")+`"`)
 		cc.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"lettorePendenze"}, aclField(5, "R"): {"on"},

@@ -22,6 +22,7 @@ import (
 
 type anagraficaOps interface {
 	ReadRegistry(p domain.Principal, svc domain.Service, kind, id string) (any, error)
+	ListTipi(p domain.Principal) ([]events.PendenzaTypeRegistered, error)
 	PutTipo(ctx context.Context, a commands.Actor, in commands.PutPendenzaType) (commands.Result, error)
 	PutOperatore(ctx context.Context, a commands.Actor, in commands.PutOperator) (commands.Result, error)
 	PutRuolo(ctx context.Context, a commands.Actor, in commands.DefineRole) (commands.Result, error)
@@ -35,7 +36,7 @@ var _ anagraficaOps = backoffice{}
 func (b backoffice) ReadRegistry(p domain.Principal, svc domain.Service, kind, id string) (any, error) {
 	switch kind {
 	case "tipo":
-		return operations.ReadRegistry(b.model.PendenzaType, p, svc, id, nil)
+		return operations.ReadTipoPendenza(b.model, p, id, nil)
 	case "operatore":
 		return operations.ReadRegistry(b.model.Operator, p, svc, id, nil)
 	case "ruolo":
@@ -43,6 +44,22 @@ func (b backoffice) ReadRegistry(p domain.Principal, svc domain.Service, kind, i
 	default:
 		return operations.ReadRegistry(b.model.Intermediary, p, svc, id, nil)
 	}
+}
+
+// ListTipi: GET /tipiPendenza (Anagrafica Creditore R; only the types in
+// the scope of a role giving it).
+func (b backoffice) ListTipi(p domain.Principal) ([]events.PendenzaTypeRegistered, error) {
+	scope, err := operations.TipiPendenzaList(p, nil)
+	if err != nil {
+		return nil, err
+	}
+	var keep []events.PendenzaTypeRegistered
+	for _, t := range b.model.PendenzaTypes() {
+		if scope.Admits(t.IDTipoPendenza) {
+			keep = append(keep, t)
+		}
+	}
+	return keep, nil
 }
 
 func (b backoffice) PutTipo(ctx context.Context, a commands.Actor, in commands.PutPendenzaType) (commands.Result, error) {
@@ -147,7 +164,7 @@ func (c *Console) listTipi(rq *request) error {
 	return registryList(c, rq, svc, "Tipi pendenza", &table{Caption: "Tipi pendenza", Empty: "Nessun tipo pendenza.",
 		Headers: []string{"idTipoPendenza", "Descrizione", "Abilitato", "Pagamento spontaneo"}},
 		link{Href: "/console/tipi/nuovo", Label: "Registra un nuovo tipo pendenza"},
-		readAll(rq.p, svc, c.deps.Model.PendenzaTypes),
+		func() ([]events.PendenzaTypeRegistered, error) { return c.anagrafica().ListTipi(rq.p) },
 		func(t events.PendenzaTypeRegistered) []cell {
 			return []cell{recordLink("/console/tipi/", t.IDTipoPendenza), {Text: t.Descrizione}, yesNo(t.Enabled), yesNo(t.Spontaneous)}
 		})
