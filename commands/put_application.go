@@ -93,7 +93,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := checkCommitSize(largest...); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := c.hash()
+	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}

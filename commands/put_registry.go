@@ -284,11 +284,6 @@ func (c *Credentials) check() (*domain.Role, error) {
 	return role, nil
 }
 
-// hash hashes the secrets the command sets ("" for one it keeps).
-func (c *Credentials) hash() (hash, keyHash string, err error) {
-	return hashCredentials(c.Password, c.APIKey)
-}
-
 // PutOperator needs Anagrafica Ruoli W; the roles it assigns, its personal
 // role included, must be within what the actor holds.
 func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
@@ -302,7 +297,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := h.mayRegister(actor, domain.ServiceAnagraficaRuoli, c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := c.hash()
+	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}

@@ -23,25 +23,11 @@ import (
 
 var verifierKeyLine = regexp.MustCompile(`verifier key: (\S+)`)
 
-// signedService runs the service with checkpoints every 50 ms and
-// snapshots, registers n entities each followed by a checkpoint, and
-// stops it gracefully. It returns the data dir, the verifier key and the
-// log position of each entity's registration.
 // putDominio registers the entity id as the bootstrap admin and returns
 // the position of that write, read from its consistency token.
 func putDominio(t *testing.T, c *child, id string) uint64 {
 	t.Helper()
-	req, err := http.NewRequest("PUT", c.url+"/backoffice/rs/basic/v1/domini/"+id, strings.NewReader(`{"ragioneSociale":"E","abilitato":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.SetBasicAuth("admin", "admin-pass-1")
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res := callRes(t, "PUT", c.url+"/backoffice/rs/basic/v1/domini/"+id, "admin", "admin-pass-1", `{"ragioneSociale":"E","abilitato":true}`)
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("PUT dominio: %d\n%s", res.StatusCode, c.stderr)
 	}
@@ -52,6 +38,10 @@ func putDominio(t *testing.T, c *child, id string) uint64 {
 	return uint64(pos)
 }
 
+// signedService runs the service with checkpoints every 50 ms and
+// snapshots, registers n entities each followed by a checkpoint, and
+// stops it gracefully. It returns the data dir, the verifier key and the
+// log position of each entity's registration.
 func signedService(t *testing.T, n int) (string, string, []uint64) {
 	t.Helper()
 	dir := t.TempDir()

@@ -122,6 +122,12 @@ func startChild(t *testing.T, dir, addr string, extra ...string) *child {
 
 func call(t *testing.T, method, url, user, pass, body string) int {
 	t.Helper()
+	return callRes(t, method, url, user, pass, body).StatusCode
+}
+
+// callRes is call's response, its body closed (status and headers only).
+func callRes(t *testing.T, method, url, user, pass, body string) *http.Response {
+	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +141,7 @@ func call(t *testing.T, method, url, user, pass, body string) int {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	return res.StatusCode
+	return res
 }
 
 // adminGet GETs url as the bootstrap admin and returns the body; any
