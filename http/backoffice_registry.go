@@ -57,8 +57,7 @@ func (s *Server) getDominio(c *echo.Context) error {
 // the scope of a role giving it (a caller with the right on no entity gets
 // an empty page, not a 403).
 func (s *Server) listDomini(c *echo.Context) error {
-	return scopedList(c, operations.DominiList, s.model.Entities,
-		func(e events.CreditorEntityRegistered) string { return e.IDDominio }, toDominio)
+	return listed(c, operations.ListDomini, s.model.Entities, toDominio)
 }
 
 // --- tipiPendenza ---
@@ -141,8 +140,7 @@ func (s *Server) getTipoPendenza(c *echo.Context) error {
 // listTipiPendenza needs Anagrafica Creditore R and lists only the types
 // in the scope of a role giving it.
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	return scopedList(c, operations.TipiPendenzaList, s.model.PendenzaTypes,
-		func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza }, toTipo)
+	return listed(c, operations.ListTipiPendenza, s.model.PendenzaTypes, toTipo)
 }
 
 // --- intermediari ---

@@ -99,16 +99,16 @@ func admitted[T any](all []T, ok func(T) bool) []T {
 	return keep
 }
 
-// scopedList answers a registry list narrowed to the caller's scope: the
-// list's gate, then each record of all whose id (by id) the gate's scope
-// admits, as view renders it, one GovPay page.
-func scopedList[T, V any, S interface{ Admits(string) bool }](c *echo.Context,
-	gate func(domain.Principal, operations.Recorder) (S, error), all func() []T, id func(T) string, view func(T) V) error {
-	scope, err := gate(callerOf(c).principal, nil)
+// listed answers a scoped Backoffice list: the operation (its gate, then
+// the records of all its scope admits), as view renders each, one GovPay
+// page.
+func listed[T, V any](c *echo.Context, list func(func() []T, domain.Principal, operations.Recorder) ([]T, error),
+	all func() []T, view func(T) V) error {
+	items, err := list(all, callerOf(c).principal, nil)
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, admitted(all(), func(x T) bool { return scope.Admits(id(x)) }), view)
+	return pageJSON(c, items, view)
 }
 
 // gated runs the operation's gate, the first decision of a request that

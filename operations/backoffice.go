@@ -80,7 +80,7 @@ func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s do
 
 // ListRegistry is GET of a whole unscoped Backoffice registry
 // (intermediari, ruoli, operatori, applicazioni; the scoped ones are
-// DominiList and TipiPendenzaList): the service's R, then every entry all
+// ListDomini and ListTipiPendenza): the service's R, then every entry all
 // returns.
 func ListRegistry[T any](all func() []T, p domain.Principal, s domain.Service, rec Recorder) ([]T, error) {
 	if err := UseService(p, s, domain.RightRead, rec); err != nil {

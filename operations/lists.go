@@ -2,6 +2,7 @@ package operations
 
 import (
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -30,6 +31,28 @@ func BackofficeList(p domain.Principal, svc domain.Service, rec Recorder) (Entit
 // Creditore R on the entities listed).
 func DominiList(p domain.Principal, rec Recorder) (EntityScope, error) {
 	return BackofficeList(p, domain.ServiceAnagraficaCreditore, rec)
+}
+
+// ListDomini is GET /domini of the Backoffice: DominiList's gate, then
+// the entities all returns that its scope admits.
+func ListDomini(all func() []events.CreditorEntityRegistered, p domain.Principal, rec Recorder) ([]events.CreditorEntityRegistered, error) {
+	scope, err := DominiList(p, rec)
+	if err != nil {
+		return nil, err
+	}
+	return Admitted(scope, all(), func(e events.CreditorEntityRegistered) string { return e.IDDominio }), nil
+}
+
+// Admitted returns, in order, the items of all whose key (by key) the
+// scope of a list's gate admits: the rows the list shows.
+func Admitted[T any](scope interface{ Admits(string) bool }, all []T, key func(T) string) []T {
+	var keep []T
+	for _, x := range all {
+		if scope.Admits(key(x)) {
+			keep = append(keep, x)
+		}
+	}
+	return keep
 }
 
 // RagioneriaList is the gate of the Ragioneria API's lists by entity

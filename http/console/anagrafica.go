@@ -49,17 +49,7 @@ func (b backoffice) ReadRegistry(p domain.Principal, svc domain.Service, kind, i
 // ListTipi: GET /tipiPendenza (Anagrafica Creditore R; only the types in
 // the scope of a role giving it).
 func (b backoffice) ListTipi(p domain.Principal) ([]events.PendenzaTypeRegistered, error) {
-	scope, err := operations.TipiPendenzaList(p, nil)
-	if err != nil {
-		return nil, err
-	}
-	var keep []events.PendenzaTypeRegistered
-	for _, t := range b.model.PendenzaTypes() {
-		if scope.Admits(t.IDTipoPendenza) {
-			keep = append(keep, t)
-		}
-	}
-	return keep, nil
+	return operations.ListTipiPendenza(b.model.PendenzaTypes, p, nil)
 }
 
 func (b backoffice) PutTipo(ctx context.Context, a commands.Actor, in commands.PutPendenzaType) (commands.Result, error) {

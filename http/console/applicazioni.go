@@ -36,6 +36,17 @@ func (c *Console) listApplicazioni(rq *request) error {
 
 type option struct{ Value, Label string }
 
+// entityOptions appends to opts the options of an entity picker: each
+// entity admits keeps (nil: every one), labelled with its name.
+func (c *Console) entityOptions(opts []option, admits func(idDominio string) bool) []option {
+	for _, e := range c.deps.Model.Entities() {
+		if admits == nil || admits(e.IDDominio) {
+			opts = append(opts, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
+		}
+	}
+	return opts
+}
+
 type grantForm struct {
 	API, Label   string
 	On           bool
@@ -88,10 +99,7 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 
 // scopeOptions are the entity and type pickers of a scope ("*" first).
 func (c *Console) scopeOptions() (entities, types []option) {
-	entities = []option{{"*", "Tutti i domini (*)"}}
-	for _, e := range c.deps.Model.Entities() {
-		entities = append(entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
-	}
+	entities = c.entityOptions([]option{{"*", "Tutti i domini (*)"}}, nil)
 	types = []option{{"*", "Tutti i tipi (*)"}}
 	for _, t := range c.deps.Model.PendenzaTypes() {
 		types = append(types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})

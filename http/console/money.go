@@ -98,12 +98,7 @@ func (c *Console) rendicontazioni(rq *request, t *table) (operations.EntityScope
 	if err != nil {
 		return all, err
 	}
-	t.Entities = []option{{"", "Tutti i domini del tuo ambito"}}
-	for _, e := range c.deps.Model.Entities() {
-		if all.Admits(e.IDDominio) {
-			t.Entities = append(t.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
-		}
-	}
+	t.Entities = c.entityOptions([]option{{"", "Tutti i domini del tuo ambito"}}, all.Admits)
 	return c.money().Rendicontazioni(rq.p, t.Dominio)
 }
 

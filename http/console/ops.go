@@ -69,17 +69,7 @@ func (b backoffice) PutApplicazione(ctx context.Context, a commands.Actor, in co
 
 // ListDomini: GET /domini (Anagrafica Creditore R; only entities in scope).
 func (b backoffice) ListDomini(p domain.Principal) ([]events.CreditorEntityRegistered, error) {
-	scope, err := operations.DominiList(p, nil)
-	if err != nil {
-		return nil, err
-	}
-	var keep []events.CreditorEntityRegistered
-	for _, e := range b.model.Entities() {
-		if scope.Admits(e.IDDominio) {
-			keep = append(keep, e)
-		}
-	}
-	return keep, nil
+	return operations.ListDomini(b.model.Entities, p, nil)
 }
 
 // GetDominio: GET /domini/{idDominio} (403 outside the scope, then 404).

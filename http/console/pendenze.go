@@ -69,11 +69,7 @@ func (c *Console) listPendenze(rq *request) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range c.deps.Model.Entities() {
-		if scope.Admits(e.IDDominio) {
-			v.Entities = append(v.Entities, option{e.IDDominio, e.IDDominio + " — " + e.RagioneSociale})
-		}
-	}
+	v.Entities = c.entityOptions(nil, scope.Admits)
 	if f.Dominio == "" && len(v.Entities) > 0 {
 		f.Dominio = v.Entities[0].Value
 	}
