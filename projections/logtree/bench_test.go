@@ -2,15 +2,12 @@ package logtree_test
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
 	"testing"
 	"time"
-
-	"golang.org/x/mod/sumdb/note"
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -19,30 +16,12 @@ import (
 	"github.com/payauthz/payauthz/projections/logtree"
 )
 
-// testKey generates a fresh signing key: its signer and verifier key.
-func testKey(tb testing.TB) (note.Signer, string) {
-	tb.Helper()
-	skey, _, err := note.GenerateKey(rand.Reader, "payauthz-test")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, vkey, err := logtree.ParseSigningKey(skey)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s, vkey
-}
-
 // openWithLog opens an embedded store in a temp dir of b and a Log over
 // it signed with a fresh key, both closed when b ends.
 func openWithLog(b *testing.B) (*jetstream.Store, *logtree.Log, string) {
 	b.Helper()
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = s.Close() })
-	signer, vkey := testKey(b)
+	s := openStore(b)
+	signer, vkey := newKey(b, "payauthz-test")
 	l, err := logtree.NewLog(s, signer, vkey, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
@@ -126,12 +105,7 @@ func BenchmarkAppendWithCheckpoints(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	}
 	b.Run("append", func(b *testing.B) {
-		s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		appendLoop(b, s)
+		appendLoop(b, openStore(b))
 	})
 	b.Run("append_with_tree_and_checkpoints", func(b *testing.B) {
 		s, l, _ := openWithLog(b)
@@ -176,17 +150,9 @@ func BenchmarkAppendCheckpointCost(b *testing.B) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	open := func() (*jetstream.Store, *projections.ReadModel) {
-		s, err := jetstream.Open(ctx, jetstream.Config{DataDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { _ = s.Close() })
-		return s, projections.New()
-	}
-	alone, aloneModel := open()
-	followed, followedModel := open()
-	signer, vkey := testKey(b)
+	alone, aloneModel := openStore(b), projections.New()
+	followed, followedModel := openStore(b), projections.New()
+	signer, vkey := newKey(b, "payauthz-test")
 	l, err := logtree.NewLog(followed, signer, vkey, quiet)
 	if err != nil {
 		b.Fatal(err)

@@ -10,7 +10,7 @@ import (
 )
 
 func fuzzKey(f *testing.F) (note.Signer, note.Verifiers) {
-	s, vkey := testKey(f)
+	s, vkey := newKey(f, "payauthz-test")
 	v, err := logtree.Verifiers(vkey)
 	if err != nil {
 		f.Fatal(err)

@@ -21,7 +21,7 @@ import (
 	"github.com/payauthz/payauthz/projections/logtree/logtreetest"
 )
 
-func openStore(t *testing.T) *jetstream.Store {
+func openStore(t testing.TB) *jetstream.Store {
 	t.Helper()
 	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: t.TempDir()})
 	if err != nil {
@@ -31,7 +31,7 @@ func openStore(t *testing.T) *jetstream.Store {
 	return s
 }
 
-func newKey(t *testing.T, name string) (note.Signer, string) {
+func newKey(t testing.TB, name string) (note.Signer, string) {
 	t.Helper()
 	signer, vkey, _ := newKeyFile(t, name)
 	return signer, vkey
@@ -39,7 +39,7 @@ func newKey(t *testing.T, name string) (note.Signer, string) {
 
 // newKeyFile generates a key file and returns its signer, verifier key
 // and content.
-func newKeyFile(t *testing.T, name string) (note.Signer, string, string) {
+func newKeyFile(t testing.TB, name string) (note.Signer, string, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "log-signing.key")
 	signer, vkey, err := logtree.LoadOrCreateKey(path, name)
