@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 )
 
 // scriptedLog is a log touching every projector, with the updates that
@@ -254,10 +254,7 @@ func TestLoadSnapshotRefusesWhatItCannotTrust(t *testing.T) {
 // BenchmarkSnapshot measures writing and loading a snapshot of
 // PAYAUTHZ_BENCH_EVENTS pendenze (default 100000) without any log I/O.
 func BenchmarkSnapshot(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PAYAUTHZ_BENCH_EVENTS")); err == nil && v > 0 {
-		n = v
-	}
+	n := jetstreamtest.BenchEvents()
 	m := New()
 	for i := range n {
 		e := events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%1000), IDPendenza: fmt.Sprintf("P%07d", i),

@@ -14,6 +14,6 @@ func TestConformanceOnCluster(t *testing.T) {
 		t.Skip("needs a 3-node NATS cluster; skipped in -short")
 	}
 	c := jetstreamtest.NewCluster(t, 3)
-	eventstoretest.Run(t, external{urls: func(*testing.T) []string { return c.URLs() }, replicas: 3},
+	eventstoretest.Run(t, external(func(*testing.T) []string { return c.URLs() }, 3),
 		eventstoretest.Capabilities{DedupeByID: true})
 }

@@ -157,23 +157,19 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// external opens stores on one external server (or cluster), each log
-// under its own stream name and subject prefix, with the given replicas.
-type external struct {
-	urls     func(t *testing.T) []string
-	replicas int
+// external opens stores on one external server (or cluster) at urls,
+// each log under its own stream name and subject prefix, with the given
+// replicas.
+func external(urls func(t *testing.T) []string, replicas int) eventstoretest.HarnessFunc {
+	return func(t *testing.T) func(*testing.T) events.Store {
+		n := logSeq.Add(1)
+		cfg := jetstream.Config{URLs: urls(t), Replicas: replicas,
+			StreamName: fmt.Sprintf("T%d", n), SubjectPrefix: fmt.Sprintf("t%d.ev", n)}
+		return func(t *testing.T) events.Store { return openExternal(t, cfg) }
+	}
 }
 
 var logSeq atomic.Int64
-
-func (h external) Open(t *testing.T) eventstoretest.Reopener {
-	n := logSeq.Add(1)
-	cfg := jetstream.Config{URLs: h.urls(t), Replicas: h.replicas,
-		StreamName: fmt.Sprintf("T%d", n), SubjectPrefix: fmt.Sprintf("t%d.ev", n)}
-	return eventstoretest.HarnessFunc(func(*testing.T) func(*testing.T) events.Store {
-		return func(t *testing.T) events.Store { return openExternal(t, cfg) }
-	}).Open(t)
-}
 
 func openExternal(t *testing.T, cfg jetstream.Config) *jetstream.Store {
 	t.Helper()
@@ -188,6 +184,6 @@ func openExternal(t *testing.T, cfg jetstream.Config) *jetstream.Store {
 
 func TestConformanceInContainer(t *testing.T) {
 	url := containerURL(t)
-	eventstoretest.Run(t, external{urls: func(*testing.T) []string { return []string{url} }, replicas: 1},
+	eventstoretest.Run(t, external(func(*testing.T) []string { return []string{url} }, 1),
 		eventstoretest.Capabilities{DedupeByID: true})
 }

@@ -95,9 +95,6 @@ func startServer() (url, skip string, stop func(), err error) {
 	return "kurrentdb://" + ep + "?tls=false", "", stop, nil
 }
 
-// harness opens stores on the test server, each log under its own prefix.
-type harness struct{ url string }
-
 func openStore(t *testing.T, url, prefix string) *kurrentdb.Store {
 	t.Helper()
 	s, err := kurrentdb.Open(context.Background(), kurrentdb.Config{URL: url, StreamPrefix: prefix})
@@ -107,23 +104,24 @@ func openStore(t *testing.T, url, prefix string) *kurrentdb.Store {
 	return s
 }
 
-func (h harness) Open(t *testing.T) eventstoretest.Reopener {
-	prefix := "payauthz-t" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12] + "-"
-	return eventstoretest.HarnessFunc(func(*testing.T) func(*testing.T) events.Store {
-		return func(t *testing.T) events.Store { return openStore(t, h.url, prefix) }
-	}).Open(t)
+// harness opens stores on the test server at url, each log under its own
+// prefix.
+func harness(url string) eventstoretest.HarnessFunc {
+	return func(*testing.T) func(*testing.T) events.Store {
+		prefix := "payauthz-t" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12] + "-"
+		return func(t *testing.T) events.Store { return openStore(t, url, prefix) }
+	}
 }
 
 func TestConformance(t *testing.T) {
-	eventstoretest.Run(t, harness{url: serverURL(t)}, eventstoretest.Capabilities{DedupeByID: true})
+	eventstoretest.Run(t, harness(serverURL(t)), eventstoretest.Capabilities{DedupeByID: true})
 }
 
 // TestReadFromInsideACommit starts a read at a position inside a
 // three-event commit (only a hand-made position can be there): the commit
 // is delivered whole, never in part.
 func TestReadFromInsideACommit(t *testing.T) {
-	h := harness{url: serverURL(t)}
-	s := h.Open(t).Store()
+	s := harness(serverURL(t)).Open(t).Store()
 	ctx := context.Background()
 	p1, err := s.Append(ctx, "dominio-1", events.ExpectNoStream(), events.Record{Event: entity(1)})
 	if err != nil {
