@@ -228,3 +228,14 @@ func listRegistry[T, V any](c *echo.Context, svc domain.Service, all func() []T,
 	}
 	return pageJSON(c, entries, view)
 }
+
+// listed answers a scoped Backoffice list as one GovPay page: list's gate,
+// then the records of all its scope admits, each rendered by view.
+func listed[T, V any](c *echo.Context, list func(func() []T, domain.Principal, operations.Recorder) ([]T, error),
+	all func() []T, view func(T) V) error {
+	items, err := list(all, callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	return pageJSON(c, items, view)
+}

@@ -99,18 +99,6 @@ func admitted[T any](all []T, ok func(T) bool) []T {
 	return keep
 }
 
-// listed answers a scoped Backoffice list: the operation (its gate, then
-// the records of all its scope admits), as view renders each, one GovPay
-// page.
-func listed[T, V any](c *echo.Context, list func(func() []T, domain.Principal, operations.Recorder) ([]T, error),
-	all func() []T, view func(T) V) error {
-	items, err := list(all, callerOf(c).principal, nil)
-	if err != nil {
-		return err
-	}
-	return pageJSON(c, items, view)
-}
-
 // gated runs the operation's gate, the first decision of a request that
 // names no resource in its path, and returns the caller it admitted.
 func gated(c *echo.Context, gate func(domain.Principal, operations.Recorder) error) (domain.Principal, error) {

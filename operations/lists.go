@@ -40,12 +40,12 @@ func ListDomini(all func() []events.CreditorEntityRegistered, p domain.Principal
 	if err != nil {
 		return nil, err
 	}
-	return Admitted(scope, all(), func(e events.CreditorEntityRegistered) string { return e.IDDominio }), nil
+	return admitted(scope, all(), func(e events.CreditorEntityRegistered) string { return e.IDDominio }), nil
 }
 
-// Admitted returns, in order, the items of all whose key (by key) the
-// scope of a list's gate admits: the rows the list shows.
-func Admitted[T any](scope interface{ Admits(string) bool }, all []T, key func(T) string) []T {
+// admitted returns, in order, the items of all whose key the scope of a
+// list's gate admits (nil when none): the rows the list shows.
+func admitted[T any](scope interface{ Admits(string) bool }, all []T, key func(T) string) []T {
 	var keep []T
 	for _, x := range all {
 		if scope.Admits(key(x)) {

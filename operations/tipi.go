@@ -38,14 +38,15 @@ func TipiPendenzaList(p domain.Principal, rec Recorder) (TypeScope, error) {
 	return TypeScope{p: p}, UseService(p, domain.ServiceAnagraficaCreditore, domain.RightRead, rec)
 }
 
-// ListTipiPendenza is GET /tipiPendenza: TipiPendenzaList's gate, then
+// ListTipiPendenza is GET /tipiPendenza of the Backoffice:
+// TipiPendenzaList's gate, then
 // the types all returns that its scope admits.
 func ListTipiPendenza(all func() []events.PendenzaTypeRegistered, p domain.Principal, rec Recorder) ([]events.PendenzaTypeRegistered, error) {
 	scope, err := TipiPendenzaList(p, rec)
 	if err != nil {
 		return nil, err
 	}
-	return Admitted(scope, all(), func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza }), nil
+	return admitted(scope, all(), func(t events.PendenzaTypeRegistered) string { return t.IDTipoPendenza }), nil
 }
 
 // TypeScope is what a list of pendenza types may show: the types in the

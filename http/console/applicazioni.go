@@ -37,7 +37,7 @@ func (c *Console) listApplicazioni(rq *request) error {
 type option struct{ Value, Label string }
 
 // entityOptions appends to opts the options of an entity picker: each
-// entity admits keeps (nil: every one), labelled with its name.
+// entity admits keeps (nil: every one), labelled with its id and name.
 func (c *Console) entityOptions(opts []option, admits func(idDominio string) bool) []option {
 	for _, e := range c.deps.Model.Entities() {
 		if admits == nil || admits(e.IDDominio) {
