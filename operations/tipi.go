@@ -39,8 +39,8 @@ func TipiPendenzaList(p domain.Principal, rec Recorder) (TypeScope, error) {
 }
 
 // ListTipiPendenza is GET /tipiPendenza of the Backoffice:
-// TipiPendenzaList's gate, then
-// the types all returns that its scope admits.
+// TipiPendenzaList's gate, then the types all returns that its scope
+// admits.
 func ListTipiPendenza(all func() []events.PendenzaTypeRegistered, p domain.Principal, rec Recorder) ([]events.PendenzaTypeRegistered, error) {
 	scope, err := TipiPendenzaList(p, rec)
 	if err != nil {
