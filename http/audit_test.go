@@ -312,6 +312,15 @@ func TestAuditEndpoints(t *testing.T) {
 		{"scoped_auditor_own_entity", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d1, "idTipoPendenza", t1), nil, opts(as("opD1")), 200, ""},
 		{"scoped_auditor_other_entity", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d2, "idTipoPendenza", t1), nil, opts(as("opD1")), 403, "403000"},
 		{"scoped_auditor_other_entitys_pendenza", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appB", "idPendenza", "pb1"), nil, opts(as("opD1")), 403, "403000"},
+		// A named idDominio adds to the stored resource's entities; it never
+		// stands for them. A pendenza that does not exist names no entity.
+		{"scoped_auditor_own_entitys_pendenza", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appA", "idPendenza", "pa1", "idDominio", d1), nil, opts(as("opD1")), 200, ""},
+		{"scoped_auditor_other_entitys_pendenza_named_own_entity", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appB", "idPendenza", "pb1", "idDominio", d1), nil, opts(as("opD1")), 403, "403000"},
+		{"scoped_auditor_own_entitys_pendenza_named_other_entity", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appA", "idPendenza", "pa1", "idDominio", d2), nil, opts(as("opD1")), 403, "403000"},
+		{"scoped_auditor_missing_pendenza_named_own_entity", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appB", "idPendenza", "nope", "idDominio", d1), nil, opts(as("opD1")), 403, "403000"},
+		{"admin_missing_pendenza", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appB", "idPendenza", "nope", "idDominio", d1), nil, opts(asAdmin()), 200, ""},
+		{"explain_scoped_other_entitys_pendenza_named_own_entity", "POST", verifica, explainBody("appB", "PENDENZE", "read", map[string]any{"idA2A": "appB", "idPendenza": "pb1", "idDominio": d1}), opts(as("opD1")), 403, "403000"},
+		{"explain_scoped_missing_pendenza_named_own_entity", "POST", verifica, explainBody("appB", "PENDENZE", "read", map[string]any{"idA2A": "appB", "idPendenza": "nope", "idDominio": d1}), opts(as("opD1")), 403, "403000"},
 		{"scoped_auditor_no_entity_needs_all", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opD1")), 403, "403000"},
 		{"read_only_auditor_no_entity", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opRO")), 200, ""},
 		{"no_role_denied", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opNoRole")), 403, "403000"},

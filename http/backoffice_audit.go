@@ -74,7 +74,7 @@ func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaB
 	if err != nil {
 		return nil, err
 	}
-	if err := operations.AuditResource(p, audit.ResourceDomini(m, body.Resource), nil); err != nil {
+	if err := audit.Authorize(m, p, body.Resource, nil); err != nil {
 		return nil, err
 	}
 	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
@@ -131,7 +131,7 @@ func (s *Server) whoCan(ctx context.Context, p domain.Principal, apiName, op str
 	if err != nil {
 		return nil, err
 	}
-	if err := operations.AuditResource(p, audit.ResourceDomini(m, r), nil); err != nil {
+	if err := audit.Authorize(m, p, r, nil); err != nil {
 		return nil, err
 	}
 	res, err := audit.WhoCan(m, api, op, r)

@@ -233,4 +233,12 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	ca.get("/console/audit")
 	ca.post("/console/audit", url.Values{"principal": {"appA"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"},
 		"auth": {"basic"}}).expect(t, 403, "403000")
+	// Naming its own entity beside another entity's pendenza changes
+	// nothing; its own entity's pendenza it may ask about.
+	w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "pb1", d2, t1, citizen1)
+	ca.post("/console/audit", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"read"}, "auth": {"basic"},
+		"idA2A": {"appA"}, "idPendenza": {"pa1"}, "idDominio": {d1}}).expect(t, 200, `<span id="esito">`+"allow")
+	ca.post("/console/audit", url.Values{"principal": {"appB"}, "api": {"PENDENZE"}, "operazione": {"read"}, "auth": {"basic"},
+		"idA2A": {"appB"}, "idPendenza": {"pb1"}, "idDominio": {d1}}).expect(t, 403, "403000")
 }

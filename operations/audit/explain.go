@@ -312,22 +312,39 @@ func placeName(dominio, unit string) string {
 	return "idUnitaOperativa " + unit + " of idDominio " + dominio
 }
 
-// ResourceDomini returns the creditor entities a query's resource touches
-// (the named idDominio, or the stored pendenza's, or every item's of a
-// stored payment); nil when the resource names no entity. The HTTP layer
-// scopes auditors' queries by it.
-func ResourceDomini(m *projections.ReadModel, r Resource) []string {
+// resourceDomini returns the creditor entities a query's resource touches:
+// the idDominio the query names, the stored pendenza's, every item's of a
+// stored payment. nil when it touches none, or when it names a pendenza or
+// payment that does not exist (their ids name no entity, so only an
+// auditor of every entity may learn they are missing). A named idDominio
+// never stands for a stored resource's own: the auditor must reach both.
+func resourceDomini(m *projections.ReadModel, r Resource) []string {
+	var out []string
 	if r.IDPagamento != "" {
-		if pay, ok := m.Payment(r.IDPagamento); ok {
-			var out []string
-			for _, it := range pay.View().Items {
-				out = append(out, it.IDDominio)
-			}
-			return out
+		pay, ok := m.Payment(r.IDPagamento)
+		if !ok {
+			return nil
+		}
+		for _, it := range pay.View().Items {
+			out = append(out, it.IDDominio)
 		}
 	}
-	if d, _, _ := resourceScope(m, r); d != "" {
-		return []string{d}
+	if r.IDA2A != "" && r.IDPendenza != "" {
+		v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza)
+		if !ok {
+			return nil
+		}
+		out = append(out, v.IDDominio)
 	}
-	return nil
+	if r.IDDominio != "" {
+		out = append(out, r.IDDominio)
+	}
+	return out
+}
+
+// Authorize decides whether auditor p may ask a question about r on the
+// read model the question is asked of (operations.AuditResource over the
+// entities r touches). Explain and WhoCan answer only after it passes.
+func Authorize(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
+	return operations.AuditResource(p, resourceDomini(m, r), rec)
 }
