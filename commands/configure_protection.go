@@ -13,7 +13,7 @@ import (
 // take the contract's defaults.
 type CaptchaInput struct {
 	ServerURL  string
-	SecretKey  string // empty on an update keeps the stored secret
+	SecretKey  string // empty on an update keeps the stored secret if ServerURL is unchanged
 	Soglia     *float64
 	Parametro  *string
 	DenyOnFail *bool
@@ -81,11 +81,13 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 		if c.KeepCaptcha && cur != nil {
 			e.Captcha = cur.Captcha
 		}
-		if e.Captcha.SecretKey == "" && cur != nil {
+		// The stored secret is kept only for the verifier it was given for:
+		// a writer that never saw it must not be able to send it elsewhere.
+		if e.Captcha.SecretKey == "" && cur != nil && cur.Captcha.ServerURL == e.Captcha.ServerURL {
 			e.Captcha.SecretKey = cur.Captcha.SecretKey
 		}
 		if e.Enabled && e.Captcha.SecretKey == "" {
-			return nil, invalid("captcha.secretKey", "is required to enable the protection")
+			return nil, invalid("captcha.secretKey", "is required to enable the protection, and again whenever serverURL changes")
 		}
 		if cur != nil && *cur == e {
 			return nil, nil

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -269,6 +270,46 @@ func testTokenPlacement(t *testing.T, w *world, sv *siteverifyServer) {
 	w.must(t, "PUT", bo+"/configurazioni/hardening", map[string]any{"abilitato": true, "captcha": map[string]any{"serverURL": sv.URL, "parametro": "captcha"}})
 	w.do(t, "GET", avviso+"?captcha=v2-ok", nil).expect(t, 200, "")
 	w.do(t, "GET", avviso, nil).expect(t, 403, "403000")
+
+}
+
+// TestCaptchaSecretStaysWithItsServer: the stored secret stays with the
+// verifier it was given for. A PUT that points serverURL elsewhere without
+// a secretKey is refused while the protection is on and drops the secret
+// while it is off, so a writer that never saw the secret cannot have it
+// sent to a server of its choosing.
+func TestCaptchaSecretStaysWithItsServer(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sv := newSiteverify(t)
+	p := w.createPendenza(t, "appA", "cap-secret", d1, t1, citizen1)
+	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+	w.protect(t, true, sv.URL, true, map[string]any{"parametro": "captcha"})
+	other := newSiteverify(t)
+	refused := func(r *response) {
+		t.Helper()
+		r.expect(t, 400, "SINTASSI")
+		if !strings.Contains(string(r.Body), "captcha.secretKey") {
+			t.Fatalf("refusal does not name captcha.secretKey: %s", r.Body)
+		}
+	}
+	hardening := bo + "/configurazioni/hardening"
+	elsewhere := func(on bool) map[string]any {
+		return map[string]any{"abilitato": on, "captcha": map[string]any{"serverURL": other.URL, "parametro": "captcha"}}
+	}
+	refused(w.do(t, "PUT", hardening, elsewhere(true), asAdmin()))
+	w.do(t, "GET", avviso+"?captcha=v2-ok", nil).expect(t, 200, "")
+	w.must(t, "PUT", hardening, elsewhere(false))
+	refused(w.do(t, "PUT", hardening, elsewhere(true), asAdmin()))
+	w.do(t, "GET", avviso, nil).expect(t, 200, "")
+	other.mu.Lock()
+	sent := slices.Clone(other.secrets)
+	other.mu.Unlock()
+	if len(sent) != 0 {
+		t.Fatalf("the other server was sent %q", sent)
+	}
+	w.must(t, "PUT", hardening, map[string]any{"abilitato": true, "captcha": map[string]any{"serverURL": other.URL, "secretKey": svSecret, "parametro": "captcha"}})
+	w.do(t, "GET", avviso+"?captcha=v2-ok", nil).expect(t, 200, "")
 }
 
 func TestPublicProtectionUUID(t *testing.T) {
