@@ -1,6 +1,10 @@
 package httpapi
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+)
 
 // TestConsoleRendicontazioniDetails: the detail pages of a reconciliation,
 // a settlement report and a collection are decided as the Backoffice
@@ -13,6 +17,8 @@ func TestConsoleRendicontazioniDetails(t *testing.T) {
 	w, node, base := sslNodeServingD1(t)
 	p := w.createPendenza(t, "appA", "det-1", d1, t1, citizen1)
 	w.do(t, "POST", base+"/ricevute", ricevuta(p, "IUR-DET-1", 123.45, "ESEGUITO"), node).expect(t, 201, "")
+	ko := w.createPendenza(t, "appA", "det-ko", d1, t1, citizen1)
+	w.do(t, "POST", base+"/ricevute", ricevuta(ko, "IUR-DET-KO", 10, "NON_ESEGUITO"), node).expect(t, 201, "")
 	const idFlusso = "2026-01-03ABI00001-S888"
 	w.do(t, "POST", base+"/flussiRendicontazione", flusso(idFlusso, d1, 123.45, line(p.NumeroAvviso, 123.45, 0)), node).
 		expect(t, 201, "")
@@ -36,6 +42,9 @@ func TestConsoleRendicontazioniDetails(t *testing.T) {
 		cc.get("/console/rendicontazioni").expect(t, 200, `href="/console/rendicontazioni/`+d1+`/`+idFlusso+`"`)
 		cc.get("/console/riscossioni").expect(t, 200, `href="/console/riscossioni/`+d1+`/IUR-DET-1"`)
 		cc.get("/console/riconciliazioni/"+d1+"/NOPE").expect(t, 404, "404000")
+		// a receipt that collected nothing is no collection, as on the API
+		cc.get("/console/riscossioni/"+d1+"/IUR-DET-KO").expect(t, 404, "404000")
+		w.do(t, "GET", bo+"/riscossioni/"+d1+"/"+domain.IUVOfNotice(ko.NumeroAvviso)+"/IUR-DET-KO/1", nil, as("opD1")).expect(t, 404, "404000")
 	})
 	t.Run("other_scope_is_refused_as_by_the_api", func(t *testing.T) {
 		cc := w.consoleClient(t)

@@ -45,9 +45,18 @@ func (k ReceiptKey) lookup(m Receipts) func() (*projections.Receipt, bool) {
 // lookup finds the collection named by k: a receipt with esito ESEGUITO,
 // item 1.
 func (k CollectionKey) lookup(m Receipts) func() (*projections.Receipt, bool) {
+	if k.Indice != 1 {
+		return func() (*projections.Receipt, bool) { return nil, false }
+	}
+	return collected(k.ReceiptKey.lookup(m))
+}
+
+// collected keeps what lookup finds only when it is a collection: a
+// receipt with esito ESEGUITO.
+func collected(lookup func() (*projections.Receipt, bool)) func() (*projections.Receipt, bool) {
 	return func() (*projections.Receipt, bool) {
-		r, ok := k.ReceiptKey.lookup(m)()
-		if !ok || k.Indice != 1 || r.Event.Esito != events.EsitoEseguito {
+		r, ok := lookup()
+		if !ok || r.Event.Esito != events.EsitoEseguito {
 			return nil, false
 		}
 		return r, true
@@ -108,9 +117,10 @@ func ReadRiscossioneBackoffice(m Receipts, p domain.Principal, k CollectionKey, 
 	return backofficeReceipt(p, domain.ServiceRendicontazioniIncassi, k.IDDominio, k.lookup(m), rec)
 }
 
-// ReadRicevutaByID is a Backoffice read of receipt idRicevuta of idDominio
-// through service s, without the IUV of GovPay's paths (the console's
-// detail pages): as ReadRicevutaBackoffice.
-func ReadRicevutaByID(m Receipts, p domain.Principal, s domain.Service, idDominio, idRicevuta string, rec Recorder) (*projections.Receipt, error) {
-	return backofficeReceipt(p, s, idDominio, func() (*projections.Receipt, bool) { return m.Receipt(idDominio, idRicevuta) }, rec)
+// ReadRiscossioneByID is ReadRiscossioneBackoffice without the IUV and
+// index of GovPay's paths (the console's collection page): receipt
+// idRicevuta of idDominio, when its esito is ESEGUITO.
+func ReadRiscossioneByID(m Receipts, p domain.Principal, idDominio, idRicevuta string, rec Recorder) (*projections.Receipt, error) {
+	byID := func() (*projections.Receipt, bool) { return m.Receipt(idDominio, idRicevuta) }
+	return backofficeReceipt(p, domain.ServiceRendicontazioniIncassi, idDominio, collected(byID), rec)
 }

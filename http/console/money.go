@@ -241,7 +241,7 @@ func (c *Console) getRendicontazione(rq *request) error {
 
 func (c *Console) getRiscossione(rq *request) error {
 	d, id := rq.r.PathValue("idDominio"), rq.r.PathValue("idRicevuta")
-	r, err := operations.ReadRicevutaByID(c.deps.Model, rq.p, domain.ServiceRendicontazioniIncassi, d, id, nil)
+	r, err := operations.ReadRiscossioneByID(c.deps.Model, rq.p, d, id, nil)
 	if err != nil {
 		return err
 	}
