@@ -188,6 +188,31 @@ func TestConsoleSettingsAndMaintenance(t *testing.T) {
 	if !strings.Contains(m.Body, `<strong id="pos-principal">`+strconv.FormatUint(uint64(rec.Position), 10)+`</strong>`) {
 		t.Fatalf("principal position %d not shown:\n%s", rec.Position, m.Body)
 	}
+	const denied, missing = "Non hai il diritto di leggere questa utenza.", "Nessuna applicazione o operatore con questo principal."
+	cc.get("/console/manutenzione?principal=nobody").expect(t, 200, missing)
+
+	// Who may read one kind of principal only never learns which names
+	// exist: a missing name and one of the other kind get the same answer.
+	w.putRole(t, "manutOps", acl{aclOf("Configurazione e manutenzione", "R"), aclOf("Anagrafica Ruoli", "R")}, []string{"*"}, []string{"*"})
+	w.putOperator(t, "opManut", pw, true, "manutOps")
+	w.putRole(t, "manutOnly", acl{aclOf("Configurazione e manutenzione", "R")}, []string{"*"}, []string{"*"})
+	w.putOperator(t, "opManutOnly", pw, true, "manutOnly")
+	co := w.consoleClient(t)
+	co.login("opManut", pw)
+	co.get("/console/manutenzione?principal=opD1").expect(t, 200, `id="pos-principal"`)
+	for _, name := range []string{"appA", "nobody"} {
+		r := co.get("/console/manutenzione?principal=" + name)
+		r.expect(t, 200, denied)
+		r.lacks(t, missing)
+		r.lacks(t, `id="pos-principal"`)
+	}
+	cn := w.consoleClient(t)
+	cn.login("opManutOnly", pw)
+	for _, name := range []string{"opD1", "appA", "nobody"} {
+		r := cn.get("/console/manutenzione?principal=" + name)
+		r.expect(t, 200, denied)
+		r.lacks(t, missing)
+	}
 }
 
 func TestConsoleAuditAndEscaping(t *testing.T) {

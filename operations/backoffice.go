@@ -78,6 +78,41 @@ func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s do
 	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
 }
 
+// Principals finds registered principals by name.
+type Principals interface {
+	Lookup(name string) (*projections.PrincipalRecord, bool)
+}
+
+// ReadPrincipal reads a registered principal of either kind by name (the
+// console's Manutenzione page): Anagrafica Applicazioni R for an
+// application, Anagrafica Ruoli R for an operator, as GET /applicazioni
+// and GET /operatori decide. One of the two is needed before the lookup;
+// a caller holding only one gets that one's denial for a name of the
+// other kind and for a missing name alike, so it never learns which names
+// exist; a caller holding both learns that a name is missing (404).
+func ReadPrincipal(m Principals, p domain.Principal, name string, rec Recorder) (*projections.PrincipalRecord, error) {
+	apps := UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil)
+	ops := UseService(p, domain.ServiceAnagraficaRuoli, domain.RightRead, nil)
+	var neither, notBoth error // a denial when the caller holds neither right, or not both
+	if apps != nil {
+		notBoth = apps
+		if ops != nil {
+			neither = apps
+		}
+	} else {
+		notBoth = ops
+	}
+	r, err := find(rec, check(rec, "UseService", neither), func() (*projections.PrincipalRecord, bool) { return m.Lookup(name) },
+		func() error { return notBoth })
+	if err != nil {
+		return nil, err
+	}
+	if r.Principal.Kind == domain.KindApplication {
+		return r, check(rec, "UseService", apps)
+	}
+	return r, check(rec, "UseService", ops)
+}
+
 // ListRegistry is GET of a whole unscoped Backoffice registry
 // (intermediari, ruoli, operatori, applicazioni; the scoped ones are
 // ListDomini and ListTipiPendenza): the service's R, then every entry all

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -48,14 +49,11 @@ func (c *Console) manutenzione(rq *request) error {
 	// may read that principal's registry.
 	if name := rq.r.URL.Query().Get("principal"); name != "" && len(name) <= 512 {
 		v.Principal = name
-		rec, ok := m.Lookup(name)
+		rec, err := operations.ReadPrincipal(m, rq.p, name, nil)
 		switch {
-		case !ok:
+		case errors.Is(err, domain.ErrNotFound):
 			v.PrincipalErr = "Nessuna applicazione o operatore con questo principal."
-		case rec.Principal.Kind == domain.KindApplication &&
-			!may(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightRead),
-			rec.Principal.Kind == domain.KindOperator &&
-				!may(rq.p, domain.ServiceAnagraficaRuoli, domain.RightRead):
+		case err != nil:
 			v.PrincipalErr = "Non hai il diritto di leggere questa utenza."
 		default:
 			v.PrincipalPos = uint64(rec.Position)
