@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -202,6 +203,42 @@ func TestPagamentoMatrix(t *testing.T) {
 		w.must(t, "GET", pgPub+"/pagamenti", nil, withHeader("X-Nothing", "1")).decode(t, &none)
 		if none.NumRisultati != 0 {
 			t.Fatalf("no session sees %d payments", none.NumRisultati)
+		}
+	})
+	t.Run("lists_are_the_callers_own", func(t *testing.T) {
+		listed := func(path string, opt reqOpt) []string {
+			var page Page[pagamentoView]
+			w.must(t, "GET", path, nil, opt).decode(t, &page)
+			var ids []string
+			for _, p := range page.Risultati {
+				ids = append(ids, p.ID)
+			}
+			return ids
+		}
+		for _, c := range []struct {
+			name, path  string
+			opt         reqOpt
+			has, hasNot []string
+		}{
+			{"application_started", pg + "/pagamenti", as("appA"), []string{byApp.ID}, []string{byCitizen.ID, byAnon.ID}},
+			{"other_application", pg + "/pagamenti", as("appB"), nil, []string{byApp.ID, byCitizen.ID, byAnon.ID}},
+			{"citizen_payer", pgSpid + "/pagamenti", asSPID(citizen1), []string{byApp.ID, byCitizen.ID}, []string{byAnon.ID}},
+			{"citizen_remitter_and_payer", pgSpid + "/pagamenti", asSPID(citizen2), []string{byCitizen.ID, byAnon.ID}, []string{byApp.ID}},
+		} {
+			got := listed(c.path, c.opt)
+			for _, id := range got {
+				w.do(t, "GET", strings.TrimSuffix(c.path, "/pagamenti")+"/pagamenti/"+id, nil, c.opt).expect(t, 200, "")
+			}
+			for _, id := range c.has {
+				if !slices.Contains(got, id) {
+					t.Errorf("%s: listed %v, lacks %s", c.name, got, id)
+				}
+			}
+			for _, id := range c.hasNot {
+				if slices.Contains(got, id) {
+					t.Errorf("%s: listed %v, holds %s", c.name, got, id)
+				}
+			}
 		}
 	})
 	t.Run("citizen_remitter_forced", func(t *testing.T) {

@@ -108,9 +108,7 @@ func (s *Server) getPagamento(c *echo.Context) error {
 }
 
 func (s *Server) listPagamenti(c *echo.Context) error {
-	p := callerOf(c).principal
-	items := s.model.Payments(func(pay *projections.Payment) bool { return domain.CanReadPayment(p, pay.View()) == nil })
-	return pageJSON(c, items, toPagamento)
+	return pageJSON(c, operations.ListPaymentsPagamento(s.model, callerOf(c).principal), toPagamento)
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {

@@ -23,6 +23,18 @@ type Payments interface {
 	Payment(id string) (*projections.Payment, bool)
 }
 
+// PaymentLists lists stored payments by the caller that may own them.
+type PaymentLists interface {
+	PaymentsOf(p domain.Principal, keep func(*projections.Payment) bool) []*projections.Payment
+}
+
+// ListPaymentsPagamento is GET /pagamenti: the payments p may own
+// (PaymentsOf: never a scan of every payment), each kept by
+// domain.CanReadPayment.
+func ListPaymentsPagamento(m PaymentLists, p domain.Principal) []*projections.Payment {
+	return m.PaymentsOf(p, func(pay *projections.Payment) bool { return domain.CanReadPayment(p, pay.View()) == nil })
+}
+
 // ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
 func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, check(rec, "CanAskPendenzaPagamento", domain.CanAskPendenzaPagamento(p)),

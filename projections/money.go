@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,8 +73,13 @@ type money struct {
 	incassi         *table[*Incasso]          // idDominio "/" idIncasso → incasso
 	byNotice        *table[string]            // idDominio "/" numeroAvviso → id of the latest payment covering it
 
-	listMu        sync.RWMutex // guards the lists below (list endpoints only)
-	paymentOrder  []string
+	listMu       sync.RWMutex // guards the lists below (list endpoints only)
+	paymentOrder []string
+	// paymentsOf is, for each caller that may read payments it did not
+	// start under an entity's scope (payerKey), the ids of its candidate
+	// payments, oldest first: the Pagamento API's list reads these, not
+	// every payment.
+	paymentsOf    map[string][]string
 	receiptOrder  []string
 	reportOrder   []string
 	reconcilOrder []string
@@ -82,7 +88,8 @@ type money struct {
 
 func newMoney() *money {
 	return &money{payments: newTable[*Payment](), receipts: newTable[*Receipt](),
-		reports: newTable[*SettlementReport](), reconciliations: newTable[*Reconciliation](), incassi: newTable[*Incasso](), byNotice: newTable[string]()}
+		reports: newTable[*SettlementReport](), reconciliations: newTable[*Reconciliation](), incassi: newTable[*Incasso](), byNotice: newTable[string](),
+		paymentsOf: map[string][]string{}}
 }
 
 // PaymentKind maps the event's caller kind to the domain's.
@@ -127,10 +134,16 @@ func record[V any](m *money, t *table[V], order *[]string, key string, v V) bool
 }
 
 func (m *money) startPayment(e events.PaymentStarted, env events.Envelope) {
+	v := paymentView(e)
 	if !record(m, m.payments, &m.paymentOrder, e.ID, &Payment{Event: e, Stato: PaymentInCorso,
-		Time: env.Time, Position: env.Position, view: paymentView(e)}) {
+		Time: env.Time, Position: env.Position, view: v}) {
 		return
 	}
+	m.listMu.Lock()
+	for _, k := range payerKeys(v) {
+		m.paymentsOf[k] = append(m.paymentsOf[k], e.ID)
+	}
+	m.listMu.Unlock()
 	for _, it := range e.Items {
 		if it.NumeroAvviso != "" {
 			m.byNotice.put(it.IDDominio+"/"+it.NumeroAvviso, e.ID)
@@ -202,6 +215,65 @@ func (m *ReadModel) Payment(id string) (*Payment, bool) {
 // Payments returns the payments keep accepts, oldest first.
 func (m *ReadModel) Payments(keep func(*Payment) bool) []*Payment {
 	return wholeList(m, func() []*Payment { return listOrdered(m.money, &m.money.paymentOrder, m.money.payments, keep) })
+}
+
+// PaymentsOf returns, oldest first, the payments keep accepts among those
+// p may own on the Pagamento API: the ones an application started, the
+// ones a citizen pays (payer of an item) or remits, the ones an anonymous
+// session started; none for any other caller. It narrows a list to its
+// candidates; whether p may read each is still keep's decision.
+func (m *ReadModel) PaymentsOf(p domain.Principal, keep func(*Payment) bool) []*Payment {
+	key := callerKey(p)
+	if key == "" {
+		return nil
+	}
+	return wholeList(m, func() []*Payment {
+		mo := m.money
+		mo.listMu.RLock()
+		ids := slices.Clone(mo.paymentsOf[key])
+		mo.listMu.RUnlock()
+		return listOrdered(mo, &ids, mo.payments, keep)
+	})
+}
+
+// payerKeys are the keys a payment is listed under in paymentsOf: its
+// starting application or anonymous session, and every citizen paying or
+// remitting it, each once.
+func payerKeys(v domain.PaymentView) []string {
+	var keys []string
+	add := func(k string) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	switch {
+	case v.CallerKind == domain.KindApplication && v.CallerID != "":
+		add("a/" + v.CallerID)
+	case v.CallerKind == domain.KindAnonymous && v.SessionHash != "":
+		add("s/" + v.SessionHash)
+	}
+	if v.RemitterID != "" {
+		add("c/" + v.RemitterID)
+	}
+	for _, it := range v.Items {
+		if it.PayerID != "" {
+			add("c/" + it.PayerID)
+		}
+	}
+	return keys
+}
+
+// callerKey is p's key in paymentsOf ("" for a caller that owns none).
+func callerKey(p domain.Principal) string {
+	switch {
+	case p.Kind == domain.KindApplication && p.IDA2A != "":
+		return "a/" + p.IDA2A
+	case p.Kind == domain.KindCitizen && p.Name != "":
+		return "c/" + p.Name
+	case p.Kind == domain.KindAnonymous && p.SessionHash != "":
+		return "s/" + p.SessionHash
+	}
+	return ""
 }
 
 // PaymentCovering returns the latest payment started for the notice.
