@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -51,30 +53,47 @@ func (r siteverifyReply) passes(soglia float64) bool {
 
 // captchaClient verifies tokens with a reCAPTCHA-compatible siteverify
 // service over one pooled HTTP client. A check never outlasts the
-// configured timeout.
+// configured timeout, and at most cap(slots) run at once: whatever the
+// public sends, the service is asked no more than that.
 type captchaClient struct {
-	http *http.Client
+	http  *http.Client
+	slots chan struct{}
+	// warn paces the log of failed checks: a flood of them while the
+	// service is down writes a line a second, not one per request.
+	warn *rate.Limiter
 }
 
-func newCaptchaClient() *captchaClient {
+func newCaptchaClient(checks int) *captchaClient {
 	tr := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:        64,
 		MaxIdleConnsPerHost: 32,
+		MaxConnsPerHost:     checks,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: 5 * time.Second,
 	}
-	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second}}
+	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second},
+		slots: make(chan struct{}, checks), warn: rate.NewLimiter(1, 5)}
 }
+
+// errCaptchaBusy is a check not made: every slot was taken (HTTP 429).
+var errCaptchaBusy = errors.New("too many captcha checks in flight")
 
 // errCaptchaUnavailable is a siteverify failure: unreachable, timed out,
 // non-200 or not a siteverify reply.
 var errCaptchaUnavailable = errors.New("captcha service unavailable")
 
 // verify asks the service about token. It returns whether the check
-// passed, or errCaptchaUnavailable (wrapped) when no answer could be had.
+// passed, errCaptchaUnavailable (wrapped) when no answer could be had, or
+// errCaptchaBusy when every slot is taken.
 func (cc *captchaClient) verify(ctx context.Context, cfg events.CaptchaSettings, token, remoteIP string) (bool, error) {
+	select {
+	case cc.slots <- struct{}{}:
+		defer func() { <-cc.slots }()
+	default:
+		return false, errCaptchaBusy
+	}
 	timeout := time.Duration(cfg.TimeoutMs) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 5 * time.Second

@@ -49,6 +49,7 @@ type harnessConfig struct {
 	replicas        int      // stream replicas on that cluster
 	dataDir         string   // a data dir that outlives the replica (restart tests)
 	bodyTimeout     time.Duration
+	captchaChecks   int
 	throttle        bool   // the default failed-login throttles instead of none
 	snapshotDir     string // start the read models from the snapshot there
 	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
@@ -99,6 +100,8 @@ type harnessOption func(*harnessConfig)
 func withSPIDProxies(p ...netip.Prefix) harnessOption {
 	return func(c *harnessConfig) { c.spidProxies = p }
 }
+
+func withCaptchaChecks(n int) harnessOption { return func(c *harnessConfig) { c.captchaChecks = n } }
 
 func withMaxBody(n int64) harnessOption { return func(c *harnessConfig) { c.maxBody = n } }
 
@@ -206,7 +209,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
 		Log: vlog,
-		Limits: Limits{BodyTimeout: cfg.bodyTimeout,
+		Limits: Limits{BodyTimeout: cfg.bodyTimeout, CaptchaChecks: cfg.captchaChecks,
 			FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle)},
 	}, store, model, cmds, logger)
 	if err != nil {

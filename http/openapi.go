@@ -193,8 +193,8 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.body != nil {
 		statuses = append(statuses, http.StatusUnsupportedMediaType)
 	}
-	if auth == domain.AuthBasic || auth == domain.AuthAPIKey || auth == domain.AuthPublic && method != http.MethodGet {
-		statuses = append(statuses, http.StatusTooManyRequests) // failed logins; anonymous writes
+	if auth == domain.AuthBasic || auth == domain.AuthAPIKey || auth == domain.AuthPublic && (method != http.MethodGet || doc.captcha) {
+		statuses = append(statuses, http.StatusTooManyRequests) // failed logins; anonymous writes; captcha checks
 	}
 	for _, st := range statuses {
 		oc.AddRespStructure(FaultBean{}, openapi.WithHTTPStatus(st))

@@ -20,6 +20,10 @@ type opDoc struct {
 	resp    any      // success body
 	created bool     // a write that answers 201 when it creates, 200 when it updates
 	list    bool     // a GovPay page
+	// captcha marks a read under the public API's protection (section 7),
+	// which answers 429 when the captcha checks in flight are at their
+	// bound (writes of the public API may answer 429 anyway).
+	captcha bool
 	// docPath, when set, is the path the document lists the route under:
 	// OpenAPI holds one template per path shape, so a route whose segments
 	// name other parameters than another method's at the same shape is
@@ -107,7 +111,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                              {summary: "Read a pendenza to pay", resp: pendenzaView{}},
 	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIPagamento, http.MethodPost, "/pendenze/:idDominio/:idTipoPendenza"}:                     {summary: "POST /pendenze/{idDominio}/{idTipoPendenza} (the two segments are the entity and the type): a payer creates its own pendenza of a type that allows it (citizens: as payer; anonymous: the session's; applications: in their PAGAMENTO scope); 201", body: pendenzaPagamentoBody{}, resp: pendenzaCreata{}, created: true, docPath: "/pendenze/:idA2A/:idPendenza"},
-	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}},
+	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}, captcha: true},
 	{domain.APIPagamento, http.MethodGet, "/profilo"}:                                                  {summary: "The caller's profile", resp: profiloView{}},
 	{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Record a reconciliation", body: riconciliazioneBody{}, resp: riconciliazioneView{}, created: true},
 	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Read a reconciliation", resp: riconciliazioneView{}},

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -194,9 +195,13 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 		}
 		passed, err := s.captcha.verify(r.Context(), cfg, token, remoteIP)
 		switch {
+		case errors.Is(err, errCaptchaBusy):
+			return &tooManyRequests{retryAfter: time.Second, reason: "captcha checks"}
 		case err != nil:
 			outcome = domain.CaptchaUnavailable
-			s.logger.Warn("captcha check failed", "error", err.Error(), "denyOnFail", cfg.DenyOnFail)
+			if s.captcha.warn.Allow() {
+				s.logger.Warn("captcha check failed", "error", err.Error(), "denyOnFail", cfg.DenyOnFail)
+			}
 		case passed:
 			outcome = domain.CaptchaPassed
 		default:

@@ -273,6 +273,57 @@ func testTokenPlacement(t *testing.T, w *world, sv *siteverifyServer) {
 
 }
 
+// TestCaptchaChecksAreBounded: however many public requests carry a
+// token, no more siteverify calls than the limit are in flight; the
+// others are answered 429 at once, and once the calls end a check runs
+// again.
+func TestCaptchaChecksAreBounded(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, withCaptchaChecks(2))
+	sv := newSiteverify(t)
+	p := w.createPendenza(t, "appA", "cap-bound", d1, t1, citizen1)
+	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+	w.protect(t, true, sv.URL, true, map[string]any{"timeoutMs": 30000})
+	held := make(chan int, 2)
+	for range 2 {
+		go func() { held <- w.do(t, "GET", avviso+"?gRecaptchaResponse=slow", nil).Status }()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sv.mu.Lock()
+		n := len(sv.secrets)
+		sv.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d checks reached the service, want 2", n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range 5 {
+		r := w.do(t, "GET", avviso+"?gRecaptchaResponse=v2-ok", nil)
+		r.expect(t, 429, "429000")
+		if r.Header.Get("Retry-After") == "" {
+			t.Fatal("429 without Retry-After")
+		}
+	}
+	sv.mu.Lock()
+	n := len(sv.secrets)
+	sv.mu.Unlock()
+	if n != 2 {
+		t.Fatalf("%d checks reached the service while both slots were held, want 2", n)
+	}
+	sv.release <- struct{}{}
+	sv.release <- struct{}{}
+	for range 2 {
+		if st := <-held; st != 403 {
+			t.Fatalf("held check answered %d, want 403 (no answer, denyOnFail)", st)
+		}
+	}
+	w.do(t, "GET", avviso+"?gRecaptchaResponse=v2-ok", nil).expect(t, 200, "")
+}
+
 // TestCaptchaSecretStaysWithItsServer: the stored secret stays with the
 // verifier it was given for. A PUT that points serverURL elsewhere without
 // a secretKey is refused while the protection is on and drops the secret

@@ -93,6 +93,10 @@ type Limits struct {
 	// MaxConnections bounds the open connections of each listener; further
 	// clients wait in the kernel's accept queue. Default 4096.
 	MaxConnections int
+	// CaptchaChecks bounds the siteverify calls in flight (each may last
+	// the protection's timeoutMs): a public request that finds them all
+	// busy is answered 429 at once. Default 64.
+	CaptchaChecks int
 }
 
 // Defaults of the request limits (see Config).
@@ -100,6 +104,7 @@ const (
 	DefaultBodyTimeout    = 15 * time.Second
 	DefaultRequestTimeout = 60 * time.Second
 	DefaultMaxConnections = 4096
+	DefaultCaptchaChecks  = 64
 	// maxHeaderBytes bounds a request's header block; net/http answers a
 	// larger one 431 itself.
 	maxHeaderBytes = 64 << 10
@@ -168,12 +173,15 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = DefaultMaxConnections
 	}
+	if cfg.CaptchaChecks <= 0 {
+		cfg.CaptchaChecks = DefaultCaptchaChecks
+	}
 	signer, err := newSessionSigner(cfg.SessionKeyFile)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
-		captcha: newCaptchaClient(), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
+		captcha: newCaptchaClient(cfg.CaptchaChecks), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
 	s.metrics.trackStoreLag(store, model)
 	s.logins = newLoginGuard(cfg, logger, s.metrics.reg)
 	s.anonymousWrites = newLimiterTable(anonymousWriteRate, anonymousWriteBurst, throttleEntries)

@@ -84,6 +84,7 @@ func defaultConfig() Config {
 			BodyTimeout:              httpapi.DefaultBodyTimeout,
 			RequestTimeout:           httpapi.DefaultRequestTimeout,
 			MaxConnections:           httpapi.DefaultMaxConnections,
+			CaptchaChecks:            httpapi.DefaultCaptchaChecks,
 		},
 		Console:            true,
 		ConsoleIdleTimeout: console.DefaultIdleTimeout,
@@ -121,6 +122,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.BodyTimeout, "body-timeout", c.BodyTimeout, "deadline for reading a whole request (headers and body)")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "deadline for a request from its headers to the end of its response")
 	fs.IntVar(&c.MaxConnections, "max-connections", c.MaxConnections, "open connections per listener; more wait to be accepted")
+	fs.IntVar(&c.CaptchaChecks, "captcha-checks", c.CaptchaChecks, "captcha siteverify calls in flight at once; a protected public request beyond them is 429")
 	fs.DurationVar(&c.CheckpointInterval, "checkpoint-interval", c.CheckpointInterval, "how often a signed checkpoint of the log is appended while the log grows (0: only at shutdown)")
 	fs.StringVar(&c.LogSigningKey, "log-signing-key", c.LogSigningKey, "file of the checkpoints' signing key (default <data-dir>/log-signing.key, generated on first start)")
 	fs.StringVar(&c.LogSigner, "log-signer", c.LogSigner, "name of the signing key generated on first start (one per replica)")
@@ -216,6 +218,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxConnections < 1 {
 		errs = append(errs, errors.New("--max-connections must be at least 1"))
+	}
+	if c.CaptchaChecks < 1 {
+		errs = append(errs, errors.New("--captcha-checks must be at least 1"))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
