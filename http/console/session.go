@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,12 +44,24 @@ type sessions struct {
 	idle, absolute time.Duration
 	now            func() time.Time
 
-	mu sync.Mutex
-	m  map[[32]byte]*session
+	mu     sync.Mutex
+	m      map[[32]byte]*session
+	byName map[string][][32]byte // each principal's sessions, oldest first
+	swept  time.Time             // the last sweep of expired sessions
 }
 
+// Bounds of the session store: a principal keeps its newest
+// maxSessionsPerPrincipal sessions (a login beyond them ends its oldest),
+// so the store holds at most that many per registered principal whatever
+// a client with valid credentials repeats; expired sessions are swept at
+// a login at most every sweepEvery (get ends an expired one at once).
+const (
+	maxSessionsPerPrincipal = 16
+	sweepEvery              = time.Minute
+)
+
 func newSessions(idle, absolute time.Duration) *sessions {
-	return &sessions{idle: idle, absolute: absolute, now: time.Now, m: map[[32]byte]*session{}}
+	return &sessions{idle: idle, absolute: absolute, now: time.Now, m: map[[32]byte]*session{}, byName: map[string][][32]byte{}}
 }
 
 func randomToken() string {
@@ -77,23 +90,46 @@ func (st *sessions) start(rec *projections.PrincipalRecord, auth domain.AuthType
 	if auth == domain.AuthBasic {
 		s.pwHash = rec.PasswordHash
 	}
+	k := sessionKey(id)
 	st.mu.Lock()
-	st.sweepLocked(now)
-	st.m[sessionKey(id)] = s
+	if now.Sub(st.swept) >= sweepEvery {
+		st.sweepLocked(now)
+		st.swept = now
+	}
+	if own := st.byName[s.name]; len(own) >= maxSessionsPerPrincipal {
+		st.dropLocked(own[0])
+	}
+	st.m[k] = s
+	st.byName[s.name] = append(st.byName[s.name], k)
 	st.mu.Unlock()
 	return id, s
 }
 
-// sweepLocked drops expired sessions (st.mu held); called on login, so the
-// store never grows past the sessions of the last idle period.
+// sweepLocked drops expired sessions (st.mu held).
 func (st *sessions) sweepLocked(now time.Time) {
 	for k, s := range st.m {
 		s.mu.Lock()
 		expired := now.Sub(s.lastSeen) > st.idle || now.Sub(s.created) > st.absolute
 		s.mu.Unlock()
 		if expired {
-			delete(st.m, k)
+			st.dropLocked(k)
 		}
+	}
+}
+
+// dropLocked removes session k from the store and its principal's list
+// (st.mu held).
+func (st *sessions) dropLocked(k [32]byte) {
+	s, ok := st.m[k]
+	if !ok {
+		return
+	}
+	delete(st.m, k)
+	own := slices.DeleteFunc(st.byName[s.name], func(x [32]byte) bool { return x == k })
+	if len(own) == 0 {
+		delete(st.byName, s.name)
+	} else {
+		st.byName[s.name] = own
 	}
 }
 
@@ -127,7 +163,7 @@ func (st *sessions) get(id string) (*session, bool) {
 // end removes the session of the cookie value.
 func (st *sessions) end(id string) {
 	st.mu.Lock()
-	delete(st.m, sessionKey(id))
+	st.dropLocked(sessionKey(id))
 	st.mu.Unlock()
 }
 
