@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -59,23 +58,22 @@ func newMetrics(model *projections.ReadModel) *metrics {
 	return m
 }
 
-// trackStoreLag adds the gauge of how many positions the projections are
-// behind the log's end.
+// trackStoreLag adds the gauges of how far the projections are behind
+// the log's end (one lagProbe measures both).
 func (m *metrics) trackStoreLag(store events.LogReader, model *projections.ReadModel) {
+	probe := &lagProbe{store: store, model: model, every: lagProbeEvery}
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "payauthz_projection_lag_positions", Help: "Log positions not yet applied by the projections.",
 	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		last, err := store.LastPosition(ctx)
-		if err != nil {
-			return -1
-		}
-		return float64(last) - float64(model.AppliedPosition())
+		positions, _ := probe.measure()
+		return positions
 	}), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "payauthz_projection_lag_seconds",
 		Help: "How far the projections are behind the log, in seconds: 0 when they applied its last position, else the age of the last applied event.",
-	}, func() float64 { return projectionLagSeconds(store, model, time.Now()) }))
+	}, func() float64 {
+		_, seconds := probe.measure()
+		return seconds
+	}))
 }
 
 // captcha counts one captcha check of the protected public API.

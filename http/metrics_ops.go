@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -114,30 +115,57 @@ func (m *metrics) Retried() { m.retries.Inc() }
 // errLagProbed stops the read of the first unapplied event.
 var errLagProbed = errors.New("first unapplied event read")
 
-// projectionLagSeconds is 0 when the projections applied the log's last
-// position; else how long the oldest commit they have not applied has
-// waited; -1 when the log cannot be read.
-func projectionLagSeconds(store events.LogReader, model *projections.ReadModel, now time.Time) float64 {
+// projectionLag is how far the projections are behind the log: in
+// positions, and in seconds (0 when they applied the log's last position,
+// else how long the oldest commit they have not applied has waited); -1
+// for both when the log cannot be read.
+func projectionLag(store events.LogReader, model *projections.ReadModel, now time.Time) (positions, seconds float64) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	last, err := store.LastPosition(ctx)
 	if err != nil {
-		return -1
+		return -1, -1
 	}
 	applied := model.AppliedPosition()
 	if applied >= last {
-		return 0
+		return float64(last) - float64(applied), 0
 	}
+	positions = float64(last - applied)
 	var oldest time.Time
 	err = store.Read(ctx, applied, func(_ context.Context, env events.Envelope) error {
 		oldest = env.Time
 		return errLagProbed
 	})
 	if err != nil && !errors.Is(err, errLagProbed) {
-		return -1
+		return positions, -1
 	}
 	if oldest.IsZero() { // applied in the meantime
-		return 0
+		return positions, 0
 	}
-	return max(now.Sub(oldest).Seconds(), 0)
+	return positions, max(now.Sub(oldest).Seconds(), 0)
+}
+
+// lagProbe measures projectionLag at most once per every (lagProbeEvery
+// on /metrics), whatever the scrape rate: /metrics answers anyone, and
+// each measure asks the store.
+type lagProbe struct {
+	store events.LogReader
+	model *projections.ReadModel
+	every time.Duration
+
+	mu                 sync.Mutex
+	at                 time.Time // of the last measure
+	positions, seconds float64
+}
+
+const lagProbeEvery = time.Second
+
+func (p *lagProbe) measure() (positions, seconds float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now := time.Now(); p.at.IsZero() || now.Sub(p.at) >= p.every {
+		p.at = now
+		p.positions, p.seconds = projectionLag(p.store, p.model, now)
+	}
+	return p.positions, p.seconds
 }

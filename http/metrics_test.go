@@ -134,17 +134,35 @@ func TestMetricsPassPromlintAndCountAsTheDecisionLog(t *testing.T) {
 }
 
 // TestProjectionLagSeconds: 0 when caught up however old the last event,
-// else the age of the oldest unapplied commit.
+// else the age of the oldest unapplied commit; measured at most once a
+// period whatever the scrape rate.
 func TestProjectionLagSeconds(t *testing.T) {
 	h := newHarness(t)
 	now := time.Now().Add(time.Hour)
-	if got := projectionLagSeconds(h.store, h.model, now); got != 0 {
-		t.Fatalf("caught up an hour later: %v, want 0", got)
+	if positions, seconds := projectionLag(h.store, h.model, now); positions != 0 || seconds != 0 {
+		t.Fatalf("caught up an hour later: %v positions, %v s, want 0 and 0", positions, seconds)
 	}
 	behind := projections.New() // has applied nothing of the log
-	got := projectionLagSeconds(h.store, behind, now)
-	if got < 3599 || got > 3700 {
-		t.Fatalf("an hour behind: %v s", got)
+	last, err := h.store.LastPosition(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	positions, seconds := projectionLag(h.store, behind, now)
+	if positions != float64(last) || seconds < 3599 || seconds > 3700 {
+		t.Fatalf("an hour behind: %v positions (log at %d), %v s", positions, last, seconds)
+	}
+
+	// /metrics answers anyone: its gauges measure at most once per probe
+	// period, however often they are read.
+	probe := &lagProbe{store: h.store, model: behind, every: time.Hour}
+	p1, _ := probe.measure()
+	h.must(t, "PUT", bo+"/tipiPendenza/LAGPROBE", map[string]any{"descrizione": "lag probe", "abilitato": true})
+	if p2, _ := probe.measure(); p2 != p1 {
+		t.Fatalf("measured again within the period: %v then %v positions", p1, p2)
+	}
+	probe.every = 0
+	if p3, _ := probe.measure(); p3 != p1+1 {
+		t.Fatalf("after the period: %v positions, want %v", p3, p1+1)
 	}
 }
 
