@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +105,22 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	}
 	spontIn := func(tipo string) audit.Resource { return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo} }
 	conn := map[string]any{"principal": "node-x", "password": "node-x-secret"}
+	// Events of the log by position: a pendenza of unit UO1 of d1 and one
+	// of d1 without a unit, read by an operator whose role holds UO1 alone.
+	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
+	w.grantUO1(t, "appRU", "RAGIONERIA", "opGiornaleUO1", aclOf("Giornale degli Eventi", "R"))
+	eventOf := func(id, unit string) string {
+		b := pendenzaBodyFor(d1, t1, citizen1)
+		if unit != "" {
+			b["idUnitaOperativa"] = unit
+		}
+		pos, err := ParseToken(w.store.Backend(), w.must(t, "PUT", pe+"/pendenze/appA/"+id, b, as("appA")).Header.Get(ConsistencyHeader))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bo + "/eventi/" + strconv.FormatUint(uint64(pos), 10)
+	}
+	inUnit, noUnit := eventOf("evUO1", "UO1"), eventOf("evNoUnit", "")
 	rows := []agreeRow{
 		// PENDENZE
 		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
@@ -159,7 +176,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"rg_reads_own", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appC")), pq("appC", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
 		{"rg_reads_other", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appA")), pq("appA", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
 		{"rg_missing_404", "GET", rg + "/riconciliazioni/" + d1 + "/nope", nil, opts(as("appC")), pq("appC", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "nope"})},
-		{"rg_flussi_in_scope", "GET", rg + "/flussiRendicontazione?idDominio=" + d1, nil, opts(as("appC")), pq("appC", B, rag, "read-dominio", audit.Resource{IDDominio: d1})},
+		{"rg_flussi_list_of_an_entity", "GET", rg + "/flussiRendicontazione?idDominio=" + d1, nil, opts(as("appC")), pq("appC", B, rag, "list", res)},
+		{"rg_riscossioni_list_of_a_unit_scope", "GET", rg + "/riscossioni?idDominio=" + d1, nil, opts(as("appRU")), pq("appRU", B, rag, "list", res)},
 		{"rg_reads_reconciliation_without_grant", "GET", rg + "/riconciliazioni/" + d1 + "/r1", nil, opts(as("appNone")), pq("appNone", B, rag, "read-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
 		{"rg_payment_missing_404", "GET", rg + "/pagamenti/" + strings.Repeat("0", 32), nil, opts(as("appC")), pq("appC", B, rag, "read-payment", audit.Resource{IDPagamento: strings.Repeat("0", 32)})},
 		{"rg_flussi_out_of_scope", "GET", rg + "/flussiRendicontazione/" + d2 + "/F1", nil, opts(as("appA")), pq("appA", B, rag, "read-dominio", audit.Resource{IDDominio: d2})},
@@ -196,6 +214,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_write_hardening", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_write_hardening_read_only", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_write_dominio_other_entity", "PUT", bo + "/domini/" + d2, map[string]any{"ragioneSociale": "Ente", "abilitato": true}, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Creditore", "W", audit.Resource{IDDominio: d2}))},
+		{"bo_evento_of_its_unit", "GET", inUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO1", IDTipoPendenza: t1})},
+		{"bo_evento_of_its_entity_without_unit", "GET", noUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDTipoPendenza: t1})},
 		{"bo_profile", "GET", bo + "/profilo", nil, opts(as("opRO")), pq("opRO", B, bof, "profilo", res)},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
 	}

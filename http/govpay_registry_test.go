@@ -439,6 +439,44 @@ func TestUnitScopedReceipts(t *testing.T) {
 			t.Fatalf("%s as %s lists another unit's, or not its own: %s", q.path, q.who, body)
 		}
 	}
+
+	// A payment over both units: on the Ragioneria API a grant on UO1
+	// sees the payment with UO1's item alone (and its amount), by id and
+	// in the list; a whole-entity grant sees both.
+	refs := []map[string]any{}
+	for _, u := range []string{"UO1", "UO2"} {
+		b := pendenzaBodyFor(d1, t1, citizen1)
+		b["idUnitaOperativa"] = u
+		w.must(t, "PUT", pe+"/pendenze/appA/P"+u, b, as("appA"))
+		refs = append(refs, map[string]any{"idA2A": "appA", "idPendenza": "P" + u})
+	}
+	var started pagamentoCreated
+	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": refs}, as("appA")).decode(t, &started)
+	items := func(v pagamentoView) (ids []string) {
+		for _, it := range v.Pendenze {
+			ids = append(ids, it.IDPendenza)
+		}
+		return ids
+	}
+	for _, c := range []struct {
+		who     string
+		want    []string
+		importo Importo
+	}{{"appRU", []string{"PUO1"}, 12345}, {"appC", []string{"PUO1", "PUO2"}, 24690}} {
+		var one pagamentoView
+		w.must(t, "GET", rg+"/pagamenti/"+started.ID, nil, as(c.who)).decode(t, &one)
+		var page Page[pagamentoView]
+		w.must(t, "GET", rg+"/pagamenti", nil, as(c.who)).decode(t, &page)
+		i := slices.IndexFunc(page.Risultati, func(v pagamentoView) bool { return v.ID == started.ID })
+		if i < 0 {
+			t.Fatalf("%s: payment %s not listed", c.who, started.ID)
+		}
+		for _, v := range []pagamentoView{one, page.Risultati[i]} {
+			if !slices.Equal(items(v), c.want) || v.Importo != c.importo {
+				t.Fatalf("%s sees items %v, importo %v; want %v, %v", c.who, items(v), v.Importo, c.want, c.importo)
+			}
+		}
+	}
 }
 
 // grantUO1 authorizes application app on api, and gives operator op a role

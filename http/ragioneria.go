@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -49,20 +48,13 @@ func (s *Server) listRiscossioni(c *echo.Context) error {
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
-	p, err := gated(c, operations.UseRagioneria)
+	p := callerOf(c).principal
+	items, err := operations.ListPaymentsRagioneria(s.model.Payments, p, nil)
 	if err != nil {
 		return err
 	}
-	items := s.model.Payments(func(pay *projections.Payment) bool {
-		return domain.CanReadPaymentRagioneria(p, pay.View()) == nil
-	})
-	return pageJSON(c, items, func(pay *projections.Payment) pagamentoView { return toPagamentoItems(pay, ragioneriaItems(p)) })
-}
-
-// ragioneriaItems admits the payment items of the entities in p's
-// RAGIONERIA scope.
-func ragioneriaItems(p domain.Principal) func(idDominio string) bool {
-	return func(idDominio string) bool { return domain.CanReadRagioneriaDominio(p, idDominio) == nil }
+	keep := operations.RagioneriaPaymentItem(p)
+	return pageJSON(c, items, func(pay *projections.Payment) pagamentoView { return toPagamentoItems(pay, keep) })
 }
 
 func (s *Server) ragGetPagamento(c *echo.Context) error {
@@ -75,5 +67,5 @@ func (s *Server) ragGetPagamento(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toPagamentoItems(pay, ragioneriaItems(p)))
+	return c.JSON(http.StatusOK, toPagamentoItems(pay, operations.RagioneriaPaymentItem(p)))
 }

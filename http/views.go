@@ -3,6 +3,7 @@ package httpapi
 import (
 	"time"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -74,20 +75,20 @@ type pagamentoView struct {
 }
 
 func toPagamento(p *projections.Payment) pagamentoView {
-	return toPagamentoItems(p, func(string) bool { return true })
+	return toPagamentoItems(p, func(domain.Place) bool { return true })
 }
 
-// toPagamentoItems is the payment with only the items of the entities
-// keep admits (importo is theirs): a reader scoped by entity sees nothing
-// of the other entities a payment touches.
-func toPagamentoItems(p *projections.Payment, keep func(idDominio string) bool) pagamentoView {
+// toPagamentoItems is the payment with only the items whose place (entity
+// and unit) keep admits (importo is theirs): a reader scoped by entity or
+// unit sees nothing of the other places a payment touches.
+func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) pagamentoView {
 	v := pagamentoView{ID: p.Event.ID, Stato: p.Stato, DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
 	if p.Event.Remitter != nil {
 		s := toSoggetto(*p.Event.Remitter)
 		v.SoggettoVersante = &s
 	}
 	for _, it := range p.Event.Items {
-		if !keep(it.IDDominio) {
+		if !keep(domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa}) {
 			continue
 		}
 		v.Importo += Importo(it.AmountCents)

@@ -62,6 +62,24 @@ func UseRagioneria(p domain.Principal, rec Recorder) error {
 	return check(rec, "CanUseRagioneria", domain.CanUseRagioneria(p))
 }
 
+// ListPaymentsRagioneria is GET /pagamenti on the Ragioneria API: the
+// gate, then the payments domain.CanReadPaymentRagioneria keeps (those
+// touching the grant's scope).
+func ListPaymentsRagioneria(all func(keep func(*projections.Payment) bool) []*projections.Payment, p domain.Principal, rec Recorder) ([]*projections.Payment, error) {
+	if err := UseRagioneria(p, rec); err != nil {
+		return nil, err
+	}
+	return all(func(pay *projections.Payment) bool { return domain.CanReadPaymentRagioneria(p, pay.View()) == nil }), nil
+}
+
+// RagioneriaPaymentItem admits the items of a payment read on the
+// Ragioneria API that p's grant reaches (domain.CanReadRagioneriaPlace:
+// the item's entity whole, or its unit); the payment's other items are not
+// shown.
+func RagioneriaPaymentItem(p domain.Principal) func(domain.Place) bool {
+	return func(pl domain.Place) bool { return domain.CanReadRagioneriaPlace(p, pl) == nil }
+}
+
 // ReadPaymentRagioneria is GET /pagamenti/{id} on the Ragioneria API.
 func ReadPaymentRagioneria(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
 	pay, err := find(rec, UseRagioneria(p, rec), func() (*projections.Payment, bool) { return m.Payment(id) }, nil)

@@ -146,14 +146,14 @@ var catalogue = []*Operation{
 	collectionRead(domain.APIBackoffice, "GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}", operations.ReadRiscossioneBackoffice),
 	flowRead(domain.APIBackoffice, operations.ReadFlussoAtBackoffice),
 	{API: domain.APIBackoffice, Name: "read-evento",
-		Summary: "read one event of the log, named by the place it concerns: idDominio (and idTipoPendenza when the event has one); none for an event of a registry",
+		Summary: "read one event of the log, named by the place it concerns: idDominio (and idUnitaOperativa, idTipoPendenza when the event has them); none for an event of a registry",
 		Routes:  []string{"GET /eventi/{id}"},
 		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			return operations.ReadEvent(p, func() ([]domain.Place, bool) {
 				if r.IDDominio == "" {
 					return nil, true
 				}
-				return []domain.Place{{IDDominio: r.IDDominio, IDTipoPendenza: r.IDTipoPendenza}}, true
+				return []domain.Place{{IDDominio: r.IDDominio, IDUnita: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}}, true
 			}, rec)
 		}},
 	{API: domain.APIBackoffice, Name: "read-incasso", Summary: "read the incasso idDominio/idIncasso (Rendicontazioni e Incassi R on idDominio)",
@@ -268,8 +268,8 @@ var catalogue = []*Operation{
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
 		decide: dominioRead("idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }, operations.ReadReconciliation)},
-	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read settlement reports and collections of idDominio",
-		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}", "GET /flussiRendicontazione?idDominio=", "GET /riscossioni?idDominio="},
+	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read a settlement report of idDominio (the grant must hold the entity whole; the lists keep their rows by place: operation list)",
+		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}"},
 		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
