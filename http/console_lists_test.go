@@ -55,3 +55,32 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 		ca.get("/console/audit?posizione=3").expect(t, 200, `id="posizione" name="posizione" type="text" inputmode="numeric" value="3"`)
 	})
 }
+
+// TestConsolePendenzeOfAUnitScope: an operator whose role holds one unit
+// of an entity is offered the entity and sees its unit's pendenze there,
+// as GET /pendenze lists them; not the entity's pendenze without a unit,
+// nor another entity.
+func TestConsolePendenzeOfAUnitScope(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
+	w.grantUO1(t, "appUO1", "PENDENZE", "opPendenzeUO1", aclOf("Pendenze", "R"))
+	b := pendenzaBodyFor(d1, t1, citizen1)
+	b["idUnitaOperativa"] = "UO1"
+	w.must(t, "PUT", pe+"/pendenze/appA/cu-uo1", b, as("appA"))
+	w.createPendenza(t, "appA", "cu-entity", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "cu-d2", d2, t1, citizen2)
+
+	api := string(w.must(t, "GET", bo+"/pendenze", nil, as("opPendenzeUO1")).Body)
+	if !strings.Contains(api, "cu-uo1") || strings.Contains(api, "cu-entity") || strings.Contains(api, "cu-d2") {
+		t.Fatalf("GET /pendenze as the unit's operator: %s", api)
+	}
+	cc := w.consoleClient(t)
+	cc.login("opPendenzeUO1", pw)
+	page := cc.get("/console/pendenze")
+	page.expect(t, 200, `value="`+d1+`"`, "cu-uo1")
+	page.lacks(t, `value="`+d2+`"`)
+	page.lacks(t, "cu-entity")
+	cc.get("/console/pendenze?idDominio="+d1).expect(t, 200, "cu-uo1")
+	cc.get("/console/pendenze?idDominio="+d2).expect(t, 403, "403000")
+}

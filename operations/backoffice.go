@@ -25,6 +25,13 @@ func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio s
 	return check(rec, "CanOnDominio", domain.CanOnDominio(p, s, r, idDominio))
 }
 
+// ReachDominio is the gate of a Backoffice read of what may lie in one of
+// idDominio's units (receipts, collections, a page of its pendenze): a
+// role giving s r reaches the entity, whole or in some of its units.
+func ReachDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio string, rec Recorder) error {
+	return check(rec, "CanReachDominio", domain.CanReachDominio(p, s, r, idDominio))
+}
+
 // OnPlace is a Backoffice operation on what lies at a place (entity,
 // unit, type): a pendenza, or an entity × type a caller names.
 func OnPlace(p domain.Principal, s domain.Service, r domain.Right, at domain.Place, rec Recorder) error {

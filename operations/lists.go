@@ -89,6 +89,18 @@ func (e EntityScope) Admits(idDominio string) bool {
 	return domain.CanOnDominio(e.p, e.service, domain.RightRead, idDominio) == nil
 }
 
+// Reaches reports whether the list may show something of idDominio: the
+// entity whole or some of its units (an entity picker offers it).
+func (e EntityScope) Reaches(idDominio string) bool {
+	if e.only != "" && idDominio != e.only {
+		return false
+	}
+	if e.ragioneria {
+		return domain.CanAskRagioneriaDominio(e.p, idDominio) == nil
+	}
+	return domain.CanReachDominio(e.p, e.service, domain.RightRead, idDominio) == nil
+}
+
 // AdmitsReceipt reports whether the list shows receipt (or collection) r:
 // its entity whole or the unit of the pendenza it pays in scope.
 func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool {

@@ -84,7 +84,7 @@ func ragioneriaReceipt(p domain.Principal, idDominio string, lookup func() (*pro
 // giving s R reaching the entity, then the stored one's place in the
 // scope of a role giving it.
 func backofficeReceipt(p domain.Principal, s domain.Service, idDominio string, lookup func() (*projections.Receipt, bool), rec Recorder) (*projections.Receipt, error) {
-	r, err := find(rec, check(rec, "CanReachDominio", domain.CanReachDominio(p, s, domain.RightRead, idDominio)), lookup, nil)
+	r, err := find(rec, ReachDominio(p, s, domain.RightRead, idDominio, rec), lookup, nil)
 	if err != nil {
 		return r, err
 	}

@@ -91,14 +91,14 @@ func pageOf[T any](rq *request, t *table, rows []T, row func(T) []cell) {
 
 // rendicontazioni opens one of the Rendicontazioni e Incassi lists: the
 // API's gate and scope for the idDominio filter, and the entity picker
-// (the entities the unfiltered scope admits).
+// (the entities the unfiltered scope reaches, whole or in some units).
 func (c *Console) rendicontazioni(rq *request, t *table) (operations.EntityScope, error) {
 	t.Dominio = rq.r.URL.Query().Get("idDominio")
 	all, err := c.money().Rendicontazioni(rq.p, "")
 	if err != nil {
 		return all, err
 	}
-	t.Entities = c.entityOptions([]option{{"", "Tutti i domini del tuo ambito"}}, all.Admits)
+	t.Entities = c.entityOptions([]option{{"", "Tutti i domini del tuo ambito"}}, all.Reaches)
 	return c.money().Rendicontazioni(rq.p, t.Dominio)
 }
 

@@ -69,13 +69,13 @@ func (c *Console) listPendenze(rq *request) error {
 	if err != nil {
 		return err
 	}
-	v.Entities = c.entityOptions(nil, scope.Admits)
+	v.Entities = c.entityOptions(nil, scope.Reaches)
 	if f.Dominio == "" && len(v.Entities) > 0 {
 		f.Dominio = v.Entities[0].Value
 	}
 	v.Filter = f
 	if f.Dominio != "" {
-		if err := operations.OnDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio, nil); err != nil {
+		if err := operations.ReachDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio, nil); err != nil {
 			return err
 		}
 		page, err := c.pendenze().PagePendenze(rq.p, f)
