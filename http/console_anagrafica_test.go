@@ -41,6 +41,22 @@ func TestConsoleAnagrafica(t *testing.T) {
 		ct.get("/console/tipi/"+t1).expect(t, 200, `value="`+t1+`"`)
 		ct.get("/console/tipi/"+tSpont).expect(t, 403, "403000")
 	})
+	t.Run("pickers_name_only_what_the_operator_may_see", func(t *testing.T) {
+		// opRuoli reads roles but not the entities outside its own role:
+		// the role of d2 shows d2 held, by its id alone, never its name.
+		w.putRole(t, "ruoloD2", acl{aclOf("Pendenze", "R")}, []string{d2}, []string{"*"})
+		co := w.consoleClient(t)
+		co.login("opRuoli", pw)
+		page := co.get("/console/ruoli/ruoloD2")
+		page.expect(t, 200, `value="`+d1+`">`+d1+` — Ente `+d1+`</option>`, `value="`+d2+`" selected>`+d2+`</option>`)
+		page.lacks(t, "Ente "+d2)
+		w.do(t, "GET", bo+"/domini/"+d2, nil, as("opRuoli")).expect(t, 403, "403000")
+		fresh := co.get("/console/ruoli/nuovo")
+		fresh.expect(t, 200, `value="`+d1+`"`)
+		fresh.lacks(t, `value="`+d2+`"`)
+		// The administrator sees every entity named.
+		cc.get("/console/ruoli/ruoloD2").expect(t, 200, `value="`+d2+`" selected>`+d2+` — Ente `+d2+`</option>`)
+	})
 	t.Run("ruolo_grid", func(t *testing.T) {
 		cc.get("/console/ruoli/nuovo").expect(t, 200, "Anagrafica PagoPA", `name="`+aclField(5, "R")+`"`)
 		cc.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"lettorePendenze"}, aclField(5, "R"): {"on"},

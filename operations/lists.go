@@ -1,6 +1,8 @@
 package operations
 
 import (
+	"slices"
+
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
@@ -41,6 +43,28 @@ func ListDomini(all func() []events.CreditorEntityRegistered, p domain.Principal
 		return nil, err
 	}
 	return admitted(scope, all(), func(e events.CreditorEntityRegistered) string { return e.IDDominio }), nil
+}
+
+// KnownDomini reports whether p may see entity idDominio named (its
+// ragioneSociale, say in a picker): GET /domini lists it to p (DominiList's
+// scope), or one of p's roles reaches it (GET /profilo names it).
+func KnownDomini(p domain.Principal) func(idDominio string) bool {
+	listed, err := DominiList(p, nil)
+	return func(idDominio string) bool {
+		return err == nil && listed.Admits(idDominio) ||
+			slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return r.Domini.Reaches(idDominio) })
+	}
+}
+
+// KnownTipi reports whether p may see pendenza type idTipo named: GET
+// /tipiPendenza lists it to p, or one of p's roles holds it (GET
+// /profilo names it).
+func KnownTipi(p domain.Principal) func(idTipo string) bool {
+	listed, err := TipiPendenzaList(p, nil)
+	return func(idTipo string) bool {
+		return err == nil && listed.Admits(idTipo) ||
+			slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return r.Tipi.Contains(idTipo) })
+	}
 }
 
 // admitted returns, in order, the items of all whose key the scope of a

@@ -276,7 +276,7 @@ func (c *Console) fillRuolo(f *ruoloForm, p domain.Principal, has func(domain.Se
 		}
 		f.Grid = append(f.Grid, row)
 	}
-	f.Entities, f.Types = c.scopeOptions()
+	f.Entities, f.Types = c.scopeOptions(p, f.Domini, f.Tipi)
 }
 
 func itoa(i int) string {

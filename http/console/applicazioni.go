@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/payauthz/payauthz/commands"
@@ -78,7 +79,11 @@ var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", doma
 
 // pickers fills the entity and type options and the roles.
 func (c *Console) pickers(f *appForm, p domain.Principal) {
-	f.Entities, f.Types = c.scopeOptions()
+	var domini, tipi []string
+	for _, g := range f.Grants {
+		domini, tipi = append(domini, g.Domini...), append(tipi, g.Tipi...)
+	}
+	f.Entities, f.Types = c.scopeOptions(p, domini, tipi)
 	f.AllRoles = nil
 	for _, r := range c.deps.Model.Roles() {
 		f.AllRoles = append(f.AllRoles, r.Event.IDRuolo)
@@ -97,14 +102,31 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 	}
 }
 
-// scopeOptions are the entity and type pickers of a scope ("*" first).
-func (c *Console) scopeOptions() (entities, types []option) {
-	entities = c.entityOptions([]option{{"*", "Tutti i domini (*)"}}, nil)
+// scopeOptions are the entity and type pickers of a scope ("*" first):
+// the entities and types p may see named (operations.KnownDomini and
+// KnownTipi), then those the scope holds already, by id alone where p may
+// not see them named, so that saving the form keeps them.
+func (c *Console) scopeOptions(p domain.Principal, domini, tipi []string) (entities, types []option) {
+	entities = held(c.entityOptions([]option{{"*", "Tutti i domini (*)"}}, operations.KnownDomini(p)), domini)
 	types = []option{{"*", "Tutti i tipi (*)"}}
+	known := operations.KnownTipi(p)
 	for _, t := range c.deps.Model.PendenzaTypes() {
-		types = append(types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
+		if known(t.IDTipoPendenza) {
+			types = append(types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
+		}
 	}
-	return entities, types
+	return entities, held(types, tipi)
+}
+
+// held appends to opts an option labelled by its value for each value of
+// values it does not offer yet.
+func held(opts []option, values []string) []option {
+	for _, v := range values {
+		if !slices.ContainsFunc(opts, func(o option) bool { return o.Value == v }) {
+			opts = append(opts, option{v, v})
+		}
+	}
+	return opts
 }
 
 func formOf(a *projections.Application) appForm {
