@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 )
@@ -67,7 +66,7 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 			return Result{}, invalid("captcha.serverURL", "must be an absolute http(s) URL")
 		}
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteConfigurazione(actor.Principal, nil); err != nil {
 		return Result{}, err
 	}
 	return h.execute(ctx, actor, events.StreamHardening, func(stream []events.Envelope) ([]events.Event, error) {

@@ -150,7 +150,7 @@ func (s *Server) boProfilo(c *echo.Context) error {
 // resetCache is kept for GovPay clients: caches follow the log, so there is
 // nothing to reset.
 func (s *Server) resetCache(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteConfigurazione(callerOf(c).principal, nil); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"esito": "OK", "dettaglio": "caches follow the event log; nothing to reset"})
@@ -194,7 +194,7 @@ func (s *Server) hardeningView() hardeningView {
 }
 
 func (s *Server) getHardening(c *echo.Context) error {
-	if err := operations.UseService(callerOf(c).principal, domain.ServiceConfigurazioneManutenzione, domain.RightRead, nil); err != nil {
+	if err := operations.ReadConfigurazione(callerOf(c).principal, nil); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.hardeningView())

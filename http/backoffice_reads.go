@@ -56,11 +56,10 @@ func (s *Server) boGetPendenza(c *echo.Context) error {
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {
-	scope, err := operations.BackofficeList(callerOf(c).principal, domain.ServicePagamenti, nil)
+	items, err := operations.ListPaymentsBackoffice(s.model.Payments, callerOf(c).principal, nil)
 	if err != nil {
 		return err
 	}
-	items := s.model.Payments(func(pay *projections.Payment) bool { return scope.AdmitsPayment(pay.View()) })
 	return pageJSON(c, items, toPagamento)
 }
 

@@ -95,16 +95,13 @@ func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (s
 		if err != nil {
 			return err
 		}
-		if err := operations.UseService(callerOf(c).principal, svc, domain.RightWrite, nil); err != nil {
+		v, err := operations.PatchRegistry(view, callerOf(c).principal, svc, id, nil)
+		if err != nil {
 			return err
 		}
 		var ops []patchOp
 		if err := s.decodeJSON(c, &ops); err != nil {
 			return err
-		}
-		v, ok := view(id)
-		if !ok {
-			return errNotFound
 		}
 		var doc map[string]any
 		b, _ := json.Marshal(v)

@@ -85,6 +85,25 @@ func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s do
 	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
 }
 
+// ListPaymentsBackoffice is GET /pagamenti of the Backoffice: Pagamenti
+// R, then the payments all returns that a role giving it covers whole
+// (EntityScope.AdmitsPayment).
+func ListPaymentsBackoffice(all func(keep func(*projections.Payment) bool) []*projections.Payment, p domain.Principal, rec Recorder) ([]*projections.Payment, error) {
+	scope, err := BackofficeList(p, domain.ServicePagamenti, rec)
+	if err != nil {
+		return nil, err
+	}
+	return all(func(pay *projections.Payment) bool { return scope.AdmitsPayment(pay.View()) }), nil
+}
+
+// PatchRegistry is PATCH of one entry of an unscoped Backoffice registry:
+// the service's W (403 before 404), then the entry the patch applies to,
+// found by lookup. The patched entry is then written as its PUT writes
+// it, deciding again.
+func PatchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
+	return find(rec, UseService(p, s, domain.RightWrite, rec), func() (T, bool) { return lookup(id) }, nil)
+}
+
 // Principals finds registered principals by name.
 type Principals interface {
 	Lookup(name string) (*projections.PrincipalRecord, bool)

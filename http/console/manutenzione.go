@@ -26,7 +26,7 @@ type manutenzioneView struct {
 }
 
 func (c *Console) manutenzione(rq *request) error {
-	if err := operations.UseService(rq.p, domain.ServiceConfigurazioneManutenzione, domain.RightRead, nil); err != nil {
+	if err := operations.ReadConfigurazione(rq.p, nil); err != nil {
 		return err
 	}
 	m := c.deps.Model

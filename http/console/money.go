@@ -48,11 +48,7 @@ var _ moneyOps = backoffice{}
 // Payments: GET /pagamenti (Pagamenti R; a payment is listed when a role
 // giving it covers every pendenza of the payment).
 func (b backoffice) Payments(p domain.Principal) ([]*projections.Payment, error) {
-	scope, err := operations.BackofficeList(p, domain.ServicePagamenti, nil)
-	if err != nil {
-		return nil, err
-	}
-	return b.model.Payments(func(pay *projections.Payment) bool { return scope.AdmitsPayment(pay.View()) }), nil
+	return operations.ListPaymentsBackoffice(b.model.Payments, p, nil)
 }
 
 // Payment: GET /pagamenti/{id}.

@@ -84,7 +84,7 @@ func (b backoffice) PutDominio(ctx context.Context, a commands.Actor, in command
 
 // GetProtezione: GET /configurazioni/hardening (Configurazione e manutenzione R).
 func (b backoffice) GetProtezione(p domain.Principal) (events.PublicAPIProtectionConfigured, error) {
-	if err := operations.UseService(p, domain.ServiceConfigurazioneManutenzione, domain.RightRead, nil); err != nil {
+	if err := operations.ReadConfigurazione(p, nil); err != nil {
 		return events.PublicAPIProtectionConfigured{}, err
 	}
 	return b.model.Protection(), nil
