@@ -273,17 +273,25 @@ func testTokenPlacement(t *testing.T, w *world, sv *siteverifyServer) {
 
 }
 
+// protectedNotice is a world whose public API is protected, denying on
+// failure, with sv as its siteverify service (extra: more captcha
+// settings), and the public path of one of its notices.
+func protectedNotice(t *testing.T, extra map[string]any, opts ...harnessOption) (*world, *siteverifyServer, string) {
+	t.Helper()
+	w := newWorld(t, opts...)
+	sv := newSiteverify(t)
+	p := w.createPendenza(t, "appA", "protected", d1, t1, citizen1)
+	w.protect(t, true, sv.URL, true, extra)
+	return w, sv, pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+}
+
 // TestCaptchaChecksAreBounded: however many public requests carry a
 // token, no more siteverify calls than the limit are in flight; the
 // others are answered 429 at once, and once the calls end a check runs
 // again.
 func TestCaptchaChecksAreBounded(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t, withCaptchaChecks(2))
-	sv := newSiteverify(t)
-	p := w.createPendenza(t, "appA", "cap-bound", d1, t1, citizen1)
-	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
-	w.protect(t, true, sv.URL, true, map[string]any{"timeoutMs": 30000})
+	w, sv, avviso := protectedNotice(t, map[string]any{"timeoutMs": 30000}, withCaptchaChecks(2))
 	held := make(chan int, 2)
 	for range 2 {
 		go func() { held <- w.do(t, "GET", avviso+"?gRecaptchaResponse=slow", nil).Status }()
@@ -331,11 +339,7 @@ func TestCaptchaChecksAreBounded(t *testing.T) {
 // sent to a server of its choosing.
 func TestCaptchaSecretStaysWithItsServer(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	sv := newSiteverify(t)
-	p := w.createPendenza(t, "appA", "cap-secret", d1, t1, citizen1)
-	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
-	w.protect(t, true, sv.URL, true, map[string]any{"parametro": "captcha"})
+	w, _, avviso := protectedNotice(t, map[string]any{"parametro": "captcha"})
 	other := newSiteverify(t)
 	refused := func(r *response) {
 		t.Helper()

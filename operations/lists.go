@@ -104,25 +104,27 @@ func RicevuteList(p domain.Principal, only string, rec Recorder) (EntityScope, e
 
 // Admits reports whether the list shows what belongs to idDominio.
 func (e EntityScope) Admits(idDominio string) bool {
-	if e.only != "" && idDominio != e.only {
-		return false
-	}
-	if e.ragioneria {
-		return domain.CanReadRagioneriaDominio(e.p, idDominio) == nil
-	}
-	return domain.CanOnDominio(e.p, e.service, domain.RightRead, idDominio) == nil
+	return e.decides(idDominio, domain.CanReadRagioneriaDominio, domain.CanOnDominio)
 }
 
 // Reaches reports whether the list may show something of idDominio: the
 // entity whole or some of its units (an entity picker offers it).
 func (e EntityScope) Reaches(idDominio string) bool {
+	return e.decides(idDominio, domain.CanAskRagioneriaDominio, domain.CanReachDominio)
+}
+
+// decides is a decision about idDominio within the list's filter: by
+// ragioneria's rule on the Ragioneria API, by backoffice's (the list's
+// service, R) on the Backoffice.
+func (e EntityScope) decides(idDominio string, ragioneria func(domain.Principal, string) error,
+	backoffice func(domain.Principal, domain.Service, domain.Right, string) error) bool {
 	if e.only != "" && idDominio != e.only {
 		return false
 	}
 	if e.ragioneria {
-		return domain.CanAskRagioneriaDominio(e.p, idDominio) == nil
+		return ragioneria(e.p, idDominio) == nil
 	}
-	return domain.CanReachDominio(e.p, e.service, domain.RightRead, idDominio) == nil
+	return backoffice(e.p, e.service, domain.RightRead, idDominio) == nil
 }
 
 // AdmitsReceipt reports whether the list shows receipt (or collection) r:
