@@ -95,12 +95,16 @@ func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (s
 		if err != nil {
 			return err
 		}
-		v, err := operations.PatchRegistry(view, callerOf(c).principal, svc, id, nil)
-		if err != nil {
+		caller := callerOf(c).principal
+		if err := operations.PatchRegistryGate(caller, svc, nil); err != nil {
 			return err
 		}
 		var ops []patchOp
 		if err := s.decodeJSON(c, &ops); err != nil {
+			return err
+		}
+		v, err := operations.PatchRegistry(view, caller, svc, id, nil)
+		if err != nil {
 			return err
 		}
 		var doc map[string]any

@@ -326,6 +326,11 @@ func TestUnitScopes(t *testing.T) {
 	if body := string(w.must(t, "GET", bo+"/ruoli/opUO1Role", nil).Body); strings.Contains(body, "UO7") || !strings.Contains(body, `"UO1"`) {
 		t.Fatalf("role after PATCH DELETE of a unit = %s", body)
 	}
+	// A PATCH is decided in order: the service's W, the body, the entry.
+	addUnit := []map[string]any{{"op": "ADD", "path": "/domini", "value": unitEntry}}
+	w.do(t, "PATCH", bo+"/ruoli/nope", `{`, as("opRO")).expect(t, http.StatusForbidden, "403000")
+	w.do(t, "PATCH", bo+"/ruoli/nope", `{`, asAdmin()).expect(t, http.StatusBadRequest, "SINTASSI")
+	w.do(t, "PATCH", bo+"/ruoli/nope", addUnit, asAdmin()).expect(t, http.StatusNotFound, "404000")
 
 	at := func(unit string) map[string]any {
 		b := pendenzaBodyFor(d1, t1, citizen1)

@@ -82,7 +82,13 @@ func ReadEntity(m Entities, p domain.Principal, idDominio string, rec Recorder) 
 // (tipiPendenza, intermediari, ruoli, operatori, applicazioni): the
 // service's R, then the entry, found by lookup.
 func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
-	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
+	return registryEntry(lookup, p, s, domain.RightRead, id, rec)
+}
+
+// registryEntry is the service's right r (403 before 404), then the entry
+// of a registry, found by lookup.
+func registryEntry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, r domain.Right, id string, rec Recorder) (T, error) {
+	return find(rec, UseService(p, s, r, rec), func() (T, bool) { return lookup(id) }, nil)
 }
 
 // ListPaymentsBackoffice is GET /pagamenti of the Backoffice: Pagamenti
@@ -98,10 +104,17 @@ func ListPaymentsBackoffice(all func(keep func(*projections.Payment) bool) []*pr
 
 // PatchRegistry is PATCH of one entry of an unscoped Backoffice registry:
 // the service's W (403 before 404), then the entry the patch applies to,
-// found by lookup. The patched entry is then written as its PUT writes
-// it, deciding again.
+// found by lookup. The handler asks PatchRegistryGate before it reads the
+// body and PatchRegistry after, so that only a writer's body is read and
+// the patch applies to the entry as it stands once the body is in. The
+// patched entry is then written as its PUT writes it, deciding again.
 func PatchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
-	return find(rec, UseService(p, s, domain.RightWrite, rec), func() (T, bool) { return lookup(id) }, nil)
+	return registryEntry(lookup, p, s, domain.RightWrite, id, rec)
+}
+
+// PatchRegistryGate is PatchRegistry's gate alone: the service's W.
+func PatchRegistryGate(p domain.Principal, s domain.Service, rec Recorder) error {
+	return UseService(p, s, domain.RightWrite, rec)
 }
 
 // Principals finds registered principals by name.
