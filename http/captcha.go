@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -53,15 +54,24 @@ func (r siteverifyReply) passes(soglia float64) bool {
 
 // captchaClient verifies tokens with a reCAPTCHA-compatible siteverify
 // service over one pooled HTTP client. A check never outlasts the
-// configured timeout, and at most cap(slots) run at once: whatever the
-// public sends, the service is asked no more than that.
+// configured timeout; at most checks run at once, and at most perClient
+// of them for one client address: whatever the public sends, the service
+// is asked no more than that, and no one address takes every slot.
 type captchaClient struct {
-	http  *http.Client
-	slots chan struct{}
+	http *http.Client
 	// warn paces the log of failed checks: a flood of them while the
 	// service is down writes a line a second, not one per request.
 	warn *rate.Limiter
+
+	mu        sync.Mutex
+	checks    int            // the bound of checks in flight
+	perClient int            // the bound of one client's checks in flight
+	inFlight  int            // guarded by mu
+	byClient  map[string]int // client key → its checks in flight (at most checks entries); guarded by mu
 }
+
+// captchaChecksPerClient bounds one client address's checks in flight.
+const captchaChecksPerClient = 4
 
 func newCaptchaClient(checks int) *captchaClient {
 	tr := &http.Transport{
@@ -73,27 +83,50 @@ func newCaptchaClient(checks int) *captchaClient {
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: 5 * time.Second,
 	}
-	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second},
-		slots: make(chan struct{}, checks), warn: rate.NewLimiter(1, 5)}
+	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second}, warn: rate.NewLimiter(1, 1),
+		checks: checks, perClient: min(captchaChecksPerClient, checks), byClient: map[string]int{}}
 }
 
-// errCaptchaBusy is a check not made: every slot was taken (HTTP 429).
+// acquire takes a check's slot for client, or reports that none is free
+// for it (all taken, or its own share).
+func (cc *captchaClient) acquire(client string) bool {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.inFlight >= cc.checks || cc.byClient[client] >= cc.perClient {
+		return false
+	}
+	cc.inFlight++
+	cc.byClient[client]++
+	return true
+}
+
+// release gives back a slot acquire took for client.
+func (cc *captchaClient) release(client string) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	cc.inFlight--
+	if cc.byClient[client]--; cc.byClient[client] <= 0 {
+		delete(cc.byClient, client)
+	}
+}
+
+// errCaptchaBusy is a check not made: no slot was free for the client
+// (HTTP 429).
 var errCaptchaBusy = errors.New("too many captcha checks in flight")
 
 // errCaptchaUnavailable is a siteverify failure: unreachable, timed out,
 // non-200 or not a siteverify reply.
 var errCaptchaUnavailable = errors.New("captcha service unavailable")
 
-// verify asks the service about token. It returns whether the check
-// passed, errCaptchaUnavailable (wrapped) when no answer could be had, or
-// errCaptchaBusy when every slot is taken.
-func (cc *captchaClient) verify(ctx context.Context, cfg events.CaptchaSettings, token, remoteIP string) (bool, error) {
-	select {
-	case cc.slots <- struct{}{}:
-		defer func() { <-cc.slots }()
-	default:
+// verify asks the service about token for client (its address's key). It
+// returns whether the check passed, errCaptchaUnavailable (wrapped) when
+// no answer could be had, or errCaptchaBusy when no slot is free for
+// client.
+func (cc *captchaClient) verify(ctx context.Context, cfg events.CaptchaSettings, token, remoteIP, client string) (bool, error) {
+	if !cc.acquire(client) {
 		return false, errCaptchaBusy
 	}
+	defer cc.release(client)
 	timeout := time.Duration(cfg.TimeoutMs) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 5 * time.Second

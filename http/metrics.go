@@ -43,7 +43,7 @@ func newMetrics(model *projections.ReadModel) *metrics {
 		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	}, []string{"api"})
 	m.captchas = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "payauthz_captcha_checks_total", Help: "Captcha checks of the protected public API by outcome (missing, passed, failed, unavailable).",
+		Name: "payauthz_captcha_checks_total", Help: "Captcha checks of the protected public API by outcome (missing, passed, failed, unavailable; busy: not made, no slot free, 429).",
 	}, []string{"outcome"})
 	m.reg.MustRegister(m.requests, m.decisions, m.latency, m.captchas,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
@@ -78,6 +78,9 @@ func (m *metrics) trackStoreLag(store events.LogReader, model *projections.ReadM
 
 // captcha counts one captcha check of the protected public API.
 func (m *metrics) captcha(o domain.CaptchaOutcome) { m.captchas.WithLabelValues(o.String()).Inc() }
+
+// captchaBusy counts a captcha check not made: no slot was free (429).
+func (m *metrics) captchaBusy() { m.captchas.WithLabelValues("busy").Inc() }
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})

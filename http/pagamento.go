@@ -193,9 +193,10 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 		if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
 			remoteIP = ap.Addr().Unmap().String()
 		}
-		passed, err := s.captcha.verify(r.Context(), cfg, token, remoteIP)
+		passed, err := s.captcha.verify(r.Context(), cfg, token, remoteIP, clientKey(r.RemoteAddr))
 		switch {
 		case errors.Is(err, errCaptchaBusy):
+			s.metrics.captchaBusy()
 			return &tooManyRequests{retryAfter: time.Second, reason: "captcha checks"}
 		case err != nil:
 			outcome = domain.CaptchaUnavailable
