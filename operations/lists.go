@@ -50,10 +50,7 @@ func ListDomini(all func() []events.CreditorEntityRegistered, p domain.Principal
 // scope), or one of p's roles reaches it (GET /profilo names it).
 func KnownDomini(p domain.Principal) func(idDominio string) bool {
 	listed, err := DominiList(p, nil)
-	return func(idDominio string) bool {
-		return err == nil && listed.Admits(idDominio) ||
-			slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return r.Domini.Reaches(idDominio) })
-	}
+	return known(p, err == nil, listed.Admits, func(r *domain.Role, id string) bool { return r.Domini.Reaches(id) })
 }
 
 // KnownTipi reports whether p may see pendenza type idTipo named: GET
@@ -61,9 +58,14 @@ func KnownDomini(p domain.Principal) func(idDominio string) bool {
 // /profilo names it).
 func KnownTipi(p domain.Principal) func(idTipo string) bool {
 	listed, err := TipiPendenzaList(p, nil)
-	return func(idTipo string) bool {
-		return err == nil && listed.Admits(idTipo) ||
-			slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return r.Tipi.Contains(idTipo) })
+	return known(p, err == nil, listed.Admits, func(r *domain.Role, id string) bool { return r.Tipi.Contains(id) })
+}
+
+// known admits an id a list shows p (when its gate passed) or one of p's
+// roles holds.
+func known(p domain.Principal, gatePassed bool, listed func(string) bool, inRole func(*domain.Role, string) bool) func(string) bool {
+	return func(id string) bool {
+		return gatePassed && listed(id) || slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return inRole(&r, id) })
 	}
 }
 

@@ -232,7 +232,7 @@ func (m *ReadModel) PaymentsOf(p domain.Principal, keep func(*Payment) bool) []*
 		mo.listMu.RLock()
 		ids := slices.Clone(mo.paymentsOf[key])
 		mo.listMu.RUnlock()
-		return listOrdered(mo, &ids, mo.payments, keep)
+		return picked(mo.payments, ids, keep)
 	})
 }
 
@@ -326,6 +326,12 @@ func listOrdered[V any](mo *money, order *[]string, t *table[V], keep func(V) bo
 	mo.listMu.RLock()
 	keys := append([]string(nil), (*order)...)
 	mo.listMu.RUnlock()
+	return picked(t, keys, keep)
+}
+
+// picked returns, in the order of keys, the values of t under them that
+// keep accepts (nil keep: all).
+func picked[V any](t *table[V], keys []string, keep func(V) bool) []V {
 	var out []V
 	for _, k := range keys {
 		v, ok := t.get(k)

@@ -56,6 +56,8 @@ type grantForm struct {
 	// Limit says what the operator may not grant on this API, when it
 	// cannot grant every entity and type (delegation).
 	Limit string
+	// Entities and Types are its pickers (scopeOptions).
+	Entities, Types []option
 }
 
 type appForm struct {
@@ -68,8 +70,6 @@ type appForm struct {
 	Roles     []string
 	AllRoles  []string
 	Grants    []grantForm
-	Entities  []option
-	Types     []option
 	Errors    fieldErrors
 	CanWrite  bool
 }
@@ -77,13 +77,12 @@ type appForm struct {
 var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", domain.APIPendenze: "API Pendenze",
 	domain.APIRagioneria: "API Ragioneria"}
 
-// pickers fills the entity and type options and the roles.
+// pickers fills each grant's entity and type options and the roles.
 func (c *Console) pickers(f *appForm, p domain.Principal) {
-	var domini, tipi []string
-	for _, g := range f.Grants {
-		domini, tipi = append(domini, g.Domini...), append(tipi, g.Tipi...)
+	for i := range f.Grants {
+		g := &f.Grants[i]
+		g.Entities, g.Types = c.scopeOptions(p, g.Domini, g.Tipi)
 	}
-	f.Entities, f.Types = c.scopeOptions(p, domini, tipi)
 	f.AllRoles = nil
 	for _, r := range c.deps.Model.Roles() {
 		f.AllRoles = append(f.AllRoles, r.Event.IDRuolo)
