@@ -8,10 +8,14 @@ import (
 
 // The catalogue: one past-tense type per fact. Scopes are lists in GovPay's
 // convention: ["*"] means all, an empty list means none, otherwise the
-// listed ids. Amounts are integer euro cents. Password hashes are PHC
-// strings (argon2id); no plaintext secret is ever stored in an event. A
-// field tagged `secret:"true"` (hashes, keys) never leaves the service:
-// Redact drops it from every payload shown outside.
+// listed ids. Amounts are integer euro cents. Passwords and API keys of
+// principals are stored as PHC strings (argon2id), never in plaintext.
+// The secrets payauthz must itself present to other services (the captcha
+// secretKey, an entity's notification connectors) cannot be hashed: they
+// are stored as given, so the log, its backups and snapshots must be
+// guarded as the secrets are. A field tagged `secret:"true"` (hashes,
+// keys, those connectors) never leaves the service: Redact drops it from
+// every payload shown outside.
 
 // IdentifierClaimed records that an identifier that must be unique across
 // aggregates is held by one of them: a principal (Kind "principal", ID its
