@@ -209,6 +209,17 @@ func CanAskNotice(p Principal, idDominio string) error {
 	return readNotice.decide(&p, "", func() error { return reachedIn(&p, APIPagamento, idDominio, EntityScope.Reaches) })
 }
 
+// CanSeeUnitPagamento decides whether GET /domini/{idDominio}/unitaOperative
+// on the Pagamento API lists unit idUnita of idDominio to p: an
+// application when its PAGAMENTO scope holds the entity whole or that
+// unit (RuleAPIScope otherwise); citizens and anonymous callers every
+// unit (of an entity they may ask about, CanAskNotice).
+func CanSeeUnitPagamento(p Principal, idDominio, idUnita string) error {
+	return readNotice.decide(&p, "", func() error {
+		return reachedIn(&p, APIPagamento, idDominio, func(s EntityScope, d string) bool { return s.ContainsUnit(d, idUnita) })
+	})
+}
+
 // CanReadProfile decides GET /profilo on the Pagamento API: every active
 // caller that may enter the API.
 func CanReadProfile(p Principal) error { return CanEnterAPI(p, APIPagamento) }

@@ -10,6 +10,7 @@ func TestPagamentoRules(t *testing.T) {
 	pag := Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)}
 	a := app("A", pag)
 	onlyPendenze := app("P", Grant{API: APIPendenze, Domini: Entities(ScopeAll()), Tipi: ScopeAll()})
+	onU1 := app("U", Grant{API: APIPagamento, Domini: EntitiesOf(nil, map[string][]string{d1: {"U1"}}), Tipi: ScopeAll()})
 	own := PendenzaView{IDA2A: "A", IDPendenza: "1", IDDominio: d1, IDTipoPendenza: tA, PayerID: "CIT"}
 	other := PendenzaView{IDA2A: "B", IDPendenza: "2", IDDominio: d1, IDTipoPendenza: tA, PayerID: "CIT"}
 	farEntity := PendenzaView{IDA2A: "B", IDPendenza: "3", IDDominio: d2, IDTipoPendenza: tA, PayerID: "OTHER"}
@@ -88,6 +89,13 @@ func TestPagamentoRules(t *testing.T) {
 		{"ask_notice_app_out_of_scope", CanAskNotice(a, d2), RuleAPIScope},
 		{"ask_notice_anonymous", CanAskNotice(anon, d2), ""},
 		{"ask_notice_operator", CanAskNotice(operator(), d1), RuleAPIEntry},
+		{"unit_app_whole_entity", CanSeeUnitPagamento(a, d1, "U1"), ""},
+		{"unit_app_of_its_unit", CanSeeUnitPagamento(onU1, d1, "U1"), ""},
+		{"unit_app_another_unit", CanSeeUnitPagamento(onU1, d1, "U2"), RuleAPIScope},
+		{"unit_app_other_entity", CanSeeUnitPagamento(a, d2, "U1"), RuleAPIScope},
+		{"unit_citizen_any", CanSeeUnitPagamento(cit, d2, "U2"), ""},
+		{"unit_anonymous_any", CanSeeUnitPagamento(anon, d2, "U2"), ""},
+		{"unit_operator", CanSeeUnitPagamento(operator(), d1, "U1"), RuleAPIEntry},
 
 		{"profile_app", CanReadProfile(a), ""},
 		{"profile_citizen", CanReadProfile(cit), ""},

@@ -282,6 +282,26 @@ func TestUnitaOperative(t *testing.T) {
 	if len(page.Risultati) != 2 || page.Risultati[0].IDUnita != "UO1" || page.Risultati[1].IDUnita != "UO3" {
 		t.Fatalf("payable units = %+v (UO2 is disabled)", page.Risultati)
 	}
+	// An application authorized on unit UO1 alone lists UO1 alone; a
+	// citizen every enabled unit.
+	w.grantUO1(t, "appPagUO1", "PAGAMENTO", "opUnitaUO1", aclOf("Pendenze", "R"))
+	for _, c := range []struct {
+		mount string
+		who   reqOpt
+		want  []string
+	}{{pg, as("appPagUO1"), []string{"UO1"}}, {"/pagamento/rs/spid/v2", asSPID(citizen1), []string{"UO1", "UO3"}}} {
+		var got struct {
+			Risultati []unitaOperativaRef `json:"risultati"`
+		}
+		w.must(t, "GET", c.mount+"/domini/"+d1+"/unitaOperative", nil, c.who).decode(t, &got)
+		var ids []string
+		for _, u := range got.Risultati {
+			ids = append(ids, u.IDUnita)
+		}
+		if !slices.Equal(ids, c.want) {
+			t.Fatalf("units listed = %v, want %v", ids, c.want)
+		}
+	}
 	var u unitaOperativaView
 	w.must(t, "GET", uo(d1, "UO1"), nil).decode(t, &u)
 	if u.RagioneSociale != "Ufficio uno" || !u.Abilitato || u.Localita != "Milano" {

@@ -68,16 +68,17 @@ func (s *Server) listUnitaOperative(c *echo.Context) error {
 
 // pgUnitaOperative answers GET /domini/{idDominio}/unitaOperative on the
 // Pagamento API: the enabled units of an entity the caller may pay at
-// (the gate of the entity's types list).
+// (the gate of the entity's types list), within an application's grant.
 func (s *Server) pgUnitaOperative(c *echo.Context) error {
 	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
 	if err != nil {
 		return err
 	}
-	if _, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil); err != nil {
+	scope, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil)
+	if err != nil {
 		return err
 	}
-	keep := admitted(s.model.Units(dominio), func(u events.UnitRegistered) bool { return u.Enabled })
+	keep := admitted(s.model.Units(dominio), func(u events.UnitRegistered) bool { return scope.AdmitsUnit(dominio, u) })
 	return pageJSON(c, keep, func(u events.UnitRegistered) unitaOperativaRef {
 		return unitaOperativaRef{IDUnita: u.IDUnita, RagioneSociale: u.RagioneSociale}
 	})

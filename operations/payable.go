@@ -1,11 +1,14 @@
 package operations
 
-import "github.com/payauthz/payauthz/domain"
+import (
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+)
 
 // What a caller may pay on the Pagamento API (GET /domini and GET
-// /domini/{idDominio}/tipiPendenza): the entities whose notices it may ask
-// about, and the types it may pay spontaneously there, each kept by the
-// rule the payment itself is decided by.
+// /domini/{idDominio}/tipiPendenza, .../unitaOperative): the entities whose
+// notices it may ask about, the types it may pay spontaneously there and
+// the units in its reach, each kept by the rule its payment is decided by.
 
 // PayableScope keeps the entities and types a Pagamento caller may pay.
 type PayableScope struct {
@@ -35,6 +38,12 @@ func PayableTipi(m Registry, p domain.Principal, idDominio string, rec Recorder)
 		return PayableScope{}, missing(rec, nil)
 	}
 	return PayableScope{p: p}, nil
+}
+
+// AdmitsUnit reports whether the list of idDominio's units shows u:
+// enabled, and in the caller's reach (domain.CanSeeUnitPagamento).
+func (s PayableScope) AdmitsUnit(idDominio string, u events.UnitRegistered) bool {
+	return u.Enabled && domain.CanSeeUnitPagamento(s.p, idDominio, u.IDUnita) == nil
 }
 
 // AdmitsTipo reports whether the list of idDominio shows the type t:
