@@ -48,6 +48,9 @@ type Config struct {
 	Console            bool
 	ConsoleIdleTimeout time.Duration
 	ConsoleMaxAge      time.Duration
+	// ConsoleSecureCookies marks the console's cookies Secure on every
+	// request (a plain-HTTP listener behind a TLS-terminating proxy).
+	ConsoleSecureCookies bool
 	// CheckpointInterval is how often a signed checkpoint of the log's
 	// Merkle tree is appended while the log grows (0: only at shutdown).
 	CheckpointInterval time.Duration
@@ -130,6 +133,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Console, "console", c.Console, "serve the management console at /console/ (--console=false answers 404)")
 	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
 	fs.DurationVar(&c.ConsoleMaxAge, "console-max-age", c.ConsoleMaxAge, "a console session ends this long after login")
+	fs.BoolVar(&c.ConsoleSecureCookies, "console-secure-cookies", c.ConsoleSecureCookies, "mark the console's cookies Secure on every request (behind a proxy that terminates TLS); otherwise on TLS requests only")
 }
 
 // applyEnv sets every flag not given on the command line from its

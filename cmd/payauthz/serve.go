@@ -192,7 +192,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		HTTPListener:  httpLn,
 		HTTPSListener: httpsLn,
 		Console: console.Config{Disabled: !cfg.Console, IdleTimeout: cfg.ConsoleIdleTimeout,
-			MaxAge: cfg.ConsoleMaxAge},
+			MaxAge: cfg.ConsoleMaxAge, SecureCookies: cfg.ConsoleSecureCookies},
 		Log: vlog,
 	}, store, model, cmds, logger)
 	if err != nil {

@@ -33,6 +33,10 @@ type Config struct {
 	IdleTimeout time.Duration
 	// MaxAge ends a session this long after login, used or not (default 8 h).
 	MaxAge time.Duration
+	// SecureCookies marks the console's cookies Secure on every request,
+	// for a console served over plain HTTP behind a proxy that terminates
+	// TLS; otherwise they are Secure on TLS requests only.
+	SecureCookies bool
 }
 
 // Defaults of Config.
@@ -235,7 +239,7 @@ func (c *Console) page(h func(*request) error) http.Handler {
 		}
 		if !ok {
 			if ck != nil {
-				setCookie(w, r, CookieName, "", -1)
+				c.setCookie(w, r, CookieName, "", -1)
 			}
 			if r.Method == http.MethodGet {
 				http.Redirect(w, r, "/console/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)

@@ -34,7 +34,7 @@ func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, status int, username, msg string) {
 	tok := randomToken()
-	setCookie(w, r, loginCookie, tok, 600)
+	c.setCookie(w, r, loginCookie, tok, 600)
 	next := r.URL.Query().Get("next")
 	if r.Method == http.MethodPost {
 		next = r.PostForm.Get("next")
@@ -136,14 +136,14 @@ func (c *Console) establish(w http.ResponseWriter, r *http.Request, rec *project
 		c.sessions.end(old.Value) // a login replaces the browser's previous session
 	}
 	id, _ := c.sessions.start(rec, auth)
-	setCookie(w, r, loginCookie, "", -1)
-	setCookie(w, r, CookieName, id, 0)
+	c.setCookie(w, r, loginCookie, "", -1)
+	c.setCookie(w, r, CookieName, id, 0)
 	http.Redirect(w, r, safeNext(r.PostForm.Get("next")), http.StatusSeeOther)
 }
 
 func (c *Console) logout(rq *request) error {
 	c.sessions.end(rq.sid)
-	setCookie(rq.w, rq.r, CookieName, "", -1)
+	c.setCookie(rq.w, rq.r, CookieName, "", -1)
 	http.Redirect(rq.w, rq.r, "/console/login", http.StatusSeeOther)
 	return nil
 }

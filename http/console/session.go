@@ -189,7 +189,10 @@ func validCSRF(want, got string) bool {
 	return want != "" && len(got) == len(want) && subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
 }
 
-func setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+// setCookie sets one of the console's cookies: Secure when the request
+// came over TLS, or always with Config.SecureCookies (behind a proxy that
+// terminates TLS).
+func (c *Console) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/console/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: maxAge})
+		SameSite: http.SameSiteStrictMode, Secure: c.cfg.SecureCookies || r.TLS != nil, MaxAge: maxAge})
 }

@@ -1,10 +1,14 @@
 package console
 
 import (
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -51,5 +55,45 @@ func TestSessionsPerPrincipalAreBounded(t *testing.T) {
 	}
 	if _, ok := st.get(fresh); !ok {
 		t.Fatal("the new session is not live")
+	}
+}
+
+// TestCookiesSecure: the console's cookies are Secure on a TLS request,
+// and on every request with SecureCookies (a proxy terminates TLS).
+func TestCookiesSecure(t *testing.T) {
+	t.Parallel()
+	m := projections.New()
+	for _, c := range []struct {
+		name   string
+		secure bool
+		tls    bool
+		want   bool
+	}{
+		{"plain_http", false, false, false},
+		{"tls_request", false, true, true},
+		{"behind_a_tls_proxy", true, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			con, err := New(Config{SecureCookies: c.secure}, Deps{Model: m, Token: func(events.Position) string { return "" },
+				SPIDCode: func(*http.Request) (string, bool) { return "", false }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := httptest.NewRequest("GET", "/console/login", nil)
+			if c.tls {
+				req.TLS = &tls.ConnectionState{}
+			}
+			rec := httptest.NewRecorder()
+			con.ServeHTTP(rec, req)
+			cookies := rec.Result().Cookies()
+			if rec.Code != 200 || len(cookies) == 0 {
+				t.Fatalf("status %d, cookies %v", rec.Code, cookies)
+			}
+			for _, ck := range cookies {
+				if ck.Secure != c.want {
+					t.Fatalf("cookie %s Secure = %v, want %v", ck.Name, ck.Secure, c.want)
+				}
+			}
+		})
 	}
 }
