@@ -26,11 +26,7 @@ func (s *Server) pgDomini(c *echo.Context) error {
 // pgTipiPendenza answers GET /domini/{idDominio}/tipiPendenza on the
 // Pagamento API: the types the caller may pay spontaneously there.
 func (s *Server) pgTipiPendenza(c *echo.Context) error {
-	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
-	if err != nil {
-		return err
-	}
-	scope, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil)
+	dominio, scope, err := s.payableAt(c)
 	if err != nil {
 		return err
 	}
@@ -40,4 +36,16 @@ func (s *Server) pgTipiPendenza(c *echo.Context) error {
 	return pageJSON(c, keep, func(t events.PendenzaTypeRegistered) tipoRef {
 		return tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione}
 	})
+}
+
+// payableAt reads the idDominio of a Pagamento list of what the caller may
+// pay there (types, units) and decides the list's gate
+// (operations.PayableTipi).
+func (s *Server) payableAt(c *echo.Context) (string, operations.PayableScope, error) {
+	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
+	if err != nil {
+		return "", operations.PayableScope{}, err
+	}
+	scope, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil)
+	return dominio, scope, err
 }

@@ -70,11 +70,7 @@ func (s *Server) listUnitaOperative(c *echo.Context) error {
 // Pagamento API: the enabled units of an entity the caller may pay at
 // (the gate of the entity's types list), within an application's grant.
 func (s *Server) pgUnitaOperative(c *echo.Context) error {
-	dominio, err := pathParam(c, pIDDominio.name, pIDDominio.valid)
-	if err != nil {
-		return err
-	}
-	scope, err := operations.PayableTipi(s.model, callerOf(c).principal, dominio, nil)
+	dominio, scope, err := s.payableAt(c)
 	if err != nil {
 		return err
 	}
