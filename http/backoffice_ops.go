@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v5"
@@ -133,15 +132,8 @@ func (s *Server) boProfilo(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// GovPay's profile has one scope per user: here, what any role reaches.
-	inRoles := func(in func(r *domain.Role, id string) bool) func(string) bool {
-		return func(id string) bool {
-			return slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return in(&r, id) })
-		}
-	}
 	v := profileOf(p)
-	v.Domini, v.TipiPendenza = s.scopeRefs(inRoles(func(r *domain.Role, id string) bool { return r.Domini.Reaches(id) }),
-		inRoles(func(r *domain.Role, id string) bool { return r.Tipi.Contains(id) }))
+	v.Domini, v.TipiPendenza = s.scopeRefs(operations.ProfiloDomini(p), operations.ProfiloTipi(p))
 	return c.JSON(http.StatusOK, v)
 }
 

@@ -95,15 +95,8 @@ func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (s
 		if err != nil {
 			return err
 		}
-		caller := callerOf(c).principal
-		if err := operations.PatchRegistryGate(caller, svc, nil); err != nil {
-			return err
-		}
 		var ops []patchOp
-		if err := s.decodeJSON(c, &ops); err != nil {
-			return err
-		}
-		v, err := operations.PatchRegistry(view, caller, svc, id, nil)
+		v, err := operations.PatchRegistry(view, callerOf(c).principal, svc, id, func() error { return s.decodeJSON(c, &ops) }, nil)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,8 @@
 package operations
 
 import (
+	"cmp"
+
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
@@ -82,13 +84,7 @@ func ReadEntity(m Entities, p domain.Principal, idDominio string, rec Recorder) 
 // (tipiPendenza, intermediari, ruoli, operatori, applicazioni): the
 // service's R, then the entry, found by lookup.
 func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
-	return registryEntry(lookup, p, s, domain.RightRead, id, rec)
-}
-
-// registryEntry is the service's right r (403 before 404), then the entry
-// of a registry, found by lookup.
-func registryEntry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, r domain.Right, id string, rec Recorder) (T, error) {
-	return find(rec, UseService(p, s, r, rec), func() (T, bool) { return lookup(id) }, nil)
+	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
 }
 
 // ListPaymentsBackoffice is GET /pagamenti of the Backoffice: Pagamenti
@@ -103,18 +99,19 @@ func ListPaymentsBackoffice(all func(keep func(*projections.Payment) bool) []*pr
 }
 
 // PatchRegistry is PATCH of one entry of an unscoped Backoffice registry:
-// the service's W (403 before 404), then the entry the patch applies to,
-// found by lookup. The handler asks PatchRegistryGate before it reads the
-// body and PatchRegistry after, so that only a writer's body is read and
-// the patch applies to the entry as it stands once the body is in. The
-// patched entry is then written as its PUT writes it, deciding again.
-func PatchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
-	return registryEntry(lookup, p, s, domain.RightWrite, id, rec)
-}
-
-// PatchRegistryGate is PatchRegistry's gate alone: the service's W.
-func PatchRegistryGate(p domain.Principal, s domain.Service, rec Recorder) error {
-	return UseService(p, s, domain.RightWrite, rec)
+// the service's W, then the patch (readBody: only a writer's body is
+// read), then the entry it applies to, found by lookup as it stands once
+// the body is in (403, then 400, then 404). The patched entry is then
+// written as its PUT writes it, deciding again.
+func PatchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, readBody func() error, rec Recorder) (T, error) {
+	var zero T
+	if err := UseService(p, s, domain.RightWrite, rec); err != nil {
+		return zero, err
+	}
+	if err := readBody(); err != nil {
+		return zero, err
+	}
+	return find(rec, nil, func() (T, bool) { return lookup(id) }, nil)
 }
 
 // Principals finds registered principals by name.
@@ -132,17 +129,12 @@ type Principals interface {
 func ReadPrincipal(m Principals, p domain.Principal, name string, rec Recorder) (*projections.PrincipalRecord, error) {
 	apps := UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil)
 	ops := UseService(p, domain.ServiceAnagraficaRuoli, domain.RightRead, nil)
-	var neither, notBoth error // a denial when the caller holds neither right, or not both
-	if apps != nil {
-		notBoth = apps
-		if ops != nil {
-			neither = apps
-		}
-	} else {
-		notBoth = ops
+	var neither error // the denial when the caller holds neither right
+	if apps != nil && ops != nil {
+		neither = apps
 	}
 	r, err := find(rec, check(rec, "UseService", neither), func() (*projections.PrincipalRecord, bool) { return m.Lookup(name) },
-		func() error { return notBoth })
+		func() error { return cmp.Or(apps, ops) })
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,6 @@
 package operations
 
 import (
-	"slices"
-
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
@@ -47,26 +45,23 @@ func ListDomini(all func() []events.CreditorEntityRegistered, p domain.Principal
 
 // KnownDomini reports whether p may see entity idDominio named (its
 // ragioneSociale, say in a picker): GET /domini lists it to p (DominiList's
-// scope), or one of p's roles reaches it (GET /profilo names it).
+// scope), or its profile names it (ProfiloDomini).
 func KnownDomini(p domain.Principal) func(idDominio string) bool {
 	listed, err := DominiList(p, nil)
-	return known(p, err == nil, listed.Admits, func(r *domain.Role, id string) bool { return r.Domini.Reaches(id) })
+	return known(err == nil, listed.Admits, ProfiloDomini(p))
 }
 
 // KnownTipi reports whether p may see pendenza type idTipo named: GET
-// /tipiPendenza lists it to p, or one of p's roles holds it (GET
-// /profilo names it).
+// /tipiPendenza lists it to p, or its profile names it (ProfiloTipi).
 func KnownTipi(p domain.Principal) func(idTipo string) bool {
 	listed, err := TipiPendenzaList(p, nil)
-	return known(p, err == nil, listed.Admits, func(r *domain.Role, id string) bool { return r.Tipi.Contains(id) })
+	return known(err == nil, listed.Admits, ProfiloTipi(p))
 }
 
-// known admits an id a list shows p (when its gate passed) or one of p's
-// roles holds.
-func known(p domain.Principal, gatePassed bool, listed func(string) bool, inRole func(*domain.Role, string) bool) func(string) bool {
-	return func(id string) bool {
-		return gatePassed && listed(id) || slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return inRole(&r, id) })
-	}
+// known admits an id a list shows (when its gate passed) or a profile
+// names.
+func known(gatePassed bool, listed, profiled func(string) bool) func(string) bool {
+	return func(id string) bool { return gatePassed && listed(id) || profiled(id) }
 }
 
 // admitted returns, in order, the items of all whose key the scope of a

@@ -1,6 +1,10 @@
 package operations
 
-import "github.com/payauthz/payauthz/domain"
+import (
+	"slices"
+
+	"github.com/payauthz/payauthz/domain"
+)
 
 // ProfiloAPI is GET /profilo on the Pendenze v2 and Ragioneria v3 APIs:
 // the caller's own profile, to whoever may enter api.
@@ -20,4 +24,24 @@ func ChangeOwnProfile(p domain.Principal, members []string, rec Recorder) error 
 		}
 	}
 	return nil
+}
+
+// ProfiloDomini reports whether the Backoffice profile of p names entity
+// idDominio: GovPay's profile has one scope per user, here what any of
+// p's roles reaches.
+func ProfiloDomini(p domain.Principal) func(idDominio string) bool {
+	return inRoles(p, func(r *domain.Role, id string) bool { return r.Domini.Reaches(id) })
+}
+
+// ProfiloTipi reports whether the Backoffice profile of p names pendenza
+// type idTipo: one of p's roles holds it.
+func ProfiloTipi(p domain.Principal) func(idTipo string) bool {
+	return inRoles(p, func(r *domain.Role, id string) bool { return r.Tipi.Contains(id) })
+}
+
+// inRoles admits an id when in holds for one of p's roles.
+func inRoles(p domain.Principal, in func(r *domain.Role, id string) bool) func(string) bool {
+	return func(id string) bool {
+		return slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return in(&r, id) })
+	}
 }

@@ -75,10 +75,10 @@ type money struct {
 
 	listMu       sync.RWMutex // guards the lists below (list endpoints only)
 	paymentOrder []string
-	// paymentsOf is, for each caller that may read payments it did not
-	// start under an entity's scope (payerKey), the ids of its candidate
-	// payments, oldest first: the Pagamento API's list reads these, not
-	// every payment.
+	// paymentsOf is, for each caller that may own payments on the
+	// Pagamento API (its callerKey: an application, a citizen, an
+	// anonymous session), the ids of the payments listed under it by
+	// payerKeys, oldest first: that list reads these, not every payment.
 	paymentsOf    map[string][]string
 	receiptOrder  []string
 	reportOrder   []string
