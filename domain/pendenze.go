@@ -6,20 +6,23 @@ package domain
 // application authorized on PENDENZE (RuleUnknownPrincipal,
 // RulePrincipalDisabled, RuleAPIEntry).
 
-const (
-	detailOwnIDA2A = "an application writes pendenze only under its own idA2A"
-	detailReadsOwn = "an application reads only the pendenze it created"
+// The ownership denials are fixed, so each exists once and a denial on
+// the hot path does not allocate. Nothing changes a ForbiddenError once
+// made.
+var (
+	errNotOwnIDA2A  = &ForbiddenError{Rule: RuleOwnIDA2A, Detail: "an application writes pendenze only under its own idA2A"}
+	errNotCreator   = &ForbiddenError{Rule: RuleCreator, Detail: "an application reads only the pendenze it created"}
+	errNotReconcile = &ForbiddenError{Rule: RuleCreator, Detail: "an application reads only the reconciliations it created"}
 )
 
 // ownedBy requires an active application authorized on api whose idA2A is
-// owner, else the denial (rule, detail). It does not allocate when it
-// allows.
-func ownedBy(p *Principal, api API, owner, rule, detail string) error {
+// owner, else denied. It allocates only to name a missing grant.
+func ownedBy(p *Principal, api API, owner string, denied *ForbiddenError) error {
 	if _, err := grantScope(p, api); err != nil {
 		return err
 	}
 	if owner != p.IDA2A {
-		return &ForbiddenError{Rule: rule, Detail: detail}
+		return denied
 	}
 	return nil
 }
@@ -28,7 +31,7 @@ func ownedBy(p *Principal, api API, owner, rule, detail string) error {
 // entity, unit and type): pathIDA2A must be the caller's own
 // (RuleOwnIDA2A) and the place in its PENDENZE grant (RuleAPIScope).
 func CanCreatePendenza(p Principal, pathIDA2A string, at Place) error {
-	if err := ownedBy(&p, APIPendenze, pathIDA2A, RuleOwnIDA2A, detailOwnIDA2A); err != nil {
+	if err := ownedBy(&p, APIPendenze, pathIDA2A, errNotOwnIDA2A); err != nil {
 		return err
 	}
 	return inGrant(&p, APIPendenze, at.IDDominio, at.IDUnita, at.IDTipoPendenza)
@@ -40,7 +43,7 @@ func CanCreatePendenza(p Principal, pathIDA2A string, at Place) error {
 // be in its grant (RuleAPIScope). Whether the old place is still in the
 // grant does not matter: the creator may move a pendenza back into scope.
 func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A string, to Place) error {
-	if err := ownedBy(&p, APIPendenze, pathIDA2A, RuleOwnIDA2A, detailOwnIDA2A); err != nil {
+	if err := ownedBy(&p, APIPendenze, pathIDA2A, errNotOwnIDA2A); err != nil {
 		return err
 	}
 	if existing.IDA2A != p.IDA2A {
@@ -52,18 +55,18 @@ func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A string, to 
 // CanReadOwnPendenza decides a read on the Pendenze API: the creator only,
 // whatever its current scope (RuleCreator).
 func CanReadOwnPendenza(p Principal, v PendenzaView) error {
-	return ownedBy(&p, APIPendenze, v.IDA2A, RuleCreator, detailReadsOwn)
+	return ownedBy(&p, APIPendenze, v.IDA2A, errNotCreator)
 }
 
 // CanWriteUnderIDA2A decides whether p may write pendenze under idA2A on
 // the Pendenze API, before the body is read or the pendenza looked up:
 // only under its own (RuleOwnIDA2A).
 func CanWriteUnderIDA2A(p Principal, idA2A string) error {
-	return ownedBy(&p, APIPendenze, idA2A, RuleOwnIDA2A, detailOwnIDA2A)
+	return ownedBy(&p, APIPendenze, idA2A, errNotOwnIDA2A)
 }
 
 // CanAskAboutIDA2A decides whether p may ask about pendenze under idA2A on
 // the Pendenze API, before their existence is looked up (403 before 404).
 func CanAskAboutIDA2A(p Principal, idA2A string) error {
-	return ownedBy(&p, APIPendenze, idA2A, RuleCreator, detailReadsOwn)
+	return ownedBy(&p, APIPendenze, idA2A, errNotCreator)
 }

@@ -62,7 +62,7 @@ func CanWriteReconciliation(p Principal, idDominio string, existing *Reconciliat
 // CanReadReconciliation decides a reconciliation read: the creator only
 // (RuleCreator), whatever its current scope.
 func CanReadReconciliation(p Principal, v ReconciliationView) error {
-	return ownedBy(&p, APIRagioneria, v.IDA2A, RuleCreator, "an application reads only the reconciliations it created")
+	return ownedBy(&p, APIRagioneria, v.IDA2A, errNotReconcile)
 }
 
 // CanReadRagioneriaDominio decides reads of the settlement reports and

@@ -5,9 +5,10 @@
 // settlement reports, reconciliations and the public API protection.
 //
 // One goroutine applies events (the Watermill router in Run, or Replay);
-// any number of readers read concurrently. Readers never take a global
-// lock: each table is a sharded map whose shards have their own RWMutex,
-// and values are immutable once published (an event replaces them).
+// any number of readers read concurrently. The point lookups of the
+// decision path take no lock: each table is a concurrent map
+// (github.com/puzpuzpuz/xsync) whose reads are lock-free, and values are
+// immutable once published (an event replaces them).
 // Applying is idempotent: an event at or before the applied cursor is
 // skipped, so re-delivery changes nothing.
 package projections

@@ -161,15 +161,16 @@ func mapContent(m reflect.Value) map[any]reflect.Value {
 	return out
 }
 
-// tableContent merges a table's shards (a table[V] value).
+// tableContent lists a table's entries (a table[V] value), through its
+// map's own Range.
 func tableContent(t reflect.Value) map[any]reflect.Value {
 	out := map[any]reflect.Value{}
-	shards := open(t.FieldByName("shards"))
-	for i := range shards.Len() {
-		for k, v := range mapContent(open(shards.Index(i).FieldByName("m"))) {
-			out[k] = v
-		}
-	}
+	rangeFn := open(t.FieldByName("m")).MethodByName("Range")
+	each := reflect.MakeFunc(rangeFn.Type().In(0), func(args []reflect.Value) []reflect.Value {
+		out[args[0].Interface()] = args[1]
+		return []reflect.Value{reflect.ValueOf(true)}
+	})
+	rangeFn.Call([]reflect.Value{each})
 	return out
 }
 

@@ -206,6 +206,35 @@ func TestPendenzeIndexes(t *testing.T) {
 	}
 }
 
+// TestStateOfMissingPendenzaMakesNone: a receipt or a status change that
+// names a pendenza the model does not hold (another writer's log, a
+// receipt for a notice paid elsewhere) changes nothing, and above all
+// creates no empty record that a read would then find, with the details of
+// whatever pendenza came first.
+func TestStateOfMissingPendenzaMakesNone(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.PendenzaCreated{IDA2A: "app", IDPendenza: "p1", IDDominio: "11111111111", IDTipoPendenza: "TARI",
+		Causale: "first", AmountCents: 1000, NumeroAvviso: "000000000000000001"})
+	f.commit(t, events.ReceiptRecorded{IDRicevuta: "r9", IDDominio: "11111111111", NumeroAvviso: "000000000000000009",
+		IDA2A: "app", IDPendenza: "ghost", Esito: "ESEGUITO", AmountCents: 1000})
+	f.commit(t, events.PendenzaStatusChanged{IDA2A: "app", IDPendenza: "ghost2", IDDominio: "11111111111", IDTipoPendenza: "TARI", Stato: "ANNULLATA"})
+	for _, id := range []string{"ghost", "ghost2"} {
+		if v, ok := m.PendenzaView("app", id); ok {
+			t.Errorf("PendenzaView(app, %s) = %+v, want none", id, v)
+		}
+		if p, ok := m.Pendenza("app", id); ok {
+			t.Errorf("Pendenza(app, %s) = %+v, want none", id, p)
+		}
+	}
+	if n := m.PendenzeCount(); n != 1 {
+		t.Errorf("PendenzeCount = %d, want 1", n)
+	}
+	if got, ok := m.Pendenza("app", "p1"); !ok || got.Stato != StatoNonEseguita || got.Causale != "first" {
+		t.Errorf("Pendenza(app, p1) = %+v, %v; want the open pendenza", got, ok)
+	}
+}
+
 func TestWaitFor(t *testing.T) {
 	m := New()
 	f := &feeder{m: m}

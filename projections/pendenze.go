@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -167,8 +168,8 @@ func (n *names) id(s string) uint32 {
 func (n *names) name(id uint32) string { return (*n.all.Load())[id] }
 
 type pendenze struct {
-	own     *table[ownership] // idA2A "/" idPendenza → ownership
-	details detailsLog        // ownership.details → details
+	own     *table[*ownership] // idA2A "/" idPendenza → ownership; a record is never changed once published
+	details detailsLog         // ownership.details → details
 	names   names
 
 	descr *table[string] // key → descrizioneStato, only for pendenze that have one
@@ -188,7 +189,7 @@ type pendenze struct {
 }
 
 func newPendenze() *pendenze {
-	p := &pendenze{own: newTable[ownership](), descr: newTable[string](), sessions: newTable[string](), notices: map[noticeKey]string{},
+	p := &pendenze{own: newTable[*ownership](), descr: newTable[string](), sessions: newTable[string](), notices: map[noticeKey]string{},
 		byCreator: map[string][]int32{}, byPayer: map[string][]int32{}, names: names{ids: map[string]uint32{}}}
 	p.names.all.Store(&[]string{})
 	return p
@@ -271,7 +272,7 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 		p.sessions.put(key, e.SessionHash)
 		o.anonymous = true
 	}
-	p.own.put(key, o)
+	p.own.put(key, &o)
 
 	dominio := p.names.name(o.dominio)
 	p.noticeMu.Lock()
@@ -337,11 +338,10 @@ func (p *pendenze) markPaid(idA2A, idPendenza string) { p.setStato(idA2A, idPend
 
 // setStato sets the state of a stored pendenza (none: nothing).
 func (p *pendenze) setStato(idA2A, idPendenza string, s stato) {
-	p.own.update(pendenzaKey(idA2A, idPendenza), func(o ownership, ok bool) ownership {
-		if ok {
-			o.stato = s
-		}
-		return o
+	p.own.modify(pendenzaKey(idA2A, idPendenza), func(o *ownership) *ownership {
+		n := *o
+		n.stato = s
+		return &n
 	})
 }
 
@@ -354,11 +354,13 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 	}
 	key := pendenzaKey(e.IDA2A, e.IDPendenza)
 	applied := false
-	p.own.update(key, func(o ownership, ok bool) ownership {
-		if ok && o.stato != statoPaid {
-			o.stato, applied = s, true
+	p.own.modify(key, func(o *ownership) *ownership {
+		if o.stato == statoPaid {
+			return o
 		}
-		return o
+		n := *o
+		n.stato, applied = s, true
+		return &n
 	})
 	switch {
 	case !applied:
@@ -373,7 +375,7 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 // view is the decision view of o, the pendenza idA2A/idPendenza (its key
 // as looked up: no need to split the record's), created by the anonymous
 // session session ("" for none).
-func (p *pendenze) view(o ownership, idA2A, idPendenza, session string) domain.PendenzaView {
+func (p *pendenze) view(o *ownership, idA2A, idPendenza, session string) domain.PendenzaView {
 	return domain.PendenzaView{IDA2A: idA2A, IDPendenza: idPendenza, IDDominio: p.names.name(o.dominio),
 		IDUnita: p.unita(o), IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid(),
 		SessionHash: session}
@@ -382,7 +384,7 @@ func (p *pendenze) view(o ownership, idA2A, idPendenza, session string) domain.P
 // session is the hash of the anonymous session that created the pendenza
 // ("" for none): a lookup only for such a pendenza, never on the decisions
 // about the others.
-func (p *pendenze) session(o ownership) string {
+func (p *pendenze) session(o *ownership) string {
 	if !o.anonymous {
 		return ""
 	}
@@ -391,7 +393,7 @@ func (p *pendenze) session(o ownership) string {
 }
 
 // unita is the pendenza's operational unit ("" for none).
-func (p *pendenze) unita(o ownership) string {
+func (p *pendenze) unita(o *ownership) string {
 	if o.unita == 0 {
 		return ""
 	}
@@ -404,7 +406,7 @@ func (p *pendenze) unita(o ownership) string {
 // boundary; the view is built from them after, once: names only grow.
 func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
 	var (
-		o       ownership
+		o       *ownership
 		ok      bool
 		session string
 	)
@@ -426,7 +428,7 @@ func (m *ReadModel) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView,
 
 // ownership looks the record of idA2A/idPendenza up, the key built on the
 // stack when it is short enough.
-func (m *ReadModel) ownership(idA2A, idPendenza string) (ownership, bool) {
+func (m *ReadModel) ownership(idA2A, idPendenza string) (*ownership, bool) {
 	var buf [80]byte
 	if len(idA2A)+1+len(idPendenza) > len(buf) {
 		return m.pendenze.own.get(pendenzaKey(idA2A, idPendenza))
@@ -435,7 +437,8 @@ func (m *ReadModel) ownership(idA2A, idPendenza string) (ownership, bool) {
 	buf[n] = '/'
 	n++
 	n += copy(buf[n:], idPendenza)
-	return m.pendenze.own.getBytes(buf[:n])
+	// The key only lives for the lookup, which neither keeps nor changes it.
+	return m.pendenze.own.m.Load(unsafe.String(&buf[0], n))
 }
 
 // Pendenza returns the whole pendenza.

@@ -168,8 +168,8 @@ func (m *ReadModel) state() *snapshotState {
 	pe.listMu.RLock()
 	st.pendenze = make([]ownership, 0, len(pe.order))
 	for _, key := range pe.order {
-		o, _ := pe.own.get(key)
-		st.pendenze = append(st.pendenze, o)
+		o, _ := pe.own.get(key) // every listed key is in the table
+		st.pendenze = append(st.pendenze, *o)
 	}
 	pe.listMu.RUnlock()
 	st.PendenzeCount = len(st.pendenze)

@@ -201,7 +201,8 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 			_, o.anonymous = p.sessions.get(o.key())
 		}
 		o.details = p.details.add(d)
-		p.own.put(o.key(), o)
+		rec := o
+		p.own.put(o.key(), &rec)
 		if batch = append(batch, o); len(batch) == restoreBatch {
 			batches <- batch
 			batch = make([]ownership, 0, restoreBatch)
