@@ -164,14 +164,18 @@ func (s *Store) createStream(ctx context.Context) (jetstream.Stream, error) {
 	deadline := time.Now().Add(cfg.ConnectTimeout)
 	for {
 		stream, err := s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-			Name:        cfg.StreamName,
-			Subjects:    []string{cfg.SubjectPrefix + ".>"},
-			Storage:     jetstream.FileStorage,
-			Retention:   jetstream.LimitsPolicy,
-			Replicas:    cfg.Replicas,
-			DenyDelete:  true,
-			DenyPurge:   true,
-			AllowDirect: true,
+			Name:       cfg.StreamName,
+			Subjects:   []string{cfg.SubjectPrefix + ".>"},
+			Storage:    jetstream.FileStorage,
+			Retention:  jetstream.LimitsPolicy,
+			Replicas:   cfg.Replicas,
+			DenyDelete: true,
+			DenyPurge:  true,
+			// No direct gets: any replica answers those, a follower
+			// from what it has applied so far, so a Load right after
+			// an acknowledged append could miss it. Gets go to the
+			// stream's leader, which stored every acknowledged append.
+			AllowDirect: false,
 			Duplicates:  2 * time.Minute,
 		})
 		if err == nil {
@@ -368,7 +372,8 @@ func (s *Store) decodeWith(codec *events.Codec, into []events.Envelope, subject 
 }
 
 // Load implements events.Store: every commit on the stream's subject, in
-// order, by direct gets of the next message for the subject.
+// order, by gets of the next message for the subject from the stream's
+// leader: a Load sees every append acknowledged before it began.
 func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
 	if !s.nc.IsConnected() {
 		return nil, fmt.Errorf("load %s: %w: not connected to NATS", stream, events.ErrUnavailable)
@@ -391,12 +396,11 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 	}
 }
 
-// nextMsg is the direct get of the first message on subject at or after
-// seq. On a cluster, the replicas answer direct gets only once they have
-// set themselves up for the stream: just after the stream is created or a
-// server comes back, a get can find no responder for a moment. That is
-// retried briefly (at most directGetPatience) before it counts as the log
-// being unavailable.
+// nextMsg gets the first message on subject at or after seq. On a
+// cluster, just after the stream is created or a server comes back, a get
+// can find no responder for a moment (no leader yet). That is retried
+// briefly (at most directGetPatience) before it counts as the log being
+// unavailable.
 func (s *Store) nextMsg(ctx context.Context, seq uint64, subject string) (*jetstream.RawStreamMsg, error) {
 	wait := 10 * time.Millisecond
 	deadline := time.Now().Add(directGetPatience)
@@ -414,7 +418,7 @@ func (s *Store) nextMsg(ctx context.Context, seq uint64, subject string) (*jetst
 	}
 }
 
-// directGetPatience bounds how long a direct get waits for a responder.
+// directGetPatience bounds how long a get waits for a responder.
 const directGetPatience = 3 * time.Second
 
 // LastPosition implements events.Store.
