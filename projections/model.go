@@ -22,8 +22,8 @@ import (
 // which retries when a window opened or closed while it ran (a seqlock),
 // so what it returns is the state after some whole commit and never half
 // of one; Consistent gives several reads that guarantee together, with the
-// position they agree with. Readers take no lock for it and allocate
-// nothing.
+// position they agree with. The seqlock itself takes no lock and
+// allocates nothing.
 type ReadModel struct {
 	wmu sync.Mutex // serialises Apply; guards the writer-only indexes below
 

@@ -12,10 +12,10 @@ import (
 // modelDiff compares two read models field by field, every table, index,
 // list and atomic value, without a list of what to compare: a field added
 // to any model is compared too. It leaves out only what is not state: the
-// locks, the maphash seeds of the tables, the notification channel, the
+// locks, the maphash seeds, the notification channel, the
 // publication counter, the random key, the verified-credential caches and
 // the snapshot statistics served as metrics.
-// Tables compare by content (not by shard), a missing map key equals an
+// Tables compare by content (not by layout), a missing map key equals an
 // empty value (an emptied list is the same index as no list), and a
 // pendenza's details compare by content, not by their place in the
 // append-only details log (a replay keeps every version, a snapshot the
@@ -186,5 +186,12 @@ func TestModelDiffSeesADifference(t *testing.T) {
 	b.registry.byConnector.del("conn")
 	if d := diffModels(a, b); len(d) != 1 || !strings.Contains(d[0], "byConnector[conn]") {
 		t.Fatalf("a missing connector index entry: diff %v", d)
+	}
+	// A pendenza's state only, in the ownership table.
+	c := New()
+	feedAll(t, c, log, 0, len(log))
+	c.pendenze.setStato("pagopa-portale", "anon1", statoCancelled)
+	if d := diffModels(a, c); len(d) != 1 || !strings.Contains(d[0], "own[pagopa-portale/anon1]") {
+		t.Fatalf("a pendenza's state: diff %v", d)
 	}
 }

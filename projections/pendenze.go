@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -338,10 +337,10 @@ func (p *pendenze) markPaid(idA2A, idPendenza string) { p.setStato(idA2A, idPend
 
 // setStato sets the state of a stored pendenza (none: nothing).
 func (p *pendenze) setStato(idA2A, idPendenza string, s stato) {
-	p.own.modify(pendenzaKey(idA2A, idPendenza), func(o *ownership) *ownership {
+	p.own.modify(pendenzaKey(idA2A, idPendenza), func(o *ownership) (*ownership, bool) {
 		n := *o
 		n.stato = s
-		return &n
+		return &n, true
 	})
 }
 
@@ -354,13 +353,13 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 	}
 	key := pendenzaKey(e.IDA2A, e.IDPendenza)
 	applied := false
-	p.own.modify(key, func(o *ownership) *ownership {
+	p.own.modify(key, func(o *ownership) (*ownership, bool) {
 		if o.stato == statoPaid {
-			return o
+			return o, false
 		}
 		n := *o
 		n.stato, applied = s, true
-		return &n
+		return &n, true
 	})
 	switch {
 	case !applied:
@@ -437,8 +436,7 @@ func (m *ReadModel) ownership(idA2A, idPendenza string) (*ownership, bool) {
 	buf[n] = '/'
 	n++
 	n += copy(buf[n:], idPendenza)
-	// The key only lives for the lookup, which neither keeps nor changes it.
-	return m.pendenze.own.m.Load(unsafe.String(&buf[0], n))
+	return m.pendenze.own.getBytes(buf[:n])
 }
 
 // Pendenza returns the whole pendenza.

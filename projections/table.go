@@ -1,6 +1,10 @@
 package projections
 
-import "github.com/puzpuzpuz/xsync/v4"
+import (
+	"unsafe"
+
+	"github.com/puzpuzpuz/xsync/v4"
+)
 
 // table is a string-keyed concurrent map (xsync.Map): readers take no lock
 // and never contend with each other or with the one writer. Values should
@@ -28,6 +32,13 @@ func (t *table[V]) reserve(n int) {
 // get returns the value for key. It does not allocate.
 func (t *table[V]) get(key string) (V, bool) { return t.m.Load(key) }
 
+// getBytes is get for a key held in a byte slice (built on the caller's
+// stack); it does not allocate: the map only hashes and compares the key,
+// never keeps it.
+func (t *table[V]) getBytes(key []byte) (V, bool) {
+	return t.m.Load(unsafe.String(unsafe.SliceData(key), len(key)))
+}
+
 func (t *table[V]) put(key string, v V) { t.m.Store(key, v) }
 
 func (t *table[V]) del(key string) { t.m.Delete(key) }
@@ -39,19 +50,24 @@ func (t *table[V]) update(key string, f func(old V, ok bool) V) {
 	})
 }
 
-// modify replaces the value for key, if there is one, with f(old),
-// atomically for key; a missing key stays missing.
-func (t *table[V]) modify(key string, f func(old V) V) {
+// modify replaces the value for key, if there is one and f says it
+// changed, with f's, atomically for key; a missing key stays missing.
+func (t *table[V]) modify(key string, f func(old V) (V, bool)) {
 	t.m.Compute(key, func(old V, ok bool) (V, xsync.ComputeOp) {
 		if !ok {
 			return old, xsync.CancelOp
 		}
-		return f(old), xsync.UpdateOp
+		v, changed := f(old)
+		if !changed {
+			return old, xsync.CancelOp
+		}
+		return v, xsync.UpdateOp
 	})
 }
 
-// each calls f for every entry until f returns false. f must not call back
-// into t.
+// each calls f for every entry until f returns false. Concurrent writes
+// may or may not be seen: readers call it inside read, whose retry makes
+// the whole list that of one commit.
 func (t *table[V]) each(f func(key string, v V) bool) { t.m.Range(f) }
 
 func (t *table[V]) len() int { return t.m.Size() }
