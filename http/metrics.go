@@ -113,13 +113,27 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 	}
 }
 
+// deniedBy returns the rule of a denial. It looks only at an error: the
+// target errors.As writes to lives on the heap, and a request that ends
+// well must not pay for it.
+func deniedBy(err error) (rule string, ok bool) {
+	if err == nil {
+		return "", false
+	}
+	var forbidden *domain.ForbiddenError
+	if !errors.As(err, &forbidden) {
+		return "", false
+	}
+	return forbidden.Rule, true
+}
+
 // decisionOf names the outcome and rule of a request that ended with err
 // and status: allow, deny, unauthenticated, not-found, invalid or error.
 func decisionOf(err error, status int) (outcome, rule string) {
-	var forbidden *domain.ForbiddenError
+	if rule, ok := deniedBy(err); ok {
+		return "deny", rule
+	}
 	switch {
-	case errors.As(err, &forbidden):
-		return "deny", forbidden.Rule
 	case errors.Is(err, errUnauthenticated):
 		return "unauthenticated", "authentication"
 	case status == http.StatusTooManyRequests:
