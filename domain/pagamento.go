@@ -215,9 +215,7 @@ func CanAskNotice(p Principal, idDominio string) error {
 // unit (RuleAPIScope otherwise); citizens and anonymous callers every
 // unit (of an entity they may ask about, CanAskNotice).
 func CanSeeUnitPagamento(p Principal, idDominio, idUnita string) error {
-	return readNotice.decide(&p, "", func() error {
-		return reachedIn(&p, APIPagamento, idDominio, func(s EntityScope, d string) bool { return s.ContainsUnit(d, idUnita) })
-	})
+	return readNotice.decide(&p, "", func() error { return reachedAt(&p, APIPagamento, idDominio, idUnita) })
 }
 
 // CanReadProfile decides GET /profilo on the Pagamento API: every active

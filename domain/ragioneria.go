@@ -24,6 +24,12 @@ func reachedIn(p *Principal, api API, idDominio string, in func(EntityScope, str
 	return nil
 }
 
+// reachedAt requires p's grant on api to cover idDominio whole or its unit
+// idUnita (RuleAPIScope).
+func reachedAt(p *Principal, api API, idDominio, idUnita string) error {
+	return reachedIn(p, api, idDominio, func(s EntityScope, d string) bool { return s.ContainsUnit(d, idUnita) })
+}
+
 // CanAskRagioneriaDominio is the gate of a Ragioneria read of what may lie
 // in one of idDominio's units (receipts, collections), before the lookup:
 // the grant reaches idDominio, whole or in some units (RuleAPIScope).
@@ -35,7 +41,7 @@ func CanAskRagioneriaDominio(p Principal, idDominio string) error {
 // pl (a receipt or collection: its entity and the unit of the pendenza it
 // pays): the grant covers the entity whole or that unit (RuleAPIScope).
 func CanReadRagioneriaPlace(p Principal, pl Place) error {
-	return reachedIn(&p, APIRagioneria, pl.IDDominio, func(s EntityScope, d string) bool { return s.ContainsUnit(d, pl.IDUnita) })
+	return reachedAt(&p, APIRagioneria, pl.IDDominio, pl.IDUnita)
 }
 
 // CanAskWriteReconciliation decides whether p may write reconciliations

@@ -83,10 +83,10 @@ func sameJSON(a, b any) bool {
 	return bytes.Equal(x, y)
 }
 
-// patchRegistry answers PATCH of a Backoffice registry entry: the
-// service's W first (403 before 404), then the entry as GET renders it
-// (view, 404 when missing), the patch, and the PUT handler put on the
-// patched entry. adjust, when not nil, reconciles members a patch made
+// patchRegistry answers PATCH of a Backoffice registry entry:
+// operations.PatchRegistry decides (the service's W, then the body, then
+// the entry as GET renders it: view, 404 when missing), then the patch is
+// applied and the PUT handler put on the patched entry. adjust, when not nil, reconciles members a patch made
 // disagree.
 func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (string, error), view func(string) (any, bool),
 	p patchable, adjust func(doc map[string]any, touched map[string]bool) error, put echo.HandlerFunc) echo.HandlerFunc {

@@ -130,8 +130,10 @@ func deniedBy(err error) (rule string, ok bool) {
 // decisionOf names the outcome and rule of a request that ended with err
 // and status: allow, deny, unauthenticated, not-found, invalid or error.
 func decisionOf(err error, status int) (outcome, rule string) {
-	if rule, ok := deniedBy(err); ok {
-		return "deny", rule
+	if status == http.StatusForbidden { // fault answers every denial, and only a denial, with 403
+		if rule, ok := deniedBy(err); ok {
+			return "deny", rule
+		}
 	}
 	switch {
 	case errors.Is(err, errUnauthenticated):

@@ -127,10 +127,10 @@ func projectionLag(store events.LogReader, model *projections.ReadModel, now tim
 		return -1, -1
 	}
 	applied := model.AppliedPosition()
+	positions = float64(last) - float64(applied)
 	if applied >= last {
-		return float64(last) - float64(applied), 0
+		return positions, 0
 	}
-	positions = float64(last - applied)
 	var oldest time.Time
 	err = store.Read(ctx, applied, func(_ context.Context, env events.Envelope) error {
 		oldest = env.Time

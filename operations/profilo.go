@@ -1,8 +1,6 @@
 package operations
 
 import (
-	"slices"
-
 	"github.com/payauthz/payauthz/domain"
 )
 
@@ -42,6 +40,11 @@ func ProfiloTipi(p domain.Principal) func(idTipo string) bool {
 // inRoles admits an id when in holds for one of p's roles.
 func inRoles(p domain.Principal, in func(r *domain.Role, id string) bool) func(string) bool {
 	return func(id string) bool {
-		return slices.ContainsFunc(p.Roles, func(r domain.Role) bool { return in(&r, id) })
+		for i := range p.Roles {
+			if in(&p.Roles[i], id) {
+				return true
+			}
+		}
+		return false
 	}
 }

@@ -77,7 +77,7 @@ func ListPaymentsRagioneria(all func(keep func(*projections.Payment) bool) []*pr
 // the item's entity whole, or its unit); the payment's other items are not
 // shown.
 func RagioneriaPaymentItem(p domain.Principal) func(domain.Place) bool {
-	return func(pl domain.Place) bool { return domain.CanReadRagioneriaPlace(p, pl) == nil }
+	return EntityScope{p: p, ragioneria: true}.AdmitsPlace
 }
 
 // ReadPaymentRagioneria is GET /pagamenti/{id} on the Ragioneria API.

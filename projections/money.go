@@ -230,7 +230,7 @@ func (m *ReadModel) PaymentsOf(p domain.Principal, keep func(*Payment) bool) []*
 	return wholeList(m, func() []*Payment {
 		mo := m.money
 		mo.listMu.RLock()
-		ids := slices.Clone(mo.paymentsOf[key])
+		ids := mo.paymentsOf[key] // the lists only grow: what is below its length never changes
 		mo.listMu.RUnlock()
 		return picked(mo.payments, ids, keep)
 	})

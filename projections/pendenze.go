@@ -338,6 +338,9 @@ func (p *pendenze) markPaid(idA2A, idPendenza string) { p.setStato(idA2A, idPend
 // setStato sets the state of a stored pendenza (none: nothing).
 func (p *pendenze) setStato(idA2A, idPendenza string, s stato) {
 	p.own.modify(pendenzaKey(idA2A, idPendenza), func(o *ownership) (*ownership, bool) {
+		if o.stato == s {
+			return o, false
+		}
 		n := *o
 		n.stato = s
 		return &n, true

@@ -48,6 +48,17 @@ func (c *Console) entityOptions(opts []option, admits func(idDominio string) boo
 	return opts
 }
 
+// typeOptions appends to opts the options of a type picker: each pendenza
+// type admits keeps, labelled with its id and description.
+func (c *Console) typeOptions(opts []option, admits func(idTipo string) bool) []option {
+	for _, t := range c.deps.Model.PendenzaTypes() {
+		if admits(t.IDTipoPendenza) {
+			opts = append(opts, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
+		}
+	}
+	return opts
+}
+
 type grantForm struct {
 	API, Label   string
 	On           bool
@@ -79,9 +90,10 @@ var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", doma
 
 // pickers fills each grant's entity and type options and the roles.
 func (c *Console) pickers(f *appForm, p domain.Principal) {
+	entities, types := c.knownOptions(p) // once for every grant
 	for i := range f.Grants {
 		g := &f.Grants[i]
-		g.Entities, g.Types = c.scopeOptions(p, g.Domini, g.Tipi)
+		g.Entities, g.Types = held(entities, g.Domini), held(types, g.Tipi)
 	}
 	f.AllRoles = nil
 	for _, r := range c.deps.Model.Roles() {
@@ -101,25 +113,27 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 	}
 }
 
-// scopeOptions are the entity and type pickers of a scope ("*" first):
-// the entities and types p may see named (operations.KnownDomini and
-// KnownTipi), then those the scope holds already, by id alone where p may
-// not see them named, so that saving the form keeps them.
+// scopeOptions are the entity and type pickers of a scope: knownOptions,
+// then those the scope holds already, by id alone where p may not see them
+// named, so that saving the form keeps them.
 func (c *Console) scopeOptions(p domain.Principal, domini, tipi []string) (entities, types []option) {
-	entities = held(c.entityOptions([]option{{"*", "Tutti i domini (*)"}}, operations.KnownDomini(p)), domini)
-	types = []option{{"*", "Tutti i tipi (*)"}}
-	known := operations.KnownTipi(p)
-	for _, t := range c.deps.Model.PendenzaTypes() {
-		if known(t.IDTipoPendenza) {
-			types = append(types, option{t.IDTipoPendenza, t.IDTipoPendenza + " — " + t.Descrizione})
-		}
-	}
-	return entities, held(types, tipi)
+	entities, types = c.knownOptions(p)
+	return held(entities, domini), held(types, tipi)
 }
 
-// held appends to opts an option labelled by its value for each value of
-// values it does not offer yet.
+// knownOptions are the options every scope picker of p offers ("*"
+// first): the entities and types p may see named (operations.KnownDomini
+// and KnownTipi).
+func (c *Console) knownOptions(p domain.Principal) (entities, types []option) {
+	return c.entityOptions([]option{{"*", "Tutti i domini (*)"}}, operations.KnownDomini(p)),
+		c.typeOptions([]option{{"*", "Tutti i tipi (*)"}}, operations.KnownTipi(p))
+}
+
+// held returns opts with an option labelled by its value for each value of
+// values it does not offer yet; opts itself is never written, so several
+// pickers can share it.
 func held(opts []option, values []string) []option {
+	opts = slices.Clip(opts)
 	for _, v := range values {
 		if !slices.ContainsFunc(opts, func(o option) bool { return o.Value == v }) {
 			opts = append(opts, option{v, v})

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/payauthz/payauthz/commands"
-	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // The Impostazioni page: the protection of the public Pagamento API. The
@@ -38,7 +38,7 @@ func (c *Console) impostazioni(rq *request) error {
 	if cp.Parametro == "" {
 		f.Parametro, f.DenyOnFail, f.TimeoutMs = commands.DefaultCaptchaParam, true, strconv.Itoa(commands.DefaultCaptchaTimeout)
 	}
-	f.CanWrite = may(rq.p, domain.ServiceConfigurazioneManutenzione, domain.RightWrite)
+	f.CanWrite = operations.WriteConfigurazione(rq.p, nil) == nil
 	return c.render(rq, http.StatusOK, "impostazioni.html", "Impostazioni", f)
 }
 
