@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/netip"
 	"strings"
 	"sync"
 
@@ -211,11 +210,10 @@ func (s *Server) verifyPeer(r *http.Request) (string, bool) {
 // identity proxy; the connecting address (never a forwarded header) must be
 // inside --spid-trusted-proxies.
 func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
-	ap, err := netip.ParseAddrPort(c.Request().RemoteAddr)
-	if err != nil {
+	addr, ok := remoteIP(c.Request().RemoteAddr)
+	if !ok {
 		return "", false
 	}
-	addr := ap.Addr().Unmap()
 	trusted := false
 	for _, p := range s.cfg.SPIDTrustedProxies {
 		if p.Contains(addr) {

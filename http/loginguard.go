@@ -158,16 +158,25 @@ func (g *loginGuard) Admit(from, principal string) (func(bool), error) {
 // clientKey is the throttle key of a RemoteAddr: its IP address, an IPv6
 // address reduced to its /64 (one subscriber's usual allocation).
 func clientKey(remoteAddr string) string {
-	ap, err := netip.ParseAddrPort(remoteAddr)
-	if err != nil {
+	a, ok := remoteIP(remoteAddr)
+	if !ok {
 		return truncateUTF8(remoteAddr, 64)
 	}
-	a := ap.Addr().Unmap()
 	if a.Is6() {
 		p, _ := a.Prefix(64)
 		return p.String()
 	}
 	return a.String()
+}
+
+// remoteIP is the IP address of a RemoteAddr (host:port), an IPv4-mapped
+// IPv6 address as IPv4; false when it is not an address and port.
+func remoteIP(remoteAddr string) (netip.Addr, bool) {
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return ap.Addr().Unmap(), true
 }
 
 // truncateUTF8 returns at most n bytes of s, cut on a rune boundary.

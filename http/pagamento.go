@@ -3,7 +3,6 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -189,11 +188,11 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 	}
 	outcome := domain.CaptchaMissing
 	if token != "" {
-		remoteIP := ""
-		if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-			remoteIP = ap.Addr().Unmap().String()
+		ip := ""
+		if a, ok := remoteIP(r.RemoteAddr); ok {
+			ip = a.String()
 		}
-		passed, err := s.captcha.verify(r.Context(), cfg, token, remoteIP, clientKey(r.RemoteAddr))
+		passed, err := s.captcha.verify(r.Context(), cfg, token, ip, clientKey(r.RemoteAddr))
 		switch {
 		case errors.Is(err, errCaptchaBusy):
 			s.metrics.captchaBusy()
