@@ -111,7 +111,7 @@ func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
 	case events.PendenzaStatusChanged:
 		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
 	case events.ReceiptRecorded:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
+		return append(out, receiptPlace(&t))
 	case events.SettlementReportRecorded:
 		return append(out, domain.Place{IDDominio: t.IDDominio})
 	case events.ReconciliationCreated:

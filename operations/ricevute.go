@@ -64,9 +64,12 @@ func collected(lookup func() (*projections.Receipt, bool)) func() (*projections.
 }
 
 // ReceiptPlace is where a receipt (or collection) lies: its entity and
-// the unit of the pendenza it pays.
-func ReceiptPlace(r *projections.Receipt) domain.Place {
-	return domain.Place{IDDominio: r.Event.IDDominio, IDUnita: r.Event.IDUnitaOperativa}
+// the unit of the pendenza it pays. Its event in the log lies there too
+// (PlacesOf).
+func ReceiptPlace(r *projections.Receipt) domain.Place { return receiptPlace(&r.Event) }
+
+func receiptPlace(e *events.ReceiptRecorded) domain.Place {
+	return domain.Place{IDDominio: e.IDDominio, IDUnita: e.IDUnitaOperativa}
 }
 
 // ragioneriaReceipt is a Ragioneria read of a receipt or collection: the
