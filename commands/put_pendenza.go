@@ -185,7 +185,7 @@ func checkSubject(field string, s *events.Subject) error {
 		return invalid(field+".tipo", `must be "F" or "G"`)
 	}
 	s.Identificativo = strings.ToUpper(strings.TrimSpace(s.Identificativo))
-	if !ValidFiscalCode(s.Identificativo) && s.Identificativo != domain.AnonymousIdentificativo {
+	if !domain.ValidFiscalCode(s.Identificativo) && s.Identificativo != domain.AnonymousIdentificativo {
 		return invalid(field+".identificativo", "is not a fiscal code")
 	}
 	if s.Anagrafica == "" || len(s.Anagrafica) > 140 {

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"regexp"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -11,9 +10,8 @@ import (
 
 // Identifier formats of the contract (API.md section 5).
 var (
-	reDominio    = regexp.MustCompile(`^[0-9]{11}$`)
-	reAvviso     = regexp.MustCompile(`^[0-9]{18}$`)
-	reFiscalCode = regexp.MustCompile(`^[A-Z0-9]{11,16}$`)
+	reDominio = regexp.MustCompile(`^[0-9]{11}$`)
+	reAvviso  = regexp.MustCompile(`^[0-9]{18}$`)
 )
 
 // ValidDominio reports whether s is an idDominio (11 digits).
@@ -41,9 +39,6 @@ func ValidToken(s string, max int) bool {
 
 // ValidAvviso reports whether s is a numeroAvviso (18 digits).
 func ValidAvviso(s string) bool { return reAvviso.MatchString(s) }
-
-// ValidFiscalCode reports whether s, upper-cased, is a fiscal code.
-func ValidFiscalCode(s string) bool { return reFiscalCode.MatchString(strings.ToUpper(s)) }
 
 func checkDominio(field, s string) error {
 	if !ValidDominio(s) {

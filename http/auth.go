@@ -224,25 +224,7 @@ func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
 	if !trusted {
 		return "", false
 	}
-	code := strings.ToUpper(strings.TrimSpace(c.Request().Header.Get(spidHeader)))
-	code = strings.TrimPrefix(code, "TINIT-")
-	if !validFiscalCode(code) {
-		return "", false
-	}
-	return code, true
-}
-
-func validFiscalCode(s string) bool {
-	if len(s) < 11 || len(s) > 16 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if !(ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
-			return false
-		}
-	}
-	return true
+	return domain.ParseCitizen(c.Request().Header.Get(spidHeader))
 }
 
 // parseBasic parses an "Authorization: Basic" header value. It accepts the

@@ -196,10 +196,17 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 	case domain.AuthSSL:
 		rec, found = m.LookupDN(name)
 	case domain.AuthSPID:
-		name = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(name)), "TINIT-")
+		code, ok := domain.ParseCitizen(name)
+		if !ok && name != anyCitizen {
+			x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication,
+				Detail: "not a fiscal code: the identity proxy's caller is refused (401)"})
+			x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, "not a fiscal code"
+			return domain.Principal{}, false
+		}
+		name = code
 		x.Principal = name
 		rec, found = m.Lookup(name)
-		if !found && api == domain.APIPagamento && name != "" {
+		if !found && api == domain.APIPagamento {
 			x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "unregistered spid caller on PAGAMENTO: citizen"})
 			return domain.Citizen(name), true
 		}

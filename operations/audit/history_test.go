@@ -262,3 +262,41 @@ func TestScriptedHistory(t *testing.T) {
 		}
 	})
 }
+
+// TestWhoCanNamesThePayerOnlyWhenACitizen: on the Pagamento API the payer
+// of a pendenza reads it as a citizen, unless the payer is pagoPA's
+// anonymous identificativo, which no citizen authenticates under (the
+// identity proxy's "ANONIMO" is refused with 401).
+func TestWhoCanNamesThePayerOnlyWhenACitizen(t *testing.T) {
+	h := newHistory(t)
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.H.PutEntity(ctx, h.Admin, commands.PutEntity{IDDominio: d1, RagioneSociale: "Comune 1", Enabled: true})
+	})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.H.PutPendenzaType(ctx, h.Admin, commands.PutPendenzaType{IDTipoPendenza: t1, Descrizione: "Tari", Enabled: true})
+	})
+	h.putApp(t, "app1", true, ptr("app1-password"), commands.GrantInput{API: "PENDENZE", Domini: []string{d1}, TipiPendenza: []string{"*"}})
+	create := func(id, payer string) {
+		h.do(t, func(ctx context.Context) (commands.Result, error) {
+			return h.H.PutPendenza(ctx, h.asApp(t, "app1"), commands.PutPendenza{IDA2A: "app1", IDPendenza: id, IDDominio: d1,
+				IDTipoPendenza: t1, Causale: "Tari 2026", AmountCents: 1000,
+				Payer: events.Subject{Tipo: "F", Identificativo: payer, Anagrafica: "Pagatore"}})
+		})
+	}
+	create("P-CITIZEN", "RSSMRA80A01H501U")
+	create("P-ANON", domain.AnonymousIdentificativo)
+	for _, c := range []struct {
+		name, id string
+		want     []string
+	}{
+		{"citizen_payer", "P-CITIZEN", []string{"RSSMRA80A01H501U"}},
+		{"anonymous_payer", "P-ANON", []string{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := holders(t, h.Model, domain.APIPagamento, "read-pendenza", audit.Resource{IDA2A: "app1", IDPendenza: c.id})
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("who reads %s on PAGAMENTO = %v, want %v", c.id, got, c.want)
+			}
+		})
+	}
+}
