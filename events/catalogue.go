@@ -428,6 +428,10 @@ type ReceiptRecorded struct {
 	IDUnitaOperativa string `json:"idUnitaOperativa,omitempty"`
 }
 
+// Collected reports whether the receipt records a collection (riscossione):
+// its Esito is EsitoEseguito.
+func (e *ReceiptRecorded) Collected() bool { return e.Esito == EsitoEseguito }
+
 // SettlementItem is one line of a settlement report.
 type SettlementItem struct {
 	NumeroAvviso string `json:"numeroAvviso"`

@@ -48,6 +48,6 @@ func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {
 	if err != nil {
 		return err
 	}
-	items := s.model.Receipts(func(r *projections.Receipt) bool { return isCollection(r) && sc.AdmitsReceipt(r) })
+	items := s.model.Receipts(sc.AdmitsCollection)
 	return pageJSON(c, items, toRiscossione)
 }

@@ -154,6 +154,3 @@ func toRiscossione(r *projections.Receipt) riscossioneView {
 	return riscossioneView{IDDominio: e.IDDominio, IDRicevuta: e.IDRicevuta, NumeroAvviso: e.NumeroAvviso, IDA2A: e.IDA2A,
 		IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID, Importo: Importo(e.AmountCents), DataPagamento: e.DataPagamento}
 }
-
-// isCollection tells receipts that are collections (riscossioni).
-func isCollection(r *projections.Receipt) bool { return r.Event.Esito == events.EsitoEseguito }

@@ -130,6 +130,12 @@ func (e EntityScope) AdmitsReceipt(r *projections.Receipt) bool {
 	return e.AdmitsPlace(ReceiptPlace(r))
 }
 
+// AdmitsCollection reports whether the list of collections (riscossioni)
+// shows r: a receipt that is a collection, admitted as AdmitsReceipt does.
+func (e EntityScope) AdmitsCollection(r *projections.Receipt) bool {
+	return r.Event.Collected() && e.AdmitsReceipt(r)
+}
+
 // AdmitsPlace reports whether the list shows what is at pl (a pendenza,
 // or the receipt of one): its entity whole or its unit in scope.
 func (e EntityScope) AdmitsPlace(pl domain.Place) bool {

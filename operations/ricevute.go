@@ -56,7 +56,7 @@ func (k CollectionKey) lookup(m Receipts) func() (*projections.Receipt, bool) {
 func collected(lookup func() (*projections.Receipt, bool)) func() (*projections.Receipt, bool) {
 	return func() (*projections.Receipt, bool) {
 		r, ok := lookup()
-		if !ok || r.Event.Esito != events.EsitoEseguito {
+		if !ok || !r.Event.Collected() {
 			return nil, false
 		}
 		return r, true

@@ -278,7 +278,7 @@ func (m *ReadModel) apply(env events.Envelope) error {
 		m.money.startPayment(e, env)
 	case events.ReceiptRecorded:
 		m.money.recordReceipt(e, env)
-		if e.Esito == events.EsitoEseguito && e.IDA2A != "" {
+		if e.Collected() && e.IDA2A != "" {
 			m.pendenze.markPaid(e.IDA2A, e.IDPendenza)
 		}
 	case events.SettlementReportRecorded:

@@ -156,7 +156,7 @@ func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
 		&Receipt{Event: e, Time: env.Time, Position: env.Position}) {
 		return
 	}
-	if e.Esito != events.EsitoEseguito || e.PaymentID == "" {
+	if !e.Collected() || e.PaymentID == "" {
 		return
 	}
 	p, ok := m.payments.get(e.PaymentID)

@@ -172,9 +172,7 @@ func (c *Console) listRiscossioni(rq *request) error {
 	return rendicontazioniList(c, rq, "Riscossioni", &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
 		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}},
 		func(scope operations.EntityScope) []*projections.Receipt {
-			return c.deps.Model.Receipts(func(r *projections.Receipt) bool {
-				return r.Event.Esito == "ESEGUITO" && scope.AdmitsReceipt(r)
-			})
+			return c.deps.Model.Receipts(scope.AdmitsCollection)
 		},
 		func(r *projections.Receipt) []cell {
 			e := r.Event
