@@ -70,8 +70,7 @@ func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
 		if v.ACL == nil {
 			v.ACL = []profiloACL{}
 		}
-		g, _ := p.Grant(api)
-		v.Domini, v.TipiPendenza = s.scopeRefs(g.Domini.Contains, g.Tipi.Contains)
+		v.Domini, v.TipiPendenza = s.scopeRefs(operations.ProfiloAPIDomini(p, api), operations.ProfiloAPITipi(p, api))
 		return c.JSON(http.StatusOK, v)
 	}
 }

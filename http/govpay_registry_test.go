@@ -544,6 +544,18 @@ func TestGovPayProfilo(t *testing.T) {
 	if len(b.Domini) != 2 {
 		t.Fatalf(`appB's PENDENZE grant is "*": every entity, got %+v`, b.Domini)
 	}
+	// A grant on one unit of d1 names d1, as the Backoffice profile does
+	// for a role on a unit: the application creates and reads there.
+	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
+	for _, api := range []struct{ name, base string }{{"PENDENZE", pe}, {"RAGIONERIA", rag}} {
+		app := "appUO1" + api.name
+		w.grantUO1(t, app, api.name, "op"+app, aclOf("Pendenze", "R"))
+		var u govpayProfilo
+		w.must(t, "GET", api.base+"/profilo", nil, as(app)).decode(t, &u)
+		if len(u.Domini) != 1 || u.Domini[0].IDDominio != d1 {
+			t.Fatalf("%s profile of an application granted unit UO1 of d1: domini %+v, want d1", api.name, u.Domini)
+		}
+	}
 }
 
 // TestGovPayProfiloPagamento: the Pagamento profile in GovPay's shape: an

@@ -148,12 +148,11 @@ func (s *Server) pgProfilo(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	g, _ := p.Grant(domain.APIPagamento)
 	v := profileOf(p)
 	v.Domini, v.TipiPendenza = s.scopeRefs(func(id string) bool {
 		e, ok := s.model.EntityView(id)
 		return ok && scope.AdmitsDominio(e)
-	}, g.Tipi.Contains)
+	}, operations.ProfiloAPITipi(p, domain.APIPagamento))
 	return c.JSON(http.StatusOK, v)
 }
 

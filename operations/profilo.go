@@ -31,6 +31,22 @@ func ProfiloDomini(p domain.Principal) func(idDominio string) bool {
 	return inRoles(p, func(r *domain.Role, id string) bool { return r.Domini.Reaches(id) })
 }
 
+// ProfiloAPIDomini reports whether the profile of p on api (Pendenze,
+// Ragioneria; and an application's on Pagamento) names entity idDominio:
+// its grant on api reaches it, whole or in some of its units, as
+// ProfiloDomini does for roles.
+func ProfiloAPIDomini(p domain.Principal, api domain.API) func(idDominio string) bool {
+	g, _ := p.Grant(api)
+	return g.Domini.Reaches
+}
+
+// ProfiloAPITipi reports whether the profile of p on api names pendenza
+// type idTipo: its grant on api holds it.
+func ProfiloAPITipi(p domain.Principal, api domain.API) func(idTipo string) bool {
+	g, _ := p.Grant(api)
+	return g.Tipi.Contains
+}
+
 // ProfiloTipi reports whether the Backoffice profile of p names pendenza
 // type idTipo: one of p's roles holds it.
 func ProfiloTipi(p domain.Principal) func(idTipo string) bool {
