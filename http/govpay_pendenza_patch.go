@@ -62,9 +62,3 @@ func (s *Server) patchPendenza(api domain.API, gate func(domain.Principal, strin
 		return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, toPendenza))
 	}
 }
-
-// pendenzeWriteGate is the Backoffice patch's gate: Pendenze W from some
-// role, before the pendenza is looked up.
-func pendenzeWriteGate(p domain.Principal, _ string, rec operations.Recorder) error {
-	return operations.UseService(p, domain.ServicePendenze, domain.RightWrite, rec)
-}

@@ -118,7 +118,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIBackoffice, http.MethodGet, "/applicazioni", s.listApplicazioni},
 		{domain.APIBackoffice, http.MethodGet, "/pendenze", s.boListPendenze},
 		{domain.APIBackoffice, http.MethodGet, "/pendenze/:idA2A/:idPendenza", s.boGetPendenza},
-		{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIBackoffice, pendenzeWriteGate)},
+		{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIBackoffice, operations.PatchPendenzaBackofficeGate)},
 		{domain.APIBackoffice, http.MethodGet, "/pagamenti", s.boListPagamenti},
 		{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id", s.boGetPagamento},
 		{domain.APIBackoffice, http.MethodGet, "/riconciliazioni", s.boListRiconciliazioni},
