@@ -360,6 +360,8 @@ func TestAuditEndpoints(t *testing.T) {
 		{"explain_scoped_in_scope", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "pa1"}), opts(as("opD1")), 200, ""},
 		{"explain_scoped_out_of_scope", "POST", verifica, explainBody("appB", "PENDENZE", "read", map[string]any{"idA2A": "appB", "idPendenza": "pb1"}), opts(as("opD1")), 403, "403000"},
 		{"explain_no_role", "POST", verifica, explainBody("appA", "PENDENZE", "list", nil), opts(as("opNoRole")), 403, "403000"},
+		{"explain_right_lower_case", "POST", verifica, explainBody("opD1", "BACKOFFICE", "servizio", map[string]any{"servizio": "Pendenze", "autorizzazione": "r", "idDominio": d1}), opts(asAdmin()), 200, ""}, // was 400 here while what-can took "r"
+		{"explain_unknown_right_400", "POST", verifica, explainBody("opD1", "BACKOFFICE", "servizio", map[string]any{"servizio": "Pendenze", "autorizzazione": "X"}), opts(asAdmin()), 400, "SINTASSI"},
 		{"explain_unknown_field_400", "POST", verifica, `{"principal":"appA","api":"PENDENZE","operazione":"list","nope":1}`, opts(asAdmin()), 400, "SINTASSI"},
 		{"explain_bad_auth_400", "POST", verifica, explainBody("appA", "PENDENZE", "list", map[string]any{"auth": "kerberos"}), opts(asAdmin()), 400, "SINTASSI"},
 		{"explain_zero_position_400", "POST", verifica, explainBody("appA", "PENDENZE", "list", map[string]any{"posizione": 0}), opts(asAdmin()), 400, "SINTASSI"},

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -100,7 +99,7 @@ func (s *Server) getWhatCanResources(c *echo.Context) error {
 		limit = n
 	}
 	body := resourcesPage{Resources: []audit.Resource{}}
-	body.Page, err = whatcan.Resources(m, name, api, op, c.QueryParam("servizio"), strings.ToUpper(c.QueryParam("autorizzazione")),
+	body.Page, err = whatcan.Resources(m, name, api, op, c.QueryParam("servizio"), c.QueryParam("autorizzazione"),
 		after, limit, func(r audit.Resource) error {
 			body.Resources = append(body.Resources, r)
 			return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -128,26 +129,28 @@ func deniedBy(err error) (rule string, ok bool) {
 }
 
 // decisionOf names the outcome and rule of a request that ended with err
-// and status: allow, deny, unauthenticated, not-found, invalid or error.
+// and status: allow, deny, unauthenticated, not-found, unprocessable (the
+// words and rules of audit.Explain, which answers the same question from
+// the log), or throttled, invalid or error, which Explain never answers.
 func decisionOf(err error, status int) (outcome, rule string) {
 	if status == http.StatusForbidden { // fault answers every denial, and only a denial, with 403
 		if rule, ok := deniedBy(err); ok {
-			return "deny", rule
+			return audit.OutcomeDeny, rule
 		}
 	}
 	switch {
 	case errors.Is(err, errUnauthenticated):
-		return "unauthenticated", "authentication"
+		return audit.OutcomeUnauthenticated, audit.RuleAuthentication
 	case status == http.StatusTooManyRequests:
-		return "throttled", "authentication"
+		return "throttled", audit.RuleAuthentication
 	case status >= 500:
 		return "error", "internal"
 	case status == http.StatusNotFound:
-		return "not-found", "granted"
+		return audit.OutcomeNotFound, audit.RuleGranted
 	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge:
-		return "invalid", "request"
+		return "invalid", audit.RuleRequest
 	case status == http.StatusUnprocessableEntity:
-		return "unprocessable", "request"
+		return audit.OutcomeUnprocessable, audit.RuleRequest
 	}
-	return "allow", "granted"
+	return audit.OutcomeAllow, audit.RuleGranted
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/payauthz/payauthz/operations/audit"
 )
 
 // derivedFields are fields of a GET that restate others (GovPay's
@@ -465,7 +467,7 @@ func adminCheckCmd(f *adminFlags) *cobra.Command {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s (rule %v) %v\nrests on log position %v\n",
 					strings.ToUpper(fmt.Sprint(x["esito"])), x["regola"], x["dettaglio"], x["posizione"])
 			}
-			if x["esito"] != "allow" {
+			if x["esito"] != audit.OutcomeAllow {
 				return errDenied
 			}
 			return nil

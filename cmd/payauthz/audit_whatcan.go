@@ -50,7 +50,7 @@ every stored resource of that operation it could act on, one per line as decided
 				}
 				enc := json.NewEncoder(out)
 				n := 0
-				page, err := whatcan.Resources(m, principal, api, opName, service, strings.ToUpper(right), after, limit,
+				page, err := whatcan.Resources(m, principal, api, opName, service, right, after, limit,
 					func(r audit.Resource) error {
 						n++
 						return enc.Encode(r)

@@ -95,7 +95,7 @@ func backofficeRight(r Resource) (domain.Service, domain.Right, error) {
 	if r.Right == "" {
 		r.Right = "R"
 	}
-	right, err := domain.ParseRight(r.Right)
+	right, err := domain.ParseRight(strings.ToUpper(r.Right)) // a query may say "r"
 	if err != nil {
 		return domain.Service{}, 0, fmt.Errorf("%w: %v", ErrBadQuery, err)
 	}
