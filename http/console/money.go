@@ -67,10 +67,7 @@ func (c *Console) money() moneyOps { return c.ops }
 
 // pageOf cuts rows to the requested page of 25 and fills the pager.
 func pageOf[T any](rq *request, t *table, rows []T, row func(T) []cell) {
-	pagina := 1
-	if n, err := strconv.Atoi(rq.r.URL.Query().Get("pagina")); err == nil && n >= 1 && n <= 1_000_000 {
-		pagina = n
-	}
+	pagina := paginaOf(rq.r.URL.Query())
 	t.Pagina = pagina
 	from := min((pagina-1)*perPage, len(rows))
 	to := min(from+perPage, len(rows))

@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/payauthz/payauthz/domain"
@@ -16,6 +17,20 @@ import (
 // pendenze. A notice number finds one pendenza directly.
 
 const perPage = 25
+
+// maxPagina bounds the page a list may be asked for: the pendenze list
+// walks its entity's index up to the page, so what a request costs stays
+// bounded (2.5 million rows in at the most).
+const maxPagina = 100_000
+
+// paginaOf is the page ?pagina= asks for: 1 unless a number from 1 to
+// maxPagina, the same on every list of the console.
+func paginaOf(q url.Values) int {
+	if n, err := strconv.Atoi(q.Get("pagina")); err == nil && n >= 1 && n <= maxPagina {
+		return n
+	}
+	return 1
+}
 
 type pendenzeFilter struct {
 	Dominio string
@@ -60,11 +75,8 @@ func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenze
 
 func (c *Console) listPendenze(rq *request) error {
 	q := rq.r.URL.Query()
-	f := pendenzeFilter{Dominio: q.Get("idDominio"), Avviso: q.Get("numeroAvviso"), Pagina: 1}
+	f := pendenzeFilter{Dominio: q.Get("idDominio"), Avviso: q.Get("numeroAvviso"), Pagina: paginaOf(q)}
 	v := pendenzeView{}
-	if n, err := strconv.Atoi(q.Get("pagina")); err == nil && n >= 1 && n <= 100000 {
-		f.Pagina = n
-	}
 	scope, err := operations.BackofficeList(rq.p, domain.ServicePendenze, nil)
 	if err != nil {
 		return err
