@@ -3,8 +3,8 @@ package commands
 import (
 	"context"
 	"fmt"
-	"time"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -64,11 +64,8 @@ func sameReceipt(a, b events.ReceiptRecorded) bool {
 }
 
 func validDate(s string) bool {
-	if _, err := time.Parse(time.RFC3339, s); err == nil {
-		return true
-	}
-	_, err := time.Parse(time.DateOnly, s)
-	return err == nil
+	_, ok := domain.ParseRecordedDate(s)
+	return ok
 }
 
 // RecordSettlementReport records a settlement report (POST

@@ -2,15 +2,26 @@ package domain
 
 import "time"
 
-// flowDateLayouts are the forms a settlement report's date takes: the
-// node sends an RFC 3339 date-time or a date; GovPay's paths carry a
-// date-time, often without a zone (read as UTC).
-var flowDateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", time.DateOnly}
+// Date layouts. What is recorded (a receipt's payment date, a settlement
+// report's date, an incasso's dates) is an RFC 3339 date-time or a date;
+// GovPay's paths also name a report by a date-time without a zone (read
+// as UTC).
+var (
+	recordedDateLayouts = []string{time.RFC3339Nano, time.DateOnly}
+	flowDateLayouts     = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", time.DateOnly}
+)
 
-// ParseFlowDate parses a settlement report's date (a date alone is its
-// midnight UTC); ok is false for anything else.
-func ParseFlowDate(s string) (t time.Time, ok bool) {
-	for _, l := range flowDateLayouts {
+// ParseRecordedDate parses a date as it is recorded: an RFC 3339
+// date-time or a date (its midnight UTC); ok is false for anything else.
+// Every date it accepts ParseFlowDate reads back.
+func ParseRecordedDate(s string) (t time.Time, ok bool) { return parseDate(s, recordedDateLayouts) }
+
+// ParseFlowDate parses a settlement report's date as a path names it:
+// what ParseRecordedDate accepts, or a date-time without a zone (UTC).
+func ParseFlowDate(s string) (t time.Time, ok bool) { return parseDate(s, flowDateLayouts) }
+
+func parseDate(s string, layouts []string) (time.Time, bool) {
+	for _, l := range layouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t, true
 		}

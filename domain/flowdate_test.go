@@ -30,3 +30,32 @@ func TestSameFlowDate(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordedDatesReadBack: every date a command records is one a path
+// may name it by (ParseFlowDate reads back what ParseRecordedDate takes,
+// the same instant), and a date-time without a zone is read on paths only.
+func TestRecordedDatesReadBack(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, s  string
+		recorded bool
+	}{
+		{"date", "2026-01-03", true},
+		{"date_time_utc", "2026-01-03T10:00:00Z", true},
+		{"date_time_offset", "2026-01-03T10:00:00+01:00", true},
+		{"date_time_millis", "2026-01-03T10:00:00.123Z", true},
+		{"date_time_without_zone", "2026-01-03T10:00:00", false},
+		{"not_a_date", "03/01/2026", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rt, rok := ParseRecordedDate(c.s)
+			if rok != c.recorded {
+				t.Fatalf("ParseRecordedDate(%q) ok = %v, want %v", c.s, rok, c.recorded)
+			}
+			if ft, fok := ParseFlowDate(c.s); rok && (!fok || !ft.Equal(rt)) {
+				t.Fatalf("ParseFlowDate(%q) = %v, %v; recorded as %v", c.s, ft, fok, rt)
+			}
+		})
+	}
+}
