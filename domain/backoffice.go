@@ -36,10 +36,22 @@ func roleCovers(p *Principal, s Service, r Right, pl *Place) bool {
 	return false
 }
 
-// covers reports whether pl is in the role's scope: its entity (whole, or
-// its unit) and its type, when it has one.
+// covers reports whether the stored resource at pl is in the role's
+// scope: Covers, with the entity every stored resource has required.
 func (r *Role) covers(pl *Place) bool {
-	return r.Domini.ContainsUnit(pl.IDDominio, pl.IDUnita) && (pl.IDTipoPendenza == "" || r.Tipi.Contains(pl.IDTipoPendenza))
+	return pl.IDDominio != "" && r.Covers(*pl)
+}
+
+// Covers reports whether the role's scope holds pl: the entity pl names
+// (whole, or the unit it names) and the type it names; a part pl leaves
+// empty is not asked about. It is the scope test of every role-scoped
+// decision: CanOnPlace and CanOnPayment ask it of a stored resource's
+// place, CanOnDominio of a place naming the entity alone, and
+// CanOnTipoPendenza of one naming the type alone; explanations ask it of
+// the places those decisions rested on.
+func (r *Role) Covers(pl Place) bool {
+	return (pl.IDDominio == "" || r.Domini.ContainsUnit(pl.IDDominio, pl.IDUnita)) &&
+		(pl.IDTipoPendenza == "" || r.Tipi.Contains(pl.IDTipoPendenza))
 }
 
 // someRole reports whether one role of p gives right on s and holds in its
@@ -87,7 +99,7 @@ func HasServiceRight(p Principal, s Service, r Right) error {
 // resource has no pendenza type). RuleServiceRight when no role gives the
 // right at all, RuleRoleScope when none giving it covers idDominio.
 func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
-	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.Contains(idDominio) }, func() error {
+	return inRoleScope(&p, s, r, func(role *Role) bool { return idDominio != "" && role.Covers(Place{IDDominio: idDominio}) }, func() error {
 		return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
 	})
 }
@@ -131,8 +143,7 @@ func CanOnPayment(p Principal, s Service, r Right, v PaymentView) error {
 		return deny(RuleRoleScope, "the payment covers no pendenza in scope")
 	}
 	for i := range v.Items {
-		it := &v.Items[i]
-		if !roleCovers(&p, s, r, &Place{IDDominio: it.IDDominio, IDUnita: it.IDUnita, IDTipoPendenza: it.IDTipoPendenza}) {
+		if pl := v.Items[i].Place(); !roleCovers(&p, s, r, &pl) {
 			return denyRight(detailPaymentScope, s, r)
 		}
 	}

@@ -29,6 +29,11 @@ type PaymentItemView struct {
 	PayerID        string
 }
 
+// Place is where the item's pendenza lies.
+func (it *PaymentItemView) Place() Place {
+	return Place{IDDominio: it.IDDominio, IDUnita: it.IDUnita, IDTipoPendenza: it.IDTipoPendenza}
+}
+
 // PaymentView is the ownership facts of a payment.
 type PaymentView struct {
 	ID          string

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,6 +84,11 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	w.createPendenza(t, "appA", "own", d1, t1, citizen1)
 	var pay struct{ ID string }
 	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &pay)
+	// A payment of citizen1 across d1 and d2: no role of opD1 covers it.
+	w.createPendenza(t, "appB", "pc2", d2, t1, citizen1)
+	var span struct{ ID string }
+	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}, {"idA2A": "appB", "idPendenza": "pc2"}}},
+		asSPID(citizen1)).decode(t, &span)
 	sslCert := w.ca.ClientCert(t, sslSubject)
 	w.must(t, "PUT", bo+"/tipiPendenza/SPENTO", map[string]any{"descrizione": "Tipo spento", "abilitato": false, "pagamentoSpontaneo": true})
 
@@ -199,6 +205,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_pendenza_in_scope", "GET", bo + "/pendenze/appA/pa1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", pend("appA", "pa1")))},
 		{"bo_pendenza_out_of_scope", "GET", bo + "/pendenze/appB/pb1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", pend("appB", "pb1")))},
 		{"bo_pendenza_missing", "GET", bo + "/pendenze/appA/missing", nil, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Pendenze", "R", pend("appA", "missing")))},
+		{"bo_payment_spanning_entities", "GET", bo + "/pagamenti/" + span.ID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: span.ID}))},
+		{"bo_pendenza_in_scope_named_other_entity", "GET", bo + "/pendenze/appA/pa1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", audit.Resource{IDA2A: "appA", IDPendenza: "pa1", IDDominio: d2}))},
 		{"bo_payment_in_scope", "GET", bo + "/pagamenti/" + pay.ID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: pay.ID}))},
 		{"bo_roles_read", "GET", bo + "/ruoli/opD1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Ruoli", "R", res))},
 		{"bo_reset_cache_needs_w", "GET", bo + "/operazioni/resetCacheAnagrafica", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
@@ -240,6 +248,16 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 			}
 			if d["outcome"] != x.Outcome || d["rule"] != x.Rule {
 				t.Fatalf("live %s/%s (status %d), explain %s/%s: %s", d["outcome"], d["rule"], res.Status, x.Outcome, x.Rule, x.Detail)
+			}
+			// A role's evidence covers when that role alone admits what the
+			// decision rested on: an allowed request has a covering role
+			// (none of these rows is a payment whose items need two roles),
+			// one denied for its roles' scope has none.
+			if r.q.API == domain.APIBackoffice && r.q.Operation == "servizio" {
+				covering := slices.ContainsFunc(x.Evidence, func(e audit.Evidence) bool { return e.Covers })
+				if (x.Outcome == audit.OutcomeDeny && x.Rule == domain.RuleRoleScope && covering) || (x.Outcome == audit.OutcomeAllow && !covering) {
+					t.Fatalf("explain %s/%s, evidence %+v", x.Outcome, x.Rule, x.Evidence)
+				}
 			}
 			outcomes[x.Outcome]++
 		})

@@ -24,6 +24,7 @@ func UseService(p domain.Principal, s domain.Service, r domain.Right, rec Record
 // OnDominio is a Backoffice operation on idDominio (the entity itself, or
 // what belongs to it).
 func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio string, rec Recorder) error {
+	placed(rec, domain.Place{IDDominio: idDominio})
 	return check(rec, "CanOnDominio", domain.CanOnDominio(p, s, r, idDominio))
 }
 
@@ -37,6 +38,7 @@ func ReachDominio(p domain.Principal, s domain.Service, r domain.Right, idDomini
 // OnPlace is a Backoffice operation on what lies at a place (entity,
 // unit, type): a pendenza, or an entity × type a caller names.
 func OnPlace(p domain.Principal, s domain.Service, r domain.Right, at domain.Place, rec Recorder) error {
+	placed(rec, at)
 	return check(rec, "CanOnPlace", domain.CanOnPlace(p, s, r, at))
 }
 
@@ -60,7 +62,11 @@ func OnPayment(m Payments, p domain.Principal, s domain.Service, r domain.Right,
 	if err != nil {
 		return nil, err
 	}
-	return pay, check(rec, "CanOnPayment", domain.CanOnPayment(p, s, r, pay.View()))
+	v := pay.View()
+	for i := range v.Items {
+		placed(rec, v.Items[i].Place())
+	}
+	return pay, check(rec, "CanOnPayment", domain.CanOnPayment(p, s, r, v))
 }
 
 // ProfiloBackoffice is GET /profilo on the Backoffice API: any role.

@@ -31,6 +31,22 @@ type Recorder interface {
 	Check(name string, err error)
 }
 
+// PlaceRecorder is a Recorder that also keeps the places a role-scoped
+// Backoffice decision rests on (the stored pendenza's, each item's of a
+// payment, the entity or type named), reported before the check that
+// decides on them: Explain's evidence asks each role about exactly those.
+type PlaceRecorder interface {
+	Recorder
+	Place(pl domain.Place)
+}
+
+// placed reports pl to rec when it keeps places.
+func placed(rec Recorder, pl domain.Place) {
+	if pr, ok := rec.(PlaceRecorder); ok {
+		pr.Place(pl)
+	}
+}
+
 // check reports one check to rec (when not nil) and returns err.
 func check(rec Recorder, name string, err error) error {
 	if rec != nil {

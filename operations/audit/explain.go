@@ -3,6 +3,7 @@ package audit
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
@@ -50,8 +51,15 @@ type Step struct {
 	Checks []Step `json:"verifiche,omitempty"`
 }
 
-// trail records an operation's checks as steps (operations.Recorder).
-type trail struct{ steps []Step }
+// trail records an operation's checks as steps, and the places its
+// role-scoped decisions rested on (operations.PlaceRecorder).
+type trail struct {
+	steps  []Step
+	places []domain.Place
+}
+
+// Place records a place a decision rests on.
+func (t *trail) Place(pl domain.Place) { t.places = append(t.places, pl) }
 
 // Check records one check.
 func (t *trail) Check(name string, err error) {
@@ -138,7 +146,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 	}
 	x.Kind = p.Kind.String()
 	if err := x.check("api-entry", domain.CanEnterAPI(p, q.API)); err != nil {
-		x.Evidence = evidence(m, p, q.API, op, q.Resource)
+		x.Evidence = evidence(m, p, q.API, op, q.Resource, nil)
 		return x, nil
 	}
 	var t trail
@@ -146,7 +154,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}
-	x.Evidence = evidence(m, p, q.API, op, q.Resource)
+	x.Evidence = evidence(m, p, q.API, op, q.Resource, t.places)
 	var unproc *operations.UnprocessableError
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
@@ -233,13 +241,18 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 }
 
 // evidence lists the principal's roles (Backoffice) or its grant on the
-// API, each with whether it covers the resource. It explains; it does not
-// decide.
-func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *Operation, r Resource) []Evidence {
+// API, each with whether it covers the resource. A role is asked
+// (domain.Role.Covers) about the places the operation's decisions rested
+// on, as the operation reported them (placed); before the operation ran,
+// or when it decided on none, about the place the query names. It
+// explains; it does not decide.
+func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *Operation, r Resource, placed []domain.Place) []Evidence {
 	out := []Evidence{}
-	dominio, unit, tipo := resourceScope(m, r)
 	if api == domain.APIBackoffice {
 		s, right, err := backofficeRight(r)
+		if len(placed) == 0 && (r.IDDominio != "" || r.IDTipoPendenza != "") {
+			placed = []domain.Place{r.place()}
+		}
 		for _, role := range p.Roles {
 			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), UnitaOperative: role.Domini.Units(), Tipi: role.Tipi.List()}
 			if op.Name != "servizio" || err != nil {
@@ -248,20 +261,18 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 				continue
 			}
 			e.Service, e.Rights = s.String(), role.Rights(s).List()
-			switch {
-			case !role.Has(s, right):
+			if !role.Has(s, right) {
 				e.Why = fmt.Sprintf("does not give %s %s", s, right)
-			case dominio != "" && !role.Domini.ContainsUnit(dominio, unit):
-				e.Why = fmt.Sprintf("gives %s %s but %s is not in its scope", s, right, placeName(dominio, unit))
-			case tipo != "" && !role.Tipi.Contains(tipo):
-				e.Why = fmt.Sprintf("gives %s %s but idTipoPendenza %s is not in its scope", s, right, tipo)
-			default:
-				e.Covers, e.Why = true, fmt.Sprintf("gives %s %s%s", s, right, scopeNote(dominio, tipo))
+			} else if i := slices.IndexFunc(placed, func(pl domain.Place) bool { return !role.Covers(pl) }); i >= 0 {
+				e.Why = fmt.Sprintf("gives %s %s but %s is not in its scope", s, right, describePlace(placed[i]))
+			} else {
+				e.Covers, e.Why = true, fmt.Sprintf("gives %s %s%s", s, right, placesNote(placed))
 			}
 			out = append(out, e)
 		}
 		return out
 	}
+	dominio, unit, tipo := resourceScope(m, r)
 	if !api.Grantable() || p.Kind != domain.KindApplication {
 		return out
 	}
@@ -279,6 +290,30 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 		e.Covers, e.Why = true, "authorized on the "+api.String()+" API"+scopeNote(dominio, tipo)
 	}
 	return append(out, e)
+}
+
+// describePlace names a place in an explanation: its entity (or unit of
+// it) and its type, whichever it names.
+func describePlace(pl domain.Place) string {
+	switch {
+	case pl.IDDominio != "" && pl.IDTipoPendenza != "":
+		return placeName(pl.IDDominio, pl.IDUnita) + " × idTipoPendenza " + pl.IDTipoPendenza
+	case pl.IDDominio != "":
+		return placeName(pl.IDDominio, pl.IDUnita)
+	}
+	return "idTipoPendenza " + pl.IDTipoPendenza
+}
+
+// placesNote says which places a covering role holds.
+func placesNote(places []domain.Place) string {
+	if len(places) == 0 {
+		return ""
+	}
+	names := make([]string, len(places))
+	for i, pl := range places {
+		names[i] = describePlace(pl)
+	}
+	return " with " + strings.Join(names, ", ") + " in scope"
 }
 
 func scopeNote(dominio, tipo string) string {
