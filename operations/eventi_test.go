@@ -9,6 +9,35 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
+// TestEventVisibleWhereItsResourceIs: a caller who reads a resource through
+// a role scoped to one unit of an entity also sees the events that made it
+// (EventVisible places each event where the read decides it lies).
+func TestEventVisibleWhereItsResourceIs(t *testing.T) {
+	t.Parallel()
+	const d, u1, u2 = "01234567890", "U1", "U2"
+	role, err := domain.ParseRole("unit-u1", maps.All(map[string][]string{
+		domain.ServicePagamenti.String():      {"R"},
+		domain.ServiceGiornaleEventi.String(): {"R"},
+	}), nil, map[string][]string{d: {u1}}, []string{"*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := domain.Principal{Kind: domain.KindOperator, Name: "op", Enabled: true, Roles: []domain.Role{role}}
+	receipt := func(unit string) *projections.Receipt {
+		return &projections.Receipt{Event: events.ReceiptRecorded{IDRicevuta: "R1", IDDominio: d, NumeroAvviso: "301000000000012345",
+			Esito: events.EsitoEseguito, IDUnitaOperativa: unit}}
+	}
+	// The receipt of a pendenza of the role's unit, of another unit, of
+	// the entity itself (no unit).
+	for unit, want := range map[string]bool{u1: true, u2: false, "": false} {
+		r := receipt(unit)
+		read := OnPlace(p, domain.ServicePagamenti, domain.RightRead, ReceiptPlace(r), nil) == nil
+		if seen := EventVisible(p, false, r.Event); read != want || seen != want {
+			t.Errorf("unit %q: reads the receipt: %v, sees its event: %v; want both %v", unit, read, seen, want)
+		}
+	}
+}
+
 // FuzzParseEventID: an id parses only when it is the canonical spelling
 // of its position and index ("N.0" being "N" spelled out), and every
 // EventID parses back to what made it.
@@ -49,44 +78,6 @@ func TestEventID(t *testing.T) {
 			t.Parallel()
 			if got := EventID(c.pos, c.index); got != c.want {
 				t.Fatalf("EventID(%d, %d) = %q, want %q", c.pos, c.index, got, c.want)
-			}
-		})
-	}
-}
-
-// TestEventVisibleWhereItsResourceIs: a caller who reads a resource through
-// a role scoped to one unit of an entity also sees the events that made it
-// (EventVisible places each event where the read decides it lies).
-func TestEventVisibleWhereItsResourceIs(t *testing.T) {
-	t.Parallel()
-	const d, u1, u2 = "01234567890", "U1", "U2"
-	role, err := domain.ParseRole("unit-u1", maps.All(map[string][]string{
-		domain.ServicePagamenti.String():      {"R"},
-		domain.ServiceGiornaleEventi.String(): {"R"},
-	}), nil, map[string][]string{d: {u1}}, []string{"*"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := domain.Principal{Kind: domain.KindOperator, Name: "op", Enabled: true, Roles: []domain.Role{role}}
-	receipt := func(unit string) *projections.Receipt {
-		return &projections.Receipt{Event: events.ReceiptRecorded{IDRicevuta: "R1", IDDominio: d, NumeroAvviso: "301000000000012345",
-			Esito: events.EsitoEseguito, IDUnitaOperativa: unit}}
-	}
-	cases := []struct {
-		name string
-		r    *projections.Receipt
-		want bool
-	}{
-		{"receipt_in_the_roles_unit", receipt(u1), true},
-		{"receipt_in_another_unit", receipt(u2), false},
-		{"receipt_of_the_entity_itself", receipt(""), false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			read := OnPlace(p, domain.ServicePagamenti, domain.RightRead, ReceiptPlace(c.r), nil) == nil
-			seen := EventVisible(p, false, c.r.Event)
-			if read != c.want || seen != c.want {
-				t.Fatalf("reads the receipt: %v, sees its event: %v; want both %v", read, seen, c.want)
 			}
 		})
 	}

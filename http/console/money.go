@@ -67,7 +67,7 @@ func (c *Console) money() moneyOps { return c.ops }
 
 // pageOf cuts rows to the requested page of 25 and fills the pager.
 func pageOf[T any](rq *request, t *table, rows []T, row func(T) []cell) {
-	pagina := paginaOf(rq.r.URL.Query())
+	pagina := paginaOf(rq.r.URL.Query().Get("pagina"))
 	t.Pagina = pagina
 	from := min((pagina-1)*perPage, len(rows))
 	to := min(from+perPage, len(rows))

@@ -2,7 +2,6 @@ package console
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/payauthz/payauthz/domain"
@@ -23,10 +22,10 @@ const perPage = 25
 // bounded (2.5 million rows in at the most).
 const maxPagina = 100_000
 
-// paginaOf is the page ?pagina= asks for: 1 unless a number from 1 to
-// maxPagina, the same on every list of the console.
-func paginaOf(q url.Values) int {
-	if n, err := strconv.Atoi(q.Get("pagina")); err == nil && n >= 1 && n <= maxPagina {
+// paginaOf is the page a list's ?pagina= (s) asks for: 1 unless a number
+// from 1 to maxPagina, the same on every list of the console.
+func paginaOf(s string) int {
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= maxPagina {
 		return n
 	}
 	return 1
@@ -75,7 +74,7 @@ func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenze
 
 func (c *Console) listPendenze(rq *request) error {
 	q := rq.r.URL.Query()
-	f := pendenzeFilter{Dominio: q.Get("idDominio"), Avviso: q.Get("numeroAvviso"), Pagina: paginaOf(q)}
+	f := pendenzeFilter{Dominio: q.Get("idDominio"), Avviso: q.Get("numeroAvviso"), Pagina: paginaOf(q.Get("pagina"))}
 	v := pendenzeView{}
 	scope, err := operations.BackofficeList(rq.p, domain.ServicePendenze, nil)
 	if err != nil {
