@@ -44,13 +44,16 @@ func (r *Role) covers(pl *Place) bool {
 
 // Covers reports whether the role's scope holds pl: the entity pl names
 // (whole, or the unit it names) and the type it names; a part pl leaves
-// empty is not asked about. It is the scope test of every role-scoped
-// decision: CanOnPlace and CanOnPayment ask it of a stored resource's
-// place, CanOnDominio of a place naming the entity alone, and
-// CanOnTipoPendenza of one naming the type alone; explanations ask it of
-// the places those decisions rested on.
+// empty is not asked about, and a place naming neither is held by no role.
+// It is the scope test of the role-scoped decisions on a place:
+// CanOnPlace and CanOnPayment ask it of a stored resource's place,
+// CanOnDominio of a place naming the entity alone, and CanOnTipoPendenza
+// of one naming the type alone; explanations ask it of the places those
+// decisions rested on. (CanReachDominio asks less: some unit of the
+// entity.)
 func (r *Role) Covers(pl Place) bool {
-	return (pl.IDDominio == "" || r.Domini.ContainsUnit(pl.IDDominio, pl.IDUnita)) &&
+	return (pl.IDDominio != "" || pl.IDTipoPendenza != "") &&
+		(pl.IDDominio == "" || r.Domini.ContainsUnit(pl.IDDominio, pl.IDUnita)) &&
 		(pl.IDTipoPendenza == "" || r.Tipi.Contains(pl.IDTipoPendenza))
 }
 
@@ -99,7 +102,7 @@ func HasServiceRight(p Principal, s Service, r Right) error {
 // resource has no pendenza type). RuleServiceRight when no role gives the
 // right at all, RuleRoleScope when none giving it covers idDominio.
 func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
-	return inRoleScope(&p, s, r, func(role *Role) bool { return idDominio != "" && role.Covers(Place{IDDominio: idDominio}) }, func() error {
+	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Covers(Place{IDDominio: idDominio}) }, func() error {
 		return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
 	})
 }

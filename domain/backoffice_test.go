@@ -90,3 +90,37 @@ func TestEffectiveRights(t *testing.T) {
 		t.Fatal("a principal without roles has no rights")
 	}
 }
+
+// TestRoleCoversNamedPlacesOnly: Covers asks about the parts a place names,
+// and no role, however wide, holds a place that names nothing: an empty
+// idDominio or idTipoPendenza is never in scope.
+func TestRoleCoversNamedPlacesOnly(t *testing.T) {
+	t.Parallel()
+	acl := map[Service]Rights{ServicePendenze: Rights(RightRead)}
+	all := NewRole("all", acl, ScopeAll(), ScopeAll())
+	d1 := NewRole("d1", acl, ScopeOf("11111111111"), ScopeOf("TARI"))
+	held := []Place{{IDDominio: "11111111111"}, {IDTipoPendenza: "TARI"}, {IDDominio: "11111111111", IDTipoPendenza: "TARI"}}
+	for _, pl := range held {
+		if !all.Covers(pl) || !d1.Covers(pl) {
+			t.Errorf("%+v: all %v, d1 %v; want both", pl, all.Covers(pl), d1.Covers(pl))
+		}
+	}
+	for _, pl := range []Place{{IDDominio: "22222222222"}, {IDTipoPendenza: "IMU"}, {IDDominio: "11111111111", IDTipoPendenza: "IMU"}} {
+		if d1.Covers(pl) || !all.Covers(pl) {
+			t.Errorf("%+v: all %v, d1 %v; want all alone", pl, all.Covers(pl), d1.Covers(pl))
+		}
+	}
+	if all.Covers(Place{}) || all.Covers(Place{IDUnita: "U1"}) {
+		t.Error("a place naming no entity and no type is covered")
+	}
+	p := operator(all)
+	if err := CanOnDominio(p, ServicePendenze, RightRead, ""); err == nil {
+		t.Error(`CanOnDominio("") allowed`)
+	}
+	if err := CanOnTipoPendenza(p, ServicePendenze, RightRead, ""); err == nil {
+		t.Error(`CanOnTipoPendenza("") allowed`)
+	}
+	if err := CanOnPlace(p, ServicePendenze, RightRead, Place{IDTipoPendenza: "TARI"}); err == nil {
+		t.Error("CanOnPlace of a place without an entity allowed")
+	}
+}

@@ -2,9 +2,10 @@ package domain
 
 import "strings"
 
-// ValidFiscalCode reports whether s, already upper-cased, is a fiscal code
-// (API.md section 5: `^[A-Z0-9]{11,16}$`): a person's 16 characters or an
-// organisation's 11 digits. It does not allocate.
+// ValidFiscalCode reports whether s, already upper-cased, has the form of
+// a fiscal code as the contract checks it (API.md section 5:
+// `^[A-Z0-9]{11,16}$`, which holds a person's 16 characters and an
+// organisation's 11 digits). It does not allocate.
 func ValidFiscalCode(s string) bool {
 	if len(s) < 11 || len(s) > 16 {
 		return false

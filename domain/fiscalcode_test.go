@@ -25,7 +25,7 @@ func TestParseCitizen(t *testing.T) {
 		"RSSMRA80A0",            // 10 characters
 		"RSSMRA80A01H501UX",     // 17
 		"RSSMRA80A01H501-",
-		"RSSMRÀ80A01H501U",
+		"RSSMRÀ80A01H501", // 16 bytes, one not A-Z0-9
 		"TINIT-",
 		"TINIT-TINIT-RSSMRA80A01H", // one prefix is stripped, not two
 		"",

@@ -8,7 +8,7 @@ package domain
 // RuleServiceRight when no role gives the right, RuleRoleScope when none
 // giving it covers idTipo.
 func CanOnTipoPendenza(p Principal, s Service, r Right, idTipo string) error {
-	return inRoleScope(&p, s, r, func(role *Role) bool { return idTipo != "" && role.Covers(Place{IDTipoPendenza: idTipo}) }, func() error {
+	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Covers(Place{IDTipoPendenza: idTipo}) }, func() error {
 		return deny(RuleRoleScope, "no role giving %s %s has idTipoPendenza %s in its scope", s, r, idTipo)
 	})
 }

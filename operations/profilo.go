@@ -32,7 +32,7 @@ func ProfiloDomini(p domain.Principal) func(idDominio string) bool {
 }
 
 // ProfiloAPIDomini reports whether the profile of p on api (Pendenze,
-// Ragioneria; and an application's on Pagamento) names entity idDominio:
+// Ragioneria) names entity idDominio:
 // its grant on api reaches it, whole or in some of its units, as
 // ProfiloDomini does for roles.
 func ProfiloAPIDomini(p domain.Principal, api domain.API) func(idDominio string) bool {

@@ -272,7 +272,6 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 		}
 		return out
 	}
-	dominio, unit, tipo := resourceScope(m, r)
 	if !api.Grantable() || p.Kind != domain.KindApplication {
 		return out
 	}
@@ -280,6 +279,7 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 	if !ok {
 		return out
 	}
+	dominio, unit, tipo := resourceScope(m, r)
 	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), UnitaOperative: g.Domini.Units(), Tipi: g.Tipi.List()}
 	switch {
 	case dominio != "" && !g.Domini.ContainsUnit(dominio, unit):
@@ -297,7 +297,7 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 func describePlace(pl domain.Place) string {
 	switch {
 	case pl.IDDominio != "" && pl.IDTipoPendenza != "":
-		return placeName(pl.IDDominio, pl.IDUnita) + " × idTipoPendenza " + pl.IDTipoPendenza
+		return placeName(pl.IDDominio, pl.IDUnita) + " and idTipoPendenza " + pl.IDTipoPendenza
 	case pl.IDDominio != "":
 		return placeName(pl.IDDominio, pl.IDUnita)
 	}
@@ -309,9 +309,11 @@ func placesNote(places []domain.Place) string {
 	if len(places) == 0 {
 		return ""
 	}
-	names := make([]string, len(places))
-	for i, pl := range places {
-		names[i] = describePlace(pl)
+	names := make([]string, 0, len(places))
+	for _, pl := range places {
+		if n := describePlace(pl); !slices.Contains(names, n) { // a payment's items may share a place
+			names = append(names, n)
+		}
 	}
 	return " with " + strings.Join(names, ", ") + " in scope"
 }

@@ -85,7 +85,7 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	if domain.AcceptsAuth(api, domain.AuthBasic) != nil || domain.CanEnterAPI(p, api) != nil {
 		return page, nil // denied at the door: nothing
 	}
-	base := audit.Resource{Service: or(service, "Pendenze"), Right: or(right, "R")}
+	base := audit.Resource{Service: or(service, "Pendenze"), Right: or(strings.ToUpper(right), "R")}
 	// decide takes the resources in creation order, skipping the first
 	// after and deciding up to limit; it reports false once done. flush
 	// hands what is batched to a second goroutine, which decides each
