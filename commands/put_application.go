@@ -26,8 +26,9 @@ type PutApplication struct {
 	IDA2A     string
 	Principal string
 	Credentials
-	Grants []GrantInput
-	Fields events.ApplicationFields // GovPay's fields that bear on no decision
+	Grants     []GrantInput
+	Fields     events.ApplicationFields // GovPay's fields that bear on no decision
+	KeepFields bool                     // keep the stored Fields instead (see PutEntity.KeepFields)
 }
 
 // applicationState is the folded application stream.
@@ -109,18 +110,25 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, personalRole *domain.Role, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, error) {
 	return h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := foldApplication(stream)
-		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles, cur.role, personalRole); err != nil {
+		personal, role, fields := c.Personal, personalRole, c.Fields
+		if cur.exists && c.KeepPersonal {
+			personal, role = cur.personal, cur.role
+		}
+		if cur.exists && c.KeepFields {
+			fields = cur.fields
+		}
+		if err := h.checkRoleDelegation(actor, cur.roles, c.Roles, cur.role, role); err != nil {
 			return nil, err
 		}
 		var out []events.Event
 		app := events.ApplicationRegistered{IDA2A: c.IDA2A, Principal: c.Principal, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: c.Personal, ApplicationFields: c.Fields}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: personal, ApplicationFields: fields}
 		keepConnectors(applicationConnectors(&app.ApplicationFields), applicationConnectors(&cur.fields))
 		switch {
 		case !cur.exists:
 			out = append(out, app)
 		case hash != "" || keyHash != "" || cur.principal != c.Principal || cur.enabled != c.Enabled || !slices.Equal(cur.roles, app.Roles) ||
-			!samePersonal(cur.personal, c.Personal) || !reflect.DeepEqual(cur.fields, app.ApplicationFields):
+			!samePersonal(cur.personal, personal) || !reflect.DeepEqual(cur.fields, app.ApplicationFields):
 			out = append(out, events.ApplicationUpdated(app))
 		}
 		for _, api := range domain.GrantableAPIs {

@@ -20,6 +20,9 @@ type PutEntity struct {
 	IDIntermediario string
 	Enabled         bool
 	Fields          events.EntityFields // GovPay's fields that bear on no decision
+	// KeepFields keeps the stored Fields instead (a form that does not
+	// show them, as the console's: saving it must not erase them).
+	KeepFields bool
 }
 
 // PutEntity needs Anagrafica Creditore W with idDominio in scope.
@@ -60,6 +63,9 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 		})
 		if cur == nil {
 			return []events.Event{e}, nil
+		}
+		if c.KeepFields {
+			e.EntityFields = cur.EntityFields
 		}
 		keepConnectors(entityConnectors(&e.EntityFields), entityConnectors(&cur.EntityFields))
 		if reflect.DeepEqual(*cur, e) {

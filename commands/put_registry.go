@@ -20,6 +20,7 @@ type PutPendenzaType struct {
 	Enabled        bool
 	Spontaneous    bool
 	Fields         events.TypeFields // GovPay's fields that bear on no decision
+	KeepFields     bool              // keep the stored Fields instead (see PutEntity.KeepFields)
 }
 
 // PutPendenzaType needs Anagrafica Creditore W from a role whose
@@ -46,10 +47,14 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 		cur, ok := lastWhole(stream, func(u events.PendenzaTypeUpdated) events.PendenzaTypeRegistered {
 			return events.PendenzaTypeRegistered(u)
 		})
-		if ok && reflect.DeepEqual(cur, e) {
+		next := e
+		if ok && c.KeepFields {
+			next.TypeFields = cur.TypeFields
+		}
+		if ok && reflect.DeepEqual(cur, next) {
 			return nil, nil
 		}
-		return []events.Event{events.PendenzaTypeUpdated(e)}, nil
+		return []events.Event{events.PendenzaTypeUpdated(next)}, nil
 	})
 }
 
@@ -264,6 +269,9 @@ type Credentials struct {
 	Enabled  bool
 	Roles    []string
 	Personal events.PersonalRole
+	// KeepPersonal keeps the stored personal role instead (a form that
+	// does not show it, as the console's: saving it must not revoke it).
+	KeepPersonal bool
 }
 
 // check validates the credentials and normalizes the personal role,
@@ -312,20 +320,24 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, p
 		var held []string
 		var heldPersonal events.PersonalRole
 		var heldRole *domain.Role
+		personal, role := c.Personal, personalRole
 		if cur != nil {
 			held = cur.Roles
 			heldPersonal, heldRole = storedPersonal(cur.PersonalRole)
+			if c.KeepPersonal {
+				personal, role = heldPersonal, heldRole
+			}
 		}
-		if err := h.checkRoleDelegation(actor, held, c.Roles, heldRole, personalRole); err != nil {
+		if err := h.checkRoleDelegation(actor, held, c.Roles, heldRole, role); err != nil {
 			return nil, err
 		}
 		e := events.OperatorRegistered{Principal: c.Principal, RagioneSociale: c.RagioneSociale, PasswordHash: hash,
-			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: c.Personal}
+			Enabled: c.Enabled, Roles: nonNil(c.Roles), APIKeyHash: keyHash, PersonalRole: personal}
 		if cur == nil {
 			return []events.Event{e}, nil
 		}
 		if hash == "" && keyHash == "" && cur.RagioneSociale == e.RagioneSociale && cur.Enabled == e.Enabled && slices.Equal(cur.Roles, e.Roles) &&
-			samePersonal(heldPersonal, c.Personal) {
+			samePersonal(heldPersonal, personal) {
 			return nil, nil
 		}
 		return []events.Event{events.OperatorUpdated(e)}, nil

@@ -174,8 +174,9 @@ func (c *Console) saveTipo(rq *request) error {
 	pf := rq.r.PostForm
 	f := &tipoForm{New: pf.Get("nuovo") == "1", IDTipoPendenza: pf.Get("idTipoPendenza"), Descrizione: pf.Get("descrizione"),
 		Enabled: pf.Get("abilitato") == "on", Spontaneous: pf.Get("pagamentoSpontaneo") == "on"}
+	// The form edits what it shows; GovPay's other fields stay as stored.
 	res, err := c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
-		Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous})
+		Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true})
 	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f)
 }
 
@@ -224,7 +225,10 @@ func (c *Console) saveOperatore(rq *request) error {
 	pf := rq.r.PostForm
 	f := &operatoreForm{New: pf.Get("nuovo") == "1", Principal: pf.Get("principal"), RagioneSociale: pf.Get("ragioneSociale"),
 		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleIDs()}
-	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale, Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles}}
+	// The form does not show the personal role (acl, domini, tipiPendenza
+	// of the API's body): it stays as stored.
+	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale,
+		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}

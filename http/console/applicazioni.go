@@ -185,7 +185,10 @@ func (c *Console) saveApplicazione(rq *request) error {
 	pf := rq.r.PostForm
 	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
 		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], Errors: fieldErrors{}}
-	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles}}
+	// The form does not show the personal role nor GovPay's other fields:
+	// they stay as stored.
+	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, KeepFields: true,
+		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}

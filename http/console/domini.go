@@ -55,14 +55,8 @@ func (c *Console) saveDominio(rq *request) error {
 	f := dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
 		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on"}
 	// The form edits what it shows; GovPay's other fields stay as stored.
-	var kept events.EntityFields
-	if !f.New {
-		if e, err := c.domini().GetDominio(rq.p, f.IDDominio); err == nil {
-			kept = e.EntityFields
-		}
-	}
 	res, err := c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
-		RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, Fields: kept})
+		RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true})
 	if err == nil {
 		return c.afterWrite(rq, res, "/console/domini")
 	}
