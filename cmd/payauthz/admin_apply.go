@@ -18,10 +18,23 @@ import (
 	"github.com/payauthz/payauthz/operations/audit"
 )
 
-// derivedFields are fields of a GET that restate others (GovPay's
-// application flags restate autorizzazioniApi): export leaves them out.
-var derivedFields = map[string][]string{
-	"applicazioni": {"apiPagamenti", "apiPendenze", "apiRagioneria", "domini", "tipiPendenza"},
+// dropDerived removes from a resource of kind the fields of a GET that
+// restate others, so that export leaves them out and a PUT built from the
+// GET does not send them twice: an application's GovPay flags restate its
+// autorizzazioniApi, and so do its domini and tipiPendenza, unless it has
+// an acl: they are then its personal role's scope too, which nothing else
+// carries.
+func dropDerived(kind string, item map[string]any) {
+	if kind != "applicazioni" {
+		return
+	}
+	for _, f := range []string{"apiPagamenti", "apiPendenze", "apiRagioneria"} {
+		delete(item, f)
+	}
+	if _, personal := item["acl"]; !personal {
+		delete(item, "domini")
+		delete(item, "tipiPendenza")
+	}
 }
 
 // configuration is the declarative configuration of a deployment: for
@@ -45,9 +58,10 @@ func adminExportCmd(f *adminFlags) *cobra.Command {
 					return err
 				}
 				for _, it := range items {
-					for _, s := range append(append([]string{}, k.secrets...), derivedFields[k.name]...) {
+					for _, s := range k.secrets {
 						delete(it, s)
 					}
+					dropDerived(k.name, it)
 				}
 				sort.Slice(items, func(i, j int) bool { return fmt.Sprint(items[i][k.idField]) < fmt.Sprint(items[j][k.idField]) })
 				conf[k.name] = items
@@ -266,9 +280,7 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 				continue
 			}
 			body := withoutSecrets(k, cur)
-			for _, d := range derivedFields[k.name] {
-				delete(body, d)
-			}
+			dropDerived(k.name, body)
 			body["abilitato"] = false
 			if _, err := c.do(cmd.Context(), http.MethodPut, "/"+k.name+"/"+url.PathEscape(id), body, nil); err != nil {
 				failures = append(failures, fmt.Sprintf("prune %s/%s: %v", k.name, id, err))
@@ -395,9 +407,7 @@ func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
 			if _, err := c.do(cmd.Context(), http.MethodGet, path, nil, &app); err != nil {
 				return err
 			}
-			for _, d := range derivedFields["applicazioni"] {
-				delete(app, d)
-			}
+			dropDerived("applicazioni", app)
 			var grants []any
 			if l, ok := app["autorizzazioniApi"].([]any); ok {
 				for _, g := range l {

@@ -79,6 +79,15 @@ applicazioni:
     autorizzazioniApi:
       - {api: PAGAMENTO, domini: ["11111111111"], tipiPendenza: [IMU]}
       - {api: PENDENZE, domini: ["*"], tipiPendenza: [IMU]}
+  - idA2A: ufficio
+    principal: ufficio
+    password: ufficio-password
+    abilitato: true
+    ruoli: []
+    acl:
+      - {servizio: Pendenze, autorizzazioni: [R]}
+    domini: ["22222222222"]
+    tipiPendenza: [TARI]
   - idA2A: spento
     principal: spento
     password: spento-password
