@@ -120,6 +120,19 @@ func TestWhatCanOverHTTP(t *testing.T) {
 			}
 		}
 	}
+	// A role naming no pendenza type still reads its entity, as GET
+	// /domini/{idDominio} answers it: what-can probes the entity alone.
+	w.putRole(t, "anagraficaSenzaTipi", acl{aclOf("Anagrafica Creditore", "R")}, []string{d1}, []string{})
+	w.putOperator(t, "opSenzaTipi", pw, true, "anagraficaSenzaTipi")
+	w.do(t, "GET", bo+"/domini/"+d1, nil, as("opSenzaTipi")).expect(t, http.StatusOK, "")
+	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=opSenzaTipi", nil).decode(t, &res)
+	for _, c := range res.Capabilities {
+		if c.API == "BACKOFFICE" && c.Operation == "servizio" && c.Service == "Anagrafica Creditore" {
+			if want := c.Right == "R"; c.Allowed != want || (want && (len(c.Scope) != 1 || fmt.Sprint(c.Scope[0].Domini) != "["+d1+"]")) {
+				t.Fatalf("opSenzaTipi Anagrafica Creditore %s: %+v", c.Right, c)
+			}
+		}
+	}
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=nobody", nil, asAdmin()).expect(t, http.StatusNotFound, "404000")
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA", nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
 }

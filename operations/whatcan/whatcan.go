@@ -3,6 +3,7 @@ package whatcan
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -202,7 +203,9 @@ func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Res
 // decides first).
 const probeNotice = "000000000000000000"
 
-// probe fills c: the whole scope first, else each entity × type pair.
+// probe fills c: the whole scope first, else each entity alone (what an
+// operation on the entity itself decides on, whatever its roles' types)
+// and each entity × type pair.
 func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capability, base audit.Resource, domini []string, units []domain.Place, tipi []string) {
 	c.Scope = []Scope{}
 	r := base
@@ -234,13 +237,14 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 		places = append(places, domain.Place{IDDominio: d})
 	}
 	places = append(places, units...)
+	types := slices.Concat([]string{""}, tipi) // "": the entity alone
 	n := 0
 	for _, pl := range places {
 		label := pl.IDDominio
 		if pl.IDUnita != "" {
 			label += " (" + pl.IDUnita + ")"
 		}
-		for _, t := range tipi {
+		for _, t := range types {
 			if n++; n > maxProbes {
 				break
 			}
@@ -322,7 +326,10 @@ func scopeOfPairs(v string, pairs []string) Scope {
 	ds, ts := map[string]bool{}, map[string]bool{}
 	for _, p := range pairs {
 		d, t, _ := strings.Cut(p, "\x00")
-		ds[d], ts[t] = true, true
+		ds[d] = true
+		if t != "" { // the entity alone names no type
+			ts[t] = true
+		}
 	}
 	return Scope{Via: v, Domini: sortedKeys(ds), Tipi: sortedKeys(ts)}
 }
