@@ -32,8 +32,8 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 	if c.Causale == "" || len(c.Causale) > 140 {
 		return Result{}, invalid("causale", "is required (at most 140 characters)")
 	}
-	if len(c.IDFlusso) > 70 {
-		return Result{}, invalid("idFlusso", "at most 70 characters")
+	if err := checkFlussoRef(c.IDFlusso); err != nil {
+		return Result{}, err
 	}
 	p := actor.Principal
 	return h.execute(ctx, actor, events.StreamRiconciliazione+c.IDDominio+"/"+c.ID, func(stream []events.Envelope) ([]events.Event, error) {

@@ -84,6 +84,15 @@ type RecordSettlementReport struct {
 // that every recorded report is addressable in a path.
 func ValidFlusso(s string) bool { return ValidToken(s, 70) }
 
+// checkFlussoRef validates the optional idFlusso by which a reconciliation
+// or an incasso names a settlement report.
+func checkFlussoRef(s string) error {
+	if s != "" && !ValidFlusso(s) {
+		return invalid("idFlusso", "is not a settlement report id ([A-Za-z0-9_.-]{1,70})")
+	}
+	return nil
+}
+
 // Settlement outcome codes of pagoPA.
 var settlementEsiti = map[int]bool{0: true, 3: true, 4: true, 8: true, 9: true}
 

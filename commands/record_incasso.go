@@ -48,8 +48,8 @@ func validateIncasso(c *RecordIncasso) error {
 	if c.Causale == "" || len(c.Causale) > 140 {
 		return invalid("causale", "is required (at most 140 characters)")
 	}
-	if c.IDFlusso != "" && !ValidFlusso(c.IDFlusso) {
-		return invalid("idFlusso", "is not a settlement report id")
+	if err := checkFlussoRef(c.IDFlusso); err != nil {
+		return err
 	}
 	for _, d := range []struct{ field, v string }{{"dataValuta", c.DataValuta}, {"dataContabile", c.DataContabile}} {
 		if d.v != "" && !validDate(d.v) {
