@@ -93,6 +93,18 @@ func TestConsoleAnagrafica(t *testing.T) {
 		cn.get("/console/operatori").expect(t, 403, "403000")
 		cc.get("/console/operatore?principal=opNuovo").expect(t, 200, `value="Mario"`)
 	})
+	t.Run("role_picker_needs_the_roles_read_right", func(t *testing.T) {
+		// GET /ruoli needs Anagrafica Ruoli R: a form offers every role only
+		// to who may list them, else the roles its principal holds.
+		w.putRole(t, "soloApplicazioni", acl{aclOf("Anagrafica Applicazioni", "R")}, []string{"*"}, []string{"*"})
+		w.putOperator(t, "opSoloApp", pw, true, "soloApplicazioni")
+		w.do(t, "GET", bo+"/ruoli", nil, as("opSoloApp")).expect(t, 403, "403000")
+		cc.get("/console/applicazioni/appA").expect(t, 200, `id="ruolo-readOnly"`)
+		ca := w.consoleClient(t)
+		ca.login("opSoloApp", pw)
+		ca.get("/console/applicazioni/appA").expect(t, 200, "appA")
+		ca.get("/console/applicazioni/appA").lacks(t, `id="ruolo-readOnly"`, `id="ruolo-Amministratore"`)
+	})
 	t.Run("field_errors_are_tied_to_their_inputs", func(t *testing.T) {
 		// Every form field is written once (template "campo"): an error is
 		// announced on the input and described by the message next to it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/payauthz/payauthz/commands"
@@ -191,7 +192,13 @@ type operatoreForm struct {
 	formErrors     // the errors of its last submission
 }
 
-func (c *Console) roleIDs() []string {
+// roleChoices are the roles a form offers p: every role when p may list
+// them (GET /ruoli: Anagrafica Ruoli R), else only those the form's
+// principal holds already, so that saving the form keeps them.
+func (c *Console) roleChoices(p domain.Principal, held []string) []string {
+	if !may(p, domain.ServiceAnagraficaRuoli, domain.RightRead) {
+		return slices.Clone(held)
+	}
 	var out []string
 	for _, r := range c.deps.Model.Roles() {
 		out = append(out, r.Event.IDRuolo)
@@ -213,18 +220,18 @@ func (c *Console) listOperatori(rq *request) error {
 
 func (c *Console) formOperatore(rq *request) error {
 	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
-		"Nuovo operatore", func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleIDs()} },
+		"Nuovo operatore", func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)} },
 		func(v any) (string, any) {
 			o := v.(*projections.Operator)
 			return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
-				RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleIDs()}
+				RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles)}
 		})
 }
 
 func (c *Console) saveOperatore(rq *request) error {
 	pf := rq.r.PostForm
 	f := &operatoreForm{New: pf.Get("nuovo") == "1", Principal: pf.Get("principal"), RagioneSociale: pf.Get("ragioneSociale"),
-		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleIDs()}
+		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleChoices(rq.p, pf["ruoli"])}
 	// The form does not show the personal role (acl, domini, tipiPendenza
 	// of the API's body): it stays as stored.
 	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale,

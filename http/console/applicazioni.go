@@ -95,10 +95,7 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 		g := &f.Grants[i]
 		g.Entities, g.Types = held(entities, g.Domini), held(types, g.Tipi)
 	}
-	f.AllRoles = nil
-	for _, r := range c.deps.Model.Roles() {
-		f.AllRoles = append(f.AllRoles, r.Event.IDRuolo)
-	}
+	f.AllRoles = c.roleChoices(p, f.Roles)
 	for i := range f.Grants {
 		api, _ := domain.ParseAPI(f.Grants[i].API)
 		if err := domain.CanGrantAPI(p, domain.Grant{API: api, Domini: domain.Entities(domain.ScopeAll()), Tipi: domain.ScopeAll()}); err != nil {
