@@ -51,7 +51,7 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 	if c.Captcha.TimeoutMs != nil {
 		s.TimeoutMs = *c.Captcha.TimeoutMs
 	}
-	if s.Soglia < 0 || s.Soglia > 1 {
+	if !(s.Soglia >= 0 && s.Soglia <= 1) { // NaN is not a threshold
 		return Result{}, invalid("captcha.soglia", "must be between 0.0 and 1.0")
 	}
 	if s.TimeoutMs < 1 || s.TimeoutMs > 60000 {

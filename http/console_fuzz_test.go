@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,6 +34,9 @@ func FuzzConsoleForms(f *testing.F) {
 	for i, s := range seeds {
 		f.Add(uint8(i), s)
 	}
+	// The settings form with a threshold of NaN, every other field valid.
+	f.Add(uint8(slices.Index(consoleForms, "/console/impostazioni")),
+		"abilitato=on&serverURL=http%3A%2F%2F127.0.0.1%3A9%2Fsiteverify&secretKey=s&soglia=NaN&timeoutMs=1000&parametro=g")
 	f.Fuzz(func(t *testing.T, form uint8, body string) {
 		path := consoleForms[int(form)%len(consoleForms)]
 		cc := w.consoleClient(t)
