@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -143,8 +145,8 @@ func (s *Server) whoCan(ctx context.Context, p domain.Principal, apiName, op str
 
 func parseAuditAPI(s string) (domain.API, error) {
 	api, err := domain.ParseAPI(s)
-	if err != nil || api == domain.APINodo {
-		return domain.API{}, syntaxError("api must be BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA")
+	if err != nil || !slices.Contains(audit.APIs, api) {
+		return domain.API{}, syntaxError("api must be one of " + strings.Join(audit.APINames(), ", "))
 	}
 	return api, nil
 }

@@ -170,7 +170,7 @@ var paramSchemas = map[string]paramSchema{
 	"limite":             {integer: true, min: 1},
 	"posizione":          {integer: true, min: 1},
 	"data":               {format: "date-time"},
-	"api":                {enum: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"}},
+	"api":                {enum: audit.APINames()},
 	"autorizzazione":     {enum: []string{"R", "W"}},
 }
 

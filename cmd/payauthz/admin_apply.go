@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations/audit"
 )
 
@@ -392,7 +393,7 @@ func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			api = strings.ToUpper(api)
-			if api != "PENDENZE" && api != "PAGAMENTO" && api != "RAGIONERIA" {
+			if a, err := domain.ParseAPI(api); err != nil || !a.Grantable() {
 				return usageErrorf("--api %q: want PENDENZE, PAGAMENTO or RAGIONERIA", api)
 			}
 			if grant && (len(domini) == 0 || len(tipi) == 0) {

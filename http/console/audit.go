@@ -52,7 +52,7 @@ func (c *Console) auditPage(rq *request) error {
 	if err := operations.Audit(rq.p, nil); err != nil {
 		return err
 	}
-	f := auditForm{Domanda: "spiega", Auth: "basic", API: "PAGAMENTO", APIs: []string{"BACKOFFICE", "PENDENZE", "PAGAMENTO", "RAGIONERIA"},
+	f := auditForm{Domanda: "spiega", Auth: "basic", API: "PAGAMENTO", APIs: audit.APINames(),
 		Operations: map[string][]string{}}
 	for _, name := range f.APIs {
 		api, _ := domain.ParseAPI(name)

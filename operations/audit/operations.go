@@ -359,6 +359,20 @@ func Lookup(api domain.API, name string) (*Operation, error) {
 	return nil, fmt.Errorf("%w %q on the %s API (known: %s)", ErrUnknownOperation, name, api, strings.Join(Names(api), ", "))
 }
 
+// APIs are the APIs questions are asked about: every API but the node's
+// (its one caller is the connector an intermediary configures, whose
+// decision is the connector's identity, not a grant).
+var APIs = []domain.API{domain.APIBackoffice, domain.APIPendenze, domain.APIPagamento, domain.APIRagioneria}
+
+// APINames are the names of APIs, in order.
+func APINames() []string {
+	out := make([]string, len(APIs))
+	for i, a := range APIs {
+		out[i] = a.String()
+	}
+	return out
+}
+
 // Names lists the operation names of api, sorted.
 func Names(api domain.API) []string {
 	var out []string

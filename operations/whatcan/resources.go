@@ -39,7 +39,7 @@ const (
 )
 
 func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal) (resourceKind, error) {
-	err := op.Decide(m, p, audit.Resource{Service: "Pendenze", Right: "R"})
+	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String()})
 	if !errors.Is(err, audit.ErrBadQuery) {
 		if op.API == domain.APIBackoffice && op.Name == "servizio" {
 			return kindPendenza, nil // a stored pendenza, read in the Backoffice
@@ -85,7 +85,7 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	if domain.AcceptsAuth(api, domain.AuthBasic) != nil || domain.CanEnterAPI(p, api) != nil {
 		return page, nil // denied at the door: nothing
 	}
-	base := audit.Resource{Service: or(service, "Pendenze"), Right: or(strings.ToUpper(right), "R")}
+	base := audit.Resource{Service: or(service, domain.ServicePendenze.String()), Right: or(strings.ToUpper(right), domain.RightRead.String())}
 	// decide takes the resources in creation order, skipping the first
 	// after and deciding up to limit; it reports false once done. flush
 	// hands what is batched to a second goroutine, which decides each
