@@ -83,4 +83,5 @@ func TestConsolePendenzeOfAUnitScope(t *testing.T) {
 	page.lacks(t, "cu-entity")
 	cc.get("/console/pendenze?idDominio="+d1).expect(t, 200, "cu-uo1")
 	cc.get("/console/pendenze?idDominio="+d2).expect(t, 403, "403000")
+	cc.get("/console/pendenze?idDominio=abc").expect(t, 400, "SINTASSI") // as GET /pendenze?idDominio=abc
 }

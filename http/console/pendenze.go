@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
@@ -85,6 +86,9 @@ func (c *Console) listPendenze(rq *request) error {
 		f.Dominio = v.Entities[0].Value
 	}
 	v.Filter = f
+	if f.Dominio != "" && !commands.ValidDominio(f.Dominio) { // as the API's idDominio filter
+		return &commands.InvalidError{Field: "idDominio", Detail: "must be 11 digits"}
+	}
 	if f.Dominio != "" {
 		if err := operations.ReachDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio, nil); err != nil {
 			return err
