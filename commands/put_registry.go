@@ -29,8 +29,8 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 	if err := checkID("idTipoPendenza", c.IDTipoPendenza); err != nil {
 		return Result{}, err
 	}
-	if c.Descrizione == "" || len(c.Descrizione) > 255 {
-		return Result{}, invalid("descrizione", "is required (at most 255 characters)")
+	if err := checkName("descrizione", c.Descrizione); err != nil {
+		return Result{}, err
 	}
 	if err := checkTypeFields(&c.Fields); err != nil {
 		return Result{}, err
@@ -73,8 +73,8 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	if err := checkID("idIntermediario", c.IDIntermediario); err != nil {
 		return Result{}, err
 	}
-	if c.Denominazione == "" || len(c.Denominazione) > 255 {
-		return Result{}, invalid("denominazione", "is required (at most 255 characters)")
+	if err := checkName("denominazione", c.Denominazione); err != nil {
+		return Result{}, err
 	}
 	if err := firstError(
 		checkPrincipal("connettoreNodo.principal", c.ConnectorPrincipal),
