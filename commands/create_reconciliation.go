@@ -24,7 +24,7 @@ type CreateReconciliation struct {
 // other content it is a conflict; another application is refused (403).
 func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c CreateReconciliation) (Result, error) {
 	if err := firstError(
-		checkDominio("idDominio", c.IDDominio),
+		CheckDominio("idDominio", c.IDDominio),
 		checkID("id", c.ID),
 	); err != nil {
 		return Result{}, err

@@ -24,7 +24,7 @@ type RecordReceipt struct {
 // RecordReceipt is idempotent: the same idRicevuta with the same content
 // changes nothing; with different content it is a conflict.
 func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceipt) (Result, error) {
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+	if err := CheckDominio("idDominio", c.IDDominio); err != nil {
 		return Result{}, err
 	}
 	if !ValidAvviso(c.NumeroAvviso) {
@@ -98,7 +98,7 @@ var settlementEsiti = map[int]bool{0: true, 3: true, 4: true, 8: true, 9: true}
 
 // RecordSettlementReport is idempotent on idFlusso like RecordReceipt.
 func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c RecordSettlementReport) (Result, error) {
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+	if err := CheckDominio("idDominio", c.IDDominio); err != nil {
 		return Result{}, err
 	}
 	if !ValidFlusso(c.IDFlusso) {

@@ -28,7 +28,7 @@ type PutEntity struct {
 // PutEntity needs Anagrafica Creditore W with idDominio in scope.
 func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Result, error) {
 	if err := firstError(
-		checkDominio("idDominio", c.IDDominio),
+		CheckDominio("idDominio", c.IDDominio),
 		checkName("ragioneSociale", c.RagioneSociale),
 		checkEntityFields(&c.Fields),
 	); err != nil {
@@ -186,7 +186,7 @@ type PutUnit struct {
 // must be registered (422).
 func (h *Handler) PutUnit(ctx context.Context, actor Actor, c PutUnit) (Result, error) {
 	if err := firstError(
-		checkDominio("idDominio", c.IDDominio),
+		CheckDominio("idDominio", c.IDDominio),
 		checkID("idUnita", c.IDUnita),
 		checkName("ragioneSociale", c.RagioneSociale),
 		checkContacts(c.Contacts),

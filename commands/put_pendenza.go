@@ -154,7 +154,7 @@ func validatePendenza(c *PutPendenza) error {
 	if err := firstError(
 		checkID("idA2A", c.IDA2A),
 		checkID("idPendenza", c.IDPendenza),
-		checkDominio("idDominio", c.IDDominio),
+		CheckDominio("idDominio", c.IDDominio),
 		checkID("idTipoPendenza", c.IDTipoPendenza),
 	); err != nil {
 		return err

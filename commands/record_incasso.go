@@ -42,7 +42,7 @@ func (h *Handler) RecordIncasso(ctx context.Context, actor Actor, c RecordIncass
 }
 
 func validateIncasso(c *RecordIncasso) error {
-	if err := checkDominio("idDominio", c.IDDominio); err != nil {
+	if err := CheckDominio("idDominio", c.IDDominio); err != nil {
 		return err
 	}
 	if c.Causale == "" || len(c.Causale) > 140 {

@@ -120,7 +120,7 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		}
 		return payable(pd)
 	case "avviso":
-		if err := checkDominio(field+".idDominio", ref.IDDominio); err != nil {
+		if err := CheckDominio(field+".idDominio", ref.IDDominio); err != nil {
 			return events.PaymentItem{}, err
 		}
 		if !ValidAvviso(ref.NumeroAvviso) {
@@ -133,7 +133,7 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		return payable(pd)
 	}
 	if err := firstError(
-		checkDominio(field+".idDominio", ref.IDDominio),
+		CheckDominio(field+".idDominio", ref.IDDominio),
 		checkID(field+".idTipoPendenza", ref.IDTipoPendenza),
 	); err != nil {
 		return events.PaymentItem{}, err

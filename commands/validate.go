@@ -40,7 +40,9 @@ func ValidToken(s string, max int) bool {
 // ValidAvviso reports whether s is a numeroAvviso (18 digits).
 func ValidAvviso(s string) bool { return reAvviso.MatchString(s) }
 
-func checkDominio(field, s string) error {
+// CheckDominio validates the idDominio in field: the contract's 400 for
+// anything but 11 digits.
+func CheckDominio(field, s string) error {
 	if !ValidDominio(s) {
 		return invalid(field, "must be 11 digits")
 	}

@@ -86,8 +86,10 @@ func (c *Console) listPendenze(rq *request) error {
 		f.Dominio = v.Entities[0].Value
 	}
 	v.Filter = f
-	if f.Dominio != "" && !commands.ValidDominio(f.Dominio) { // as the API's idDominio filter
-		return &commands.InvalidError{Field: "idDominio", Detail: "must be 11 digits"}
+	if f.Dominio != "" { // as the API's idDominio filter
+		if err := commands.CheckDominio("idDominio", f.Dominio); err != nil {
+			return err
+		}
 	}
 	if f.Dominio != "" {
 		if err := operations.ReachDominio(rq.p, domain.ServicePendenze, domain.RightRead, f.Dominio, nil); err != nil {
