@@ -259,6 +259,14 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 					t.Fatalf("explain %s/%s, evidence %+v", x.Outcome, x.Rule, x.Evidence)
 				}
 			}
+			// An application's grant on the API covers what it was allowed,
+			// and not what was denied for the grant's scope.
+			for _, e := range x.Evidence {
+				if e.Kind == "autorizzazioneApi" && ((x.Outcome == audit.OutcomeAllow && !e.Covers) ||
+					(x.Outcome == audit.OutcomeDeny && x.Rule == domain.RuleAPIScope && e.Covers)) {
+					t.Fatalf("explain %s/%s, grant evidence %+v", x.Outcome, x.Rule, e)
+				}
+			}
 			outcomes[x.Outcome]++
 		})
 	}

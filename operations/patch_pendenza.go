@@ -23,17 +23,21 @@ func PatchOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza str
 	return v, check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, v, idA2A, v.Place()))
 }
 
+// The Backoffice patch needs Pendenze W, stated once for its gate and
+// for the operation.
+var patchBackofficeService, patchBackofficeRight = domain.ServicePendenze, domain.RightWrite
+
 // PatchPendenzaBackofficeGate is the gate of the Backoffice patch, decided
 // before the body is read: Pendenze W from some role, the first check of
-// PatchPendenzaBackoffice. It has WritePendenzaUnder's shape, the Pendenze
-// API's gate of the same patch.
+// PatchPendenzaBackoffice (OnPendenza's UseService). It has
+// WritePendenzaUnder's shape, the Pendenze API's gate of the same patch.
 func PatchPendenzaBackofficeGate(p domain.Principal, _ string, rec Recorder) error {
-	return UseService(p, domain.ServicePendenze, domain.RightWrite, rec)
+	return UseService(p, patchBackofficeService, patchBackofficeRight, rec)
 }
 
 // PatchPendenzaBackoffice is the Backoffice patch: Pendenze W on the
 // pendenza's entity × type, from one role (OnPendenza).
 func PatchPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
-	pd, err := OnPendenza(m, p, domain.ServicePendenze, domain.RightWrite, idA2A, idPendenza, rec)
+	pd, err := OnPendenza(m, p, patchBackofficeService, patchBackofficeRight, idA2A, idPendenza, rec)
 	return pd.View(), err
 }

@@ -146,7 +146,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 	}
 	x.Kind = p.Kind.String()
 	if err := x.check("api-entry", domain.CanEnterAPI(p, q.API)); err != nil {
-		x.Evidence = evidence(m, p, q.API, op, q.Resource, nil)
+		x.Evidence = evidence(p, q.API, op, q.Resource, nil)
 		return x, nil
 	}
 	var t trail
@@ -154,7 +154,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}
-	x.Evidence = evidence(m, p, q.API, op, q.Resource, t.places)
+	x.Evidence = evidence(p, q.API, op, q.Resource, &t)
 	var unproc *operations.UnprocessableError
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
@@ -241,15 +241,25 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 }
 
 // evidence lists the principal's roles (Backoffice) or its grant on the
-// API, each with whether it covers the resource. A role is asked
-// (domain.Role.Covers) about the places the operation's decisions rested
-// on, as the operation reported them (placed); before the operation ran,
-// or when it decided on none, about the place the query names. It
-// explains; it does not decide.
-func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *Operation, r Resource, placed []domain.Place) []Evidence {
+// API, each with whether it covers the resource, from the operation's
+// trail t (nil when the operation was not reached). It explains; it does
+// not decide.
+//
+// A role is asked (domain.Role.Covers) about the places the operation's
+// decisions rested on, as the operation reported them; when it reported
+// none, about the place the query names. An application holds one grant
+// on an API, so the grant covers the resource unless one of the
+// operation's decisions found it outside the grant's scope
+// (domain.RuleAPIScope): the evidence repeats that decision's verdict
+// rather than reading again where the resource lies.
+func evidence(p domain.Principal, api domain.API, op *Operation, r Resource, t *trail) []Evidence {
 	out := []Evidence{}
 	if api == domain.APIBackoffice {
 		s, right, err := backofficeRight(r)
+		var placed []domain.Place
+		if t != nil {
+			placed = t.places
+		}
 		if len(placed) == 0 && (r.IDDominio != "" || r.IDTipoPendenza != "") {
 			placed = []domain.Place{r.place()}
 		}
@@ -264,7 +274,10 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 			if !role.Has(s, right) {
 				e.Why = fmt.Sprintf("does not give %s %s", s, right)
 			} else if i := slices.IndexFunc(placed, func(pl domain.Place) bool { return !role.Covers(pl) }); i >= 0 {
-				e.Why = fmt.Sprintf("gives %s %s but %s is not in its scope", s, right, describePlace(placed[i]))
+				// A payment's items may each be covered by another role: say
+				// which this one holds.
+				held := slices.DeleteFunc(slices.Clone(placed), func(pl domain.Place) bool { return !role.Covers(pl) })
+				e.Why = fmt.Sprintf("gives %s %s%s but %s is not in its scope", s, right, placesNote(held), describePlace(placed[i]))
 			} else {
 				e.Covers, e.Why = true, fmt.Sprintf("gives %s %s%s", s, right, placesNote(placed))
 			}
@@ -279,15 +292,15 @@ func evidence(m *projections.ReadModel, p domain.Principal, api domain.API, op *
 	if !ok {
 		return out
 	}
-	dominio, unit, tipo := resourceScope(m, r)
 	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), UnitaOperative: g.Domini.Units(), Tipi: g.Tipi.List()}
-	switch {
-	case dominio != "" && !g.Domini.ContainsUnit(dominio, unit):
-		e.Why = fmt.Sprintf("%s is not in the grant's scope", placeName(dominio, unit))
-	case tipo != "" && api != domain.APIRagioneria && !g.Tipi.Contains(tipo):
-		e.Why = fmt.Sprintf("idTipoPendenza %s is not in the grant's scope", tipo)
-	default:
-		e.Covers, e.Why = true, "authorized on the "+api.String()+" API"+scopeNote(dominio, tipo)
+	if t == nil {
+		e.Why = "the operation was not reached: the caller did not enter the " + api.String() + " API"
+		return append(out, e)
+	}
+	if i := slices.IndexFunc(t.steps, func(st Step) bool { return !st.Passed && st.Rule == domain.RuleAPIScope }); i >= 0 {
+		e.Why = t.steps[i].Detail
+	} else {
+		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; no decision found the resource outside this grant's scope"
 	}
 	return append(out, e)
 }
@@ -316,36 +329,6 @@ func placesNote(places []domain.Place) string {
 		}
 	}
 	return " with " + strings.Join(names, ", ") + " in scope"
-}
-
-func scopeNote(dominio, tipo string) string {
-	switch {
-	case dominio != "" && tipo != "":
-		return fmt.Sprintf(" with idDominio %s and idTipoPendenza %s in scope", dominio, tipo)
-	case dominio != "":
-		return fmt.Sprintf(" with idDominio %s in scope", dominio)
-	}
-	return ""
-}
-
-// resourceScope returns the idDominio and idTipoPendenza the resource
-// falls in: the stored pendenza's or notice's when one is named, else the
-// query's own.
-func resourceScope(m *projections.ReadModel, r Resource) (dominio, unit, tipo string) {
-	if r.IDA2A != "" && r.IDPendenza != "" {
-		if v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza); ok {
-			if r.IDDominio != "" && r.IDDominio != v.IDDominio {
-				return r.IDDominio, r.IDUnitaOperativa, or(r.IDTipoPendenza, v.IDTipoPendenza)
-			}
-			return v.IDDominio, or(r.IDUnitaOperativa, v.IDUnita), or(r.IDTipoPendenza, v.IDTipoPendenza)
-		}
-	}
-	if r.IDDominio != "" && r.NumeroAvviso != "" {
-		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
-			return pd.IDDominio, pd.IDUnitaOperativa, pd.IDTipoPendenza
-		}
-	}
-	return r.IDDominio, r.IDUnitaOperativa, r.IDTipoPendenza
 }
 
 // placeName names an entity, or one of its units, in an explanation.

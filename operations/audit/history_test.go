@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
@@ -298,5 +299,72 @@ func TestWhoCanNamesThePayerOnlyWhenACitizen(t *testing.T) {
 				t.Fatalf("who reads %s on PAGAMENTO = %v, want %v", c.id, got, c.want)
 			}
 		})
+	}
+}
+
+// TestEvidenceOfAPaymentAcrossTwoRoles: a payment whose items lie in two
+// entities, read on the Backoffice by an operator holding one role for
+// each, is allowed; neither role covers it alone, and each role's evidence
+// says which of the payment's places it holds and which it does not.
+func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
+	h := newHistory(t)
+	for _, d := range []string{d1, d2} {
+		h.do(t, func(ctx context.Context) (commands.Result, error) {
+			return h.H.PutEntity(ctx, h.Admin, commands.PutEntity{IDDominio: d, RagioneSociale: "Comune " + d, Enabled: true})
+		})
+		h.do(t, func(ctx context.Context) (commands.Result, error) {
+			return h.H.DefineRole(ctx, h.Admin, commands.DefineRole{IDRuolo: "pagamenti" + d, Domini: []string{d}, TipiPendenza: []string{"*"},
+				ACL: []events.ACLEntry{{Service: "Pagamenti", Rights: []string{"R"}}}})
+		})
+	}
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.H.PutPendenzaType(ctx, h.Admin, commands.PutPendenzaType{IDTipoPendenza: t1, Descrizione: "Tari", Enabled: true})
+	})
+	h.putApp(t, "app1", true, ptr("app1-password"),
+		commands.GrantInput{API: "PENDENZE", Domini: []string{d1, d2}, TipiPendenza: []string{"*"}},
+		commands.GrantInput{API: "PAGAMENTO", Domini: []string{d1, d2}, TipiPendenza: []string{"*"}})
+	refs := []commands.PaymentRef{}
+	for i, d := range []string{d1, d2} {
+		id := "P" + strconv.Itoa(i)
+		h.do(t, func(ctx context.Context) (commands.Result, error) {
+			return h.H.PutPendenza(ctx, h.asApp(t, "app1"), commands.PutPendenza{IDA2A: "app1", IDPendenza: id, IDDominio: d,
+				IDTipoPendenza: t1, Causale: "Tari 2026", AmountCents: 1000,
+				Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "Mario Rossi"}})
+		})
+		refs = append(refs, commands.PaymentRef{IDA2A: "app1", IDPendenza: id})
+	}
+	id, _, err := h.H.StartPayment(context.Background(), h.asApp(t, "app1"), commands.StartPayment{Refs: refs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Sync(t)
+	read := func(principal string) *audit.Explanation {
+		return explain(t, h.Model, audit.Query{Principal: principal, API: domain.APIBackoffice, Operation: "servizio",
+			Resource: audit.Resource{Service: "Pagamenti", Right: "R", IDPagamento: id}})
+	}
+	for _, op := range []struct {
+		name  string
+		roles []string
+		want  string
+	}{{"opBoth", []string{"pagamenti" + d1, "pagamenti" + d2}, audit.OutcomeAllow}, {"opOne", []string{"pagamenti" + d1}, audit.OutcomeDeny}} {
+		h.do(t, func(ctx context.Context) (commands.Result, error) {
+			return h.H.PutOperator(ctx, h.Admin, commands.PutOperator{Principal: op.name, RagioneSociale: "Ufficio",
+				Credentials: commands.Credentials{Password: ptr("op-password-1"), Enabled: true, Roles: op.roles}})
+		})
+		x := read(op.name)
+		if x.Outcome != op.want || len(x.Evidence) != len(op.roles) {
+			t.Fatalf("%s: %s/%s, evidence %+v", op.name, x.Outcome, x.Rule, x.Evidence)
+		}
+		for i, e := range x.Evidence {
+			held, other := d1, d2
+			if i == 1 {
+				held, other = d2, d1
+			}
+			want := "gives Pagamenti R with idDominio " + held + " and idTipoPendenza " + t1 + " in scope but idDominio " + other +
+				" and idTipoPendenza " + t1 + " is not in its scope"
+			if e.Covers || e.Why != want {
+				t.Fatalf("%s: evidence of %s = %+v, want %q", op.name, e.ID, e, want)
+			}
+		}
 	}
 }
