@@ -236,6 +236,8 @@ func printExplanation(w io.Writer, x *audit.Explanation) error {
 			mark := "does not cover"
 			if e.Covers {
 				mark = "covers"
+			} else if e.Partial {
+				mark = "covers part"
 			}
 			fmt.Fprintf(w, "  %s: %s — %s\n", describeEvidence(e), mark, e.Why)
 		}

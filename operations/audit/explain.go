@@ -91,7 +91,11 @@ type Evidence struct {
 	UnitaOperative map[string][]string `json:"unitaOperative,omitempty"`
 	Tipi           []string            `json:"tipiPendenza"`
 	Covers         bool                `json:"copre"`
-	Why            string              `json:"motivo"`
+	// Partial is a role giving the right that holds some of the places
+	// the decision rested on, not all: a payment's items may be covered
+	// by several roles together.
+	Partial bool   `json:"parziale,omitempty"`
+	Why     string `json:"motivo"`
 }
 
 // Explanation is the decision a request would have received against one
@@ -277,6 +281,7 @@ func evidence(p domain.Principal, api domain.API, op *Operation, r Resource, t *
 				// A payment's items may each be covered by another role: say
 				// which this one holds.
 				held := slices.DeleteFunc(slices.Clone(placed), func(pl domain.Place) bool { return !role.Covers(pl) })
+				e.Partial = len(held) > 0
 				e.Why = fmt.Sprintf("gives %s %s%s but %s is not in its scope", s, right, placesNote(held), describePlace(placed[i]))
 			} else {
 				e.Covers, e.Why = true, fmt.Sprintf("gives %s %s%s", s, right, placesNote(placed))

@@ -362,9 +362,28 @@ func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
 			}
 			want := "gives Pagamenti R with idDominio " + held + " and idTipoPendenza " + t1 + " in scope but idDominio " + other +
 				" and idTipoPendenza " + t1 + " is not in its scope"
-			if e.Covers || e.Why != want {
-				t.Fatalf("%s: evidence of %s = %+v, want %q", op.name, e.ID, e, want)
+			if e.Covers || !e.Partial || e.Why != want {
+				t.Fatalf("%s: evidence of %s = %+v, want partial, %q", op.name, e.ID, e, want)
 			}
 		}
+	}
+	// Who can read it: the operator holding both roles, each listed as
+	// covering part of it; not the one holding one.
+	r, err := audit.WhoCan(h.Model, domain.APIBackoffice, "servizio", audit.Resource{Service: "Pagamenti", Right: "R", IDPagamento: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hd := range r.Holders {
+		switch hd.Principal {
+		case "opBoth":
+			if len(hd.Evidence) != 2 || !hd.Evidence[0].Partial || !hd.Evidence[1].Partial {
+				t.Fatalf("opBoth's evidence = %+v", hd.Evidence)
+			}
+		case "opOne":
+			t.Fatal("opOne holds one of the two roles and is listed")
+		}
+	}
+	if !slices.ContainsFunc(r.Holders, func(hd audit.Holder) bool { return hd.Principal == "opBoth" }) {
+		t.Fatalf("holders = %+v, want opBoth", r.Holders)
 	}
 }

@@ -50,7 +50,7 @@ func WhoCan(m *projections.ReadModel, api domain.API, operation string, r Resour
 		}
 		h := Holder{Principal: x.Principal, Kind: x.Kind, Auth: x.Auth, PrincipalPosition: x.PrincipalPosition, Evidence: []Evidence{}}
 		for _, e := range x.Evidence {
-			if e.Covers {
+			if e.Covers || e.Partial { // partial: the roles that cover it together
 				h.Evidence = append(h.Evidence, e)
 			}
 		}
