@@ -82,6 +82,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
 	w.createPendenza(t, "appB", "other", d1, t1, citizen1)
 	w.createPendenza(t, "appA", "own", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "toCancel", d1, t1, citizen1)
 	var pay struct{ ID string }
 	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &pay)
 	// A payment of citizen1 across d1 and d2: no role of opD1 covers it.
@@ -104,6 +105,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		return map[string]any{"pendenze": []map[string]any{{"idA2A": a2a, "idPendenza": id}}}
 	}
 	ric := map[string]any{"importo": 10.5, "causale": "quadratura"}
+	cancel := []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}
 	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
 	spont := func(tipo string) map[string]any {
 		return map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tipo, "importo": 5, "causale": "Dono",
@@ -228,6 +230,9 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_evento_of_its_unit", "GET", inUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO1", IDTipoPendenza: t1})},
 		{"bo_evento_of_its_entity_without_unit", "GET", noUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDTipoPendenza: t1})},
 		{"bo_profile", "GET", bo + "/profilo", nil, opts(as("opRO")), pq("opRO", B, bof, "profilo", res)},
+		{"bo_patch_pendenza_read_only", "PATCH", bo + "/pendenze/appA/toCancel", cancel, opts(as("opRO")), pq("opRO", B, bof, "patch-pendenza", pend("appA", "toCancel"))},
+		{"bo_patch_pendenza_other_entity", "PATCH", bo + "/pendenze/appB/pb1", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appB", "pb1"))},
+		{"bo_patch_pendenza_in_scope", "PATCH", bo + "/pendenze/appA/toCancel", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appA", "toCancel"))},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
 	}
 	outcomes := map[string]int{}
@@ -249,22 +254,28 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 			if d["outcome"] != x.Outcome || d["rule"] != x.Rule {
 				t.Fatalf("live %s/%s (status %d), explain %s/%s: %s", d["outcome"], d["rule"], res.Status, x.Outcome, x.Rule, x.Detail)
 			}
-			// A role's evidence covers when that role alone admits what the
-			// decision rested on: an allowed request has a covering role
-			// (none of these rows is a payment whose items need two roles),
-			// one denied for its roles' scope has none.
-			if r.q.API == domain.APIBackoffice && r.q.Operation == "servizio" {
+			// A role's evidence covers when that role alone gives what the
+			// decision asked of a role, on every place it rested on: an
+			// allowed request has a covering role (none of these rows is a
+			// payment whose items need two roles), one denied for its
+			// roles' right or scope has none.
+			if r.q.API == domain.APIBackoffice {
 				covering := slices.ContainsFunc(x.Evidence, func(e audit.Evidence) bool { return e.Covers })
-				if (x.Outcome == audit.OutcomeDeny && x.Rule == domain.RuleRoleScope && covering) || (x.Outcome == audit.OutcomeAllow && !covering) {
+				roleDenial := x.Outcome == audit.OutcomeDeny && (x.Rule == domain.RuleRoleScope || x.Rule == domain.RuleServiceRight)
+				if (roleDenial && covering) || (x.Outcome == audit.OutcomeAllow && !covering) {
 					t.Fatalf("explain %s/%s, evidence %+v", x.Outcome, x.Rule, x.Evidence)
 				}
 			}
-			// An application's grant on the API covers what it was allowed,
-			// and not what was denied for the grant's scope.
+			// An application's grant on the API covers what it was allowed;
+			// what was denied for the grant's scope it does not, and says
+			// why in the denial's words; any other end leaves it undecided.
 			for _, e := range x.Evidence {
-				if e.Kind == "autorizzazioneApi" && ((x.Outcome == audit.OutcomeAllow && !e.Covers) ||
-					(x.Outcome == audit.OutcomeDeny && x.Rule == domain.RuleAPIScope && e.Covers)) {
-					t.Fatalf("explain %s/%s, grant evidence %+v", x.Outcome, x.Rule, e)
+				if e.Kind != "autorizzazioneApi" {
+					continue
+				}
+				scopeDenial := x.Outcome == audit.OutcomeDeny && x.Rule == domain.RuleAPIScope
+				if e.Covers != (x.Outcome == audit.OutcomeAllow) || (scopeDenial && e.Why != x.Detail) {
+					t.Fatalf("explain %s/%s (%s), grant evidence %+v", x.Outcome, x.Rule, x.Detail, e)
 				}
 			}
 			outcomes[x.Outcome]++

@@ -190,7 +190,9 @@ func TestCluster_consistency_tokens_and_isolation(t *testing.T) {
 		b.do(t, "GET", bo+"/domini/"+d2, nil, asAdmin(), withToken(w2.Header.Get(ConsistencyHeader))).expect(t, 200, "")
 		// Writes on B come back once the restarted node serves the stream
 		// again (on a loaded machine, a moment after B reconnects): until
-		// then each is refused with 503 and Retry-After, never lost half.
+		// then each is refused with 503 and Retry-After. The PUT is
+		// idempotent: an attempt answered 503 whose append landed all the
+		// same makes the next one 200 instead of 201.
 		var w3 *response
 		eventually(t, "B writes again after the reconnection", func() bool {
 			w3 = b.do(t, "PUT", bo+"/domini/33333333333", map[string]any{"ragioneSociale": "Ente 3", "abilitato": true}, asAdmin())

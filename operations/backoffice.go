@@ -18,12 +18,14 @@ import (
 // registry (types, intermediaries, roles, operators, applications), the
 // settings, a list (each item then kept by its own decision).
 func UseService(p domain.Principal, s domain.Service, r domain.Right, rec Recorder) error {
+	needs(rec, s, r)
 	return check(rec, "HasServiceRight", domain.HasServiceRight(p, s, r))
 }
 
 // OnDominio is a Backoffice operation on idDominio (the entity itself, or
 // what belongs to it).
 func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio string, rec Recorder) error {
+	needs(rec, s, r)
 	placed(rec, domain.Place{IDDominio: idDominio})
 	return check(rec, "CanOnDominio", domain.CanOnDominio(p, s, r, idDominio))
 }
@@ -32,12 +34,14 @@ func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio s
 // idDominio's units (receipts, collections, a page of its pendenze): a
 // role giving s r reaches the entity, whole or in some of its units.
 func ReachDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio string, rec Recorder) error {
+	needs(rec, s, r)
 	return check(rec, "CanReachDominio", domain.CanReachDominio(p, s, r, idDominio))
 }
 
 // OnPlace is a Backoffice operation on what lies at a place (entity,
 // unit, type): a pendenza, or an entity × type a caller names.
 func OnPlace(p domain.Principal, s domain.Service, r domain.Right, at domain.Place, rec Recorder) error {
+	needs(rec, s, r)
 	placed(rec, at)
 	return check(rec, "CanOnPlace", domain.CanOnPlace(p, s, r, at))
 }
@@ -147,8 +151,10 @@ func ReadPrincipal(m Principals, p domain.Principal, name string, rec Recorder) 
 		return nil, err
 	}
 	if r.Principal.Kind == domain.KindApplication {
+		needs(rec, domain.ServiceAnagraficaApplicazioni, domain.RightRead)
 		return r, check(rec, "UseService", apps)
 	}
+	needs(rec, domain.ServiceAnagraficaRuoli, domain.RightRead)
 	return r, check(rec, "UseService", ops)
 }
 

@@ -80,6 +80,9 @@ func ReadEvent(p domain.Principal, places func() ([]domain.Place, bool), rec Rec
 	if err != nil || seeAll {
 		return err
 	}
+	for _, at := range pl {
+		placed(rec, at)
+	}
 	return check(rec, "CanReadEvent", domain.CanReadEvent(p, pl))
 }
 

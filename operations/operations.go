@@ -31,12 +31,15 @@ type Recorder interface {
 	Check(name string, err error)
 }
 
-// PlaceRecorder is a Recorder that also keeps the places a role-scoped
-// Backoffice decision rests on (the stored pendenza's, each item's of a
-// payment, the entity or type named), reported before the check that
-// decides on them: Explain's evidence asks each role about exactly those.
+// PlaceRecorder is a Recorder that also keeps what a role-scoped
+// Backoffice decision rests on: the service right it asks of a role, and
+// the places that role's scope must hold (the stored pendenza's, each
+// item's of a payment, the entity or type named), each reported before
+// the check that decides on it. Explain's evidence asks each role about
+// exactly those.
 type PlaceRecorder interface {
 	Recorder
+	Right(s domain.Service, r domain.Right)
 	Place(pl domain.Place)
 }
 
@@ -44,6 +47,13 @@ type PlaceRecorder interface {
 func placed(rec Recorder, pl domain.Place) {
 	if pr, ok := rec.(PlaceRecorder); ok {
 		pr.Place(pl)
+	}
+}
+
+// needs reports the service right s r to rec when it keeps places.
+func needs(rec Recorder, s domain.Service, r domain.Right) {
+	if pr, ok := rec.(PlaceRecorder); ok {
+		pr.Right(s, r)
 	}
 }
 

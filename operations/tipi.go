@@ -9,6 +9,7 @@ import (
 // (the type itself): the service right from a role whose tipiPendenza hold
 // idTipo.
 func OnTipoPendenza(p domain.Principal, s domain.Service, r domain.Right, idTipo string, rec Recorder) error {
+	needs(rec, s, r)
 	placed(rec, domain.Place{IDTipoPendenza: idTipo})
 	return check(rec, "CanOnTipoPendenza", domain.CanOnTipoPendenza(p, s, r, idTipo))
 }

@@ -280,3 +280,27 @@ func TestAuditStoreSelection(t *testing.T) {
 		t.Fatalf("readOnly.Append: %v, want ErrReadOnly", err)
 	}
 }
+
+// TestPrintExplanationMarksEvidence: the text form of explain says of each
+// role whether it covers the resource, covers part of it (a payment whose
+// items two roles cover between them) or does not.
+func TestPrintExplanationMarksEvidence(t *testing.T) {
+	x := &audit.Explanation{Principal: "op", Outcome: audit.OutcomeAllow, Rule: audit.RuleGranted, Evidence: []audit.Evidence{
+		{Kind: "ruolo", ID: "all", Covers: true, Why: "gives Pagamenti R"},
+		{Kind: "ruolo", ID: "d1", Partial: true, Why: "gives Pagamenti R with idDominio 1 in scope but idDominio 2 is not in its scope"},
+		{Kind: "ruolo", ID: "none", Why: "does not give Pagamenti R"},
+	}}
+	var b bytes.Buffer
+	if err := printExplanation(&b, x); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"ruolo all domini=[] tipiPendenza=[]: covers — gives Pagamenti R\n",
+		"ruolo d1 domini=[] tipiPendenza=[]: covers part — gives Pagamenti R with idDominio 1 in scope but idDominio 2 is not in its scope\n",
+		"ruolo none domini=[] tipiPendenza=[]: does not cover — does not give Pagamenti R\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Fatalf("explanation text lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -51,11 +51,25 @@ type Step struct {
 	Checks []Step `json:"verifiche,omitempty"`
 }
 
-// trail records an operation's checks as steps, and the places its
-// role-scoped decisions rested on (operations.PlaceRecorder).
+// trail records an operation's checks as steps, and what its role-scoped
+// decisions rested on: the service rights asked of a role and the places
+// (operations.PlaceRecorder).
 type trail struct {
 	steps  []Step
+	rights []serviceRight
 	places []domain.Place
+}
+
+type serviceRight struct {
+	s domain.Service
+	r domain.Right
+}
+
+// Right records a service right a decision asks of a role.
+func (t *trail) Right(s domain.Service, r domain.Right) {
+	if sr := (serviceRight{s, r}); !slices.Contains(t.rights, sr) {
+		t.rights = append(t.rights, sr)
+	}
 }
 
 // Place records a place a decision rests on.
@@ -150,7 +164,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 	}
 	x.Kind = p.Kind.String()
 	if err := x.check("api-entry", domain.CanEnterAPI(p, q.API)); err != nil {
-		x.Evidence = evidence(p, q.API, op, q.Resource, nil)
+		x.Evidence = evidence(p, q.API, nil, err)
 		return x, nil
 	}
 	var t trail
@@ -158,7 +172,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}
-	x.Evidence = evidence(p, q.API, op, q.Resource, &t)
+	x.Evidence = evidence(p, q.API, &t, err)
 	var unproc *operations.UnprocessableError
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
@@ -246,45 +260,29 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 
 // evidence lists the principal's roles (Backoffice) or its grant on the
 // API, each with whether it covers the resource, from the operation's
-// trail t (nil when the operation was not reached). It explains; it does
-// not decide.
+// trail t (nil when the operation was not reached) and its answer err. It
+// explains; it does not decide.
 //
-// A role is asked (domain.Role.Covers) about the places the operation's
-// decisions rested on, as the operation reported them; when it reported
-// none, about the place the query names. An application holds one grant
-// on an API, so the grant covers the resource unless one of the
-// operation's decisions found it outside the grant's scope
-// (domain.RuleAPIScope): the evidence repeats that decision's verdict
-// rather than reading again where the resource lies.
-func evidence(p domain.Principal, api domain.API, op *Operation, r Resource, t *trail) []Evidence {
+// A role is asked what the operation's role-scoped decisions asked, as
+// the operation reported it: the service rights (domain.Role.Has) and the
+// places (domain.Role.Covers). An application holds one grant on an API:
+// the grant covers the resource when the operation allowed it, does not
+// when one of its decisions found the resource outside the grant's scope
+// (domain.RuleAPIScope, whose detail it repeats), and is left undecided
+// when the operation ended otherwise (another rule, not found, 422).
+func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidence {
 	out := []Evidence{}
+	notReached := "the operation was not reached: the caller did not enter the " + api.String() + " API"
 	if api == domain.APIBackoffice {
-		s, right, err := backofficeRight(r)
-		var placed []domain.Place
-		if t != nil {
-			placed = t.places
-		}
-		if len(placed) == 0 && (r.IDDominio != "" || r.IDTipoPendenza != "") {
-			placed = []domain.Place{r.place()}
-		}
 		for _, role := range p.Roles {
 			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), UnitaOperative: role.Domini.Units(), Tipi: role.Tipi.List()}
-			if op.Name != "servizio" || err != nil {
-				e.Covers, e.Why = true, "any role admits the caller"
-				out = append(out, e)
-				continue
-			}
-			e.Service, e.Rights = s.String(), role.Rights(s).List()
-			if !role.Has(s, right) {
-				e.Why = fmt.Sprintf("does not give %s %s", s, right)
-			} else if i := slices.IndexFunc(placed, func(pl domain.Place) bool { return !role.Covers(pl) }); i >= 0 {
-				// A payment's items may each be covered by another role: say
-				// which this one holds.
-				held := slices.DeleteFunc(slices.Clone(placed), func(pl domain.Place) bool { return !role.Covers(pl) })
-				e.Partial = len(held) > 0
-				e.Why = fmt.Sprintf("gives %s %s%s but %s is not in its scope", s, right, placesNote(held), describePlace(placed[i]))
-			} else {
-				e.Covers, e.Why = true, fmt.Sprintf("gives %s %s%s", s, right, placesNote(placed))
+			switch {
+			case t == nil:
+				e.Why = notReached
+			case len(t.rights) == 0:
+				e.Covers, e.Why = true, "the operation asks a role for no service right"
+			default:
+				roleEvidence(&e, &role, t)
 			}
 			out = append(out, e)
 		}
@@ -298,16 +296,41 @@ func evidence(p domain.Principal, api domain.API, op *Operation, r Resource, t *
 		return out
 	}
 	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), UnitaOperative: g.Domini.Units(), Tipi: g.Tipi.List()}
-	if t == nil {
-		e.Why = "the operation was not reached: the caller did not enter the " + api.String() + " API"
-		return append(out, e)
-	}
-	if i := slices.IndexFunc(t.steps, func(st Step) bool { return !st.Passed && st.Rule == domain.RuleAPIScope }); i >= 0 {
-		e.Why = t.steps[i].Detail
-	} else {
-		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; no decision found the resource outside this grant's scope"
+	scopeDenial := func(st Step) bool { return !st.Passed && st.Rule == domain.RuleAPIScope }
+	switch {
+	case t == nil:
+		e.Why = notReached
+	case err == nil:
+		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions found the resource in this grant's scope"
+	case slices.ContainsFunc(t.steps, scopeDenial):
+		e.Why = t.steps[slices.IndexFunc(t.steps, scopeDenial)].Detail
+	default:
+		e.Why = "not decided: the operation ended before deciding on this grant's scope (" + err.Error() + ")"
 	}
 	return append(out, e)
+}
+
+// roleEvidence says whether role gives every service right the trail
+// asked and holds every place it rested on; a role holding some of the
+// places (a payment's items may each be covered by another role) is
+// partial and says which.
+func roleEvidence(e *Evidence, role *domain.Role, t *trail) {
+	need := t.rights[0]
+	e.Service, e.Rights = need.s.String(), role.Rights(need.s).List()
+	for _, sr := range t.rights {
+		if !role.Has(sr.s, sr.r) {
+			e.Why = fmt.Sprintf("does not give %s %s", sr.s, sr.r)
+			return
+		}
+	}
+	held := slices.DeleteFunc(slices.Clone(t.places), func(pl domain.Place) bool { return !role.Covers(pl) })
+	gives := fmt.Sprintf("gives %s %s", need.s, need.r)
+	if i := slices.IndexFunc(t.places, func(pl domain.Place) bool { return !role.Covers(pl) }); i >= 0 {
+		e.Partial = len(held) > 0
+		e.Why = fmt.Sprintf("%s%s but %s is not in its scope", gives, placesNote(held), describePlace(t.places[i]))
+		return
+	}
+	e.Covers, e.Why = true, gives+placesNote(held)
 }
 
 // describePlace names a place in an explanation: its entity (or unit of

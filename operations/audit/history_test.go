@@ -305,10 +305,12 @@ func TestWhoCanNamesThePayerOnlyWhenACitizen(t *testing.T) {
 // TestEvidenceOfAPaymentAcrossTwoRoles: a payment whose items lie in two
 // entities, read on the Backoffice by an operator holding one role for
 // each, is allowed; neither role covers it alone, and each role's evidence
-// says which of the payment's places it holds and which it does not.
+// is partial and says which of the payment's places it holds and which it
+// does not. A role of a third entity holds none of them.
 func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
 	h := newHistory(t)
-	for _, d := range []string{d1, d2} {
+	const d3 = "33333333333"
+	for _, d := range []string{d1, d2, d3} {
 		h.do(t, func(ctx context.Context) (commands.Result, error) {
 			return h.H.PutEntity(ctx, h.Admin, commands.PutEntity{IDDominio: d, RagioneSociale: "Comune " + d, Enabled: true})
 		})
@@ -346,7 +348,8 @@ func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
 		name  string
 		roles []string
 		want  string
-	}{{"opBoth", []string{"pagamenti" + d1, "pagamenti" + d2}, audit.OutcomeAllow}, {"opOne", []string{"pagamenti" + d1}, audit.OutcomeDeny}} {
+	}{{"opBoth", []string{"pagamenti" + d1, "pagamenti" + d2}, audit.OutcomeAllow}, {"opOne", []string{"pagamenti" + d1}, audit.OutcomeDeny},
+		{"opThird", []string{"pagamenti" + d3}, audit.OutcomeDeny}} {
 		h.do(t, func(ctx context.Context) (commands.Result, error) {
 			return h.H.PutOperator(ctx, h.Admin, commands.PutOperator{Principal: op.name, RagioneSociale: "Ufficio",
 				Credentials: commands.Credentials{Password: ptr("op-password-1"), Enabled: true, Roles: op.roles}})
@@ -354,6 +357,13 @@ func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
 		x := read(op.name)
 		if x.Outcome != op.want || len(x.Evidence) != len(op.roles) {
 			t.Fatalf("%s: %s/%s, evidence %+v", op.name, x.Outcome, x.Rule, x.Evidence)
+		}
+		if op.name == "opThird" {
+			want := "gives Pagamenti R but idDominio " + d1 + " and idTipoPendenza " + t1 + " is not in its scope"
+			if e := x.Evidence[0]; e.Covers || e.Partial || e.Why != want {
+				t.Fatalf("opThird: evidence %+v, want neither covering nor partial, %q", e, want)
+			}
+			continue
 		}
 		for i, e := range x.Evidence {
 			held, other := d1, d2
@@ -379,8 +389,8 @@ func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
 			if len(hd.Evidence) != 2 || !hd.Evidence[0].Partial || !hd.Evidence[1].Partial {
 				t.Fatalf("opBoth's evidence = %+v", hd.Evidence)
 			}
-		case "opOne":
-			t.Fatal("opOne holds one of the two roles and is listed")
+		case "opOne", "opThird":
+			t.Fatalf("%s does not hold both roles and is listed", hd.Principal)
 		}
 	}
 	if !slices.ContainsFunc(r.Holders, func(hd audit.Holder) bool { return hd.Principal == "opBoth" }) {

@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"slices"
+
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -49,8 +51,12 @@ func WhoCan(m *projections.ReadModel, api domain.API, operation string, r Resour
 			return nil
 		}
 		h := Holder{Principal: x.Principal, Kind: x.Kind, Auth: x.Auth, PrincipalPosition: x.PrincipalPosition, Evidence: []Evidence{}}
+		// The roles or grant that cover it; when none does alone (a
+		// payment whose items roles cover between them), those that cover
+		// part of it.
+		covers := slices.ContainsFunc(x.Evidence, func(e Evidence) bool { return e.Covers })
 		for _, e := range x.Evidence {
-			if e.Covers || e.Partial { // partial: the roles that cover it together
+			if e.Covers || (!covers && e.Partial) {
 				h.Evidence = append(h.Evidence, e)
 			}
 		}
