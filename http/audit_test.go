@@ -266,15 +266,16 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 					t.Fatalf("explain %s/%s, evidence %+v", x.Outcome, x.Rule, x.Evidence)
 				}
 			}
-			// An application's grant on the API covers what it was allowed;
-			// what was denied for the grant's scope it does not, and says
-			// why in the denial's words; any other end leaves it undecided.
+			// An application's grant on the API covers what it was allowed
+			// (or allowed to ask about, when missing); what was denied for
+			// the grant's scope it does not, and says why in the denial's
+			// words; any other end leaves it undecided.
 			for _, e := range x.Evidence {
 				if e.Kind != "autorizzazioneApi" {
 					continue
 				}
 				scopeDenial := x.Outcome == audit.OutcomeDeny && x.Rule == domain.RuleAPIScope
-				if e.Covers != (x.Outcome == audit.OutcomeAllow) || (scopeDenial && e.Why != x.Detail) {
+				if e.Covers != (x.Outcome == audit.OutcomeAllow || x.Outcome == audit.OutcomeNotFound) || (scopeDenial && e.Why != x.Detail) {
 					t.Fatalf("explain %s/%s (%s), grant evidence %+v", x.Outcome, x.Rule, x.Detail, e)
 				}
 			}

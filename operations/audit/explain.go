@@ -269,7 +269,9 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 // the grant covers the resource when the operation allowed it, does not
 // when one of its decisions found the resource outside the grant's scope
 // (domain.RuleAPIScope, whose detail it repeats), and is left undecided
-// when the operation ended otherwise (another rule, not found, 422).
+// when the operation ended otherwise (another rule, 422). A resource
+// that does not exist, which the caller was allowed to ask about, is
+// covered as an allowed one is (what-can probes with such resources).
 func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidence {
 	out := []Evidence{}
 	notReached := "the operation was not reached: the caller did not enter the " + api.String() + " API"
@@ -302,6 +304,8 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 		e.Why = notReached
 	case err == nil:
 		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions found the resource in this grant's scope"
+	case errors.Is(err, domain.ErrNotFound):
+		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions let the caller ask, and the resource does not exist"
 	case slices.ContainsFunc(t.steps, scopeDenial):
 		e.Why = t.steps[slices.IndexFunc(t.steps, scopeDenial)].Detail
 	default:
