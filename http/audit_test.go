@@ -129,6 +129,14 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		return bo + "/eventi/" + strconv.FormatUint(uint64(pos), 10)
 	}
 	inUnit, noUnit := eventOf("evUO1", "UO1"), eventOf("evNoUnit", "")
+	// A registry event (a pendenza type's) has no place: only a role on
+	// every entity and type reads it.
+	regPos, err := ParseToken(w.store.Backend(), w.must(t, "PUT", bo+"/tipiPendenza/REGISTRO", map[string]any{"descrizione": "Registro", "abilitato": true, "pagamentoSpontaneo": false}).Header.Get(ConsistencyHeader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	registryEvent := bo + "/eventi/" + strconv.FormatUint(uint64(regPos), 10)
+	iuv := domain.IUVOfNotice(pa1.NumeroAvviso)
 	rows := []agreeRow{
 		// PENDENZE
 		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
@@ -230,6 +238,11 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_evento_of_its_unit", "GET", inUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO1", IDTipoPendenza: t1})},
 		{"bo_evento_of_its_entity_without_unit", "GET", noUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDTipoPendenza: t1})},
 		{"bo_profile", "GET", bo + "/profilo", nil, opts(as("opRO")), pq("opRO", B, bof, "profilo", res)},
+		{"bo_pendenza_missing_scoped_role", "GET", bo + "/pendenze/appA/missing", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", pend("appA", "missing")))},
+		{"bo_registry_event_scoped_role", "GET", registryEvent, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", res)},
+		{"bo_registry_event_admin", "GET", registryEvent, nil, opts(asAdmin()), pq(adminUser, B, bof, "read-evento", res)},
+		{"bo_ricevuta_other_entity", "GET", bo + "/ricevute/" + d2 + "/" + iuv + "/IUR-1", nil, opts(as("opD1")), pq("opD1", B, bof, "read-ricevuta", audit.Resource{IDDominio: d2, IUV: iuv, IDRicevuta: "IUR-1"})},
+		{"bo_ricevuta_missing_own_entity", "GET", bo + "/ricevute/" + d1 + "/" + iuv + "/IUR-1", nil, opts(as("opD1")), pq("opD1", B, bof, "read-ricevuta", audit.Resource{IDDominio: d1, IUV: iuv, IDRicevuta: "IUR-1"})},
 		{"bo_patch_pendenza_read_only", "PATCH", bo + "/pendenze/appA/toCancel", cancel, opts(as("opRO")), pq("opRO", B, bof, "patch-pendenza", pend("appA", "toCancel"))},
 		{"bo_patch_pendenza_other_entity", "PATCH", bo + "/pendenze/appB/pb1", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appB", "pb1"))},
 		{"bo_patch_pendenza_in_scope", "PATCH", bo + "/pendenze/appA/toCancel", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appA", "toCancel"))},

@@ -35,6 +35,7 @@ func OnDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio s
 // role giving s r reaches the entity, whole or in some of its units.
 func ReachDominio(p domain.Principal, s domain.Service, r domain.Right, idDominio string, rec Recorder) error {
 	needs(rec, s, r)
+	reached(rec, idDominio)
 	return check(rec, "CanReachDominio", domain.CanReachDominio(p, s, r, idDominio))
 }
 
@@ -51,7 +52,7 @@ func OnPlace(p domain.Principal, s domain.Service, r domain.Right, at domain.Pla
 func OnPendenza(m Pendenze, p domain.Principal, s domain.Service, r domain.Right, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, UseService(p, s, r, rec),
 		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
-		func() error { return domain.CanLearnMissingInRoles(p, s, r) })
+		func() error { placed(rec, everywhere); return domain.CanLearnMissingInRoles(p, s, r) })
 	if err != nil {
 		return pd, err
 	}

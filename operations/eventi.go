@@ -76,7 +76,10 @@ func ParseEventID(id string) (position events.Position, index int, ok bool) {
 // its scope.
 func ReadEvent(p domain.Principal, places func() ([]domain.Place, bool), rec Recorder) error {
 	seeAll, err := ReadEventLog(p, rec)
-	pl, err := find(rec, err, places, func() error { return domain.CanReadWholeLog(p) })
+	pl, err := find(rec, err, places, func() error { placed(rec, everywhere); return domain.CanReadWholeLog(p) })
+	if err == nil && (seeAll || len(pl) == 0) {
+		placed(rec, everywhere) // the whole log; a registry event, which only it holds
+	}
 	if err != nil || seeAll {
 		return err
 	}

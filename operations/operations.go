@@ -41,6 +41,20 @@ type PlaceRecorder interface {
 	Recorder
 	Right(s domain.Service, r domain.Right)
 	Place(pl domain.Place)
+	// Reach records an entity a role must reach, whole or in some of its
+	// units (a gate before the lookup of what may lie in one unit).
+	Reach(idDominio string)
+}
+
+// everywhere is the place of a decision that needs a role on every entity
+// and type (learning that a resource is missing, the whole event log).
+var everywhere = domain.Place{IDDominio: domain.Wildcard, IDTipoPendenza: domain.Wildcard}
+
+// reached reports idDominio to rec when it keeps places.
+func reached(rec Recorder, idDominio string) {
+	if pr, ok := rec.(PlaceRecorder); ok {
+		pr.Reach(idDominio)
+	}
 }
 
 // placed reports pl to rec when it keeps places.

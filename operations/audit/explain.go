@@ -55,9 +55,10 @@ type Step struct {
 // decisions rested on: the service rights asked of a role and the places
 // (operations.PlaceRecorder).
 type trail struct {
-	steps  []Step
-	rights []serviceRight
-	places []domain.Place
+	steps   []Step
+	rights  []serviceRight
+	places  []domain.Place
+	reaches []string
 }
 
 type serviceRight struct {
@@ -74,6 +75,9 @@ func (t *trail) Right(s domain.Service, r domain.Right) {
 
 // Place records a place a decision rests on.
 func (t *trail) Place(pl domain.Place) { t.places = append(t.places, pl) }
+
+// Reach records an entity a role must reach, whole or in some units.
+func (t *trail) Reach(idDominio string) { t.reaches = append(t.reaches, idDominio) }
 
 // Check records one check.
 func (t *trail) Check(name string, err error) {
@@ -275,14 +279,17 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidence {
 	out := []Evidence{}
 	notReached := "the operation was not reached: the caller did not enter the " + api.String() + " API"
+	granted := err == nil || errors.Is(err, domain.ErrNotFound) // allowed, or allowed to ask
 	if api == domain.APIBackoffice {
 		for _, role := range p.Roles {
 			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), UnitaOperative: role.Domini.Units(), Tipi: role.Tipi.List()}
 			switch {
 			case t == nil:
 				e.Why = notReached
-			case len(t.rights) == 0:
+			case len(t.rights) == 0 && granted:
 				e.Covers, e.Why = true, "the operation asks a role for no service right"
+			case len(t.rights) == 0:
+				e.Why = "the operation asks a role for no service right; another rule decided it"
 			default:
 				roleEvidence(&e, &role, t)
 			}
@@ -304,7 +311,7 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 		e.Why = notReached
 	case err == nil:
 		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions found the resource in this grant's scope"
-	case errors.Is(err, domain.ErrNotFound):
+	case granted:
 		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions let the caller ask, and the resource does not exist"
 	case slices.ContainsFunc(t.steps, scopeDenial):
 		e.Why = t.steps[slices.IndexFunc(t.steps, scopeDenial)].Detail
@@ -327,8 +334,14 @@ func roleEvidence(e *Evidence, role *domain.Role, t *trail) {
 			return
 		}
 	}
-	held := slices.DeleteFunc(slices.Clone(t.places), func(pl domain.Place) bool { return !role.Covers(pl) })
 	gives := fmt.Sprintf("gives %s %s", need.s, need.r)
+	for _, d := range t.reaches {
+		if !role.Domini.Reaches(d) {
+			e.Why = fmt.Sprintf("%s but idDominio %s is not in its scope, whole or in a unit", gives, d)
+			return
+		}
+	}
+	held := slices.DeleteFunc(slices.Clone(t.places), func(pl domain.Place) bool { return !role.Covers(pl) })
 	if i := slices.IndexFunc(t.places, func(pl domain.Place) bool { return !role.Covers(pl) }); i >= 0 {
 		e.Partial = len(held) > 0
 		e.Why = fmt.Sprintf("%s%s but %s is not in its scope", gives, placesNote(held), describePlace(t.places[i]))
