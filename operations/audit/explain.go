@@ -305,7 +305,10 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 		return out
 	}
 	e := Evidence{Kind: "autorizzazioneApi", ID: api.String(), Domini: g.Domini.List(), UnitaOperative: g.Domini.Units(), Tipi: g.Tipi.List()}
-	scopeDenial := func(st Step) bool { return !st.Passed && st.Rule == domain.RuleAPIScope }
+	denial := -1 // the step that found the resource outside the grant
+	if t != nil {
+		denial = slices.IndexFunc(t.steps, func(st Step) bool { return !st.Passed && st.Rule == domain.RuleAPIScope })
+	}
 	switch {
 	case t == nil:
 		e.Why = notReached
@@ -313,8 +316,8 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions found the resource in this grant's scope"
 	case granted:
 		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions let the caller ask, and the resource does not exist"
-	case slices.ContainsFunc(t.steps, scopeDenial):
-		e.Why = t.steps[slices.IndexFunc(t.steps, scopeDenial)].Detail
+	case denial >= 0:
+		e.Why = t.steps[denial].Detail
 	default:
 		e.Why = "not decided: the operation ended before deciding on this grant's scope (" + err.Error() + ")"
 	}
@@ -341,10 +344,19 @@ func roleEvidence(e *Evidence, role *domain.Role, t *trail) {
 			return
 		}
 	}
-	held := slices.DeleteFunc(slices.Clone(t.places), func(pl domain.Place) bool { return !role.Covers(pl) })
-	if i := slices.IndexFunc(t.places, func(pl domain.Place) bool { return !role.Covers(pl) }); i >= 0 {
+	var held []domain.Place
+	missing := -1 // the first place the role does not hold
+	for i, pl := range t.places {
+		switch {
+		case role.Covers(pl):
+			held = append(held, pl)
+		case missing < 0:
+			missing = i
+		}
+	}
+	if missing >= 0 {
 		e.Partial = len(held) > 0
-		e.Why = fmt.Sprintf("%s%s but %s is not in its scope", gives, placesNote(held), describePlace(t.places[i]))
+		e.Why = fmt.Sprintf("%s%s but %s is not in its scope", gives, placesNote(held), describePlace(t.places[missing]))
 		return
 	}
 	e.Covers, e.Why = true, gives+placesNote(held)
