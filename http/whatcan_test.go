@@ -164,3 +164,57 @@ func TestWhatCanPay(t *testing.T) {
 		t.Fatalf("appC (no PAGAMENTO grant) pay = %+v", c)
 	}
 }
+
+// TestWhatCanOnStoredPendenze: an operation on a stored pendenza is
+// allowed per resource over the scope that decides a pendenza there, even
+// when the caller may not learn that a pendenza is missing: an operator
+// whose role gives Pendenze W on one entity patches the pendenze of that
+// entity (the Backoffice patch), an application reads on the Pagamento
+// API the pendenze of its PAGAMENTO grant's entity. Each answer is held
+// against the live service, both ways.
+func TestWhatCanOnStoredPendenze(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appB", "inD1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "inD2", d2, t1, citizen1)
+	capability := func(name, api, op string) whatcan.Capability {
+		t.Helper()
+		res, err := whatcan.WhatCan(w.model, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Capabilities {
+			if c.API == api && c.Operation == op {
+				return c
+			}
+		}
+		t.Fatalf("%s: no %s %s in %+v", name, api, op, res.Capabilities)
+		return whatcan.Capability{}
+	}
+	cases := []struct {
+		principal, api, op, via string
+		live                    func(id string) *response
+	}{
+		{"opD1", "BACKOFFICE", "patch-pendenza", "ruolo opD1", func(id string) *response {
+			return w.do(t, "PATCH", bo+"/pendenze/appB/"+id, []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}, as("opD1"))
+		}},
+		{"appA", "PAGAMENTO", "read-pendenza", "autorizzazioneApi PAGAMENTO", func(id string) *response {
+			return w.do(t, "GET", "/pagamento/rs/basic/v2/pendenze/appB/"+id, nil, as("appA"))
+		}},
+	}
+	for _, tc := range cases {
+		c := capability(tc.principal, tc.api, tc.op)
+		if !c.Allowed || !c.PerResource || len(c.Scope) != 1 || c.Scope[0].Via != tc.via ||
+			fmt.Sprint(c.Scope[0].Domini) != "["+d1+"]" || fmt.Sprint(c.Scope[0].Tipi) != "[*]" {
+			t.Fatalf("%s %s %s: %+v", tc.principal, tc.api, tc.op, c)
+		}
+		tc.live("inD1").expect(t, http.StatusOK, "")
+		tc.live("inD2").expect(t, http.StatusForbidden, "403000")
+	}
+	// Without the right, what-can and the service say no.
+	if c := capability("opRO", "BACKOFFICE", "patch-pendenza"); c.Allowed || c.Rule != "backoffice-service-right" {
+		t.Fatalf("opRO BACKOFFICE patch-pendenza: %+v", c)
+	}
+	w.do(t, "PATCH", bo+"/pendenze/appB/inD1", []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}, as("opRO")).
+		expect(t, http.StatusForbidden, "403000")
+}

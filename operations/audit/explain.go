@@ -149,6 +149,13 @@ func (e *Explanation) Allowed() bool { return e.Outcome == OutcomeAllow }
 // of the public Pagamento API is not evaluated. It returns ErrUnknownOperation
 // or ErrBadQuery for a query it cannot decide.
 func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
+	return ExplainOn(m, m, q)
+}
+
+// ExplainOn is Explain whose operation finds its resources through on
+// (m with a resource already in hand, as whatcan holds one); the
+// principal and the position are read from m.
+func ExplainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error) {
 	op, err := Lookup(q.API, q.Operation)
 	if err != nil {
 		return nil, err
@@ -172,7 +179,7 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 		return x, nil
 	}
 	var t trail
-	err = op.decide(m, p, q.Resource, &t)
+	err = op.decide(on, p, q.Resource, &t)
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}

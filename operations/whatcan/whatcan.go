@@ -186,16 +186,26 @@ func or(a, b string) string {
 }
 
 // ask is Explain on r, or on r naming stored resources when the operation
-// needs one.
+// needs one: first a resource that does not exist (may the caller ask
+// about it?), then, when that is denied, a pendenza held at r's place.
+// Learning that a pendenza is missing may need more than acting on one
+// (in the Backoffice, a role on every entity), and a pendenza of the
+// place would be decided as the held one is.
 func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
 	q := audit.Query{Principal: name, Auth: domain.AuthBasic, API: op.API, Operation: op.Name, Resource: r}
 	x, err := audit.Explain(m, q)
-	if errors.Is(err, audit.ErrBadQuery) {
-		q.Resource = storedProbe(r)
-		x, err = audit.Explain(m, q)
+	if !errors.Is(err, audit.ErrBadQuery) {
+		return x, false, err
+	}
+	q.Resource = storedProbe(r)
+	x, err = audit.Explain(m, q)
+	if err != nil || x.Outcome != audit.OutcomeDeny {
 		return x, true, err
 	}
-	return x, false, err
+	held := &projections.Pendenza{IDA2A: q.Resource.IDA2A, IDPendenza: q.Resource.IDPendenza,
+		IDDominio: r.IDDominio, IDUnitaOperativa: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}
+	x, err = audit.ExplainOn(m, &known{Model: m, pd: held}, q)
+	return x, true, err
 }
 
 // probeNotice is the notice number pay is probed with (a notice that may
