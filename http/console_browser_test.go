@@ -194,6 +194,48 @@ func TestConsoleBrowser(t *testing.T) {
 		b.shot("audit")
 	})
 
+	t.Run("evidence_of_a_payment_across_two_roles", func(t *testing.T) {
+		// A payment of a pendenza of each entity, read by an operator
+		// whose two roles give Pagamenti R on one entity each: allowed,
+		// each role covering in part.
+		w.putApp(t, "appBoth", "appBoth", pw, true, apiGrant("PENDENZE", []string{d1, d2}, []string{"*"}),
+			apiGrant("PAGAMENTO", []string{d1, d2}, []string{"*"}))
+		w.createPendenza(t, "appBoth", "both-d1", d1, t1, citizen1)
+		w.createPendenza(t, "appBoth", "both-d2", d2, t1, citizen1)
+		var payment struct{ ID string }
+		w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+			{"idA2A": "appBoth", "idPendenza": "both-d1"}, {"idA2A": "appBoth", "idPendenza": "both-d2"}}}, as("appBoth")).decode(t, &payment)
+		for _, d := range []string{d1, d2} {
+			w.putRole(t, "pagamenti"+d, acl{aclOf("Pagamenti", "R")}, []string{d}, []string{"*"})
+		}
+		w.putOperator(t, "opBoth", pw, true, "pagamenti"+d1, "pagamenti"+d2)
+		w.do(t, "GET", bo+"/pagamenti/"+payment.ID, nil, as("opBoth")).expect(t, 200, "")
+		w.do(t, "GET", bo+"/pagamenti/"+payment.ID, nil, as("opD1")).expect(t, 403, "403000")
+
+		b.open("/console/audit")
+		b.run(chromedp.SendKeys("#principal", "opBoth", chromedp.ByQuery),
+			chromedp.SetValue("#api", "BACKOFFICE", chromedp.ByQuery),
+			chromedp.SendKeys("#operazione", "servizio", chromedp.ByQuery),
+			chromedp.SendKeys("#servizio", "Pagamenti", chromedp.ByQuery),
+			chromedp.SendKeys("#autorizzazione", "R", chromedp.ByQuery),
+			chromedp.SendKeys("#idPagamento", payment.ID, chromedp.ByQuery),
+			chromedp.Click("#spiega", chromedp.ByQuery), chromedp.WaitVisible("#risposta", chromedp.ByQuery))
+		if got := b.text("#esito"); got != "allow" {
+			t.Fatalf("esito %q", got)
+		}
+		var rows [][]string
+		b.run(chromedp.Evaluate(`Array.from(document.querySelectorAll("#risposta tbody tr")).map(r => Array.from(r.cells).map(c => c.textContent))`, &rows))
+		if len(rows) != 2 {
+			t.Fatalf("evidence rows: %q", rows)
+		}
+		for i, d := range []string{d1, d2} {
+			if r := rows[i]; r[1] != "pagamenti"+d || r[6] != "in parte" {
+				t.Fatalf("evidence row %d: %q, want role pagamenti%s covering in part", i, r, d)
+			}
+		}
+		b.shot("audit-in-parte")
+	})
+
 	t.Run("maintenance_and_pendenze", func(t *testing.T) {
 		b.open("/console/manutenzione?principal=appWeb")
 		if b.text("#applicata") == "" {

@@ -3,7 +3,9 @@ package console
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -37,12 +39,30 @@ type auditForm struct {
 	Domanda                                           string // spiega or chi
 	WhoCan                                            *audit.WhoCanResult
 	Principal, Auth, API, Operazione, Posizione, Data string
-	IDDominio, IDTipoPendenza, IDA2A, IDPendenza      string
-	Servizio, Autorizzazione                          string
+	Resource                                          []resourceField
 	APIs                                              []string
 	Operations                                        map[string][]string
 	Answer                                            *audit.Explanation
 	Errors                                            fieldErrors
+}
+
+// resourceField is one field of the question's resource, named as POST
+// /autorizzazioni/verifica names it (audit.Resource's JSON names), so the
+// form asks every field the API takes, in the same words.
+type resourceField struct{ Name, Value string }
+
+// resourceFields reads every field of audit.Resource from get, by its
+// JSON name, and returns the resource and the form's fields.
+func resourceFields(get func(name string) string) (audit.Resource, []resourceField) {
+	var r audit.Resource
+	v := reflect.ValueOf(&r).Elem()
+	fields := make([]resourceField, v.NumField())
+	for i := range fields {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		fields[i] = resourceField{Name: name, Value: get(name)}
+		v.Field(i).SetString(fields[i].Value)
+	}
+	return r, fields
 }
 
 func (c *Console) auditPage(rq *request) error {
@@ -54,6 +74,7 @@ func (c *Console) auditPage(rq *request) error {
 	}
 	f := auditForm{Domanda: "spiega", Auth: "basic", API: "PAGAMENTO", APIs: audit.APINames(),
 		Operations: map[string][]string{}}
+	_, f.Resource = resourceFields(func(string) string { return "" })
 	for _, name := range f.APIs {
 		api, _ := domain.ParseAPI(name)
 		f.Operations[name] = audit.Names(api)
@@ -71,12 +92,9 @@ func (c *Console) auditPage(rq *request) error {
 	}
 	f.Principal, f.Auth, f.API, f.Operazione = pf.Get("principal"), pf.Get("auth"), pf.Get("api"), pf.Get("operazione")
 	f.Posizione, f.Data = pf.Get("posizione"), pf.Get("data")
-	f.IDDominio, f.IDTipoPendenza, f.IDA2A, f.IDPendenza = pf.Get("idDominio"), pf.Get("idTipoPendenza"), pf.Get("idA2A"), pf.Get("idPendenza")
-	f.Servizio, f.Autorizzazione = pf.Get("servizio"), pf.Get("autorizzazione")
 	f.Errors = fieldErrors{}
-	q := ExplainQuery{Principal: f.Principal, Auth: f.Auth, API: f.API, Operazione: f.Operazione,
-		Resource: audit.Resource{IDDominio: f.IDDominio, IDTipoPendenza: f.IDTipoPendenza, IDA2A: f.IDA2A,
-			IDPendenza: f.IDPendenza, Service: f.Servizio, Right: f.Autorizzazione}}
+	q := ExplainQuery{Principal: f.Principal, Auth: f.Auth, API: f.API, Operazione: f.Operazione}
+	q.Resource, f.Resource = resourceFields(pf.Get)
 	if f.Posizione != "" {
 		n, err := strconv.ParseUint(f.Posizione, 10, 64)
 		if err != nil || n == 0 {
