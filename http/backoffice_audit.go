@@ -99,12 +99,7 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 		}
 		pos = &n
 	}
-	r := audit.Resource{Service: c.QueryParam("servizio"), Right: c.QueryParam("autorizzazione"),
-		IDDominio: c.QueryParam("idDominio"), IDTipoPendenza: c.QueryParam("idTipoPendenza"), IDUnitaOperativa: c.QueryParam("idUnitaOperativa"),
-		IDA2A: c.QueryParam("idA2A"), IDPendenza: c.QueryParam("idPendenza"), NumeroAvviso: c.QueryParam("numeroAvviso"),
-		IDPagamento: c.QueryParam("idPagamento"), IDRiconciliazione: c.QueryParam("idRiconciliazione"),
-		IUV: c.QueryParam("iuv"), IDRicevuta: c.QueryParam("idRicevuta"), IDFlusso: c.QueryParam("idFlusso"),
-		DataOraFlusso: c.QueryParam("dataOraFlusso"), IDIncasso: c.QueryParam("idIncasso")}
+	r := audit.ResourceFrom(c.QueryParam)
 	res, err := s.whoCan(c.Request().Context(), p, c.QueryParam("api"), c.QueryParam("operazione"), pos, c.QueryParam("data"), r)
 	if err != nil {
 		return err

@@ -211,10 +211,15 @@ func TestWhatCanOnStoredPendenze(t *testing.T) {
 		tc.live("inD1").expect(t, http.StatusOK, "")
 		tc.live("inD2").expect(t, http.StatusForbidden, "403000")
 	}
-	// Without the right, what-can and the service say no.
-	if c := capability("opRO", "BACKOFFICE", "patch-pendenza"); c.Allowed || c.Rule != "backoffice-service-right" {
-		t.Fatalf("opRO BACKOFFICE patch-pendenza: %+v", c)
+	// Without the right, or with it on an entity but no type (every
+	// pendenza has one), what-can and the service say no.
+	w.putRole(t, "pendenzeSenzaTipi", acl{aclOf("Pendenze", "R", "W")}, []string{d1}, []string{})
+	w.putOperator(t, "opSenzaTipi", pw, true, "pendenzeSenzaTipi")
+	for _, op := range []struct{ name, rule string }{{"opRO", "backoffice-service-right"}, {"opSenzaTipi", "backoffice-role-scope"}} {
+		if c := capability(op.name, "BACKOFFICE", "patch-pendenza"); c.Allowed || c.Rule != op.rule {
+			t.Fatalf("%s BACKOFFICE patch-pendenza: %+v", op.name, c)
+		}
+		w.do(t, "PATCH", bo+"/pendenze/appB/inD1", []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}, as(op.name)).
+			expect(t, http.StatusForbidden, "403000")
 	}
-	w.do(t, "PATCH", bo+"/pendenze/appB/inD1", []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}, as("opRO")).
-		expect(t, http.StatusForbidden, "403000")
 }

@@ -166,26 +166,11 @@ func writeJSON(w io.Writer, v any) error {
 
 func describeResource(r audit.Resource) string {
 	var parts []string
-	add := func(k, v string) {
-		if v != "" {
-			parts = append(parts, k+"="+v)
+	for _, f := range r.Fields() {
+		if f.Value != "" {
+			parts = append(parts, f.Name+"="+f.Value)
 		}
 	}
-	add("servizio", r.Service)
-	add("autorizzazione", r.Right)
-	add("idDominio", r.IDDominio)
-	add("idTipoPendenza", r.IDTipoPendenza)
-	add("idUnitaOperativa", r.IDUnitaOperativa)
-	add("idA2A", r.IDA2A)
-	add("idPendenza", r.IDPendenza)
-	add("numeroAvviso", r.NumeroAvviso)
-	add("idPagamento", r.IDPagamento)
-	add("idRiconciliazione", r.IDRiconciliazione)
-	add("iuv", r.IUV)
-	add("idRicevuta", r.IDRicevuta)
-	add("idFlusso", r.IDFlusso)
-	add("dataOraFlusso", r.DataOraFlusso)
-	add("idIncasso", r.IDIncasso)
 	if len(parts) == 0 {
 		return "-"
 	}

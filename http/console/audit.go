@@ -3,9 +3,7 @@ package console
 import (
 	"context"
 	"net/http"
-	"reflect"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -39,30 +37,11 @@ type auditForm struct {
 	Domanda                                           string // spiega or chi
 	WhoCan                                            *audit.WhoCanResult
 	Principal, Auth, API, Operazione, Posizione, Data string
-	Resource                                          []resourceField
+	Resource                                          []audit.Field // every field, as the API names it
 	APIs                                              []string
 	Operations                                        map[string][]string
 	Answer                                            *audit.Explanation
 	Errors                                            fieldErrors
-}
-
-// resourceField is one field of the question's resource, named as POST
-// /autorizzazioni/verifica names it (audit.Resource's JSON names), so the
-// form asks every field the API takes, in the same words.
-type resourceField struct{ Name, Value string }
-
-// resourceFields reads every field of audit.Resource from get, by its
-// JSON name, and returns the resource and the form's fields.
-func resourceFields(get func(name string) string) (audit.Resource, []resourceField) {
-	var r audit.Resource
-	v := reflect.ValueOf(&r).Elem()
-	fields := make([]resourceField, v.NumField())
-	for i := range fields {
-		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-		fields[i] = resourceField{Name: name, Value: get(name)}
-		v.Field(i).SetString(fields[i].Value)
-	}
-	return r, fields
 }
 
 func (c *Console) auditPage(rq *request) error {
@@ -74,7 +53,7 @@ func (c *Console) auditPage(rq *request) error {
 	}
 	f := auditForm{Domanda: "spiega", Auth: "basic", API: "PAGAMENTO", APIs: audit.APINames(),
 		Operations: map[string][]string{}}
-	_, f.Resource = resourceFields(func(string) string { return "" })
+	f.Resource = audit.Resource{}.Fields()
 	for _, name := range f.APIs {
 		api, _ := domain.ParseAPI(name)
 		f.Operations[name] = audit.Names(api)
@@ -94,7 +73,8 @@ func (c *Console) auditPage(rq *request) error {
 	f.Posizione, f.Data = pf.Get("posizione"), pf.Get("data")
 	f.Errors = fieldErrors{}
 	q := ExplainQuery{Principal: f.Principal, Auth: f.Auth, API: f.API, Operazione: f.Operazione}
-	q.Resource, f.Resource = resourceFields(pf.Get)
+	q.Resource = audit.ResourceFrom(pf.Get)
+	f.Resource = q.Resource.Fields()
 	if f.Posizione != "" {
 		n, err := strconv.ParseUint(f.Posizione, 10, 64)
 		if err != nil || n == 0 {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -28,6 +29,53 @@ type Resource struct {
 	IDFlusso          string `json:"idFlusso,omitempty"`          // settlement report id
 	DataOraFlusso     string `json:"dataOraFlusso,omitempty"`     // settlement report date
 	IDIncasso         string `json:"idIncasso,omitempty"`         // incasso id
+}
+
+// Field is one field of a Resource by its wire name: the JSON name of
+// POST /autorizzazioni/verifica, the query parameter of GET
+// /autorizzazioni, the console's form field.
+type Field struct{ Name, Value string }
+
+// resourceFields are the wire name and index of each field of Resource,
+// in declaration order (every field is a string with a JSON name:
+// TestResourceFieldsAreNamedStrings).
+var resourceFields = func() []resourceField {
+	t := reflect.TypeFor[Resource]()
+	out := make([]resourceField, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if t.Field(i).Type.Kind() == reflect.String && name != "" && name != "-" {
+			out = append(out, resourceField{name, i})
+		}
+	}
+	return out
+}()
+
+type resourceField struct {
+	name  string
+	index int
+}
+
+// ResourceFrom reads every field of a Resource by its wire name from get
+// (a query's or a form's values).
+func ResourceFrom(get func(name string) string) Resource {
+	var r Resource
+	v := reflect.ValueOf(&r).Elem()
+	for _, f := range resourceFields {
+		v.Field(f.index).SetString(get(f.name))
+	}
+	return r
+}
+
+// Fields are r's fields by their wire names, in declaration order, empty
+// ones included.
+func (r Resource) Fields() []Field {
+	v := reflect.ValueOf(r)
+	out := make([]Field, len(resourceFields))
+	for k, f := range resourceFields {
+		out[k] = Field{Name: f.name, Value: v.Field(f.index).String()}
+	}
+	return out
 }
 
 // place is where the query's resource lies (entity, unit, type).

@@ -220,10 +220,12 @@ func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal
 // model. It changes no decision, only how the pendenza is found.
 type known struct {
 	audit.Model
-	pd *projections.Pendenza
+	pd       *projections.Pendenza
+	lookedUp bool // the decision looked a pendenza up by its id
 }
 
 func (k *known) Pendenza(idA2A, idPendenza string) (projections.Pendenza, bool) {
+	k.lookedUp = true
 	if k.pd != nil && k.pd.IDA2A == idA2A && k.pd.IDPendenza == idPendenza {
 		return *k.pd, true
 	}
@@ -231,6 +233,7 @@ func (k *known) Pendenza(idA2A, idPendenza string) (projections.Pendenza, bool) 
 }
 
 func (k *known) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {
+	k.lookedUp = true
 	if k.pd != nil && k.pd.IDA2A == idA2A && k.pd.IDPendenza == idPendenza {
 		return k.pd.View(), true
 	}

@@ -187,10 +187,11 @@ func or(a, b string) string {
 
 // ask is Explain on r, or on r naming stored resources when the operation
 // needs one: first a resource that does not exist (may the caller ask
-// about it?), then, when that is denied, a pendenza held at r's place.
-// Learning that a pendenza is missing may need more than acting on one
-// (in the Backoffice, a role on every entity), and a pendenza of the
-// place would be decided as the held one is.
+// about it?), then, when that is denied after the operation looked a
+// pendenza up and r names a whole place (an entity and a type), a
+// pendenza held at that place. Learning that a pendenza is missing may
+// need more than acting on one (in the Backoffice, a role on every
+// entity), and a stored pendenza of the place is decided as the held one.
 func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
 	q := audit.Query{Principal: name, Auth: domain.AuthBasic, API: op.API, Operation: op.Name, Resource: r}
 	x, err := audit.Explain(m, q)
@@ -198,14 +199,20 @@ func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Res
 		return x, false, err
 	}
 	q.Resource = storedProbe(r)
-	x, err = audit.Explain(m, q)
-	if err != nil || x.Outcome != audit.OutcomeDeny {
+	k := &known{Model: m}
+	x, err = audit.ExplainOn(m, k, q)
+	if err != nil || x.Outcome != audit.OutcomeDeny || !k.lookedUp || !wholePlace(r) {
 		return x, true, err
 	}
-	held := &projections.Pendenza{IDA2A: q.Resource.IDA2A, IDPendenza: q.Resource.IDPendenza,
+	k.pd = &projections.Pendenza{IDA2A: q.Resource.IDA2A, IDPendenza: q.Resource.IDPendenza,
 		IDDominio: r.IDDominio, IDUnitaOperativa: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}
-	x, err = audit.ExplainOn(m, &known{Model: m, pd: held}, q)
+	x, err = audit.ExplainOn(m, k, q)
 	return x, true, err
+}
+
+// wholePlace: r names an entity and a type, as every pendenza has.
+func wholePlace(r audit.Resource) bool {
+	return r.IDDominio != "" && r.IDDominio != domain.Wildcard && r.IDTipoPendenza != "" && r.IDTipoPendenza != domain.Wildcard
 }
 
 // probeNotice is the notice number pay is probed with (a notice that may
