@@ -143,9 +143,16 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodPost, "/incassi/:idDominio"}:                                       {summary: "Record an incasso (Rendicontazioni e Incassi W on the entity); 201", body: incassoBody{}, resp: incassoView{}, created: true},
 }
 
-// auditQuery are the query parameters of GET /autorizzazioni.
-var auditQuery = []string{"api", "operazione", "posizione", "data", "servizio", "autorizzazione", "idDominio",
-	"idTipoPendenza", "idUnitaOperativa", "idA2A", "idPendenza", "numeroAvviso", "idPagamento", "idRiconciliazione", "iuv", "idRicevuta", "idFlusso", "dataOraFlusso", "idIncasso"}
+// auditQuery are the query parameters of GET /autorizzazioni: the
+// question, then every field of its resource (audit.ResourceFrom reads
+// them).
+var auditQuery = func() []string {
+	q := []string{"api", "operazione", "posizione", "data"}
+	for _, f := range (audit.Resource{}).Fields() {
+		q = append(q, f.Name)
+	}
+	return q
+}()
 
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type.
