@@ -165,6 +165,26 @@ func TestWhatCanPay(t *testing.T) {
 	}
 }
 
+// TestWhatCanListsReconciliations: the reconciliations an application
+// could read are its own, listed over HTTP as the live service answers
+// them (200 for the listed, 403 for another's).
+func TestWhatCanListsReconciliations(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	ric := map[string]any{"importo": 10.5, "causale": "quadratura"}
+	w.must(t, "PUT", "/ragioneria/rs/basic/v3/riconciliazioni/"+d1+"/rC", ric, as("appC"))
+	w.must(t, "PUT", "/ragioneria/rs/basic/v3/riconciliazioni/"+d1+"/rA", ric, as("appA"))
+	var page struct {
+		Resources []audit.Resource `json:"risorse"`
+	}
+	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal/risorse?principal=appC&api=RAGIONERIA&operazione=read-reconciliation", nil).decode(t, &page)
+	if len(page.Resources) != 1 || page.Resources[0].IDDominio != d1 || page.Resources[0].IDRiconciliazione != "rC" {
+		t.Fatalf("appC's reconciliations: %+v", page.Resources)
+	}
+	w.do(t, "GET", "/ragioneria/rs/basic/v3/riconciliazioni/"+d1+"/rC", nil, as("appC")).expect(t, http.StatusOK, "")
+	w.do(t, "GET", "/ragioneria/rs/basic/v3/riconciliazioni/"+d1+"/rA", nil, as("appC")).expect(t, http.StatusForbidden, "403000")
+}
+
 // TestWhatCanOnStoredPendenze: an operation on a stored pendenza is
 // allowed per resource over the scope that decides a pendenza there, even
 // when the caller may not learn that a pendenza is missing: an operator
@@ -211,6 +231,33 @@ func TestWhatCanOnStoredPendenze(t *testing.T) {
 		tc.live("inD1").expect(t, http.StatusOK, "")
 		tc.live("inD2").expect(t, http.StatusForbidden, "403000")
 	}
+	// Notices: an application whose PAGAMENTO grant names one entity and
+	// one type may not learn that a notice is missing there, yet pays
+	// and reads the notices of that entity and type.
+	w.putApp(t, "appOne", "appOne", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{t1}))
+	other := w.createPendenza(t, "appB", "otherType", d1, tSpont, citizen1)
+	notices := map[string]string{"in": w.createPendenza(t, "appB", "noticeIn", d1, t1, citizen1).NumeroAvviso, "out": other.NumeroAvviso}
+	for _, tc := range []struct {
+		op   string
+		live func(numeroAvviso string) *response
+		ok   int
+	}{
+		{"pay", func(n string) *response {
+			return w.do(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": n}}}, as("appOne"))
+		}, http.StatusCreated},
+		{"read-notice", func(n string) *response {
+			return w.do(t, "GET", "/pagamento/rs/basic/v2/avvisi/"+d1+"/"+n, nil, as("appOne"))
+		}, http.StatusOK},
+	} {
+		c := capability("appOne", "PAGAMENTO", tc.op)
+		if !c.Allowed || !c.PerResource || len(c.Scope) != 1 || c.Scope[0].Via != "autorizzazioneApi PAGAMENTO" ||
+			fmt.Sprint(c.Scope[0].Domini) != "["+d1+"]" || fmt.Sprint(c.Scope[0].Tipi) != "["+t1+"]" {
+			t.Fatalf("appOne PAGAMENTO %s: %+v", tc.op, c)
+		}
+		tc.live(notices["in"]).expect(t, tc.ok, "")
+		tc.live(notices["out"]).expect(t, http.StatusForbidden, "403000")
+	}
+
 	// Without the right, or with it on an entity but no type (every
 	// pendenza has one), what-can and the service say no.
 	w.putRole(t, "pendenzeSenzaTipi", acl{aclOf("Pendenze", "R", "W")}, []string{d1}, []string{})

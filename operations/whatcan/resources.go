@@ -29,7 +29,8 @@ type Page struct {
 }
 
 // resourceKind is what an operation's resource is, found by asking it
-// with no resource at all (the field it says is required).
+// with a resource naming only an entity (the field it then says is
+// required: an entity's reconciliation asks idDominio first).
 type resourceKind int
 
 const (
@@ -39,7 +40,7 @@ const (
 )
 
 func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal) (resourceKind, error) {
-	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String()})
+	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String(), IDDominio: domain.Wildcard})
 	if !errors.Is(err, audit.ErrBadQuery) {
 		if op.API == domain.APIBackoffice && op.Name == "servizio" {
 			return kindPendenza, nil // a stored pendenza, read in the Backoffice
@@ -221,7 +222,7 @@ func decideAll(m *projections.ReadModel, op *audit.Operation, p domain.Principal
 type known struct {
 	audit.Model
 	pd       *projections.Pendenza
-	lookedUp bool // the decision looked a pendenza up by its id
+	lookedUp bool // the decision looked a pendenza up (by its id or notice)
 }
 
 func (k *known) Pendenza(idA2A, idPendenza string) (projections.Pendenza, bool) {
@@ -230,6 +231,14 @@ func (k *known) Pendenza(idA2A, idPendenza string) (projections.Pendenza, bool) 
 		return *k.pd, true
 	}
 	return k.Model.Pendenza(idA2A, idPendenza)
+}
+
+func (k *known) PendenzaByNotice(idDominio, numeroAvviso string) (projections.Pendenza, bool) {
+	k.lookedUp = true
+	if k.pd != nil && k.pd.IDDominio == idDominio && k.pd.NumeroAvviso == numeroAvviso {
+		return *k.pd, true
+	}
+	return k.Model.PendenzaByNotice(idDominio, numeroAvviso)
 }
 
 func (k *known) PendenzaView(idA2A, idPendenza string) (domain.PendenzaView, bool) {

@@ -186,25 +186,26 @@ func or(a, b string) string {
 }
 
 // ask is Explain on r, or on r naming stored resources when the operation
-// needs one: first a resource that does not exist (may the caller ask
-// about it?), then, when that is denied after the operation looked a
-// pendenza up and r names a whole place (an entity and a type), a
-// pendenza held at that place. Learning that a pendenza is missing may
-// need more than acting on one (in the Backoffice, a role on every
-// entity), and a stored pendenza of the place is decided as the held one.
+// needs one (a resource that does not exist: may the caller ask about
+// it?). When that is denied after the operation looked a pendenza up (by
+// its id or its notice) and r names a whole place (an entity and a type),
+// it asks again of a pendenza held at that place: learning that a
+// pendenza is missing may need more than acting on one (a role on every
+// entity, a grant of every type), and a stored pendenza of the place is
+// decided as the held one. It reports whether the answer is per resource.
 func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
 	q := audit.Query{Principal: name, Auth: domain.AuthBasic, API: op.API, Operation: op.Name, Resource: r}
-	x, err := audit.Explain(m, q)
-	if !errors.Is(err, audit.ErrBadQuery) {
-		return x, false, err
-	}
-	q.Resource = storedProbe(r)
 	k := &known{Model: m}
-	x, err = audit.ExplainOn(m, k, q)
-	if err != nil || x.Outcome != audit.OutcomeDeny || !k.lookedUp || !wholePlace(r) {
-		return x, true, err
+	x, err := audit.ExplainOn(m, k, q)
+	stored := errors.Is(err, audit.ErrBadQuery)
+	if stored {
+		q.Resource = storedProbe(r)
+		x, err = audit.ExplainOn(m, k, q)
 	}
-	k.pd = &projections.Pendenza{IDA2A: q.Resource.IDA2A, IDPendenza: q.Resource.IDPendenza,
+	if err != nil || x.Outcome != audit.OutcomeDeny || !k.lookedUp || !wholePlace(r) {
+		return x, stored, err
+	}
+	k.pd = &projections.Pendenza{IDA2A: q.Resource.IDA2A, IDPendenza: q.Resource.IDPendenza, NumeroAvviso: q.Resource.NumeroAvviso,
 		IDDominio: r.IDDominio, IDUnitaOperativa: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}
 	x, err = audit.ExplainOn(m, k, q)
 	return x, true, err
