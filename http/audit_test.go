@@ -137,6 +137,15 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	}
 	registryEvent := bo + "/eventi/" + strconv.FormatUint(uint64(regPos), 10)
 	iuv := domain.IUVOfNotice(pa1.NumeroAvviso)
+	// An application whose PENDENZE grant holds unit UO1 of d1 alone
+	// updates its pendenza of UO1 only while it stays there.
+	w.grantUO1(t, "appPU", "PENDENZE", "opPU", aclOf("Pendenze", "R"))
+	inUO1 := pendenzaBodyFor(d1, t1, citizen1)
+	inUO1["idUnitaOperativa"] = "UO1"
+	w.must(t, "PUT", pe+"/pendenze/appPU/pu1", inUO1, as("appPU"))
+	updatePU := func(unit string) audit.Resource {
+		return audit.Resource{IDA2A: "appPU", IDPendenza: "pu1", IDDominio: d1, IDUnitaOperativa: unit, IDTipoPendenza: t1}
+	}
 	rows := []agreeRow{
 		// PENDENZE
 		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
@@ -145,6 +154,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"pe_create_unknown_type_422", "PUT", pe + "/pendenze/appA/new4", pendenzaBodyFor(d1, "NOPE", citizen1), opts(as("appA")), pq("appA", B, pen, "create", audit.Resource{IDA2A: "appA", IDDominio: d1, IDTipoPendenza: "NOPE"})},
 		{"pe_updates_own", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d1, IDTipoPendenza: t1})},
 		{"pe_updates_moving_out_of_scope", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d2, IDTipoPendenza: t1})},
+		{"pe_updates_in_its_unit", "PUT", pe + "/pendenze/appPU/pu1", inUO1, opts(as("appPU")), pq("appPU", B, pen, "update", updatePU("UO1"))},
+		{"pe_updates_moving_out_of_its_unit", "PUT", pe + "/pendenze/appPU/pu1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appPU")), pq("appPU", B, pen, "update", updatePU(""))},
 		{"pe_reads_own", "GET", pe + "/pendenze/appA/own", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appA", "own"))},
 		{"pe_other_creator", "GET", pe + "/pendenze/appB/other", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appB", "other"))},
 		{"pe_own_missing_404", "GET", pe + "/pendenze/appA/missing", nil, opts(as("appA")), pq("appA", B, pen, "read", pend("appA", "missing"))},

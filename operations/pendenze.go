@@ -67,19 +67,22 @@ type PendenzaWrites interface {
 }
 
 // UpdatePendenza is PutPendenza on the stored pendenza idA2A/idPendenza
-// (not found when it does not exist); an empty idDominio or idTipo keeps
-// the stored one.
-func UpdatePendenza(m PendenzaWrites, p domain.Principal, idA2A, idPendenza, idDominio, idTipo string, rec Recorder) error {
+// (not found when it does not exist) at the place at: an empty entity
+// keeps the stored one (and, with no unit named, its unit), an empty type
+// the stored type.
+func UpdatePendenza(m PendenzaWrites, p domain.Principal, idA2A, idPendenza string, at domain.Place, rec Recorder) error {
 	v, err := find(rec, WritePendenzaUnder(p, idA2A, rec),
 		func() (domain.PendenzaView, bool) { return m.PendenzaView(idA2A, idPendenza) }, nil)
 	if err != nil {
 		return err
 	}
-	at := domain.Place{IDDominio: idDominio, IDTipoPendenza: idTipo}
-	if idDominio == "" {
-		at.IDDominio, at.IDUnita = v.IDDominio, v.IDUnita
+	if at.IDDominio == "" {
+		at.IDDominio = v.IDDominio
+		if at.IDUnita == "" {
+			at.IDUnita = v.IDUnita
+		}
 	}
-	if idTipo == "" {
+	if at.IDTipoPendenza == "" {
 		at.IDTipoPendenza = v.IDTipoPendenza
 	}
 	return PutPendenza(m, p, &v, idA2A, at, rec)

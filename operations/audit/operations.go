@@ -233,13 +233,13 @@ var catalogue = []*Operation{
 			return operations.PutPendenza(m, p, nil, or(r.IDA2A, p.IDA2A), r.place(), rec)
 		}},
 	{API: domain.APIPendenze, Name: "update",
-		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio × idTipoPendenza)",
+		Summary: "update the stored pendenza idA2A/idPendenza (optionally moving it to idDominio, idUnitaOperativa × idTipoPendenza)",
 		Routes:  []string{"PUT /pendenze/{idA2A}/{idPendenza} (existing)"},
 		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := needPendenza(r); err != nil {
 				return err
 			}
-			return operations.UpdatePendenza(m, p, r.IDA2A, r.IDPendenza, r.IDDominio, r.IDTipoPendenza, rec)
+			return operations.UpdatePendenza(m, p, r.IDA2A, r.IDPendenza, r.place(), rec)
 		}},
 	{API: domain.APIPendenze, Name: "patch", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza the caller created",
 		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
