@@ -316,13 +316,17 @@ var catalogue = []*Operation{
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
 		decide: dominioRead("idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }, operations.ReadReconciliation)},
-	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read a settlement report of idDominio (the grant must hold the entity whole; the lists keep their rows by place: operation list)",
+	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read the settlement report idDominio/idFlusso, or with no idFlusso any of idDominio (the grant must hold the entity whole; the lists keep their rows by place: operation list)",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}"},
-		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			if err := need("idDominio", r.IDDominio); err != nil {
 				return err
 			}
-			return operations.ReadRagioneriaDominio(p, r.IDDominio, rec)
+			if r.IDFlusso == "" {
+				return operations.ReadRagioneriaDominio(p, r.IDDominio, rec)
+			}
+			_, err := operations.ReadFlusso(m, p, r.IDDominio, r.IDFlusso, rec)
+			return err
 		}},
 	receiptRead(domain.APIRagioneria, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaRagioneria),
