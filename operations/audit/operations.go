@@ -183,11 +183,23 @@ var catalogue = []*Operation{
 		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
-		Routes: []string{"GET|PUT /domini/{idDominio}", "GET|PUT /domini/{idDominio}/unitaOperative[/{idUnitaOperativa}]", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}",
-			"GET|PUT registries (tipiPendenza, intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
+		Routes: []string{"PUT /domini/{idDominio}", "GET /domini/{idDominio}/unitaOperative", "PUT /domini/{idDominio}/unitaOperative/{idUnitaOperativa}",
+			"GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}", "GET /tipiPendenza", "PUT /tipiPendenza/{idTipoPendenza}",
+			"GET|PUT registries (intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
+	// The registry reads a Resource can name: the entry is looked up
+	// after the right (403 before 404), as the routes do.
+	{API: domain.APIBackoffice, Name: "read-dominio", Summary: "read the entity idDominio (Anagrafica Creditore R on it)",
+		Routes: []string{"GET /domini/{idDominio}"},
+		decide: idRead("idDominio", func(r Resource) string { return r.IDDominio }, operations.ReadEntity)},
+	{API: domain.APIBackoffice, Name: "read-unita-operativa", Summary: "read the operational unit idDominio/idUnitaOperativa (Anagrafica Creditore R on the whole entity)",
+		Routes: []string{"GET /domini/{idDominio}/unitaOperative/{idUnitaOperativa}"},
+		decide: dominioRead("idUnitaOperativa", func(r Resource) string { return r.IDUnitaOperativa }, operations.ReadUnit)},
+	{API: domain.APIBackoffice, Name: "read-tipo-pendenza", Summary: "read the pendenza type idTipoPendenza (Anagrafica Creditore R on it)",
+		Routes: []string{"GET /tipiPendenza/{idTipoPendenza}"},
+		decide: idRead("idTipoPendenza", func(r Resource) string { return r.IDTipoPendenza }, operations.ReadTipoPendenza)},
 
 	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
@@ -508,11 +520,17 @@ func dominioRead[M, T any](field string, id func(Resource) string, op func(M, do
 	}
 }
 
+// idRead adapts a read of the resource whose id is the query's field
+// named field (id reads it).
+func idRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, operations.Recorder) (T, error)) decideFunc {
+	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+		return reads(need(field, id(r)), func() (T, error) { return op(any(m).(M), p, id(r), rec) })
+	}
+}
+
 // paymentRead adapts a read of the stored payment idPagamento.
 func paymentRead(op func(operations.Payments, domain.Principal, string, operations.Recorder) (*projections.Payment, error)) decideFunc {
-	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
-		return reads(need("idPagamento", r.IDPagamento), func() (*projections.Payment, error) { return op(m, p, r.IDPagamento, rec) })
-	}
+	return idRead("idPagamento", func(r Resource) string { return r.IDPagamento }, op)
 }
 
 // needReceipt reports the first field of a receipt's name left empty.
