@@ -39,11 +39,16 @@ const (
 	kindReconciliation
 )
 
-func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal) (resourceKind, error) {
+func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, service string) (resourceKind, error) {
 	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String(), IDDominio: domain.Wildcard})
 	if !errors.Is(err, audit.ErrBadQuery) {
 		if op.API == domain.APIBackoffice && op.Name == "servizio" {
-			return kindPendenza, nil // a stored pendenza, read in the Backoffice
+			// A stored resource read in the Backoffice: a payment with
+			// Pagamenti, else a pendenza.
+			if strings.EqualFold(service, domain.ServicePagamenti.String()) {
+				return kindPayment, nil
+			}
+			return kindPendenza, nil
 		}
 		return 0, ErrNoResources
 	}
@@ -79,7 +84,7 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	}
 	p := rec.Principal
 	page := &Page{Principal: name, API: api.String(), Operation: op.Name, Position: uint64(m.AppliedPosition())}
-	kind, err := kindOf(m, op, p)
+	kind, err := kindOf(m, op, p, service)
 	if err != nil {
 		return nil, err
 	}
