@@ -83,8 +83,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	w.createPendenza(t, "appB", "other", d1, t1, citizen1)
 	w.createPendenza(t, "appA", "own", d1, t1, citizen1)
 	w.createPendenza(t, "appA", "toCancel", d1, t1, citizen1)
-	var pay struct{ ID string }
-	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}}}, as("appA")).decode(t, &pay)
+	payID := w.payOwn(t, "appA", "pa1")
 	// A payment of citizen1 across d1 and d2: no role of opD1 covers it.
 	w.createPendenza(t, "appB", "pc2", d2, t1, citizen1)
 	var span struct{ ID string }
@@ -188,8 +187,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"pg_citizen_pays_other", "POST", pgSpid + "/pagamenti", payRef("appB", "pb1"), opts(asSPID(citizen1)), pq(citizen1, S, pag, "pay", pend("appB", "pb1"))},
 		{"pg_notice_in_scope", "GET", pg + "/avvisi/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appA")), pq("appA", B, pag, "read-notice", audit.Resource{IDDominio: d1, NumeroAvviso: pa1.NumeroAvviso})},
 		{"pg_notice_out_of_scope", "GET", pg + "/avvisi/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, pag, "read-notice", audit.Resource{IDDominio: d1, NumeroAvviso: pa1.NumeroAvviso})},
-		{"pg_app_reads_own_payment", "GET", pg + "/pagamenti/" + pay.ID, nil, opts(as("appA")), pq("appA", B, pag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
-		{"pg_app_reads_other_payment", "GET", pg + "/pagamenti/" + pay.ID, nil, opts(as("appB")), pq("appB", B, pag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		{"pg_app_reads_own_payment", "GET", pg + "/pagamenti/" + payID, nil, opts(as("appA")), pq("appA", B, pag, "read-payment", audit.Resource{IDPagamento: payID})},
+		{"pg_app_reads_other_payment", "GET", pg + "/pagamenti/" + payID, nil, opts(as("appB")), pq("appB", B, pag, "read-payment", audit.Resource{IDPagamento: payID})},
 		{"pg_spontaneous_allowed", "POST", pgPub + "/pagamenti", spont(tSpont), nil, pq("", P, pag, "pay", spontIn(tSpont))},
 		{"pg_spontaneous_unknown_type_422", "POST", pgPub + "/pagamenti", spont("NOPE"), nil, pq("", P, pag, "pay", spontIn("NOPE"))},
 		{"pg_spontaneous_disabled_type_422", "POST", pgPub + "/pagamenti", spont("SPENTO"), nil, pq("", P, pag, "pay", spontIn("SPENTO"))},
@@ -214,8 +213,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"rg_flusso_missing_404", "GET", rg + "/flussiRendicontazione/" + d1 + "/F-NOPE", nil, opts(as("appC")), pq("appC", B, rag, "read-dominio", audit.Resource{IDDominio: d1, IDFlusso: "F-NOPE"})},
 		{"rg_lists", "GET", rg + "/riscossioni", nil, opts(as("appB")), pq("appB", B, rag, "list", res)},
 		{"rg_not_authorized", "GET", rg + "/riscossioni", nil, opts(as("appNone")), pq("appNone", B, rag, "list", res)},
-		{"rg_reads_payment_in_scope", "GET", rg + "/pagamenti/" + pay.ID, nil, opts(as("appC")), pq("appC", B, rag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
-		{"rg_reads_payment_out_of_scope", "GET", rg + "/pagamenti/" + pay.ID, nil, opts(as("appB")), pq("appB", B, rag, "read-payment", audit.Resource{IDPagamento: pay.ID})},
+		{"rg_reads_payment_in_scope", "GET", rg + "/pagamenti/" + payID, nil, opts(as("appC")), pq("appC", B, rag, "read-payment", audit.Resource{IDPagamento: payID})},
+		{"rg_reads_payment_out_of_scope", "GET", rg + "/pagamenti/" + payID, nil, opts(as("appB")), pq("appB", B, rag, "read-payment", audit.Resource{IDPagamento: payID})},
 		// BACKOFFICE
 		{"bo_reads_entity_in_scope", "GET", bo + "/domini/" + d1, nil, opts(as("opD1")), pq("opD1", B, bof, "read-dominio", audit.Resource{IDDominio: d1})},
 		{"bo_reads_entity_out_of_scope", "GET", bo + "/domini/" + d2, nil, opts(as("opD1")), pq("opD1", B, bof, "read-dominio", audit.Resource{IDDominio: d2})},
@@ -238,7 +237,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_pendenza_missing", "GET", bo + "/pendenze/appA/missing", nil, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Pendenze", "R", pend("appA", "missing")))},
 		{"bo_payment_spanning_entities", "GET", bo + "/pagamenti/" + span.ID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: span.ID}))},
 		{"bo_pendenza_in_scope_named_other_entity", "GET", bo + "/pendenze/appA/pa1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", audit.Resource{IDA2A: "appA", IDPendenza: "pa1", IDDominio: d2}))},
-		{"bo_payment_in_scope", "GET", bo + "/pagamenti/" + pay.ID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: pay.ID}))},
+		{"bo_payment_in_scope", "GET", bo + "/pagamenti/" + payID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: payID}))},
 		{"bo_roles_read", "GET", bo + "/ruoli/opD1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Ruoli", "R", res))},
 		{"bo_reset_cache_needs_w", "GET", bo + "/operazioni/resetCacheAnagrafica", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_events", "GET", bo + "/eventi", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Giornale degli Eventi", "R", res))},

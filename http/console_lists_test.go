@@ -10,9 +10,7 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 	w := newWorld(t)
 	w.createPendenza(t, "appA", "ml-d1", d1, t1, citizen1)
 	w.createPendenza(t, "appB", "ml-d2", d2, t1, citizen2)
-	var payD1, payD2 struct{ ID string }
-	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "ml-d1"}}}, as("appA")).decode(t, &payD1)
-	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appB", "idPendenza": "ml-d2"}}}, as("appB")).decode(t, &payD2)
+	payD1, payD2 := w.payOwn(t, "appA", "ml-d1"), w.payOwn(t, "appB", "ml-d2")
 	w.putRole(t, "soloPendenze", acl{aclOf("Pendenze", "R")}, []string{"*"}, []string{"*"})
 	w.putOperator(t, "opPendenze", pw, true, "soloPendenze")
 
@@ -20,10 +18,10 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 		cc := w.consoleClient(t)
 		cc.login("opD1", pw)
 		list := cc.get("/console/pagamenti")
-		list.expect(t, 200, payD1.ID)
-		list.lacks(t, payD2.ID)
-		cc.get("/console/pagamenti/"+payD1.ID).expect(t, 200, "appA/ml-d1")
-		cc.get("/console/pagamenti/"+payD2.ID).expect(t, 403, "403000")
+		list.expect(t, 200, payD1)
+		list.lacks(t, payD2)
+		cc.get("/console/pagamenti/"+payD1).expect(t, 200, "appA/ml-d1")
+		cc.get("/console/pagamenti/"+payD2).expect(t, 403, "403000")
 		for _, p := range []string{"/console/riconciliazioni", "/console/rendicontazioni", "/console/riscossioni"} {
 			cc.get(p).expect(t, 200, "Nessun risultato.")
 		}
@@ -32,7 +30,7 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 	t.Run("no_service_no_list", func(t *testing.T) {
 		cc := w.consoleClient(t)
 		cc.login("opPendenze", pw)
-		for _, p := range []string{"/console/pagamenti", "/console/pagamenti/" + payD1.ID, "/console/riconciliazioni",
+		for _, p := range []string{"/console/pagamenti", "/console/pagamenti/" + payD1, "/console/riconciliazioni",
 			"/console/rendicontazioni", "/console/riscossioni", "/console/eventi"} {
 			cc.get(p).expect(t, 403, "403000")
 		}

@@ -172,9 +172,7 @@ func TestWhatCanListsPaymentsForPagamenti(t *testing.T) {
 	w := newWorld(t)
 	w.createPendenza(t, "appA", "a1", d1, t1, citizen1)
 	w.createPendenza(t, "appB", "b2", d2, t1, citizen2)
-	var payD1, payD2 struct{ ID string }
-	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "a1"}}}, as("appA")).decode(t, &payD1)
-	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appB", "idPendenza": "b2"}}}, as("appB")).decode(t, &payD2)
+	payD1, payD2 := w.payOwn(t, "appA", "a1"), w.payOwn(t, "appB", "b2")
 	var listed []string
 	if _, err := whatcan.Resources(w.model, "opD1", domain.APIBackoffice, "servizio", "Pagamenti", "R", 0, 0, func(r audit.Resource) error {
 		listed = append(listed, r.IDPagamento)
@@ -182,11 +180,11 @@ func TestWhatCanListsPaymentsForPagamenti(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(listed) != 1 || listed[0] != payD1.ID {
-		t.Fatalf("opD1's payments: %q, want [%s]", listed, payD1.ID)
+	if len(listed) != 1 || listed[0] != payD1 {
+		t.Fatalf("opD1's payments: %q, want [%s]", listed, payD1)
 	}
-	w.do(t, "GET", bo+"/pagamenti/"+payD1.ID, nil, as("opD1")).expect(t, http.StatusOK, "")
-	w.do(t, "GET", bo+"/pagamenti/"+payD2.ID, nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
+	w.do(t, "GET", bo+"/pagamenti/"+payD1, nil, as("opD1")).expect(t, http.StatusOK, "")
+	w.do(t, "GET", bo+"/pagamenti/"+payD2, nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
 }
 
 // TestWhatCanListsReconciliations: the reconciliations an application

@@ -79,6 +79,15 @@ func pendenzaBodyFor(dominio, tipo, payer string) map[string]any {
 		"importo": 123.45, "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": payer, "anagrafica": "Mario Rossi"}}
 }
 
+// payOwn starts, as app, the payment of its pendenza id and returns the
+// payment's id.
+func (w *world) payOwn(t testing.TB, app, id string) string {
+	t.Helper()
+	var pay struct{ ID string }
+	w.must(t, "POST", "/pagamento/rs/basic/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": app, "idPendenza": id}}}, as(app)).decode(t, &pay)
+	return pay.ID
+}
+
 // createPendenza creates a pendenza as app and returns its view.
 func (w *world) createPendenza(t testing.TB, app, id, dominio, tipo, payer string) pendenzaView {
 	t.Helper()
