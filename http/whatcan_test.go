@@ -143,24 +143,10 @@ func TestWhatCanOverHTTP(t *testing.T) {
 func TestWhatCanPay(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newWorld(t)
-	pay := func(name string) whatcan.Capability {
-		t.Helper()
-		res, err := whatcan.WhatCan(w.model, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range res.Capabilities {
-			if c.API == "PAGAMENTO" && c.Operation == "pay" {
-				return c
-			}
-		}
-		t.Fatalf("%s: no PAGAMENTO pay capability in %+v", name, res.Capabilities)
-		return whatcan.Capability{}
-	}
-	if c := pay("appA"); !c.Allowed || len(c.Scope) == 0 || c.Scope[0].Domini[0] != d1 {
+	if c := w.capability(t, "appA", "PAGAMENTO", "pay"); !c.Allowed || len(c.Scope) == 0 || c.Scope[0].Domini[0] != d1 {
 		t.Fatalf("appA (PAGAMENTO on %s) pay = %+v", d1, c)
 	}
-	if c := pay("appC"); c.Allowed || c.Rule == "" {
+	if c := w.capability(t, "appC", "PAGAMENTO", "pay"); c.Allowed || c.Rule == "" {
 		t.Fatalf("appC (no PAGAMENTO grant) pay = %+v", c)
 	}
 }
@@ -219,33 +205,19 @@ func TestWhatCanOnStoredPendenze(t *testing.T) {
 	w := newWorld(t)
 	w.createPendenza(t, "appB", "inD1", d1, t1, citizen1)
 	w.createPendenza(t, "appB", "inD2", d2, t1, citizen1)
-	capability := func(name, api, op string) whatcan.Capability {
-		t.Helper()
-		res, err := whatcan.WhatCan(w.model, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range res.Capabilities {
-			if c.API == api && c.Operation == op {
-				return c
-			}
-		}
-		t.Fatalf("%s: no %s %s in %+v", name, api, op, res.Capabilities)
-		return whatcan.Capability{}
-	}
 	cases := []struct {
 		principal, api, op, via string
 		live                    func(id string) *response
 	}{
 		{"opD1", "BACKOFFICE", "patch-pendenza", "ruolo opD1", func(id string) *response {
-			return w.do(t, "PATCH", bo+"/pendenze/appB/"+id, []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}, as("opD1"))
+			return w.do(t, "PATCH", bo+"/pendenze/appB/"+id, patchStato("ANNULLATA"), as("opD1"))
 		}},
 		{"appA", "PAGAMENTO", "read-pendenza", "autorizzazioneApi PAGAMENTO", func(id string) *response {
 			return w.do(t, "GET", "/pagamento/rs/basic/v2/pendenze/appB/"+id, nil, as("appA"))
 		}},
 	}
 	for _, tc := range cases {
-		c := capability(tc.principal, tc.api, tc.op)
+		c := w.capability(t, tc.principal, tc.api, tc.op)
 		if !c.Allowed || !c.PerResource || len(c.Scope) != 1 || c.Scope[0].Via != tc.via ||
 			fmt.Sprint(c.Scope[0].Domini) != "["+d1+"]" || fmt.Sprint(c.Scope[0].Tipi) != "[*]" {
 			t.Fatalf("%s %s %s: %+v", tc.principal, tc.api, tc.op, c)
@@ -271,7 +243,7 @@ func TestWhatCanOnStoredPendenze(t *testing.T) {
 			return w.do(t, "GET", "/pagamento/rs/basic/v2/avvisi/"+d1+"/"+n, nil, as("appOne"))
 		}, http.StatusOK},
 	} {
-		c := capability("appOne", "PAGAMENTO", tc.op)
+		c := w.capability(t, "appOne", "PAGAMENTO", tc.op)
 		if !c.Allowed || !c.PerResource || len(c.Scope) != 1 || c.Scope[0].Via != "autorizzazioneApi PAGAMENTO" ||
 			fmt.Sprint(c.Scope[0].Domini) != "["+d1+"]" || fmt.Sprint(c.Scope[0].Tipi) != "["+t1+"]" {
 			t.Fatalf("appOne PAGAMENTO %s: %+v", tc.op, c)
@@ -285,10 +257,26 @@ func TestWhatCanOnStoredPendenze(t *testing.T) {
 	w.putRole(t, "pendenzeSenzaTipi", acl{aclOf("Pendenze", "R", "W")}, []string{d1}, []string{})
 	w.putOperator(t, "opSenzaTipi", pw, true, "pendenzeSenzaTipi")
 	for _, op := range []struct{ name, rule string }{{"opRO", "backoffice-service-right"}, {"opSenzaTipi", "backoffice-role-scope"}} {
-		if c := capability(op.name, "BACKOFFICE", "patch-pendenza"); c.Allowed || c.Rule != op.rule {
+		if c := w.capability(t, op.name, "BACKOFFICE", "patch-pendenza"); c.Allowed || c.Rule != op.rule {
 			t.Fatalf("%s BACKOFFICE patch-pendenza: %+v", op.name, c)
 		}
-		w.do(t, "PATCH", bo+"/pendenze/appB/inD1", []map[string]any{{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA"}}, as(op.name)).
+		w.do(t, "PATCH", bo+"/pendenze/appB/inD1", patchStato("ANNULLATA"), as(op.name)).
 			expect(t, http.StatusForbidden, "403000")
 	}
+}
+
+// capability is what-can's answer for name on the operation op of api.
+func (w *world) capability(t *testing.T, name, api, op string) whatcan.Capability {
+	t.Helper()
+	res, err := whatcan.WhatCan(w.model, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Capabilities {
+		if c.API == api && c.Operation == op {
+			return c
+		}
+	}
+	t.Fatalf("%s: no %s %s in %+v", name, api, op, res.Capabilities)
+	return whatcan.Capability{}
 }
