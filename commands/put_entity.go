@@ -193,11 +193,8 @@ func (h *Handler) PutUnit(ctx context.Context, actor Actor, c PutUnit) (Result, 
 	); err != nil {
 		return Result{}, err
 	}
-	if err := operations.OnDominio(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, c.IDDominio, nil); err != nil {
+	if err := operations.WriteUnit(h.model, actor.Principal, c.IDDominio, nil); err != nil {
 		return Result{}, err
-	}
-	if _, ok := h.model.Entity(c.IDDominio); !ok {
-		return Result{}, unprocessable("idDominio %s is not registered", c.IDDominio)
 	}
 	e := events.UnitRegistered{IDDominio: c.IDDominio, IDUnita: c.IDUnita, RagioneSociale: c.RagioneSociale,
 		Enabled: c.Enabled, Contacts: c.Contacts}

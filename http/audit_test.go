@@ -112,6 +112,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	}
 	spontIn := func(tipo string) audit.Resource { return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo} }
 	conn := map[string]any{"principal": "node-x", "password": "node-x-secret"}
+	unit := map[string]any{"ragioneSociale": "Ufficio UO2", "abilitato": true}
 	// Events of the log by position: a pendenza of unit UO1 of d1 and one
 	// of d1 without a unit, read by an operator whose role holds UO1 alone.
 	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
@@ -239,6 +240,18 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_pendenza_in_scope_named_other_entity", "GET", bo + "/pendenze/appA/pa1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pendenze", "R", audit.Resource{IDA2A: "appA", IDPendenza: "pa1", IDDominio: d2}))},
 		{"bo_payment_in_scope", "GET", bo + "/pagamenti/" + payID, nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Pagamenti", "R", audit.Resource{IDPagamento: payID}))},
 		{"bo_roles_read", "GET", bo + "/ruoli/opD1", nil, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Ruoli", "R", res))},
+		// the registry entries a query names: the right, then the lookup
+		{"bo_reads_role", "GET", bo + "/ruoli/opD1", nil, opts(as("opRO")), pq("opRO", B, bof, "read-ruolo", audit.Resource{IDRuolo: "opD1"})},
+		{"bo_reads_role_without_roles", "GET", bo + "/ruoli/opD1", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "read-ruolo", audit.Resource{IDRuolo: "opD1"})},
+		{"bo_reads_missing_role_404", "GET", bo + "/ruoli/NOPE", nil, opts(asAdmin()), pq(adminUser, B, bof, "read-ruolo", audit.Resource{IDRuolo: "NOPE"})},
+		{"bo_reads_missing_role_without_right_403", "GET", bo + "/ruoli/NOPE", nil, opts(as("opPU")), pq("opPU", B, bof, "read-ruolo", audit.Resource{IDRuolo: "NOPE"})},
+		{"bo_reads_operator", "GET", bo + "/operatori/opD1", nil, opts(as("opRO")), pq("opRO", B, bof, "read-operatore", audit.Resource{PrincipalOperatore: "opD1"})},
+		{"bo_reads_missing_operator_404", "GET", bo + "/operatori/ghost", nil, opts(asAdmin()), pq(adminUser, B, bof, "read-operatore", audit.Resource{PrincipalOperatore: "ghost"})},
+		{"bo_reads_application", "GET", bo + "/applicazioni/appA", nil, opts(as("opRO")), pq("opRO", B, bof, "read-applicazione", audit.Resource{IDA2A: "appA"})},
+		{"bo_reads_application_without_roles", "GET", bo + "/applicazioni/appA", nil, opts(as("appA")), pq("appA", B, bof, "read-applicazione", audit.Resource{IDA2A: "appA"})},
+		{"bo_reads_missing_application_404", "GET", bo + "/applicazioni/NOPE", nil, opts(asAdmin()), pq(adminUser, B, bof, "read-applicazione", audit.Resource{IDA2A: "NOPE"})},
+		{"bo_reads_missing_intermediary_404", "GET", bo + "/intermediari/NOPE", nil, opts(asAdmin()), pq(adminUser, B, bof, "read-intermediario", audit.Resource{IDIntermediario: "NOPE"})},
+		{"bo_reads_intermediary_without_roles", "GET", bo + "/intermediari/NOPE", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "read-intermediario", audit.Resource{IDIntermediario: "NOPE"})},
 		{"bo_reset_cache_needs_w", "GET", bo + "/operazioni/resetCacheAnagrafica", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_events", "GET", bo + "/eventi", nil, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Giornale degli Eventi", "R", res))},
 		// every Backoffice write: allowed with the right, denied without it
@@ -254,6 +267,11 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_write_applicazione_read_only", "PUT", bo + "/applicazioni/appNew", map[string]any{"principal": "appNew", "password": pw, "abilitato": true, "ruoli": []string{}}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Anagrafica Applicazioni", "W", res))},
 		{"bo_write_hardening", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_write_hardening_read_only", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
+		{"bo_reads_intermediary", "GET", bo + "/intermediari/INTX", nil, opts(as("opRO")), pq("opRO", B, bof, "read-intermediario", audit.Resource{IDIntermediario: "INTX"})},
+		{"bo_write_unit_in_scope", "PUT", bo + "/domini/" + d1 + "/unitaOperative/UO2", unit, opts(as("opD1")), pq("opD1", B, bof, "write-unita-operativa", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO2"})},
+		{"bo_write_unit_other_entity", "PUT", bo + "/domini/" + d2 + "/unitaOperative/UO2", unit, opts(as("opD1")), pq("opD1", B, bof, "write-unita-operativa", audit.Resource{IDDominio: d2, IDUnitaOperativa: "UO2"})},
+		{"bo_write_unit_read_only", "PUT", bo + "/domini/" + d1 + "/unitaOperative/UO2", unit, opts(as("opRO")), pq("opRO", B, bof, "write-unita-operativa", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO2"})},
+		{"bo_write_unit_of_missing_entity_422", "PUT", bo + "/domini/99999999999/unitaOperative/UO2", unit, opts(asAdmin()), pq(adminUser, B, bof, "write-unita-operativa", audit.Resource{IDDominio: "99999999999", IDUnitaOperativa: "UO2"})},
 		{"bo_write_dominio_other_entity", "PUT", bo + "/domini/" + d2, map[string]any{"ragioneSociale": "Ente", "abilitato": true}, opts(as("opD1")), pq("opD1", B, bof, "servizio", svc("Anagrafica Creditore", "W", audit.Resource{IDDominio: d2}))},
 		{"bo_evento_of_its_unit", "GET", inUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO1", IDTipoPendenza: t1})},
 		{"bo_evento_of_its_entity_without_unit", "GET", noUnit, nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "read-evento", audit.Resource{IDDominio: d1, IDTipoPendenza: t1})},
@@ -312,6 +330,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 					t.Fatalf("explain %s/%s (%s), grant evidence %+v", x.Outcome, x.Rule, x.Detail, e)
 				}
 			}
+			t.Logf("%s/%s, status %d", x.Outcome, x.Rule, res.Status)
 			outcomes[x.Outcome]++
 		})
 	}

@@ -27,3 +27,16 @@ func ReadUnit(m Units, p domain.Principal, idDominio, idUnita string, rec Record
 func ListUnits(p domain.Principal, idDominio string, rec Recorder) error {
 	return OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idDominio, rec)
 }
+
+// WriteUnit is PUT /domini/{idDominio}/unitaOperative/{idUnita}:
+// Anagrafica Creditore W on idDominio, then the entity must be registered
+// (422; a disabled entity may still be given units).
+func WriteUnit(m Entities, p domain.Principal, idDominio string, rec Recorder) error {
+	if err := OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightWrite, idDominio, rec); err != nil {
+		return err
+	}
+	if _, ok := m.Entity(idDominio); !ok {
+		return check(rec, "entity", Unprocessable("idDominio %s is not registered", idDominio))
+	}
+	return check(rec, "entity", nil)
+}

@@ -41,6 +41,9 @@ func (q *queryFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&q.res.IDFlusso, "flusso", "", "settlement report id")
 	fs.StringVar(&q.res.DataOraFlusso, "data-flusso", "", "settlement report date (dataOraFlusso)")
 	fs.StringVar(&q.res.IDIncasso, "incasso", "", "incasso id")
+	fs.StringVar(&q.res.IDIntermediario, "intermediario", "", "idIntermediario")
+	fs.StringVar(&q.res.IDRuolo, "ruolo", "", "idRuolo")
+	fs.StringVar(&q.res.PrincipalOperatore, "operatore", "", "an operator's principal")
 	fs.StringVar(&q.format, "format", "text", "text or json")
 	q.point.bind(fs, "position")
 }

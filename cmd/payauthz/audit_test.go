@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -301,6 +303,27 @@ func TestPrintExplanationMarksEvidence(t *testing.T) {
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Fatalf("explanation text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestQueryFlagsNameEveryResourceField: who-can and explain have a flag
+// for every field of the resource a query names (a field added to
+// audit.Resource without its flag could not be asked from the CLI).
+func TestQueryFlagsNameEveryResourceField(t *testing.T) {
+	var q queryFlags
+	fs := pflag.NewFlagSet("q", pflag.ContinueOnError)
+	q.bind(fs)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() == "string" {
+			if err := f.Value.Set("v-" + f.Name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	for _, f := range q.res.Fields() {
+		if f.Value == "" {
+			t.Errorf("no flag sets the resource field %s", f.Name)
 		}
 	}
 }

@@ -29,6 +29,11 @@ type Resource struct {
 	IDFlusso          string `json:"idFlusso,omitempty"`          // settlement report id
 	DataOraFlusso     string `json:"dataOraFlusso,omitempty"`     // settlement report date
 	IDIncasso         string `json:"idIncasso,omitempty"`         // incasso id
+	IDIntermediario   string `json:"idIntermediario,omitempty"`   // intermediary id
+	IDRuolo           string `json:"idRuolo,omitempty"`           // role id
+	// PrincipalOperatore is an operator's principal (GovPay's path
+	// /operatori/{principal}); "principal" names who is asked about.
+	PrincipalOperatore string `json:"principalOperatore,omitempty"`
 }
 
 // Field is one field of a Resource by its wire name: the JSON name of
@@ -116,6 +121,10 @@ type Model interface {
 	operations.Receipts
 	operations.PendenzaTypes
 	operations.Units
+	Intermediary(id string) (*projections.Intermediary, bool)
+	Role(id string) (*projections.RoleRecord, bool)
+	Operator(principal string) (*projections.Operator, bool)
+	Application(idA2A string) (*projections.Application, bool)
 }
 
 // Key is "API/name", e.g. "PENDENZE/read".
@@ -183,9 +192,9 @@ var catalogue = []*Operation{
 		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
-		Routes: []string{"PUT /domini/{idDominio}", "GET /domini/{idDominio}/unitaOperative", "PUT /domini/{idDominio}/unitaOperative/{idUnitaOperativa}",
+		Routes: []string{"PUT /domini/{idDominio}", "GET /domini/{idDominio}/unitaOperative",
 			"GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}", "GET /tipiPendenza", "PUT /tipiPendenza/{idTipoPendenza}",
-			"GET|PUT registries (intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
+			"PUT registries (intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
@@ -197,9 +206,20 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "read-unita-operativa", Summary: "read the operational unit idDominio/idUnitaOperativa (Anagrafica Creditore R on the whole entity)",
 		Routes: []string{"GET /domini/{idDominio}/unitaOperative/{idUnitaOperativa}"},
 		decide: dominioRead("idUnitaOperativa", func(r Resource) string { return r.IDUnitaOperativa }, operations.ReadUnit)},
+	{API: domain.APIBackoffice, Name: "write-unita-operativa", Summary: "register or update an operational unit of idDominio (Anagrafica Creditore W on the whole entity; the entity must be registered)",
+		Routes: []string{"PUT /domini/{idDominio}/unitaOperative/{idUnitaOperativa}"},
+		decide: dominioWrite(operations.WriteUnit)},
 	{API: domain.APIBackoffice, Name: "read-tipo-pendenza", Summary: "read the pendenza type idTipoPendenza (Anagrafica Creditore R on it)",
 		Routes: []string{"GET /tipiPendenza/{idTipoPendenza}"},
 		decide: idRead("idTipoPendenza", func(r Resource) string { return r.IDTipoPendenza }, operations.ReadTipoPendenza)},
+	registryRead("read-intermediario", "read the intermediary idIntermediario (Anagrafica PagoPA R)", "GET /intermediari/{idIntermediario}",
+		"idIntermediario", func(r Resource) string { return r.IDIntermediario }, domain.ServiceAnagraficaPagoPA, Model.Intermediary),
+	registryRead("read-ruolo", "read the role idRuolo (Anagrafica Ruoli R)", "GET /ruoli/{idRuolo}",
+		"idRuolo", func(r Resource) string { return r.IDRuolo }, domain.ServiceAnagraficaRuoli, Model.Role),
+	registryRead("read-operatore", "read the operator principalOperatore (Anagrafica Ruoli R)", "GET /operatori/{principal}",
+		"principalOperatore", func(r Resource) string { return r.PrincipalOperatore }, domain.ServiceAnagraficaRuoli, Model.Operator),
+	registryRead("read-applicazione", "read the application idA2A (Anagrafica Applicazioni R)", "GET /applicazioni/{idA2A}",
+		"idA2A", func(r Resource) string { return r.IDA2A }, domain.ServiceAnagraficaApplicazioni, Model.Application),
 
 	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
@@ -221,12 +241,7 @@ var catalogue = []*Operation{
 		decide: dominioRead("idIncasso", func(r Resource) string { return r.IDIncasso }, operations.ReadIncasso)},
 	{API: domain.APIBackoffice, Name: "write-incasso", Summary: "record an incasso of idDominio (Rendicontazioni e Incassi W on idDominio)",
 		Routes: []string{"POST /incassi/{idDominio}"},
-		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idDominio", r.IDDominio); err != nil {
-				return err
-			}
-			return operations.WriteIncasso(m, p, r.IDDominio, rec)
-		}},
+		decide: dominioWrite(operations.WriteIncasso)},
 	{API: domain.APIBackoffice, Name: "list-ricevute", Summary: "list receipts (Pagamenti R; each kept by its idDominio)",
 		Routes: []string{"GET /ricevute"},
 		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -520,12 +535,35 @@ func dominioRead[M, T any](field string, id func(Resource) string, op func(M, do
 	}
 }
 
+// dominioWrite adapts a write to idDominio, whose body the query does not
+// carry (a write of a resource that may not exist yet).
+func dominioWrite[M any](op func(M, domain.Principal, string, operations.Recorder) error) decideFunc {
+	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+		if err := need("idDominio", r.IDDominio); err != nil {
+			return err
+		}
+		return op(any(m).(M), p, r.IDDominio, rec)
+	}
+}
+
 // idRead adapts a read of the resource whose id is the query's field
 // named field (id reads it).
 func idRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, operations.Recorder) (T, error)) decideFunc {
 	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(need(field, id(r)), func() (T, error) { return op(any(m).(M), p, id(r), rec) })
 	}
+}
+
+// registryRead is the catalogue entry of GET of one entry of an unscoped
+// Backoffice registry, named by the query's field (id reads it) and found
+// by lookup, as the route finds it (operations.ReadRegistry).
+func registryRead[T any](name, summary, route, field string, id func(Resource) string, s domain.Service, lookup func(Model, string) (T, bool)) *Operation {
+	return &Operation{API: domain.APIBackoffice, Name: name, Summary: summary, Routes: []string{route},
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+			return reads(need(field, id(r)), func() (T, error) {
+				return operations.ReadRegistry(func(id string) (T, bool) { return lookup(m, id) }, p, s, id(r), rec)
+			})
+		}}
 }
 
 // paymentRead adapts a read of the stored payment idPagamento.

@@ -175,6 +175,7 @@ func storedProbe(r audit.Resource) audit.Resource {
 	r.IDPagamento, r.IDRiconciliazione = domain.Wildcard, domain.Wildcard
 	r.IUV, r.IDRicevuta = domain.Wildcard, domain.Wildcard
 	r.IDFlusso, r.DataOraFlusso, r.IDIncasso = domain.Wildcard, domain.Wildcard, domain.Wildcard
+	r.IDIntermediario, r.IDRuolo, r.PrincipalOperatore = domain.Wildcard, domain.Wildcard, domain.Wildcard
 	return r
 }
 
