@@ -113,6 +113,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	spontIn := func(tipo string) audit.Resource { return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo} }
 	conn := map[string]any{"principal": "node-x", "password": "node-x-secret"}
 	unit := map[string]any{"ragioneSociale": "Ufficio UO2", "abilitato": true}
+	patchDomini := []map[string]any{{"op": "REPLACE", "path": "/domini", "value": []string{d1}}}
+	patchAbilitato := []map[string]any{{"op": "REPLACE", "path": "/abilitato", "value": true}}
 	// Events of the log by position: a pendenza of unit UO1 of d1 and one
 	// of d1 without a unit, read by an operator whose role holds UO1 alone.
 	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
@@ -268,6 +270,15 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_write_hardening", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(asAdmin()), pq(adminUser, B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_write_hardening_read_only", "PUT", bo + "/configurazioni/hardening", map[string]any{"abilitato": false}, opts(as("opRO")), pq("opRO", B, bof, "servizio", svc("Configurazione e manutenzione", "W", res))},
 		{"bo_reads_intermediary", "GET", bo + "/intermediari/INTX", nil, opts(as("opRO")), pq("opRO", B, bof, "read-intermediario", audit.Resource{IDIntermediario: "INTX"})},
+		{"bo_patch_role", "PATCH", bo + "/ruoli/nuovo", patchDomini, opts(asAdmin()), pq(adminUser, B, bof, "patch-ruolo", audit.Resource{IDRuolo: "nuovo"})},
+		{"bo_patch_role_read_only", "PATCH", bo + "/ruoli/nuovo", patchDomini, opts(as("opRO")), pq("opRO", B, bof, "patch-ruolo", audit.Resource{IDRuolo: "nuovo"})},
+		{"bo_patch_missing_role_404", "PATCH", bo + "/ruoli/NOPE", patchDomini, opts(asAdmin()), pq(adminUser, B, bof, "patch-ruolo", audit.Resource{IDRuolo: "NOPE"})},
+		{"bo_patch_operator", "PATCH", bo + "/operatori/opNew", patchAbilitato, opts(asAdmin()), pq(adminUser, B, bof, "patch-operatore", audit.Resource{PrincipalOperatore: "opNew"})},
+		{"bo_patch_missing_operator_404", "PATCH", bo + "/operatori/ghost", patchAbilitato, opts(asAdmin()), pq(adminUser, B, bof, "patch-operatore", audit.Resource{PrincipalOperatore: "ghost"})},
+		{"bo_patch_operator_read_only", "PATCH", bo + "/operatori/ghost", patchAbilitato, opts(as("opRO")), pq("opRO", B, bof, "patch-operatore", audit.Resource{PrincipalOperatore: "ghost"})},
+		{"bo_patch_application", "PATCH", bo + "/applicazioni/appNew", patchAbilitato, opts(asAdmin()), pq(adminUser, B, bof, "patch-applicazione", audit.Resource{IDA2A: "appNew"})},
+		{"bo_patch_missing_application_404", "PATCH", bo + "/applicazioni/NOPE", patchAbilitato, opts(asAdmin()), pq(adminUser, B, bof, "patch-applicazione", audit.Resource{IDA2A: "NOPE"})},
+		{"bo_patch_application_read_only", "PATCH", bo + "/applicazioni/appNew", patchAbilitato, opts(as("opRO")), pq("opRO", B, bof, "patch-applicazione", audit.Resource{IDA2A: "appNew"})},
 		{"bo_write_unit_in_scope", "PUT", bo + "/domini/" + d1 + "/unitaOperative/UO2", unit, opts(as("opD1")), pq("opD1", B, bof, "write-unita-operativa", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO2"})},
 		{"bo_write_unit_other_entity", "PUT", bo + "/domini/" + d2 + "/unitaOperative/UO2", unit, opts(as("opD1")), pq("opD1", B, bof, "write-unita-operativa", audit.Resource{IDDominio: d2, IDUnitaOperativa: "UO2"})},
 		{"bo_write_unit_read_only", "PUT", bo + "/domini/" + d1 + "/unitaOperative/UO2", unit, opts(as("opRO")), pq("opRO", B, bof, "write-unita-operativa", audit.Resource{IDDominio: d1, IDUnitaOperativa: "UO2"})},

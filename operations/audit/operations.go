@@ -194,7 +194,7 @@ var catalogue = []*Operation{
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"PUT /domini/{idDominio}", "GET /domini/{idDominio}/unitaOperative",
 			"GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}", "GET /tipiPendenza", "PUT /tipiPendenza/{idTipoPendenza}",
-			"PUT registries (intermediari, ruoli, operatori, applicazioni)", "PATCH ruoli, operatori, applicazioni (as the PUT of the result)", "GET /eventi",
+			"PUT registries (intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
@@ -212,14 +212,20 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "read-tipo-pendenza", Summary: "read the pendenza type idTipoPendenza (Anagrafica Creditore R on it)",
 		Routes: []string{"GET /tipiPendenza/{idTipoPendenza}"},
 		decide: idRead("idTipoPendenza", func(r Resource) string { return r.IDTipoPendenza }, operations.ReadTipoPendenza)},
-	registryRead("read-intermediario", "read the intermediary idIntermediario (Anagrafica PagoPA R)", "GET /intermediari/{idIntermediario}",
-		"idIntermediario", func(r Resource) string { return r.IDIntermediario }, domain.ServiceAnagraficaPagoPA, Model.Intermediary),
-	registryRead("read-ruolo", "read the role idRuolo (Anagrafica Ruoli R)", "GET /ruoli/{idRuolo}",
-		"idRuolo", func(r Resource) string { return r.IDRuolo }, domain.ServiceAnagraficaRuoli, Model.Role),
-	registryRead("read-operatore", "read the operator principalOperatore (Anagrafica Ruoli R)", "GET /operatori/{principal}",
-		"principalOperatore", func(r Resource) string { return r.PrincipalOperatore }, domain.ServiceAnagraficaRuoli, Model.Operator),
-	registryRead("read-applicazione", "read the application idA2A (Anagrafica Applicazioni R)", "GET /applicazioni/{idA2A}",
-		"idA2A", func(r Resource) string { return r.IDA2A }, domain.ServiceAnagraficaApplicazioni, Model.Application),
+	registryOp("read-intermediario", "read the intermediary idIntermediario (Anagrafica PagoPA R)", "GET /intermediari/{idIntermediario}",
+		idIntermediario, domain.ServiceAnagraficaPagoPA, Model.Intermediary, operations.ReadRegistry),
+	registryOp("read-ruolo", "read the role idRuolo (Anagrafica Ruoli R)", "GET /ruoli/{idRuolo}",
+		idRuolo, domain.ServiceAnagraficaRuoli, Model.Role, operations.ReadRegistry),
+	registryOp("patch-ruolo", "change the role idRuolo (Anagrafica Ruoli W; the body is not evaluated)", "PATCH /ruoli/{idRuolo}",
+		idRuolo, domain.ServiceAnagraficaRuoli, Model.Role, patchRegistry),
+	registryOp("read-operatore", "read the operator principalOperatore (Anagrafica Ruoli R)", "GET /operatori/{principal}",
+		principalOperatore, domain.ServiceAnagraficaRuoli, Model.Operator, operations.ReadRegistry),
+	registryOp("patch-operatore", "change the operator principalOperatore (Anagrafica Ruoli W; the body is not evaluated)", "PATCH /operatori/{principal}",
+		principalOperatore, domain.ServiceAnagraficaRuoli, Model.Operator, patchRegistry),
+	registryOp("read-applicazione", "read the application idA2A (Anagrafica Applicazioni R)", "GET /applicazioni/{idA2A}",
+		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, operations.ReadRegistry),
+	registryOp("patch-applicazione", "change the application idA2A (Anagrafica Applicazioni W; the body is not evaluated)", "PATCH /applicazioni/{idA2A}",
+		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, patchRegistry),
 
 	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
@@ -554,17 +560,39 @@ func idRead[M, T any](field string, id func(Resource) string, op func(M, domain.
 	}
 }
 
-// registryRead is the catalogue entry of GET of one entry of an unscoped
-// Backoffice registry, named by the query's field (id reads it) and found
-// by lookup, as the route finds it (operations.ReadRegistry).
-func registryRead[T any](name, summary, route, field string, id func(Resource) string, s domain.Service, lookup func(Model, string) (T, bool)) *Operation {
+// registryOp is the catalogue entry of a read or PATCH of one entry of
+// an unscoped Backoffice registry, named by the query's field f and found
+// by lookup, decided by op (operations.ReadRegistry, patchRegistry) as its
+// route decides it.
+func registryOp[T any](name, summary, route string, f idField, s domain.Service, lookup func(Model, string) (T, bool),
+	op func(func(string) (T, bool), domain.Principal, domain.Service, string, operations.Recorder) (T, error)) *Operation {
 	return &Operation{API: domain.APIBackoffice, Name: name, Summary: summary, Routes: []string{route},
 		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
-			return reads(need(field, id(r)), func() (T, error) {
-				return operations.ReadRegistry(func(id string) (T, bool) { return lookup(m, id) }, p, s, id(r), rec)
+			id := f.of(r)
+			return reads(need(f.name, id), func() (T, error) {
+				return op(func(id string) (T, bool) { return lookup(m, id) }, p, s, id, rec)
 			})
 		}}
 }
+
+// patchRegistry is operations.PatchRegistry of a body the query does not
+// carry: the right, then the entry.
+func patchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec operations.Recorder) (T, error) {
+	return operations.PatchRegistry(lookup, p, s, id, func() error { return nil }, rec)
+}
+
+// idField is a field of Resource naming a registry entry, by its wire name.
+type idField struct {
+	name string
+	of   func(Resource) string
+}
+
+var (
+	idIntermediario    = idField{"idIntermediario", func(r Resource) string { return r.IDIntermediario }}
+	idRuolo            = idField{"idRuolo", func(r Resource) string { return r.IDRuolo }}
+	principalOperatore = idField{"principalOperatore", func(r Resource) string { return r.PrincipalOperatore }}
+	idA2A              = idField{"idA2A", func(r Resource) string { return r.IDA2A }}
+)
 
 // paymentRead adapts a read of the stored payment idPagamento.
 func paymentRead(op func(operations.Payments, domain.Principal, string, operations.Recorder) (*projections.Payment, error)) decideFunc {
