@@ -2,12 +2,10 @@ package commands
 
 import (
 	"context"
-	"errors"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
-	"github.com/payauthz/payauthz/projections"
 )
 
 // PatchPendenza sets the state of a stored pendenza (GovPay's PATCH
@@ -23,8 +21,8 @@ type PatchPendenza struct {
 
 // PatchPendenza authorizes with the operation of c.API
 // (operations.PatchOwnPendenza, operations.PatchPendenzaBackoffice), then
-// decides the change with domain.ChangeStato: a repeat changes nothing, a
-// paid pendenza is 422.
+// decides the change with domain.ChangeStato: a repeat changes nothing (a
+// paid pendenza is 422 by the operation).
 func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenza) (Result, error) {
 	to, err := validatePatchPendenza(c)
 	if err != nil {
@@ -48,20 +46,15 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 		if cur == nil {
 			return nil, ErrNotFound
 		}
+		// The stream holds the states set by callers; payment, recorded
+		// on the receipt's stream, authorize refused above.
 		from := domain.StatoNonEseguita
 		for _, env := range stream {
 			if e, ok := env.Event.(events.PendenzaStatusChanged); ok {
 				from, _ = domain.ParseSettableStato(e.Stato)
 			}
 		}
-		// Payment is recorded on the receipt's stream, not this one.
-		if pd, ok := h.model.Pendenza(c.IDA2A, c.IDPendenza); ok && pd.Stato == projections.StatoEseguita {
-			from = domain.StatoEseguita
-		}
 		changed, err := domain.ChangeStato(from, to)
-		if errors.Is(err, domain.ErrPendenzaPaid) {
-			return nil, unprocessable("pendenza %s/%s is already paid: its state cannot change", c.IDA2A, c.IDPendenza)
-		}
 		if err != nil {
 			return nil, unprocessable("%v", err)
 		}

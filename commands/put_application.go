@@ -80,7 +80,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := checkApplicationFields(&c.Fields); err != nil {
 		return Result{}, err
 	}
-	if err := h.mayRegister(actor, domain.ServiceAnagraficaApplicazioni, c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
+	if err := h.mayRegister(operations.WriteApplicazione(actor.Principal, c.IDA2A, nil), c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
 	// The largest commit this command can write, checked before the
@@ -162,9 +162,6 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if err := checkID("idA2A", c.IDA2A); err != nil {
 		return nil, err
 	}
-	if c.IDA2A == domain.PortalIDA2A {
-		return nil, unprocessable("idA2A %s is reserved to the pendenze payers create on the Pagamento API", c.IDA2A)
-	}
 	if err := checkPrincipal("principal", c.Principal); err != nil {
 		return nil, err
 	}
@@ -219,11 +216,12 @@ func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
 }
 
 // mayRegister is what registering an operator or an application asks
-// after validation, in order: the actor's W right on service, that the
-// roles exist, that the principal is free for the holder kind/id.
-func (h *Handler) mayRegister(actor Actor, service domain.Service, roles []string, principal string, kind domain.PrincipalKind, id string) error {
-	if err := operations.UseService(actor.Principal, service, domain.RightWrite, nil); err != nil {
-		return err
+// after validation, in order: the operation's decision (decided, the
+// actor's W right and what the operation adds), that the roles exist,
+// that the principal is free for the holder kind/id.
+func (h *Handler) mayRegister(decided error, roles []string, principal string, kind domain.PrincipalKind, id string) error {
+	if decided != nil {
+		return decided
 	}
 	if err := h.checkRolesExist(roles); err != nil {
 		return err

@@ -302,7 +302,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err != nil {
 		return Result{}, err
 	}
-	if err := h.mayRegister(actor, domain.ServiceAnagraficaRuoli, c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
+	if err := h.mayRegister(operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil), c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
 	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)

@@ -118,7 +118,7 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		if err != nil {
 			return events.PaymentItem{}, refError(err, "pendenza "+ref.IDA2A+"/"+ref.IDPendenza)
 		}
-		return payable(pd)
+		return paymentItem(pd), nil
 	case "avviso":
 		if err := CheckDominio(field+".idDominio", ref.IDDominio); err != nil {
 			return events.PaymentItem{}, err
@@ -130,7 +130,7 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 		if err != nil {
 			return events.PaymentItem{}, refError(err, "avviso "+ref.IDDominio+"/"+ref.NumeroAvviso)
 		}
-		return payable(pd)
+		return paymentItem(pd), nil
 	}
 	if err := firstError(
 		CheckDominio(field+".idDominio", ref.IDDominio),
@@ -166,15 +166,9 @@ func refError(err error, what string) error {
 	return err
 }
 
-func payable(pd projections.Pendenza) (events.PaymentItem, error) {
-	st, err := domain.ParsePendenzaStato(pd.Stato)
-	if err == nil {
-		err = domain.PayableStato(st)
-	}
-	if err != nil {
-		return events.PaymentItem{}, unprocessable("pendenza %s/%s cannot be paid: %v", pd.IDA2A, pd.IDPendenza, err)
-	}
+// paymentItem is what a payment records of the pendenza it covers.
+func paymentItem(pd projections.Pendenza) events.PaymentItem {
 	return events.PaymentItem{IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, IDDominio: pd.IDDominio,
 		IDTipoPendenza: pd.IDTipoPendenza, NumeroAvviso: pd.NumeroAvviso, AmountCents: pd.AmountCents,
-		Causale: pd.Causale, PayerID: pd.View().PayerID, IDUnitaOperativa: pd.IDUnitaOperativa}, nil
+		Causale: pd.Causale, PayerID: pd.View().PayerID, IDUnitaOperativa: pd.IDUnitaOperativa}
 }

@@ -55,13 +55,22 @@ func ParseSettableStato(s string) (PendenzaStato, error) {
 // ParseSettableStato): changed is false for a repeat (the state it is
 // already in); a paid pendenza changes no more (ErrPendenzaPaid).
 func ChangeStato(from, to PendenzaStato) (changed bool, err error) {
-	switch {
-	case from == StatoEseguita:
-		return false, ErrPendenzaPaid
-	case to != StatoAnnullata && to != StatoNonEseguita:
+	if err := StatoChangeable(from); err != nil {
+		return false, err
+	}
+	if to != StatoAnnullata && to != StatoNonEseguita {
 		return false, fmt.Errorf("stato %q cannot be set", to.s)
 	}
 	return from != to, nil
+}
+
+// StatoChangeable decides whether a pendenza in state s may be given
+// another by a caller: not once paid (ErrPendenzaPaid).
+func StatoChangeable(s PendenzaStato) error {
+	if s == StatoEseguita {
+		return ErrPendenzaPaid
+	}
+	return nil
 }
 
 // PayableStato decides whether a pendenza in state s may be paid: only an

@@ -92,6 +92,14 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	sslCert := w.ca.ClientCert(t, sslSubject)
 	w.must(t, "PUT", bo+"/tipiPendenza/SPENTO", map[string]any{"descrizione": "Tipo spento", "abilitato": false, "pagamentoSpontaneo": true})
 
+	// A paid pendenza: d1 served by an intermediary whose connector
+	// records its receipt.
+	w.must(t, "PUT", bo+"/intermediari/INTP", map[string]any{"denominazione": "P", "abilitato": true,
+		"connettoreNodo": map[string]any{"principal": "node-p", "password": "node-p-secret"}})
+	w.must(t, "PUT", bo+"/domini/"+d1, map[string]any{"ragioneSociale": "Ente " + d1, "abilitato": true, "idIntermediario": "INTP"})
+	paid := w.createPendenza(t, "appA", "paid", d1, t1, citizen1)
+	w.must(t, "POST", nd+"/intermediari/INTP/ricevute", ricevuta(paid, "IUR-PAID", 123.45, "ESEGUITO"), asBasic("node-p", "node-p-secret"))
+
 	B, S, P := domain.AuthBasic, domain.AuthSPID, domain.AuthPublic
 	pen, pag, rag, bof := domain.APIPendenze, domain.APIPagamento, domain.APIRagioneria, domain.APIBackoffice
 	res := audit.Resource{}
@@ -113,6 +121,9 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	spontIn := func(tipo string) audit.Resource { return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo} }
 	conn := map[string]any{"principal": "node-x", "password": "node-x-secret"}
 	unit := map[string]any{"ragioneSociale": "Ufficio UO2", "abilitato": true}
+	appBody := func(principal string) map[string]any {
+		return map[string]any{"principal": principal, "password": pw, "abilitato": true, "ruoli": []string{}}
+	}
 	patchDomini := []map[string]any{{"op": "REPLACE", "path": "/domini", "value": []string{d1}}}
 	patchAbilitato := []map[string]any{{"op": "REPLACE", "path": "/abilitato", "value": true}}
 	// Events of the log by position: a pendenza of unit UO1 of d1 and one
@@ -295,6 +306,17 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_patch_pendenza_read_only", "PATCH", bo + "/pendenze/appA/toCancel", cancel, opts(as("opRO")), pq("opRO", B, bof, "patch-pendenza", pend("appA", "toCancel"))},
 		{"bo_patch_pendenza_other_entity", "PATCH", bo + "/pendenze/appB/pb1", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appB", "pb1"))},
 		{"bo_patch_pendenza_in_scope", "PATCH", bo + "/pendenze/appA/toCancel", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appA", "toCancel"))},
+		{"pg_pays_cancelled_422", "POST", pg + "/pagamenti", payRef("appA", "toCancel"), opts(as("appA")), pq("appA", B, pag, "pay", pend("appA", "toCancel"))},
+		{"pg_pays_paid_422", "POST", pg + "/pagamenti", payRef("appA", "paid"), opts(as("appA")), pq("appA", B, pag, "pay", pend("appA", "paid"))},
+		{"pg_citizen_pays_paid_notice_422", "POST", pgSpid + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": paid.NumeroAvviso}}},
+			opts(asSPID(citizen1)), pq(citizen1, S, pag, "pay", audit.Resource{IDDominio: d1, NumeroAvviso: paid.NumeroAvviso})},
+		{"pg_other_citizen_pays_paid_403", "POST", pgSpid + "/pagamenti", payRef("appA", "paid"), opts(asSPID(citizen2)), pq(citizen2, S, pag, "pay", pend("appA", "paid"))},
+		{"bo_patch_paid_422", "PATCH", bo + "/pendenze/appA/paid", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appA", "paid"))},
+		{"bo_patch_paid_read_only_403", "PATCH", bo + "/pendenze/appA/paid", cancel, opts(as("opRO")), pq("opRO", B, bof, "patch-pendenza", pend("appA", "paid"))},
+		{"pe_patch_paid_422", "PATCH", pe + "/pendenze/appA/paid", cancel, opts(as("appA")), pq("appA", B, pen, "patch", pend("appA", "paid"))},
+		{"bo_write_application", "PUT", bo + "/applicazioni/appNew", appBody("appNew"), opts(asAdmin()), pq(adminUser, B, bof, "write-applicazione", audit.Resource{IDA2A: "appNew"})},
+		{"bo_write_portal_application_422", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, appBody("portal-x"), opts(asAdmin()), pq(adminUser, B, bof, "write-applicazione", audit.Resource{IDA2A: domain.PortalIDA2A})},
+		{"bo_write_portal_application_read_only_403", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, appBody("portal-x"), opts(as("opRO")), pq("opRO", B, bof, "write-applicazione", audit.Resource{IDA2A: domain.PortalIDA2A})},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
 	}
 	outcomes := map[string]int{}

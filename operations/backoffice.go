@@ -181,3 +181,17 @@ func ReadPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza st
 func ReadPaymentBackoffice(m Payments, p domain.Principal, id string, rec Recorder) (*projections.Payment, error) {
 	return OnPayment(m, p, domain.ServicePagamenti, domain.RightRead, id, rec)
 }
+
+// WriteApplicazione is PUT /applicazioni/{idA2A} (and a PATCH, written as
+// its PUT): Anagrafica Applicazioni W, then idA2A must not be the creator
+// reserved to the Pagamento API's pendenze (domain.PortalIDA2A, 422).
+func WriteApplicazione(p domain.Principal, idA2A string, rec Recorder) error {
+	if err := UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, rec); err != nil {
+		return err
+	}
+	var err error
+	if idA2A == domain.PortalIDA2A {
+		err = Unprocessable("idA2A %s is reserved to the pendenze payers create on the Pagamento API", idA2A)
+	}
+	return check(rec, "PortalIDA2A", err)
+}

@@ -49,17 +49,37 @@ func ListPendenzePagamento(p domain.Principal, rec Recorder) error {
 	return check(rec, "CanListPendenzePagamento", domain.CanListPendenzePagamento(p))
 }
 
-// PayPendenza authorizes a payment reference {idA2A, idPendenza}.
+// PayPendenza authorizes a payment reference {idA2A, idPendenza}; the
+// pendenza must then be open (payable).
 func PayPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, nil, func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
 		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanPayPendenza) })
-	return decided(rec, "CanPayPendenza", domain.CanPayPendenza, p, pd, err)
+	pd, err = decided(rec, "CanPayPendenza", domain.CanPayPendenza, p, pd, err)
+	return payable(rec, pd, err)
 }
 
-// PayNotice authorizes a payment reference {idDominio, numeroAvviso}.
+// PayNotice authorizes a payment reference {idDominio, numeroAvviso}; the
+// notice's pendenza must then be open (payable).
 func PayNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
-	return decided(rec, "CanPayNotice", domain.CanPayNotice, p, pd, err)
+	pd, err = decided(rec, "CanPayNotice", domain.CanPayNotice, p, pd, err)
+	return payable(rec, pd, err)
+}
+
+// payable passes an authorized pendenza that may be paid
+// (domain.PayableStato): one paid or cancelled is 422.
+func payable(rec Recorder, pd projections.Pendenza, err error) (projections.Pendenza, error) {
+	if err != nil {
+		return pd, err
+	}
+	st, err := domain.ParsePendenzaStato(pd.Stato)
+	if err == nil {
+		err = domain.PayableStato(st)
+	}
+	if err != nil {
+		err = Unprocessable("pendenza %s/%s cannot be paid: %v", pd.IDA2A, pd.IDPendenza, err)
+	}
+	return pd, check(rec, "PayableStato", err)
 }
 
 // ReadNotice is GET /avvisi/{idDominio}/{numeroAvviso}. guard, when not

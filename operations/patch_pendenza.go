@@ -2,11 +2,14 @@ package operations
 
 import (
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // PATCH /pendenze/{idA2A}/{idPendenza} (GovPay's JSON Patch of /stato:
-// cancel or reopen a pendenza), on two APIs, each with its own rule. The
-// state change itself is decided by domain.ChangeStato in the command.
+// cancel or reopen a pendenza), on two APIs, each with its own rule, then
+// a paid pendenza is 422 whatever the patch asks (changeable). The change
+// itself is decided by domain.ChangeStato in the command, on the
+// pendenza's stream.
 
 // PatchOwnPendenza is the Pendenze v2 patch: only under the caller's own
 // idA2A (decided before the lookup, so it may learn a pendenza is missing
@@ -14,13 +17,17 @@ import (
 // the pendenza's entity × type (domain.CanUpdatePendenza, the place
 // unchanged). Unlike PUT, a disabled entity or type does not stop it: a
 // pendenza of a retired service can still be cancelled.
-func PatchOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
-	v, err := find(rec, WritePendenzaUnder(p, idA2A, rec),
-		func() (domain.PendenzaView, bool) { return m.PendenzaView(idA2A, idPendenza) }, nil)
+func PatchOwnPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
+	pd, err := find(rec, WritePendenzaUnder(p, idA2A, rec),
+		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) }, nil)
 	if err != nil {
+		return domain.PendenzaView{}, err
+	}
+	v := pd.View()
+	if err := check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, v, idA2A, v.Place())); err != nil {
 		return v, err
 	}
-	return v, check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, v, idA2A, v.Place()))
+	return v, changeable(pd, rec)
 }
 
 // The Backoffice patch needs Pendenze W, stated once for its gate and
@@ -39,5 +46,21 @@ func PatchPendenzaBackofficeGate(p domain.Principal, _ string, rec Recorder) err
 // pendenza's entity × type, from one role (OnPendenza).
 func PatchPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
 	pd, err := OnPendenza(m, p, patchBackofficeService, patchBackofficeRight, idA2A, idPendenza, rec)
-	return pd.View(), err
+	if err != nil {
+		return pd.View(), err
+	}
+	return pd.View(), changeable(pd, rec)
+}
+
+// changeable passes a pendenza whose state a caller may change
+// (domain.StatoChangeable): a paid one is 422.
+func changeable(pd projections.Pendenza, rec Recorder) error {
+	st, err := domain.ParsePendenzaStato(pd.Stato)
+	if err == nil {
+		err = domain.StatoChangeable(st)
+	}
+	if err != nil {
+		err = Unprocessable("pendenza %s/%s cannot change state: %v", pd.IDA2A, pd.IDPendenza, err)
+	}
+	return check(rec, "StatoChangeable", err)
 }

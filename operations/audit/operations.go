@@ -194,7 +194,7 @@ var catalogue = []*Operation{
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"PUT /domini/{idDominio}", "GET /domini/{idDominio}/unitaOperative",
 			"GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}", "GET /tipiPendenza", "PUT /tipiPendenza/{idTipoPendenza}",
-			"PUT registries (intermediari, ruoli, operatori, applicazioni)", "GET /eventi",
+			"PUT registries (intermediari, ruoli, operatori)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
 			"GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
@@ -224,6 +224,14 @@ var catalogue = []*Operation{
 		principalOperatore, domain.ServiceAnagraficaRuoli, Model.Operator, patchRegistry),
 	registryOp("read-applicazione", "read the application idA2A (Anagrafica Applicazioni R)", "GET /applicazioni/{idA2A}",
 		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, operations.ReadRegistry),
+	{API: domain.APIBackoffice, Name: "write-applicazione", Summary: "register or update the application idA2A (Anagrafica Applicazioni W; the body, its roles and grants, is not evaluated)",
+		Routes: []string{"PUT /applicazioni/{idA2A}"},
+		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idA2A", r.IDA2A); err != nil {
+				return err
+			}
+			return operations.WriteApplicazione(p, r.IDA2A, rec)
+		}},
 	registryOp("patch-applicazione", "change the application idA2A (Anagrafica Applicazioni W; the body is not evaluated)", "PATCH /applicazioni/{idA2A}",
 		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, patchRegistry),
 

@@ -190,7 +190,7 @@ func or(a, b string) string {
 // needs one (a resource that does not exist: may the caller ask about
 // it?). When that is denied after the operation looked a pendenza up (by
 // its id or its notice) and r names a whole place (an entity and a type),
-// it asks again of a pendenza held at that place: learning that a
+// it asks again of an open pendenza held at that place: learning that a
 // pendenza is missing may need more than acting on one (a role on every
 // entity, a grant of every type), and a stored pendenza of the place is
 // decided as the held one. It reports whether the answer is per resource.
@@ -207,7 +207,7 @@ func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Res
 		return x, stored, err
 	}
 	k.pd = &projections.Pendenza{IDA2A: q.Resource.IDA2A, IDPendenza: q.Resource.IDPendenza, NumeroAvviso: q.Resource.NumeroAvviso,
-		IDDominio: r.IDDominio, IDUnitaOperativa: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}
+		IDDominio: r.IDDominio, IDUnitaOperativa: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza, Stato: projections.StatoNonEseguita}
 	x, err = audit.ExplainOn(m, k, q)
 	return x, true, err
 }
