@@ -80,7 +80,10 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := checkApplicationFields(&c.Fields); err != nil {
 		return Result{}, err
 	}
-	if err := h.mayRegister(operations.WriteApplicazione(actor.Principal, c.IDA2A, nil), c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
+	if err := operations.WriteApplicazione(actor.Principal, c.IDA2A, nil); err != nil {
+		return Result{}, err
+	}
+	if err := h.mayRegister(c.Roles, c.Principal, domain.KindApplication, c.IDA2A); err != nil {
 		return Result{}, err
 	}
 	// The largest commit this command can write, checked before the
@@ -216,13 +219,10 @@ func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
 }
 
 // mayRegister is what registering an operator or an application asks
-// after validation, in order: the operation's decision (decided, the
-// actor's W right and what the operation adds), that the roles exist,
-// that the principal is free for the holder kind/id.
-func (h *Handler) mayRegister(decided error, roles []string, principal string, kind domain.PrincipalKind, id string) error {
-	if decided != nil {
-		return decided
-	}
+// once the operation has decided (the actor's W right, and what the
+// operation adds): that the roles exist, that the principal is free for
+// the holder kind/id.
+func (h *Handler) mayRegister(roles []string, principal string, kind domain.PrincipalKind, id string) error {
 	if err := h.checkRolesExist(roles); err != nil {
 		return err
 	}

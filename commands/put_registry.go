@@ -302,7 +302,10 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err != nil {
 		return Result{}, err
 	}
-	if err := h.mayRegister(operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil), c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
+	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
+		return Result{}, err
+	}
+	if err := h.mayRegister(c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
 	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)

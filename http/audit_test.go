@@ -184,7 +184,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		// PAGAMENTO
 		{"pg_app_reads_in_scope", "GET", pg + "/pendenze/appA/pa1", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appA", "pa1"))},
 		{"pg_app_out_of_scope", "GET", pg + "/pendenze/appB/pb1", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appB", "pb1"))},
-		{"pg_app_missing_404", "GET", pg + "/pendenze/appA/missing", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appA", "missing"))},
+		{"pg_app_missing_not_learnt_403", "GET", pg + "/pendenze/appA/missing", nil, opts(as("appA")), pq("appA", B, pag, "read-pendenza", pend("appA", "missing"))},
 		{"pg_citizen_payer", "GET", pgSpid + "/pendenze/appA/pa1", nil, opts(asSPID(citizen1)), pq(citizen1, S, pag, "read-pendenza", pend("appA", "pa1"))},
 		{"pg_citizen_not_payer", "GET", pgSpid + "/pendenze/appA/pa1", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "read-pendenza", pend("appA", "pa1"))},
 		{"pg_citizen_missing", "GET", pgSpid + "/pendenze/appA/missing", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "read-pendenza", pend("appA", "missing"))},
@@ -208,7 +208,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"pg_spontaneous_disabled_type_422", "POST", pgPub + "/pagamenti", spont("SPENTO"), nil, pq("", P, pag, "pay", spontIn("SPENTO"))},
 		{"pg_spontaneous_not_spontaneous_type", "POST", pgPub + "/pagamenti", spont(t1), nil, pq("", P, pag, "pay", spontIn(t1))},
 		{"pg_app_spontaneous_unknown_type_in_scope_422", "POST", pg + "/pagamenti", spont("NOPE"), opts(as("appA")), pq("appA", B, pag, "pay", spontIn("NOPE"))},
-		{"pg_app_spontaneous_out_of_scope_before_422", "POST", pg + "/pagamenti", spont("NOPE"), opts(as("appB")), pq("appB", B, pag, "pay", spontIn("NOPE"))},
+		{"pg_app_spontaneous_unknown_type_out_of_scope_403", "POST", pg + "/pagamenti", spont("NOPE"), opts(as("appB")), pq("appB", B, pag, "pay", spontIn("NOPE"))},
 		{"pg_citizen_profile", "GET", pgSpid + "/profilo", nil, opts(asSPID(citizen2)), pq(citizen2, S, pag, "profilo", res)},
 		// RAGIONERIA
 		{"rg_creates_in_scope", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", ric, opts(as("appC")), pq("appC", B, rag, "write-reconciliation", audit.Resource{IDDominio: d1, IDRiconciliazione: "r1"})},
@@ -329,6 +329,12 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 			res := w.do(t, r.method, r.path, r.body, append(r.opts, withHeader("X-Request-ID", r.name))...)
 			if res.Status >= 500 || res.Status == 400 {
 				t.Fatalf("status %d: %s", res.Status, res.Body)
+			}
+			// A row named for its status (…_403, …_404, …_422) gets it.
+			for suffix, want := range map[string]int{"_403": 403, "_404": 404, "_422": 422} {
+				if strings.HasSuffix(r.name, suffix) && res.Status != want {
+					t.Fatalf("status %d, want %d: %s", res.Status, want, res.Body)
+				}
 			}
 			flushDecisions(t, w.srv)
 			d, ok := capture.get(r.name)

@@ -193,6 +193,27 @@ func TestWhatCanListsReconciliations(t *testing.T) {
 	w.do(t, "GET", "/ragioneria/rs/basic/v3/riconciliazioni/"+d1+"/rA", nil, as("appC")).expect(t, http.StatusForbidden, "403000")
 }
 
+// TestWhatCanListsNoRegistryEntries: an operation on a registry entry (an
+// application named by its idA2A, a role) acts on no stored pendenza,
+// payment or reconciliation: its resources are a 400, while an operation
+// on the pendenze of a creator (idA2A, idPendenza) lists them.
+func TestWhatCanListsNoRegistryEntries(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "p1", d1, t1, citizen1)
+	const risorse = "/backoffice/rs/basic/v1/autorizzazioni/principal/risorse?principal=" + adminUser + "&api=BACKOFFICE&operazione="
+	for _, op := range []string{"read-applicazione", "write-applicazione", "patch-applicazione", "read-ruolo", "read-operatore"} {
+		w.do(t, "GET", risorse+op, nil, asAdmin()).expect(t, http.StatusBadRequest, "SINTASSI")
+	}
+	var page struct {
+		Resources []audit.Resource `json:"risorse"`
+	}
+	w.must(t, "GET", risorse+"patch-pendenza", nil).decode(t, &page)
+	if len(page.Resources) != 1 || page.Resources[0].IDA2A != "appA" || page.Resources[0].IDPendenza != "p1" {
+		t.Fatalf("the admin's pendenze to patch: %+v", page.Resources)
+	}
+}
+
 // TestWhatCanOnStoredPendenze: an operation on a stored pendenza is
 // allowed per resource over the scope that decides a pendenza there, even
 // when the caller may not learn that a pendenza is missing: an operator

@@ -29,8 +29,10 @@ type Page struct {
 }
 
 // resourceKind is what an operation's resource is, found by asking it
-// with a resource naming only an entity (the field it then says is
-// required: an entity's reconciliation asks idDominio first).
+// with a resource naming only an entity and a creator (the field it then
+// says is required: an entity's reconciliation asks its id, a creator's
+// pendenza its idPendenza; an application of the registry, named by its
+// idA2A alone, asks nothing more and is no stored resource).
 type resourceKind int
 
 const (
@@ -40,16 +42,17 @@ const (
 )
 
 func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, service string) (resourceKind, error) {
-	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String(), IDDominio: domain.Wildcard})
-	if !errors.Is(err, audit.ErrBadQuery) {
-		if op.API == domain.APIBackoffice && op.Name == "servizio" {
-			// A stored resource read in the Backoffice: a payment with
-			// Pagamenti, else a pendenza.
-			if strings.EqualFold(service, domain.ServicePagamenti.String()) {
-				return kindPayment, nil
-			}
-			return kindPendenza, nil
+	if op.API == domain.APIBackoffice && op.Name == "servizio" {
+		// A stored resource read in the Backoffice: a payment with
+		// Pagamenti, else a pendenza.
+		if strings.EqualFold(service, domain.ServicePagamenti.String()) {
+			return kindPayment, nil
 		}
+		return kindPendenza, nil
+	}
+	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String(),
+		IDDominio: domain.Wildcard, IDA2A: domain.Wildcard})
+	if !errors.Is(err, audit.ErrBadQuery) {
 		return 0, ErrNoResources
 	}
 	msg := err.Error()
@@ -58,7 +61,7 @@ func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, s
 		return kindPayment, nil
 	case strings.Contains(msg, "idRiconciliazione"):
 		return kindReconciliation, nil
-	case strings.Contains(msg, "idPendenza"), strings.Contains(msg, "idA2A"):
+	case strings.Contains(msg, "idPendenza"):
 		return kindPendenza, nil
 	}
 	return 0, ErrNoResources
