@@ -121,6 +121,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	spontIn := func(tipo string) audit.Resource { return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo} }
 	conn := map[string]any{"principal": "node-x", "password": "node-x-secret"}
 	unit := map[string]any{"ragioneSociale": "Ufficio UO2", "abilitato": true}
+	incasso := map[string]any{"causale": "Riversamento", "importo": 10.5, "dataValuta": "2026-01-04", "dataContabile": "2026-01-04"}
+	newPassword := []map[string]any{{"op": "REPLACE", "path": "/password", "value": pw}}
 	appBody := func(principal string) map[string]any {
 		return map[string]any{"principal": principal, "password": pw, "abilitato": true, "ruoli": []string{}}
 	}
@@ -317,7 +319,14 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_write_application", "PUT", bo + "/applicazioni/appNew", appBody("appNew"), opts(asAdmin()), pq(adminUser, B, bof, "write-applicazione", audit.Resource{IDA2A: "appNew"})},
 		{"bo_write_portal_application_422", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, appBody("portal-x"), opts(asAdmin()), pq(adminUser, B, bof, "write-applicazione", audit.Resource{IDA2A: domain.PortalIDA2A})},
 		{"bo_write_portal_application_read_only_403", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, appBody("portal-x"), opts(as("opRO")), pq("opRO", B, bof, "write-applicazione", audit.Resource{IDA2A: domain.PortalIDA2A})},
+		{"bo_write_incasso_in_scope", "POST", bo + "/incassi/" + d1, incasso, opts(as("opD1")), pq("opD1", B, bof, "write-incasso", audit.Resource{IDDominio: d1})},
+		{"bo_write_incasso_other_entity_403", "POST", bo + "/incassi/" + d2, incasso, opts(as("opD1")), pq("opD1", B, bof, "write-incasso", audit.Resource{IDDominio: d2})},
+		{"bo_write_incasso_read_only_403", "POST", bo + "/incassi/" + d1, incasso, opts(as("opRO")), pq("opRO", B, bof, "write-incasso", audit.Resource{IDDominio: d1})},
+		{"bo_write_incasso_missing_entity_422", "POST", bo + "/incassi/99999999999", incasso, opts(asAdmin()), pq(adminUser, B, bof, "write-incasso", audit.Resource{IDDominio: "99999999999"})},
+		{"bo_patch_profilo_application_403", "PATCH", bo + "/profilo", newPassword, opts(as("appA")), pq("appA", B, bof, "patch-profilo", res)},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
+		// last: opRO sets its password (to the same one)
+		{"bo_patch_profilo_password", "PATCH", bo + "/profilo", newPassword, opts(as("opRO")), pq("opRO", B, bof, "patch-profilo", res)},
 	}
 	outcomes := map[string]int{}
 	for _, r := range rows {
