@@ -83,6 +83,23 @@ func (r Resource) Fields() []Field {
 	return out
 }
 
+// WithIDs returns r with each empty field that names a resource by its id
+// set to v: every field but the service, the right and the place
+// (idDominio, idUnitaOperativa, idTipoPendenza).
+func (r Resource) WithIDs(v string) Resource {
+	rv := reflect.ValueOf(&r).Elem()
+	for _, f := range resourceFields {
+		switch f.name {
+		case "servizio", "autorizzazione", "idDominio", "idUnitaOperativa", "idTipoPendenza":
+			continue
+		}
+		if fv := rv.Field(f.index); fv.String() == "" {
+			fv.SetString(v)
+		}
+	}
+	return r
+}
+
 // place is where the query's resource lies (entity, unit, type).
 func (r Resource) place() domain.Place {
 	return domain.Place{IDDominio: r.IDDominio, IDUnita: r.IDUnitaOperativa, IDTipoPendenza: r.IDTipoPendenza}
@@ -202,16 +219,16 @@ var catalogue = []*Operation{
 	// after the right (403 before 404), as the routes do.
 	{API: domain.APIBackoffice, Name: "read-dominio", Summary: "read the entity idDominio (Anagrafica Creditore R on it)",
 		Routes: []string{"GET /domini/{idDominio}"},
-		decide: idRead("idDominio", func(r Resource) string { return r.IDDominio }, operations.ReadEntity)},
+		decide: idRead(idDominio, operations.ReadEntity)},
 	{API: domain.APIBackoffice, Name: "read-unita-operativa", Summary: "read the operational unit idDominio/idUnitaOperativa (Anagrafica Creditore R on the whole entity)",
 		Routes: []string{"GET /domini/{idDominio}/unitaOperative/{idUnitaOperativa}"},
-		decide: dominioRead("idUnitaOperativa", func(r Resource) string { return r.IDUnitaOperativa }, operations.ReadUnit)},
+		decide: dominioRead(idUnitaOperativa, operations.ReadUnit)},
 	{API: domain.APIBackoffice, Name: "write-unita-operativa", Summary: "register or update an operational unit of idDominio (Anagrafica Creditore W on the whole entity; the entity must be registered)",
 		Routes: []string{"PUT /domini/{idDominio}/unitaOperative/{idUnitaOperativa}"},
 		decide: dominioWrite(operations.WriteUnit)},
 	{API: domain.APIBackoffice, Name: "read-tipo-pendenza", Summary: "read the pendenza type idTipoPendenza (Anagrafica Creditore R on it)",
 		Routes: []string{"GET /tipiPendenza/{idTipoPendenza}"},
-		decide: idRead("idTipoPendenza", func(r Resource) string { return r.IDTipoPendenza }, operations.ReadTipoPendenza)},
+		decide: idRead(idTipoPendenza, operations.ReadTipoPendenza)},
 	registryOp("read-intermediario", "read the intermediary idIntermediario (Anagrafica PagoPA R)", "GET /intermediari/{idIntermediario}",
 		idIntermediario, domain.ServiceAnagraficaPagoPA, Model.Intermediary, operations.ReadRegistry),
 	registryOp("read-ruolo", "read the role idRuolo (Anagrafica Ruoli R)", "GET /ruoli/{idRuolo}",
@@ -227,10 +244,10 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "write-applicazione", Summary: "register or update the application idA2A (Anagrafica Applicazioni W; the body, its roles and grants, is not evaluated)",
 		Routes: []string{"PUT /applicazioni/{idA2A}"},
 		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
-			if err := need("idA2A", r.IDA2A); err != nil {
+			if err := need(idA2A.name, idA2A.of(r)); err != nil {
 				return err
 			}
-			return operations.WriteApplicazione(p, r.IDA2A, rec)
+			return operations.WriteApplicazione(p, idA2A.of(r), rec)
 		}},
 	registryOp("patch-applicazione", "change the application idA2A (Anagrafica Applicazioni W; the body is not evaluated)", "PATCH /applicazioni/{idA2A}",
 		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, patchRegistry),
@@ -252,7 +269,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIBackoffice, Name: "read-incasso", Summary: "read the incasso idDominio/idIncasso (Rendicontazioni e Incassi R on idDominio)",
 		Routes: []string{"GET /incassi/{idDominio}/{idIncasso}"},
-		decide: dominioRead("idIncasso", func(r Resource) string { return r.IDIncasso }, operations.ReadIncasso)},
+		decide: dominioRead(idIncasso, operations.ReadIncasso)},
 	{API: domain.APIBackoffice, Name: "write-incasso", Summary: "record an incasso of idDominio (Rendicontazioni e Incassi W on idDominio)",
 		Routes: []string{"POST /incassi/{idDominio}"},
 		decide: dominioWrite(operations.WriteIncasso)},
@@ -356,7 +373,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIRagioneria, Name: "read-reconciliation", Summary: "read the reconciliation idDominio/idRiconciliazione",
 		Routes: []string{"GET /riconciliazioni/{idDominio}/{id}"},
-		decide: dominioRead("idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }, operations.ReadReconciliation)},
+		decide: dominioRead(idRiconciliazione, operations.ReadReconciliation)},
 	{API: domain.APIRagioneria, Name: "read-dominio", Summary: "read the settlement report idDominio/idFlusso, or with no idFlusso any of idDominio (the grant must hold the entity whole; the lists keep their rows by place: operation list)",
 		Routes: []string{"GET /flussiRendicontazione/{idDominio}/{idFlusso}"},
 		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -541,11 +558,11 @@ func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operati
 	}
 }
 
-// dominioRead adapts a read of the resource of idDominio whose id is the
-// query's field named field (id reads it).
-func dominioRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
+// dominioRead adapts a read of the resource of idDominio named by the
+// query's field f.
+func dominioRead[M, T any](f idField, op func(M, domain.Principal, string, string, operations.Recorder) (T, error)) decideFunc {
 	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
-		return reads(need("idDominio", r.IDDominio, field, id(r)), func() (T, error) { return op(any(m).(M), p, r.IDDominio, id(r), rec) })
+		return reads(need("idDominio", r.IDDominio, f.name, f.of(r)), func() (T, error) { return op(any(m).(M), p, r.IDDominio, f.of(r), rec) })
 	}
 }
 
@@ -560,11 +577,10 @@ func dominioWrite[M any](op func(M, domain.Principal, string, operations.Recorde
 	}
 }
 
-// idRead adapts a read of the resource whose id is the query's field
-// named field (id reads it).
-func idRead[M, T any](field string, id func(Resource) string, op func(M, domain.Principal, string, operations.Recorder) (T, error)) decideFunc {
+// idRead adapts a read of the resource named by the query's field f.
+func idRead[M, T any](f idField, op func(M, domain.Principal, string, operations.Recorder) (T, error)) decideFunc {
 	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
-		return reads(need(field, id(r)), func() (T, error) { return op(any(m).(M), p, id(r), rec) })
+		return reads(need(f.name, f.of(r)), func() (T, error) { return op(any(m).(M), p, f.of(r), rec) })
 	}
 }
 
@@ -578,7 +594,7 @@ func registryOp[T any](name, summary, route string, f idField, s domain.Service,
 		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			id := f.of(r)
 			return reads(need(f.name, id), func() (T, error) {
-				return op(func(id string) (T, bool) { return lookup(m, id) }, p, s, id, rec)
+				return op(func(key string) (T, bool) { return lookup(m, key) }, p, s, id, rec)
 			})
 		}}
 }
@@ -589,13 +605,20 @@ func patchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s d
 	return operations.PatchRegistry(lookup, p, s, id, func() error { return nil }, rec)
 }
 
-// idField is a field of Resource naming a registry entry, by its wire name.
+// idField is a field of Resource naming a resource by its id, with its
+// wire name.
 type idField struct {
 	name string
 	of   func(Resource) string
 }
 
 var (
+	idDominio          = idField{"idDominio", func(r Resource) string { return r.IDDominio }}
+	idUnitaOperativa   = idField{"idUnitaOperativa", func(r Resource) string { return r.IDUnitaOperativa }}
+	idTipoPendenza     = idField{"idTipoPendenza", func(r Resource) string { return r.IDTipoPendenza }}
+	idIncasso          = idField{"idIncasso", func(r Resource) string { return r.IDIncasso }}
+	idRiconciliazione  = idField{"idRiconciliazione", func(r Resource) string { return r.IDRiconciliazione }}
+	idPagamento        = idField{"idPagamento", func(r Resource) string { return r.IDPagamento }}
 	idIntermediario    = idField{"idIntermediario", func(r Resource) string { return r.IDIntermediario }}
 	idRuolo            = idField{"idRuolo", func(r Resource) string { return r.IDRuolo }}
 	principalOperatore = idField{"principalOperatore", func(r Resource) string { return r.PrincipalOperatore }}
@@ -604,7 +627,7 @@ var (
 
 // paymentRead adapts a read of the stored payment idPagamento.
 func paymentRead(op func(operations.Payments, domain.Principal, string, operations.Recorder) (*projections.Payment, error)) decideFunc {
-	return idRead("idPagamento", func(r Resource) string { return r.IDPagamento }, op)
+	return idRead(idPagamento, op)
 }
 
 // needReceipt reports the first field of a receipt's name left empty.

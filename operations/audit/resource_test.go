@@ -43,3 +43,19 @@ func TestResourceFieldsAreNamedStrings(t *testing.T) {
 		t.Fatalf("empty resource: %+v", got)
 	}
 }
+
+// TestWithIDsNamesEveryID: WithIDs fills every empty id field, keeps those
+// set, and leaves the service, the right and the place alone.
+func TestWithIDsNamesEveryID(t *testing.T) {
+	r := audit.Resource{IDA2A: "appA", IDDominio: "11111111111"}.WithIDs("*")
+	notIDs := map[string]string{"servizio": "", "autorizzazione": "", "idDominio": "11111111111", "idUnitaOperativa": "", "idTipoPendenza": "", "idA2A": "appA"}
+	for _, f := range r.Fields() {
+		want, kept := notIDs[f.Name]
+		if !kept {
+			want = "*"
+		}
+		if f.Value != want {
+			t.Errorf("%s = %q, want %q", f.Name, f.Value, want)
+		}
+	}
+}

@@ -169,15 +169,7 @@ func sortedKeys(m map[string]bool) []string {
 
 // storedProbe names a stored resource of every kind, so that an operation
 // on one is asked about ("allowed to ask; it does not exist").
-func storedProbe(r audit.Resource) audit.Resource {
-	r.IDA2A = or(r.IDA2A, domain.Wildcard)
-	r.IDPendenza, r.NumeroAvviso = domain.Wildcard, domain.Wildcard
-	r.IDPagamento, r.IDRiconciliazione = domain.Wildcard, domain.Wildcard
-	r.IUV, r.IDRicevuta = domain.Wildcard, domain.Wildcard
-	r.IDFlusso, r.DataOraFlusso, r.IDIncasso = domain.Wildcard, domain.Wildcard, domain.Wildcard
-	r.IDIntermediario, r.IDRuolo, r.PrincipalOperatore = domain.Wildcard, domain.Wildcard, domain.Wildcard
-	return r
-}
+func storedProbe(r audit.Resource) audit.Resource { return r.WithIDs(domain.Wildcard) }
 
 func or(a, b string) string {
 	if a != "" {
