@@ -39,13 +39,12 @@ func checkAddress(field string, s *events.Subject) error {
 	return nil
 }
 
-// validateDetails checks GovPay's optional fields of a pendenza and that
-// its importo is the sum of its voci (422 otherwise, as GovPay answers).
-func validateDetails(d *events.PendenzaDetails, importo int64) error {
+// validateDetails checks the syntax of GovPay's optional fields of a
+// pendenza (400); checkAmounts decides their sum.
+func validateDetails(d *events.PendenzaDetails) error {
 	if len(d.Voci) > 5 {
 		return invalid("voci", "at most 5 voci")
 	}
-	amounts := make([]int64, 0, len(d.Voci))
 	seen := map[string]bool{}
 	for i := range d.Voci {
 		if err := checkVoce(&d.Voci[i]); err != nil {
@@ -55,10 +54,6 @@ func validateDetails(d *events.PendenzaDetails, importo int64) error {
 			return invalid("voci.idVocePendenza", "%q listed twice", d.Voci[i].IDVocePendenza)
 		}
 		seen[d.Voci[i].IDVocePendenza] = true
-		amounts = append(amounts, d.Voci[i].AmountCents)
-	}
-	if !domain.VociMatchImporto(importo, amounts) {
-		return unprocessable("importo differs from the sum of the voci")
 	}
 	if d.AnnoRiferimento != 0 && (d.AnnoRiferimento < 1000 || d.AnnoRiferimento > 9999) {
 		return invalid("annoRiferimento", "must be a year of four digits")
@@ -148,6 +143,23 @@ func checkTypeFields(f *events.TypeFields) error {
 		if string(*raw) == "null" {
 			*raw = nil
 		}
+	}
+	return nil
+}
+
+// checkAmounts decides a pendenza's amounts once the caller was found
+// allowed to write it (403 before 422): the importo is greater than zero
+// and, with voci, their sum (422 otherwise, as GovPay answers).
+func checkAmounts(importo int64, d *events.PendenzaDetails) error {
+	if importo <= 0 {
+		return unprocessable("importo must be greater than zero")
+	}
+	amounts := make([]int64, 0, len(d.Voci))
+	for i := range d.Voci {
+		amounts = append(amounts, d.Voci[i].AmountCents)
+	}
+	if !domain.VociMatchImporto(importo, amounts) {
+		return unprocessable("importo differs from the sum of the voci")
 	}
 	return nil
 }

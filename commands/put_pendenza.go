@@ -38,7 +38,8 @@ type PutPendenza struct {
 
 // PutPendenza authorizes with the caller's PENDENZE grant (creation) or
 // ownership (update), then checks the entity and type exist and are
-// enabled. The notice number and UUID are fixed at creation.
+// enabled, then the amounts (checkAmounts). The notice number and UUID
+// are fixed at creation.
 func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (Result, error) {
 	if err := validatePendenza(&c); err != nil {
 		return Result{}, err
@@ -60,6 +61,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			}
 		}
 		if err := authorize(existing, at); err != nil {
+			return nil, err
+		}
+		if err := checkAmounts(c.AmountCents, &c.Details); err != nil {
 			return nil, err
 		}
 		e := events.PendenzaCreated{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza, IDDominio: c.IDDominio,
@@ -173,10 +177,7 @@ func validatePendenza(c *PutPendenza) error {
 	if c.NumeroAvviso != "" && !ValidAvviso(c.NumeroAvviso) {
 		return invalid("numeroAvviso", "must be 18 digits")
 	}
-	if c.AmountCents <= 0 {
-		return unprocessable("importo must be greater than zero")
-	}
-	return validateDetails(&c.Details, c.AmountCents)
+	return validateDetails(&c.Details)
 }
 
 // checkSubject validates a payer or remitter and upper-cases its fiscal code.

@@ -88,15 +88,23 @@ func CanReadPendenzaPagamento(p Principal, v PendenzaView) error {
 // then for everyone the type must allow spontaneous payments
 // (RuleSpontaneous).
 func CanCreatePendenzaPagamento(p Principal, at Place, t TypeView, payerID string) error {
-	if err := createPendenza.decide(&p, payerID, func() error {
-		return inGrant(&p, APIPagamento, at.IDDominio, at.IDUnita, at.IDTipoPendenza)
-	}); err != nil {
+	if err := CanAskCreatePendenzaPagamento(p, at, payerID); err != nil {
 		return err
 	}
 	if !t.Spontaneous {
 		return deny(RuleSpontaneous, "idTipoPendenza %s does not allow pendenze created by the payer", t.IDTipoPendenza)
 	}
 	return nil
+}
+
+// CanAskCreatePendenzaPagamento is CanCreatePendenzaPagamento's caller
+// rule, decided before the entity, type and unit are looked up (403 before
+// 422): an application needs the place in its PAGAMENTO scope, a citizen
+// must be the payer, an anonymous caller may.
+func CanAskCreatePendenzaPagamento(p Principal, at Place, payerID string) error {
+	return createPendenza.decide(&p, payerID, func() error {
+		return inGrant(&p, APIPagamento, at.IDDominio, at.IDUnita, at.IDTipoPendenza)
+	})
 }
 
 // CanAskPendenzaPagamento is the gate of GET /pendenze/{idA2A}/{idPendenza}

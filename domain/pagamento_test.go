@@ -128,6 +128,7 @@ func TestCanCreatePendenzaPagamento(t *testing.T) {
 	notSpont := TypeView{IDTipoPendenza: tA, Enabled: true}
 	at := Place{IDDominio: d1, IDTipoPendenza: tA}
 	a := app("A", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	pair := app("P", Grant{API: APIPagamento, Domini: Entities(ScopeOf(d1)), Tipi: ScopeOf(tA)})
 	const sess, other = "aa11", "bb22"
 	mine := PendenzaView{IDA2A: PortalIDA2A, IDPendenza: "x", IDDominio: d1, IDTipoPendenza: tA, SessionHash: sess}
 	runDecisions(t, []decision{
@@ -138,6 +139,10 @@ func TestCanCreatePendenzaPagamento(t *testing.T) {
 		{"application_in_scope", CanCreatePendenzaPagamento(a, at, spont, "ANY"), ""},
 		{"application_out_of_scope", CanCreatePendenzaPagamento(a, Place{IDDominio: d2, IDTipoPendenza: tA}, spont, "ANY"), RuleAPIScope},
 		{"operator", CanCreatePendenzaPagamento(operator(), at, spont, "ANY"), RuleAPIEntry},
+		{"ask_application_type_out_of_scope", CanAskCreatePendenzaPagamento(pair, Place{IDDominio: d1, IDTipoPendenza: tB}, "ANY"), RuleAPIScope},
+		{"ask_application_pair_in_scope", CanAskCreatePendenzaPagamento(pair, at, "ANY"), ""},
+		{"ask_citizen_for_another", CanAskCreatePendenzaPagamento(Citizen("CIT"), at, "OTHER"), RulePayer},
+		{"ask_anonymous", CanAskCreatePendenzaPagamento(Anonymous(sess), at, "ANY"), ""},
 		{"anonymous_reads_its_session", CanReadPendenzaPagamento(Anonymous(sess), mine), ""},
 		{"anonymous_other_session", CanReadPendenzaPagamento(Anonymous(other), mine), RuleSession},
 		{"anonymous_without_session", CanReadPendenzaPagamento(Anonymous(""), mine), RuleSession},

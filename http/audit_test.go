@@ -158,6 +158,25 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	inUO1 := pendenzaBodyFor(d1, t1, citizen1)
 	inUO1["idUnitaOperativa"] = "UO1"
 	w.must(t, "PUT", pe+"/pendenze/appPU/pu1", inUO1, as("appPU"))
+	// Pendenze created by their payer on the Pagamento API: an application
+	// granted d1 × DONAZIONE, one granted unit UO1 of d1.
+	w.putApp(t, "appT", "appT", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{tSpont}))
+	w.grantUO1(t, "appPGU", "PAGAMENTO", "opPGU", aclOf("Pendenze", "R"))
+	byPayer := func(unit string) map[string]any {
+		b := map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "M R"}}
+		if unit != "" {
+			b["idUnitaOperativa"] = unit
+		}
+		return b
+	}
+	createAt := func(tipo, unit string) audit.Resource {
+		return audit.Resource{IDDominio: d1, IDTipoPendenza: tipo, IDUnitaOperativa: unit}
+	}
+	zeroAmount := func(d string) map[string]any {
+		b := pendenzaBodyFor(d, t1, citizen1)
+		b["importo"] = 0
+		return b
+	}
 	updatePU := func(unit string) audit.Resource {
 		return audit.Resource{IDA2A: "appPU", IDPendenza: "pu1", IDDominio: d1, IDUnitaOperativa: unit, IDTipoPendenza: t1}
 	}
@@ -166,6 +185,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
 		{"pe_other_ida2a", "PUT", pe + "/pendenze/appB/new2", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appB", d1))},
 		{"pe_out_of_scope_entity", "PUT", pe + "/pendenze/appA/new3", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d2))},
+		{"pe_out_of_scope_entity_zero_amount_403", "PUT", pe + "/pendenze/appA/new5", zeroAmount(d2), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d2))},
 		{"pe_create_unknown_type_422", "PUT", pe + "/pendenze/appA/new4", pendenzaBodyFor(d1, "NOPE", citizen1), opts(as("appA")), pq("appA", B, pen, "create", audit.Resource{IDA2A: "appA", IDDominio: d1, IDTipoPendenza: "NOPE"})},
 		{"pe_updates_own", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d1, IDTipoPendenza: t1})},
 		{"pe_updates_moving_out_of_scope", "PUT", pe + "/pendenze/appA/own", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "own", IDDominio: d2, IDTipoPendenza: t1})},
@@ -197,6 +217,12 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"pg_app_lists", "GET", pg + "/pendenze", nil, opts(as("appB")), pq("appB", B, pag, "list-pendenze", res)},
 		{"pg_app_without_grant", "GET", pg + "/pendenze", nil, opts(as("appC")), pq("appC", B, pag, "list-pendenze", res)},
 		{"pg_app_pays_in_scope", "POST", pg + "/pagamenti", payRef("appA", "pa1"), opts(as("appA")), pq("appA", B, pag, "pay", pend("appA", "pa1"))},
+		{"pg_app_creates_pendenza_in_scope", "POST", pg + "/pendenze/" + d1 + "/" + tSpont, byPayer(""), opts(as("appT")), pq("appT", B, pag, "create-pendenza", createAt(tSpont, ""))},
+		{"pg_app_creates_pendenza_unknown_type_out_of_scope_403", "POST", pg + "/pendenze/" + d1 + "/NOPE", byPayer(""), opts(as("appT")), pq("appT", B, pag, "create-pendenza", createAt("NOPE", ""))},
+		{"pg_app_creates_pendenza_disabled_type_out_of_scope_403", "POST", pg + "/pendenze/" + d1 + "/SPENTO", byPayer(""), opts(as("appT")), pq("appT", B, pag, "create-pendenza", createAt("SPENTO", ""))},
+		{"pg_app_creates_pendenza_unknown_type_in_scope_422", "POST", pg + "/pendenze/" + d1 + "/NOPE", byPayer(""), opts(as("appA")), pq("appA", B, pag, "create-pendenza", createAt("NOPE", ""))},
+		{"pg_app_creates_pendenza_in_its_unit", "POST", pg + "/pendenze/" + d1 + "/" + tSpont, byPayer("UO1"), opts(as("appPGU")), pq("appPGU", B, pag, "create-pendenza", createAt(tSpont, "UO1"))},
+		{"pg_app_creates_pendenza_unknown_unit_out_of_scope_403", "POST", pg + "/pendenze/" + d1 + "/" + tSpont, byPayer("NOPE"), opts(as("appPGU")), pq("appPGU", B, pag, "create-pendenza", createAt(tSpont, "NOPE"))},
 		{"pg_app_pays_out_of_scope", "POST", pg + "/pagamenti", payRef("appB", "pb1"), opts(as("appA")), pq("appA", B, pag, "pay", pend("appB", "pb1"))},
 		{"pg_anonymous_pays_by_id", "POST", pgPub + "/pagamenti", payRef("appA", "pa1"), nil, pq("", P, pag, "pay", pend("appA", "pa1"))},
 		{"pg_citizen_pays_own", "POST", pgSpid + "/pagamenti", payRef("appA", "pa1"), opts(asSPID(citizen1)), pq(citizen1, S, pag, "pay", pend("appA", "pa1"))},
