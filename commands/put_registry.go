@@ -371,9 +371,6 @@ func (h *Handler) ChangeOwnPassword(ctx context.Context, actor Actor, password s
 		if cur == nil {
 			return nil, fmt.Errorf("%w: operator %s", ErrNotFound, principal)
 		}
-		if cur.PasswordHash == "" {
-			return nil, unprocessable("operator %s authenticates without a password (client certificate): there is none to change", principal)
-		}
 		e := *cur
 		e.PasswordHash, e.APIKeyHash = hash, "" // "" keeps the API key
 		return []events.Event{events.OperatorUpdated(e)}, nil

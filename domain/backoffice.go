@@ -1,5 +1,7 @@
 package domain
 
+import "errors"
+
 // Backoffice rules (API.md section 4). A caller's rights are the union over
 // its roles, each right carrying its own role's scope: a right from role A
 // never reaches role B's entities, so every scoped check looks for one
@@ -183,6 +185,19 @@ func CanChangeOwnProfile(p Principal, member string) error {
 	}
 	if member != ProfilePassword {
 		return deny(RuleOwnProfile, "an operator changes only its own password: %s is granted under Anagrafica Ruoli W", member)
+	}
+	return nil
+}
+
+// ErrNoPassword: an operator that authenticates without a password (a
+// client certificate, an API key) has none to change.
+var ErrNoPassword = errors.New("it authenticates without a password (client certificate or API key): there is none to change")
+
+// PasswordChangeable decides, once p was found allowed to change its own
+// password (CanChangeOwnProfile), whether it has one (ErrNoPassword).
+func PasswordChangeable(p Principal) error {
+	if !p.Password {
+		return ErrNoPassword
 	}
 	return nil
 }

@@ -91,7 +91,11 @@ type Principal struct {
 	Name    string // principal: username, canonical DN or upper-cased fiscal code; "" for anonymous
 	IDA2A   string // the application's id, for KindApplication
 	Enabled bool
-	Roles   []Role
+	// Password: the principal has a password (an operator may change it,
+	// PATCH /profilo); one that authenticates with a client certificate
+	// or an API key alone has none.
+	Password bool
+	Roles    []Role
 	// grants holds the application's per-API grants, indexed by API.i;
 	// a nil entry means not authorized on that API.
 	grants [len(apiNames)]*Grant

@@ -1,6 +1,9 @@
 package domain
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestCanReadAPIProfile(t *testing.T) {
 	t.Parallel()
@@ -28,4 +31,15 @@ func TestCanChangeOwnProfile(t *testing.T) {
 		{"application", CanChangeOwnProfile(app("A"), ProfilePassword), RuleAPIEntry},
 		{"citizen", CanChangeOwnProfile(Citizen("RSSMRA80A01H501U"), ProfilePassword), RuleAPIEntry},
 	})
+}
+
+func TestPasswordChangeable(t *testing.T) {
+	op := operator(role("r", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll()))
+	if err := PasswordChangeable(op); !errors.Is(err, ErrNoPassword) {
+		t.Fatalf("an operator without a password: %v, want ErrNoPassword", err)
+	}
+	op.Password = true
+	if err := PasswordChangeable(op); err != nil {
+		t.Fatalf("an operator with a password: %v", err)
+	}
 }

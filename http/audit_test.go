@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"crypto/x509/pkix"
 	"encoding/json"
 	"log/slog"
 	"net/url"
@@ -90,6 +91,10 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idA2A": "appA", "idPendenza": "pa1"}, {"idA2A": "appB", "idPendenza": "pc2"}}},
 		asSPID(citizen1)).decode(t, &span)
 	sslCert := w.ca.ClientCert(t, sslSubject)
+	// An operator that authenticates with a client certificate alone.
+	const opSSL = "CN=op-ssl, O=Ente, C=IT"
+	w.must(t, "PUT", bo+"/operatori/"+url.PathEscape(opSSL), map[string]any{"ragioneSociale": "Operatore ssl", "abilitato": true, "ruoli": []string{"readOnly"}})
+	opSSLCert := w.ca.ClientCert(t, pkix.Name{CommonName: "op-ssl", Organization: []string{"Ente"}, Country: []string{"IT"}})
 	w.must(t, "PUT", bo+"/tipiPendenza/SPENTO", map[string]any{"descrizione": "Tipo spento", "abilitato": false, "pagamentoSpontaneo": true})
 
 	// A paid pendenza: d1 served by an intermediary whose connector
@@ -352,6 +357,7 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_patch_profilo_application_403", "PATCH", bo + "/profilo", newPassword, opts(as("appA")), pq("appA", B, bof, "patch-profilo", res)},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
 		// last: opRO sets its password (to the same one)
+		{"bo_patch_profilo_without_password_422", "PATCH", "/backoffice/rs/ssl/v1/profilo", newPassword, opts(asCert(opSSLCert)), pq(opSSL, domain.AuthSSL, bof, "patch-profilo", res)},
 		{"bo_patch_profilo_password", "PATCH", bo + "/profilo", newPassword, opts(as("opRO")), pq("opRO", B, bof, "patch-profilo", res)},
 	}
 	outcomes := map[string]int{}

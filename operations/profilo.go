@@ -11,17 +11,23 @@ func ProfiloAPI(p domain.Principal, api domain.API, rec Recorder) error {
 }
 
 // ChangeOwnProfile is PATCH /profilo on the Backoffice: each member the
-// patch touches, in order, must be one the caller may change itself.
+// patch touches (none: its password), in order, must be one the caller
+// may change itself, then the password must be one it has (422 for an
+// operator that authenticates without one, domain.PasswordChangeable).
 func ChangeOwnProfile(p domain.Principal, members []string, rec Recorder) error {
 	if len(members) == 0 {
-		return check(rec, "CanChangeOwnProfile", domain.CanChangeOwnProfile(p, domain.ProfilePassword))
+		members = []string{domain.ProfilePassword}
 	}
 	for _, m := range members {
 		if err := check(rec, "CanChangeOwnProfile", domain.CanChangeOwnProfile(p, m)); err != nil {
 			return err
 		}
 	}
-	return nil
+	err := domain.PasswordChangeable(p)
+	if err != nil {
+		err = Unprocessable("operator %s cannot change its password: %v", p.Name, err)
+	}
+	return check(rec, "PasswordChangeable", err)
 }
 
 // ProfiloDomini reports whether the Backoffice profile of p names entity

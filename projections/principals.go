@@ -242,13 +242,13 @@ func (p *principals) rebuild(name string, pos events.Position) {
 	var rec *PrincipalRecord
 	if app := p.appByPrincipal(name); app != nil {
 		pr := domain.Principal{Kind: domain.KindApplication, Name: app.Principal, IDA2A: app.IDA2A,
-			Enabled: app.Enabled, Roles: p.resolveRoles(app.Roles, app.Personal)}
+			Enabled: app.Enabled, Password: app.PasswordHash != "", Roles: p.resolveRoles(app.Roles, app.Personal)}
 		for _, g := range app.Grants {
 			pr = pr.WithGrant(g)
 		}
 		rec = &PrincipalRecord{Principal: pr, PasswordHash: app.PasswordHash, APIKeyHash: app.APIKeyHash, Position: pos}
 	} else if op, ok := p.ops.get(name); ok {
-		pr := domain.Principal{Kind: domain.KindOperator, Name: op.Principal, Enabled: op.Enabled,
+		pr := domain.Principal{Kind: domain.KindOperator, Name: op.Principal, Enabled: op.Enabled, Password: op.PasswordHash != "",
 			Roles: p.resolveRoles(op.Roles, op.Personal)}
 		rec = &PrincipalRecord{Principal: pr, PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Position: pos}
 	}
