@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 )
@@ -25,7 +24,8 @@ type PutEntity struct {
 	KeepFields bool
 }
 
-// PutEntity needs Anagrafica Creditore W with idDominio in scope.
+// PutEntity needs Anagrafica Creditore W with idDominio in scope, and the
+// intermediary it names registered (operations.WriteEntity).
 func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Result, error) {
 	if err := firstError(
 		CheckDominio("idDominio", c.IDDominio),
@@ -47,13 +47,8 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 			return Result{}, err
 		}
 	}
-	if err := operations.OnDominio(actor.Principal, domain.ServiceAnagraficaCreditore, domain.RightWrite, c.IDDominio, nil); err != nil {
+	if err := operations.WriteEntity(h.model, actor.Principal, c.IDDominio, c.IDIntermediario, nil); err != nil {
 		return Result{}, err
-	}
-	if c.IDIntermediario != "" {
-		if _, ok := h.model.Intermediary(c.IDIntermediario); !ok {
-			return Result{}, unprocessable("idIntermediario %s is not registered", c.IDIntermediario)
-		}
 	}
 	return h.execute(ctx, actor, events.StreamDominio+c.IDDominio, func(stream []events.Envelope) ([]events.Event, error) {
 		e := events.CreditorEntityRegistered{IDDominio: c.IDDominio, RagioneSociale: c.RagioneSociale,

@@ -93,6 +93,24 @@ func ReadEntity(m Entities, p domain.Principal, idDominio string, rec Recorder) 
 		func() (events.CreditorEntityRegistered, bool) { return m.Entity(idDominio) }, nil)
 }
 
+// Intermediaries finds registered intermediaries.
+type Intermediaries interface {
+	Intermediary(id string) (*projections.Intermediary, bool)
+}
+
+// WriteEntity is PUT /domini/{idDominio}: Anagrafica Creditore W on
+// idDominio, then the intermediary the entity names, when it names one,
+// must be registered (422).
+func WriteEntity(m Intermediaries, p domain.Principal, idDominio, idIntermediario string, rec Recorder) error {
+	if err := OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightWrite, idDominio, rec); err != nil || idIntermediario == "" {
+		return err
+	}
+	if _, ok := m.Intermediary(idIntermediario); !ok {
+		return check(rec, "intermediary", Unprocessable("idIntermediario %s is not registered", idIntermediario))
+	}
+	return check(rec, "intermediary", nil)
+}
+
 // ReadRegistry is GET of one entry of an unscoped Backoffice registry
 // (tipiPendenza, intermediari, ruoli, operatori, applicazioni): the
 // service's R, then the entry, found by lookup.

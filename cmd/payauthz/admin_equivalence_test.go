@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
+	"go.yaml.in/yaml/v3"
 )
 
 // richConfigYAML is a configuration where scopes matter: an intermediary
@@ -105,6 +107,44 @@ protezione:
     denyOnFail: true
     timeoutMs: 1000
 `
+
+// supplySecrets adds to an export the secrets it omits, as whoever applies
+// it supplies them: the protection cannot be enabled without its captcha
+// secret, and an operator that has a password gets one (whether it has
+// one decides PATCH /profilo; the decisions assume valid credentials
+// otherwise).
+func supplySecrets(t *testing.T, exported string, m *projections.ReadModel) string {
+	t.Helper()
+	var doc struct {
+		Rest       map[string]any   `yaml:",inline"`
+		Operatori  []map[string]any `yaml:"operatori"`
+		Protezione struct {
+			Rest    map[string]any `yaml:",inline"`
+			Captcha map[string]any `yaml:"captcha"`
+		} `yaml:"protezione"`
+	}
+	if err := yaml.Unmarshal([]byte(exported), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Protezione.Captcha == nil {
+		t.Fatalf("no captcha section in the export:\n%s", exported)
+	}
+	doc.Protezione.Captcha["secretKey"] = "captcha-secret-1"
+	passwords := 0
+	for _, op := range doc.Operatori {
+		if o, ok := m.Operator(fmt.Sprint(op["principal"])); ok && o.PasswordHash != "" {
+			op["password"], passwords = "restored-password-1", passwords+1
+		}
+	}
+	if passwords < 3 {
+		t.Fatalf("%d operators with a password in the export:\n%s", passwords, exported)
+	}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // atPosition is how the explain trail names the event that shaped a
 // principal: its position differs between deployments.
@@ -210,14 +250,7 @@ func TestAdminExportApplyReproducesEveryDecision(t *testing.T) {
 	if strings.Contains(exported, "captcha-secret-1") || strings.Contains(exported, "password") {
 		t.Fatalf("the export holds a secret:\n%s", exported)
 	}
-	// Secrets are omitted from an export and supplied by whoever applies
-	// it: passwords may stay unset (decisions assume valid credentials),
-	// the protection cannot be enabled without its captcha secret.
-	withSecret := strings.Replace(exported, "\n    captcha:\n", "\n    captcha:\n        secretKey: captcha-secret-1\n", 1)
-	if withSecret == exported {
-		t.Fatalf("no captcha section in the export:\n%s", exported)
-	}
-	exp := tempFile(t, "exported.yaml", withSecret)
+	exp := tempFile(t, "exported.yaml", supplySecrets(t, exported, liveModel(t, a.data)))
 	b := startAdminService(t, cfg, "b")
 	if out := mustRun(t, "admin", "--config", cfg, "--context", "b", "apply", "-f", exp); !strings.Contains(out, " 0 failed") {
 		t.Fatalf("apply of the export:\n%s", out)

@@ -209,7 +209,7 @@ var catalogue = []*Operation{
 		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
-		Routes: []string{"PUT /domini/{idDominio}", "GET /domini/{idDominio}/unitaOperative",
+		Routes: []string{"GET /domini/{idDominio}/unitaOperative",
 			"GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti/{id}", "GET /tipiPendenza", "PUT /tipiPendenza/{idTipoPendenza}",
 			"PUT registries (intermediari, ruoli, operatori)", "GET /eventi",
 			"GET /riconciliazioni, /flussiRendicontazione, /riscossioni", "GET|PUT /configurazioni/hardening",
@@ -220,6 +220,14 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "read-dominio", Summary: "read the entity idDominio (Anagrafica Creditore R on it)",
 		Routes: []string{"GET /domini/{idDominio}"},
 		decide: idRead(idDominio, operations.ReadEntity)},
+	{API: domain.APIBackoffice, Name: "write-dominio", Summary: "register or update the entity idDominio (Anagrafica Creditore W on it; the intermediary idIntermediario it names, when named, must be registered)",
+		Routes: []string{"PUT /domini/{idDominio}"},
+		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
+			if err := need("idDominio", r.IDDominio); err != nil {
+				return err
+			}
+			return operations.WriteEntity(m, p, r.IDDominio, r.IDIntermediario, rec)
+		}},
 	{API: domain.APIBackoffice, Name: "read-unita-operativa", Summary: "read the operational unit idDominio/idUnitaOperativa (Anagrafica Creditore R on the whole entity)",
 		Routes: []string{"GET /domini/{idDominio}/unitaOperative/{idUnitaOperativa}"},
 		decide: dominioRead(idUnitaOperativa, operations.ReadUnit)},
