@@ -12,6 +12,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/operations/audit"
 )
 
 // FaultBean is GovPay's error body.
@@ -78,6 +79,8 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the principal is already in use"}
 	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):
 		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the resource changed concurrently or differs from the stored one"}
+	case errors.Is(err, audit.ErrBusy):
+		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the log moved on while the answer was read: ask again, or at a posizione"}
 	case errors.Is(err, errConsistencyTimeout):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the consistency token was not reached in time"}
 	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):

@@ -9,4 +9,8 @@ var (
 	// ErrBadQuery is returned for a query missing what its operation needs
 	// (wrapped with which field).
 	ErrBadQuery = errors.New("audit: bad query")
+	// ErrBusy is returned for a who-can that commits kept interrupting on
+	// the live read models: its answer would not be one position's. Ask
+	// again, or at a position (posizione).
+	ErrBusy = errors.New("audit: the log moved on while the answer was read; ask again, or at a posizione")
 )

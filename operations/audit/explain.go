@@ -154,8 +154,21 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 
 // ExplainOn is Explain whose operation finds its resources through on
 // (m with a resource already in hand, as whatcan holds one); the
-// principal and the position are read from m.
+// principal and the position are read from m. Every read of it sees one
+// state of m, after whole commits, and the position it reports is that
+// state's (projections.ReadModel.Consistent): the outcome is the one at
+// that position even while commits are published.
 func ExplainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error) {
+	var x *Explanation
+	var err error
+	pos := m.Consistent(func() { x, err = explainOn(m, on, q) })
+	if x != nil {
+		x.Position = uint64(pos)
+	}
+	return x, err
+}
+
+func explainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error) {
 	op, err := Lookup(q.API, q.Operation)
 	if err != nil {
 		return nil, err
@@ -165,7 +178,7 @@ func ExplainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error
 		auth = domain.AuthBasic
 	}
 	x := &Explanation{Principal: q.Principal, Auth: auth.String(), API: q.API.String(), Operation: op.Name,
-		Resource: q.Resource, Position: uint64(m.AppliedPosition()), Trail: []Step{}, Evidence: []Evidence{}}
+		Resource: q.Resource, Trail: []Step{}, Evidence: []Evidence{}}
 	if err := x.check("auth-accepted", domain.AcceptsAuth(q.API, auth)); err != nil {
 		return x, nil
 	}

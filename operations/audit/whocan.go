@@ -36,12 +36,32 @@ const anyCitizen = "*"
 // API a citizen (the payer of the named pendenza, and any citizen) and an
 // anonymous caller. Each holder carries the roles or grant that cover the
 // resource. The decision of each is Explain's, so it is the live one.
+// Every decision of it reads one state of m, whose position it reports;
+// commits that keep interrupting the read (whoCanAttempts times) make it
+// ErrBusy rather than an answer that mixes positions.
 func WhoCan(m *projections.ReadModel, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
 	op, err := Lookup(api, operation)
 	if err != nil {
 		return nil, err
 	}
-	res := &WhoCanResult{API: api.String(), Operation: op.Name, Resource: r, Position: uint64(m.AppliedPosition()), Holders: []Holder{}}
+	var res *WhoCanResult
+	pos, ok := m.ConsistentWithin(whoCanAttempts, func() { res, err = whoCan(m, api, op, r) })
+	switch {
+	case !ok:
+		return nil, ErrBusy
+	case err != nil:
+		return nil, err
+	}
+	res.Position = uint64(pos)
+	return res, nil
+}
+
+// whoCanAttempts bounds the reads of one who-can: over a thousand
+// principals one takes milliseconds, and the log commits far less often.
+const whoCanAttempts = 16
+
+func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource) (*WhoCanResult, error) {
+	res := &WhoCanResult{API: api.String(), Operation: op.Name, Resource: r, Holders: []Holder{}}
 	try := func(name string, auth domain.AuthType) error {
 		x, err := Explain(m, Query{Principal: name, Auth: auth, API: api, Operation: op.Name, Resource: r})
 		if err != nil {
