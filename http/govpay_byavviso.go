@@ -15,3 +15,13 @@ func (s *Server) byAvviso(op func(operations.Notices, domain.Principal, string, 
 		return read2[operations.Notices](c, s.model, pIDDominio, pAvviso, op, toPendenza)
 	}
 }
+
+// byAvvisoPagamento is the Pagamento API's read by notice: on the public
+// mount behind the protection of GET /avvisi (API.md section 7).
+func (s *Server) byAvvisoPagamento(c *echo.Context) error {
+	guard := func(uuid string) error { return s.protectPublic(c, domain.ProtectedNotice, uuid) }
+	return read2[operations.Notices](c, s.model, pIDDominio, pAvviso,
+		func(m operations.Notices, p domain.Principal, idDominio, numeroAvviso string, rec operations.Recorder) (projections.Pendenza, error) {
+			return operations.ReadByAvvisoPagamento(m, p, idDominio, numeroAvviso, guard, rec)
+		}, toPendenza)
+}

@@ -374,6 +374,7 @@ func TestPublicProtectionUUID(t *testing.T) {
 	pA := w.createPendenza(t, "appA", "uuid-a", d1, t1, citizen1)
 	pB := w.createPendenza(t, "appA", "uuid-b", d1, t1, citizen1)
 	avviso := pgPublic + "/avvisi/" + d1 + "/" + pA.NumeroAvviso
+	byAvviso := pgPublic + "/pendenze/byAvviso/" + d1 + "/"
 	wrong := strings.Repeat("0", 32)
 	if pA.UUID == wrong || len(pA.UUID) != 32 {
 		t.Fatalf("unexpected UUID %q", pA.UUID)
@@ -399,6 +400,8 @@ func TestPublicProtectionUUID(t *testing.T) {
 		{"wrong_uuid_falls_back_to_passing_captcha", "GET", avviso + "?UUID=" + wrong, []reqOpt{token("v2-ok")}, 200},
 		{"wrong_uuid_and_failing_captcha", "GET", avviso + "?UUID=" + wrong, []reqOpt{token("v2-fail")}, 403},
 		{"uuid_on_unknown_notice_reveals_nothing", "GET", pgPublic + "/avvisi/" + d1 + "/000000000000000009?UUID=" + pA.UUID, nil, 403},
+		{"by_avviso_behind_the_protection", "GET", byAvviso + pA.NumeroAvviso, nil, 403},
+		{"by_avviso_of_unknown_notice_reveals_nothing", "GET", byAvviso + "000000000000000009", nil, 403},
 		{"uuid_does_not_pass_a_payment", "POST", pgPublic + "/pagamenti?UUID=" + pA.UUID, nil, 403},
 		{"citizen_mount_not_protected", "GET", "/pagamento/rs/spid/v2/avvisi/" + d1 + "/" + pA.NumeroAvviso, []reqOpt{asSPID(citizen2)}, 200},
 		{"application_mount_not_protected", "GET", pg + "/avvisi/" + d1 + "/" + pA.NumeroAvviso, []reqOpt{as("appA")}, 200},
@@ -408,6 +411,7 @@ func TestPublicProtectionUUID(t *testing.T) {
 		{"off_absent_uuid_passes", "GET", avviso, nil, 200},
 		{"off_wrong_uuid_ignored", "GET", avviso + "?UUID=" + wrong, nil, 200},
 		{"off_failing_captcha_ignored", "GET", avviso, []reqOpt{token("v2-fail")}, 200},
+		{"off_by_avviso_of_unknown_notice_is_missing", "GET", byAvviso + "000000000000000009", nil, 404},
 		{"off_payment_without_captcha", "POST", pgPublic + "/pagamenti", nil, 201},
 	}
 	run := func(t *testing.T, cases []tcase) {

@@ -171,7 +171,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIPagamento, http.MethodGet, "/domini", s.pgDomini},
 		{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/tipiPendenza", s.pgTipiPendenza},
 		{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/unitaOperative", s.pgUnitaOperative},
-		{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPagamento)},
+		{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvvisoPagamento},
 
 		// Ragioneria, API.md section 8: applications authorized on the
 		// Ragioneria API, scoped by the idDominio of their grant.

@@ -19,11 +19,13 @@ func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso
 	return decided(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza, p, pd, err)
 }
 
-// ReadByAvvisoPagamento is the Pagamento v2 read: the notice's gate and
-// missing rule (as GET /avvisi), then the pendenza read rule (the payer,
-// or an application whose PAGAMENTO grant covers it).
-func ReadByAvvisoPagamento(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
+// ReadByAvvisoPagamento is the Pagamento v2 read: the notice's gate,
+// protection (guard, as ReadNotice's: on the public mount no caller
+// learns whether a notice exists without passing it) and missing rule (as
+// GET /avvisi), then the pendenza read rule (the payer, an application
+// whose PAGAMENTO grant covers it, the anonymous session that created it).
+func ReadByAvvisoPagamento(m Notices, p domain.Principal, idDominio, numeroAvviso string, guard func(uuid string) error, rec Recorder) (projections.Pendenza, error) {
+	pd, err := notice(m, p, idDominio, numeroAvviso, guard, rec)
 	return decided(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento, p, pd, err)
 }
 

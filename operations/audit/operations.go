@@ -353,7 +353,9 @@ var catalogue = []*Operation{
 				return operations.ReadNotice(m, p, r.IDDominio, r.NumeroAvviso, nil, rec)
 			})
 		}},
-	byAvviso(domain.APIPagamento, operations.ReadByAvvisoPagamento),
+	byAvviso(domain.APIPagamento, func(m operations.Notices, p domain.Principal, idDominio, numeroAvviso string, rec operations.Recorder) (projections.Pendenza, error) {
+		return operations.ReadByAvvisoPagamento(m, p, idDominio, numeroAvviso, nil, rec) // captcha protection not evaluated, as read-notice
+	}),
 	byAvviso(domain.APIPendenze, operations.ReadByAvvisoPendenze),
 	byAvviso(domain.APIRagioneria, operations.ReadByAvvisoRagioneria),
 	{API: domain.APIPagamento, Name: "profilo", Summary: "read the caller's profile",
