@@ -3,6 +3,8 @@ package httpapi
 import (
 	"context"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/base64"
 	"errors"
 	"net"
@@ -203,7 +205,15 @@ func (s *Server) verifyPeer(r *http.Request) (string, bool) {
 		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err != nil {
 		return "", false
 	}
-	return leaf.Subject.String(), true
+	// The subject as issued: its raw RDN sequence, not leaf.Subject, which
+	// Go rebuilds from the fields it knows (repeated attributes merged or
+	// dropped, attributes reordered), so that two different subjects
+	// could print alike (API.md section 9 compares the RDNs in order).
+	var rdns pkix.RDNSequence
+	if rest, err := asn1.Unmarshal(leaf.RawSubject, &rdns); err != nil || len(rest) != 0 {
+		return "", false
+	}
+	return rdns.String(), true
 }
 
 // spidPrincipal returns the upper-cased fiscal code sent by a trusted
@@ -224,7 +234,13 @@ func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
 	if !trusted {
 		return "", false
 	}
-	return domain.ParseCitizen(c.Request().Header.Get(spidHeader))
+	// One value only: a proxy that appends its own to the client's would
+	// otherwise leave the client's first.
+	vs := c.Request().Header.Values(spidHeader)
+	if len(vs) != 1 {
+		return "", false
+	}
+	return domain.ParseCitizen(vs[0])
 }
 
 // parseBasic parses an "Authorization: Basic" header value. It accepts the

@@ -1,0 +1,58 @@
+package httpapi
+
+import (
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"testing"
+)
+
+// TestSSLPrincipalIsTheSubjectAsIssued: the ssl principal is the
+// certificate's subject DN (API.md section 1), compared RDN by RDN in the
+// same or reversed order (section 9). It is read from the subject as
+// issued, not from Go's parsed pkix.Name, which merges repeated
+// attributes, keeps one CN and reorders: two OUs are five RDNs, another
+// order or an extra CN is another principal.
+func TestSSLPrincipalIsTheSubjectAsIssued(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t) // appSSL is "CN=app-ssl, O=Ente, C=IT"
+	w.putApp(t, "appOU", "C=IT, O=Ente, OU=Uno, OU=Due, CN=app-ou", "", true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	var (
+		c  = asn1.ObjectIdentifier{2, 5, 4, 6}
+		o  = asn1.ObjectIdentifier{2, 5, 4, 10}
+		ou = asn1.ObjectIdentifier{2, 5, 4, 11}
+		cn = asn1.ObjectIdentifier{2, 5, 4, 3}
+	)
+	at := func(t asn1.ObjectIdentifier, v string) pkix.AttributeTypeAndValue {
+		return pkix.AttributeTypeAndValue{Type: t, Value: v}
+	}
+	cases := []struct {
+		name    string
+		subject []pkix.AttributeTypeAndValue // one RDN each, in this order
+		status  int
+	}{
+		{"two_ous_as_registered", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(ou, "Uno"), at(ou, "Due"), at(cn, "app-ou")}, 200},
+		{"registered_order", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "app-ssl")}, 200},
+		{"another_order", []pkix.AttributeTypeAndValue{at(o, "Ente"), at(cn, "app-ssl"), at(c, "IT")}, 401},
+		{"an_extra_cn", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "intruder"), at(cn, "app-ssl")}, 401},
+		{"two_ous_swapped", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(ou, "Due"), at(ou, "Uno"), at(cn, "app-ou")}, 401},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cert := w.ca.ClientCert(t, pkix.Name{ExtraNames: tc.subject})
+			w.do(t, "GET", "/pendenze/rs/ssl/v2/pendenze", nil, asCert(cert)).expect(t, tc.status, codiceOf(tc.status))
+		})
+	}
+}
+
+// TestSPIDHeaderWithTwoValuesIsRefused: X-SPID-FISCALNUMBER is believed
+// because a trusted proxy sets it (API.md section 1); two values (a proxy
+// that appends its own to the client's) are ambiguous: 401, not the first.
+func TestSPIDHeaderWithTwoValuesIsRefused(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t) // 127.0.0.1 is a trusted proxy
+	w.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, func(r *request) {
+		r.header.Add(spidHeader, citizen2) // what the client sent
+		r.header.Add(spidHeader, citizen1) // what the proxy appended
+	}).expect(t, 401, "401000")
+	w.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1)).expect(t, 200, "")
+}
