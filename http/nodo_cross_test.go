@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"crypto/x509/pkix"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,53 @@ func TestNodoOtherIntermediarysConnector(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNodoConnectorPasswordStaysWithItsPrincipal: an update of an
+// intermediary without a password keeps the stored one only for the same
+// connector principal; under a new principal (a basic connector moved to a
+// certificate) the old password opens nothing.
+func TestNodoConnectorPasswordStaysWithItsPrincipal(t *testing.T) {
+	t.Parallel()
+	w := &nodeWorld{world: newWorld(t)}
+	w.putIntermediary(t, intB, nodeB, nodeBPass, true)
+	w.putServedEntity(t, d1, intB)
+	p := w.createPendenza(t, "appA", "pc1", d1, t1, citizen1)
+	path := nd + "/intermediari/" + intB + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+	w.do(t, "GET", path, nil, asBasic(nodeB, nodeBPass)).expect(t, 200, "")
+
+	const dn = "CN=node-ssl, O=PagoPA, C=IT"
+	w.putIntermediary(t, intB, dn, "", true) // a certificate connector now, no password given
+	w.do(t, "GET", path, nil, asBasic(nodeB, nodeBPass)).expect(t, 401, "401000")
+	w.do(t, "GET", path, nil, asBasic(dn, nodeBPass)).expect(t, 401, "401000")
+
+	w.putIntermediary(t, intB, nodeB, "node-b-new-password", true) // basic again, with a new password
+	w.putIntermediary(t, intB, nodeB, "", true)                    // same principal, no password: kept
+	w.do(t, "GET", path, nil, asBasic(nodeB, "node-b-new-password")).expect(t, 200, "")
+	w.do(t, "GET", path, nil, asBasic(nodeB, nodeBPass)).expect(t, 401, "401000")
+}
+
+// TestNodoCertificateConnectorNameIsThrottledLikeAnUnknownName: over basic,
+// the name of a connector without a password (a certificate's DN) costs
+// what a wrong password costs and is throttled the same way: no timing or
+// status tells it from an unknown name.
+func TestNodoCertificateConnectorNameIsThrottledLikeAnUnknownName(t *testing.T) {
+	t.Parallel()
+	w := &nodeWorld{world: newWorld(t, withLoginThrottle())}
+	w.putIntermediary(t, "SSLONLY", "CN=node-ssl, O=PagoPA, C=IT", "", true)
+	w.putIntermediary(t, intB, nodeB, nodeBPass, true)
+	w.putServedEntity(t, d1, intB)
+	path := nd + "/intermediari/" + intB + "/avvisi/" + d1 + "/000000000000000000"
+	statuses := func(user string) []int {
+		var out []int
+		for range 8 {
+			out = append(out, w.do(t, "GET", path, nil, asBasic(user, "wrong-password")).Status)
+		}
+		return out
+	}
+	unknown, connector := statuses("nobody-at-all"), statuses("CN=node-ssl, O=PagoPA, C=IT")
+	if !slices.Equal(unknown, connector) || unknown[len(unknown)-1] != 429 {
+		t.Fatalf("an unknown name is answered %v, a certificate connector's name %v", unknown, connector)
 	}
 }

@@ -53,7 +53,11 @@ func (r *registry) putProtection(e events.PublicAPIProtectionConfigured) { r.pro
 
 func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.Position) {
 	old, existed := r.intermediaries.get(e.IDIntermediario)
-	if existed && e.ConnectorPasswordHash == "" {
+	// An update without a password keeps the stored one only for the same
+	// connector principal: a password is that principal's, and must not
+	// open the node API under the next one (a basic connector moved to a
+	// certificate because its password leaked).
+	if existed && e.ConnectorPasswordHash == "" && old.Event.ConnectorPrincipal == e.ConnectorPrincipal {
 		e.ConnectorPasswordHash = old.Event.ConnectorPasswordHash
 	}
 	rec := &Intermediary{Event: e, Position: pos}
@@ -183,15 +187,22 @@ func (m *ReadModel) KnownNodeCredentialsGated(gate Gate, from, user, password st
 		}
 	})
 	if len(connectors) > 0 {
+		verified := false
 		for _, in := range connectors {
 			if in.Event.ConnectorPasswordHash != "" {
 				ok, err := verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, user)
 				if err != nil || ok {
 					return ok, err
 				}
+				verified = true
 			}
 		}
-		return false, nil
+		if verified {
+			return false, nil
+		}
+		// Connectors without a password (certificates) only: the name
+		// costs what a wrong password costs, and is throttled the same way.
+		return false, verifyDummy(gate, from, user, password)
 	}
 	_, err := m.AuthenticateGated(gate, from, user, password)
 	if errors.Is(err, ErrUnauthenticated) {
