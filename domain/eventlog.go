@@ -43,18 +43,15 @@ func CanReadEvent(p Principal, places []Place) error {
 	return nil
 }
 
-// CanAudit decides whether auditor p may ask about a resource touching the
-// entities domini (at the asked position): each in the scope of a role
-// giving Giornale degli Eventi R, or, when the resource touches none, such
-// a role over every entity.
-func CanAudit(p Principal, domini []string) error {
-	if len(domini) == 0 {
-		return CanOnDominio(p, ServiceGiornaleEventi, RightRead, Wildcard)
+// CanAudit decides whether auditor p may ask about a resource lying at
+// places (at the asked position): each place scoped as the event log
+// scopes its events (CanReadEvent: by entity and unit, and by type where
+// one applies), so an auditor asks about what it could read in the log;
+// a resource that lies nowhere (a registry, a pendenza or payment that
+// does not exist) needs the whole log (CanReadWholeLog).
+func CanAudit(p Principal, places []Place) error {
+	if len(places) == 0 {
+		return CanReadWholeLog(p)
 	}
-	for _, d := range domini {
-		if err := CanOnDominio(p, ServiceGiornaleEventi, RightRead, d); err != nil {
-			return err
-		}
-	}
-	return nil
+	return CanReadEvent(p, places)
 }

@@ -7,6 +7,7 @@ func TestEventLogAndAuditScoping(t *testing.T) {
 	everywhere := operator(role("all", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeAll(), ScopeAll()))
 	oneEntity := operator(role("one", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeOf(d1), ScopeAll()))
 	oneType := operator(role("typ", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeOf(d1), ScopeOf(tA)))
+	allEntitiesOneType := operator(role("ty*", map[Service]Rights{ServiceGiornaleEventi: rd}, ScopeAll(), ScopeOf(tA)))
 	noRight := operator(role("nor", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll()))
 	registry := []Place(nil)
 	entity1 := []Place{{IDDominio: d1}}
@@ -23,11 +24,14 @@ func TestEventLogAndAuditScoping(t *testing.T) {
 		{"pendenza_event_out_of_type_scope", CanReadEvent(oneType, pendenza1B), RuleRoleScope},
 		{"payment_touching_an_entity_out_of_scope", CanReadEvent(oneEntity, paymentBoth), RuleRoleScope},
 		{"payment_all_in_scope", CanReadEvent(everywhere, paymentBoth), ""},
-		{"audit_without_entity_needs_every_entity", CanAudit(oneEntity, nil), RuleRoleScope},
-		{"audit_without_entity_everywhere", CanAudit(everywhere, nil), ""},
-		{"audit_entity_in_scope", CanAudit(oneEntity, []string{d1}), ""},
-		{"audit_one_entity_out_of_scope", CanAudit(oneEntity, []string{d1, d2}), RuleRoleScope},
-		{"audit_needs_the_right", CanAudit(noRight, []string{d1}), RuleServiceRight},
+		{"audit_without_place_needs_the_whole_log", CanAudit(oneEntity, nil), RuleRoleScope},
+		{"audit_without_place_every_type_too", CanAudit(allEntitiesOneType, nil), RuleRoleScope},
+		{"audit_without_place_everywhere", CanAudit(everywhere, nil), ""},
+		{"audit_entity_in_scope", CanAudit(oneEntity, entity1), ""},
+		{"audit_one_entity_out_of_scope", CanAudit(oneEntity, paymentBoth), RuleRoleScope},
+		{"audit_pendenza_in_type_scope", CanAudit(oneType, pendenza1A), ""},
+		{"audit_pendenza_out_of_type_scope", CanAudit(oneType, pendenza1B), RuleRoleScope},
+		{"audit_needs_the_right", CanAudit(noRight, entity1), RuleServiceRight},
 	})
 }
 

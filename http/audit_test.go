@@ -487,6 +487,11 @@ func TestAuditEndpoints(t *testing.T) {
 	w := newWorld(t)
 	w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
 	w.createPendenza(t, "appB", "pb1", d2, t1, citizen1)
+	w.createPendenza(t, "appA", "donazione", d1, tSpont, citizen1)
+	// An auditor of d1 × TARI alone: it asks about what it could read in
+	// the event log, by entity and by type.
+	w.putRole(t, "audTARI", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{t1})
+	w.putOperator(t, "opAudTARI", pw, true, "audTARI")
 	const who = bo + "/autorizzazioni"
 	const verifica = bo + "/autorizzazioni/verifica"
 	q := func(kv ...string) string {
@@ -517,6 +522,12 @@ func TestAuditEndpoints(t *testing.T) {
 		{"admin_missing_pendenza", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appB", "idPendenza", "nope", "idDominio", d1), nil, opts(asAdmin()), 200, ""},
 		{"explain_scoped_other_entitys_pendenza_named_own_entity", "POST", verifica, explainBody("appB", "PENDENZE", "read", map[string]any{"idA2A": "appB", "idPendenza": "pb1", "idDominio": d1}), opts(as("opD1")), 403, "403000"},
 		{"explain_scoped_missing_pendenza_named_own_entity", "POST", verifica, explainBody("appB", "PENDENZE", "read", map[string]any{"idA2A": "appB", "idPendenza": "nope", "idDominio": d1}), opts(as("opD1")), 403, "403000"},
+		{"type_auditor_pendenza_of_its_type", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appA", "idPendenza", "pa1"), nil, opts(as("opAudTARI")), 200, ""},
+		{"type_auditor_pendenza_of_another_type", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appA", "idPendenza", "donazione"), nil, opts(as("opAudTARI")), 403, "403000"},
+		{"type_auditor_place_of_another_type", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d1, "idTipoPendenza", tSpont), nil, opts(as("opAudTARI")), 403, "403000"},
+		{"type_auditor_place_of_its_type", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d1, "idTipoPendenza", t1), nil, opts(as("opAudTARI")), 200, ""},
+		{"explain_type_auditor_pendenza_of_another_type", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "donazione"}), opts(as("opAudTARI")), 403, "403000"},
+		{"explain_type_auditor_pendenza_of_its_type", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "pa1"}), opts(as("opAudTARI")), 200, ""},
 		{"scoped_auditor_no_entity_needs_all", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opD1")), 403, "403000"},
 		{"read_only_auditor_no_entity", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opRO")), 200, ""},
 		{"no_role_denied", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opNoRole")), 403, "403000"},

@@ -141,13 +141,14 @@ func Audit(p domain.Principal, rec Recorder) error {
 
 // AuditWholeLog decides whether auditor p may ask about the whole log
 // (what-can of any principal, the verifiable log's checkpoints and proofs):
-// Giornale degli Eventi R on every entity, domain.CanAudit of no entity.
+// Giornale degli Eventi R on every entity and type, domain.CanAudit of no
+// place.
 func AuditWholeLog(p domain.Principal, rec Recorder) error {
 	return AuditResource(p, nil, rec)
 }
 
-// AuditResource decides whether auditor p may ask about a resource
-// touching the entities domini (at the asked position): domain.CanAudit.
-func AuditResource(p domain.Principal, domini []string, rec Recorder) error {
-	return check(rec, "CanAudit", domain.CanAudit(p, domini))
+// AuditResource decides whether auditor p may ask about a resource lying
+// at places (at the asked position): domain.CanAudit.
+func AuditResource(p domain.Principal, places []domain.Place, rec Recorder) error {
+	return check(rec, "CanAudit", domain.CanAudit(p, places))
 }

@@ -416,21 +416,22 @@ func placeName(dominio, unit string) string {
 	return "idUnitaOperativa " + unit + " of idDominio " + dominio
 }
 
-// resourceDomini returns the creditor entities a query's resource touches:
-// the idDominio the query names, the stored pendenza's, every item's of a
-// stored payment. nil when it touches none, or when it names a pendenza or
-// payment that does not exist (their ids name no entity, so only an
-// auditor of every entity may learn they are missing). A named idDominio
-// never stands for a stored resource's own: the auditor must reach both.
-func resourceDomini(m *projections.ReadModel, r Resource) []string {
-	var out []string
+// resourcePlaces returns the places a query's resource lies at: the
+// stored pendenza's, every item's of a stored payment, the idDominio the
+// query names (with its idUnitaOperativa and idTipoPendenza). nil when it
+// lies nowhere, or when it names a pendenza or payment that does not
+// exist (their ids name no place, so only an auditor of the whole log may
+// learn they are missing). A named place never stands for a stored
+// resource's own: the auditor must reach both.
+func resourcePlaces(m *projections.ReadModel, r Resource) []domain.Place {
+	var out []domain.Place
 	if r.IDPagamento != "" {
 		pay, ok := m.Payment(r.IDPagamento)
 		if !ok {
 			return nil
 		}
 		for _, it := range pay.View().Items {
-			out = append(out, it.IDDominio)
+			out = append(out, it.Place())
 		}
 	}
 	if r.IDA2A != "" && r.IDPendenza != "" {
@@ -438,17 +439,17 @@ func resourceDomini(m *projections.ReadModel, r Resource) []string {
 		if !ok {
 			return nil
 		}
-		out = append(out, v.IDDominio)
+		out = append(out, v.Place())
 	}
 	if r.IDDominio != "" {
-		out = append(out, r.IDDominio)
+		out = append(out, r.place())
 	}
 	return out
 }
 
 // Authorize decides whether auditor p may ask a question about r on the
 // read model the question is asked of (operations.AuditResource over the
-// entities r touches). Explain and WhoCan answer only after it passes.
+// places r lies at). Explain and WhoCan answer only after it passes.
 func Authorize(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-	return operations.AuditResource(p, resourceDomini(m, r), rec)
+	return operations.AuditResource(p, resourcePlaces(m, r), rec)
 }
