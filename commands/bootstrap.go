@@ -11,16 +11,18 @@ import (
 // AdminRole is the role created on first start.
 const AdminRole = "Amministratore"
 
-// Bootstrap creates, when the log is empty, the role Amministratore (all
-// nine services RW on every entity and type) and an operator holding it.
-// It reports whether it did. The system actor bypasses delegation: nothing
-// exists yet to delegate from.
+// Bootstrap creates, when the service was never set up (BootstrapNeeded),
+// the role Amministratore (all nine services RW on every entity and type)
+// and an operator holding it. It reports whether it did. The system actor
+// bypasses delegation: nothing exists yet to delegate from. Both appends
+// are createOnce: a bootstrap repeated after a failure between them only
+// adds what is missing.
 func (h *Handler) Bootstrap(ctx context.Context, principal, password string) (bool, error) {
-	last, err := h.store.LastPosition(ctx)
+	needed, err := h.BootstrapNeeded(ctx)
 	if err != nil {
 		return false, fmt.Errorf("bootstrap: %w", err)
 	}
-	if last != 0 {
+	if !needed {
 		return false, nil
 	}
 	if len(password) < domain.MinPasswordLength {
@@ -44,4 +46,25 @@ func (h *Handler) Bootstrap(ctx context.Context, principal, password string) (bo
 		return false, err
 	}
 	return true, nil
+}
+
+// BootstrapNeeded reports whether the service was never set up. Set up
+// means the bootstrap's operator was appended; the bootstrap appends the
+// role Amministratore first, and nothing else writes before the operator
+// exists (every other write is a logged-in operator's). So the service was
+// never set up when its log is empty, or when the role's creation, the
+// log's first commit, is also its last (a first start that failed between
+// the two appends). Deciding on whether the principal given now has a
+// stream instead would give a configured log a second administrator when
+// the configuration names another one.
+func (h *Handler) BootstrapNeeded(ctx context.Context) (bool, error) {
+	last, err := h.store.LastPosition(ctx)
+	if err != nil || last == 0 {
+		return err == nil, err
+	}
+	role, err := h.store.Load(ctx, events.StreamRuolo+AdminRole)
+	if err != nil {
+		return false, err
+	}
+	return len(role) == 1 && role[0].Position == last, nil
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/payauthz/payauthz/commands"
@@ -12,6 +15,8 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/eventstoretest"
+	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // env is a command handler over the real embedded store with its read
@@ -63,6 +68,55 @@ func TestBootstrapOnlyOnce(t *testing.T) {
 	}
 	if _, found := e.Model.Lookup("admin2"); found {
 		t.Fatal("second bootstrap created an operator")
+	}
+}
+
+// failingOperatorAppend is the real store, except that the first append
+// to an operator stream fails as an outage (or a crash) would.
+type failingOperatorAppend struct {
+	events.StreamStore
+	failed atomic.Bool
+}
+
+func (s *failingOperatorAppend) Append(ctx context.Context, stream string, exp events.Expected, recs ...events.Record) (events.Position, error) {
+	if strings.HasPrefix(stream, events.StreamOperatore) && !s.failed.Swap(true) {
+		return 0, fmt.Errorf("append %s: %w: connection lost", stream, events.ErrUnavailable)
+	}
+	return s.StreamStore.Append(ctx, stream, exp, recs...)
+}
+
+// A first start interrupted between the bootstrap's two appends (the role,
+// then the operator) leaves a log that the next start completes.
+func TestInterruptedBootstrapCompletesOnRestart(t *testing.T) {
+	ctx := context.Background()
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	// First start: the operator's append fails; serve exits with the error.
+	first := commands.NewHandler(&failingOperatorAppend{StreamStore: store}, projections.New(), logger)
+	if _, err := first.Bootstrap(ctx, "admin", "admin-pass-1"); err == nil {
+		t.Fatal("bootstrap succeeded despite the failed append")
+	}
+	// Second start, everything working.
+	second := commands.NewHandler(store, projections.New(), logger)
+	did, err := second.Bootstrap(ctx, "admin", "admin-pass-1")
+	if err != nil || !did {
+		t.Fatalf("second bootstrap: %v %v, want done", did, err)
+	}
+	m := projections.New()
+	if err := m.CatchUp(ctx, store, logger); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Authenticate("admin", "admin-pass-1"); err != nil {
+		t.Fatalf("after a restart the administrator does not exist: %v", err)
+	}
+	// Set up now: a third start adds nobody.
+	if did, err := second.Bootstrap(ctx, "admin2", "admin-pass-2"); err != nil || did {
+		t.Fatalf("third bootstrap: %v %v, want no-op", did, err)
 	}
 }
 

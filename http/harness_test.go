@@ -162,17 +162,12 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		}
 	}
 	cmds := commands.NewHandler(store, model, logger)
+	if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil { // a no-op on a log set up already
+		t.Fatalf("bootstrap: %v", err)
+	}
 	last, err := store.LastPosition(ctx)
 	if err != nil {
 		t.Fatalf("last position: %v", err)
-	}
-	if last == 0 {
-		if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil {
-			t.Fatalf("bootstrap: %v", err)
-		}
-		if last, err = store.LastPosition(ctx); err != nil {
-			t.Fatalf("last position: %v", err)
-		}
 	}
 	projDone := make(chan struct{})
 	go func() { defer close(projDone); _ = model.Run(ctx, store, logger) }()

@@ -17,7 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
 )
 
 // TestMain lets the test binary act as the payauthz binary, so the
@@ -248,6 +251,35 @@ func TestFirstStartGeneratesAdminPassword(t *testing.T) {
 	}
 	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", "wrong-password", ""); got != 401 {
 		t.Fatalf("wrong password: %d", got)
+	}
+}
+
+// A first start that appended the role Amministratore and failed before
+// the operator leaves a log that the next start completes: its admin can
+// log in.
+func TestServeCompletesAnInterruptedBootstrap(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	ctx := context.Background()
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acl := make([]events.ACLEntry, 0, len(domain.Services))
+	for _, s := range domain.Services {
+		acl = append(acl, events.ACLEntry{Service: s.String(), Rights: []string{"R", "W"}})
+	}
+	role := events.RoleDefined{IDRuolo: commands.AdminRole, ACL: acl, Domini: []string{"*"}, TipiPendenza: []string{"*"}}
+	if _, err := store.Append(ctx, events.StreamRuolo+commands.AdminRole, events.ExpectNoStream(),
+		events.Record{ID: "bootstrap-role", Event: role, Actor: "system"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c := startChild(t, data, freePort(t), "--admin-password-file", adminPasswordFile(t, dir))
+	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", "admin-pass-1", ""); got != 200 {
+		t.Fatalf("admin after the second start: %d, want 200\n%s", got, c.stderr)
 	}
 }
 

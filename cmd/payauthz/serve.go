@@ -127,7 +127,14 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	}
 	model := loadModel(cfg, startLast, logger)
 	cmds := commands.NewHandler(store, model, logger)
-	if startLast == 0 {
+	// Not "the log is empty": a first start that failed between the
+	// bootstrap's two appends left the role alone, and the next start
+	// completes it.
+	needed, err := cmds.BootstrapNeeded(ctx)
+	if err != nil {
+		return fmt.Errorf("bootstrap: %w", err)
+	}
+	if needed {
 		password := givenPassword
 		if password == "" {
 			if password, err = generateAdminPassword(cfg, logger); err != nil {
