@@ -74,9 +74,13 @@ func (h *Handler) release(ctx context.Context, actor Actor, kind, id, holder str
 
 // withPrincipal runs write (the registration of holder under name) holding
 // the claim on name: a claim this call made is released again when write
-// fails, and previous, the holder's former principal, is released when
-// write succeeded under a different one.
-func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, previous, holder string, write func() (Result, error)) (Result, error) {
+// fails. write returns the holder's former principal ("" for none) as its
+// stream held it when the successful append was decided, and that one is
+// released when it is not name. Not the read model's: two concurrent
+// renames both read the same former principal there (one of them replaced
+// the other's new one, which would stay claimed), and a lagging replica
+// reads none.
+func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, holder string, write func() (res Result, former string, err error)) (Result, error) {
 	fresh, err := h.claim(ctx, actor, claimPrincipal, principalKey(name), holder)
 	if errors.Is(err, errTaken) {
 		return Result{}, fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
@@ -84,15 +88,15 @@ func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, previous
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := write()
+	res, former, err := write()
 	if err != nil {
 		if fresh {
 			h.release(ctx, actor, claimPrincipal, principalKey(name), holder)
 		}
 		return res, err
 	}
-	if previous != "" && principalKey(previous) != principalKey(name) {
-		h.release(ctx, actor, claimPrincipal, principalKey(previous), holder)
+	if former != "" && principalKey(former) != principalKey(name) {
+		h.release(ctx, actor, claimPrincipal, principalKey(former), holder)
 	}
 	return res, nil
 }

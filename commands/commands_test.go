@@ -362,6 +362,69 @@ func TestRenamedPrincipalIsFreeAgain(t *testing.T) {
 	}
 }
 
+// putApp registers or updates the application id under principal on h.
+func (e *env) putApp(h *commands.Handler, id, principal string) error {
+	_, err := h.PutApplication(context.Background(), e.Admin, commands.PutApplication{IDA2A: id, Principal: principal,
+		Credentials: commands.Credentials{Enabled: true}})
+	return err
+}
+
+// TestConcurrentRenamesFreeTheLosingName: two renames of one application
+// at once (x→y and x→z), both accepted: the application ends under one
+// name; the other, and x, are free again.
+func TestConcurrentRenamesFreeTheLosingName(t *testing.T) {
+	e := newEnv(t)
+	if err := e.putApp(e.H, "a", "x"); err != nil {
+		t.Fatal(err)
+	}
+	e.Sync(t)
+	names := []string{"y", "z"}
+	errs := eventstoretest.Concurrently(2, func(i int) error { return e.putApp(e.H, "a", names[i]) })
+	for _, err := range errs {
+		if err != nil {
+			t.Fatalf("renames: %v", errs)
+		}
+	}
+	e.Sync(t)
+	app, _ := e.Model.Application("a")
+	other := "y"
+	if app.Principal == "y" {
+		other = "z"
+	}
+	for i, name := range []string{other, "x"} {
+		if err := e.putApp(e.H, fmt.Sprintf("b%d", i), name); err != nil {
+			t.Fatalf("application a is %q; registering another as %q (held by nobody): %v, want success", app.Principal, name, err)
+		}
+	}
+}
+
+// TestRenameOnALaggingReplicaFreesTheFormerName: a replica whose read
+// model has not yet applied an application's registration renames it: the
+// name it is renamed from is free afterwards.
+func TestRenameOnALaggingReplicaFreesTheFormerName(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	lagging := projections.New()
+	if err := lagging.CatchUp(ctx, e.Store, logger); err != nil { // replica B: up to date before "a" exists
+		t.Fatal(err)
+	}
+	hB := commands.NewHandler(e.Store, lagging, logger)
+	if err := e.putApp(e.H, "a", "x"); err != nil { // on replica A
+		t.Fatal(err)
+	}
+	if err := e.putApp(hB, "a", "y"); err != nil { // on replica B, milliseconds later
+		t.Fatal(err)
+	}
+	e.Sync(t)
+	if app, _ := e.Model.Application("a"); app.Principal != "y" {
+		t.Fatalf("a is %q, want y", app.Principal)
+	}
+	if err := e.putApp(e.H, "b", "x"); err != nil {
+		t.Fatalf("registering b as x (a is now y, x is held by nobody): %v, want success", err)
+	}
+}
+
 // TestConcurrentPendenzeNeverShareANoticeNumber: pendenze created at once
 // with the same explicit notice number at one entity: exactly one gets it,
 // the others are 409.

@@ -101,18 +101,19 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err != nil {
 		return Result{}, err
 	}
-	previous := ""
-	if app, ok := h.model.Application(c.IDA2A); ok {
-		previous = app.Principal
-	}
-	return h.withPrincipal(ctx, actor, c.Principal, previous, applicationHolder(c.IDA2A), func() (Result, error) {
+	return h.withPrincipal(ctx, actor, c.Principal, applicationHolder(c.IDA2A), func() (Result, string, error) {
 		return h.putApplication(ctx, actor, c, personalRole, grants, hash, keyHash)
 	})
 }
 
-func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, personalRole *domain.Role, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, error) {
-	return h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
+// putApplication also returns the application's principal before the
+// command, as the stream its last decision folded held it (see
+// withPrincipal).
+func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, personalRole *domain.Role, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, string, error) {
+	var former string
+	res, err := h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := foldApplication(stream)
+		former = cur.principal // each attempt's: the last one's is what was written over
 		personal, role, fields := c.Personal, personalRole, c.Fields
 		if cur.exists && c.KeepPersonal {
 			personal, role = cur.personal, cur.role
@@ -159,6 +160,7 @@ func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplicat
 		}
 		return out, nil
 	})
+	return res, former, err
 }
 
 func (h *Handler) validateApplication(c PutApplication) (map[string]events.ApplicationAPIAuthorized, error) {
