@@ -447,6 +447,61 @@ func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 	}
 }
 
+// TestConcurrentCreationsOfOnePendenzaLeaveNoStrayNoticeClaim: concurrent
+// PUTs creating one new pendenza without a numeroAvviso: one creates it,
+// the others re-decide as updates after the conflict. The only notice
+// claim left for the pendenza is its own notice number's.
+func TestConcurrentCreationsOfOnePendenzaLeaveNoStrayNoticeClaim(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	app := e.pendenzeApp(t, []string{"11111111111"}, []string{"T"})
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	const rounds = 10
+	for round := range rounds {
+		id := fmt.Sprintf("p%d", round)
+		errs := eventstoretest.Concurrently(4, func(i int) error {
+			_, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: id,
+				IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer})
+			return err
+		})
+		for _, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, errs)
+			}
+		}
+	}
+	e.Sync(t)
+	held := map[string]string{} // claim id → holder, as the log leaves them
+	if err := e.Store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
+		switch c := env.Event.(type) {
+		case events.IdentifierClaimed:
+			if c.Kind == "avviso" {
+				held[c.ID] = c.Holder
+			}
+		case events.IdentifierReleased:
+			if c.Kind == "avviso" {
+				delete(held, c.ID)
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(held) != rounds {
+		t.Errorf("%d notice numbers claimed, want %d (one per pendenza): %v", len(held), rounds, held)
+	}
+	for round := range rounds {
+		id := fmt.Sprintf("p%d", round)
+		pd, ok := e.Model.Pendenza("app", id)
+		if !ok {
+			t.Fatalf("pendenza %s not created", id)
+		}
+		if h := held["11111111111/"+pd.NumeroAvviso]; h != "PENDENZA:app/"+id {
+			t.Errorf("the notice of %s, %s, is claimed by %q", id, pd.NumeroAvviso, h)
+		}
+	}
+}
+
 // TestRepeatsAreDecidedOnTheStream repeats registry writes at once, before
 // the projections could have applied the first: the repeat is recognised
 // from the stream just loaded, never from a read model that may lag.

@@ -45,7 +45,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		return Result{}, err
 	}
 	holder := pendenzaHolder(c.IDA2A, c.IDPendenza)
-	var claimed, moved string // notice claims this call made; the one a move leaves
+	// The notice claims this call made, the one a move leaves, and the
+	// notice of the pendenza its last decision wrote (or found unchanged).
+	var claimed, moved, written string
 	res, err := h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
 		var existing *domain.PendenzaView
@@ -80,6 +82,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			}
 			e.NumeroAvviso = strings.TrimPrefix(avviso, c.IDDominio+"/")
 			e.UUID = randomHex(16)
+			written = avviso
 			return []events.Event{e}, nil
 		}
 		if c.NumeroAvviso != "" && c.NumeroAvviso != cur.NumeroAvviso {
@@ -103,6 +106,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			moved = cur.IDDominio + "/" + cur.NumeroAvviso
 		}
 		e.NumeroAvviso, e.UUID = cur.NumeroAvviso, cur.UUID
+		written = c.IDDominio + "/" + cur.NumeroAvviso
 		if reflect.DeepEqual(e, *cur) {
 			return nil, nil
 		}
@@ -116,6 +120,12 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 	}
 	if moved != "" && res.Changed {
 		h.release(ctx, actor, claimAvviso, moved, holder)
+	}
+	// A number this call claimed that the pendenza written does not hold
+	// is nobody's: a creation that lost to a concurrent one re-decided as
+	// an update of the pendenza the other created, with that one's notice.
+	if claimed != "" && claimed != written {
+		h.release(ctx, actor, claimAvviso, claimed, holder)
 	}
 	return res, nil
 }
