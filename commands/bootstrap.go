@@ -25,8 +25,8 @@ func (h *Handler) Bootstrap(ctx context.Context, principal, password string) (bo
 	if !needed {
 		return false, nil
 	}
-	if len(password) < domain.MinPasswordLength {
-		return false, invalid("password", "must be at least %d characters", domain.MinPasswordLength)
+	if err := CheckAdmin(principal, password); err != nil {
+		return false, err
 	}
 	hash, err := domain.HashPassword(password)
 	if err != nil {

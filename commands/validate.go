@@ -73,6 +73,17 @@ const (
 	MaxPasswordLength = 1024
 )
 
+// CheckAdmin checks the first-start administrator's principal and
+// password (a password "" is not checked: one to be generated) by the
+// rules every operator's PUT follows, so that serve refuses before it
+// writes anything an administrator that could never log in.
+func CheckAdmin(principal, password string) error {
+	if password == "" {
+		return checkPrincipal("admin principal", principal)
+	}
+	return firstError(checkPrincipal("admin principal", principal), checkPassword("admin password", &password))
+}
+
 func checkPassword(field string, p *string) error {
 	if p != nil && utf8.RuneCountInString(*p) < domain.MinPasswordLength {
 		return invalid(field, "must be at least %d characters", domain.MinPasswordLength)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
 	"github.com/payauthz/payauthz/http/console"
@@ -174,8 +175,8 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--spid-trusted-proxies: %q is not a CIDR", p))
 		}
 	}
-	if c.AdminPrincipal == "" {
-		errs = append(errs, errors.New("--admin-principal must not be empty"))
+	if err := commands.CheckAdmin(c.AdminPrincipal, ""); err != nil {
+		errs = append(errs, fmt.Errorf("--admin-principal: %w", err))
 	}
 	if c.StreamReplicas != 1 && c.StreamReplicas != 3 {
 		errs = append(errs, errors.New("--stream-replicas must be 1 or 3"))

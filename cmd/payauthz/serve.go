@@ -289,8 +289,11 @@ func readAdminPasswordFile(cfg Config) (string, error) {
 		return "", fmt.Errorf("admin password file: %w", err)
 	}
 	p := strings.TrimRight(string(b), "\r\n")
-	if len(p) < 8 {
-		return "", errors.New("admin password file: the password must be at least 8 characters")
+	if p == "" {
+		return "", errors.New("admin password file: it is empty")
+	}
+	if err := commands.CheckAdmin(cfg.AdminPrincipal, p); err != nil {
+		return "", fmt.Errorf("admin password file: %w", err)
 	}
 	return p, nil
 }

@@ -59,6 +59,10 @@ func TestStartupFailsBeforeWritingAnything(t *testing.T) {
 	}
 	defer busy.Close()
 	missing := filepath.Join(t.TempDir(), "missing")
+	// Passwords an operator's PUT refuses: the administrator could never
+	// log in with them (a basic header over 4 KiB, the console's 1 KiB).
+	short := tempFile(t, "short", "seven77\n")
+	long := tempFile(t, "long", strings.Repeat("p", 3200)+"\n")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -66,6 +70,10 @@ func TestStartupFailsBeforeWritingAnything(t *testing.T) {
 	}{
 		{"bad_tls_files", []string{"--https-addr", "127.0.0.1:0", "--tls-cert", missing, "--tls-key", missing}, "tls key pair"},
 		{"bad_admin_password_file", []string{"--admin-password-file", missing}, "admin password file"},
+		{"short_admin_password", []string{"--admin-password-file", short}, "admin password file"},
+		{"long_admin_password", []string{"--admin-password-file", long}, "admin password file"},
+		{"long_admin_principal", []string{"--admin-principal", strings.Repeat("a", 600)}, "--admin-principal"},
+		{"admin_principal_with_a_newline", []string{"--admin-principal", "ad\nmin"}, "--admin-principal"},
 		{"busy_port", []string{"--http-addr", busy.Addr().String()}, "listen --http-addr"},
 		{"bad_decision_log", []string{"--decision-log", filepath.Join(missing, "decisions.log")}, "decision log"},
 	} {
