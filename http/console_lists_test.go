@@ -80,6 +80,11 @@ func TestConsolePendenzeOfAUnitScope(t *testing.T) {
 	page.lacks(t, `value="`+d2+`"`)
 	page.lacks(t, "cu-entity")
 	cc.get("/console/pendenze?idDominio="+d1).expect(t, 200, "cu-uo1")
-	cc.get("/console/pendenze?idDominio="+d2).expect(t, 403, "403000")
+	// An entity outside the scope lists nothing, as the API's filter does.
+	if b := string(w.must(t, "GET", bo+"/pendenze?idDominio="+d2, nil, as("opPendenzeUO1")).Body); !strings.Contains(b, `"risultati":[]`) {
+		t.Fatalf("GET /pendenze?idDominio=%s as the unit's operator: %s", d2, b)
+	}
+	cc.get("/console/pendenze?idDominio="+d2).expect(t, 200, "Nessuna pendenza.")
+	cc.get("/console/pendenze?idDominio="+d2).lacks(t, "cu-d2")
 	cc.get("/console/pendenze?idDominio=abc").expect(t, 400, "SINTASSI") // as GET /pendenze?idDominio=abc
 }
