@@ -30,12 +30,19 @@ func TestKnownNodeCredentials(t *testing.T) {
 	check("ssl_connector_has_no_password", "CN=node,O=PagoPA,C=IT", "", false)
 	check("unknown_user", "nobody", "node-secret-1", false)
 
-	// Renaming the connector: the old name no longer authenticates, the
-	// new one does with the kept password.
+	// Renaming the connector without a password: the password was the old
+	// name's, and follows it nowhere (as an application's, as the captcha
+	// secret its server's): neither name authenticates with it.
 	f.commit(t, events.IntermediaryUpdated{IDIntermediario: "I1", Denominazione: "a", Enabled: true,
 		ConnectorPrincipal: "node-1b"})
 	check("renamed_old_name", "node-1", "node-secret-1", false)
-	check("renamed_new_name", "node-1b", "node-secret-1", true)
+	check("renamed_new_name_without_password", "node-1b", "node-secret-1", false)
+	// Same name, no password: kept.
+	f.commit(t, events.IntermediaryUpdated{IDIntermediario: "I1", Denominazione: "a", Enabled: true,
+		ConnectorPrincipal: "node-1b", ConnectorPasswordHash: hash})
+	f.commit(t, events.IntermediaryUpdated{IDIntermediario: "I1", Denominazione: "a2", Enabled: true,
+		ConnectorPrincipal: "node-1b"})
+	check("renamed_new_name_with_its_password", "node-1b", "node-secret-1", true)
 	in, _ := m.Intermediary("I1")
 	if !m.VerifyConnectorPassword(in, "node-secret-1") || m.VerifyConnectorPassword(in, "node-secret-2") {
 		t.Error("VerifyConnectorPassword after rename")
