@@ -156,9 +156,18 @@ func (d *modelDiff) maps(path string, a, b map[any]reflect.Value) {
 func mapContent(m reflect.Value) map[any]reflect.Value {
 	out := map[any]reflect.Value{}
 	for it := m.MapRange(); it.Next(); {
-		out[it.Key().Interface()] = it.Value()
+		out[it.Key().Interface()] = addressable(it.Value())
 	}
 	return out
+}
+
+// addressable returns a copy of v that open can read through: a map's
+// values are not addressable, and without an address the unexported
+// fields inside them (a unit scope's ids) could not be compared.
+func addressable(v reflect.Value) reflect.Value {
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
 }
 
 // tableContent lists a table's entries (a table[V] value), through its

@@ -39,7 +39,10 @@ import (
 // A snapshot only ever holds whole commits.
 
 // SnapshotVersion is the format version this build writes and reads.
-const SnapshotVersion uint32 = 5
+// Version 6 keeps a grant's operational units: a version 5 file decodes
+// without them (gob ignores what is absent), so it must be refused and
+// rebuilt, not read as a grant to no unit.
+const SnapshotVersion uint32 = 6
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"
@@ -89,6 +92,9 @@ type snapRole struct {
 type snapGrant struct {
 	API          string
 	Domini, Tipi []string
+	// Units are the entities the grant covers only in some of their
+	// units (Domini lists the entities covered whole).
+	Units map[string][]string
 }
 
 type snapApp struct {
@@ -141,7 +147,7 @@ func (m *ReadModel) state() *snapshotState {
 		sa := snapApp{IDA2A: a.IDA2A, Principal: a.Principal, PasswordHash: a.PasswordHash, Enabled: a.Enabled,
 			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash, Personal: a.Personal, Fields: a.Fields}
 		for _, g := range a.Grants {
-			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Tipi: g.Tipi.List()})
+			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Units: g.Domini.Units(), Tipi: g.Tipi.List()})
 		}
 		st.Apps = append(st.Apps, sa)
 		return true
@@ -226,7 +232,8 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 			return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 		}
 		for _, g := range sa.Grants {
-			grant := events.ApplicationAPIAuthorized{IDA2A: sa.IDA2A, API: g.API, Domini: g.Domini, TipiPendenza: g.Tipi}
+			grant := events.ApplicationAPIAuthorized{IDA2A: sa.IDA2A, API: g.API, Domini: g.Domini, UnitaOperative: g.Units,
+				TipiPendenza: g.Tipi}
 			if err := p.authorize(grant, sa.Position); err != nil {
 				return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 			}

@@ -12,13 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 )
 
 // scriptedLog is a log touching every projector, with the updates that
 // make snapshots tricky: role redefinitions after their holders,
-// password changes, grants and revokes, a renamed application principal,
+// password changes, grants and revokes, scopes limited to operational
+// units (role, personal role, grant), a renamed application principal,
 // payer and notice changes, receipts that mark pendenze paid, and commits
 // of several events.
 func scriptedLog(t testing.TB) [][]events.Event {
@@ -50,6 +52,12 @@ func scriptedLog(t testing.TB) [][]events.Event {
 			events.ApplicationAPIAuthorized{IDA2A: id, API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}},
 			events.ApplicationAPIAuthorized{IDA2A: id, API: "PAGAMENTO", Domini: []string{"00000000000"}, TipiPendenza: []string{"TARI"}})
 	}
+	// Scopes limited to operational units, in each place a scope is held.
+	uo := map[string][]string{"00000000001": {"UO1"}}
+	add(events.RoleDefined{IDRuolo: "uo", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: []string{}, UnitaOperative: uo, TipiPendenza: []string{"*"}})
+	add(events.ApplicationRegistered{IDA2A: "appUO", Principal: "appUO", PasswordHash: hash, Enabled: true, Roles: []string{"uo"},
+		PersonalRole: events.PersonalRole{ACL: []events.ACLEntry{{Service: "Pagamenti", Rights: []string{"R"}}}, Domini: []string{"00000000002"}, UnitaOperative: uo, TipiPendenza: []string{"*"}}},
+		events.ApplicationAPIAuthorized{IDA2A: "appUO", API: "PENDENZE", Domini: []string{"00000000000"}, UnitaOperative: uo, TipiPendenza: []string{"TARI"}})
 	add(events.PendenzaCreated{IDA2A: "pagopa-portale", IDPendenza: "anon1", IDDominio: "00000000001", IDTipoPendenza: "DON",
 		Causale: "dono", AmountCents: 500, Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M"},
 		NumeroAvviso: "300000000000000999", UUID: "cafe", SessionHash: "5e55"}) // an anonymous caller's
@@ -179,6 +187,45 @@ func TestSnapshotPlusTailEqualsFullReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An application's grant limited to some operational units of an entity
+// (ApplicationAPIAuthorized.UnitaOperative) must survive a snapshot: after
+// a restart from the snapshot the application may still act in its unit.
+func TestSnapshotKeepsGrantUnits(t *testing.T) {
+	hash := mustHash(t, "password-1")
+	full := New()
+	f := &feeder{m: full}
+	f.commit(t, events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "Ente", Enabled: true})
+	f.commit(t, events.UnitRegistered{IDDominio: "01234567890", IDUnita: "UO1", RagioneSociale: "Ufficio", Enabled: true})
+	f.commit(t, events.ApplicationRegistered{IDA2A: "gest", Principal: "gest", PasswordHash: hash, Enabled: true, Roles: []string{}},
+		events.ApplicationAPIAuthorized{IDA2A: "gest", API: "PENDENZE", Domini: []string{},
+			UnitaOperative: map[string][]string{"01234567890": {"UO1"}}, TipiPendenza: []string{"*"}})
+
+	covers := func(m *ReadModel) bool {
+		rec, ok := m.Lookup("gest")
+		if !ok {
+			t.Fatal("gest not found")
+		}
+		g, ok := rec.Principal.Grant(domain.APIPendenze)
+		return ok && g.Domini.ContainsUnit("01234567890", "UO1")
+	}
+	if !covers(full) {
+		t.Fatal("live model: grant does not cover 01234567890/UO1")
+	}
+	dir := t.TempDir()
+	if _, err := full.WriteSnapshot(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !covers(loaded) {
+		app, _ := loaded.Application("gest")
+		t.Errorf("after snapshot restore the PENDENZE grant no longer covers unit UO1 of 01234567890: grants %+v", app.Grants)
+	}
+	assertSameModels(t, loaded, full)
 }
 
 func TestLoadSnapshotRefusesWhatItCannotTrust(t *testing.T) {
