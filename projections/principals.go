@@ -109,7 +109,7 @@ func newPrincipals() *principals {
 }
 
 func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error {
-	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.UnitaOperative, e.TipiPendenza)
+	role, err := parseRoleDefined(e)
 	if err != nil {
 		return err
 	}
@@ -124,8 +124,8 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
 		Personal: e.PersonalRole}
-	if _, _, err := parsePersonal(op.Personal); err != nil {
-		return fmt.Errorf("operator %s: personal role: %w", e.Principal, err)
+	if err := checkOperator(e); err != nil {
+		return err
 	}
 	if old, ok := p.ops.get(e.Principal); ok {
 		p.unhold(old.Principal, old.Roles)
@@ -146,8 +146,8 @@ func (p *principals) putApplication(e events.ApplicationRegistered, pos events.P
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
 		Personal: e.PersonalRole, Fields: e.ApplicationFields}
-	if _, _, err := parsePersonal(app.Personal); err != nil {
-		return fmt.Errorf("application %s: personal role: %w", e.IDA2A, err)
+	if err := checkApplication(e); err != nil {
+		return err
 	}
 	if old, ok := p.apps.get(e.IDA2A); ok {
 		p.unhold(old.Principal, old.Roles)
@@ -171,18 +171,18 @@ func (p *principals) putApplication(e events.ApplicationRegistered, pos events.P
 }
 
 func (p *principals) authorize(e events.ApplicationAPIAuthorized, pos events.Position) error {
-	api, err := domain.ParseAPI(e.API)
-	if err != nil || !api.Grantable() {
-		return fmt.Errorf("api %q cannot be granted", e.API)
+	api, err := grantableAPI(e.API)
+	if err != nil {
+		return err
 	}
 	return p.setGrant(e.IDA2A, api, &domain.Grant{API: api,
 		Domini: domain.EntitiesOf(e.Domini, e.UnitaOperative), Tipi: domain.ParseScope(e.TipiPendenza)}, pos)
 }
 
 func (p *principals) revoke(e events.ApplicationAPIRevoked, pos events.Position) error {
-	api, err := domain.ParseAPI(e.API)
-	if err != nil || !api.Grantable() {
-		return fmt.Errorf("api %q cannot be revoked", e.API)
+	api, err := grantableAPI(e.API)
+	if err != nil {
+		return err
 	}
 	return p.setGrant(e.IDA2A, api, nil, pos)
 }
@@ -207,6 +207,61 @@ func (p *principals) setGrant(idA2A string, api domain.API, g *domain.Grant, pos
 	p.apps.put(idA2A, &app)
 	p.rebuild(app.Principal, pos)
 	return nil
+}
+
+// What the principals' projectors refuse, they refuse through the
+// functions below, which change nothing: ReadModel.check runs them over a
+// whole commit before any of it is folded.
+
+func parseRoleDefined(e events.RoleDefined) (domain.Role, error) {
+	return domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.UnitaOperative, e.TipiPendenza)
+}
+
+func checkOperator(e events.OperatorRegistered) error {
+	if _, _, err := parsePersonal(e.PersonalRole); err != nil {
+		return fmt.Errorf("operator %s: personal role: %w", e.Principal, err)
+	}
+	return nil
+}
+
+func checkApplication(e events.ApplicationRegistered) error {
+	if _, _, err := parsePersonal(e.PersonalRole); err != nil {
+		return fmt.Errorf("application %s: personal role: %w", e.IDA2A, err)
+	}
+	return nil
+}
+
+func grantableAPI(name string) (domain.API, error) {
+	api, err := domain.ParseAPI(name)
+	if err != nil || !api.Grantable() {
+		return domain.API{}, fmt.Errorf("api %q cannot be granted or revoked", name)
+	}
+	return api, nil
+}
+
+// checkGrant reports what authorize or revoke would refuse of a change to
+// idA2A's grant on api coming after the events earlier in its commit (an
+// application registered there is known by then).
+func (p *principals) checkGrant(idA2A, api string, earlier []events.Envelope) error {
+	if _, err := grantableAPI(api); err != nil {
+		return err
+	}
+	if _, ok := p.apps.get(idA2A); ok {
+		return nil
+	}
+	for _, env := range earlier {
+		switch e := env.Event.(type) {
+		case events.ApplicationRegistered:
+			if e.IDA2A == idA2A {
+				return nil
+			}
+		case events.ApplicationUpdated:
+			if e.IDA2A == idA2A {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("grant for unknown application %q", idA2A)
 }
 
 func apiOrder(a domain.API) int {
