@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -120,5 +122,76 @@ func TestSnapshotHistoryKeepsTheNewest(t *testing.T) {
 	}
 	if m, err := projections.SnapshotAtOrBefore(dir, projections.Until{}, events.Position(n)); err != nil || m.AppliedPosition() != events.Position(n) {
 		t.Fatalf("newest: %v", err)
+	}
+}
+
+// Two replicas whose clocks differ by a couple of minutes write the log,
+// so commit times are not monotonic. A question about the past by date
+// (audit --data, POST /autorizzazioni/verifica with "data") must get the
+// same answer whether or not a snapshot of the history is at hand, and
+// the snapshot still serves the dates it can answer.
+func TestTimeCutSameWithAndWithoutSnapshot(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	app := func(id string) events.Event {
+		return events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}}
+	}
+	for _, c := range []struct {
+		stream string
+		e      events.Event
+		at     time.Time
+	}{
+		{events.StreamApplicazione + "first", app("first"), t0},
+		{events.StreamApplicazione + "late", app("late"), t0.Add(5 * time.Minute)},   // replica B, clock ahead
+		{events.StreamApplicazione + "third", app("third"), t0.Add(3 * time.Minute)}, // replica A
+	} {
+		if _, err := s.Append(ctx, c.stream, events.ExpectNoStream(), events.Record{ID: c.stream, Event: c.e, Time: c.at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	m, _, err := projections.Rebuild(ctx, s, projections.Until{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.WriteSnapshot(dir); err != nil { // the periodic snapshot after position 3
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		at       time.Time
+		wantPos  events.Position
+		wantFrom events.Position
+	}{
+		{"before_a_commit_the_snapshot_holds_replays_from_the_start", t0.Add(4 * time.Minute), 1, 0},
+		{"after_every_commit_the_snapshot_holds_starts_from_it", t0.Add(6 * time.Minute), 3, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			u := projections.Until{Time: c.at}
+			without, _, err := projections.Rebuild(ctx, s, u, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			with, st, err := projections.RebuildWithSnapshots(ctx, s, dir, u, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, lateWithout := without.Application("late")
+			_, lateWith := with.Application("late")
+			if lateWith != lateWithout || with.AppliedPosition() != without.AppliedPosition() {
+				t.Errorf("as of %s: without a snapshot position %d (application late: %v); with the snapshot (from %d) position %d (application late: %v)",
+					u, without.AppliedPosition(), lateWithout, st.From, with.AppliedPosition(), lateWith)
+			}
+			if without.AppliedPosition() != c.wantPos || st.From != c.wantFrom {
+				t.Errorf("as of %s: position %d from %d, want %d from %d", u, without.AppliedPosition(), st.From, c.wantPos, c.wantFrom)
+			}
+		})
 	}
 }

@@ -34,8 +34,13 @@ type ReadModel struct {
 	applied atomic.Uint64
 	// staged holds the events of the commit at stagedPos received so far
 	// (writer only): they are folded when the commit is complete.
-	staged      []events.Envelope
-	stagedPos   events.Position
+	staged    []events.Envelope
+	stagedPos events.Position
+	// latestAt is the latest event time applied (unix nanos; writer
+	// only): commit times need not grow along the log (replicas' clocks
+	// differ), and a snapshot answers a question "as of T" only if every
+	// commit it holds is at or before T (see SnapshotAtOrBefore).
+	latestAt    int64
 	appliedAt   atomic.Int64 // unix nanos of the last applied event's time
 	eventsCount atomic.Uint64
 	notifyMu    sync.Mutex
@@ -171,6 +176,7 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 			m.eventsCount.Add(1)
 			if !env.Time.IsZero() {
 				m.appliedAt.Store(env.Time.UnixNano())
+				m.latestAt = max(m.latestAt, env.Time.UnixNano())
 			}
 		}
 		m.applied.Store(uint64(last.Position))

@@ -41,8 +41,9 @@ import (
 // SnapshotVersion is the format version this build writes and reads.
 // Version 6 keeps a grant's operational units: a version 5 file decodes
 // without them (gob ignores what is absent), so it must be refused and
-// rebuilt, not read as a grant to no unit.
-const SnapshotVersion uint32 = 6
+// rebuilt, not read as a grant to no unit. Version 7 keeps the latest
+// event time (LatestAt), which names a snapshot in the history.
+const SnapshotVersion uint32 = 7
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"
@@ -57,6 +58,7 @@ type snapshotState struct {
 	Applied   uint64
 	Events    uint64
 	AppliedAt int64
+	LatestAt  int64 // the latest event time covered, later than AppliedAt when clocks differed
 
 	Roles      []snapRole
 	Operators  []Operator
@@ -134,7 +136,8 @@ type snapPayment struct {
 func (m *ReadModel) state() *snapshotState {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
-	st := &snapshotState{Applied: m.applied.Load(), Events: m.eventsCount.Load(), AppliedAt: m.appliedAt.Load()}
+	st := &snapshotState{Applied: m.applied.Load(), Events: m.eventsCount.Load(), AppliedAt: m.appliedAt.Load(),
+		LatestAt: m.latestAt}
 	p := m.principals
 	p.roles.each(func(_ string, r *RoleRecord) bool {
 		st.Roles = append(st.Roles, snapRole{Event: r.Event, Position: r.Position})
@@ -211,6 +214,7 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	m.applied.Store(st.Applied)
 	m.eventsCount.Store(st.Events)
 	m.appliedAt.Store(st.AppliedAt)
+	m.latestAt = st.LatestAt
 	p := m.principals
 	for _, r := range st.Roles {
 		if err := p.defineRole(r.Event, r.Position); err != nil {
@@ -338,7 +342,7 @@ func (m *ReadModel) WriteSnapshot(dir string) (_ events.Position, err error) {
 
 // HistoryDir is the folder, inside a snapshot dir, of the recent snapshots
 // kept for auditors' questions about the past: each written snapshot is
-// hard-linked there (no copy) as <position>-<last event time>.snapshot,
+// hard-linked there (no copy) as <position>-<latest event time>.snapshot,
 // and only the newest SnapshotHistory are kept.
 const HistoryDir = "history"
 
@@ -348,7 +352,7 @@ const SnapshotHistory = 16
 type historyEntry struct {
 	name     string
 	position events.Position
-	at       int64 // unix nanos of the last applied event
+	latestAt int64 // unix nanos of the latest event it covers
 }
 
 func keepInHistory(dir string, st *snapshotState) {
@@ -356,7 +360,7 @@ func keepInHistory(dir string, st *snapshotState) {
 	if err := os.MkdirAll(hist, 0o700); err != nil {
 		return
 	}
-	name := fmt.Sprintf("%020d-%020d.snapshot", st.Applied, st.AppliedAt)
+	name := fmt.Sprintf("%020d-%020d.snapshot", st.Applied, st.LatestAt)
 	_ = os.Link(filepath.Join(dir, SnapshotFile), filepath.Join(hist, name))
 	entries := history(hist)
 	for _, e := range entries[min(len(entries), SnapshotHistory):] {
@@ -374,7 +378,7 @@ func history(hist string) []historyEntry {
 		if _, err := fmt.Sscanf(de.Name(), "%020d-%020d.snapshot", &pos, &at); err != nil || !de.Type().IsRegular() {
 			continue
 		}
-		out = append(out, historyEntry{name: de.Name(), position: events.Position(pos), at: at})
+		out = append(out, historyEntry{name: de.Name(), position: events.Position(pos), latestAt: at})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].position > out[j].position })
 	return out
@@ -382,14 +386,17 @@ func history(hist string) []historyEntry {
 
 // SnapshotAtOrBefore loads the newest snapshot of dir's history that
 // covers no more of the log than u (its position at or before u.Position,
-// its last event at or before u.Time) and at most last (the log's last
-// position: a snapshot ahead of the log belongs to another log). An
+// every event it holds at or before u.Time) and at most last (the log's
+// last position: a snapshot ahead of the log belongs to another log). An
 // unusable snapshot is skipped for the next older one; none at all
-// returns an error matching ErrSnapshotUnusable.
+// returns an error matching ErrSnapshotUnusable. The time cut is judged
+// on the latest event, not the last: Rebuild stops at the first commit
+// after u.Time, and with replicas' clocks apart a snapshot whose last
+// commit is before u.Time may hold an earlier one after it.
 func SnapshotAtOrBefore(dir string, u Until, last events.Position) (*ReadModel, error) {
 	for _, e := range history(filepath.Join(dir, HistoryDir)) {
 		if e.position > last || (u.Position != 0 && e.position > u.Position) ||
-			(!u.Time.IsZero() && e.at > u.Time.UnixNano()) {
+			(!u.Time.IsZero() && e.latestAt > u.Time.UnixNano()) {
 			continue
 		}
 		if m, err := loadSnapshotFile(filepath.Join(dir, HistoryDir, e.name)); err == nil {
