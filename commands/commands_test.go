@@ -15,7 +15,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/eventstoretest"
-	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -89,11 +89,7 @@ func (s *failingOperatorAppend) Append(ctx context.Context, stream string, exp e
 // then the operator) leaves a log that the next start completes.
 func TestInterruptedBootstrapCompletesOnRestart(t *testing.T) {
 	ctx := context.Background()
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := jetstreamtest.Open(t)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 
 	// First start: the operator's append fails; serve exits with the error.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -133,11 +132,7 @@ func TestSnapshotHistoryKeepsTheNewest(t *testing.T) {
 func TestTimeCutSameWithAndWithoutSnapshot(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := jetstreamtest.Open(t)
 	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	app := func(id string) events.Event {
 		return events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}}

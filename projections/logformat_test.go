@@ -16,6 +16,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -79,11 +80,7 @@ func TestWriteLogFixture(t *testing.T) {
 		t.Skip("set PAYAUTHZ_WRITE_LOG_FIXTURE=1 to write " + logFixture)
 	}
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := jetstreamtest.Open(t)
 	hash, err := domain.HashPassword(fixturePassword)
 	if err != nil {
 		t.Fatal(err)
@@ -136,11 +133,7 @@ func TestWriteLogFixture(t *testing.T) {
 // written and replays them into every read model.
 func TestReplayFirstFormatLog(t *testing.T) {
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := jetstreamtest.Open(t)
 	f, err := os.Open(filepath.FromSlash(logFixture))
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 )
 
@@ -16,11 +15,7 @@ import (
 // the service's own subscription included.
 func TestReadsLeaveNoConsumers(t *testing.T) {
 	ctx := context.Background()
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := jetstreamtest.Open(t)
 	if err := jetstreamtest.FillFrom(ctx, s, 0, 50); err != nil {
 		t.Fatal(err)
 	}

@@ -23,12 +23,7 @@ import (
 
 func openStore(t testing.TB) *jetstream.Store {
 	t.Helper()
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return jetstreamtest.Open(t)
 }
 
 func newKey(t testing.TB, name string) (note.Signer, string) {
