@@ -349,11 +349,11 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, p
 }
 
 // ChangeOwnPassword is PATCH /profilo's REPLACE of /password: the actor, an
-// operator, changes its own password (operations.ChangeOwnProfile decides;
+// operator, changes its own password (operations.ChangeOwnPassword decides;
 // no Anagrafica right is needed). The operator's stream gets the same
 // OperatorUpdated a PUT with a password writes, its other data unchanged.
 func (h *Handler) ChangeOwnPassword(ctx context.Context, actor Actor, password string) (Result, error) {
-	if err := operations.ChangeOwnProfile(actor.Principal, []string{domain.ProfilePassword}, nil); err != nil {
+	if err := operations.ChangeOwnPassword(actor.Principal, nil); err != nil {
 		return Result{}, err
 	}
 	if password == "" {

@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -590,7 +592,17 @@ func TestPatchProfilo(t *testing.T) {
 	}
 	ff, bad := codiceOf(http.StatusForbidden), codiceOf(http.StatusBadRequest)
 	const newPw = "nuova-password-di-opRO-1"
+	// An operator that authenticates with a certificate alone has no
+	// password to change (422), once its patch is well formed (400 first).
+	const opSSL, sslProfilo = "CN=op-ssl, O=Ente, C=IT", "/backoffice/rs/ssl/v1/profilo"
+	w.must(t, "PUT", bo+"/operatori/"+url.PathEscape(opSSL), map[string]any{"ragioneSociale": "Operatore ssl", "abilitato": true, "ruoli": []string{"readOnly"}})
+	sslCert := asCert(w.ca.ClientCert(t, pkix.Name{CommonName: "op-ssl", Organization: []string{"Ente"}, Country: []string{"IT"}}))
 	runRows(t, w.harness, []row{
+		{"certificate_operator_has_no_password", "PATCH", sslProfilo, patch(op("REPLACE", "/password", newPw)), opts(sslCert), http.StatusUnprocessableEntity, codiceOf(http.StatusUnprocessableEntity)},
+		{"certificate_operator_bad_patch_first", "PATCH", sslProfilo, patch(op("ADD", "/password", newPw)), opts(sslCert), http.StatusBadRequest, bad},
+		{"certificate_operator_empty_patch_first", "PATCH", sslProfilo, patch(), opts(sslCert), http.StatusBadRequest, bad},
+		{"certificate_operator_takes_roles", "PATCH", sslProfilo, patch(op("ADD", "/ruoli", "Amministratore")), opts(sslCert), http.StatusForbidden, ff},
+		{"application_empty_patch", "PATCH", bo + "/profilo", patch(), opts(as("appA")), http.StatusForbidden, ff},
 		{"takes_roles", "PATCH", bo + "/profilo", patch(op("ADD", "/ruoli", "Amministratore")), opts(as("opRO")), http.StatusForbidden, ff},
 		{"takes_scope", "PATCH", bo + "/profilo", patch(op("ADD", "/domini", d2)), opts(as("opD1")), http.StatusForbidden, ff},
 		{"takes_acl_with_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw), op("ADD", "/acl", aclOf("Pendenze", "W"))), opts(as("opRO")), http.StatusForbidden, ff},

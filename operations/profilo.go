@@ -10,10 +10,9 @@ func ProfiloAPI(p domain.Principal, api domain.API, rec Recorder) error {
 	return check(rec, "CanReadAPIProfile", domain.CanReadAPIProfile(p, api))
 }
 
-// ChangeOwnProfile is PATCH /profilo on the Backoffice: each member the
-// patch touches (none: its password), in order, must be one the caller
-// may change itself, then the password must be one it has (422 for an
-// operator that authenticates without one, domain.PasswordChangeable).
+// ChangeOwnProfile is the gate of PATCH /profilo on the Backoffice,
+// decided before the patch's syntax: each member the patch touches (none:
+// its password), in order, must be one the caller may change itself.
 func ChangeOwnProfile(p domain.Principal, members []string, rec Recorder) error {
 	if len(members) == 0 {
 		members = []string{domain.ProfilePassword}
@@ -22,6 +21,17 @@ func ChangeOwnProfile(p domain.Principal, members []string, rec Recorder) error 
 		if err := check(rec, "CanChangeOwnProfile", domain.CanChangeOwnProfile(p, m)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// ChangeOwnPassword is PATCH /profilo's change of the password, once the
+// patch is well formed: the caller may change its own password
+// (ChangeOwnProfile), then must have one (422 for an operator that
+// authenticates without one, domain.PasswordChangeable).
+func ChangeOwnPassword(p domain.Principal, rec Recorder) error {
+	if err := ChangeOwnProfile(p, []string{domain.ProfilePassword}, rec); err != nil {
+		return err
 	}
 	err := domain.PasswordChangeable(p)
 	if err != nil {

@@ -202,7 +202,7 @@ var catalogue = []*Operation{
 	{API: domain.APIBackoffice, Name: "patch-profilo", Summary: "change the caller's own password (PATCH /profilo; an operator, nothing else of its profile)",
 		Routes: []string{"PATCH /profilo"},
 		decide: func(_ Model, p domain.Principal, _ Resource, rec operations.Recorder) error {
-			return operations.ChangeOwnProfile(p, nil, rec)
+			return operations.ChangeOwnPassword(p, rec)
 		}},
 	{API: domain.APIBackoffice, Name: "patch-pendenza", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza: Pendenze W on its entity × type",
 		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
