@@ -76,10 +76,7 @@ func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaB
 	if err != nil {
 		return nil, err
 	}
-	if err := audit.Authorize(m, p, body.Resource, nil); err != nil {
-		return nil, err
-	}
-	x, err := audit.Explain(m, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
+	x, err := audit.ExplainFor(m, p, audit.Query{Principal: body.Principal, Auth: auth, API: api, Operation: body.Operazione, Resource: body.Resource})
 	if err != nil {
 		return nil, auditQueryError(err)
 	}
@@ -128,10 +125,7 @@ func (s *Server) whoCan(ctx context.Context, p domain.Principal, apiName, op str
 	if err != nil {
 		return nil, err
 	}
-	if err := audit.Authorize(m, p, r, nil); err != nil {
-		return nil, err
-	}
-	res, err := audit.WhoCan(m, api, op, r)
+	res, err := audit.WhoCanFor(m, p, api, op, r)
 	if err != nil {
 		return nil, auditQueryError(err)
 	}

@@ -150,3 +150,30 @@ func TestEveryEventHasAProjector(t *testing.T) {
 		}
 	}
 }
+
+// TestConsistentWithinGivesUp: a long read that a commit interrupts every
+// time is given up after its attempts (ok false), never answered from a
+// mix of states; one left alone is answered with its state's position.
+func TestConsistentWithinGivesUp(t *testing.T) {
+	t.Parallel()
+	m := New()
+	entity := events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "Ente", Enabled: true}
+	if err := m.ApplyCommit(1, entity); err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	if _, ok := m.ConsistentWithin(3, func() {
+		runs++
+		done := make(chan error)
+		go func() { done <- m.ApplyCommit(events.Position(runs+1), events.CreditorEntityUpdated(entity)) }()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}); ok || runs != 3 {
+		t.Fatalf("interrupted every time: ok %v after %d runs, want false after 3", ok, runs)
+	}
+	pos, ok := m.ConsistentWithin(3, func() {})
+	if !ok || pos != m.AppliedPosition() || pos != 4 {
+		t.Fatalf("left alone: position %d, ok %v; applied %d", pos, ok, m.AppliedPosition())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations/audit"
 )
 
 var funcs = template.FuncMap{
@@ -176,6 +177,8 @@ func (c *Console) fail(rq *request, err error) {
 		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "Il principal è già in uso.")
 	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):
 		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "La risorsa è cambiata nel frattempo: ricarica la pagina.")
+	case errors.Is(err, audit.ErrBusy):
+		c.renderError(w, r, rq, http.StatusServiceUnavailable, "503000", "Servizio non disponibile", "Il giornale degli eventi è cambiato durante la lettura: riprova, o chiedi a una posizione.")
 	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		c.renderError(w, r, rq, http.StatusServiceUnavailable, "503000", "Servizio non disponibile", "Il giornale degli eventi non è raggiungibile: riprova.")
 	default:

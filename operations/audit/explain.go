@@ -159,9 +159,28 @@ func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
 // state's (projections.ReadModel.Consistent): the outcome is the one at
 // that position even while commits are published.
 func ExplainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error) {
+	return explainFor(m, on, nil, q)
+}
+
+// ExplainFor is Explain asked by auditor: whether it may ask (Authorize)
+// is decided on the state the answer reads, so a commit between the two
+// cannot answer it about a resource that has left its scope.
+func ExplainFor(m *projections.ReadModel, auditor domain.Principal, q Query) (*Explanation, error) {
+	return explainFor(m, m, &auditor, q)
+}
+
+func explainFor(m *projections.ReadModel, on Model, auditor *domain.Principal, q Query) (*Explanation, error) {
 	var x *Explanation
 	var err error
-	pos := m.Consistent(func() { x, err = explainOn(m, on, q) })
+	pos := m.Consistent(func() {
+		x, err = nil, nil
+		if auditor != nil {
+			if err = Authorize(m, *auditor, q.Resource, nil); err != nil {
+				return
+			}
+		}
+		x, err = explainOn(m, on, q)
+	})
 	if x != nil {
 		x.Position = uint64(pos)
 	}

@@ -40,12 +40,31 @@ const anyCitizen = "*"
 // commits that keep interrupting the read (whoCanAttempts times) make it
 // ErrBusy rather than an answer that mixes positions.
 func WhoCan(m *projections.ReadModel, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
-	op, err := Lookup(api, operation)
-	if err != nil {
-		return nil, err
-	}
+	return whoCanFor(m, nil, api, operation, r)
+}
+
+// WhoCanFor is WhoCan asked by auditor: whether it may ask (Authorize)
+// is decided on the state the answer reads, so a commit between the two
+// cannot answer it about a resource that has left its scope.
+func WhoCanFor(m *projections.ReadModel, auditor domain.Principal, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
+	return whoCanFor(m, &auditor, api, operation, r)
+}
+
+func whoCanFor(m *projections.ReadModel, auditor *domain.Principal, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
 	var res *WhoCanResult
-	pos, ok := m.ConsistentWithin(whoCanAttempts, func() { res, err = whoCan(m, api, op, r) })
+	var err error
+	pos, ok := m.ConsistentWithin(whoCanAttempts, func() {
+		res, err = nil, nil
+		if auditor != nil {
+			if err = Authorize(m, *auditor, r, nil); err != nil {
+				return
+			}
+		}
+		var op *Operation
+		if op, err = Lookup(api, operation); err == nil {
+			res, err = whoCan(m, api, op, r)
+		}
+	})
 	switch {
 	case !ok:
 		return nil, ErrBusy
