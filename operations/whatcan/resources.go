@@ -74,7 +74,10 @@ func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, s
 // the gates the HTTP layer applies first (the basic auth accepted, the
 // principal's entry into the API). service and right name the Backoffice
 // right for BACKOFFICE/servizio (default Pendenze R). emit returning an
-// error stops the listing with it.
+// error stops the listing with it. A listing streams (emit writes as it
+// goes), so it is not one read: its Position is where it started, and on
+// live read models each resource is decided at the state its decision
+// read; a fixed answer is asked at a position.
 func Resources(m *projections.ReadModel, name string, api domain.API, operation, service, right string,
 	after uint64, limit int, emit func(audit.Resource) error) (*Page, error) {
 	op, err := audit.Lookup(api, operation)

@@ -68,15 +68,34 @@ type Result struct {
 // entities × pendenza types and through which role or grant, with the
 // resources it owns. Each answer is Explain's decision on probes: the
 // whole scope ("*") first, then every entity × type pair the principal's
-// roles and grants name (at most maxProbes).
+// roles and grants name (at most maxProbes). Every decision of it reads
+// one state of m, whose position it reports; commits that keep
+// interrupting the read make it audit.ErrBusy, as a who-can.
 func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
+	var res *Result
+	var err error
+	pos, ok := m.ConsistentWithin(whatCanAttempts, func() { res, err = whatCan(m, name) })
+	switch {
+	case !ok:
+		return nil, audit.ErrBusy
+	case err != nil:
+		return nil, err
+	}
+	res.Position = uint64(pos)
+	return res, nil
+}
+
+// whatCanAttempts bounds the reads of one what-can (a millisecond or so
+// per principal), as who-can's.
+const whatCanAttempts = 16
+
+func whatCan(m *projections.ReadModel, name string) (*Result, error) {
 	rec, ok := m.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownPrincipal, name)
 	}
 	p := rec.Principal
-	res := &Result{Principal: name, Kind: p.Kind.String(), Auth: domain.AuthBasic.String(),
-		Position: uint64(m.AppliedPosition()), Capabilities: []Capability{}}
+	res := &Result{Principal: name, Kind: p.Kind.String(), Auth: domain.AuthBasic.String(), Capabilities: []Capability{}}
 	domini, units, tipi := candidates(m, p)
 	for _, op := range audit.Catalogue() {
 		if op.API == domain.APINodo {
