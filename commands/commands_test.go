@@ -450,14 +450,26 @@ func TestConcurrentPendenzeNeverShareANoticeNumber(t *testing.T) {
 func TestConcurrentCreationsOfOnePendenzaLeaveNoStrayNoticeClaim(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	app := e.pendenzeApp(t, []string{"11111111111"}, []string{"T"})
+	const d1, d2 = "11111111111", "22222222222"
+	app := e.pendenzeApp(t, []string{d1, d2}, []string{"T"})
+	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Ente 2", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.Sync(t)
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
-	const rounds = 10
+	// Rounds of one entity, then rounds whose writers name two: a loser
+	// then re-decides as an update that moves the pendenza, and must
+	// release the number it claimed as a creation.
+	const rounds = 20
 	for round := range rounds {
 		id := fmt.Sprintf("p%d", round)
 		errs := eventstoretest.Concurrently(4, func(i int) error {
+			dominio := d1
+			if round >= rounds/2 && i%2 == 1 {
+				dominio = d2
+			}
 			_, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: id,
-				IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer})
+				IDDominio: dominio, IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer})
 			return err
 		})
 		for _, err := range errs {
@@ -492,7 +504,7 @@ func TestConcurrentCreationsOfOnePendenzaLeaveNoStrayNoticeClaim(t *testing.T) {
 		if !ok {
 			t.Fatalf("pendenza %s not created", id)
 		}
-		if h := held["11111111111/"+pd.NumeroAvviso]; h != "PENDENZA:app/"+id {
+		if h := held[pd.IDDominio+"/"+pd.NumeroAvviso]; h != "PENDENZA:app/"+id {
 			t.Errorf("the notice of %s, %s, is claimed by %q", id, pd.NumeroAvviso, h)
 		}
 	}

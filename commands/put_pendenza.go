@@ -45,9 +45,11 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		return Result{}, err
 	}
 	holder := pendenzaHolder(c.IDA2A, c.IDPendenza)
-	// The notice claims this call made, the one a move leaves, and the
+	// The notice claims this call made (every attempt's), the one a
+	// creation reuses when it retries, the one a move leaves, and the
 	// notice of the pendenza its last decision wrote (or found unchanged).
-	var claimed, moved, written string
+	var claims []string
+	var created, moved, written string
 	res, err := h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
 		var existing *domain.PendenzaView
@@ -72,13 +74,14 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			IDTipoPendenza: c.IDTipoPendenza, Causale: c.Causale, AmountCents: c.AmountCents, Payer: c.Payer,
 			NumeroAvviso: c.NumeroAvviso, IDUnitaOperativa: c.IDUnita, SessionHash: c.sessionHash, PendenzaDetails: c.Details}
 		if cur == nil {
-			avviso := claimed // a retry after a conflict keeps the number it claimed
+			avviso := created // a retry after a conflict keeps the number it claimed
 			if avviso == "" || !strings.HasPrefix(avviso, c.IDDominio+"/") {
 				id, err := h.noticeNumber(ctx, actor, c.IDDominio, c.NumeroAvviso, holder)
 				if err != nil {
 					return nil, err
 				}
-				claimed, avviso = c.IDDominio+"/"+id, c.IDDominio+"/"+id
+				created, avviso = c.IDDominio+"/"+id, c.IDDominio+"/"+id
+				claims = append(claims, created)
 			}
 			e.NumeroAvviso = strings.TrimPrefix(avviso, c.IDDominio+"/")
 			e.UUID = randomHex(16)
@@ -101,7 +104,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 				return nil, err
 			}
 			if fresh {
-				claimed = id
+				claims = append(claims, id)
 			}
 			moved = cur.IDDominio + "/" + cur.NumeroAvviso
 		}
@@ -113,21 +116,21 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		return []events.Event{events.PendenzaUpdated(e)}, nil
 	})
 	if err != nil {
-		if claimed != "" {
-			h.release(ctx, actor, claimAvviso, claimed, holder)
-		}
-		return res, err
+		written = "" // nothing was written: every claim is nobody's
 	}
-	if moved != "" && res.Changed {
+	if err == nil && moved != "" && res.Changed {
 		h.release(ctx, actor, claimAvviso, moved, holder)
 	}
 	// A number this call claimed that the pendenza written does not hold
 	// is nobody's: a creation that lost to a concurrent one re-decided as
-	// an update of the pendenza the other created, with that one's notice.
-	if claimed != "" && claimed != written {
-		h.release(ctx, actor, claimAvviso, claimed, holder)
+	// an update of the pendenza the other created (or a move), with that
+	// one's notice, or the call failed.
+	for _, id := range claims {
+		if id != written {
+			h.release(ctx, actor, claimAvviso, id, holder)
+		}
 	}
-	return res, nil
+	return res, err
 }
 
 // CreatePendenzaPagamento creates a pendenza on the Pagamento API (POST

@@ -61,7 +61,13 @@ func TestLogProofsOverHTTP(t *testing.T) {
 	older, newer := st.Checkpoints[0].Position, st.Checkpoints[1].Position
 
 	ff := codiceOf(http.StatusForbidden)
+	// Every entity, one type: the log spans every type too.
+	w.putRole(t, "giornaleTARI", acl{aclOf("Giornale degli Eventi", "R")}, []string{"*"}, []string{t1})
+	w.putOperator(t, "opGiornaleTARI", pw, true, "giornaleTARI")
 	runRows(t, w.harness, []row{
+		{name: "checkpoints_auditor_of_one_type", method: "GET", path: bo + "/giornale/checkpoint", opts: []reqOpt{as("opGiornaleTARI")}, status: http.StatusForbidden, codice: ff},
+		{name: "what_can_auditor_of_one_type", method: "GET", path: bo + "/autorizzazioni/principal?principal=appA", opts: []reqOpt{as("opGiornaleTARI")}, status: http.StatusForbidden, codice: ff},
+		{name: "what_can_read_only_auditor_on_everything", method: "GET", path: bo + "/autorizzazioni/principal?principal=appA", opts: []reqOpt{as("opRO")}, status: http.StatusOK},
 		{name: "checkpoints_read_only_auditor_on_every_entity", method: "GET", path: bo + "/giornale/checkpoint", opts: []reqOpt{as("opRO")}, status: http.StatusOK},
 		{name: "checkpoints_operator_of_one_entity", method: "GET", path: bo + "/giornale/checkpoint", opts: []reqOpt{as("opD1")}, status: http.StatusForbidden, codice: ff},
 		{name: "inclusion_operator_of_one_entity", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=1", opts: []reqOpt{as("opD1")}, status: http.StatusForbidden, codice: ff},
