@@ -27,6 +27,19 @@ func BenchmarkTimeTravel(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
+	// The entities and the type the pendenze name: a creation at an
+	// entity or of a type not registered is 422, and who-can lists no one.
+	for i := range 100 {
+		id := fmt.Sprintf("%011d", i)
+		if _, err := s.Append(ctx, events.StreamDominio+id, events.ExpectNoStream(),
+			events.Record{Event: events.CreditorEntityRegistered{IDDominio: id, RagioneSociale: "Ente " + id, Enabled: true}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.Append(ctx, events.StreamTipoPendenza+"TARI", events.ExpectNoStream(),
+		events.Record{Event: events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tassa rifiuti", Enabled: true}}); err != nil {
+		b.Fatal(err)
+	}
 	for i := range 1000 {
 		id := fmt.Sprintf("app%05d", i)
 		if _, err := s.Append(ctx, events.StreamApplicazione+id, events.ExpectNoStream(),
