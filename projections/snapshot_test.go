@@ -248,6 +248,7 @@ func TestLoadSnapshotRefusesWhatItCannotTrust(t *testing.T) {
 	}{
 		{"missing_file", nil},
 		{"unknown_version", mutate(func(b []byte) []byte { binary.BigEndian.PutUint32(b[verOff:], SnapshotVersion+1); return b })},
+		{"previous_version", mutate(func(b []byte) []byte { binary.BigEndian.PutUint32(b[verOff:], SnapshotVersion-1); return b })}, // an upgrade
 		{"version_zero", mutate(func(b []byte) []byte { binary.BigEndian.PutUint32(b[verOff:], 0); return b })},
 		{"flipped_body_byte", mutate(func(b []byte) []byte { b[len(b)-10] ^= 0xff; return b })},
 		{"flipped_checksum_byte", mutate(func(b []byte) []byte { b[verOff+12] ^= 0x01; return b })},
