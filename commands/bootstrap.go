@@ -13,7 +13,9 @@ const AdminRole = "Amministratore"
 
 // Bootstrap creates, when the service was never set up (BootstrapNeeded),
 // the role Amministratore (all nine services RW on every entity and type)
-// and an operator holding it. It reports whether it did. The system actor
+// and an operator holding it. It reports whether it did, that is whether
+// this call appended the operator with this password (replicas starting
+// on an empty log at once: one does, the others find it). The system actor
 // bypasses delegation: nothing exists yet to delegate from. Both appends
 // are createOnce: a bootstrap repeated after a failure between them only
 // adds what is missing.
@@ -42,10 +44,11 @@ func (h *Handler) Bootstrap(ctx context.Context, principal, password string) (bo
 	}
 	op := events.OperatorRegistered{Principal: principal, RagioneSociale: "Amministratore", PasswordHash: hash,
 		Enabled: true, Roles: []string{AdminRole}}
-	if _, err := h.execute(ctx, System, events.StreamOperatore+principal, createOnce(op)); err != nil {
+	res, err := h.execute(ctx, System, events.StreamOperatore+principal, createOnce(op))
+	if err != nil {
 		return false, err
 	}
-	return true, nil
+	return res.Changed, nil
 }
 
 // BootstrapNeeded reports whether the service was never set up. Set up

@@ -116,6 +116,42 @@ func TestInterruptedBootstrapCompletesOnRestart(t *testing.T) {
 	}
 }
 
+// Replicas starting on one empty log at once each bootstrap with a
+// password of their own: exactly one appends the administrator and says
+// so, and its password is the one that works.
+func TestConcurrentBootstrapsAppendOneAdministrator(t *testing.T) {
+	ctx := context.Background()
+	store := jetstreamtest.Open(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	passwords := []string{"replica-0-password", "replica-1-password", "replica-2-password"}
+	did := make([]bool, len(passwords))
+	errs := eventstoretest.Concurrently(len(passwords), func(i int) error {
+		var err error
+		did[i], err = commands.NewHandler(store, projections.New(), logger).Bootstrap(ctx, "admin", passwords[i])
+		return err
+	})
+	m := projections.New()
+	if err := m.CatchUp(ctx, store, logger); err != nil {
+		t.Fatal(err)
+	}
+	winners := 0
+	for i, ok := range did {
+		if errs[i] != nil {
+			t.Fatalf("replica %d: %v", i, errs[i])
+		}
+		_, err := m.Authenticate("admin", passwords[i])
+		if ok != (err == nil) {
+			t.Fatalf("replica %d says done %v, its password authenticates: %v", i, ok, err)
+		}
+		if ok {
+			winners++
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d replicas appended the administrator, want 1: %v", winners, did)
+	}
+}
+
 func TestNoPlaintextPasswordInTheLog(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()

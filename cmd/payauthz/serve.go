@@ -135,14 +135,25 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return fmt.Errorf("bootstrap: %w", err)
 	}
 	if needed {
-		password := givenPassword
+		password, generated := givenPassword, ""
 		if password == "" {
-			if password, err = generateAdminPassword(cfg, logger); err != nil {
+			if password, generated, err = generateAdminPassword(cfg); err != nil {
 				return err
 			}
 		}
-		if _, err := cmds.Bootstrap(ctx, cfg.AdminPrincipal, password); err != nil {
+		did, err := cmds.Bootstrap(ctx, cfg.AdminPrincipal, password)
+		if err != nil {
 			return fmt.Errorf("bootstrap: %w", err)
+		}
+		switch {
+		case generated != "" && did:
+			fmt.Fprintf(os.Stderr, "payauthz: first start: generated the password of operator %q into %s (mode 0600)\n", cfg.AdminPrincipal, generated)
+			logger.Info("generated admin password", "principal", cfg.AdminPrincipal, "file", generated)
+		case generated != "":
+			// Another replica starting on the same empty log created the
+			// administrator first: this password opens nothing.
+			_ = os.Remove(generated)
+			logger.Warn("another replica created the administrator first; its password is in that replica's data dir", "principal", cfg.AdminPrincipal)
 		}
 		if startLast, err = store.LastPosition(ctx); err != nil {
 			return fmt.Errorf("read the log: %w", err)
@@ -299,20 +310,19 @@ func readAdminPasswordFile(cfg Config) (string, error) {
 }
 
 // generateAdminPassword generates a random password into
-// <data-dir>/admin-password (mode 0600) and says where it is.
-func generateAdminPassword(cfg Config, logger *slog.Logger) (string, error) {
+// <data-dir>/admin-password (mode 0600), written before the bootstrap
+// appends it so that it is never lost, and returns it and the file.
+func generateAdminPassword(cfg Config) (password, path string, err error) {
 	raw := make([]byte, 18)
 	if _, err := rand.Read(raw); err != nil {
-		return "", err
+		return "", "", err
 	}
 	p := base64.RawURLEncoding.EncodeToString(raw)
-	path := filepath.Join(cfg.DataDir, "admin-password")
+	path = filepath.Join(cfg.DataDir, "admin-password")
 	if err := os.WriteFile(path, []byte(p+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+		return "", "", fmt.Errorf("write %s: %w", path, err)
 	}
-	fmt.Fprintf(os.Stderr, "payauthz: first start: generated the password of operator %q into %s (mode 0600)\n", cfg.AdminPrincipal, path)
-	logger.Info("generated admin password", "principal", cfg.AdminPrincipal, "file", path)
-	return p, nil
+	return p, path, nil
 }
 
 // bindListeners binds --http-addr and --https-addr (each when set), so that
