@@ -72,14 +72,7 @@ func payable(rec Recorder, pd projections.Pendenza, err error) (projections.Pend
 	if err != nil {
 		return pd, err
 	}
-	st, err := domain.ParsePendenzaStato(pd.Stato)
-	if err == nil {
-		err = domain.PayableStato(st)
-	}
-	if err != nil {
-		err = Unprocessable("pendenza %s/%s cannot be paid: %v", pd.IDA2A, pd.IDPendenza, err)
-	}
-	return pd, check(rec, "PayableStato", err)
+	return pd, inState(rec, "PayableStato", domain.PayableStato, pd, "be paid")
 }
 
 // ReadNotice is GET /avvisi/{idDominio}/{numeroAvviso}. guard, when not

@@ -55,12 +55,18 @@ func PatchPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza s
 // changeable passes a pendenza whose state a caller may change
 // (domain.StatoChangeable): a paid one is 422.
 func changeable(pd projections.Pendenza, rec Recorder) error {
+	return inState(rec, "StatoChangeable", domain.StatoChangeable, pd, "change state")
+}
+
+// inState passes a pendenza whose state the rule allows what is asked of
+// it (doing): otherwise the request is 422, recorded under the rule's name.
+func inState(rec Recorder, name string, rule func(domain.PendenzaStato) error, pd projections.Pendenza, doing string) error {
 	st, err := domain.ParsePendenzaStato(pd.Stato)
 	if err == nil {
-		err = domain.StatoChangeable(st)
+		err = rule(st)
 	}
 	if err != nil {
-		err = Unprocessable("pendenza %s/%s cannot change state: %v", pd.IDA2A, pd.IDPendenza, err)
+		err = Unprocessable("pendenza %s/%s cannot %s: %v", pd.IDA2A, pd.IDPendenza, doing, err)
 	}
-	return check(rec, "StatoChangeable", err)
+	return check(rec, name, err)
 }

@@ -204,13 +204,20 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 // must not call Apply.
 func (m *ReadModel) read(f func()) events.Position {
 	for {
-		s := m.readBegin()
-		f()
-		pos := m.applied.Load()
-		if m.readDone(s) {
-			return events.Position(pos)
+		if pos, ok := m.attempt(f); ok {
+			return pos
 		}
 	}
+}
+
+// attempt runs f once and reports whether what it read was the state
+// after whole commits (no commit published meanwhile), and that state's
+// position.
+func (m *ReadModel) attempt(f func()) (events.Position, bool) {
+	s := m.readBegin()
+	f()
+	pos := m.applied.Load()
+	return events.Position(pos), m.readDone(s)
 }
 
 // readBegin waits until no commit is being published and returns the
@@ -247,6 +254,19 @@ func wholeList[T any](m *ReadModel, list func() []T) (out []T) {
 // more than once while commits are published; it must only read (no side
 // effects it cannot repeat) and must not block.
 func (m *ReadModel) Consistent(f func()) events.Position { return m.read(f) }
+
+// ConsistentWithin is Consistent for a long read (who-can over every
+// principal) that a busy log could otherwise restart for ever: it gives up
+// after attempts runs of f that a commit interrupted, and reports ok false;
+// what f read is then not one state and must not be answered.
+func (m *ReadModel) ConsistentWithin(attempts int, f func()) (events.Position, bool) {
+	for range attempts {
+		if pos, ok := m.attempt(f); ok {
+			return pos, true
+		}
+	}
+	return 0, false
+}
 
 // check returns the error apply would return for some event of the
 // commit envs, changing nothing. It refuses what apply refuses, through

@@ -52,32 +52,41 @@ func WhoCanFor(m *projections.ReadModel, auditor domain.Principal, api domain.AP
 
 func whoCanFor(m *projections.ReadModel, auditor *domain.Principal, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
 	var res *WhoCanResult
-	var err error
-	pos, ok := m.ConsistentWithin(whoCanAttempts, func() {
-		res, err = nil, nil
-		if auditor != nil {
-			if err = Authorize(m, *auditor, r, nil); err != nil {
-				return
-			}
+	pos, err := OneState(m, func() (err error) {
+		if err = mayAsk(m, auditor, r); err != nil {
+			return err
 		}
-		var op *Operation
-		if op, err = Lookup(api, operation); err == nil {
-			res, err = whoCan(m, api, op, r)
+		op, err := Lookup(api, operation)
+		if err != nil {
+			return err
 		}
+		res, err = whoCan(m, api, op, r)
+		return err
 	})
-	switch {
-	case !ok:
-		return nil, ErrBusy
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
-	res.Position = uint64(pos)
+	res.Position = pos
 	return res, nil
 }
 
-// whoCanAttempts bounds the reads of one who-can: over a thousand
+// OneState runs read, a long read of m (who-can, what-can), inside one
+// bounded consistent read (projections.ReadModel.ConsistentWithin) and
+// returns the position of the state it read: ErrBusy when commits kept
+// interrupting it, never an answer that mixes positions. read must only
+// read m, and may run more than once.
+func OneState(m *projections.ReadModel, read func() error) (uint64, error) {
+	var err error
+	pos, ok := m.ConsistentWithin(oneStateAttempts, func() { err = read() })
+	if !ok {
+		return 0, ErrBusy
+	}
+	return uint64(pos), err
+}
+
+// oneStateAttempts bounds the reads of one long question: over a thousand
 // principals one takes milliseconds, and the log commits far less often.
-const whoCanAttempts = 16
+const oneStateAttempts = 16
 
 func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource) (*WhoCanResult, error) {
 	res := &WhoCanResult{API: api.String(), Operation: op.Name, Resource: r, Holders: []Holder{}}

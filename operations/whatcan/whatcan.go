@@ -73,21 +73,16 @@ type Result struct {
 // interrupting the read make it audit.ErrBusy, as a who-can.
 func WhatCan(m *projections.ReadModel, name string) (*Result, error) {
 	var res *Result
-	var err error
-	pos, ok := m.ConsistentWithin(whatCanAttempts, func() { res, err = whatCan(m, name) })
-	switch {
-	case !ok:
-		return nil, audit.ErrBusy
-	case err != nil:
+	pos, err := audit.OneState(m, func() (err error) {
+		res, err = whatCan(m, name)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	res.Position = uint64(pos)
+	res.Position = pos
 	return res, nil
 }
-
-// whatCanAttempts bounds the reads of one what-can (a millisecond or so
-// per principal), as who-can's.
-const whatCanAttempts = 16
 
 func whatCan(m *projections.ReadModel, name string) (*Result, error) {
 	rec, ok := m.Lookup(name)
