@@ -34,6 +34,10 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 		WriteWait: s.cfg.ConsistencyWait,
 		Audit:     s.consoleExplain,
 		WhoCan:    s.consoleWhoCan,
+		Fault: func(err error) console.Fault {
+			status, fb := fault(err)
+			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio}
+		},
 	})
 	if err != nil {
 		return err

@@ -65,7 +65,7 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", invalid.Error()}
 	case errors.As(err, &bad):
 		return http.StatusBadRequest, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta non valida", bad.detail}
-	case errors.As(err, new(tooLarge)):
+	case errors.As(err, new(tooLarge)), errors.As(err, new(*http.MaxBytesError)):
 		return http.StatusRequestEntityTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Richiesta troppo grande", "the body exceeds the size limit"}
 	case errors.Is(err, errHeadersTooLarge):
 		return http.StatusRequestHeaderFieldsTooLarge, FaultBean{"RICHIESTA", "SINTASSI", "Intestazioni troppo grandi", "the request headers exceed 32 KiB"}

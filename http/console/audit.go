@@ -46,7 +46,7 @@ type auditForm struct {
 
 func (c *Console) auditPage(rq *request) error {
 	if c.deps.Audit == nil {
-		return errNotFound
+		return domain.ErrNotFound
 	}
 	if err := operations.Audit(rq.p, nil); err != nil {
 		return err

@@ -72,6 +72,16 @@ type Deps struct {
 	// WhoCan lists who may do an operation, with the Backoffice API's
 	// function (GET /autorizzazioni).
 	WhoCan WhoCanFunc
+	// Fault is the HTTP layer's choice of status for an error: a failed
+	// page answers what the API answers.
+	Fault func(error) Fault
+}
+
+// Fault is how an error is answered: its HTTP status and GovPay's codice,
+// descrizione and dettaglio.
+type Fault struct {
+	Status                         int
+	Codice, Descrizione, Dettaglio string
 }
 
 // Console is the console's http.Handler. It is safe for concurrent use.
@@ -91,6 +101,9 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	}
 	if cfg.MaxAge <= 0 {
 		cfg.MaxAge = DefaultMaxAge
+	}
+	if deps.Fault == nil {
+		return nil, errors.New("console: Deps.Fault is required (the API's mapping of errors to statuses)")
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
@@ -220,6 +233,15 @@ func (rq *request) actor() commands.Actor {
 // errBadCSRF refuses a POST without the session's CSRF token.
 var errBadCSRF = errors.New("console: missing or wrong CSRF token")
 
+// formUnreadable is a POST body ParseForm refused: over the size limit
+// (*http.MaxBytesError, the API's 413) or not a form (400).
+func formUnreadable(err error) error {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return err
+	}
+	return &commands.InvalidError{Field: "modulo", Detail: "the body is not a readable form"}
+}
+
 // page wraps a handler with the session: no or an ended session goes to
 // the login page; a POST must carry the session's CSRF token, checked
 // before the handler runs (so nothing is written without it).
@@ -252,7 +274,11 @@ func (c *Console) page(h func(*request) error) http.Handler {
 		rq := &request{w: w, r: r, sid: ck.Value, sess: sess, p: p}
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
-			if err := r.ParseForm(); err != nil || !validCSRF(sess.csrf, r.PostForm.Get("csrf")) {
+			if err := r.ParseForm(); err != nil {
+				c.fail(rq, formUnreadable(err))
+				return
+			}
+			if !validCSRF(sess.csrf, r.PostForm.Get("csrf")) {
 				c.fail(rq, errBadCSRF)
 				return
 			}

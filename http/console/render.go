@@ -13,7 +13,6 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
-	"github.com/payauthz/payauthz/operations/audit"
 )
 
 var funcs = template.FuncMap{
@@ -149,42 +148,23 @@ func (c *Console) renderError(w http.ResponseWriter, r *http.Request, rq *reques
 	}
 }
 
-// errNotFound is a resource that does not exist (inside the caller's scope).
-var errNotFound = errors.New("console: not found")
-
-// fail answers err as the Backoffice API would choose its status: a
-// denial is the API's 403 with the same codice and detail.
+// fail answers err with the status, codice and descrizione the Backoffice
+// API gives it (Deps.Fault, the HTTP layer's one mapping of errors to
+// statuses): the console never chooses a status of its own, so the two
+// cannot drift. Only a missing CSRF token, which the API has no use for,
+// is decided here.
 func (c *Console) fail(rq *request, err error) {
-	var (
-		forbidden *domain.ForbiddenError
-		invalid   *commands.InvalidError
-		unproc    *commands.UnprocessableError
-	)
 	w, r := rq.w, rq.r
-	switch {
-	case errors.Is(err, errBadCSRF):
+	if errors.Is(err, errBadCSRF) {
 		c.renderError(w, r, rq, http.StatusForbidden, "403000", "Richiesta rifiutata",
 			"Il modulo non porta un token CSRF valido: ricarica la pagina e riprova. Nulla è stato modificato.")
-	case errors.As(err, &forbidden):
-		c.renderError(w, r, rq, http.StatusForbidden, "403000", "Operazione non autorizzata", forbidden.Detail)
-	case errors.As(err, &invalid):
-		c.renderError(w, r, rq, http.StatusBadRequest, "SINTASSI", "Richiesta non valida", invalid.Error())
-	case errors.As(err, &unproc):
-		c.renderError(w, r, rq, http.StatusUnprocessableEntity, "422000", "Richiesta non processabile", unproc.Detail)
-	case errors.Is(err, errNotFound), errors.Is(err, domain.ErrNotFound), errors.Is(err, commands.ErrNotFound):
-		c.renderError(w, r, rq, http.StatusNotFound, "404000", "Risorsa non trovata", "")
-	case errors.Is(err, commands.ErrPrincipalInUse):
-		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "Il principal è già in uso.")
-	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):
-		c.renderError(w, r, rq, http.StatusConflict, "409000", "Conflitto", "La risorsa è cambiata nel frattempo: ricarica la pagina.")
-	case errors.Is(err, audit.ErrBusy):
-		c.renderError(w, r, rq, http.StatusServiceUnavailable, "503000", "Servizio non disponibile", "Il giornale degli eventi è cambiato durante la lettura: riprova, o chiedi a una posizione.")
-	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		c.renderError(w, r, rq, http.StatusServiceUnavailable, "503000", "Servizio non disponibile", "Il giornale degli eventi non è raggiungibile: riprova.")
-	default:
-		c.deps.Logger.Error("console: request failed", "path", r.URL.Path, "error", err)
-		c.renderError(w, r, rq, http.StatusInternalServerError, "500000", "Errore interno", "")
+		return
 	}
+	f := c.deps.Fault(err)
+	if f.Status >= http.StatusInternalServerError && !errors.Is(err, context.Canceled) {
+		c.deps.Logger.Error("console: request failed", "path", r.URL.Path, "status", f.Status, "error", err)
+	}
+	c.renderError(w, r, rq, f.Status, f.Codice, f.Descrizione, f.Dettaglio)
 }
 
 // fieldErrors are the form's messages by field name ("" for the form).
