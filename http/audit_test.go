@@ -485,9 +485,10 @@ func TestDecisionLogRecordsWithoutSecrets(t *testing.T) {
 
 func TestAuditEndpoints(t *testing.T) {
 	w := newWorld(t)
-	w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
+	pa1 := w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
 	w.createPendenza(t, "appB", "pb1", d2, t1, citizen1)
-	w.createPendenza(t, "appA", "donazione", d1, tSpont, citizen1)
+	don := w.createPendenza(t, "appA", "donazione", d1, tSpont, citizen1)
+	const noNotice = "399999999999999999"
 	// An auditor of d1 × TARI alone: it asks about what it could read in
 	// the event log, by entity and by type.
 	w.putRole(t, "audTARI", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{t1})
@@ -528,6 +529,25 @@ func TestAuditEndpoints(t *testing.T) {
 		{"type_auditor_place_of_its_type", "GET", q("api", "PENDENZE", "operazione", "create", "idDominio", d1, "idTipoPendenza", t1), nil, opts(as("opAudTARI")), 200, ""},
 		{"explain_type_auditor_pendenza_of_another_type", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "donazione"}), opts(as("opAudTARI")), 403, "403000"},
 		{"explain_type_auditor_pendenza_of_its_type", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "pa1"}), opts(as("opAudTARI")), 200, ""},
+		// A pendenza named by its notice lies where it lies, as named by
+		// id; a missing notice at d1 needs every type of d1.
+		{"type_auditor_notice_of_its_type", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", pa1.NumeroAvviso), nil, opts(as("opAudTARI")), 200, ""},
+		{"type_auditor_notice_of_another_type", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", don.NumeroAvviso), nil, opts(as("opAudTARI")), 403, "403000"},
+		{"type_auditor_missing_notice", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", noNotice), nil, opts(as("opAudTARI")), 403, "403000"},
+		{"explain_type_auditor_by_avviso_of_another_type", "POST", verifica, explainBody("appA", "PENDENZE", "read-by-avviso", map[string]any{"idDominio": d1, "numeroAvviso": don.NumeroAvviso}), opts(as("opAudTARI")), 403, "403000"},
+		{"explain_type_auditor_by_avviso_of_its_type", "POST", verifica, explainBody("appA", "RAGIONERIA", "read-by-avviso", map[string]any{"idDominio": d1, "numeroAvviso": pa1.NumeroAvviso}), opts(as("opAudTARI")), 200, ""},
+		{"entity_auditor_notice_of_any_type", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", don.NumeroAvviso), nil, opts(as("opD1")), 200, ""},
+		{"entity_auditor_missing_notice", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", noNotice), nil, opts(as("opD1")), 200, ""},
+		{"entity_auditor_notice_of_another_entity", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d2, "numeroAvviso", noNotice), nil, opts(as("opD1")), 403, "403000"},
+		// A registry entry lies at no place, whatever entity the question
+		// also names: only the whole log's auditor learns which exist.
+		{"entity_auditor_role_named_with_own_entity", "GET", q("api", "BACKOFFICE", "operazione", "read-ruolo", "idRuolo", "audTARI", "idDominio", d1), nil, opts(as("opD1")), 403, "403000"},
+		{"entity_auditor_missing_role_named_with_own_entity", "GET", q("api", "BACKOFFICE", "operazione", "read-ruolo", "idRuolo", "nope", "idDominio", d1), nil, opts(as("opD1")), 403, "403000"},
+		{"explain_entity_auditor_application_named_with_own_entity", "POST", verifica, explainBody("opD1", "BACKOFFICE", "read-applicazione", map[string]any{"idA2A": "appB", "idDominio": d1}), opts(as("opD1")), 403, "403000"},
+		{"explain_entity_auditor_operator_named_with_own_entity", "POST", verifica, explainBody("opD1", "BACKOFFICE", "read-operatore", map[string]any{"principalOperatore": "opRO", "idDominio": d1}), opts(as("opD1")), 403, "403000"},
+		{"entity_auditor_intermediary_named_with_own_entity", "GET", q("api", "BACKOFFICE", "operazione", "write-dominio", "idDominio", d1, "idIntermediario", "nope"), nil, opts(as("opD1")), 403, "403000"},
+		{"whole_log_auditor_role", "GET", q("api", "BACKOFFICE", "operazione", "read-ruolo", "idRuolo", "audTARI", "idDominio", d1), nil, opts(as("opRO")), 200, ""},
+		{"whole_log_auditor_missing_role", "GET", q("api", "BACKOFFICE", "operazione", "read-ruolo", "idRuolo", "nope"), nil, opts(as("opRO")), 200, ""},
 		{"scoped_auditor_no_entity_needs_all", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opD1")), 403, "403000"},
 		{"read_only_auditor_no_entity", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opRO")), 200, ""},
 		{"no_role_denied", "GET", q("api", "PENDENZE", "operazione", "list"), nil, opts(as("opNoRole")), 403, "403000"},

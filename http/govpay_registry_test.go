@@ -459,6 +459,20 @@ func TestUnitScopedReceipts(t *testing.T) {
 		{name: "backoffice_collection_of_other_unit", method: "GET", path: riscossione(bo, "UO2"), opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
 		{name: "backoffice_other_entity_before_lookup", method: "GET", path: bo + "/riscossioni/" + d2 + "/x/IUR-0/1", opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
 	})
+	// An auditor of UO1 asks about UO1's receipts alone: a receipt lies at
+	// its unit, and a missing one at the whole entity.
+	w.grantUO1(t, "appAudit", "RAGIONERIA", "opAuditUO1", aclOf("Giornale degli Eventi", "R"))
+	whoCanRead := func(u, iur string) string {
+		return bo + "/autorizzazioni?" + url.Values{"api": {"RAGIONERIA"}, "operazione": {"read-ricevuta"}, "idDominio": {d1},
+			"iuv": {domain.IUVOfNotice(paid[u].NumeroAvviso)}, "idRicevuta": {iur}}.Encode()
+	}
+	runRows(t, w.harness, []row{
+		{name: "unit_auditor_receipt_of_its_unit", method: "GET", path: whoCanRead("UO1", "IUR-UO1"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusOK},
+		{name: "unit_auditor_receipt_of_other_unit", method: "GET", path: whoCanRead("UO2", "IUR-UO2"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusForbidden, codice: ff},
+		{name: "unit_auditor_missing_receipt", method: "GET", path: whoCanRead("UO1", "IUR-NONE"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusForbidden, codice: ff},
+		{name: "entity_auditor_missing_receipt", method: "GET", path: whoCanRead("UO1", "IUR-NONE"), opts: []reqOpt{as("opD1")}, status: http.StatusOK},
+		{name: "entity_auditor_receipt_of_any_unit", method: "GET", path: whoCanRead("UO2", "IUR-UO2"), opts: []reqOpt{as("opD1")}, status: http.StatusOK},
+	})
 	for _, q := range []struct{ path, who string }{{rg + "/riscossioni", "appRU"}, {rg + "/ricevute", "appRU"},
 		{bo + "/riscossioni", "opMoney"}, {bo + "/ricevute", "opMoney"}} {
 		body := string(w.must(t, "GET", q.path, nil, as(q.who)).Body)

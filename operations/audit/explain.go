@@ -38,6 +38,10 @@ type Query struct {
 	API       domain.API
 	Operation string // a catalogue name of API
 	Resource  Resource
+	// everyCitizen: Principal anyCitizen stands for every citizen (who-can's
+	// own question; an auditor's "*" is not a fiscal code, refused as the
+	// service refuses it).
+	everyCitizen bool
 }
 
 // Step is one check of the rule trail.
@@ -172,10 +176,14 @@ func ExplainFor(m *projections.ReadModel, auditor domain.Principal, q Query) (*E
 func explainFor(m *projections.ReadModel, on Model, auditor *domain.Principal, q Query) (*Explanation, error) {
 	var x *Explanation
 	var err error
+	op, err := Lookup(q.API, q.Operation)
+	if err != nil {
+		return nil, err
+	}
 	pos := m.Consistent(func() {
 		x = nil
-		if err = mayAsk(m, auditor, q.Resource); err == nil {
-			x, err = explainOn(m, on, q)
+		if err = mayAsk(m, auditor, op, q.Resource); err == nil {
+			x, err = explainOn(m, on, op, q)
 		}
 	})
 	if x != nil {
@@ -184,11 +192,7 @@ func explainFor(m *projections.ReadModel, on Model, auditor *domain.Principal, q
 	return x, err
 }
 
-func explainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error) {
-	op, err := Lookup(q.API, q.Operation)
-	if err != nil {
-		return nil, err
-	}
+func explainOn(m *projections.ReadModel, on Model, op *Operation, q Query) (*Explanation, error) {
 	auth := q.Auth
 	if auth == (domain.AuthType{}) {
 		auth = domain.AuthBasic
@@ -198,7 +202,7 @@ func explainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error
 	if err := x.check("auth-accepted", domain.AcceptsAuth(q.API, auth)); err != nil {
 		return x, nil
 	}
-	p, ok := resolve(m, q.Principal, q.API, auth, x)
+	p, ok := resolve(m, q, auth, x)
 	if !ok {
 		return x, nil
 	}
@@ -208,7 +212,7 @@ func explainOn(m *projections.ReadModel, on Model, q Query) (*Explanation, error
 		return x, nil
 	}
 	var t trail
-	err = op.decide(on, p, q.Resource, &t)
+	err := op.decide(on, p, q.Resource, &t)
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}
@@ -251,7 +255,8 @@ func (x *Explanation) check(name string, err error) error {
 // resolve finds the principal as http.Server.resolve does: registered
 // principals by name (by DN for ssl), an unregistered spid caller on
 // Pagamento is a citizen, a public caller is anonymous.
-func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.AuthType, x *Explanation) (domain.Principal, bool) {
+func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explanation) (domain.Principal, bool) {
+	name, api := q.Principal, q.API
 	var rec *projections.PrincipalRecord
 	found := false
 	switch auth {
@@ -263,7 +268,7 @@ func resolve(m *projections.ReadModel, name string, api domain.API, auth domain.
 		rec, found = m.LookupDN(name)
 	case domain.AuthSPID:
 		code, ok := domain.ParseCitizen(name)
-		if !ok && name != anyCitizen {
+		if !ok && !(q.everyCitizen && name == anyCitizen) {
 			x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication,
 				Detail: "not a fiscal code: the identity proxy's caller is refused (401)"})
 			x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, "not a fiscal code"
@@ -432,14 +437,25 @@ func placeName(dominio, unit string) string {
 	return "idUnitaOperativa " + unit + " of idDominio " + dominio
 }
 
-// resourcePlaces returns the places a query's resource lies at: the
-// stored pendenza's, every item's of a stored payment, the idDominio the
-// query names (with its idUnitaOperativa and idTipoPendenza). nil when it
-// lies nowhere, or when it names a pendenza or payment that does not
-// exist (their ids name no place, so only an auditor of the whole log may
-// learn they are missing). A named place never stands for a stored
-// resource's own: the auditor must reach both.
-func resourcePlaces(m *projections.ReadModel, r Resource) []domain.Place {
+// resourcePlaces returns where what op asks about r lies, each place as
+// the event log places that resource's events (operations.PlacesOf), so an
+// auditor asks about what it could read in the log. A stored resource's
+// own places: every item's of a payment, a pendenza's (named by idA2A and
+// idPendenza, or by its notice at idDominio), a receipt's (its unit). Else
+// the idDominio the query names, with its unit and type: a named place
+// never stands for a stored resource named by ids, the auditor must reach
+// both.
+// nil (the whole log) when the question is about a registry entry (a role,
+// an operator, an application, an intermediary), whatever else it names,
+// or about a pendenza or payment named by ids that carry no place and that
+// does not exist. A missing notice or receipt lies at its entity: the
+// whole entity, and every type for a notice, so that no auditor learns
+// that it is missing without being allowed to see it wherever it could
+// have been.
+func resourcePlaces(m *projections.ReadModel, op *Operation, r Resource) []domain.Place {
+	if op.registry || r.IDIntermediario != "" {
+		return nil
+	}
 	var out []domain.Place
 	if r.IDPagamento != "" {
 		pay, ok := m.Payment(r.IDPagamento)
@@ -457,7 +473,20 @@ func resourcePlaces(m *projections.ReadModel, r Resource) []domain.Place {
 		}
 		out = append(out, v.Place())
 	}
-	if r.IDDominio != "" {
+	// A notice or a receipt is named at its entity: its own place (or the
+	// whole entity's, missing) is where the question lies there.
+	switch {
+	case r.IDDominio != "" && r.NumeroAvviso != "":
+		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
+			return append(out, pd.View().Place())
+		}
+		return append(out, domain.Place{IDDominio: r.IDDominio, IDTipoPendenza: domain.Wildcard})
+	case r.IDDominio != "" && r.IDRicevuta != "":
+		if rc, ok := m.Receipt(r.IDDominio, r.IDRicevuta); ok {
+			return append(out, operations.ReceiptPlace(rc))
+		}
+		return append(out, domain.Place{IDDominio: r.IDDominio})
+	case r.IDDominio != "":
 		out = append(out, r.place())
 	}
 	return out
@@ -465,16 +494,16 @@ func resourcePlaces(m *projections.ReadModel, r Resource) []domain.Place {
 
 // mayAsk is Authorize for the auditor asking, if any (none: a tool on the
 // data dir, whose reader has the log itself).
-func mayAsk(m *projections.ReadModel, auditor *domain.Principal, r Resource) error {
+func mayAsk(m *projections.ReadModel, auditor *domain.Principal, op *Operation, r Resource) error {
 	if auditor == nil {
 		return nil
 	}
-	return Authorize(m, *auditor, r, nil)
+	return Authorize(m, *auditor, op, r, nil)
 }
 
 // Authorize decides whether auditor p may ask a question about r on the
 // read model the question is asked of (operations.AuditResource over the
 // places r lies at). Explain and WhoCan answer only after it passes.
-func Authorize(m *projections.ReadModel, p domain.Principal, r Resource, rec operations.Recorder) error {
-	return operations.AuditResource(p, resourcePlaces(m, r), rec)
+func Authorize(m *projections.ReadModel, p domain.Principal, op *Operation, r Resource, rec operations.Recorder) error {
+	return operations.AuditResource(p, resourcePlaces(m, op, r), rec)
 }

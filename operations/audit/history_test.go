@@ -302,6 +302,33 @@ func TestWhoCanNamesThePayerOnlyWhenACitizen(t *testing.T) {
 	}
 }
 
+// TestSPIDPrincipalIsAFiscalCode: explain refuses a spid principal that
+// is not a fiscal code, as the service answers its header 401: "*" too,
+// which only who-can's own question uses for every citizen.
+func TestSPIDPrincipalIsAFiscalCode(t *testing.T) {
+	m := projections.New()
+	for _, c := range []struct{ name, principal, want string }{
+		{"fiscal_code", "RSSMRA80A01H501U", audit.OutcomeAllow},
+		{"anonimo", "ANONIMO", audit.OutcomeUnauthenticated},
+		{"every_citizen_stand_in", "*", audit.OutcomeUnauthenticated},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x, err := audit.Explain(m, audit.Query{Principal: c.principal, Auth: domain.AuthSPID, API: domain.APIPagamento, Operation: "profilo"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Outcome != c.want {
+				t.Fatalf("explain PAGAMENTO/profilo as spid %q = %q (%s: %s), want %q", c.principal, x.Outcome, x.Rule, x.Detail, c.want)
+			}
+		})
+	}
+	t.Run("who_can_names_every_citizen", func(t *testing.T) {
+		if got := holders(t, m, domain.APIPagamento, "profilo", audit.Resource{}); !slices.Contains(got, "*") {
+			t.Fatalf("who-can PAGAMENTO/profilo = %v, want every citizen (*) among them", got)
+		}
+	})
+}
+
 // TestEvidenceOfAPaymentAcrossTwoRoles: a payment whose items lie in two
 // entities, read on the Backoffice by an operator holding one role for
 // each, is allowed; neither role covers it alone, and each role's evidence

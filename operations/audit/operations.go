@@ -117,6 +117,10 @@ type Operation struct {
 	// handlers call. It returns nil (allowed), a *domain.ForbiddenError,
 	// domain.ErrNotFound, an *operations.UnprocessableError, or ErrBadQuery.
 	decide decideFunc
+	// registry: the operation is about a registry entry (a role, an
+	// operator, an application, an intermediary), which lies at no place
+	// whatever else the query names (resourcePlaces).
+	registry bool
 }
 
 // decideFunc decides one query of an operation: see Operation.decide.
@@ -600,7 +604,7 @@ func idRead[M, T any](f idField, op func(M, domain.Principal, string, operations
 // route decides it.
 func registryOp[T any](name, summary, route string, f idField, s domain.Service, lookup func(Model, string) (T, bool),
 	op func(func(string) (T, bool), domain.Principal, domain.Service, string, operations.Recorder) (T, error)) *Operation {
-	return &Operation{API: domain.APIBackoffice, Name: name, Summary: summary, Routes: []string{route},
+	return &Operation{API: domain.APIBackoffice, Name: name, Summary: summary, Routes: []string{route}, registry: true,
 		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			id := f.of(r)
 			return reads(need(f.name, id), func() (T, error) {

@@ -53,11 +53,11 @@ func WhoCanFor(m *projections.ReadModel, auditor domain.Principal, api domain.AP
 func whoCanFor(m *projections.ReadModel, auditor *domain.Principal, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
 	var res *WhoCanResult
 	pos, err := OneState(m, func() (err error) {
-		if err = mayAsk(m, auditor, r); err != nil {
-			return err
-		}
 		op, err := Lookup(api, operation)
 		if err != nil {
+			return err
+		}
+		if err = mayAsk(m, auditor, op, r); err != nil {
 			return err
 		}
 		res, err = whoCan(m, api, op, r)
@@ -91,7 +91,8 @@ const oneStateAttempts = 16
 func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource) (*WhoCanResult, error) {
 	res := &WhoCanResult{API: api.String(), Operation: op.Name, Resource: r, Holders: []Holder{}}
 	try := func(name string, auth domain.AuthType) error {
-		x, err := Explain(m, Query{Principal: name, Auth: auth, API: api, Operation: op.Name, Resource: r})
+		x, err := Explain(m, Query{Principal: name, Auth: auth, API: api, Operation: op.Name, Resource: r,
+			everyCitizen: name == anyCitizen})
 		if err != nil {
 			return err
 		}
