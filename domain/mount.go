@@ -18,7 +18,11 @@ func AcceptsAuth(api API, auth AuthType) error {
 	case APINodo:
 		ok = auth == AuthSSL || auth == AuthBasic
 	}
-	if !ok {
+	switch {
+	case ok:
+	case auth == AuthType{}:
+		return deny(RuleAuthNotAccepted, "the %s API has no such authentication type", api)
+	default:
 		return deny(RuleAuthNotAccepted, "the %s API does not accept %s authentication", api, auth)
 	}
 	return nil

@@ -1,6 +1,9 @@
 package domain
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestAcceptsAuth(t *testing.T) {
 	t.Parallel()
@@ -26,6 +29,25 @@ func TestAcceptsAuth(t *testing.T) {
 				expect(t, AcceptsAuth(api, auth), want)
 			})
 		}
+	}
+}
+
+func TestAcceptsAuthSaysWhy(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		auth   AuthType
+		detail string
+	}{
+		{"refused_type", AuthPublic, "the PENDENZE API does not accept public authentication"},
+		{"no_such_type", AuthType{}, "the PENDENZE API has no such authentication type"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var f *ForbiddenError
+			if err := AcceptsAuth(APIPendenze, c.auth); !errors.As(err, &f) || f.Detail != c.detail {
+				t.Fatalf("AcceptsAuth(PENDENZE, %q) = %v, want the detail %q", c.auth, err, c.detail)
+			}
+		})
 	}
 }
 

@@ -208,7 +208,7 @@ type applicazioneView struct {
 	APIPendenze       bool                `json:"apiPendenze"`
 	APIRagioneria     bool                `json:"apiRagioneria"`
 	Domini            *dominiList         `json:"domini,omitempty"`
-	TipiPendenza      []string            `json:"tipiPendenza,omitempty"`
+	TipiPendenza      []string            `json:"tipiPendenza,omitzero"`
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi"`
 	ACL               []aclEntry          `json:"acl,omitempty"`
 	// CodificaAvvisi is GovPay's; the integration connector, which may
@@ -275,8 +275,10 @@ func (b applicazioneBody) grants() ([]commands.GrantInput, error) {
 }
 
 // toApplicazione shows both shapes: autorizzazioniApi always; the GovPay
-// booleans true for each authorized API; domini and tipiPendenza only when
-// every grant shares one scope (absent otherwise, and absent with no grant).
+// booleans true for each authorized API; domini and tipiPendenza the one
+// scope every grant (and the personal role) shares, empty with neither, and
+// absent only when there is no single scope (autorizzazioniApi tells each
+// API's), so that what GET returns is a body PUT accepts unchanged.
 func toApplicazione(a *projections.Application) applicazioneView {
 	v := applicazioneView{IDA2A: a.IDA2A, Principal: a.Principal, Abilitato: a.Enabled, Ruoli: nonNilList(a.Roles),
 		AutorizzazioniAPI: []autorizzazioneAPI{}, CodificaAvvisi: a.Fields.CodificaAvvisi}
@@ -306,6 +308,8 @@ func toApplicazione(a *projections.Application) applicazioneView {
 		case v.Domini == nil || !v.Domini.scope().Equal(r.Domini) || !slices.Equal(v.TipiPendenza, r.Tipi.List()):
 			v.Domini, v.TipiPendenza = nil, nil // no single GovPay scope
 		}
+	} else if len(a.Grants) == 0 {
+		v.Domini, v.TipiPendenza = &dominiList{}, []string{} // the empty scope
 	}
 	return v
 }

@@ -587,6 +587,25 @@ func TestBackofficeApplicationShapes(t *testing.T) {
 		}
 	})
 
+	t.Run("no_grant_shows_the_empty_scope", func(t *testing.T) {
+		// The contract names domini and tipiPendenza: without any grant
+		// they are the empty scope, [], not absent, and PUT takes them back.
+		r := w.do(t, "PUT", path, base(), asAdmin())
+		r.expect(t, 200, "")
+		_, raw := applicationView(t, r)
+		for _, f := range []string{"domini", "tipiPendenza"} {
+			if string(raw[f]) != "[]" {
+				t.Fatalf("%s = %s, want []: %s", f, raw[f], r.Body)
+			}
+		}
+		var got, again map[string]any
+		w.must(t, "GET", path, nil).decode(t, &got)
+		w.must(t, "PUT", path, got, asAdmin()).decode(t, &again)
+		if !reflect.DeepEqual(got, again) {
+			t.Fatalf("round trip changed the application: %v → %v", got, again)
+		}
+	})
+
 	t.Run("get_body_puts_back_unchanged", func(t *testing.T) {
 		var got map[string]any
 		w.must(t, "GET", path, nil).decode(t, &got)

@@ -271,8 +271,9 @@ func openAPIPath(p string) string {
 }
 
 // requiredUnlessOmitEmpty marks a response field required when its JSON
-// tag has no omitempty: encoding/json always writes it, so a client may
-// rely on it (and the response check of the tests holds the server to it).
+// tag has neither omitempty nor omitzero: encoding/json always writes it,
+// so a client may rely on it (and the response check of the tests holds
+// the server to it).
 func requiredUnlessOmitEmpty(p jsonschema.InterceptPropParams) error {
 	if !p.Processed || p.ParentSchema == nil {
 		return nil
@@ -281,7 +282,7 @@ func requiredUnlessOmitEmpty(p jsonschema.InterceptPropParams) error {
 		return nil
 	}
 	name, opts, _ := strings.Cut(p.Field.Tag.Get("json"), ",")
-	if name != p.Name || strings.Contains(opts, "omitempty") {
+	if name != p.Name || strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
 		return nil
 	}
 	for _, r := range p.ParentSchema.Required {
