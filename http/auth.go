@@ -15,6 +15,8 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // caller is what authentication established about a request.
@@ -29,6 +31,15 @@ type caller struct {
 	// against the named intermediary's connector, not resolved as a
 	// registered principal.
 	node nodeCredentials
+	// position is the log position of the read-model state the request's
+	// decisions rest on, for the decision log: the state the principal
+	// (with its roles and grants) was read from, or, for a caller whose
+	// identity is not read from the read models (anonymous, a node
+	// connector), the position applied when it was established, before
+	// the operation read anything. It is taken before the request's own write, so a write
+	// that narrows its caller's rights is logged at the state that allowed
+	// it.
+	position events.Position
 }
 
 // nodeCredentials are what a node API caller presented.
@@ -59,6 +70,7 @@ func (s *Server) authenticate(api domain.API, auth domain.AuthType) echo.Middlew
 		return func(c *echo.Context) error {
 			cl := &caller{api: api, auth: auth}
 			if api == domain.APINodo {
+				cl.position = s.model.AppliedPosition()
 				if err := s.nodeCredentials(c, cl); err != nil {
 					return err
 				}
@@ -87,33 +99,35 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		if !ok {
 			return errUnauthenticated
 		}
-		rec, err := s.model.AuthenticateGated(s.logins, r.RemoteAddr, cr.user, cr.password)
+		rec, pos, err := s.model.AuthenticateWithPosition(s.logins, r.RemoteAddr, projections.CredentialPassword, cr.user, cr.password)
 		if err != nil {
 			return authError(err)
 		}
-		cl.principal = rec.Principal
+		cl.principal, cl.position = rec.Principal, pos
 	case domain.AuthAPIKey:
-		rec, err := s.apiKeyPrincipal(r)
+		rec, pos, err := s.apiKeyPrincipal(r)
 		if err != nil {
 			return authError(err)
 		}
-		cl.principal = rec.Principal
+		cl.principal, cl.position = rec.Principal, pos
 	case domain.AuthSSL:
 		cr, ok := s.presented(r, cl.auth)
 		if !ok {
 			return errUnauthenticated
 		}
-		rec, ok := s.model.LookupDN(cr.dn)
+		rec, pos, ok := s.model.LookupDNWithPosition(cr.dn)
 		if !ok {
 			return errUnauthenticated
 		}
-		cl.principal = rec.Principal
+		cl.principal, cl.position = rec.Principal, pos
 	case domain.AuthSPID:
 		code, ok := s.spidPrincipal(c)
 		if !ok {
 			return errUnauthenticated
 		}
-		if rec, found := s.model.Lookup(code); found {
+		rec, pos, found := s.model.LookupWithPosition(code)
+		cl.position = pos // a citizen's decisions rest on its fiscal code not being a registered principal
+		if found {
 			cl.principal = rec.Principal
 		} else if cl.api == domain.APIPagamento {
 			cl.principal = domain.Citizen(code)
@@ -131,6 +145,7 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		}
 		cl.principal = domain.Anonymous(hash)
 		cl.newSession = hash == ""
+		cl.position = s.model.AppliedPosition()
 	default:
 		return errUnauthenticated
 	}

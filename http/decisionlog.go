@@ -30,7 +30,12 @@ type Decision struct {
 	Outcome   string    `json:"outcome"` // allow, deny, unauthenticated, not-found, invalid, unprocessable, throttled, error
 	Rule      string    `json:"rule"`
 	Status    int       `json:"status"`
-	Position  uint64    `json:"position"` // the log position the projections had applied
+	// Position is the log position of the read-model state the decision
+	// rested on (see caller.position): explain at this position replays
+	// it. A request refused before a caller was established (no or wrong
+	// credentials, an auth type the API does not accept) read no principal;
+	// it carries the position applied when it was logged.
+	Position uint64 `json:"position"`
 	// ClientAddr is the connecting address (host:port) of the caller;
 	// forwarded headers are not believed.
 	ClientAddr string `json:"clientAddr,omitempty"`
@@ -206,11 +211,12 @@ func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, r
 	}
 	cl := callerOf(c)
 	d := Decision{Time: time.Now(), RequestID: requestID(c), API: api, Method: methodLabel(c.Request().Method), Route: c.Path(),
-		Outcome: outcome, Rule: rule, Status: status, Position: uint64(s.model.AppliedPosition()),
+		Outcome: outcome, Rule: rule, Status: status, Position: uint64(cl.position),
 		ClientAddr: c.Request().RemoteAddr, DurationMS: float64(took.Microseconds()) / 1000}
 	switch {
 	case cl.auth == (domain.AuthType{}):
 		d.Auth = authSegment(c) // failed before a caller was established
+		d.Position = uint64(s.model.AppliedPosition())
 	case cl.api == domain.APINodo:
 		d.Auth, d.Kind = cl.auth.String(), "NODE_CONNECTOR"
 		d.Principal = cl.node.user // the connector's username or DN; never its password

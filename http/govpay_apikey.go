@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -19,11 +20,12 @@ const (
 
 // apiKeyPrincipal verifies the request's X-APP-ID and X-API-KEY through
 // the same credential path as a basic password (verified-credential
-// cache, equal cost for an unknown id and a wrong key).
-func (s *Server) apiKeyPrincipal(r *http.Request) (*projections.PrincipalRecord, error) {
+// cache, equal cost for an unknown id and a wrong key), and the position
+// of the state the principal was read from.
+func (s *Server) apiKeyPrincipal(r *http.Request) (*projections.PrincipalRecord, events.Position, error) {
 	id, key := r.Header.Get(appIDHeader), r.Header.Get(apiKeyHeader)
 	if id == "" || key == "" || len(id) > maxAPIKeyHeader || len(key) > maxAPIKeyHeader {
-		return nil, errUnauthenticated
+		return nil, 0, errUnauthenticated
 	}
-	return s.model.AuthenticateAs(s.logins, r.RemoteAddr, projections.CredentialAPIKey, id, key)
+	return s.model.AuthenticateWithPosition(s.logins, r.RemoteAddr, projections.CredentialAPIKey, id, key)
 }

@@ -53,6 +53,27 @@ type harnessConfig struct {
 	throttle        bool   // the default failed-login throttles instead of none
 	snapshotDir     string // start the read models from the snapshot there
 	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
+	beforeAppend    func(stream string, recs []events.Record)
+}
+
+// withBeforeAppend calls hook before every append of the service's
+// commands (the fixtures' writes included), in the goroutine of the
+// request that appends: a test places another writer's commit between a
+// request's decision and its own commit. hook must be safe for concurrent
+// use; an append it makes through the harness's commands reaches it too.
+func withBeforeAppend(hook func(stream string, recs []events.Record)) harnessOption {
+	return func(c *harnessConfig) { c.beforeAppend = hook }
+}
+
+// hookedStore is the commands' store with withBeforeAppend's hook.
+type hookedStore struct {
+	events.StreamStore
+	before func(stream string, recs []events.Record)
+}
+
+func (s hookedStore) Append(ctx context.Context, stream string, expected events.Expected, recs ...events.Record) (events.Position, error) {
+	s.before(stream, recs)
+	return s.StreamStore.Append(ctx, stream, expected, recs...)
 }
 
 // withVerifiableLog keeps the service's verifiable log, with a signing key
@@ -161,7 +182,11 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 			t.Fatalf("load snapshot: %v", err)
 		}
 	}
-	cmds := commands.NewHandler(store, model, logger)
+	var cmdStore events.StreamStore = store
+	if cfg.beforeAppend != nil {
+		cmdStore = hookedStore{StreamStore: store, before: cfg.beforeAppend}
+	}
+	cmds := commands.NewHandler(cmdStore, model, logger)
 	if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil { // a no-op on a log set up already
 		t.Fatalf("bootstrap: %v", err)
 	}

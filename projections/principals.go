@@ -351,11 +351,23 @@ func (p *principals) resolveRoles(ids []string, personal events.PersonalRole) []
 // Lookup returns the record of a registered principal (application or
 // operator) by its name. It does not allocate.
 func (m *ReadModel) Lookup(name string) (*PrincipalRecord, bool) {
+	rec, _, ok := m.LookupWithPosition(name)
+	return rec, ok
+}
+
+// LookupWithPosition is Lookup that also returns the position of the
+// state it read: the record (or its absence) is the one at that position,
+// which is therefore the position a decision on this principal rests on
+// (the record holds its roles and grants as of then). The position is read
+// inside the same publication window as the record, so a commit published
+// meanwhile cannot separate them. It does not allocate and takes no lock.
+func (m *ReadModel) LookupWithPosition(name string) (*PrincipalRecord, events.Position, bool) {
 	for {
 		s := m.readBegin()
 		rec, ok := m.principals.byName.get(name)
+		pos := m.applied.Load()
 		if m.readDone(s) {
-			return rec, ok
+			return rec, events.Position(pos), ok
 		}
 	}
 }
@@ -364,18 +376,30 @@ func (m *ReadModel) Lookup(name string) (*PrincipalRecord, bool) {
 // (any form the contract accepts; equal when the RDNs are the same in the
 // same or exactly reversed order).
 func (m *ReadModel) LookupDN(dn string) (*PrincipalRecord, bool) {
+	rec, _, ok := m.LookupDNWithPosition(dn)
+	return rec, ok
+}
+
+// LookupDNWithPosition is LookupDN that also returns the position of the
+// state it read (see LookupWithPosition). A dn that does not parse reads
+// nothing: its position is the one applied when it was refused.
+func (m *ReadModel) LookupDNWithPosition(dn string) (*PrincipalRecord, events.Position, bool) {
 	parsed, err := domain.ParseDN(dn)
 	if err != nil {
-		return nil, false
+		return nil, m.AppliedPosition(), false
 	}
 	key := domain.DNKey(parsed)
-	return whole(m, func() (*PrincipalRecord, bool) {
-		name, ok := m.principals.byDN.get(key)
-		if !ok {
-			return nil, false
+	var (
+		rec *PrincipalRecord
+		ok  bool
+	)
+	pos := m.read(func() {
+		rec, ok = nil, false
+		if name, found := m.principals.byDN.get(key); found {
+			rec, ok = m.principals.byName.get(name)
 		}
-		return m.principals.byName.get(name)
 	})
+	return rec, pos, ok
 }
 
 // Authenticate checks name and password with no verification gate (see
@@ -411,50 +435,67 @@ const (
 // AuthenticateGated's cache, gate and costs: both kinds go through this
 // one path.
 func (m *ReadModel) AuthenticateAs(gate Gate, from string, kind CredentialKind, name, secret string) (*PrincipalRecord, error) {
+	rec, _, err := m.AuthenticateWithPosition(gate, from, kind, name, secret)
+	return rec, err
+}
+
+// AuthenticateWithPosition is AuthenticateAs that also returns the
+// position of the state the principal was read from (see
+// LookupWithPosition): the position the decisions on the authenticated
+// principal rest on. The password verification itself runs outside that
+// read, on the record read there.
+func (m *ReadModel) AuthenticateWithPosition(gate Gate, from string, kind CredentialKind, name, secret string) (*PrincipalRecord, events.Position, error) {
 	var (
 		rec   *PrincipalRecord
+		pos   events.Position
 		ok    bool
 		hash  string
 		cache *atomic.Pointer[[32]byte]
 	)
 	switch kind {
 	case CredentialPassword:
-		if rec, ok = m.Lookup(name); ok {
+		if rec, pos, ok = m.LookupWithPosition(name); ok {
 			hash, cache = rec.PasswordHash, &rec.verified
 		}
 	case CredentialAPIKey:
-		if rec, ok = m.LookupAppID(name); ok {
+		if rec, pos, ok = m.lookupAppID(name); ok {
 			hash, cache = rec.APIKeyHash, &rec.verifiedKey
 		}
 	}
 	if !ok || hash == "" {
 		if err := verifyDummy(gate, from, name, secret); err != nil {
-			return nil, err
+			return nil, pos, err
 		}
-		return nil, ErrUnauthenticated
+		return nil, pos, ErrUnauthenticated
 	}
 	ok, err := verifyCached(&m.macKey, cache, hash, secret, gate, from, name)
 	if err != nil {
-		return nil, err
+		return nil, pos, err
 	}
 	if ok {
-		return rec, nil
+		return rec, pos, nil
 	}
-	return nil, ErrUnauthenticated
+	return nil, pos, ErrUnauthenticated
 }
 
 // LookupAppID returns the principal an X-APP-ID names: the application
 // idA2A, else the operator whose principal it is.
 func (m *ReadModel) LookupAppID(id string) (*PrincipalRecord, bool) {
-	return whole(m, func() (*PrincipalRecord, bool) {
-		if app, ok := m.principals.apps.get(id); ok {
-			return m.principals.byName.get(app.Principal)
+	rec, _, ok := m.lookupAppID(id)
+	return rec, ok
+}
+
+// lookupAppID is LookupAppID with the position of the state it read.
+func (m *ReadModel) lookupAppID(id string) (rec *PrincipalRecord, pos events.Position, ok bool) {
+	pos = m.read(func() {
+		rec, ok = nil, false
+		if app, found := m.principals.apps.get(id); found {
+			rec, ok = m.principals.byName.get(app.Principal)
+		} else if op, found := m.principals.ops.get(id); found {
+			rec, ok = m.principals.byName.get(op.Principal)
 		}
-		if op, ok := m.principals.ops.get(id); ok {
-			return m.principals.byName.get(op.Principal)
-		}
-		return nil, false
 	})
+	return rec, pos, ok
 }
 
 // verifyCached checks password against hash, using and filling the

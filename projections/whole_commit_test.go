@@ -16,8 +16,9 @@ import (
 // role "granted", revoke with role "revoked"), while readers look the
 // principal up. A reader must never see the first event of a commit
 // without the second (role "revoked" with the grant still there, or role
-// "granted" without it), and the position Consistent reports must be the
-// commit that built the record the reader saw.
+// "granted" without it), and the position Consistent and
+// LookupWithPosition report must be the commit that built the record the
+// reader saw (the decision log names that position).
 func TestReadersSeeWholeCommits(t *testing.T) {
 	m := New()
 	f := &feeder{m: m}
@@ -55,6 +56,9 @@ func TestReadersSeeWholeCommits(t *testing.T) {
 					halves.Add(1)
 				}
 				if rec.Position != pos {
+					misplaced.Add(1)
+				}
+				if rec, pos, ok := m.LookupWithPosition("app-user"); !ok || rec.Position != pos {
 					misplaced.Add(1)
 				}
 			}
