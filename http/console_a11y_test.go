@@ -26,10 +26,10 @@ func TestConsoleAccessibilityBasics(t *testing.T) {
 	cc.login(adminUser, adminPass)
 	pages = append(pages, "/console/", "/console/pendenze", "/console/pendenze/appA/a11y-1", "/console/pagamenti",
 		"/console/riconciliazioni", "/console/rendicontazioni", "/console/riscossioni", "/console/domini",
-		"/console/domini/nuovo", "/console/domini/"+d1, "/console/tipi", "/console/tipi/nuovo", "/console/applicazioni",
-		"/console/applicazioni/nuova", "/console/applicazioni/appA", "/console/operatori", "/console/operatore",
-		"/console/operatore?principal=opD1", "/console/ruoli", "/console/ruoli/nuovo", "/console/ruoli/opD1",
-		"/console/intermediari", "/console/intermediari/nuovo", "/console/impostazioni", "/console/manutenzione",
+		"/console/domini?nuovo", "/console/domini/"+d1, "/console/tipi", "/console/tipi?nuovo", "/console/applicazioni",
+		"/console/applicazioni?nuova", "/console/applicazioni/appA", "/console/operatori", "/console/operatori?nuovo",
+		"/console/operatore?principal=opD1", "/console/ruoli", "/console/ruoli?nuovo", "/console/ruoli/opD1",
+		"/console/intermediari", "/console/intermediari?nuovo", "/console/impostazioni", "/console/manutenzione",
 		"/console/eventi", "/console/audit", "/console/domini/"+dNone)
 	for _, path := range pages {
 		t.Run(strings.Trim(strings.NewReplacer("/", "_", "?", "_", "=", "_").Replace(path), "_"), func(t *testing.T) {

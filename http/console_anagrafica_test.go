@@ -19,7 +19,7 @@ func TestConsoleAnagrafica(t *testing.T) {
 	cc.login(adminUser, adminPass)
 
 	t.Run("tipo_pendenza", func(t *testing.T) {
-		cc.get("/console/tipi/nuovo").expect(t, 200, `<label for="descrizione">`)
+		cc.get("/console/tipi?nuovo").expect(t, 200, `<label for="descrizione">`)
 		cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {"IMU"}, "descrizione": {""}, "abilitato": {"on"}}).
 			expect(t, 400, `id="err-descrizione"`, `value="IMU"`)
 		cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {"IMU"}, "descrizione": {"Imposta municipale"},
@@ -52,14 +52,14 @@ func TestConsoleAnagrafica(t *testing.T) {
 		page.expect(t, 200, `value="`+d1+`">`+d1+` — Ente `+d1+`</option>`, `value="`+d2+`" selected>`+d2+`</option>`)
 		page.lacks(t, "Ente "+d2)
 		w.do(t, "GET", bo+"/domini/"+d2, nil, as("opRuoli")).expect(t, 403, "403000")
-		fresh := co.get("/console/ruoli/nuovo")
+		fresh := co.get("/console/ruoli?nuovo")
 		fresh.expect(t, 200, `value="`+d1+`"`)
 		fresh.lacks(t, `value="`+d2+`"`)
 		// The administrator sees every entity named.
 		cc.get("/console/ruoli/ruoloD2").expect(t, 200, `value="`+d2+`" selected>`+d2+` — Ente `+d2+`</option>`)
 	})
 	t.Run("ruolo_grid", func(t *testing.T) {
-		cc.get("/console/ruoli/nuovo").expect(t, 200, "Anagrafica PagoPA", `name="`+aclField(5, "R")+`"`)
+		cc.get("/console/ruoli?nuovo").expect(t, 200, "Anagrafica PagoPA", `name="`+aclField(5, "R")+`"`)
 		cc.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"lettorePendenze"}, aclField(5, "R"): {"on"},
 			"domini": {d1}, "tipi": {"*"}}).expect(t, 303)
 		r, ok := w.model.Role("lettorePendenze")
@@ -84,7 +84,7 @@ func TestConsoleAnagrafica(t *testing.T) {
 		}
 	})
 	t.Run("operatore", func(t *testing.T) {
-		cc.get("/console/operatore").expect(t, 200, `id="ruolo-lettorePendenze"`)
+		cc.get("/console/operatori?nuovo").expect(t, 200, `id="ruolo-lettorePendenze"`)
 		cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opNuovo"}, "ragioneSociale": {"Mario"},
 			"password": {pw}, "abilitato": {"on"}, "ruoli": {"lettorePendenze"}}).expect(t, 303)
 		cn := w.consoleClient(t)
@@ -126,7 +126,7 @@ func TestConsoleAnagrafica(t *testing.T) {
 	t.Run("delegation_marks_and_refuses_what_is_not_held", func(t *testing.T) {
 		co := w.consoleClient(t)
 		co.login("opRuoli", pw)
-		co.get("/console/ruoli/nuovo").expect(t, 200, "(non posseduto)")
+		co.get("/console/ruoli?nuovo").expect(t, 200, "(non posseduto)")
 		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"troppo"}, aclField(4, "R"): {"on"},
 			"domini": {d1}, "tipi": {"*"}}).expect(t, 403, "Non puoi concedere", `value="troppo"`)
 		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"ovunque"}, aclField(5, "R"): {"on"},
@@ -182,7 +182,7 @@ func TestConsoleKeepsWhatItDoesNotShow(t *testing.T) {
 	bodyHas(t, w.must(t, "GET", bo+"/tipiPendenza/TKEEP", nil), `"descrizione":"Sanzione stradale"`, `"codificaIUV":"030"`, `"pagaTerzi":true`)
 
 	// A new record from a form has nothing stored to keep.
-	cc.get("/console/operatore").expect(t, 200)
+	cc.get("/console/operatori?nuovo").expect(t, 200)
 	cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opFresh"}, "ragioneSociale": {"Nuovo"}, "password": {pw}}).expect(t, 303)
 	if fresh := w.must(t, "GET", bo+"/operatori/opFresh", nil); strings.Contains(string(fresh.Body), `"servizio"`) {
 		t.Fatalf("a new operator from the console holds a personal role: %s", fresh.Body)

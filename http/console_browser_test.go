@@ -137,7 +137,7 @@ func TestConsoleBrowser(t *testing.T) {
 	})
 
 	t.Run("granting_flow_effective_at_once", func(t *testing.T) {
-		b.open("/console/applicazioni/nuova")
+		b.open("/console/applicazioni?nuova")
 		b.run(chromedp.SendKeys("#idA2A", "appWeb", chromedp.ByQuery),
 			chromedp.SendKeys("#principal", "appWeb", chromedp.ByQuery),
 			chromedp.SendKeys("#password", pw, chromedp.ByQuery),
@@ -157,7 +157,7 @@ func TestConsoleBrowser(t *testing.T) {
 	})
 
 	t.Run("entity_named_like_a_script_is_text", func(t *testing.T) {
-		b.open("/console/domini/nuovo")
+		b.open("/console/domini?nuovo")
 		b.run(chromedp.SendKeys("#idDominio", "33333333333", chromedp.ByQuery),
 			chromedp.SendKeys("#ragioneSociale", "<script>alert(1)</script>", chromedp.ByQuery))
 		b.save()

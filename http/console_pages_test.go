@@ -36,7 +36,7 @@ func TestConsoleGrantingFlow(t *testing.T) {
 	cc := w.consoleClient(t)
 	cc.login(adminUser, adminPass)
 
-	cc.get("/console/applicazioni/nuova").expect(t, 200, `<label for="principal">`, "API Pagamento")
+	cc.get("/console/applicazioni?nuova").expect(t, 200, `<label for="principal">`, "API Pagamento")
 	res := cc.post("/console/applicazioni", grantForm("appNew", "appNew", pw, true,
 		map[string][2][]string{"PAGAMENTO": {{d1}, {t1}}}))
 	res.expect(t, 303)
@@ -105,7 +105,7 @@ func TestConsoleAuthorization(t *testing.T) {
 	t.Run("delegation_refused_with_the_reason", func(t *testing.T) {
 		cc := w.consoleClient(t)
 		cc.login("opD1", pw)
-		cc.get("/console/applicazioni/nuova").expect(t, 200, "Puoi autorizzare solo domini e tipi che possiedi")
+		cc.get("/console/applicazioni?nuova").expect(t, 200, "Puoi autorizzare solo domini e tipi che possiedi")
 		cc.post("/console/applicazioni", grantForm("appWide", "appWide", pw, true,
 			map[string][2][]string{"PAGAMENTO": {{"*"}, {"*"}}})).expect(t, 403, "Non puoi concedere più di quanto possiedi", `value="appWide"`)
 		if _, ok := w.model.Application("appWide"); ok {
@@ -119,7 +119,7 @@ func TestConsoleAuthorization(t *testing.T) {
 		cc.login("opRO", pw)
 		cc.get("/console/applicazioni").expect(t, 200, "appA")
 		cc.get("/console/applicazioni").lacks(t, "Registra una nuova applicazione")
-		cc.get("/console/applicazioni/nuova").expect(t, 403, "403000")
+		cc.get("/console/applicazioni?nuova").expect(t, 403, "403000")
 		cc.get("/console/impostazioni").lacks(t, `id="salva"`)
 		cc.post("/console/applicazioni", grantForm("appRO", "appRO", pw, true, nil)).expect(t, 403, "403000")
 		cc.post("/console/impostazioni", url.Values{"serverURL": {"http://127.0.0.1:1/x"}, "soglia": {"0.5"},
@@ -222,7 +222,7 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	cc.login(adminUser, adminPass)
 
 	// An entity named like a script is rendered as text.
-	cc.get("/console/domini/nuovo")
+	cc.get("/console/domini?nuovo")
 	cc.post("/console/domini", url.Values{"idDominio": {"33333333333"}, "ragioneSociale": {"<script>alert(1)</script>"},
 		"abilitato": {"on"}, "nuovo": {"1"}}).expect(t, 303)
 	list := cc.get("/console/domini")

@@ -108,17 +108,20 @@ func yesNo(b bool) cell {
 // linked to its page under base.
 func recordLink(base, id string) cell { return cell{Text: id, Href: base + url.PathEscape(id)} }
 
-// registryForm opens a registry entry's form: with no id, the blank form
-// for a caller who may write svc; otherwise the entry of that kind as the
-// registry's read operation lets the caller see it, shown by show.
-func (c *Console) registryForm(rq *request, svc domain.Service, kind, id, page, newTitle string,
-	blank func() any, show func(v any) (title string, form any)) error {
-	if id == "" {
-		if err := operations.UseService(rq.p, svc, domain.RightWrite, nil); err != nil {
-			return err
-		}
-		return c.render(rq, http.StatusOK, page, newTitle, blank())
+// registryNew opens a registry's blank form, built by blank, for a
+// caller who may write svc.
+func (c *Console) registryNew(rq *request, svc domain.Service, page, title string, blank func() any) error {
+	if err := operations.UseService(rq.p, svc, domain.RightWrite, nil); err != nil {
+		return err
 	}
+	return c.render(rq, http.StatusOK, page, title, blank())
+}
+
+// registryForm opens the form of the registry entry of that kind and id
+// as the registry's read operation lets the caller see it, shown by show;
+// an id it does not hold (the empty one too) is the read's 404.
+func (c *Console) registryForm(rq *request, svc domain.Service, kind, id, page string,
+	show func(v any) (title string, form any)) error {
 	v, err := c.anagrafica().ReadRegistry(rq.p, svc, kind, id)
 	if err != nil {
 		return err
@@ -154,16 +157,20 @@ func (c *Console) listTipi(rq *request) error {
 	svc := domain.ServiceAnagraficaCreditore
 	return registryList(c, rq, svc, "Tipi pendenza", &table{Caption: "Tipi pendenza", Empty: "Nessun tipo pendenza.",
 		Headers: []string{"idTipoPendenza", "Descrizione", "Abilitato", "Pagamento spontaneo"}},
-		link{Href: "/console/tipi/nuovo", Label: "Registra un nuovo tipo pendenza"},
+		link{Href: "/console/tipi?nuovo", Label: "Registra un nuovo tipo pendenza"},
 		func() ([]events.PendenzaTypeRegistered, error) { return c.anagrafica().ListTipi(rq.p) },
 		func(t events.PendenzaTypeRegistered) []cell {
 			return []cell{recordLink("/console/tipi/", t.IDTipoPendenza), {Text: t.Descrizione}, yesNo(t.Enabled), yesNo(t.Spontaneous)}
 		})
 }
 
+func (c *Console) newTipo(rq *request) error {
+	return c.registryNew(rq, domain.ServiceAnagraficaCreditore, "tipo.html", "Nuovo tipo pendenza",
+		func() any { return &tipoForm{New: true, Enabled: true} })
+}
+
 func (c *Console) formTipo(rq *request) error {
-	return c.registryForm(rq, domain.ServiceAnagraficaCreditore, "tipo", rq.r.PathValue("id"), "tipo.html", "Nuovo tipo pendenza",
-		func() any { return &tipoForm{New: true, Enabled: true} },
+	return c.registryForm(rq, domain.ServiceAnagraficaCreditore, "tipo", rq.r.PathValue("id"), "tipo.html",
 		func(v any) (string, any) {
 			t := v.(events.PendenzaTypeRegistered)
 			return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
@@ -210,7 +217,7 @@ func (c *Console) listOperatori(rq *request) error {
 	svc := domain.ServiceAnagraficaRuoli
 	return registryList(c, rq, svc, "Operatori", &table{Caption: "Operatori", Empty: "Nessun operatore.",
 		Headers: []string{"Principal", "Ragione sociale", "Abilitato", "Ruoli"}},
-		link{Href: "/console/operatore", Label: "Registra un nuovo operatore"},
+		link{Href: "/console/operatori?nuovo", Label: "Registra un nuovo operatore"},
 		readAll(rq.p, svc, c.deps.Model.Operators),
 		func(o *projections.Operator) []cell {
 			return []cell{{Text: o.Principal, Href: "/console/operatore?principal=" + url.QueryEscape(o.Principal)},
@@ -218,9 +225,13 @@ func (c *Console) listOperatori(rq *request) error {
 		})
 }
 
+func (c *Console) newOperatore(rq *request) error {
+	return c.registryNew(rq, domain.ServiceAnagraficaRuoli, "operatore.html", "Nuovo operatore",
+		func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)} })
+}
+
 func (c *Console) formOperatore(rq *request) error {
 	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
-		"Nuovo operatore", func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)} },
 		func(v any) (string, any) {
 			o := v.(*projections.Operator)
 			return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
@@ -301,7 +312,7 @@ func (c *Console) listRuoli(rq *request) error {
 	svc := domain.ServiceAnagraficaRuoli
 	return registryList(c, rq, svc, "Ruoli", &table{Caption: "Ruoli", Empty: "Nessun ruolo.",
 		Headers: []string{"idRuolo", "Domini", "Tipi pendenza"}},
-		link{Href: "/console/ruoli/nuovo", Label: "Definisci un nuovo ruolo"},
+		link{Href: "/console/ruoli?nuovo", Label: "Definisci un nuovo ruolo"},
 		readAll(rq.p, svc, c.deps.Model.Roles),
 		func(r *projections.RoleRecord) []cell {
 			return []cell{recordLink("/console/ruoli/", r.Event.IDRuolo), {Text: strings.Join(r.Event.Domini, ", ")},
@@ -309,13 +320,17 @@ func (c *Console) listRuoli(rq *request) error {
 		})
 }
 
-func (c *Console) formRuolo(rq *request) error {
-	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "ruolo", rq.r.PathValue("id"), "ruolo.html", "Nuovo ruolo",
+func (c *Console) newRuolo(rq *request) error {
+	return c.registryNew(rq, domain.ServiceAnagraficaRuoli, "ruolo.html", "Nuovo ruolo",
 		func() any {
 			f := &ruoloForm{New: true}
 			c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
 			return f
-		},
+		})
+}
+
+func (c *Console) formRuolo(rq *request) error {
+	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "ruolo", rq.r.PathValue("id"), "ruolo.html",
 		func(v any) (string, any) {
 			r := v.(*projections.RoleRecord)
 			f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
@@ -373,7 +388,7 @@ func (c *Console) listIntermediari(rq *request) error {
 	svc := domain.ServiceAnagraficaPagoPA
 	return registryList(c, rq, svc, "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
 		Headers: []string{"idIntermediario", "Denominazione", "Abilitato", "Principal del connettore"}},
-		link{Href: "/console/intermediari/nuovo", Label: "Registra un nuovo intermediario"},
+		link{Href: "/console/intermediari?nuovo", Label: "Registra un nuovo intermediario"},
 		readAll(rq.p, svc, c.deps.Model.Intermediaries),
 		func(i *projections.Intermediary) []cell {
 			e := i.Event
@@ -382,9 +397,13 @@ func (c *Console) listIntermediari(rq *request) error {
 		})
 }
 
+func (c *Console) newIntermediario(rq *request) error {
+	return c.registryNew(rq, domain.ServiceAnagraficaPagoPA, "intermediario.html", "Nuovo intermediario",
+		func() any { return &intermediarioForm{New: true, Enabled: true} })
+}
+
 func (c *Console) formIntermediario(rq *request) error {
 	return c.registryForm(rq, domain.ServiceAnagraficaPagoPA, "intermediario", rq.r.PathValue("id"), "intermediario.html",
-		"Nuovo intermediario", func() any { return &intermediarioForm{New: true, Enabled: true} },
 		func(v any) (string, any) {
 			e := v.(*projections.Intermediary).Event
 			return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,

@@ -23,7 +23,7 @@ func (c *Console) listApplicazioni(rq *request) error {
 	return registryList(c, rq, domain.ServiceAnagraficaApplicazioni, "Applicazioni",
 		&table{Caption: "Applicazioni registrate", Empty: "Nessuna applicazione.",
 			Headers: []string{"idA2A", "Principal", "Abilitata", "API autorizzate"}},
-		link{Href: "/console/applicazioni/nuova", Label: "Registra una nuova applicazione", ID: "nuova-applicazione"},
+		link{Href: "/console/applicazioni?nuova", Label: "Registra una nuova applicazione", ID: "nuova-applicazione"},
 		func() ([]*projections.Application, error) { return c.applicazioni().ListApplicazioni(rq.p) },
 		func(a *projections.Application) []cell {
 			var apis []string

@@ -155,29 +155,27 @@ func (c *Console) routes() {
 	m.Handle("GET /console/{$}", c.page(c.home))
 	m.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))
 
-	m.Handle("GET /console/applicazioni", c.page(c.listApplicazioni))
-	m.Handle("GET /console/applicazioni/nuova", c.page(c.newApplicazione))
+	// A registry's blank form is its list's URL with ?nuovo (?nuova), never
+	// a path under it: every segment there is a record's id, and "nuovo"
+	// is a valid one (see blankOr).
+	m.Handle("GET /console/applicazioni", c.page(blankOr("nuova", c.newApplicazione, c.listApplicazioni)))
 	m.Handle("GET /console/applicazioni/{id}", c.page(c.editApplicazione))
 	m.Handle("POST /console/applicazioni", c.page(c.saveApplicazione))
 
-	m.Handle("GET /console/domini", c.page(c.listDomini))
-	m.Handle("GET /console/domini/nuovo", c.page(c.newDominio))
+	m.Handle("GET /console/domini", c.page(blankOr("nuovo", c.newDominio, c.listDomini)))
 	m.Handle("GET /console/domini/{id}", c.page(c.editDominio))
 	m.Handle("POST /console/domini", c.page(c.saveDominio))
 
-	m.Handle("GET /console/tipi", c.page(c.listTipi))
-	m.Handle("GET /console/tipi/nuovo", c.page(c.formTipo))
+	m.Handle("GET /console/tipi", c.page(blankOr("nuovo", c.newTipo, c.listTipi)))
 	m.Handle("GET /console/tipi/{id}", c.page(c.formTipo))
 	m.Handle("POST /console/tipi", c.page(c.saveTipo))
-	m.Handle("GET /console/operatori", c.page(c.listOperatori))
+	m.Handle("GET /console/operatori", c.page(blankOr("nuovo", c.newOperatore, c.listOperatori)))
 	m.Handle("GET /console/operatore", c.page(c.formOperatore)) // ?principal= (a DN holds slashes)
 	m.Handle("POST /console/operatori", c.page(c.saveOperatore))
-	m.Handle("GET /console/ruoli", c.page(c.listRuoli))
-	m.Handle("GET /console/ruoli/nuovo", c.page(c.formRuolo))
+	m.Handle("GET /console/ruoli", c.page(blankOr("nuovo", c.newRuolo, c.listRuoli)))
 	m.Handle("GET /console/ruoli/{id}", c.page(c.formRuolo))
 	m.Handle("POST /console/ruoli", c.page(c.saveRuolo))
-	m.Handle("GET /console/intermediari", c.page(c.listIntermediari))
-	m.Handle("GET /console/intermediari/nuovo", c.page(c.formIntermediario))
+	m.Handle("GET /console/intermediari", c.page(blankOr("nuovo", c.newIntermediario, c.listIntermediari)))
 	m.Handle("GET /console/intermediari/{id}", c.page(c.formIntermediario))
 	m.Handle("POST /console/intermediari", c.page(c.saveIntermediario))
 
@@ -201,6 +199,22 @@ func (c *Console) routes() {
 	m.Handle("GET /console/audit", c.page(c.auditPage))
 	m.Handle("POST /console/audit", c.page(c.auditPage))
 	c.mux = m
+}
+
+// blankOr serves a registry's list URL: the blank form to register a new
+// record when the query names key (GET /console/ruoli?nuovo, the word the
+// form then posts as its marker), the list otherwise. The blank form has
+// no path of its own under the list because that namespace is the
+// records' ids (^[A-Za-z0-9_.-]{1,35}$ admits "nuovo" and "nuova"): a
+// route there would hide the record of that id from its links and from
+// the redirect after saving it.
+func blankOr(key string, blank, list func(*request) error) func(*request) error {
+	return func(rq *request) error {
+		if rq.r.URL.Query().Has(key) {
+			return blank(rq)
+		}
+		return list(rq)
+	}
 }
 
 // ServeHTTP serves /console/ (404 for everything when disabled).

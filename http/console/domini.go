@@ -26,7 +26,7 @@ func (c *Console) listDomini(rq *request) error {
 	return registryList(c, rq, domain.ServiceAnagraficaCreditore, "Domini",
 		&table{Caption: "Enti creditori nel tuo ambito", Empty: "Nessun dominio.",
 			Headers: []string{"idDominio", "Ragione sociale", "Intermediario", "Abilitato"}},
-		link{Href: "/console/domini/nuovo", Label: "Registra un nuovo dominio"},
+		link{Href: "/console/domini?nuovo", Label: "Registra un nuovo dominio"},
 		func() ([]events.CreditorEntityRegistered, error) { return c.domini().ListDomini(rq.p) },
 		func(e events.CreditorEntityRegistered) []cell {
 			return []cell{recordLink("/console/domini/", e.IDDominio), {Text: e.RagioneSociale, Class: "ragione"},
