@@ -73,7 +73,9 @@ func benchModel(tb testing.TB, pendenze int) *projections.ReadModel {
 // internalFault answers every error 500: these tests render no failure
 // (the HTTP layer's mapping is Deps.Fault in production and in the
 // console tests of package httpapi).
-func internalFault(error) Fault { return Fault{Status: http.StatusInternalServerError, Codice: "500000"} }
+func internalFault(error) Fault {
+	return Fault{Status: http.StatusInternalServerError, Codice: "500000"}
+}
 
 // sessionFor returns a console over m and a session cookie of principal.
 func sessionFor(tb testing.TB, m *projections.ReadModel, principal string) (*Console, *http.Cookie) {
