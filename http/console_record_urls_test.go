@@ -62,58 +62,53 @@ func registryKinds() []registryKind {
 	}
 }
 
-// TestConsoleBlankFormsAtTheListURL: each registry's blank form is its
-// list's URL with ?nuovo (?nuova), the list's button links there, and the
-// form's old path is no blank form any more: it names a record (404 while
-// absent, like any other id; for domini, whose ids are 11 digits, an id
-// no record can have; for operatori, the empty principal).
-func TestConsoleBlankFormsAtTheListURL(t *testing.T) {
+// TestConsoleRegistryURLs: each registry's blank form is its list's URL
+// with ?nuovo (?nuova), the list's button links there, and the form's old
+// path is no blank form any more: it names a record (404 while absent,
+// like any other id; for domini, whose ids are 11 digits, an id no record
+// can have; for operatori, the empty principal). A record whose id is that
+// old path segment ("nuovo", "nuova") is then a record like any other:
+// saved from the blank form, the page the writer is sent to and the list's
+// link open it, with its own data and its id read-only, not a blank form.
+func TestConsoleRegistryURLs(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	cc := w.consoleClient(t)
 	cc.login(adminUser, adminPass)
-	for _, k := range registryKinds() {
-		t.Run(k.name, func(t *testing.T) {
-			cc.get(k.blank).expect(t, http.StatusOK, "<h1>"+k.blankH1+"</h1>",
-				`<input type="hidden" name="`+k.marker+`" value="1">`, k.idInput)
-			cc.get(k.list).expect(t, http.StatusOK, `class="pulsante" href="`+k.blank+`"`)
-			old := cc.get(k.old)
-			old.expect(t, http.StatusNotFound)
-			old.lacks(t, "<h1>"+k.blankH1+"</h1>", `name="`+k.marker+`" value="1"`)
-		})
-	}
-}
-
-// TestConsoleRecordNamedNuovoOpensItsPage: a record whose id is the old
-// blank form's path segment ("nuovo", "nuova") is a record like any
-// other: saved from the blank form, the page the writer is sent to and
-// the list's link open it, with its own data and its id read-only, not a
-// blank form. (Absent, its page is 404: TestConsoleBlankFormsAtTheListURL.)
-func TestConsoleRecordNamedNuovoOpensItsPage(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	cc := w.consoleClient(t)
-	cc.login(adminUser, adminPass)
-	for _, k := range registryKinds() {
-		if k.id == "" {
-			continue // no record of this kind can be named so
+	t.Run("blank_forms_at_the_list_url", func(t *testing.T) {
+		for _, k := range registryKinds() {
+			t.Run(k.name, func(t *testing.T) {
+				cc.get(k.blank).expect(t, http.StatusOK, "<h1>"+k.blankH1+"</h1>",
+					`<input type="hidden" name="`+k.marker+`" value="1">`, k.idInput)
+				cc.get(k.list).expect(t, http.StatusOK, `class="pulsante" href="`+k.blank+`"`)
+				old := cc.get(k.old)
+				old.expect(t, http.StatusNotFound)
+				old.lacks(t, "<h1>"+k.blankH1+"</h1>", `name="`+k.marker+`" value="1"`)
+			})
 		}
-		t.Run(k.name, func(t *testing.T) {
-			cc.get(k.blank)
-			res := cc.post(k.list, k.form)
-			res.expect(t, http.StatusSeeOther)
-			// After saving: the record's page, or the list linking to it.
-			if after := cc.get(res.Location); !strings.Contains(after.Body, "<h1>"+k.recordH1+"</h1>") &&
-				!strings.Contains(after.Body, `href="`+k.record+`"`) {
-				t.Fatalf("GET %s after saving %s: neither its page nor a link to it:\n%s", res.Location, k.id, heading(after.Body))
+	})
+	t.Run("record_named_nuovo_opens_its_page", func(t *testing.T) {
+		for _, k := range registryKinds() {
+			if k.id == "" {
+				continue // no record of this kind can be named so
 			}
-			cc.get(k.list).expect(t, http.StatusOK, `href="`+k.record+`"`)
+			t.Run(k.name, func(t *testing.T) {
+				cc.get(k.blank)
+				res := cc.post(k.list, k.form)
+				res.expect(t, http.StatusSeeOther)
+				// After saving: the record's page, or the list linking to it.
+				if after := cc.get(res.Location); !strings.Contains(after.Body, "<h1>"+k.recordH1+"</h1>") &&
+					!strings.Contains(after.Body, `href="`+k.record+`"`) {
+					t.Fatalf("GET %s after saving %s: neither its page nor a link to it:\n%s", res.Location, k.id, heading(after.Body))
+				}
+				cc.get(k.list).expect(t, http.StatusOK, `href="`+k.record+`"`)
 
-			page := cc.get(k.record)
-			page.expect(t, http.StatusOK, "<h1>"+k.recordH1+"</h1>", `value="`+k.id+`" readonly`, k.data)
-			page.lacks(t, `name="`+k.marker+`" value="1"`)
-		})
-	}
+				page := cc.get(k.record)
+				page.expect(t, http.StatusOK, "<h1>"+k.recordH1+"</h1>", `value="`+k.id+`" readonly`, k.data)
+				page.lacks(t, `name="`+k.marker+`" value="1"`)
+			})
+		}
+	})
 }
 
 // heading is a page's body from its h1 on, shortened, for a failure.

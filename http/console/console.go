@@ -155,29 +155,17 @@ func (c *Console) routes() {
 	m.Handle("GET /console/{$}", c.page(c.home))
 	m.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))
 
-	// A registry's blank form is its list's URL with ?nuovo (?nuova), never
-	// a path under it: every segment there is a record's id, and "nuovo"
-	// is a valid one (see blankOr).
-	m.Handle("GET /console/applicazioni", c.page(blankOr("nuova", c.newApplicazione, c.listApplicazioni)))
-	m.Handle("GET /console/applicazioni/{id}", c.page(c.editApplicazione))
-	m.Handle("POST /console/applicazioni", c.page(c.saveApplicazione))
-
-	m.Handle("GET /console/domini", c.page(blankOr("nuovo", c.newDominio, c.listDomini)))
-	m.Handle("GET /console/domini/{id}", c.page(c.editDominio))
-	m.Handle("POST /console/domini", c.page(c.saveDominio))
-
-	m.Handle("GET /console/tipi", c.page(blankOr("nuovo", c.newTipo, c.listTipi)))
-	m.Handle("GET /console/tipi/{id}", c.page(c.formTipo))
-	m.Handle("POST /console/tipi", c.page(c.saveTipo))
-	m.Handle("GET /console/operatori", c.page(blankOr("nuovo", c.newOperatore, c.listOperatori)))
-	m.Handle("GET /console/operatore", c.page(c.formOperatore)) // ?principal= (a DN holds slashes)
-	m.Handle("POST /console/operatori", c.page(c.saveOperatore))
-	m.Handle("GET /console/ruoli", c.page(blankOr("nuovo", c.newRuolo, c.listRuoli)))
-	m.Handle("GET /console/ruoli/{id}", c.page(c.formRuolo))
-	m.Handle("POST /console/ruoli", c.page(c.saveRuolo))
-	m.Handle("GET /console/intermediari", c.page(blankOr("nuovo", c.newIntermediario, c.listIntermediari)))
-	m.Handle("GET /console/intermediari/{id}", c.page(c.formIntermediario))
-	m.Handle("POST /console/intermediari", c.page(c.saveIntermediario))
+	// A registry's list, blank form (the list's URL with ?nuovo or ?nuova,
+	// see registry), record page and save.
+	c.registry(m, "applicazioni", "nuova", c.listApplicazioni, c.newApplicazione, c.editApplicazione, c.saveApplicazione)
+	c.registry(m, "domini", "nuovo", c.listDomini, c.newDominio, c.editDominio, c.saveDominio)
+	c.registry(m, "tipi", "nuovo", c.listTipi, c.newTipo, c.formTipo, c.saveTipo)
+	c.registry(m, "ruoli", "nuovo", c.listRuoli, c.newRuolo, c.formRuolo, c.saveRuolo)
+	c.registry(m, "intermediari", "nuovo", c.listIntermediari, c.newIntermediario, c.formIntermediario, c.saveIntermediario)
+	// An operator's page takes its principal in the query: a DN holds
+	// slashes, so it cannot be a path segment.
+	c.registry(m, "operatori", "nuovo", c.listOperatori, c.newOperatore, nil, c.saveOperatore)
+	m.Handle("GET /console/operatore", c.page(c.formOperatore)) // ?principal=
 
 	m.Handle("GET /console/impostazioni", c.page(c.impostazioni))
 	m.Handle("POST /console/impostazioni", c.page(c.saveImpostazioni))
@@ -201,20 +189,25 @@ func (c *Console) routes() {
 	c.mux = m
 }
 
-// blankOr serves a registry's list URL: the blank form to register a new
-// record when the query names key (GET /console/ruoli?nuovo, the word the
-// form then posts as its marker), the list otherwise. The blank form has
-// no path of its own under the list because that namespace is the
-// records' ids (^[A-Za-z0-9_.-]{1,35}$ admits "nuovo" and "nuova"): a
-// route there would hide the record of that id from its links and from
-// the redirect after saving it.
-func blankOr(key string, blank, list func(*request) error) func(*request) error {
-	return func(rq *request) error {
+// registry routes a registry under /console/{name}: GET the list, or the
+// blank form to register a new record when the query names key (GET
+// /console/ruoli?nuovo, the word the form then posts as its marker); GET
+// /console/{name}/{id} a record (unless record is nil); POST the save.
+// The blank form has no path of its own under the list because that
+// namespace is the records' ids (^[A-Za-z0-9_.-]{1,35}$ admits "nuovo" and
+// "nuova"): a route there would hide the record of that id from its links
+// and from the redirect after saving it.
+func (c *Console) registry(m *http.ServeMux, name, key string, list, blank, record, save func(*request) error) {
+	m.Handle("GET /console/"+name, c.page(func(rq *request) error {
 		if rq.r.URL.Query().Has(key) {
 			return blank(rq)
 		}
 		return list(rq)
+	}))
+	if record != nil {
+		m.Handle("GET /console/"+name+"/{id}", c.page(record))
 	}
+	m.Handle("POST /console/"+name, c.page(save))
 }
 
 // ServeHTTP serves /console/ (404 for everything when disabled).
