@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509/pkix"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/url"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/operations/audit"
 )
@@ -608,6 +610,106 @@ func TestAuditEndpoints(t *testing.T) {
 			t.Fatalf("explanation = %+v", x)
 		}
 	})
+}
+
+// TestAuditPointsOfHistoryTheLogDoesNotHold: who-can, explain and what-can
+// refuse a point of history the log does not hold — a posizione beyond its
+// last, a data before its first event — with 400, as the audit CLI refuses
+// it (one rule, projections.CheckPoint), instead of answering at the end of
+// the log or in the empty state. Its last position, its first event's own
+// time and a time after its end are held.
+func TestAuditPointsOfHistoryTheLogDoesNotHold(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ctx := context.Background()
+	last, err := w.store.LastPosition(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first time.Time
+	stop := errors.New("first event read")
+	if err := w.store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
+		first = env.Time
+		return stop
+	}); !errors.Is(err, stop) {
+		t.Fatalf("read the first event: %v", err)
+	}
+	beyond := strconv.FormatUint(uint64(last)+1, 10)
+	point := func(k, v string) (url.Values, map[string]any) {
+		q, body := url.Values{}, map[string]any{}
+		switch k {
+		case "posizione":
+			n, _ := strconv.ParseUint(v, 10, 64)
+			q.Set(k, v)
+			body[k] = n
+		case "data":
+			q.Set(k, v)
+			body[k] = v
+		}
+		return q, body
+	}
+	// At the log's first points no principal exists yet: who-can lists no
+	// one, explain answers unauthenticated, what-can does not know appA.
+	asks := []struct {
+		name  string
+		early int // the status at the log's first points
+		ask   func(k, v string) *response
+	}{
+		{"who_can", 200, func(k, v string) *response {
+			q, _ := point(k, v)
+			q.Set("api", "PENDENZE")
+			q.Set("operazione", "create")
+			q.Set("idDominio", d1)
+			q.Set("idTipoPendenza", t1)
+			return w.do(t, "GET", bo+"/autorizzazioni?"+q.Encode(), nil, asAdmin())
+		}},
+		{"explain", 200, func(k, v string) *response {
+			_, body := point(k, v)
+			body["principal"], body["api"], body["operazione"] = "appA", "PENDENZE", "create"
+			body["idDominio"], body["idTipoPendenza"] = d1, t1
+			return w.do(t, "POST", bo+"/autorizzazioni/verifica", body, asAdmin())
+		}},
+		{"what_can", 404, func(k, v string) *response {
+			q, _ := point(k, v)
+			q.Set("principal", "appA")
+			return w.do(t, "GET", bo+"/autorizzazioni/principal?"+q.Encode(), nil, asAdmin())
+		}},
+	}
+	for _, c := range []struct {
+		name, k, v string
+		status     int
+		early      bool // a point before any principal
+		dettaglio  string
+	}{
+		{"position_beyond_the_end_refused", "posizione", beyond, 400, false,
+			"posizione " + beyond + " is beyond the end of the log (its last position is " + strconv.FormatUint(uint64(last), 10) + ")"},
+		{"position_far_beyond_the_end_refused", "posizione", strconv.FormatUint(uint64(last)+1000, 10), 400, false, "is beyond the end of the log"},
+		{"last_position_answered", "posizione", strconv.FormatUint(uint64(last), 10), 200, false, ""},
+		{"first_position_answered", "posizione", "1", 200, true, ""},
+		{"time_before_the_first_event_refused", "data", "2000-01-01T00:00:00Z", 400, false,
+			"data 2000-01-01T00:00:00Z is before the log's first event (" + first.Format(time.RFC3339Nano) + ")"},
+		{"time_just_before_the_first_event_refused", "data", first.Add(-time.Nanosecond).Format(time.RFC3339Nano), 400, false, "is before the log's first event"},
+		{"time_of_the_first_event_answered", "data", first.Format(time.RFC3339Nano), 200, true, ""},
+		{"time_after_the_end_answered", "data", time.Now().Add(time.Hour).UTC().Format(time.RFC3339), 200, false, ""},
+	} {
+		for _, a := range asks {
+			t.Run(c.name+"/"+a.name, func(t *testing.T) {
+				r := a.ask(c.k, c.v)
+				if c.status != 200 {
+					r.expect(t, c.status, "SINTASSI")
+					if fb := r.fault(t); !strings.Contains(fb.Dettaglio, c.dettaglio) {
+						t.Fatalf("dettaglio %q, want one saying %q", fb.Dettaglio, c.dettaglio)
+					}
+					return
+				}
+				if c.early {
+					r.expect(t, a.early, "")
+					return
+				}
+				r.expect(t, 200, "")
+			})
+		}
+	}
 }
 
 func hasHolder(r audit.WhoCanResult, name string) bool {

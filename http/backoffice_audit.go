@@ -160,10 +160,19 @@ func untilOf(pos *uint64, data string) (projections.Until, error) {
 
 // modelAt returns the live read models for the present, or read models
 // rebuilt from the log up to u (a cold partial replay), one rebuild at a
-// time per server.
+// time per server. A point the log does not hold (projections.CheckPoint,
+// the rule the audit CLI applies too) is bad input, refused before the
+// rebuild.
 func (s *Server) modelAt(ctx context.Context, u projections.Until) (*projections.ReadModel, error) {
 	if u.IsEnd() {
 		return s.model, nil
+	}
+	err := projections.CheckPoint(ctx, s.store, u)
+	if pe, ok := errors.AsType[*projections.PointError](err); ok {
+		return nil, syntaxError(pe.Describe("posizione", "data"))
+	}
+	if err != nil {
+		return nil, err
 	}
 	// One rebuild at a time: a replay of a long log is CPU-bound, and
 	// auditors' questions must not starve the requests the service serves.

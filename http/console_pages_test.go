@@ -249,6 +249,15 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	then.lacks(t, "<td>appLate</td>")
 	q.Set("data", "ieri")
 	cc.post("/console/audit", q).expect(t, 400, "AAAA-MM-GG", `value="ieri"`)
+	// A point of history the log does not hold is refused on the form, as
+	// by the API (the same server functions).
+	q.Set("data", "2000-01-01T00:00")
+	cc.post("/console/audit", q).expect(t, 400, "data 2000-01-01T00:00:00Z is before the log", `value="2000-01-01T00:00"`)
+	q.Del("data")
+	q.Set("posizione", "999999")
+	cc.post("/console/audit", q).expect(t, 400, "posizione 999999 is beyond the end of the log", `value="999999"`)
+	wq.Set("posizione", "999999")
+	cc.post("/console/audit", wq).expect(t, 400, "posizione 999999 is beyond the end of the log")
 
 	// A scoped auditor is refused questions outside its scope, as by the API.
 	w.putRole(t, "auditD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})

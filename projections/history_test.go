@@ -2,9 +2,11 @@ package projections_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,6 +188,62 @@ func TestTimeCutSameWithAndWithoutSnapshot(t *testing.T) {
 			}
 			if without.AppliedPosition() != c.wantPos || st.From != c.wantFrom {
 				t.Errorf("as of %s: position %d from %d, want %d from %d", u, without.AppliedPosition(), st.From, c.wantPos, c.wantFrom)
+			}
+		})
+	}
+}
+
+// TestCheckPointRefusesWhatTheLogDoesNotHold: a position beyond the log's
+// last, or a time before its first event (any time on an empty log), is a
+// *PointError; the log's end, its last position and its first event's own
+// time are held. The audit CLI and the Backoffice API ask this one rule.
+func TestCheckPointRefusesWhatTheLogDoesNotHold(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	empty := jetstreamtest.Open(t)
+	s := jetstreamtest.Open(t)
+	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	for i, id := range []string{"first", "second", "third"} {
+		e := events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}}
+		if _, err := s.Append(ctx, events.StreamApplicazione+id, events.ExpectNoStream(),
+			events.Record{ID: id, Event: e, Time: t0.Add(time.Duration(i) * time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		store events.LogReader
+		u     projections.Until
+		want  string // the refusal, as Describe("position", "--at") says it; "" when held
+	}{
+		{"end_of_the_log_held", s, projections.Until{}, ""},
+		{"end_of_an_empty_log_held", empty, projections.Until{}, ""},
+		{"last_position_held", s, projections.Until{Position: 3}, ""},
+		{"first_position_held", s, projections.Until{Position: 1}, ""},
+		{"position_beyond_the_end_refused", s, projections.Until{Position: 4}, "position 4 is beyond the end of the log (its last position is 3)"},
+		{"position_on_an_empty_log_refused", empty, projections.Until{Position: 1}, "position 1 is beyond the end of the log (its last position is 0)"},
+		{"time_of_the_first_event_held", s, projections.Until{Time: t0}, ""},
+		{"time_after_the_end_held", s, projections.Until{Time: t0.Add(time.Hour)}, ""},
+		{"time_before_the_first_event_refused", s, projections.Until{Time: t0.Add(-time.Nanosecond)},
+			"--at 2026-11-20T09:59:59.999999999Z is before the log's first event (2026-11-20T10:00:00Z)"},
+		{"time_on_an_empty_log_refused", empty, projections.Until{Time: t0}, "--at 2026-11-20T10:00:00Z: the log is empty"},
+		{"held_position_with_a_time_before_the_first_event_refused", s, projections.Until{Position: 2, Time: t0.Add(-time.Minute)}, "is before the log's first event"},
+		{"position_beyond_the_end_with_a_held_time_refused", s, projections.Until{Position: 9, Time: t0}, "position 9 is beyond the end of the log"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := projections.CheckPoint(ctx, c.store, c.u)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("CheckPoint(%s) = %v, want it held", c.u, err)
+				}
+				return
+			}
+			pe, ok := errors.AsType[*projections.PointError](err)
+			if !ok || !errors.Is(err, projections.ErrPointNotInLog) {
+				t.Fatalf("CheckPoint(%s) = %v, want a *PointError", c.u, err)
+			}
+			if got := pe.Describe("position", "--at"); !strings.Contains(got, c.want) {
+				t.Fatalf("CheckPoint(%s) says %q, want %q", c.u, got, c.want)
 			}
 		})
 	}

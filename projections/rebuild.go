@@ -34,6 +34,76 @@ func (u Until) String() string {
 	return "end of the log"
 }
 
+// ErrPointNotInLog is matched (errors.Is) by every *PointError.
+var ErrPointNotInLog = errors.New("projections: a point of history the log does not hold")
+
+// PointError is a point of history the log does not hold: a position beyond
+// its last one, or a time before its first event (any time, when the log is
+// empty). Exactly one of Position and Time is set.
+type PointError struct {
+	// Position is the position asked, beyond Last, the log's last position.
+	Position, Last events.Position
+	// Time is the time asked, before First, the time of the log's first
+	// event (zero: the log is empty).
+	Time, First time.Time
+}
+
+// Describe says what is wrong, naming the position and the time as the
+// caller's input names them (a flag, a query parameter).
+func (e *PointError) Describe(position, at string) string {
+	switch {
+	case e.Position != 0:
+		return fmt.Sprintf("%s %d is beyond the end of the log (its last position is %d)", position, uint64(e.Position), uint64(e.Last))
+	case e.First.IsZero():
+		return fmt.Sprintf("%s %s: the log is empty", at, e.Time.Format(time.RFC3339))
+	}
+	return fmt.Sprintf("%s %s is before the log's first event (%s)", at, e.Time.Format(time.RFC3339Nano), e.First.Format(time.RFC3339Nano))
+}
+
+func (e *PointError) Error() string { return e.Describe("position", "time") }
+
+// Unwrap makes a PointError match ErrPointNotInLog.
+func (e *PointError) Unwrap() error { return ErrPointNotInLog }
+
+// errFirstFound stops a read after its first event.
+var errFirstFound = errors.New("projections: first event found")
+
+// CheckPoint refuses, with a *PointError, a point of history the log does
+// not hold as of the call: a position beyond its last one, or a time before
+// its first event. Answering at another point instead (the end of the log,
+// the empty state) would put words in the log's mouth. The log's end, its
+// last position and any time from its first event's on (that event
+// included) are held. Every entry point that answers at a point of history
+// asks this first (the audit CLI and the Backoffice API). Other errors are
+// the store's.
+func CheckPoint(ctx context.Context, store events.LogReader, u Until) error {
+	if u.IsEnd() {
+		return nil
+	}
+	last, err := store.LastPosition(ctx)
+	if err != nil {
+		return fmt.Errorf("read the log: %w", err)
+	}
+	if u.Position > last {
+		return &PointError{Position: u.Position, Last: last}
+	}
+	if u.Time.IsZero() {
+		return nil
+	}
+	var first time.Time
+	err = store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
+		first = env.Time
+		return errFirstFound
+	})
+	if err != nil && !errors.Is(err, errFirstFound) {
+		return fmt.Errorf("read the log: %w", err)
+	}
+	if first.IsZero() || u.Time.Before(first) {
+		return &PointError{Time: u.Time, First: first}
+	}
+	return nil
+}
+
 // RebuildStats summarises a rebuild.
 type RebuildStats struct {
 	Events   uint64          // events applied by the rebuild (after From)

@@ -35,6 +35,8 @@ func TestExitCodes(t *testing.T) {
 			"position " + beyond + " is beyond the end of the log (its last position is " + pos(uint64(l.last)) + ")"},
 		{"who_can_position_beyond_end", append([]string{"audit", "who-can", dd, "--position", beyond}, createD1...), exitUsage, "beyond the end of the log"},
 		{"replay_to_beyond_end", []string{"audit", "replay", dd, "--to", beyond}, exitUsage, "beyond the end of the log"},
+		{"what_can_position_beyond_end", []string{"audit", "what-can", dd, "--principal", "app1", "--position", beyond}, exitUsage, "beyond the end of the log"},
+		{"what_can_last_position_accepted", []string{"audit", "what-can", dd, "--principal", "app1", "--position", pos(uint64(l.last))}, 0, ""},
 		{"explain_at_before_start", append(explain, "--at", "2000-01-01T00:00:00Z"), exitUsage, "is before the log's first event"},
 		{"replay_at_before_start", []string{"replay", dd, "--at", "2000-01-01T00:00:00Z"}, exitUsage, "is before the log's first event"},
 		{"replay_to_last_accepted", []string{"replay", dd, "--to", pos(uint64(l.last))}, 0, ""},
