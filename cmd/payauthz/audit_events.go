@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -27,7 +28,19 @@ func eventsCmd(ac *auditConfig) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "events [--from P] [--type T] [--principal P] [--format jsonl|table] [--follow]",
 		Short: "Export the event log (secrets removed), or tail it with --follow",
-		Args:  cobra.NoArgs,
+		Long: `Export the event log (secrets removed), or tail it with --follow.
+
+--principal P keeps the events that concern P, decided in the log's order:
+  - the events P acted (their actor is P);
+  - the events on the stream of the operator P is (operatore-P), and on the stream
+    of the application P names at that point of the log (applicazione-<idA2A>): its
+    registration and updates, the rename that gives it the name P or takes it away,
+    and its API grants and revocations (ApplicationAPIAuthorized, ApplicationAPIRevoked),
+    which carry only the idA2A;
+  - the events whose payload names P as its principal.
+Role definitions are not followed (a role is everyone's who holds it: use --type RoleDefined).
+With --from, what P named before that position still counts: the log is read from its start.`,
+		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if format != "jsonl" && format != "table" {
 				return fmt.Errorf("--format %q: want jsonl or table", format)
@@ -44,18 +57,29 @@ func eventsCmd(ac *auditConfig) *cobra.Command {
 			}
 			defer store.Close()
 			out := newEventWriter(cmd.OutOrStdout(), format)
+			after := events.Position(0) // events after it are written
+			if from > 1 {
+				after = events.Position(from - 1)
+			}
+			start := after
+			var about *principalFilter
+			if principal != "" {
+				// What concerns a principal depends on the application it
+				// named before --from too: its filter reads from the start.
+				about = &principalFilter{principal: principal, apps: map[string]bool{}}
+				start = 0
+			}
 			h := func(_ context.Context, env events.Envelope) error {
+				if about != nil && !about.concerns(env) {
+					return nil
+				}
+				if env.Position <= after {
+					return nil
+				}
 				if len(types) > 0 && !slices.Contains(types, env.Name) {
 					return nil
 				}
-				if principal != "" && !concerns(env, principal) {
-					return nil
-				}
 				return out.write(env)
-			}
-			start := events.Position(0)
-			if from > 1 {
-				start = events.Position(from - 1)
 			}
 			if follow {
 				err = store.Subscribe(ctx, start, func(ctx context.Context, env events.Envelope) error {
@@ -79,22 +103,62 @@ func eventsCmd(ac *auditConfig) *cobra.Command {
 	fs := cmd.Flags()
 	fs.Uint64Var(&from, "from", 1, "first log position to export")
 	fs.StringSliceVar(&types, "type", nil, "only events of these types (e.g. ApplicationUpdated; repeatable)")
-	fs.StringVar(&principal, "principal", "", "only events acted by this principal or about it")
+	fs.StringVar(&principal, "principal", "", "only events that concern this principal: acted by it, or on its operator's or application's stream while it names it (see above)")
 	fs.StringVar(&format, "format", "jsonl", "jsonl or table")
 	fs.BoolVar(&follow, "follow", false, "keep tailing the log until interrupted")
 	return cmd
 }
 
-// concerns reports whether the event was acted by principal or is about it
-// (an operator's or application's registration and updates).
-func concerns(env events.Envelope, principal string) bool {
-	if env.Actor == principal || env.Stream == events.StreamOperatore+principal {
+// principalFilter keeps the events of the log that concern one principal,
+// read in the log's order from its start: what they concern depends on what
+// the principal named at that point. An event concerns the principal when
+// it acted it, when it is on the stream of the operator it is
+// (operatore-P), or on the stream of an application it names at that point
+// (applicazione-<idA2A>: its registration, its updates, the renames that
+// give it the name or take it away, its API grants and revocations, which
+// carry only the idA2A), or when its payload names it as "principal". Role
+// definitions are not followed: a role is everyone's who holds it (filter
+// on --type RoleDefined). Not safe for concurrent use.
+type principalFilter struct {
+	principal string
+	// apps holds the idA2A of the applications whose principal is P, as of
+	// the last event read (renames move a principal between applications).
+	apps map[string]bool
+}
+
+// concerns reports whether env concerns the principal, and follows the
+// applications it names. It must see every event of the log in order.
+func (f *principalFilter) concerns(env events.Envelope) bool {
+	keep := env.Actor == f.principal || env.Stream == events.StreamOperatore+f.principal || f.namesStream(env.Stream)
+	switch e := env.Event.(type) {
+	case events.ApplicationRegistered:
+		f.follow(e.IDA2A, e.Principal)
+	case events.ApplicationUpdated:
+		f.follow(e.IDA2A, e.Principal)
+	}
+	if keep {
 		return true
 	}
 	var about struct {
 		Principal string `json:"principal"`
 	}
-	return json.Unmarshal(env.Data, &about) == nil && about.Principal == principal
+	return json.Unmarshal(env.Data, &about) == nil && about.Principal == f.principal
+}
+
+// follow records that application idA2A is now named principal.
+func (f *principalFilter) follow(idA2A, principal string) {
+	if principal == f.principal {
+		f.apps[idA2A] = true
+	} else {
+		delete(f.apps, idA2A)
+	}
+}
+
+// namesStream reports whether stream is an application's that the
+// principal names.
+func (f *principalFilter) namesStream(stream string) bool {
+	id, ok := strings.CutPrefix(stream, events.StreamApplicazione)
+	return ok && f.apps[id]
 }
 
 type eventWriter struct {

@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +34,68 @@ type auditLog struct {
 }
 
 func newAuditLog(t *testing.T) *auditLog {
+	l := &auditLog{}
+	l.dir = writeAuditLog(t, func(w *logWriter) {
+		grant := func(domini ...string) commands.GrantInput {
+			return commands.GrantInput{API: "PENDENZE", Domini: domini, TipiPendenza: []string{"*"}}
+		}
+		w.app("app1", "app1")
+		l.granted = w.app("app1", "app1", grant("*"))
+		l.revoked = w.app("app1", "app1")
+		l.narrow = w.app("app1", "app1", grant("11111111111"))
+		l.last = l.narrow
+	})
+	return l
+}
+
+// logWriter writes a scripted history through the command handlers, as the
+// service would, each step applied to the read models before the next.
+type logWriter struct {
+	t     *testing.T
+	ctx   context.Context
+	h     *commands.Handler
+	model *projections.ReadModel
+	admin commands.Actor
+}
+
+// step runs one command and returns the position of its commit.
+func (w *logWriter) step(f func() (commands.Result, error)) events.Position {
+	w.t.Helper()
+	res, err := f()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := w.model.WaitFor(w.ctx, res.Position); err != nil {
+		w.t.Fatal(err)
+	}
+	return res.Position
+}
+
+// app puts the application idA2A, named principal, with these grants (and
+// revokes the others).
+func (w *logWriter) app(idA2A, principal string, grants ...commands.GrantInput) events.Position {
+	w.t.Helper()
+	pw := idA2A + "-password"
+	return w.step(func() (commands.Result, error) {
+		return w.h.PutApplication(w.ctx, w.admin, commands.PutApplication{IDA2A: idA2A, Principal: principal,
+			Credentials: commands.Credentials{Password: &pw, Enabled: true, Roles: []string{}}, Grants: grants})
+	})
+}
+
+// regrant puts the application idA2A again with these grants and no
+// password (its own is kept): only grant and revocation events, when
+// nothing else changes.
+func (w *logWriter) regrant(idA2A, principal string, grants ...commands.GrantInput) events.Position {
+	w.t.Helper()
+	return w.step(func() (commands.Result, error) {
+		return w.h.PutApplication(w.ctx, w.admin, commands.PutApplication{IDA2A: idA2A, Principal: principal,
+			Credentials: commands.Credentials{Enabled: true, Roles: []string{}}, Grants: grants})
+	})
+}
+
+// writeAuditLog writes a stopped service's data dir: the administrator, the
+// entities 11111111111 and 22222222222, the type TARI, then script's steps.
+func writeAuditLog(t *testing.T, script func(w *logWriter)) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -46,46 +110,24 @@ func newAuditLog(t *testing.T) *auditLog {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = model.Run(ctx, store, logger) }()
 	defer func() { cancel(); <-done }()
-	h := commands.NewHandler(store, model, logger)
-	step := func(f func() (commands.Result, error)) events.Position {
-		t.Helper()
-		res, err := f()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := model.WaitFor(ctx, res.Position); err != nil {
-			t.Fatal(err)
-		}
-		return res.Position
-	}
-	step(func() (commands.Result, error) {
-		_, err := h.Bootstrap(ctx, "admin", "admin-pass-1")
+	w := &logWriter{t: t, ctx: ctx, h: commands.NewHandler(store, model, logger), model: model}
+	w.step(func() (commands.Result, error) {
+		_, err := w.h.Bootstrap(ctx, "admin", "admin-pass-1")
 		last, _ := store.LastPosition(ctx)
 		return commands.Result{Position: last}, err
 	})
 	rec, _ := model.Lookup("admin")
-	admin := commands.Actor{Principal: rec.Principal}
+	w.admin = commands.Actor{Principal: rec.Principal}
 	for _, d := range []string{"11111111111", "22222222222"} {
-		step(func() (commands.Result, error) {
-			return h.PutEntity(ctx, admin, commands.PutEntity{IDDominio: d, RagioneSociale: "Comune", Enabled: true})
+		w.step(func() (commands.Result, error) {
+			return w.h.PutEntity(ctx, w.admin, commands.PutEntity{IDDominio: d, RagioneSociale: "Comune", Enabled: true})
 		})
 	}
-	step(func() (commands.Result, error) {
-		return h.PutPendenzaType(ctx, admin, commands.PutPendenzaType{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
+	w.step(func() (commands.Result, error) {
+		return w.h.PutPendenzaType(ctx, w.admin, commands.PutPendenzaType{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
 	})
-	pw := "app1-password"
-	app := func(grants ...commands.GrantInput) events.Position {
-		return step(func() (commands.Result, error) {
-			return h.PutApplication(ctx, admin, commands.PutApplication{IDA2A: "app1", Principal: "app1", Credentials: commands.Credentials{Password: &pw, Enabled: true, Roles: []string{}}, Grants: grants})
-		})
-	}
-	l := &auditLog{dir: dir}
-	app()
-	l.granted = app(commands.GrantInput{API: "PENDENZE", Domini: []string{"*"}, TipiPendenza: []string{"*"}})
-	l.revoked = app()
-	l.narrow = app(commands.GrantInput{API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}})
-	l.last = l.narrow
-	return l
+	script(w)
+	return dir
 }
 
 // run executes the CLI in process, as `payauthz args...`.
@@ -325,5 +367,71 @@ func TestQueryFlagsNameEveryResourceField(t *testing.T) {
 		if f.Value == "" {
 			t.Errorf("no flag sets the resource field %s", f.Name)
 		}
+	}
+}
+
+// TestAuditEventsPrincipalFollowsItsApplication: `audit events --principal
+// P` keeps the events on the stream of the application P names at that
+// point of the log — its grants and revocations carry only its idA2A — and
+// only while P names it: a rename moves the later ones to the new name, and
+// an application that takes the name P afterwards brings its own. --from
+// only cuts the output: what P named before it still counts.
+func TestAuditEventsPrincipalFollowsItsApplication(t *testing.T) {
+	grant := func(api string) commands.GrantInput {
+		return commands.GrantInput{API: api, Domini: []string{"*"}, TipiPendenza: []string{"*"}}
+	}
+	var registered, narrowed, renamed, revoked, taken events.Position
+	dir := writeAuditLog(t, func(w *logWriter) {
+		registered = w.app("gestionale", "p1", grant("PENDENZE"))
+		narrow := commands.GrantInput{API: "PENDENZE", Domini: []string{"11111111111"}, TipiPendenza: []string{"*"}}
+		narrowed = w.regrant("gestionale", "p1", narrow)
+		renamed = w.app("gestionale", "p2", narrow)
+		revoked = w.regrant("gestionale", "p2")
+		taken = w.app("nuova", "p1", grant("RAGIONERIA"))
+		w.app("altra", "p3", grant("PAGAMENTO"))
+	})
+	dd := "--data-dir=" + dir
+	at := func(p events.Position, tipo, idA2A string) string {
+		return fmt.Sprintf("%d %s %s", p, tipo, events.StreamApplicazione+idA2A)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"the_grants_of_the_application_it_names_until_renamed", []string{"--principal", "p1"}, []string{
+			at(registered, "ApplicationRegistered", "gestionale"), at(registered, "ApplicationAPIAuthorized", "gestionale"),
+			at(narrowed, "ApplicationAPIAuthorized", "gestionale"),
+			at(renamed, "ApplicationUpdated", "gestionale"), // the rename takes the name away
+			at(taken, "ApplicationRegistered", "nuova"), at(taken, "ApplicationAPIAuthorized", "nuova"),
+		}},
+		{"the_grants_of_the_application_from_its_rename_on", []string{"--principal", "p2"}, []string{
+			at(renamed, "ApplicationUpdated", "gestionale"),
+			at(revoked, "ApplicationAPIRevoked", "gestionale"),
+		}},
+		{"from_a_position_after_the_rename_still_follows_it", []string{"--principal", "p2", "--from", strconv.FormatUint(uint64(revoked), 10)}, []string{
+			at(revoked, "ApplicationAPIRevoked", "gestionale"),
+		}},
+		{"with_a_type_only_those", []string{"--principal", "p1", "--type", "ApplicationAPIAuthorized"}, []string{
+			at(registered, "ApplicationAPIAuthorized", "gestionale"), at(narrowed, "ApplicationAPIAuthorized", "gestionale"),
+			at(taken, "ApplicationAPIAuthorized", "nuova"),
+		}},
+		{"a_principal_that_names_nothing_has_none", []string{"--principal", "nobody"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := mustRun(t, append([]string{"audit", "events", dd}, c.args...)...)
+			var got []string
+			sc := bufio.NewScanner(strings.NewReader(out))
+			for sc.Scan() {
+				var e operations.EventEntry
+				if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+					t.Fatalf("line %q: %v", sc.Text(), err)
+				}
+				got = append(got, fmt.Sprintf("%d %s %s", e.Posizione, e.Tipo, e.Stream))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("audit events %s lists\n  %s\nwant\n  %s", strings.Join(c.args, " "), strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+		})
 	}
 }
