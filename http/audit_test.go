@@ -538,6 +538,7 @@ func TestAuditEndpoints(t *testing.T) {
 		{"type_auditor_missing_notice", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", noNotice), nil, opts(as("opAudTARI")), 403, "403000"},
 		{"explain_type_auditor_by_avviso_of_another_type", "POST", verifica, explainBody("appA", "PENDENZE", "read-by-avviso", map[string]any{"idDominio": d1, "numeroAvviso": don.NumeroAvviso}), opts(as("opAudTARI")), 403, "403000"},
 		{"explain_type_auditor_by_avviso_of_its_type", "POST", verifica, explainBody("appA", "RAGIONERIA", "read-by-avviso", map[string]any{"idDominio": d1, "numeroAvviso": pa1.NumeroAvviso}), opts(as("opAudTARI")), 200, ""},
+		{"type_auditor_another_type_named_beside_its_own_notice", "GET", q("api", "BACKOFFICE", "operazione", "servizio", "servizio", "Pendenze", "autorizzazione", "R", "idDominio", d1, "idTipoPendenza", tSpont, "numeroAvviso", pa1.NumeroAvviso), nil, opts(as("opAudTARI")), 403, "403000"},
 		{"entity_auditor_notice_of_any_type", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", don.NumeroAvviso), nil, opts(as("opD1")), 200, ""},
 		{"entity_auditor_missing_notice", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d1, "numeroAvviso", noNotice), nil, opts(as("opD1")), 200, ""},
 		{"entity_auditor_notice_of_another_entity", "GET", q("api", "PAGAMENTO", "operazione", "read-notice", "idDominio", d2, "numeroAvviso", noNotice), nil, opts(as("opD1")), 403, "403000"},

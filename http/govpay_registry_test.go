@@ -462,14 +462,19 @@ func TestUnitScopedReceipts(t *testing.T) {
 	// An auditor of UO1 asks about UO1's receipts alone: a receipt lies at
 	// its unit, and a missing one at the whole entity.
 	w.grantUO1(t, "appAudit", "RAGIONERIA", "opAuditUO1", aclOf("Giornale degli Eventi", "R"))
-	whoCanRead := func(u, iur string) string {
-		return bo + "/autorizzazioni?" + url.Values{"api": {"RAGIONERIA"}, "operazione": {"read-ricevuta"}, "idDominio": {d1},
-			"iuv": {domain.IUVOfNotice(paid[u].NumeroAvviso)}, "idRicevuta": {iur}}.Encode()
+	whoCanRead := func(u, iur string, named ...string) string {
+		q := url.Values{"api": {"RAGIONERIA"}, "operazione": {"read-ricevuta"}, "idDominio": {d1},
+			"iuv": {domain.IUVOfNotice(paid[u].NumeroAvviso)}, "idRicevuta": {iur}}
+		for i := 0; i+1 < len(named); i += 2 {
+			q.Set(named[i], named[i+1])
+		}
+		return bo + "/autorizzazioni?" + q.Encode()
 	}
 	runRows(t, w.harness, []row{
 		{name: "unit_auditor_receipt_of_its_unit", method: "GET", path: whoCanRead("UO1", "IUR-UO1"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusOK},
 		{name: "unit_auditor_receipt_of_other_unit", method: "GET", path: whoCanRead("UO2", "IUR-UO2"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusForbidden, codice: ff},
 		{name: "unit_auditor_missing_receipt", method: "GET", path: whoCanRead("UO1", "IUR-NONE"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusForbidden, codice: ff},
+		{name: "unit_auditor_other_unit_named_beside_its_own_receipt", method: "GET", path: whoCanRead("UO1", "IUR-UO1", "idUnitaOperativa", "UO2"), opts: []reqOpt{as("opAuditUO1")}, status: http.StatusForbidden, codice: ff},
 		{name: "entity_auditor_missing_receipt", method: "GET", path: whoCanRead("UO1", "IUR-NONE"), opts: []reqOpt{as("opD1")}, status: http.StatusOK},
 		{name: "entity_auditor_receipt_of_any_unit", method: "GET", path: whoCanRead("UO2", "IUR-UO2"), opts: []reqOpt{as("opD1")}, status: http.StatusOK},
 	})

@@ -441,10 +441,11 @@ func placeName(dominio, unit string) string {
 // the event log places that resource's events (operations.PlacesOf), so an
 // auditor asks about what it could read in the log. A stored resource's
 // own places: every item's of a payment, a pendenza's (named by idA2A and
-// idPendenza, or by its notice at idDominio), a receipt's (its unit). Else
-// the idDominio the query names, with its unit and type: a named place
-// never stands for a stored resource named by ids, the auditor must reach
-// both.
+// idPendenza, or by its notice at idDominio), a receipt's (its unit). And
+// the idDominio the query names, with its unit and type (beside a notice
+// or receipt, which lie at that entity, only when it names a unit or a
+// type): a named place never stands for a stored resource's own, the
+// auditor must reach both.
 // nil (the whole log) when the question is about a registry entry (a role,
 // an operator, an application, an intermediary), whatever else it names,
 // or about a pendenza or payment named by ids that carry no place and that
@@ -474,19 +475,27 @@ func resourcePlaces(m *projections.ReadModel, op *Operation, r Resource) []domai
 		out = append(out, v.Place())
 	}
 	// A notice or a receipt is named at its entity: its own place (or the
-	// whole entity's, missing) is where the question lies there.
+	// whole entity's, missing) is where it lies there, and the named
+	// place counts too when it names more than the entity (a unit or a
+	// type the operation decides on).
+	atEntity := false
 	switch {
 	case r.IDDominio != "" && r.NumeroAvviso != "":
+		atEntity = true
 		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
-			return append(out, pd.View().Place())
+			out = append(out, pd.View().Place())
+		} else {
+			out = append(out, domain.Place{IDDominio: r.IDDominio, IDTipoPendenza: domain.Wildcard})
 		}
-		return append(out, domain.Place{IDDominio: r.IDDominio, IDTipoPendenza: domain.Wildcard})
 	case r.IDDominio != "" && r.IDRicevuta != "":
+		atEntity = true
 		if rc, ok := m.Receipt(r.IDDominio, r.IDRicevuta); ok {
-			return append(out, operations.ReceiptPlace(rc))
+			out = append(out, operations.ReceiptPlace(rc))
+		} else {
+			out = append(out, domain.Place{IDDominio: r.IDDominio})
 		}
-		return append(out, domain.Place{IDDominio: r.IDDominio})
-	case r.IDDominio != "":
+	}
+	if r.IDDominio != "" && (!atEntity || r.IDUnitaOperativa != "" || r.IDTipoPendenza != "") {
 		out = append(out, r.place())
 	}
 	return out
