@@ -51,12 +51,12 @@ func WhoCanFor(m *projections.ReadModel, auditor domain.Principal, api domain.AP
 }
 
 func whoCanFor(m *projections.ReadModel, auditor *domain.Principal, api domain.API, operation string, r Resource) (*WhoCanResult, error) {
+	op, err := Lookup(api, operation) // the catalogue: read once, outside the model's state
+	if err != nil {
+		return nil, err
+	}
 	var res *WhoCanResult
 	pos, err := OneState(m, func() (err error) {
-		op, err := Lookup(api, operation)
-		if err != nil {
-			return err
-		}
 		if err = mayAsk(m, auditor, op, r); err != nil {
 			return err
 		}
