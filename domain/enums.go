@@ -82,7 +82,14 @@ func ParseAuthType(s string) (AuthType, error) {
 	if i, ok := nameIndex(authNames[:], s); ok {
 		return AuthType{i}, nil
 	}
-	return AuthType{}, fmt.Errorf("unknown auth type %q", s)
+	return AuthType{}, fmt.Errorf("unknown auth type %q: want %s", s, AuthTypeList())
+}
+
+// AuthTypeList names every authentication type, for help and errors:
+// "basic, ssl, spid, public or apikey".
+func AuthTypeList() string {
+	n := authNames[1:]
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
 }
 
 func (a AuthType) String() string { return authNames[a.i] }

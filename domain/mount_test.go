@@ -164,3 +164,19 @@ func TestInactivePrincipalsAlwaysDenied(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAuthTypeNamesEveryType: every type parses, and a word that is
+// none says which are, apikey included (the CLI's and explain's errors
+// and help are built from it).
+func TestParseAuthTypeNamesEveryType(t *testing.T) {
+	t.Parallel()
+	for _, a := range AuthTypes {
+		if got, err := ParseAuthType(a.String()); err != nil || got != a {
+			t.Fatalf("ParseAuthType(%q) = %v, %v", a, got, err)
+		}
+	}
+	const want = `unknown auth type "magic": want basic, ssl, spid, public or apikey`
+	if _, err := ParseAuthType("magic"); err == nil || err.Error() != want {
+		t.Fatalf("ParseAuthType(magic) = %v, want %q", err, want)
+	}
+}

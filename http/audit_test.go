@@ -438,10 +438,15 @@ func TestDecisionLogRecordsWithoutSecrets(t *testing.T) {
 	w.do(t, "GET", pe+"/pendenze/appA/p1", nil, as("appA"), withHeader("X-Request-ID", "allowed-1")).expect(t, 200, "")
 	w.do(t, "GET", pe+"/pendenze/appA/p1", nil, as("appB"), withHeader("X-Request-ID", "denied-1")).expect(t, 403, "403000")
 	w.do(t, "GET", pe+"/pendenze", nil, asBasic("appA", "wrong-password-9"), withHeader("X-Request-ID", "unauth-1")).expect(t, 401, "401000")
+	// A method the route does not have is no allow (it was logged "allow
+	// granted" with status 405): the request itself is refused.
+	if r := w.do(t, "DELETE", pe+"/pendenze/appA/p1", nil, as("appA"), withHeader("X-Request-ID", "method-1")); r.Status != 405 {
+		t.Fatalf("DELETE: %d, want 405", r.Status)
+	}
 	flushDecisions(t, w.srv)
 
 	want := map[string][3]string{"allowed-1": {"appA", "allow", "granted"}, "denied-1": {"appB", "deny", domain.RuleCreator},
-		"unauth-1": {"", "unauthenticated", "authentication"}}
+		"unauth-1": {"", "unauthenticated", "authentication"}, "method-1": {"appA", "invalid", "request"}}
 	for id, exp := range want {
 		d, ok := capture.get(id)
 		if !ok {

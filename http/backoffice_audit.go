@@ -65,7 +65,7 @@ func (s *Server) explain(ctx context.Context, p domain.Principal, body verificaB
 	auth := domain.AuthBasic
 	if body.Auth != "" {
 		if auth, err = domain.ParseAuthType(body.Auth); err != nil {
-			return nil, syntaxError("auth must be basic, ssl, spid or public")
+			return nil, syntaxError("auth: " + err.Error())
 		}
 	}
 	until, err := untilOf(body.Posizione, body.Data)

@@ -21,15 +21,19 @@ var strictJSON = json.JoinOptions(json.RejectUnknownMembers(true))
 
 // decodeJSON reads exactly one JSON object into v, strictly: names match
 // exactly, duplicate names, invalid UTF-8, unknown fields, wrong types,
-// trailing data and bodies over the size limit are rejected with the
-// contract's 400 (or 413), never a 500 and never a silent choice.
+// trailing data are rejected with the contract's 400, and a body over the
+// size limit with 413 whatever it holds (it is read whole before it is
+// decoded); never a 500 and never a silent choice.
 func (s *Server) decodeJSON(c *echo.Context, v any) error {
 	r := c.Request()
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return syntaxError("Content-Type must be application/json")
 	}
-	body := http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes)
-	if err := json.UnmarshalRead(body, v, strictJSON); err != nil {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		return jsonError(err)
+	}
+	if err := json.Unmarshal(body, v, strictJSON); err != nil {
 		return jsonError(err)
 	}
 	if r, ok := v.(requiredFields); ok {

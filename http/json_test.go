@@ -41,6 +41,8 @@ func TestDecodeJSONStrict(t *testing.T) {
 		{"truncated", `{"abilitato":`, false, "malformed"},
 		{"not_an_object", `[]`, false, ""},
 		{"too_large", `{"ragioneSociale":"` + strings.Repeat("x", 5000) + `"}`, false, ""},
+		{"too_large_not_json", strings.Repeat("a", 5000), false, ""},                  // was 400 "malformed JSON at offset 0"
+		{"too_large_bad_member", `{"colore":` + strings.Repeat(" ", 5000), false, ""}, // was 400 "unknown field"
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var v dominioBody
@@ -58,8 +60,8 @@ func TestDecodeJSONStrict(t *testing.T) {
 			if status != http.StatusBadRequest && status != http.StatusRequestEntityTooLarge {
 				t.Fatalf("status %d %+v", status, fb)
 			}
-			if c.name == "too_large" && status != http.StatusRequestEntityTooLarge {
-				t.Fatalf("status %d, want 413", status)
+			if strings.HasPrefix(c.name, "too_large") && status != http.StatusRequestEntityTooLarge {
+				t.Fatalf("status %d %+v, want 413: a body over the limit is refused whatever it holds", status, fb)
 			}
 			if !strings.Contains(fb.Dettaglio, c.detail) {
 				t.Errorf("dettaglio %q lacks %q", fb.Dettaglio, c.detail)

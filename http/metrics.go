@@ -37,7 +37,7 @@ func newMetrics(model *projections.ReadModel) *metrics {
 		Name: "payauthz_http_requests_total", Help: "HTTP requests by API, method and status.",
 	}, []string{"api", "method", "status"})
 	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "payauthz_decisions_total", Help: "Authorization decisions by API, outcome (allow, deny, unauthenticated, not-found, invalid, error) and rule, as the decision log records them.",
+		Name: "payauthz_decisions_total", Help: "Authorization decisions by API, outcome (allow, deny, unauthenticated, not-found, unprocessable, invalid, throttled, error) and rule, as the decision log records them.",
 	}, []string{"api", "outcome", "rule"})
 	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "payauthz_http_request_duration_seconds", Help: "HTTP request latency by API.",
@@ -139,7 +139,7 @@ func decisionOf(err error, status int) (outcome, rule string) {
 		}
 	}
 	switch {
-	case errors.Is(err, errUnauthenticated):
+	case errors.Is(err, errUnauthenticated), status == http.StatusUnauthorized:
 		return audit.OutcomeUnauthenticated, audit.RuleAuthentication
 	case status == http.StatusTooManyRequests:
 		return "throttled", audit.RuleAuthentication
@@ -147,10 +147,12 @@ func decisionOf(err error, status int) (outcome, rule string) {
 		return "error", "internal"
 	case status == http.StatusNotFound:
 		return audit.OutcomeNotFound, audit.RuleGranted
-	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge:
-		return "invalid", audit.RuleRequest
 	case status == http.StatusUnprocessableEntity:
 		return audit.OutcomeUnprocessable, audit.RuleRequest
+	case status >= 400 && status != http.StatusConflict:
+		// 400, 405, 413, 415: the request itself is refused. Only a 409 is
+		// an allowed request that did not take (its write conflicted).
+		return "invalid", audit.RuleRequest
 	}
 	return audit.OutcomeAllow, audit.RuleGranted
 }

@@ -121,7 +121,7 @@ func buildOpenAPI(e *echo.Echo) ([]byte, error) {
 		if doc.docPath != "" {
 			path = strings.TrimSuffix(path, rel) + doc.docPath
 		}
-		if err := addOperation(r, api, auth, rt.Method, path, doc); err != nil {
+		if err := addOperation(r, api, auth, rt.Method, path, rt.Path, doc); err != nil {
 			return nil, fmt.Errorf("openapi: %s %s: %w", rt.Method, rt.Path, err)
 		}
 	}
@@ -163,7 +163,9 @@ func addProbe(r *openapi31.Reflector, method, path string) error {
 	return r.AddOperation(oc)
 }
 
-func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, method, path string, doc opDoc) error {
+// addOperation documents the route at routePath under path (the same but
+// for parameter names where doc.docPath is set).
+func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, method, path, routePath string, doc opDoc) error {
 	oc, err := r.NewOperationContext(method, openAPIPath(path))
 	if err != nil {
 		return err
@@ -176,14 +178,16 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.list {
 		query = append(append([]string{}, query...), "pagina", "risultatiPerPagina")
 	}
-	if params := paramsStruct(path, query); params != nil {
+	if params := paramsStruct(path, routePath, query); params != nil {
 		oc.AddReqStructure(params)
 	}
 	if doc.body != nil {
 		oc.AddReqStructure(doc.body, openapi.WithContentType("application/json"))
 	}
-	oc.AddRespStructure(doc.resp, openapi.WithHTTPStatus(http.StatusOK))
-	if doc.created {
+	if !doc.createsOnly {
+		oc.AddRespStructure(doc.resp, openapi.WithHTTPStatus(http.StatusOK))
+	}
+	if doc.created || doc.createsOnly {
 		oc.AddRespStructure(doc.resp, openapi.WithHTTPStatus(http.StatusCreated))
 	}
 	statuses := errorStatuses
@@ -204,13 +208,18 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 
 // paramsStruct builds a struct type whose tagged fields are the path
 // parameters of path and the given query parameters, with their formats;
-// nil when there are none.
-func paramsStruct(path string, query []string) any {
+// nil when there are none. The i-th path parameter has the schema of the
+// i-th parameter of routePath, the route's own, and names it when path
+// names another.
+func paramsStruct(path, routePath string, query []string) any {
 	var fields []reflect.StructField
-	field := func(name, in string, required bool) {
+	field := func(name, is, in string, required bool) {
 		tag := fmt.Sprintf(`%s:%q`, in, name)
+		if is != name {
+			tag += fmt.Sprintf(` description:"the %s"`, is)
+		}
 		typ := reflect.TypeFor[string]()
-		if ps, ok := paramSchemas[name]; ok {
+		if ps, ok := paramSchemas[is]; ok {
 			switch {
 			case ps.integer:
 				typ = reflect.TypeFor[int]()
@@ -231,18 +240,28 @@ func paramsStruct(path string, query []string) any {
 		}
 		fields = append(fields, reflect.StructField{Name: "F" + strconv.Itoa(len(fields)), Type: typ, Tag: reflect.StructTag(tag)})
 	}
-	for _, seg := range strings.Split(path, "/") {
-		if strings.HasPrefix(seg, ":") {
-			field(seg[1:], "path", true)
-		}
+	names, own := pathParams(path), pathParams(routePath)
+	for i, n := range names {
+		field(n, own[i], "path", true)
 	}
 	for _, q := range query {
-		field(q, "query", false)
+		field(q, q, "query", false)
 	}
 	if len(fields) == 0 {
 		return nil
 	}
 	return reflect.New(reflect.StructOf(fields)).Elem().Interface()
+}
+
+// pathParams lists the :param names of an Echo path, in order.
+func pathParams(path string) []string {
+	var names []string
+	for _, seg := range strings.Split(path, "/") {
+		if strings.HasPrefix(seg, ":") {
+			names = append(names, seg[1:])
+		}
+	}
+	return names
 }
 
 // operationID is unique per method and path: getBackofficeBasicV1Domini.

@@ -19,7 +19,10 @@ type opDoc struct {
 	body    any      // request body (nil: none)
 	resp    any      // success body
 	created bool     // a write that answers 201 when it creates, 200 when it updates
-	list    bool     // a GovPay page
+	// createsOnly marks a POST that makes a new resource every time: 201,
+	// never 200.
+	createsOnly bool
+	list        bool // a GovPay page
 	// captcha marks a read under the public API's protection (section 7),
 	// which answers 429 when the captcha checks in flight are at their
 	// bound (writes of the public API may answer 429 anyway).
@@ -27,7 +30,9 @@ type opDoc struct {
 	// docPath, when set, is the path the document lists the route under:
 	// OpenAPI holds one template per path shape, so a route whose segments
 	// name other parameters than another method's at the same shape is
-	// listed under that one's (its summary says what the segments are).
+	// listed under that one's names; each parameter keeps the schema of the
+	// route's own (an idDominio's 11 digits under the name idA2A) and says
+	// what it is.
 	docPath string
 }
 
@@ -105,12 +110,12 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIPendenze, http.MethodPut, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Create or update a pendenza", body: pendenzaBody{}, resp: pendenzaView{}, created: true},
 	{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Read a pendenza the caller created", resp: pendenzaView{}},
 	{domain.APIPendenze, http.MethodGet, "/pendenze"}:                                                  {summary: "List the pendenze the caller created", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
-	{domain.APIPagamento, http.MethodPost, "/pagamenti"}:                                               {summary: "Start a payment", body: pagamentoBody{}, resp: pagamentoCreated{}, created: true},
+	{domain.APIPagamento, http.MethodPost, "/pagamenti"}:                                               {summary: "Start a payment", body: pagamentoBody{}, resp: pagamentoCreated{}, createsOnly: true},
 	{domain.APIPagamento, http.MethodGet, "/pagamenti/:id"}:                                            {summary: "Read a payment", resp: pagamentoView{}},
 	{domain.APIPagamento, http.MethodGet, "/pagamenti"}:                                                {summary: "List the caller's payments", query: []string{"stato"}, resp: Page[pagamentoView]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                              {summary: "Read a pendenza to pay", resp: pendenzaView{}},
 	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"stato"}, resp: Page[pendenzaView]{}, list: true},
-	{domain.APIPagamento, http.MethodPost, "/pendenze/:idDominio/:idTipoPendenza"}:                     {summary: "POST /pendenze/{idDominio}/{idTipoPendenza} (the two segments are the entity and the type): a payer creates its own pendenza of a type that allows it (citizens: as payer; anonymous: the session's; applications: in their PAGAMENTO scope); 201", body: pendenzaPagamentoBody{}, resp: pendenzaCreata{}, created: true, docPath: "/pendenze/:idA2A/:idPendenza"},
+	{domain.APIPagamento, http.MethodPost, "/pendenze/:idDominio/:idTipoPendenza"}:                     {summary: "POST /pendenze/{idDominio}/{idTipoPendenza} (the two segments are the entity and the type): a payer creates its own pendenza of a type that allows it (citizens: as payer; anonymous: the session's; applications: in their PAGAMENTO scope); 201", body: pendenzaPagamentoBody{}, resp: pendenzaCreata{}, createsOnly: true, docPath: "/pendenze/:idA2A/:idPendenza"},
 	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}, captcha: true},
 	{domain.APIPagamento, http.MethodGet, "/profilo"}:                                                  {summary: "The caller's profile", resp: profiloView{}},
 	{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Record a reconciliation", body: riconciliazioneBody{}, resp: riconciliazioneView{}, created: true},

@@ -230,11 +230,16 @@ func kindOf(name string) (resourceKind, error) {
 			return k, nil
 		}
 	}
+	return resourceKind{}, usageErrorf("unknown kind %q: want one of %s", name, kindNames())
+}
+
+// kindNames lists the kinds admin reads, for errors and help.
+func kindNames() string {
 	var names []string
 	for _, k := range resourceKinds {
 		names = append(names, k.name)
 	}
-	return resourceKind{}, usageErrorf("unknown kind %q: want one of %s", name, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 func adminCmd() *cobra.Command {
@@ -255,8 +260,9 @@ func adminContextCmd(f *adminFlags) *cobra.Command {
 	cmd := &cobra.Command{Use: "context", Short: "Saved connections: set, use, list (secrets are read from files or variables, never stored)"}
 	var c adminContext
 	set := &cobra.Command{
-		Use:  "set NAME --url URL [--user U (--password-file F | --password-env VAR)] [--cert C --key K] [--ca CA] [--spid-fiscal-code CF]",
-		Args: cobra.ExactArgs(1),
+		Use:   "set NAME --url URL [--user U (--password-file F | --password-env VAR)] [--cert C --key K] [--ca CA] [--spid-fiscal-code CF]",
+		Short: "Save a connection as NAME (the first one saved becomes the current one)",
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := url.ParseRequestURI(c.URL); err != nil || c.URL == "" {
 				return usageErrorf("--url: want the Backoffice mount, e.g. http://localhost:8080/backoffice/rs/basic/v1")
@@ -282,8 +288,9 @@ func adminContextCmd(f *adminFlags) *cobra.Command {
 	set.Flags().StringVar(&c.CA, "ca", "", "CA bundle of the server certificate (PEM)")
 	set.Flags().StringVar(&c.SPIDCode, "spid-fiscal-code", "", "spid: fiscal code sent as X-SPID-FISCALNUMBER (through a trusted proxy)")
 	use := &cobra.Command{
-		Use:  "use NAME",
-		Args: cobra.ExactArgs(1),
+		Use:   "use NAME",
+		Short: "Make NAME the current context",
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cf, err := f.load()
 			if err != nil {
@@ -297,8 +304,9 @@ func adminContextCmd(f *adminFlags) *cobra.Command {
 		},
 	}
 	list := &cobra.Command{
-		Use:  "list",
-		Args: cobra.NoArgs,
+		Use:   "list",
+		Short: "List the saved contexts, the current one marked",
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cf, err := f.load()
 			if err != nil {
@@ -365,11 +373,12 @@ func printItems(cmd *cobra.Command, f *adminFlags, k resourceKind, items []map[s
 
 // adminReadCmd reads resources of the kind named by the first argument
 // through the selected context and prints them (-o table or json).
-func adminReadCmd(f *adminFlags, use string, nargs int,
+func adminReadCmd(f *adminFlags, use, short string, nargs int,
 	read func(ctx context.Context, c *adminClient, k resourceKind, args []string) ([]map[string]any, error)) *cobra.Command {
 	return &cobra.Command{
-		Use:  use,
-		Args: cobra.ExactArgs(nargs),
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(nargs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			k, c, err := f.kindClient(args[0])
 			if err != nil {
@@ -385,7 +394,7 @@ func adminReadCmd(f *adminFlags, use string, nargs int,
 }
 
 func adminGetCmd(f *adminFlags) *cobra.Command {
-	return adminReadCmd(f, "get KIND ID", 2, func(ctx context.Context, c *adminClient, k resourceKind, args []string) ([]map[string]any, error) {
+	return adminReadCmd(f, "get KIND ID", "Print one resource (KIND: "+kindNames()+")", 2, func(ctx context.Context, c *adminClient, k resourceKind, args []string) ([]map[string]any, error) {
 		var it map[string]any
 		_, err := c.do(ctx, http.MethodGet, "/"+k.name+"/"+url.PathEscape(args[0]), nil, &it)
 		return []map[string]any{it}, err
@@ -393,7 +402,7 @@ func adminGetCmd(f *adminFlags) *cobra.Command {
 }
 
 func adminListCmd(f *adminFlags) *cobra.Command {
-	return adminReadCmd(f, "list KIND", 1, func(ctx context.Context, c *adminClient, k resourceKind, _ []string) ([]map[string]any, error) {
+	return adminReadCmd(f, "list KIND", "Print every resource of a kind the context's principal may read", 1, func(ctx context.Context, c *adminClient, k resourceKind, _ []string) ([]map[string]any, error) {
 		return c.list(ctx, k.name)
 	})
 }

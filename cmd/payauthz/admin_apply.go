@@ -442,7 +442,7 @@ func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
 func adminCheckCmd(f *adminFlags) *cobra.Command {
 	body := map[string]string{}
 	flags := []struct{ flag, field, usage string }{
-		{"principal", "principal", "principal to check"}, {"auth", "auth", "basic, ssl, spid or public"},
+		{"principal", "principal", "principal to check"}, {"auth", "auth", domain.AuthTypeList()},
 		{"api", "api", "BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA"}, {"operation", "operazione", "operation (payauthz audit operations)"},
 		{"servizio", "servizio", "Backoffice service"}, {"autorizzazione", "autorizzazione", "R or W"},
 		{"dominio", "idDominio", "idDominio"}, {"tipo", "idTipoPendenza", "idTipoPendenza"}, {"ida2a", "idA2A", "idA2A"},
@@ -475,8 +475,11 @@ func adminCheckCmd(f *adminFlags) *cobra.Command {
 					return err
 				}
 			} else {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s (rule %v) %v\nrests on log position %v\n",
-					strings.ToUpper(fmt.Sprint(x["esito"])), x["regola"], x["dettaglio"], x["posizione"])
+				line := fmt.Sprintf("%s (rule %v)", strings.ToUpper(fmt.Sprint(x["esito"])), x["regola"])
+				if d, _ := x["dettaglio"].(string); d != "" {
+					line += " " + d
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\nrests on log position %v\n", line, x["posizione"])
 			}
 			if x["esito"] != audit.OutcomeAllow {
 				return errDenied

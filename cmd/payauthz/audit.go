@@ -36,6 +36,7 @@ func (a *auditConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&a.Store, "store", "jetstream", "event store: jetstream, or the service's kurrentdb:// / esdb:// connection string")
 	fs.BoolVar(&a.NoSnapshots, "no-snapshots", false, "replay from the log's start instead of from <data-dir>/snapshots/history")
 	fs.StringVar(&a.LogLevel, "log-level", "warn", "log level of the tool itself")
+	fromEnv(fs, "data-dir", "nats-url", "store", "no-snapshots", "log-level")
 }
 
 // auditCmd groups the auditors' tools: replay, who-can, explain, events.
@@ -144,7 +145,8 @@ func (p *pointFlags) until() (projections.Until, error) {
 	return u, nil
 }
 
-// withEnv runs applyEnv before f, so PAYAUTHZ_DATA_DIR and friends work.
+// withEnv runs applyEnv before f, so PAYAUTHZ_DATA_DIR and the other
+// variables of where the log is work.
 func withEnv(f func(cmd *cobra.Command, args []string) error) func(cmd *cobra.Command, args []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := applyEnv(cmd.Flags()); err != nil {

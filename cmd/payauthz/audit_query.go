@@ -124,7 +124,7 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 		func(cmd *cobra.Command, q *queryFlags, api domain.API) error {
 			at, err := domain.ParseAuthType(auth)
 			if err != nil {
-				return usageErrorf("--auth %q: want basic, ssl, spid, public or apikey", auth)
+				return usageErrorf("--auth: %w", err)
 			}
 			if principal == "" && at != domain.AuthPublic {
 				return usageErrorf("--principal is required (except with --auth public)")
@@ -141,7 +141,7 @@ func explainCmd(ac *auditConfig) *cobra.Command {
 			return err
 		})
 	cmd.Flags().StringVar(&principal, "principal", "", "principal: username, certificate subject DN or fiscal code")
-	cmd.Flags().StringVar(&auth, "auth", "basic", "authentication type: basic, ssl, spid or public")
+	cmd.Flags().StringVar(&auth, "auth", "basic", "authentication type: "+domain.AuthTypeList())
 	return cmd
 }
 

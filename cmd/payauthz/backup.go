@@ -209,6 +209,7 @@ positions are dense). Start the service on DIR afterwards: it rebuilds its read 
 	}
 	cmd.Flags().StringVar(&from, "from", "", "backup file written by payauthz backup")
 	cmd.Flags().StringVar(&dataDir, "data-dir", "", "data dir of the embedded log to restore into (must hold no events)")
+	fromEnv(cmd.Flags(), "data-dir")
 	return cmd
 }
 

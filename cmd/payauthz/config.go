@@ -102,7 +102,7 @@ func defaultConfig() Config {
 // bindFlags registers every flag of c on fs.
 func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "event log (embedded NATS file store), keys, generated admin password")
-	fs.StringVar(&c.HTTPAddr, "http-addr", c.HTTPAddr, "plain HTTP listener (basic, spid, public)")
+	fs.StringVar(&c.HTTPAddr, "http-addr", c.HTTPAddr, "plain HTTP listener (basic, spid, apikey, public)")
 	fs.StringVar(&c.HTTPSAddr, "https-addr", c.HTTPSAddr, "TLS listener (needs --tls-cert and --tls-key)")
 	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate (PEM)")
 	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS private key (PEM)")
@@ -118,7 +118,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
-	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject")
+	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject of the --nats-url server")
 	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
 	fs.IntVar(&c.PasswordVerifications, "password-verifications", c.PasswordVerifications, "argon2id/bcrypt verifications running at once (default: half the cores, at most 12); more wait 200ms, then 429")
 	fs.IntVar(&c.FailedLoginsPerAddress, "failed-logins-per-address", c.FailedLoginsPerAddress, "burst of failed password logins per client address (refills 1/s) before 429")
@@ -135,14 +135,33 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
 	fs.DurationVar(&c.ConsoleMaxAge, "console-max-age", c.ConsoleMaxAge, "a console session ends this long after login")
 	fs.BoolVar(&c.ConsoleSecureCookies, "console-secure-cookies", c.ConsoleSecureCookies, "mark the console's cookies Secure on every request (behind a proxy that terminates TLS); otherwise on TLS requests only")
+	fromEnv(fs)
 }
 
-// applyEnv sets every flag not given on the command line from its
-// PAYAUTHZ_<NAME> variable (dashes become underscores).
+// envAnnotation marks a flag that its PAYAUTHZ_<NAME> variable may set.
+const envAnnotation = "payauthz-env"
+
+// fromEnv lets the PAYAUTHZ_<NAME> variables set the named flags of fs,
+// every flag when none is named. Only configuration reads the environment
+// (where the log is, how the service runs); an audit question or a file to
+// write never does, so a stray PAYAUTHZ_PRINCIPAL changes no answer.
+func fromEnv(fs *pflag.FlagSet, names ...string) {
+	mark := func(f *pflag.Flag) { _ = fs.SetAnnotation(f.Name, envAnnotation, nil) }
+	if len(names) == 0 {
+		fs.VisitAll(mark)
+	}
+	for _, n := range names {
+		mark(fs.Lookup(n))
+	}
+}
+
+// applyEnv sets every flag marked by fromEnv and not given on the command
+// line from its PAYAUTHZ_<NAME> variable (dashes become underscores). A
+// bad value is a usage error, as on the command line.
 func applyEnv(fs *pflag.FlagSet) error {
 	var errs []error
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Changed {
+		if _, ok := f.Annotations[envAnnotation]; !ok || f.Changed {
 			return
 		}
 		name := "PAYAUTHZ_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
@@ -152,7 +171,10 @@ func applyEnv(fs *pflag.FlagSet) error {
 			}
 		}
 	})
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return usageErrorf("%w", errors.Join(errs...))
+	}
+	return nil
 }
 
 // Validate reports every problem of c at once.
@@ -238,6 +260,11 @@ func (c Config) Validate() error {
 	if c.DecisionLogSubject != "" && (strings.ContainsAny(c.DecisionLogSubject, " \t*>") ||
 		strings.HasPrefix(c.DecisionLogSubject, ".") || strings.HasSuffix(c.DecisionLogSubject, ".")) {
 		errs = append(errs, fmt.Errorf("--decision-log-subject %q: not a NATS subject to publish on", c.DecisionLogSubject))
+	}
+	if c.DecisionLogSubject != "" && (c.NATSURL == "" || c.Store != "jetstream") {
+		// The embedded server admits no subscriber of it (its one listener
+		// is the audit tools' read-only access), and KurrentDB is no NATS.
+		errs = append(errs, errors.New("--decision-log-subject needs --nats-url: collectors subscribe on the NATS server the log lives on"))
 	}
 	return errors.Join(errs...)
 }

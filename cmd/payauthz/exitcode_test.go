@@ -41,6 +41,12 @@ func TestExitCodes(t *testing.T) {
 		{"replay_at_before_start", []string{"replay", dd, "--at", "2000-01-01T00:00:00Z"}, exitUsage, "is before the log's first event"},
 		{"replay_to_last_accepted", []string{"replay", dd, "--to", pos(uint64(l.last))}, 0, ""},
 		{"explain_at_now_accepted", append(explain, "--at", time.Now().Add(time.Minute).UTC().Format(time.RFC3339)), 0, ""},
+		{"explain_extra_argument_usage", append(explain, "extra"), exitUsage, `unknown command "extra"`},
+		{"unknown_command_usage", []string{"nosuchcmd"}, exitUsage, `unknown command "nosuchcmd" for "payauthz"`},
+		{"unknown_audit_command_usage", []string{"audit", "nosuchcmd", dd}, exitUsage, `unknown command "nosuchcmd" for "payauthz audit"`},
+		{"serve_extra_argument_usage", []string{"serve", "extra"}, exitUsage, `unknown command "extra"`},
+		{"serve_bad_value_usage", []string{"serve", "--data-dir", t.TempDir(), "--stream-replicas", "2", "--log-level", "loud"}, exitUsage,
+			"--stream-replicas must be 1 or 3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := run(t, c.args...)
@@ -51,6 +57,30 @@ func TestExitCodes(t *testing.T) {
 				t.Fatalf("error %v, want one saying %q", err, c.message)
 			}
 		})
+	}
+}
+
+// TestEnvironmentIsConfigurationOnly: a PAYAUTHZ_<NAME> variable sets the
+// service's configuration and where the audit tools find the log, and a
+// bad value there is a usage error as on the command line; it never sets
+// an audit question or a point of history.
+func TestEnvironmentIsConfigurationOnly(t *testing.T) {
+	l := newAuditLog(t)
+	t.Setenv("PAYAUTHZ_STREAM_REPLICAS", "abc")
+	if _, _, err := run(t, "serve", "--data-dir", t.TempDir()); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "PAYAUTHZ_STREAM_REPLICAS") {
+		t.Fatalf("serve with a bad variable: exit %d (%v), want %d naming it", exitCode(err), err, exitUsage)
+	}
+	explain := []string{"audit", "explain", "--data-dir", l.dir, "--principal", "app1", "--api", "PENDENZE", "--operation", "create",
+		"--dominio", "11111111111", "--tipo", "TARI"}
+	wantOut, _, wantErr := run(t, explain...)
+	t.Setenv("PAYAUTHZ_DATA_DIR", l.dir)
+	t.Setenv("PAYAUTHZ_TO", "abc")
+	t.Setenv("PAYAUTHZ_AT", "2000-01-01T00:00:00Z")
+	if out, errOut, err := run(t, "replay"); err != nil || !strings.Contains(out, "position") {
+		t.Fatalf("replay with PAYAUTHZ_DATA_DIR set and a stray PAYAUTHZ_TO: %v\n%s%s", err, out, errOut)
+	}
+	if out, _, err := run(t, explain...); exitCode(err) != exitCode(wantErr) || out != wantOut {
+		t.Fatalf("explain with a stray PAYAUTHZ_AT: exit %d (%v) %q, want exit %d %q", exitCode(err), err, out, exitCode(wantErr), wantOut)
 	}
 }
 

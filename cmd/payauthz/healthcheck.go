@@ -26,7 +26,7 @@ otherwise, naming the reason on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := applyEnv(cmd.Flags()); err != nil {
-				return usageErrorf("%w", err)
+				return err
 			}
 			target := url
 			if target == "" {
@@ -56,6 +56,7 @@ otherwise, naming the reason on stderr.`,
 	cmd.Flags().StringVar(&addr, "http-addr", addr, "the service's plain HTTP listener (as given to serve)")
 	cmd.Flags().StringVar(&url, "url", "", "probe this URL instead (e.g. http://host:8080/readyz)")
 	cmd.Flags().DurationVar(&timeout, "timeout", timeout, "give up after this long")
+	fromEnv(cmd.Flags(), "http-addr")
 	return cmd
 }
 

@@ -3,12 +3,15 @@
 // every request against read models folded from the event log.
 //
 //	payauthz serve    run the service (embedded NATS JetStream by default)
+//	payauthz audit    auditors: replay, who-can, explain, what-can, events, verify, prove
 //	payauthz replay   alias of audit replay
-//	payauthz audit    auditors: replay, who-can, explain, events
+//	payauthz admin    operators: contexts, get/list, export/apply, grant/revoke, check
+//	payauthz backup   copy the event log to a file; restore writes one into an empty data dir
 //	payauthz version  module version, commit and Go version (also --version)
 //	payauthz healthcheck  probe /readyz (exit 0 ready, 1 not)
 //
-// Exit codes: 0 success, 1 failure, 2 usage error, 3 a denial (audit explain).
+// Exit codes: 0 success, 1 failure, 2 usage error, 3 a decision that does
+// not allow (audit explain, admin check).
 package main
 
 import (
@@ -44,6 +47,7 @@ func rootCmd() *cobra.Command {
 	root.SetVersionTemplate("payauthz {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErrorf("%w", err) })
 	root.AddCommand(serveCmd(), replayCmd(), auditCmd(), versionCmd(), healthcheckCmd(), backupCmd(), restoreCmd(), adminCmd())
+	argsAreUsage(root)
 	return root
 }
 

@@ -301,6 +301,30 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// TestDecisionLogSubjectNeedsANATSServer: decisions are published where a
+// collector can subscribe, the --nats-url server; with the embedded server
+// (no listener for collectors) or KurrentDB the flag would do nothing, so
+// it is refused rather than silently ignored.
+func TestDecisionLogSubjectNeedsANATSServer(t *testing.T) {
+	for _, c := range []struct {
+		name, natsURL, store string
+		ok                   bool
+	}{
+		{"external_nats", "nats://127.0.0.1:4222", "jetstream", true},
+		{"embedded", "", "jetstream", false},
+		{"kurrentdb", "", "kurrentdb://localhost:2113?tls=false", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.DecisionLogSubject, cfg.NATSURL, cfg.Store = "payauthz.decisions", c.natsURL, c.store
+			err := cfg.Validate()
+			if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "--decision-log-subject needs --nats-url") {
+				t.Fatalf("Validate: %v, want ok=%v", err, c.ok)
+			}
+		})
+	}
+}
+
 func TestConfigStoreSelection(t *testing.T) {
 	cases := []struct {
 		name  string

@@ -34,7 +34,7 @@ func serveCmd() *cobra.Command {
 				return err
 			}
 			if err := cfg.Validate(); err != nil {
-				return err
+				return usageErrorf("%w", err)
 			}
 			return serve(cmd.Context(), cfg, newLogger(cfg.LogLevel))
 		},
