@@ -48,7 +48,7 @@ var rightFormats = [numRightDetails]string{
 	detailPendenzaScope: "no role giving %s %s covers the pendenza's idDominio and idTipoPendenza",
 	detailPaymentScope:  "no role giving %s %s covers every pendenza of the payment",
 	detailGranter:       "the granter does not hold %s %s",
-	detailMissingScope:  "the pendenza is not in the scope of a role giving %s %s",
+	detailMissingScope:  "no role giving %s %s covers every entity and every type",
 }
 
 // rightDenials are these denials made once for every service and right:

@@ -59,6 +59,17 @@ func TestLogProofsOverHTTP(t *testing.T) {
 		t.Fatalf("log state = %+v", st)
 	}
 	older, newer := st.Checkpoints[0].Position, st.Checkpoints[1].Position
+	// Each checkpoint's members are named as the body's own, in Italian
+	// (they were Size, Root, Time, Signer and Note beside posizione).
+	var raw struct {
+		Checkpoint []map[string]any `json:"checkpoint"`
+	}
+	w.must(t, "GET", bo+"/giornale/checkpoint", nil).decode(t, &raw)
+	for _, k := range []string{"dimensione", "radice", "data", "firmatario", "nota", "posizione", "indiceFoglia", "verificato"} {
+		if _, ok := raw.Checkpoint[0][k]; !ok || len(raw.Checkpoint[0]) != 8 {
+			t.Fatalf("checkpoint entry %v: want exactly the members dimensione, radice, data, firmatario, nota, posizione, indiceFoglia, verificato", raw.Checkpoint[0])
+		}
+	}
 
 	ff := codiceOf(http.StatusForbidden)
 	// Every entity, one type: the log spans every type too.
@@ -76,6 +87,10 @@ func TestLogProofsOverHTTP(t *testing.T) {
 		{name: "consistency_without_older", method: "GET", path: bo + "/giornale/prove/consistenza", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
 		{name: "inclusion_under_unknown_checkpoint", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=1&checkpoint=999999", opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 	})
+	// The refusal says what the log needs (it spoke of a pendenza).
+	if f := w.do(t, "GET", bo+"/giornale/checkpoint", nil, as("opD1")).fault(t); f.Dettaglio != "no role giving Giornale degli Eventi R covers every entity and every type" {
+		t.Fatalf("checkpoints refused to an operator of one entity with %q", f.Dettaglio)
+	}
 
 	check := func(name, path string) {
 		t.Run(name, func(t *testing.T) {

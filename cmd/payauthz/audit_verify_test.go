@@ -113,7 +113,7 @@ type logStateBody struct {
 	Position    uint64 `json:"posizione"`
 	Diverged    string `json:"divergenza"`
 	Checkpoints []struct {
-		Size     uint64
+		Size     uint64 `json:"dimensione"`
 		Position uint64 `json:"posizione"`
 	} `json:"checkpoint"`
 }

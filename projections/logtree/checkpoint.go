@@ -26,11 +26,12 @@ const maxCheckpointBytes = 16 << 10
 
 // Checkpoint is the body of a signed checkpoint, in the transparency-dev
 // checkpoint format: origin, tree size and base64 root hash, one per line,
-// then the extension line "time <RFC 3339>".
+// then the extension line "time <RFC 3339>". Its JSON names are those of
+// the Backoffice's GET /giornale/checkpoint (dimensione, radice, data).
 type Checkpoint struct {
-	Size uint64
-	Root []byte
-	Time time.Time
+	Size uint64    `json:"dimensione"`
+	Root []byte    `json:"radice"`
+	Time time.Time `json:"data"`
 }
 
 // Text returns the note body of c.
@@ -87,8 +88,8 @@ func SignCheckpoint(c Checkpoint, signer note.Signer) (string, error) {
 // Signed is a checkpoint whose signature was verified.
 type Signed struct {
 	Checkpoint
-	Signer string // the key name of the verified signature
-	Note   string
+	Signer string `json:"firmatario"` // the key name of the verified signature
+	Note   string `json:"nota"`       // the signed note, as checked
 }
 
 // OpenCheckpoint verifies a signed checkpoint note with the known
