@@ -1,6 +1,9 @@
 package domain
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestEventLogAndAuditScoping(t *testing.T) {
 	t.Parallel()
@@ -47,4 +50,45 @@ func TestWriteGatesNameWhatTheyGate(t *testing.T) {
 		{"reconciliation_out_of_scope", CanAskWriteReconciliation(rag, d2), RuleAPIScope},
 		{"reconciliation_needs_ragioneria_grant", CanAskWriteReconciliation(pen, d1), RuleAPIEntry},
 	})
+}
+
+// TestWriteDecisionsStartWithTheirGate: wherever a write's gate denies,
+// the write's decision denies with the gate's own rule and detail: it
+// composes the gate, so the own-idA2A and Ragioneria scope rules are
+// written once, and a change to a gate reaches its decision.
+func TestWriteDecisionsStartWithTheirGate(t *testing.T) {
+	t.Parallel()
+	pen := app("A", Grant{API: APIPendenze, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	rag := app("A", Grant{API: APIRagioneria, Domini: Entities(ScopeOf(d1)), Tipi: ScopeAll()})
+	at := Place{IDDominio: d1, IDTipoPendenza: tA}
+	mine := PendenzaView{IDA2A: "A", IDDominio: d1, IDTipoPendenza: tA}
+	denials := 0
+	for _, p := range []Principal{pen, rag, disabled(pen), operator(), {}} {
+		for _, id := range []string{"A", "B", ""} {
+			gate := CanWriteUnderIDA2A(p, id)
+			denials += sameDenial(t, "create", CanCreatePendenza(p, id, at), gate)
+			denials += sameDenial(t, "update", CanUpdatePendenza(p, mine, id, at), gate)
+		}
+		for _, d := range []string{d1, d2} {
+			denials += sameDenial(t, "write_reconciliation", CanWriteReconciliation(p, d, nil), CanAskWriteReconciliation(p, d))
+		}
+	}
+	if denials == 0 {
+		t.Fatal("no gate denied: the test compares nothing")
+	}
+}
+
+// sameDenial asserts that decision denies as gate does, when gate denies
+// (it returns 1 then, else 0); past the gate the decision's own rules
+// decide.
+func sameDenial(t *testing.T, name string, decision, gate error) int {
+	t.Helper()
+	if gate == nil {
+		return 0
+	}
+	var d, g *ForbiddenError
+	if !errors.As(decision, &d) || !errors.As(gate, &g) || *d != *g {
+		t.Errorf("%s: decision = %v, want the gate's denial %v", name, decision, gate)
+	}
+	return 1
 }

@@ -28,22 +28,24 @@ func ownedBy(p *Principal, api API, owner string, denied *ForbiddenError) error 
 }
 
 // CanCreatePendenza decides a new pendenza at pathIDA2A placed at at (its
-// entity, unit and type): pathIDA2A must be the caller's own
-// (RuleOwnIDA2A) and the place in its PENDENZE grant (RuleAPIScope).
+// entity, unit and type): the write gate, CanWriteUnderIDA2A (pathIDA2A
+// must be the caller's own, RuleOwnIDA2A), then the place in its PENDENZE
+// grant (RuleAPIScope).
 func CanCreatePendenza(p Principal, pathIDA2A string, at Place) error {
-	if err := ownedBy(&p, APIPendenze, pathIDA2A, errNotOwnIDA2A); err != nil {
+	if err := CanWriteUnderIDA2A(p, pathIDA2A); err != nil {
 		return err
 	}
 	return inGrant(&p, APIPendenze, at.IDDominio, at.IDUnita, at.IDTipoPendenza)
 }
 
 // CanUpdatePendenza decides an update of existing at pathIDA2A to the
-// place to: pathIDA2A must be the caller's own (RuleOwnIDA2A), the caller
-// must have created existing (RuleCreator), and the new place must still
-// be in its grant (RuleAPIScope). Whether the old place is still in the
-// grant does not matter: the creator may move a pendenza back into scope.
+// place to: the write gate, CanWriteUnderIDA2A (pathIDA2A must be the
+// caller's own, RuleOwnIDA2A), then the caller must have created existing
+// (RuleCreator), and the new place must still be in its grant
+// (RuleAPIScope). Whether the old place is still in the grant does not
+// matter: the creator may move a pendenza back into scope.
 func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A string, to Place) error {
-	if err := ownedBy(&p, APIPendenze, pathIDA2A, errNotOwnIDA2A); err != nil {
+	if err := CanWriteUnderIDA2A(p, pathIDA2A); err != nil {
 		return err
 	}
 	if existing.IDA2A != p.IDA2A {

@@ -52,11 +52,12 @@ func CanAskWriteReconciliation(p Principal, idDominio string) error {
 }
 
 // CanWriteReconciliation decides PUT /riconciliazioni/{idDominio}/{id}:
-// idDominio must be in scope (RuleAPIScope); existing is the reconciliation
-// already stored under that id, if any, and must be the caller's own
-// (RuleCreator), which makes a repeat idempotent for its creator only.
+// the write gate, CanAskWriteReconciliation (idDominio must be in scope,
+// RuleAPIScope); existing is the reconciliation already stored under that
+// id, if any, and must be the caller's own (RuleCreator), which makes a
+// repeat idempotent for its creator only.
 func CanWriteReconciliation(p Principal, idDominio string, existing *ReconciliationView) error {
-	if err := inRagioneria(&p, idDominio); err != nil {
+	if err := CanAskWriteReconciliation(p, idDominio); err != nil {
 		return err
 	}
 	if existing != nil && existing.IDA2A != p.IDA2A {
