@@ -8,15 +8,22 @@ import (
 // GET /pendenze/byAvviso/{idDominio}/{numeroAvviso}: a pendenza named by
 // its notice, on three APIs, each with its own rule.
 
-// ReadByAvvisoPendenze is the Pendenze v2 read: the creator only. An
-// application learns that a notice is missing only at an entity of its
-// PENDENZE grant; elsewhere a missing notice is denied like another
-// application's.
+// ReadByAvvisoPendenze is the Pendenze v2 read: its gate
+// AskByAvvisoPendenze, then the creator only. An application learns that
+// a notice is missing only at an entity of its PENDENZE grant; elsewhere
+// a missing notice is denied like another application's.
 func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	pd, err := find(rec, ListOwnPendenze(p, rec),
+	pd, err := find(rec, AskByAvvisoPendenze(p, rec),
 		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) },
 		func() error { return domain.CanLearnMissingInGrant(p, domain.APIPendenze, idDominio) })
 	return decided(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza, p, pd, err)
+}
+
+// AskByAvvisoPendenze is the gate of the Pendenze v2 read, decided before
+// the notice is looked up: the caller asks about pendenze under its own
+// idA2A (an active application authorized on PENDENZE).
+func AskByAvvisoPendenze(p domain.Principal, rec Recorder) error {
+	return check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, p.IDA2A))
 }
 
 // ReadByAvvisoPagamento is the Pagamento v2 read: the notice's gate,

@@ -15,11 +15,18 @@ type Units interface {
 	Unit(idDominio, idUnita string) (events.UnitRegistered, bool)
 }
 
-// ReadUnit is GET /domini/{idDominio}/unitaOperative/{idUnita}: Anagrafica
-// Creditore R on idDominio, whether or not the unit exists (403 before 404).
+// ReadUnit is GET /domini/{idDominio}/unitaOperative/{idUnita}: its gate
+// AskUnit, whether or not the unit exists (403 before 404), then the unit.
 func ReadUnit(m Units, p domain.Principal, idDominio, idUnita string, rec Recorder) (events.UnitRegistered, error) {
-	return find(rec, ListUnits(p, idDominio, rec),
+	return find(rec, AskUnit(p, idDominio, rec),
 		func() (events.UnitRegistered, bool) { return m.Unit(idDominio, idUnita) }, nil)
+}
+
+// AskUnit is the gate of GET /domini/{idDominio}/unitaOperative/{idUnita}
+// on the Backoffice, decided before the unit is looked up: Anagrafica
+// Creditore R on idDominio.
+func AskUnit(p domain.Principal, idDominio string, rec Recorder) error {
+	return OnDominio(p, domain.ServiceAnagraficaCreditore, domain.RightRead, idDominio, rec)
 }
 
 // ListUnits is the gate of GET /domini/{idDominio}/unitaOperative on the

@@ -1,0 +1,104 @@
+package operations_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// units is an operations.Units over a fixed set of units.
+type units map[[2]string]events.UnitRegistered
+
+func (u units) Unit(idDominio, idUnita string) (events.UnitRegistered, bool) {
+	r, ok := u[[2]string{idDominio, idUnita}]
+	return r, ok
+}
+
+// TestReadGatesNameWhatTheyGate: a read by id is gated by the gate named
+// for it (AskUnit, AskByAvvisoPendenze), not by a list's, and that gate
+// is what the read decides first: a caller it denies is denied alike by
+// the read, whether the resource exists or not, one it admits reaches the
+// resource, and the read's trail starts with the gate's.
+func TestReadGatesNameWhatTheyGate(t *testing.T) {
+	t.Parallel()
+	m := model(t, 2, 4)
+	a0, a1 := principal(t, m, "app00000"), principal(t, m, "app00001")
+	cit := domain.Citizen("RSSMRA80A01H5010")
+	d0, d1 := dominio(0), dominio(1)
+	role, err := domain.ParseRole("anagrafica", maps.All(map[string][]string{
+		domain.ServiceAnagraficaCreditore.String(): {"R"},
+	}), []string{d0}, nil, []string{"*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := domain.Principal{Kind: domain.KindOperator, Name: "op", Enabled: true, Roles: []domain.Role{role}}
+	u := units{{d0, "U1"}: {IDDominio: d0, IDUnita: "U1", Enabled: true}, {d1, "U1"}: {IDDominio: d1, IDUnita: "U1", Enabled: true}}
+	notice := fmt.Sprintf("%018d", 0) // a0's first pendenza, at d0
+
+	type op = func(p domain.Principal, present bool, rec operations.Recorder) error
+	readUnit := func(idDominio string) (gate, read op) {
+		return func(p domain.Principal, _ bool, rec operations.Recorder) error {
+				return operations.AskUnit(p, idDominio, rec)
+			},
+			func(p domain.Principal, present bool, rec operations.Recorder) error {
+				id := "U1"
+				if !present {
+					id = "U9"
+				}
+				return errOf(operations.ReadUnit(u, p, idDominio, id, rec))
+			}
+	}
+	askByAvviso := func(p domain.Principal, _ bool, rec operations.Recorder) error {
+		return operations.AskByAvvisoPendenze(p, rec)
+	}
+	readByAvviso := func(p domain.Principal, present bool, rec operations.Recorder) error {
+		n := notice
+		if !present {
+			n = "999999999999999999"
+		}
+		return errOf(operations.ReadByAvvisoPendenze(m, p, d0, n, rec))
+	}
+	unitD0, readUnitD0 := readUnit(d0)
+	unitD1, readUnitD1 := readUnit(d1)
+	cases := []struct {
+		name             string
+		p                domain.Principal
+		gate, read       op
+		want             string // the gate's answer: "" admitted, else the rule
+		present, missing string // the read's answers past an admitting gate
+	}{
+		{"unit_of_an_entity_in_the_role", reader, unitD0, readUnitD0, "", "", "404"},
+		{"unit_of_an_entity_outside_the_role", reader, unitD1, readUnitD1, domain.RuleRoleScope, "", ""},
+		{"unit_read_by_an_application", a0, unitD0, readUnitD0, domain.RuleServiceRight, "", ""},
+		{"byavviso_by_the_creator", a0, askByAvviso, readByAvviso, "", "", "404"},
+		{"byavviso_by_another_application", a1, askByAvviso, readByAvviso, "", domain.RuleCreator, domain.RuleAPIScope},
+		{"byavviso_by_a_citizen", cit, askByAvviso, readByAvviso, domain.RuleAPIEntry, "", ""},
+		{"byavviso_by_an_operator", reader, askByAvviso, readByAvviso, domain.RuleAPIEntry, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var gateTrail trail
+			if got := answer(tc.gate(tc.p, true, &gateTrail)); got != tc.want {
+				t.Fatalf("gate answers %q, want %q", got, tc.want)
+			}
+			for present, want := range map[bool]string{true: tc.present, false: tc.missing} {
+				if tc.want != "" {
+					want = tc.want // denied by the gate, whether the resource exists or not
+				}
+				var readTrail trail
+				if got := answer(tc.read(tc.p, present, &readTrail)); got != want {
+					t.Errorf("present %v: read answers %q, want %q", present, got, want)
+				}
+				if !slices.Equal(readTrail[:min(len(gateTrail), len(readTrail))], gateTrail) {
+					t.Errorf("present %v: read's trail %v does not start with its gate's %v", present, readTrail, gateTrail)
+				}
+			}
+		})
+	}
+}
