@@ -10,6 +10,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // PutPendenzaType registers or updates a pendenza type
@@ -161,7 +162,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 			// the actor must be able to grant the old definition too, or a
 			// limited actor could shrink (or lock out) a more powerful one.
 			if ok {
-				old, err := domain.ParseRole(last.IDRuolo, last.Rights(), last.Domini, last.UnitaOperative, last.TipiPendenza)
+				old, err := projections.RoleOf(last)
 				if err != nil {
 					return nil, fmt.Errorf("stored role %s: %w", c.IDRuolo, err)
 				}
@@ -207,7 +208,7 @@ func checkRole(id string, acl []events.ACLEntry, domini []string, units map[stri
 	if e.ACL == nil {
 		e.ACL = []events.ACLEntry{}
 	}
-	role, err := domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.UnitaOperative, e.TipiPendenza)
+	role, err := projections.RoleOf(e)
 	if err != nil {
 		return events.RoleDefined{}, domain.Role{}, invalid("acl", "%v", err)
 	}
@@ -248,8 +249,8 @@ func samePersonal(a, b events.PersonalRole) bool {
 func sameUnits(a, b map[string][]string) bool { return maps.EqualFunc(a, b, slices.Equal) }
 
 func sameRole(a, b events.RoleDefined) bool {
-	ra, erra := domain.ParseRole(a.IDRuolo, a.Rights(), a.Domini, a.UnitaOperative, a.TipiPendenza)
-	rb, errb := domain.ParseRole(b.IDRuolo, b.Rights(), b.Domini, b.UnitaOperative, b.TipiPendenza)
+	ra, erra := projections.RoleOf(a)
+	rb, errb := projections.RoleOf(b)
 	return erra == nil && errb == nil && ra.ACL == rb.ACL && ra.Domini.Equal(rb.Domini) && ra.Tipi.Equal(rb.Tipi)
 }
 

@@ -278,7 +278,7 @@ func (m *ReadModel) check(envs []events.Envelope) error {
 		var err error
 		switch e := env.Event.(type) {
 		case events.RoleDefined:
-			_, err = parseRoleDefined(e)
+			_, err = RoleOf(e)
 		case events.OperatorRegistered:
 			err = checkOperator(e)
 		case events.OperatorUpdated:

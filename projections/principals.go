@@ -109,7 +109,7 @@ func newPrincipals() *principals {
 }
 
 func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error {
-	role, err := parseRoleDefined(e)
+	role, err := RoleOf(e)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,12 @@ func (p *principals) setGrant(idA2A string, api domain.API, g *domain.Grant, pos
 // functions below, which change nothing: ReadModel.check runs them over a
 // whole commit before any of it is folded.
 
-func parseRoleDefined(e events.RoleDefined) (domain.Role, error) {
+// RoleOf is the role a RoleDefined event defines, as the read model holds
+// it for every principal given that role. The error is the event's
+// unknown service or right: the projection refuses such an event.
+// Commands read the roles they check and compare through it, so that a
+// command sees a role as the read model will.
+func RoleOf(e events.RoleDefined) (domain.Role, error) {
 	return domain.ParseRole(e.IDRuolo, e.Rights(), e.Domini, e.UnitaOperative, e.TipiPendenza)
 }
 
