@@ -1,5 +1,7 @@
 package domain
 
+import "github.com/payauthz/payauthz/events"
+
 // Event-log and audit scoping (API.md section 4, Giornale degli Eventi):
 // who may read which events of the log, and which auditors' questions.
 
@@ -41,6 +43,61 @@ func CanReadEvent(p Principal, places []Place) error {
 		}
 	}
 	return nil
+}
+
+// EventVisible decides whether p, admitted to the event log (Giornale
+// degli Eventi R), sees e: any event when it sees the whole log (seeAll,
+// CanReadWholeLog), else by CanReadEvent at e's places (PlacesOf). It
+// does not allocate for an event of up to four places.
+func EventVisible(p Principal, seeAll bool, e events.Event) bool {
+	if seeAll {
+		return true
+	}
+	var buf [4]Place
+	return CanReadEvent(p, PlacesOf(e, buf[:0])) == nil
+}
+
+// PlacesOf appends to out the places e concerns, each where a read of the
+// resource it makes decides that resource lies (a receipt at its
+// ReceiptPlace, a payment at every item's place); none for the registries
+// of types, intermediaries, roles, principals and settings.
+func PlacesOf(e events.Event, out []Place) []Place {
+	switch t := e.(type) {
+	case events.CreditorEntityRegistered:
+		return append(out, Place{IDDominio: t.IDDominio})
+	case events.CreditorEntityUpdated:
+		return append(out, Place{IDDominio: t.IDDominio})
+	case events.UnitRegistered:
+		return append(out, Place{IDDominio: t.IDDominio, IDUnita: t.IDUnita})
+	case events.UnitUpdated:
+		return append(out, Place{IDDominio: t.IDDominio, IDUnita: t.IDUnita})
+	case events.PendenzaCreated:
+		return append(out, Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
+	case events.PendenzaUpdated:
+		return append(out, Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
+	case events.PendenzaStatusChanged:
+		return append(out, Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
+	case events.ReceiptRecorded:
+		return append(out, ReceiptPlace(&t))
+	case events.SettlementReportRecorded:
+		return append(out, Place{IDDominio: t.IDDominio})
+	case events.ReconciliationCreated:
+		return append(out, Place{IDDominio: t.IDDominio})
+	case events.IncassoRecorded:
+		return append(out, Place{IDDominio: t.IDDominio})
+	case events.PaymentStarted:
+		for _, it := range t.Items {
+			out = append(out, Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa, IDTipoPendenza: it.IDTipoPendenza})
+		}
+	}
+	return out
+}
+
+// ReceiptPlace is where a receipt (or collection) lies: its entity and the
+// unit of the pendenza it pays. Its event in the log lies there too
+// (PlacesOf).
+func ReceiptPlace(e *events.ReceiptRecorded) Place {
+	return Place{IDDominio: e.IDDominio, IDUnita: e.IDUnitaOperativa}
 }
 
 // CanAudit decides whether auditor p may ask about a resource lying at

@@ -2,7 +2,10 @@ package domain
 
 import (
 	"errors"
+	"slices"
 	"testing"
+
+	"github.com/payauthz/payauthz/events"
 )
 
 func TestEventLogAndAuditScoping(t *testing.T) {
@@ -36,6 +39,104 @@ func TestEventLogAndAuditScoping(t *testing.T) {
 		{"audit_pendenza_out_of_type_scope", CanAudit(oneType, pendenza1B), RuleRoleScope},
 		{"audit_needs_the_right", CanAudit(noRight, entity1), RuleServiceRight},
 	})
+}
+
+// TestPlacesOfEvents: each event lies where a read of the resource it
+// makes decides that resource lies (an entity's at the entity, a unit's
+// at its unit, a pendenza's at its entity, unit and type, a receipt at its
+// ReceiptPlace, a payment at every item's place), and registry events
+// nowhere; PlacesOf appends to what it is given.
+func TestPlacesOfEvents(t *testing.T) {
+	t.Parallel()
+	const u1 = "U1"
+	entity := []Place{{IDDominio: d1}}
+	pendenza := []Place{{IDDominio: d1, IDUnita: u1, IDTipoPendenza: tA}}
+	cases := []struct {
+		name string
+		e    events.Event
+		want []Place
+	}{
+		{"entity_registered", events.CreditorEntityRegistered{IDDominio: d1}, entity},
+		{"entity_updated", events.CreditorEntityUpdated{IDDominio: d1}, entity},
+		{"unit_registered", events.UnitRegistered{IDDominio: d1, IDUnita: u1}, []Place{{IDDominio: d1, IDUnita: u1}}},
+		{"unit_updated", events.UnitUpdated{IDDominio: d1, IDUnita: u1}, []Place{{IDDominio: d1, IDUnita: u1}}},
+		{"pendenza_created", events.PendenzaCreated{IDDominio: d1, IDUnitaOperativa: u1, IDTipoPendenza: tA}, pendenza},
+		{"pendenza_updated", events.PendenzaUpdated{IDDominio: d1, IDUnitaOperativa: u1, IDTipoPendenza: tA}, pendenza},
+		{"pendenza_status_changed", events.PendenzaStatusChanged{IDDominio: d1, IDUnitaOperativa: u1, IDTipoPendenza: tA}, pendenza},
+		{"pendenza_without_unit", events.PendenzaCreated{IDDominio: d1, IDTipoPendenza: tA}, []Place{{IDDominio: d1, IDTipoPendenza: tA}}},
+		{"receipt_at_its_pendenzas_unit", events.ReceiptRecorded{IDDominio: d1, IDUnitaOperativa: u1}, []Place{{IDDominio: d1, IDUnita: u1}}},
+		{"receipt_of_the_entity", events.ReceiptRecorded{IDDominio: d1}, entity},
+		{"settlement_report", events.SettlementReportRecorded{IDDominio: d1}, entity},
+		{"reconciliation", events.ReconciliationCreated{IDDominio: d1}, entity},
+		{"incasso", events.IncassoRecorded{IDDominio: d1}, entity},
+		{"payment_at_every_item", events.PaymentStarted{Items: []events.PaymentItem{
+			{IDDominio: d1, IDUnitaOperativa: u1, IDTipoPendenza: tA}, {IDDominio: d2, IDTipoPendenza: tB}}},
+			[]Place{{IDDominio: d1, IDUnita: u1, IDTipoPendenza: tA}, {IDDominio: d2, IDTipoPendenza: tB}}},
+		{"type_registry", events.PendenzaTypeRegistered{IDTipoPendenza: tA}, nil},
+		{"intermediary_registry", events.IntermediaryRegistered{IDIntermediario: "I"}, nil},
+		{"role_registry", events.RoleDefined{IDRuolo: "r"}, nil},
+		{"principal_registry", events.OperatorRegistered{Principal: "op"}, nil},
+		{"settings", events.PublicAPIProtectionConfigured{}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := PlacesOf(c.e, nil); !slices.Equal(got, c.want) {
+				t.Fatalf("PlacesOf = %v, want %v", got, c.want)
+			}
+			before := Place{IDDominio: "kept"}
+			if got := PlacesOf(c.e, []Place{before}); len(got) != 1+len(c.want) || got[0] != before {
+				t.Fatalf("PlacesOf after a place = %v, want it kept before %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestEventVisible: a caller that sees the whole log sees every event; any
+// other sees an event when each of its places is in the scope of a role
+// giving Giornale degli Eventi R, as far as the role is scoped (a unit, a
+// type), and never a registry event.
+func TestEventVisible(t *testing.T) {
+	t.Parallel()
+	const u1, u2 = "U1", "U2"
+	log := map[Service]Rights{ServiceGiornaleEventi: rd}
+	unitRole := role("unit", log, ScopeNone(), ScopeAll())
+	unitRole.Domini = EntitiesOf(nil, map[string][]string{d1: {u1}})
+	unit1 := operator(unitRole)
+	entity1 := operator(role("one", log, ScopeOf(d1), ScopeAll()))
+	typeA := operator(role("typ", log, ScopeOf(d1), ScopeOf(tA)))
+	noRight := operator(role("nor", map[Service]Rights{ServicePendenze: rd}, ScopeAll(), ScopeAll()))
+	receipt := func(unit string) events.Event { return events.ReceiptRecorded{IDDominio: d1, IDUnitaOperativa: unit} }
+	pendenza := func(d, typ string) events.Event { return events.PendenzaCreated{IDDominio: d, IDTipoPendenza: typ} }
+	payment := events.PaymentStarted{Items: []events.PaymentItem{{IDDominio: d1, IDTipoPendenza: tA}, {IDDominio: d2, IDTipoPendenza: tA}}}
+	registry := events.RoleDefined{IDRuolo: "r"}
+	cases := []struct {
+		name   string
+		p      Principal
+		seeAll bool
+		e      events.Event
+		want   bool
+	}{
+		{"whole_log_sees_a_registry_event", entity1, true, registry, true},
+		{"scoped_never_sees_a_registry_event", entity1, false, registry, false},
+		{"unit_role_sees_its_units_receipt", unit1, false, receipt(u1), true},
+		{"unit_role_not_another_units_receipt", unit1, false, receipt(u2), false},
+		{"unit_role_not_the_entitys_own_receipt", unit1, false, receipt(""), false},
+		{"entity_role_sees_every_units_receipt", entity1, false, receipt(u2), true},
+		{"type_role_sees_its_types_pendenza", typeA, false, pendenza(d1, tA), true},
+		{"type_role_not_another_types_pendenza", typeA, false, pendenza(d1, tB), false},
+		{"entity_role_not_another_entitys_pendenza", entity1, false, pendenza(d2, tA), false},
+		{"payment_needs_every_item_in_scope", entity1, false, payment, false},
+		{"entity_event_needs_the_right", noRight, false, events.CreditorEntityRegistered{IDDominio: d1}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := EventVisible(c.p, c.seeAll, c.e); got != c.want {
+				t.Fatalf("EventVisible = %v, want %v", got, c.want)
+			}
+		})
+	}
 }
 
 func TestWriteGatesNameWhatTheyGate(t *testing.T) {

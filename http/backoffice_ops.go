@@ -71,7 +71,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 		}
 		scanned++
 		page.ProssimaPosizione = uint64(env.Position) + 1
-		if !operations.EventVisible(p, seeAll, env.Event) {
+		if !domain.EventVisible(p, seeAll, env.Event) {
 			return nil
 		}
 		page.Risultati = append(page.Risultati, operations.NewEventEntry(env))

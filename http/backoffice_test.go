@@ -908,7 +908,7 @@ func TestBackofficeEventLog(t *testing.T) {
 	t.Run("scoped_caller_sees_only_its_entity", func(t *testing.T) {
 		var want []logEntry
 		err := w.store.Read(context.Background(), 0, func(_ context.Context, env events.Envelope) error {
-			d := operations.PlacesOf(env.Event, nil)
+			d := domain.PlacesOf(env.Event, nil)
 			if len(d) > 0 && !slices.ContainsFunc(d, func(pl domain.Place) bool { return pl.IDDominio != d1 }) {
 				want = append(want, logEntry{pos: uint64(env.Position), tipo: env.Name, stream: env.Stream})
 			}

@@ -41,7 +41,7 @@ func (s *Server) getEvento(c *echo.Context) error {
 		if found == nil {
 			return nil, false
 		}
-		return operations.PlacesOf(found.Event, nil), true
+		return domain.PlacesOf(found.Event, nil), true
 	}
 	err := operations.ReadEvent(callerOf(c).principal, places, nil)
 	if readErr != nil {

@@ -30,7 +30,7 @@ func NewEventEntry(env events.Envelope) EventEntry {
 
 // ReadEventLog is GET /eventi: Giornale degli Eventi R. It returns whether
 // the caller sees the whole log; a caller that does not sees each event
-// by EventVisible.
+// by domain.EventVisible.
 func ReadEventLog(p domain.Principal, rec Recorder) (seeAll bool, err error) {
 	if err := UseService(p, domain.ServiceGiornaleEventi, domain.RightRead, rec); err != nil {
 		return false, err
@@ -72,8 +72,8 @@ func ParseEventID(id string) (position events.Position, index int, ok bool) {
 // then the event, whose places lookup finds: a caller who sees the whole
 // log reads any event and learns that one is missing; any other reads the
 // events of places in its roles' scope (domain.CanReadEvent, as the list
-// keeps them by EventVisible) and is denied a missing one like one outside
-// its scope.
+// keeps them by domain.EventVisible) and is denied a missing one like one
+// outside its scope.
 func ReadEvent(p domain.Principal, places func() ([]domain.Place, bool), rec Recorder) error {
 	seeAll, err := ReadEventLog(p, rec)
 	pl, err := find(rec, err, places, func() error { placed(rec, everywhere); return domain.CanReadWholeLog(p) })
@@ -87,49 +87,6 @@ func ReadEvent(p domain.Principal, places func() ([]domain.Place, bool), rec Rec
 		placed(rec, at)
 	}
 	return check(rec, "CanReadEvent", domain.CanReadEvent(p, pl))
-}
-
-// EventVisible decides whether p, admitted by ReadEventLog, sees e.
-func EventVisible(p domain.Principal, seeAll bool, e events.Event) bool {
-	if seeAll {
-		return true
-	}
-	var buf [4]domain.Place
-	return domain.CanReadEvent(p, PlacesOf(e, buf[:0])) == nil
-}
-
-// PlacesOf appends to out the places e concerns (none for the registries
-// of types, intermediaries, roles, principals and settings).
-func PlacesOf(e events.Event, out []domain.Place) []domain.Place {
-	switch t := e.(type) {
-	case events.CreditorEntityRegistered:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
-	case events.CreditorEntityUpdated:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
-	case events.UnitRegistered:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnita})
-	case events.UnitUpdated:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnita})
-	case events.PendenzaCreated:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
-	case events.PendenzaUpdated:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
-	case events.PendenzaStatusChanged:
-		return append(out, domain.Place{IDDominio: t.IDDominio, IDUnita: t.IDUnitaOperativa, IDTipoPendenza: t.IDTipoPendenza})
-	case events.ReceiptRecorded:
-		return append(out, receiptPlace(&t))
-	case events.SettlementReportRecorded:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
-	case events.ReconciliationCreated:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
-	case events.IncassoRecorded:
-		return append(out, domain.Place{IDDominio: t.IDDominio})
-	case events.PaymentStarted:
-		for _, it := range t.Items {
-			out = append(out, domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa, IDTipoPendenza: it.IDTipoPendenza})
-		}
-	}
-	return out
 }
 
 // Audit is the gate of the auditors' endpoints (POST

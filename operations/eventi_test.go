@@ -11,7 +11,7 @@ import (
 
 // TestEventVisibleWhereItsResourceIs: a caller who reads a resource through
 // a role scoped to one unit of an entity also sees the events that made it
-// (EventVisible places each event where the read decides it lies).
+// (domain.EventVisible places each event where the read decides it lies).
 func TestEventVisibleWhereItsResourceIs(t *testing.T) {
 	t.Parallel()
 	const d, u1, u2 = "01234567890", "U1", "U2"
@@ -32,7 +32,7 @@ func TestEventVisibleWhereItsResourceIs(t *testing.T) {
 	for unit, want := range map[string]bool{u1: true, u2: false, "": false} {
 		r := receipt(unit)
 		read := OnPlace(p, domain.ServicePagamenti, domain.RightRead, ReceiptPlace(r), nil) == nil
-		if seen := EventVisible(p, false, r.Event); read != want || seen != want {
+		if seen := domain.EventVisible(p, false, r.Event); read != want || seen != want {
 			t.Errorf("unit %q: reads the receipt: %v, sees its event: %v; want both %v", unit, read, seen, want)
 		}
 	}

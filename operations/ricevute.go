@@ -2,7 +2,6 @@ package operations
 
 import (
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -63,14 +62,9 @@ func collected(lookup func() (*projections.Receipt, bool)) func() (*projections.
 	}
 }
 
-// ReceiptPlace is where a receipt (or collection) lies: its entity and
-// the unit of the pendenza it pays. Its event in the log lies there too
-// (PlacesOf).
-func ReceiptPlace(r *projections.Receipt) domain.Place { return receiptPlace(&r.Event) }
-
-func receiptPlace(e *events.ReceiptRecorded) domain.Place {
-	return domain.Place{IDDominio: e.IDDominio, IDUnita: e.IDUnitaOperativa}
-}
+// ReceiptPlace is where the stored receipt (or collection) r lies:
+// domain.ReceiptPlace of its event.
+func ReceiptPlace(r *projections.Receipt) domain.Place { return domain.ReceiptPlace(&r.Event) }
 
 // ragioneriaReceipt is a Ragioneria read of a receipt or collection: the
 // grant reaching the entity before the lookup (403 before 404), then the

@@ -73,14 +73,14 @@ func (c *Console) listEventi(rq *request) error {
 		}
 		scanned++
 		v.Next = uint64(env.Position) + 1
-		if !operations.EventVisible(rq.p, seeAll, env.Event) ||
+		if !domain.EventVisible(rq.p, seeAll, env.Event) ||
 			v.Tipo != "" && env.Name != v.Tipo || v.Attore != "" && env.Actor != v.Attore ||
 			!dal.IsZero() && env.Time.Before(dal) {
 			return nil
 		}
 		if v.Dominio != "" {
 			in := false
-			for _, pl := range operations.PlacesOf(env.Event, places[:0]) {
+			for _, pl := range domain.PlacesOf(env.Event, places[:0]) {
 				in = in || pl.IDDominio == v.Dominio
 			}
 			if !in {

@@ -438,7 +438,7 @@ func placeName(dominio, unit string) string {
 }
 
 // resourcePlaces returns where what op asks about r lies, each place as
-// the event log places that resource's events (operations.PlacesOf), so an
+// the event log places that resource's events (domain.PlacesOf), so an
 // auditor asks about what it could read in the log. A stored resource's
 // own places: every item's of a payment, a pendenza's (named by idA2A and
 // idPendenza, or by its notice at idDominio), a receipt's (its unit). And
