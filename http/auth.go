@@ -121,19 +121,22 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		}
 		cl.principal, cl.position = rec.Principal, pos
 	case domain.AuthSPID:
-		code, ok := s.spidPrincipal(c)
+		presented, ok := s.spidPresented(c)
 		if !ok {
 			return errUnauthenticated
 		}
-		rec, pos, found := s.model.LookupWithPosition(code)
-		cl.position = pos // a citizen's decisions rest on its fiscal code not being a registered principal
-		if found {
-			cl.principal = rec.Principal
-		} else if cl.api == domain.APIPagamento {
-			cl.principal = domain.Citizen(code)
-		} else {
+		p, err := domain.SPIDCaller(cl.api, presented, func(code string) (domain.Principal, bool) {
+			rec, pos, found := s.model.LookupWithPosition(code)
+			cl.position = pos // a citizen's decisions rest on its fiscal code not being a registered principal
+			if !found {
+				return domain.Principal{}, false
+			}
+			return rec.Principal, true
+		})
+		if err != nil {
 			return errUnauthenticated
 		}
+		cl.principal = p
 	case domain.AuthPublic:
 		hash := ""
 		if ck, err := r.Cookie(SessionCookie); err == nil {
@@ -232,9 +235,21 @@ func (s *Server) verifyPeer(r *http.Request) (string, bool) {
 }
 
 // spidPrincipal returns the upper-cased fiscal code sent by a trusted
-// identity proxy; the connecting address (never a forwarded header) must be
-// inside --spid-trusted-proxies.
+// identity proxy (spidPresented, then domain.ParseCitizen): the console's
+// SPID login, which admits registered principals only, looks it up.
 func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
+	presented, ok := s.spidPresented(c)
+	if !ok {
+		return "", false
+	}
+	return domain.ParseCitizen(presented)
+}
+
+// spidPresented returns the value a trusted identity proxy sent as the
+// caller's fiscal code, unparsed (domain.SPIDCaller parses it); the
+// connecting address (never a forwarded header) must be inside
+// --spid-trusted-proxies.
+func (s *Server) spidPresented(c *echo.Context) (string, bool) {
 	addr, ok := remoteIP(c.Request().RemoteAddr)
 	if !ok {
 		return "", false
@@ -255,7 +270,7 @@ func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
 	if len(vs) != 1 {
 		return "", false
 	}
-	return domain.ParseCitizen(vs[0])
+	return vs[0], true
 }
 
 // parseBasic parses an "Authorization: Basic" header value. It accepts the

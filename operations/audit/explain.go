@@ -253,8 +253,9 @@ func (x *Explanation) check(name string, err error) error {
 }
 
 // resolve finds the principal as http.Server.resolve does: registered
-// principals by name (by DN for ssl), an unregistered spid caller on
-// Pagamento is a citizen, a public caller is anonymous.
+// principals by name (by DN for ssl), a spid caller by domain.SPIDCaller
+// (an unregistered one is a citizen on Pagamento), a public caller is
+// anonymous.
 func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explanation) (domain.Principal, bool) {
 	name, api := q.Principal, q.API
 	var rec *projections.PrincipalRecord
@@ -267,19 +268,26 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 	case domain.AuthSSL:
 		rec, found = m.LookupDN(name)
 	case domain.AuthSPID:
-		code, ok := domain.ParseCitizen(name)
-		if !ok && !(q.everyCitizen && name == anyCitizen) {
+		spidCaller := domain.SPIDCaller
+		if q.everyCitizen && name == anyCitizen {
+			spidCaller = domain.FiscalCodeCaller // who-can's stand-in for every citizen is no fiscal code
+		}
+		p, err := spidCaller(api, name, func(code string) (domain.Principal, bool) {
+			x.Principal = code // as the service sees it: upper-cased, without its prefix
+			if rec, found = m.Lookup(code); !found {
+				return domain.Principal{}, false
+			}
+			return rec.Principal, true
+		})
+		if errors.Is(err, domain.ErrNotFiscalCode) {
 			x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication,
 				Detail: "not a fiscal code: the identity proxy's caller is refused (401)"})
 			x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, "not a fiscal code"
 			return domain.Principal{}, false
 		}
-		name = code
-		x.Principal = name
-		rec, found = m.Lookup(name)
-		if !found && api == domain.APIPagamento {
+		if err == nil && !found {
 			x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "unregistered spid caller on PAGAMENTO: citizen"})
-			return domain.Citizen(name), true
+			return p, true
 		}
 	case domain.AuthAPIKey:
 		rec, found = m.LookupAppID(name) // X-APP-ID: an idA2A or an operator's principal
