@@ -582,3 +582,85 @@ func TestRepeatsAreDecidedOnTheStream(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchDecidesOnTheStreamItLoaded: a replica whose read model has not
+// yet applied a pendenza's move to another entity patches it. The caller's
+// right is decided at the place the stream it loaded holds, and
+// PendenzaStatusChanged is recorded there, not at the former entity (the
+// event log scopes the event by that place).
+func TestPatchDecidesOnTheStreamItLoaded(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const former, moved = "11111111111", "22222222222"
+	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: moved, RagioneSociale: "Ente 2", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	app := e.pendenzeApp(t, []string{former, moved}, []string{"*"})
+	operator := map[string]commands.Actor{}
+	for _, d := range []string{former, moved} {
+		if _, err := e.H.DefineRole(ctx, e.Admin, commands.DefineRole{IDRuolo: "w" + d, Domini: []string{d}, TipiPendenza: []string{"*"},
+			ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}}); err != nil {
+			t.Fatal(err)
+		}
+		e.Sync(t)
+		if _, err := e.H.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: "op" + d, RagioneSociale: "O",
+			Credentials: commands.Credentials{Enabled: true, Roles: []string{"w" + d}}}); err != nil {
+			t.Fatal(err)
+		}
+		operator[d] = e.principal(t, "op"+d)
+	}
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	put := func(id, idDominio string) {
+		t.Helper()
+		if _, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: id, IDDominio: idDominio,
+			IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name, id string
+		actor    commands.Actor
+		api      domain.API
+		allowed  bool
+	}{
+		{"creator_patches", "p1", app, domain.APIPendenze, true},
+		{"operator_of_the_entity_it_moved_to", "p2", operator[moved], domain.APIBackoffice, true},
+		{"operator_of_the_former_entity", "p3", operator[former], domain.APIBackoffice, false},
+	}
+	for _, tc := range cases {
+		put(tc.id, former)
+	}
+	e.Sync(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	lagging := projections.New() // replica B: has every pendenza at the former entity
+	if err := lagging.CatchUp(ctx, e.Store, logger); err != nil {
+		t.Fatal(err)
+	}
+	hB := commands.NewHandler(e.Store, lagging, logger)
+	for _, tc := range cases {
+		put(tc.id, moved) // on replica A
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := hB.PatchPendenza(ctx, tc.actor, commands.PatchPendenza{API: tc.api, IDA2A: "app", IDPendenza: tc.id, Stato: "ANNULLATA"})
+			var fe *domain.ForbiddenError
+			if !tc.allowed {
+				if !errors.As(err, &fe) {
+					t.Fatalf("patch: %v, want 403 (the pendenza lies at %s)", err, moved)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("patch: %v, want success", err)
+			}
+			envs, err := e.Store.Load(ctx, events.StreamPendenza+"app/"+tc.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last, ok := envs[len(envs)-1].Event.(events.PendenzaStatusChanged)
+			if !ok || last.IDDominio != moved {
+				t.Fatalf("recorded %+v, want PendenzaStatusChanged at idDominio %s, where the stream it loaded puts the pendenza", envs[len(envs)-1].Event, moved)
+			}
+		})
+	}
+}

@@ -2,10 +2,12 @@ package commands
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // PatchPendenza sets the state of a stored pendenza (GovPay's PATCH
@@ -20,39 +22,35 @@ type PatchPendenza struct {
 }
 
 // PatchPendenza authorizes with the operation of c.API
-// (operations.PatchOwnPendenza, operations.PatchPendenzaBackoffice), then
-// decides the change with domain.ChangeStato: a repeat changes nothing (a
-// paid pendenza is 422 by the operation).
+// (operations.PatchOwnPendenza, operations.PatchPendenzaBackoffice) on the
+// pendenza its stream holds, then decides the change with
+// domain.ChangeStato: a repeat changes nothing (a paid pendenza is 422 by
+// the operation). The place the caller's right is decided at, and the one
+// PendenzaStatusChanged records, is the stream's: a read model that has
+// not yet applied a move would put the pendenza at its former entity.
 func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenza) (Result, error) {
 	to, err := validatePatchPendenza(c)
 	if err != nil {
 		return Result{}, err
 	}
-	authorize := func() (domain.PendenzaView, error) {
-		if c.API == domain.APIBackoffice {
-			return operations.PatchPendenzaBackoffice(h.model, actor.Principal, c.IDA2A, c.IDPendenza, nil)
-		}
-		return operations.PatchOwnPendenza(h.model, actor.Principal, c.IDA2A, c.IDPendenza, nil)
-	}
-	if _, err := authorize(); err != nil { // before the stream is loaded: 403 before 404
-		return Result{}, err
+	authorize := operations.PatchOwnPendenza
+	if c.API == domain.APIBackoffice {
+		authorize = operations.PatchPendenzaBackoffice
 	}
 	return h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
-		v, err := authorize() // again on a retry: the read model may have moved
+		pd, ok := storedPendenza(stream)
+		if ok && h.paid(c.IDA2A, c.IDPendenza) {
+			pd.Stato = projections.StatoEseguita
+		}
+		// The operation decides its gate before it looks the pendenza up:
+		// 403 before 404 (domain.Missing).
+		v, err := authorize(loaded{pd, ok}, actor.Principal, c.IDA2A, c.IDPendenza, nil)
 		if err != nil {
 			return nil, err
 		}
-		cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
-		if cur == nil {
-			return nil, ErrNotFound
-		}
-		// The stream holds the states set by callers; payment, recorded
-		// on the receipt's stream, authorize refused above.
-		from := domain.StatoNonEseguita
-		for _, env := range stream {
-			if e, ok := env.Event.(events.PendenzaStatusChanged); ok {
-				from, _ = domain.ParseSettableStato(e.Stato)
-			}
+		from, err := domain.ParsePendenzaStato(pd.Stato)
+		if err != nil {
+			return nil, fmt.Errorf("pendenza %s/%s: %w", c.IDA2A, c.IDPendenza, err)
 		}
 		changed, err := domain.ChangeStato(from, to)
 		if err != nil {
@@ -66,6 +64,50 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 			DescrizioneStato: c.DescrizioneStato}}, nil
 	})
 }
+
+// storedPendenza is the pendenza stream holds (false when it holds none),
+// as the read model shows it once it has applied stream: its latest
+// content, under the anonymous session that created it, in the state
+// callers last set. Payment is recorded on the receipt's stream, not on
+// this one: the state here is never ESEGUITA (see Handler.paid).
+func storedPendenza(stream []events.Envelope) (projections.Pendenza, bool) {
+	cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
+	if cur == nil {
+		return projections.Pendenza{}, false
+	}
+	pd := projections.Pendenza{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
+		IDTipoPendenza: cur.IDTipoPendenza, Causale: cur.Causale, AmountCents: cur.AmountCents, Payer: cur.Payer,
+		NumeroAvviso: cur.NumeroAvviso, UUID: cur.UUID, IDUnitaOperativa: cur.IDUnitaOperativa,
+		Stato: projections.StatoNonEseguita}
+	if first, ok := stream[0].Event.(events.PendenzaCreated); ok {
+		pd.SessionHash = first.SessionHash
+	}
+	for _, env := range stream {
+		if e, ok := env.Event.(events.PendenzaStatusChanged); ok {
+			pd.Stato, pd.DescrizioneStato = e.Stato, e.DescrizioneStato
+		}
+	}
+	return pd, true
+}
+
+// paid reports whether the read model has applied a receipt that paid the
+// pendenza idA2A/idPendenza: a fact of the receipt's stream, outside the
+// pendenza's aggregate.
+func (h *Handler) paid(idA2A, idPendenza string) bool {
+	pd, ok := h.model.Pendenza(idA2A, idPendenza)
+	return ok && pd.Stato == projections.StatoEseguita
+}
+
+// loaded is the one pendenza a command loaded from its stream, as the
+// operations that decide on a stored pendenza look it up (ok false: the
+// stream holds none). It answers whatever ids it is asked: the command
+// loaded the stream of the ids it passes the operation.
+type loaded struct {
+	pd projections.Pendenza
+	ok bool
+}
+
+func (l loaded) Pendenza(string, string) (projections.Pendenza, bool) { return l.pd, l.ok }
 
 func validatePatchPendenza(c PatchPendenza) (domain.PendenzaStato, error) {
 	if err := firstError(

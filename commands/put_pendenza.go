@@ -53,9 +53,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 	res, err := h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
 		var existing *domain.PendenzaView
-		if cur != nil {
-			existing = &domain.PendenzaView{IDA2A: cur.IDA2A, IDPendenza: cur.IDPendenza, IDDominio: cur.IDDominio,
-				IDUnita: cur.IDUnitaOperativa, IDTipoPendenza: cur.IDTipoPendenza}
+		if pd, ok := storedPendenza(stream); ok {
+			v := pd.View()
+			existing = &v
 		}
 		at := domain.Place{IDDominio: c.IDDominio, IDUnita: c.IDUnita, IDTipoPendenza: c.IDTipoPendenza}
 		authorize := c.authorize
