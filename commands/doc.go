@@ -5,13 +5,21 @@
 // number of times, re-loading and re-deciding each time.
 //
 // A command reads the read models only for facts outside its aggregate,
-// and only these: the pendenze, notices and pendenza types a payment's
-// references name, and the entities and types a pendenza or
-// reconciliation names (through the functions of package operations, which
-// hold the checks HTTP and the auditors' explain share); the roles,
-// principals and intermediaries a registration refers to (delegation,
-// uniqueness of a principal); notice numbers in use; and the stored value
-// a repeated registration is compared with.
+// and only these (all it knows of the aggregate it writes comes from the
+// stream it loaded):
+//   - the pendenze, notices and pendenza types a payment's references name;
+//   - the entities, units and types a pendenza or reconciliation names,
+//     the entity an incasso or an operational unit names, and the
+//     intermediary an entity names (these through the functions of package
+//     operations, which hold the checks HTTP and the auditors' explain
+//     share);
+//   - the roles and principals a registration refers to (delegation,
+//     uniqueness of a principal);
+//   - notice numbers in use;
+//   - for a receipt, the pendenza its notice number names and the payment
+//     that covers that notice;
+//   - for a patch of a pendenza's state, whether a receipt paid it (payment
+//     is recorded on the receipt's stream).
 //
 // Passwords are hashed with argon2id here, before any event is written; no
 // plaintext secret ever reaches the log. Handlers are safe for concurrent use.
