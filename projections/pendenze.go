@@ -183,7 +183,7 @@ type pendenze struct {
 	listMu    sync.RWMutex       // guards the three lists below (list endpoints only)
 	order     []string           // keys in creation order (each shares its record's bytes)
 	byCreator map[string][]int32 // idA2A → indexes into order
-	byPayer   map[string][]int32 // payer id → indexes into order
+	byPayer   map[string][]int32 // payer id → indexes into order, ascending
 	byDominio map[uint32][]int32 // entity (names id) → indexes into order, ascending (pendenze_dominio.go)
 }
 
@@ -268,21 +268,15 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 	// A new entry even for an update: readers may be reading the old one.
 	o.details = p.details.add(details{causale: e.Causale, amount: e.AmountCents, payer: packSubject(e.Payer), position: pos})
 	if e.SessionHash != "" && !existed { // a pendenza's session is the one that created it
-		p.sessions.put(key, e.SessionHash)
-		o.anonymous = true
+		p.putSession(&o, e.SessionHash)
 	}
 	p.own.put(key, &o)
 
-	dominio := p.names.name(o.dominio)
 	p.noticeMu.Lock()
 	if existed {
-		if k, ok := p.noticeKey(p.names.name(old.dominio), old.avviso()); ok {
-			delete(p.notices, k)
-		}
+		p.unindexNotice(old)
 	}
-	if k, ok := p.noticeKey(dominio, o.avviso()); ok {
-		p.notices[k] = key
-	}
+	p.indexNotice(&o)
 	p.noticeMu.Unlock()
 
 	p.listMu.Lock()
@@ -305,8 +299,40 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 		p.byPayer[old.payer()] = without(p.byPayer[old.payer()], idx)
 	}
 	if payer != "" {
-		p.byPayer[o.payer()] = append(p.byPayer[o.payer()], idx)
+		enlist(p.byPayer, o.payer(), idx)
 	}
+}
+
+// putSession records that the anonymous session hash created o, before o
+// is published.
+func (p *pendenze) putSession(o *ownership, hash string) {
+	p.sessions.put(o.key(), hash)
+	o.anonymous = true
+}
+
+// indexNotice points o's notice number at its entity to o; unindexNotice
+// removes that entry (noticeMu held, or a model not yet shared).
+func (p *pendenze) indexNotice(o *ownership) {
+	if k, ok := p.noticeKey(p.names.name(o.dominio), o.avviso()); ok {
+		p.notices[k] = o.key()
+	}
+}
+
+func (p *pendenze) unindexNotice(o *ownership) {
+	if k, ok := p.noticeKey(p.names.name(o.dominio), o.avviso()); ok {
+		delete(p.notices, k)
+	}
+}
+
+// enlist inserts idx into lists[k], which it keeps in creation order
+// (ascending): where a pendenza moved to lies in the list of its new
+// entity or payer then depends on when it was created, not on when it
+// moved, so a restore builds every list as the replay did (listMu held,
+// or a model not yet shared).
+func enlist[K comparable](lists map[K][]int32, k K, idx int32) {
+	list := lists[k]
+	at, _ := slices.BinarySearch(list, idx)
+	lists[k] = slices.Insert(list, at, idx)
 }
 
 // list appends a new pendenza to the creation order and to its creator's
@@ -364,14 +390,19 @@ func (p *pendenze) changeStato(e events.PendenzaStatusChanged) {
 		n.stato, applied = s, true
 		return &n, true
 	})
-	switch {
-	case !applied:
-	case e.DescrizioneStato == "":
-		p.descr.del(key)
-	default:
-		p.anyDescr.Store(true)
-		p.descr.put(key, e.DescrizioneStato)
+	if applied {
+		p.setDescr(key, e.DescrizioneStato)
 	}
+}
+
+// setDescr sets the descrizioneStato of the pendenza key ("" for none).
+func (p *pendenze) setDescr(key, descr string) {
+	if descr == "" {
+		p.descr.del(key)
+		return
+	}
+	p.anyDescr.Store(true)
+	p.descr.put(key, descr)
 }
 
 // view is the decision view of o, the pendenza idA2A/idPendenza (its key

@@ -1,8 +1,6 @@
 package projections
 
 import (
-	"slices"
-
 	"github.com/payauthz/payauthz/domain"
 )
 
@@ -27,9 +25,7 @@ func (p *pendenze) moveDominio(key, creator string, from, to uint32) {
 		return
 	}
 	p.byDominio[from] = without(p.byDominio[from], idx)
-	list := p.byDominio[to]
-	at, _ := slices.BinarySearch(list, idx)
-	p.byDominio[to] = slices.Insert(list, at, idx)
+	enlist(p.byDominio, to, idx)
 }
 
 // PendenzeOfDominio returns up to limit pendenze of the entity idDominio

@@ -293,12 +293,8 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	for _, r := range st.Incassi {
 		mo.recordIncasso(r.Event, events.Envelope{Time: r.Time, Position: r.Position})
 	}
-	for k, v := range st.Sessioni {
-		m.pendenze.sessions.put(k, v)
-	}
 	for k, v := range st.Descrizioni {
-		m.pendenze.anyDescr.Store(true)
-		m.pendenze.descr.put(k, v)
+		m.pendenze.setDescr(k, v)
 	}
 	return m, nil
 }
@@ -538,7 +534,7 @@ func decodeBody(body string) (*ReadModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.pendenze.restoreAll(&r, st.PendenzeCount, st.Names); err != nil {
+	if err := m.pendenze.restoreAll(&r, st.PendenzeCount, st.Names, st.Sessioni); err != nil {
 		return nil, fmt.Errorf("pendenze: %w", err)
 	}
 	return m, nil

@@ -119,13 +119,16 @@ func (r *snapReader) str() string {
 
 // restoreAll reads count pendenza records into p, a model not yet shared
 // with readers: every pendenza once, in creation order, so none of put's
-// checks for an update are needed. It fails on a record that does not
-// hold together, a repeated pendenza, or bytes left after the last one.
+// checks for an update are needed, and each is indexed by the functions
+// put indexes a new pendenza with (putSession for the creating sessions,
+// indexNotice, list). It fails on a record that does not hold together, a
+// repeated pendenza, a session of no pendenza, or bytes left after the
+// last one.
 //
 // The work is split over two cores: this goroutine parses the records and
 // fills the ownership table; another fills the notice index and the
 // lists from the records it is handed in batches.
-func (p *pendenze) restoreAll(r *snapReader, count int, names []string) error {
+func (p *pendenze) restoreAll(r *snapReader, count int, names []string, sessions map[string]string) error {
 	if count < 0 || count > len(r.s)/minPendenzaRecord {
 		return fmt.Errorf("count %d does not fit the body", count)
 	}
@@ -148,7 +151,7 @@ func (p *pendenze) restoreAll(r *snapReader, count int, names []string) error {
 			}
 		}
 	}()
-	err := p.restoreRecords(r, count, uint64(len(names)), batches)
+	err := p.restoreRecords(r, count, uint64(len(names)), sessions, batches)
 	close(batches)
 	<-indexed
 	if err != nil {
@@ -160,17 +163,19 @@ func (p *pendenze) restoreAll(r *snapReader, count int, names []string) error {
 	if p.own.len() != count {
 		return errors.New("a pendenza is listed twice")
 	}
+	if p.sessions.len() != len(sessions) {
+		return errors.New("a session names no pendenza")
+	}
 	return nil
 }
 
 // restoreBatch is how many records restoreRecords hands on at a time.
 const restoreBatch = 4096
 
-// restoreRecords parses count records into the ownership table and sends
-// them on in batches.
-func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batches chan<- []ownership) error {
+// restoreRecords parses count records into the ownership table, with the
+// session of each that sessions names, and sends them on in batches.
+func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessions map[string]string, batches chan<- []ownership) error {
 	batch := make([]ownership, 0, restoreBatch)
-	anonymous := p.sessions.len() > 0 // the head's sessions are restored first
 	for i := range count {
 		var o ownership
 		o.rec = r.str()
@@ -197,8 +202,10 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 		if slash := strings.IndexByte(o.key(), '/'); slash <= 0 || slash == len(o.key())-1 {
 			return fmt.Errorf("record %d: key %q is not idA2A/idPendenza", i, o.key())
 		}
-		if anonymous {
-			_, o.anonymous = p.sessions.get(o.key())
+		if len(sessions) > 0 {
+			if h, ok := sessions[o.key()]; ok {
+				p.putSession(&o, h)
+			}
 		}
 		o.details = p.details.add(d)
 		rec := o
@@ -213,11 +220,8 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, batch
 }
 
 // index adds a new pendenza, the last created, to the notice index and
-// the creator and payer lists of a model not yet shared with readers.
+// the lists of a model not yet shared with readers, as put does.
 func (p *pendenze) index(o ownership) {
-	key := o.key()
-	if k, ok := p.noticeKey(p.names.name(o.dominio), o.avviso()); ok {
-		p.notices[k] = key
-	}
+	p.indexNotice(&o)
 	p.list(o)
 }

@@ -21,7 +21,8 @@ import (
 // make snapshots tricky: role redefinitions after their holders,
 // password changes, grants and revokes, scopes limited to operational
 // units (role, personal role, grant), a renamed application principal,
-// payer and notice changes, receipts that mark pendenze paid, and commits
+// payer and notice changes (one to a payer who already pays pendenze
+// created later), receipts that mark pendenze paid, and commits
 // of several events.
 func scriptedLog(t testing.TB) [][]events.Event {
 	t.Helper()
@@ -92,6 +93,13 @@ func scriptedLog(t testing.TB) [][]events.Event {
 		switch i {
 		case 10:
 			add(events.ApplicationAPIRevoked{IDA2A: "app1", API: "PAGAMENTO"})
+		case 12:
+			// P000 moves to the payer of P001, P006 and P011, all created
+			// after it: a replay and a restore must order that payer's
+			// index alike.
+			add(events.PendenzaUpdated{IDA2A: "app0", IDPendenza: "P000", IDDominio: "00000000000", IDTipoPendenza: "TARI",
+				Causale: "c", AmountCents: 100, Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M"},
+				NumeroAvviso: fmt.Sprintf("%018d", 0), UUID: fmt.Sprintf("%032x", 0)})
 		case 15:
 			add(events.RoleDefined{IDRuolo: "ro", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R", "W"}}}, Domini: []string{"*"}, TipiPendenza: []string{"TARI"}})
 		case 20:
@@ -189,6 +197,42 @@ func TestSnapshotPlusTailEqualsFullReplay(t *testing.T) {
 	}
 }
 
+// TestRestoreRebuildsPayerIndexAsReplay: a pendenza moved to a payer who
+// already pays another one comes back from a snapshot in the same place of
+// that payer's index as the replay put it.
+func TestRestoreRebuildsPayerIndexAsReplay(t *testing.T) {
+	x := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "X"}
+	y := events.Subject{Tipo: "F", Identificativo: "VRDLGU70B02F205X", Anagrafica: "Y"}
+	pendenza := func(id string, payer events.Subject, avviso string) events.PendenzaCreated {
+		return events.PendenzaCreated{IDA2A: "app", IDPendenza: id, IDDominio: "01234567890", IDTipoPendenza: "TARI",
+			Causale: id, AmountCents: 100, Payer: payer, NumeroAvviso: avviso, UUID: "u" + id}
+	}
+	log := [][]events.Event{
+		{events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "Ente", Enabled: true}},
+		{events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true}},
+		{pendenza("A", x, "300000000000000001")},
+		{pendenza("B", y, "300000000000000002")},
+		{events.PendenzaUpdated(pendenza("A", y, "300000000000000001"))}, // A moves to Y, who already pays B
+	}
+	full := New()
+	feedAll(t, full, log, 0, len(log))
+	assertSameModels(t, restored(t, full), full)
+}
+
+// restored writes a snapshot of m and returns the model loaded from it.
+func restored(t *testing.T, m *ReadModel) *ReadModel {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := m.WriteSnapshot(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded
+}
+
 // An application's grant limited to some operational units of an entity
 // (ApplicationAPIAuthorized.UnitaOperative) must survive a snapshot: after
 // a restart from the snapshot the application may still act in its unit.
@@ -213,14 +257,7 @@ func TestSnapshotKeepsGrantUnits(t *testing.T) {
 	if !covers(full) {
 		t.Fatal("live model: grant does not cover 01234567890/UO1")
 	}
-	dir := t.TempDir()
-	if _, err := full.WriteSnapshot(dir); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadSnapshot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := restored(t, full)
 	if !covers(loaded) {
 		app, _ := loaded.Application("gest")
 		t.Errorf("after snapshot restore the PENDENZE grant no longer covers unit UO1 of 01234567890: grants %+v", app.Grants)
