@@ -8,11 +8,16 @@ import (
 )
 
 // fill sets every string of v, at any depth, to secret+name for a field
-// tagged secret and to "visible" otherwise; pointers are allocated and
-// slices get one element, so every field appears in the payload. It
-// returns how many secret fields it set.
+// tagged secret and to "visible" otherwise (a json.RawMessage, kept as
+// given, to that JSON string); pointers are allocated and slices get one
+// element, so every field appears in the payload. It returns how many
+// secret fields it set.
 func fill(v reflect.Value, secret bool, name string) int {
-	if v.Type() == reflect.TypeFor[json.RawMessage]() { // kept as given: a JSON value
+	if v.Type() == reflect.TypeFor[json.RawMessage]() {
+		if secret {
+			v.SetBytes([]byte(`"SECRET-` + name + `"`))
+			return 1
+		}
 		v.SetBytes([]byte(`"visible"`))
 		return 0
 	}
@@ -69,14 +74,50 @@ func TestRedactDropsEverySecretFieldOfEveryEvent(t *testing.T) {
 		})
 	}
 	// The tags are there: hashes of operators, applications and node
-	// connectors, their API keys, and the captcha key.
-	for _, name := range []string{"passwordHash", "connettorePasswordHash", "secretKey", "apiKeyHash"} {
+	// connectors, their API keys, the captcha key, and the connectors an
+	// entity or application notifies through (which may carry credentials).
+	for _, name := range []string{"passwordHash", "connettorePasswordHash", "secretKey", "apiKeyHash",
+		"servizioMyPivot", "servizioSecim", "servizioGovPay", "servizioIntegrazione"} {
 		if !isSecretField(name) {
 			t.Errorf("%s is not a secret field", name)
 		}
 	}
 	if withSecrets < 6 {
 		t.Errorf("%d event types with secrets, want at least 6", withSecrets)
+	}
+}
+
+// secretTags counts the fields of t tagged secret, at any depth, as
+// collectSecrets finds them.
+func secretTags(t reflect.Type) int {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return 0
+	}
+	n := 0
+	for f := range t.Fields() {
+		switch {
+		case !f.IsExported():
+		case f.Tag.Get("secret") == "true":
+			n++
+		default:
+			n += secretTags(f.Type)
+		}
+	}
+	return n
+}
+
+// TestRedactTestSeesEverySecretField: fill puts a secret in every field
+// tagged secret of every event, whatever its type, so that
+// TestRedactDropsEverySecretFieldOfEveryEvent checks each is redacted.
+func TestRedactTestSeesEverySecretField(t *testing.T) {
+	for _, e := range catalogue {
+		typ := e(nil)
+		if got, want := fill(reflect.New(typ).Elem(), false, ""), secretTags(typ); got != want {
+			t.Errorf("%s: fill sets %d secret fields, the type tags %d", typ.Name(), got, want)
+		}
 	}
 }
 
