@@ -238,10 +238,10 @@ func (h *Handler) noticeNumber(ctx context.Context, actor Actor, idDominio, want
 			return "", err
 		}
 		avviso := fmt.Sprintf("3%017d", n)
-		switch err := take(avviso); err {
-		case nil:
+		switch err := take(avviso); {
+		case err == nil:
 			return avviso, nil
-		case errTaken:
+		case errors.Is(err, errTaken):
 		default:
 			return "", err
 		}

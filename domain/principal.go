@@ -1,6 +1,10 @@
 package domain
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/payauthz/payauthz/events"
+)
 
 // Role is a named set of service rights limited to a scope of creditor
 // entities and their units (Domini) and pendenza types (Tipi). A right
@@ -70,16 +74,19 @@ const (
 	KindAnonymous                        // a public caller on Pagamento
 )
 
+// String is the kind's name in the decision log and on the wire; a caller
+// of a payment is named by the word its PaymentStarted.CallerKind carries
+// (events' wire values, the one home of that vocabulary).
 func (k PrincipalKind) String() string {
 	switch k {
 	case KindOperator:
 		return "OPERATOR"
 	case KindApplication:
-		return "APPLICATION"
+		return events.CallerApplication
 	case KindCitizen:
-		return "CITIZEN"
+		return events.CallerCitizen
 	case KindAnonymous:
-		return "ANONYMOUS"
+		return events.CallerAnonymous
 	}
 	return "UNKNOWN"
 }

@@ -10,10 +10,11 @@ import (
 	"github.com/payauthz/payauthz/events"
 )
 
-// Payment states.
+// Payment states: a payment is ESEGUITO once ESEGUITO receipts cover
+// every item, so it says it with the receipts' word.
 const (
 	PaymentInCorso  = "IN_CORSO"
-	PaymentEseguito = "ESEGUITO"
+	PaymentEseguito = events.EsitoEseguito
 )
 
 // Payment is a payment as read by handlers. Immutable once published.

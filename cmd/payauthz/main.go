@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -29,7 +30,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := rootCmd().ExecuteContext(ctx); err != nil {
-		if err != errDenied {
+		if !errors.Is(err, errDenied) {
 			fmt.Fprintln(os.Stderr, "payauthz:", err)
 		}
 		os.Exit(exitCode(err))
