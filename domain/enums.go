@@ -47,9 +47,6 @@ func ParseAPI(s string) (API, error) {
 
 func (a API) String() string { return apiNames[a.i] }
 
-// Valid reports whether a is one of the five APIs.
-func (a API) Valid() bool { return a.i > 0 && int(a.i) < len(apiNames) }
-
 // Segment is the API's path segment ("pagamento").
 func (a API) Segment() string { return strings.ToLower(apiNames[a.i]) }
 

@@ -20,9 +20,6 @@ type Scope struct {
 // ScopeAll returns the scope holding every id.
 func ScopeAll() Scope { return Scope{all: true} }
 
-// ScopeNone returns the empty scope.
-func ScopeNone() Scope { return Scope{} }
-
 // ScopeOf returns a scope of exactly the given ids ("*" among them means all).
 func ScopeOf(ids ...string) Scope {
 	if len(ids) == 0 {
@@ -168,9 +165,6 @@ func (s EntityScope) Reaches(d string) bool {
 
 // IsNone reports whether the scope holds no entity and no unit.
 func (s EntityScope) IsNone() bool { return s.Scope.IsNone() && len(s.units) == 0 }
-
-// HasUnits reports whether some entity is covered only in some of its units.
-func (s EntityScope) HasUnits() bool { return len(s.units) > 0 }
 
 // Units returns, for each entity covered only in some units, those units
 // sorted (nil when there is none).

@@ -5,6 +5,10 @@ import (
 	"testing"
 )
 
+// ScopeNone is the empty scope, the tests' name for it: the service builds
+// every scope from a list (ScopeOf with no ids is this, the zero Scope).
+func ScopeNone() Scope { return Scope{} }
+
 func TestScopeTriState(t *testing.T) {
 	t.Parallel()
 	var zero Scope

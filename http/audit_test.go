@@ -50,6 +50,23 @@ func (d *decisionCapture) get(id string) (map[string]string, bool) {
 	return r, ok
 }
 
+// flush waits until every decision recorded before the call is written
+// (or ctx ends).
+func (l *decisionLog) flush(ctx context.Context) error {
+	b := make(chan struct{})
+	select {
+	case l.ch <- Decision{barrier: b}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-b:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // flushDecisions waits until the decision log wrote every decision so far.
 func flushDecisions(t testing.TB, s *Server) {
 	t.Helper()

@@ -43,7 +43,8 @@ type Decision struct {
 	DurationMS float64 `json:"durationMs"`
 
 	// barrier, when set, is closed by the writer instead of writing: it
-	// marks that everything queued before it was written.
+	// marks that everything queued before it was written (the tests'
+	// decisionLog.flush).
 	barrier chan struct{}
 }
 
@@ -175,23 +176,6 @@ func (l *decisionLog) write(d Decision) {
 		return
 	}
 	l.published.Inc()
-}
-
-// flush waits until every decision recorded before the call is written
-// (or ctx ends).
-func (l *decisionLog) flush(ctx context.Context) error {
-	b := make(chan struct{})
-	select {
-	case l.ch <- Decision{barrier: b}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-b:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // close writes what is queued and stops the writer. Decisions recorded

@@ -302,7 +302,6 @@ func asSPID(code string) reqOpt { return func(r *request) { r.header.Set(spidHea
 
 func withHeader(k, v string) reqOpt    { return func(r *request) { r.header.Set(k, v) } }
 func withCookie(c *http.Cookie) reqOpt { return func(r *request) { r.cookies = append(r.cookies, c) } }
-func rawBody(b string) reqOpt          { return func(r *request) { r.body = []byte(b) } }
 func fromLocalAddr(ip string) reqOpt   { return func(r *request) { r.remoteLocal = ip } }
 func withToken(tok string) reqOpt      { return withHeader(ConsistencyHeader, tok) }
 

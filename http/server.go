@@ -339,7 +339,8 @@ func (s *Server) Serve(ctx context.Context) error {
 }
 
 // Addrs returns the bound listener addresses (plain first), once Serve has
-// started listening.
+// started listening. It is a test seam: tests listen on port 0 and learn
+// the port here; the service listens on the addresses it was given.
 func (s *Server) Addrs() []net.Addr {
 	s.mu.Lock()
 	defer s.mu.Unlock()

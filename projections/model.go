@@ -143,7 +143,8 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 
 // ApplyCommit applies evs as the one commit at position pos, with
 // envelopes as a store delivers them (ids "e<pos>-<index>", version pos,
-// time now): for tools and tests that build read models without a log.
+// time now). It is a seam for tests (and tools) that build read models
+// without a log: the service applies what its subscription delivers.
 func (m *ReadModel) ApplyCommit(pos events.Position, evs ...events.Event) error {
 	for i, e := range evs {
 		env := events.Envelope{ID: fmt.Sprintf("e%d-%d", pos, i), Name: e.EventName(), Position: pos,

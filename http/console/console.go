@@ -120,7 +120,8 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	return c, nil
 }
 
-// SetClock replaces the sessions' clock (tests of expiry).
+// SetClock replaces the sessions' clock. It is a test seam (tests of
+// session expiry); the service keeps time.Now.
 func (c *Console) SetClock(now func() time.Time) { c.sessions.now = now }
 
 func (c *Console) parseTemplates() error {

@@ -108,6 +108,9 @@ func (l *Log) Checkpoints() []Found {
 // Follow appends every event of the log to the tree, from the start, until
 // ctx ends. It checks each of the signer's own checkpoints it passes
 // against the tree, so a service replaying a rewritten log notices it.
+// Follow is the tree's own consumer of the log, a seam for tests and tools
+// that have no read model to feed the tree: the service uses Feed and
+// CatchUp, so that the log has one consumer.
 func (l *Log) Follow(ctx context.Context) error {
 	target, err := l.store.LastPosition(ctx)
 	if err != nil {
