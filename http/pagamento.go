@@ -93,11 +93,14 @@ func (s *Server) postPagamento(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if cookie != nil {
+		// The payment is written in the new session: its cookie goes out
+		// with any answer from here on, a 503 of the wait below included,
+		// or the payment would belong to a session nobody holds.
+		c.SetCookie(cookie)
+	}
 	if err := s.afterWrite(c, res.Position); err != nil {
 		return err
-	}
-	if cookie != nil {
-		c.SetCookie(cookie)
 	}
 	location := "/pagamento/rs/" + cl.auth.String() + "/v2/pagamenti/" + id
 	return c.JSON(http.StatusCreated, pagamentoCreated{ID: id, Location: location, Stato: projections.PaymentInCorso})

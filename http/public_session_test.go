@@ -1,0 +1,92 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
+)
+
+// sessionCookieOf returns the PAYAUTHZ_SESSION cookie an answer sets, or nil.
+func sessionCookieOf(r *response) *http.Cookie {
+	for _, c := range r.Cookies {
+		if c.Name == SessionCookie {
+			return c
+		}
+	}
+	return nil
+}
+
+// TestAnonymousWriteAnsweredWith503KeepsItsSession: an anonymous write
+// (a payment, a pendenza) whose local apply outlasts --consistency-wait is
+// answered 503, and that answer still sets the PAYAUTHZ_SESSION cookie of
+// the session it was written in: with it the caller reads what it wrote.
+// Without it the write would belong to a session nobody holds.
+func TestAnonymousWriteAnsweredWith503KeepsItsSession(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	dir := t.TempDir()
+	setup := newHarness(t, withDataDir(dir))
+	setup.putEntity(t, d1)
+	setup.putType(t, tSpont, true)
+	setup.stop()
+	// The same log on a replica whose every apply outlasts its wait.
+	h := newHarness(t, withDataDir(dir), withConsistencyWait(time.Nanosecond))
+	payer := map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}
+	const pub = "/pagamento/rs/public/v2"
+	for _, c := range []struct {
+		name string
+		path string
+		body map[string]any
+		read func(t *testing.T) string // the GET of what the session wrote
+	}{
+		{"payment", pub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
+			"importo": 5, "causale": "Dono", "soggettoPagatore": payer}}},
+			func(t *testing.T) string {
+				all := h.model.Payments(func(*projections.Payment) bool { return true })
+				if len(all) == 0 {
+					t.Fatal("no payment was written")
+				}
+				return pub + "/pagamenti/" + all[len(all)-1].Event.ID // the 503's: the tries are sequential
+			}},
+		{"pendenza", pub + "/pendenze/" + d1 + "/" + tSpont, map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": payer},
+			func(t *testing.T) string {
+				mine := h.model.Pendenze(projections.PendenzeFilter{Creator: domain.PortalIDA2A})
+				if len(mine) == 0 {
+					t.Fatal("no pendenza was written")
+				}
+				last := mine[len(mine)-1] // the 503's: the tries are sequential
+				return pub + "/pendenze/" + last.IDA2A + "/" + last.IDPendenza
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// The projections may win the race against the wait now and
+			// then (201, with the cookie): try again until a 503 comes.
+			var r *response
+			for range 5 {
+				if r = h.do(t, "POST", c.path, c.body); r.Status != http.StatusCreated {
+					break
+				}
+			}
+			r.expect(t, http.StatusServiceUnavailable, "503000")
+			session := sessionCookieOf(r)
+			if session == nil {
+				t.Fatalf("the 503 after the write sets no %s cookie; Set-Cookie %q", SessionCookie, r.Header.Values("Set-Cookie"))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			last, err := h.store.LastPosition(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.model.WaitFor(ctx, last); err != nil {
+				t.Fatal(err)
+			}
+			read := c.read(t)
+			h.must(t, "GET", read, nil, withCookie(session))
+			h.do(t, "GET", read, nil).expect(t, http.StatusForbidden, "403000") // a new session, not the writer's
+		})
+	}
+}
