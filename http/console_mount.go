@@ -23,7 +23,9 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 	if s.cfg.Console.Disabled {
 		return nil
 	}
-	c, err := console.New(s.cfg.Console, console.Deps{
+	cfg := s.cfg.Console
+	cfg.SecureCookies = cfg.SecureCookies || s.cfg.SecureCookies
+	c, err := console.New(cfg, console.Deps{
 		Model: s.model, Commands: s.cmds, Store: s.store, Logger: s.logger,
 		Authenticate:    s.authenticateBasic,
 		VerifiedSubject: s.verifiedSubject,

@@ -31,8 +31,7 @@ func (s *Server) logout(api domain.API) echo.HandlerFunc {
 			return err
 		}
 		if cl.auth == domain.AuthPublic {
-			c.SetCookie(&http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
-				Secure: c.Request().TLS != nil, SameSite: http.SameSiteLaxMode})
+			c.SetCookie(s.sessionCookie(c.Request(), "", -1))
 		}
 		return c.NoContent(http.StatusOK)
 	}

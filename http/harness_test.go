@@ -54,6 +54,7 @@ type harnessConfig struct {
 	snapshotDir     string // start the read models from the snapshot there
 	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
 	beforeAppend    func(stream string, recs []events.Record)
+	secureCookies   bool // Config.SecureCookies: a proxy terminates TLS
 }
 
 // withBeforeAppend calls hook before every append of the service's
@@ -125,6 +126,10 @@ func withSPIDProxies(p ...netip.Prefix) harnessOption {
 func withCaptchaChecks(n int) harnessOption { return func(c *harnessConfig) { c.captchaChecks = n } }
 
 func withMaxBody(n int64) harnessOption { return func(c *harnessConfig) { c.maxBody = n } }
+
+// withSecureCookies sets Config.SecureCookies, as behind a proxy that
+// terminates TLS.
+func withSecureCookies() harnessOption { return func(c *harnessConfig) { c.secureCookies = true } }
 
 func withConsistencyWait(d time.Duration) harnessOption {
 	return func(c *harnessConfig) { c.consistencyWait = d }
@@ -225,7 +230,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	srv, err := New(Config{
 		HTTPAddr: "127.0.0.1:0", HTTPSAddr: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile, ClientCA: caFile,
 		SPIDTrustedProxies: cfg.spidProxies, ConsistencyWait: cfg.consistencyWait, MaxBodyBytes: cfg.maxBody,
-		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last,
+		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last, SecureCookies: cfg.secureCookies,
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
 		Log: vlog,

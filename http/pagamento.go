@@ -245,8 +245,7 @@ func (s *Server) sessionActor(c *echo.Context) (commands.Actor, *http.Cookie, er
 		return actor, nil, err
 	}
 	actor.Principal = domain.Anonymous(hash)
-	return actor, &http.Cookie{Name: SessionCookie, Value: value, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: c.Request().TLS != nil}, nil
+	return actor, s.sessionCookie(c.Request(), value, 0), nil
 }
 
 // pendenzaPagamentoBody is what a payer sends to create its own pendenza

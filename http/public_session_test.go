@@ -90,3 +90,52 @@ func TestAnonymousWriteAnsweredWith503KeepsItsSession(t *testing.T) {
 		})
 	}
 }
+
+// TestSecureCookiesSetting: with Config.SecureCookies (a proxy terminates
+// TLS, the server sees plain HTTP) every cookie the service sets is
+// Secure over plain HTTP: the public session a payment starts, the one
+// its logout expires, the console's. Without it only a TLS request's are.
+func TestSecureCookiesSetting(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	for _, c := range []struct {
+		name string
+		opts []harnessOption
+		want bool // Secure over plain HTTP
+	}{
+		{"off_plain_http_not_secure", nil, false},
+		{"on_plain_http_secure", []harnessOption{withSecureCookies()}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, c.opts...)
+			h.putEntity(t, d1)
+			h.putType(t, tSpont, true)
+			check := func(what string, cookies []*http.Cookie, want bool) {
+				t.Helper()
+				if len(cookies) == 0 {
+					t.Fatalf("%s: no cookie set", what)
+				}
+				for _, ck := range cookies {
+					if ck.Secure != want {
+						t.Errorf("%s: cookie %s Secure = %v, want %v", what, ck.Name, ck.Secure, want)
+					}
+				}
+			}
+			const pub = "/pagamento/rs/public/v2"
+			paid := h.do(t, "POST", pub+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
+				"importo": 5, "causale": "Dono", "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}})
+			paid.expect(t, http.StatusCreated, "")
+			if sessionCookieOf(paid) == nil {
+				t.Fatalf("the anonymous payment set no %s cookie", SessionCookie)
+			}
+			check("payment", paid.Cookies, c.want)
+			out := h.do(t, "GET", pub+"/logout", nil)
+			out.expect(t, http.StatusOK, "")
+			check("logout", out.Cookies, c.want)
+			check("logout_over_tls", h.do(t, "GET", pub+"/logout", nil, viaTLS()).Cookies, true)
+			login := h.consoleClient(t).get("/console/login")
+			login.expect(t, http.StatusOK)
+			check("console_login", (&http.Response{Header: login.Header}).Cookies(), c.want)
+		})
+	}
+}

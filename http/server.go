@@ -61,6 +61,12 @@ type Config struct {
 	// bound already (for HTTPAddr and HTTPSAddr); Serve serves them
 	// instead of binding its own.
 	HTTPListener, HTTPSListener net.Listener
+	// SecureCookies marks every cookie the service sets Secure on every
+	// request: the public API's PAYAUTHZ_SESSION and the console's (as
+	// Console.SecureCookies does for the console alone). For a plain-HTTP
+	// listener behind a proxy that terminates TLS; otherwise cookies are
+	// Secure on TLS requests only.
+	SecureCookies bool
 	// Console configures the management console at /console/ (on unless
 	// Console.Disabled).
 	Console console.Config

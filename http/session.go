@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 )
@@ -15,6 +16,15 @@ import (
 // SessionCookie is the cookie that binds an anonymous caller's payments to
 // its session.
 const SessionCookie = "PAYAUTHZ_SESSION"
+
+// sessionCookie is the PAYAUTHZ_SESSION cookie holding value (maxAge < 0
+// expires it). It is Secure on a TLS request, and on every request with
+// Config.SecureCookies: behind a proxy that terminates TLS the server
+// sees plain HTTP while the browser speaks HTTPS.
+func (s *Server) sessionCookie(r *http.Request, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: SessionCookie, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies || r.TLS != nil}
+}
 
 var errBadSession = errors.New("session cookie is not valid")
 

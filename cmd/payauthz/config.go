@@ -49,8 +49,13 @@ type Config struct {
 	Console            bool
 	ConsoleIdleTimeout time.Duration
 	ConsoleMaxAge      time.Duration
-	// ConsoleSecureCookies marks the console's cookies Secure on every
-	// request (a plain-HTTP listener behind a TLS-terminating proxy).
+	// SecureCookies marks every cookie the service sets (the public API's
+	// session, the console's) Secure on every request: a plain-HTTP
+	// listener behind a TLS-terminating proxy.
+	SecureCookies bool
+	// ConsoleSecureCookies is the former name of SecureCookies, from when
+	// it covered the console's cookies only; either one set marks every
+	// cookie Secure, so a deployment that sets it keeps working.
 	ConsoleSecureCookies bool
 	// CheckpointInterval is how often a signed checkpoint of the log's
 	// Merkle tree is appended while the log grows (0: only at shutdown).
@@ -134,7 +139,8 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Console, "console", c.Console, "serve the management console at /console/ (--console=false answers 404)")
 	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
 	fs.DurationVar(&c.ConsoleMaxAge, "console-max-age", c.ConsoleMaxAge, "a console session ends this long after login")
-	fs.BoolVar(&c.ConsoleSecureCookies, "console-secure-cookies", c.ConsoleSecureCookies, "mark the console's cookies Secure on every request (behind a proxy that terminates TLS); otherwise on TLS requests only")
+	fs.BoolVar(&c.SecureCookies, "secure-cookies", c.SecureCookies, "mark every cookie (the public API's session, the console's) Secure on every request (behind a proxy that terminates TLS); otherwise on TLS requests only")
+	fs.BoolVar(&c.ConsoleSecureCookies, "console-secure-cookies", c.ConsoleSecureCookies, "former name of --secure-cookies: marks every cookie Secure too")
 	fromEnv(fs)
 }
 

@@ -205,12 +205,13 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		DecisionPublisher:  publisher,
 		DecisionSubject:    cfg.DecisionLogSubject,
 		SnapshotDir:        snapshotsUsed(cfg),
+		SecureCookies:      cfg.SecureCookies || cfg.ConsoleSecureCookies,
 
 		Limits:        cfg.Limits,
 		HTTPListener:  httpLn,
 		HTTPSListener: httpsLn,
 		Console: console.Config{Disabled: !cfg.Console, IdleTimeout: cfg.ConsoleIdleTimeout,
-			MaxAge: cfg.ConsoleMaxAge, SecureCookies: cfg.ConsoleSecureCookies},
+			MaxAge: cfg.ConsoleMaxAge},
 		Log: vlog,
 	}, store, model, cmds, logger)
 	if err != nil {
