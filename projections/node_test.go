@@ -79,3 +79,51 @@ func TestReceiptCompletesPaymentPerItem(t *testing.T) {
 		t.Fatalf("collections = %d, want 4", n)
 	}
 }
+
+// countingGate counts the verifications it admits.
+type countingGate struct{ n int }
+
+func (g *countingGate) Admit(_, _ string) (func(bool), error) { g.n++; return func(bool) {}, nil }
+
+// TestKnownNodeCredentialsCostOneVerification: whatever the user, a check
+// costs exactly one hash verification (one slot of the verification budget,
+// one throttle failure), so a connector name that several intermediaries
+// share is not told from an unknown user by its cost. A shared name is
+// verified against the lowest idIntermediario's password among those that
+// have one.
+func TestKnownNodeCredentialsCostOneVerification(t *testing.T) {
+	t.Parallel()
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I0", Denominazione: "no password", Enabled: true,
+		ConnectorPrincipal: "node-shared"})
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I2", Denominazione: "b", Enabled: true,
+		ConnectorPrincipal: "node-shared", ConnectorPasswordHash: mustHash(t, "node-secret-2")})
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I1", Denominazione: "a", Enabled: true,
+		ConnectorPrincipal: "node-shared", ConnectorPasswordHash: mustHash(t, "node-secret-1")})
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I3", Denominazione: "c", Enabled: true,
+		ConnectorPrincipal: "CN=node,O=PagoPA,C=IT"})
+	f.commit(t, events.IntermediaryRegistered{IDIntermediario: "I4", Denominazione: "d", Enabled: true,
+		ConnectorPrincipal: "CN=node,O=PagoPA,C=IT"})
+	for _, c := range []struct {
+		name, user, password string
+		want                 bool
+	}{
+		{"unknown_user", "nobody", "wrong-password", false},
+		{"shared_name_wrong_password", "node-shared", "wrong-password", false},
+		{"shared_name_lowest_ids_password", "node-shared", "node-secret-1", true},
+		{"shared_name_another_ones_password", "node-shared", "node-secret-2", false},
+		{"shared_certificate_name", "CN=node,O=PagoPA,C=IT", "wrong-password", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := &countingGate{}
+			got, err := m.KnownNodeCredentialsGated(g, "192.0.2.1:1", c.user, c.password)
+			if err != nil || got != c.want {
+				t.Fatalf("KnownNodeCredentialsGated(%q) = %v, %v; want %v", c.user, got, err, c.want)
+			}
+			if g.n != 1 {
+				t.Fatalf("%d verifications, want 1", g.n)
+			}
+		})
+	}
+}

@@ -167,39 +167,42 @@ func (m *ReadModel) KnownNodeCredentials(user, password string) bool {
 }
 
 // KnownNodeCredentialsGated reports whether user and password are the
-// credentials of some registered party: the node connector of any
+// credentials of some registered party: the node connector of an
 // intermediary (enabled or not) whose connector principal is user, or a
 // registered application or operator. The node API uses it to tell a wrong
 // password or unknown user (not authenticated) from an authenticated
 // caller that is not the connector of the intermediary it names (not
-// allowed). Verifications are cached and gated like AuthenticateGated's; an
-// unknown user costs one hash verification like a wrong password. A
+// allowed). Verifications are cached and gated like AuthenticateGated's. A
 // verification the gate refuses returns its error.
+//
+// Every call costs at most one hash verification, whatever user is: an
+// unknown user costs one like a wrong password, and so does a connector
+// name several intermediaries share (the contract does not forbid it).
+// Such a name is verified against one of them, the one with the lowest
+// idIntermediario among those with a password: the password of another
+// one is not recognised here (401 rather than 403, for a caller this path
+// never admits), so that a known name costs what an unknown one costs.
 func (m *ReadModel) KnownNodeCredentialsGated(gate Gate, from, user, password string) (bool, error) {
-	var connectors []*Intermediary
+	var connector *Intermediary // the one whose password is verified
+	var named bool
 	m.read(func() {
-		connectors = connectors[:0]
+		connector, named = nil, false
 		ids, _ := m.registry.byConnector.get(user)
 		for _, id := range ids {
-			if in, ok := m.registry.intermediaries.get(id); ok {
-				connectors = append(connectors, in)
+			in, ok := m.registry.intermediaries.get(id)
+			if !ok {
+				continue
+			}
+			named = true
+			if in.Event.ConnectorPasswordHash != "" && (connector == nil || id < connector.Event.IDIntermediario) {
+				connector = in
 			}
 		}
 	})
-	if len(connectors) > 0 {
-		verified := false
-		for _, in := range connectors {
-			if in.Event.ConnectorPasswordHash != "" {
-				ok, err := verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, user)
-				if err != nil || ok {
-					return ok, err
-				}
-				verified = true
-			}
-		}
-		if verified {
-			return false, nil
-		}
+	switch {
+	case connector != nil:
+		return verifyCached(&m.macKey, &connector.verified, connector.Event.ConnectorPasswordHash, password, gate, from, user)
+	case named:
 		// Connectors without a password (certificates) only: the name
 		// costs what a wrong password costs, and is throttled the same way.
 		return false, verifyDummy(gate, from, user, password)
