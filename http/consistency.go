@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -34,9 +36,14 @@ func ParseToken(backend, token string) (events.Position, error) {
 	return events.Position(n), nil
 }
 
-// consistency makes a request that carries a token wait until this
-// replica's projections have applied it: 400 for a garbage or future token,
-// 503 with Retry-After when it is not reached within --consistency-wait.
+// consistency makes a request that carries a token wait, before its
+// credentials are checked, until this replica's projections have applied
+// the token's position (at most --consistency-wait): credentials and the
+// principal are then read in a state that holds the write (a password
+// change, a disable). It only waits: it never asks the store and answers
+// nothing itself, so that a caller that is not authenticated gets its 401
+// and costs no store call; tokenVerdict, after authentication, answers
+// for a token that is not ours or was not reached.
 func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		tok := c.Request().Header.Get(ConsistencyHeader)
@@ -45,24 +52,85 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		pos, err := ParseToken(s.store.Backend(), tok)
 		if err != nil {
-			return syntaxError("X-Consistency-Token: " + err.Error())
+			c.Set(tokenKey, &unhonoured{err: syntaxError("X-Consistency-Token: " + err.Error())})
+			return next(c)
 		}
 		if s.model.AppliedPosition() >= pos {
 			return next(c)
 		}
+		since := time.Now()
 		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
 		defer cancel()
-		if last, err := s.store.LastPosition(ctx); err == nil && pos > last {
-			return syntaxError("X-Consistency-Token: the position is beyond the end of the log")
-		}
 		if err := s.model.WaitFor(ctx, pos); err != nil {
 			if c.Request().Context().Err() != nil {
 				return c.Request().Context().Err()
 			}
-			return errConsistencyTimeout
+			c.Set(tokenKey, &unhonoured{pos: pos, since: since})
 		}
 		return next(c)
 	}
+}
+
+// tokenKey holds the request's *unhonoured token, if any.
+const tokenKey = "payauthz.token"
+
+// unhonoured is a consistency token the wait before authentication could
+// not honour: one that is not ours (err), or a position not applied in
+// time on a request that came in at since.
+type unhonoured struct {
+	err   error
+	pos   events.Position
+	since time.Time
+}
+
+// tokenVerdict answers, once the caller is authenticated, for a token
+// consistency could not honour: 400 for a token that is not ours or whose
+// position lies beyond the end of the log, else 503 (not reached within
+// --consistency-wait).
+func (s *Server) tokenVerdict(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		t, ok := c.Get(tokenKey).(*unhonoured)
+		if !ok {
+			return next(c)
+		}
+		if t.err != nil {
+			return t.err
+		}
+		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
+		defer cancel()
+		if last, err := s.logEnd.since(ctx, s.store, t.since); err == nil && t.pos > last {
+			return syntaxError("X-Consistency-Token: the position is beyond the end of the log")
+		}
+		return errConsistencyTimeout
+	}
+}
+
+// logEnd shares reads of the log's last position between requests. A
+// token a caller holds was written before its request came in, so a read
+// that started after that moment is as good as a new one: every request
+// that came in before the latest read started reuses it. Requests reach
+// it only after waiting --consistency-wait, so the store sees at most
+// about one call per wait, whatever the number of callers.
+type logEnd struct {
+	mu   sync.Mutex // held across the store call: one read at a time
+	read time.Time  // when the read of last started; guarded by mu
+	last events.Position
+}
+
+// since returns the log's last position as read at or after t.
+func (l *logEnd) since(ctx context.Context, store events.LogReader, t time.Time) (events.Position, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.read.IsZero() && !l.read.Before(t) {
+		return l.last, nil
+	}
+	started := time.Now()
+	last, err := store.LastPosition(ctx)
+	if err != nil {
+		return 0, err
+	}
+	l.read, l.last = started, last
+	return last, nil
 }
 
 // afterWrite waits until the local projections applied a write at pos and

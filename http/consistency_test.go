@@ -1,7 +1,12 @@
 package httpapi
 
 import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/payauthz/payauthz/events"
 )
@@ -35,5 +40,73 @@ func TestConsistencyTokenNamesItsBackend(t *testing.T) {
 				t.Fatalf("ParseToken(%q, %q) = %d, %v; want %d, ok=%v", c.backend, c.token, got, err, c.want, c.ok)
 			}
 		})
+	}
+}
+
+// countingLog counts the server's reads of the log's end.
+type countingLog struct {
+	events.LogReader
+	n atomic.Int64
+}
+
+func (c *countingLog) LastPosition(ctx context.Context) (events.Position, error) {
+	c.n.Add(1)
+	return c.LogReader.LastPosition(ctx)
+}
+
+// TestConsistencyTokenAnsweredAfterAuthentication: a token is waited for
+// before the credentials are checked, and answered for only after them. A
+// caller that is not authenticated gets 401 whatever its token, and costs
+// the store nothing; an authenticated one gets 400 for a token that is not
+// ours or lies beyond the end of the log (the end read once for the
+// requests that wait together).
+func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	log := &countingLog{}
+	h := newHarness(t, withConsistencyWait(300*time.Millisecond),
+		withLogReader(func(s events.LogReader) events.LogReader { log.LogReader = s; return log }))
+	h.putOperator(t, "op-token", "op-token-pass-1", true)
+	future := withToken(Token(h.store.Backend(), 1<<40))
+	for _, c := range []struct {
+		name   string
+		opts   []reqOpt
+		status int
+		codice string
+	}{
+		{"wrong_password_future_token", []reqOpt{asBasic("op-token", "wrong-password"), future}, 401, "401000"},
+		{"unknown_user_future_token", []reqOpt{asBasic("nobody", "wrong-password"), future}, 401, "401000"},
+		{"no_credentials_future_token", []reqOpt{future}, 401, "401000"},
+		{"unknown_api_key_future_token", []reqOpt{withHeader("X-APP-ID", "nobody"), withHeader("X-API-KEY", "nokey"), future}, 401, "401000"},
+		{"wrong_password_garbage_token", []reqOpt{asBasic("op-token", "wrong-password"), withToken("garbage")}, 401, "401000"},
+		{"authenticated_garbage_token", []reqOpt{asAdmin(), withToken("garbage")}, 400, "SINTASSI"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			auth := "basic"
+			if c.name == "unknown_api_key_future_token" {
+				auth = "apikey"
+			}
+			h.do(t, "GET", "/backoffice/rs/"+auth+"/v1/profilo", nil, c.opts...).expect(t, c.status, c.codice)
+		})
+	}
+	if n := log.n.Load(); n != 0 {
+		t.Fatalf("requests whose token was not reached read the log's end %d times before their caller was authenticated", n)
+	}
+
+	// Authenticated callers that wait together share one read of the end.
+	const callers = 8
+	var wg sync.WaitGroup
+	res := make([]*response, callers)
+	for i := range callers {
+		wg.Go(func() { res[i] = h.do(t, "GET", bo+"/profilo", nil, asAdmin(), future) })
+	}
+	wg.Wait()
+	for _, r := range res {
+		r.expect(t, 400, "SINTASSI")
+		if !strings.Contains(string(r.Body), "beyond the end of the log") {
+			t.Fatalf("body %s", r.Body)
+		}
+	}
+	if n := log.n.Load(); n < 1 || n >= callers {
+		t.Fatalf("%d authenticated requests with a token beyond the end read it %d times, want 1 or a few", callers, n)
 	}
 }

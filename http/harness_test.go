@@ -55,6 +55,7 @@ type harnessConfig struct {
 	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
 	beforeAppend    func(stream string, recs []events.Record)
 	secureCookies   bool // Config.SecureCookies: a proxy terminates TLS
+	wrapLog         func(events.LogReader) events.LogReader
 }
 
 // withBeforeAppend calls hook before every append of the service's
@@ -126,6 +127,12 @@ func withSPIDProxies(p ...netip.Prefix) harnessOption {
 func withCaptchaChecks(n int) harnessOption { return func(c *harnessConfig) { c.captchaChecks = n } }
 
 func withMaxBody(n int64) harnessOption { return func(c *harnessConfig) { c.maxBody = n } }
+
+// withLogReader gives the server the log reader wrap returns around the
+// store (the commands and projections keep the store itself).
+func withLogReader(wrap func(events.LogReader) events.LogReader) harnessOption {
+	return func(c *harnessConfig) { c.wrapLog = wrap }
+}
 
 // withSecureCookies sets Config.SecureCookies, as behind a proxy that
 // terminates TLS.
@@ -227,6 +234,10 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	if err := os.WriteFile(caFile, clientCA.PEM(), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	var log events.LogReader = store
+	if cfg.wrapLog != nil {
+		log = cfg.wrapLog(store)
+	}
 	srv, err := New(Config{
 		HTTPAddr: "127.0.0.1:0", HTTPSAddr: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile, ClientCA: caFile,
 		SPIDTrustedProxies: cfg.spidProxies, ConsistencyWait: cfg.consistencyWait, MaxBodyBytes: cfg.maxBody,
@@ -236,7 +247,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		Log: vlog,
 		Limits: Limits{BodyTimeout: cfg.bodyTimeout, CaptchaChecks: cfg.captchaChecks,
 			FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle)},
-	}, store, model, cmds, logger)
+	}, log, model, cmds, logger)
 	if err != nil {
 		t.Fatalf("new server: %v", err)
 	}

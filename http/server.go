@@ -155,6 +155,9 @@ type Server struct {
 	// position read right after the connection came back.
 	down      atomic.Bool
 	catchUpTo atomic.Uint64
+	// logEnd shares the reads of the log's end that unreached consistency
+	// tokens need (tokenVerdict).
+	logEnd logEnd
 
 	openAPIState
 }
