@@ -212,16 +212,30 @@ func (c *adminClient) list(ctx context.Context, kind string) ([]map[string]any, 
 // roles, …).
 type resourceKind struct {
 	name, idField string
-	secrets       []string // fields never exported
+	secrets       []secret // write-only fields
+}
+
+// secret is a write-only field of a resource: the service takes it and
+// never returns it (a password, an API key, a connector's credentials),
+// so export never holds it and apply can never compare it.
+type secret struct {
+	path string // the field; dotted for a nested one
+	// owner is the field naming the principal the secret belongs to, if
+	// any: the service drops the secret when that principal changes (a
+	// password never follows its principal to a new name).
+	owner string
 }
 
 var resourceKinds = []resourceKind{
-	{name: "intermediari", idField: "idIntermediario"},
-	{name: "domini", idField: "idDominio"},
+	{name: "intermediari", idField: "idIntermediario",
+		secrets: []secret{{path: "connettoreNodo.password", owner: "connettoreNodo.principal"}}},
+	{name: "domini", idField: "idDominio",
+		secrets: []secret{{path: "servizioMyPivot"}, {path: "servizioSecim"}, {path: "servizioGovPay"}}},
 	{name: "tipiPendenza", idField: "idTipoPendenza"},
 	{name: "ruoli", idField: "idRuolo"},
-	{name: "operatori", idField: "principal", secrets: []string{"password"}},
-	{name: "applicazioni", idField: "idA2A", secrets: []string{"password"}},
+	{name: "operatori", idField: "principal", secrets: []secret{{path: "password"}, {path: "apiKey"}}},
+	{name: "applicazioni", idField: "idA2A",
+		secrets: []secret{{path: "password", owner: "principal"}, {path: "apiKey"}, {path: "servizioIntegrazione"}}},
 }
 
 func kindOf(name string) (resourceKind, error) {

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 
@@ -58,11 +58,10 @@ func adminExportCmd(f *adminFlags) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				for _, it := range items {
-					for _, s := range k.secrets {
-						delete(it, s)
-					}
+				for i, it := range items {
+					it = withoutSecrets(k, it)
 					dropDerived(k.name, it)
+					items[i] = it
 				}
 				sort.Slice(items, func(i, j int) bool { return fmt.Sprint(items[i][k.idField]) < fmt.Sprint(items[j][k.idField]) })
 				conf[k.name] = items
@@ -99,10 +98,7 @@ func normalise(v any) any {
 // same value (secrets are write-only and never compared).
 func changedFields(k resourceKind, want, cur map[string]any) []string {
 	var out []string
-	for field, v := range want {
-		if slices.Contains(k.secrets, field) {
-			continue
-		}
+	for field, v := range withoutSecrets(k, want) {
 		if !reflect.DeepEqual(normalise(v), normalise(cur[field])) {
 			out = append(out, field)
 		}
@@ -125,8 +121,11 @@ captcha.secretKey is sent with the settings when they change, and never exported
 file twice writes no event. Nothing is deleted or disabled unless --prune: then every
 intermediary, entity, type, operator and application of a kind the file lists but that the
 file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), and a
-role the file does not name is reported (roles cannot be disabled). Passwords are write-only: given in the file, they are sent when the
-resource is created. Every failure is reported with its resource and the service's answer;
+role the file does not name is reported (roles cannot be disabled). Secrets are write-only
+(passwords, API keys, the node connector's password, the entities' and applications' connectors
+to their services): the service never shows them, so apply never compares them. Given in the file,
+they are sent when the resource is created, and again only when the principal they belong to is
+renamed (the service drops them then). Every failure is reported with its resource and the service's answer;
 the others are still applied; the exit code is then 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -178,7 +177,7 @@ the others are still applied; the exit code is then 1.`,
 							continue
 						}
 						fmt.Fprintf(out, "~ %s/%s: %s\n", k.name, id, strings.Join(diff, ", "))
-						want = withoutSecrets(k, want)
+						want = updateBody(k, want, cur)
 					}
 					changes++
 					if dryRun {
@@ -368,12 +367,58 @@ func applyProtection(cmd *cobra.Command, c *adminClient, want map[string]any, dr
 	return true, err
 }
 
+// withoutSecrets returns m less every secret of k, in a new map (m and
+// the maps it holds are not changed).
 func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for f, v := range m {
-		if !slices.Contains(k.secrets, f) {
-			out[f] = v
+	out := m
+	for _, s := range k.secrets {
+		out = withoutField(out, strings.Split(s.path, "."))
+	}
+	return maps.Clone(out)
+}
+
+// updateBody is the body that updates the resource cur to want: a secret
+// is sent when its resource is created, and again only when the principal
+// it belongs to changes (the service drops it then); otherwise it is left
+// out, and the service keeps the one it holds. So applying a file twice
+// writes nothing, and a renamed principal keeps its password.
+func updateBody(k resourceKind, want, cur map[string]any) map[string]any {
+	out := want
+	for _, s := range k.secrets {
+		if s.owner == "" || reflect.DeepEqual(normalise(field(want, s.owner)), normalise(field(cur, s.owner))) {
+			out = withoutField(out, strings.Split(s.path, "."))
 		}
+	}
+	return maps.Clone(out)
+}
+
+// field is the value at the dotted path in m (nil when absent).
+func field(m map[string]any, path string) any {
+	var v any = m
+	for _, name := range strings.Split(path, ".") {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = obj[name]
+	}
+	return v
+}
+
+// withoutField returns m less the field at path, copying the maps on the
+// way to it; m itself when it has no such field.
+func withoutField(m map[string]any, path []string) map[string]any {
+	v, ok := m[path[0]]
+	if !ok {
+		return m
+	}
+	out := maps.Clone(m)
+	if len(path) == 1 {
+		delete(out, path[0])
+		return out
+	}
+	if inner, ok := v.(map[string]any); ok {
+		out[path[0]] = withoutField(inner, path[1:])
 	}
 	return out
 }

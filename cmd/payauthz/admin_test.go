@@ -344,3 +344,72 @@ ruoli: []
 		t.Fatalf("second prune (position %v → %v):\n%s", after, a.position(t), out)
 	}
 }
+
+// TestAdminApplySecretsAreWriteOnly: every write-only field (passwords, API
+// keys, the node connector's password, an application's integration
+// connector) is sent when its resource is created and never compared, so
+// applying the same file twice writes no event; a change of something
+// else leaves it out (the service keeps its own), except when the
+// principal it belongs to changes: then it goes with the new name, which
+// authenticates with it.
+func TestAdminApplySecretsAreWriteOnly(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	const text = `intermediari:
+  - idIntermediario: INT01
+    denominazione: Intermediario
+    abilitato: true
+    connettoreNodo: {principal: nodo-int01, password: nodo-int01-secret}
+operatori:
+  - principal: mario
+    ragioneSociale: Mario Rossi
+    password: mario-password-1
+    apiKey: mario-api-key-0001
+    abilitato: true
+    ruoli: []
+applicazioni:
+  - idA2A: gestionale
+    principal: gestionale
+    password: gestionale-password-1
+    apiKey: gestionale-api-key-0001
+    abilitato: true
+    ruoli: []
+    servizioIntegrazione: {url: "https://ente.example/govpay", versioneApi: REST v1, auth: {username: gp, password: integration-secret}}
+`
+	conf := tempFile(t, "payauthz.yaml", text)
+	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 3 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("first apply:\n%s", out)
+	}
+	after := a.position(t)
+	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 3 unchanged, 0 failed") || a.position(t) != after {
+		t.Fatalf("second apply of the same file is not a no-op (log position %v → %v):\n%s", after, a.position(t), again)
+	}
+
+	// Renamed principals: their passwords go with them; another change
+	// leaves the secrets out, and the service keeps them.
+	renamed := strings.NewReplacer("principal: nodo-int01", "principal: nodo-int01b", "principal: gestionale", "principal: gestionale-b",
+		"Mario Rossi", "Mario Rossi Bis").Replace(text)
+	out := admin("apply", "-f", tempFile(t, "renamed.yaml", renamed))
+	for _, want := range []string{"~ intermediari/INT01: connettoreNodo\n", "~ operatori/mario: ragioneSociale\n",
+		"~ applicazioni/gestionale: principal\n", "applied 3 changes, 0 unchanged, 0 failed"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("apply of the renamed principals lacks %q:\n%s", want, out)
+		}
+	}
+	nodo := a.url + "/nodo/rs/basic/v1/intermediari/INT01/avvisi/11111111111/000000000000000001"
+	for _, c := range []struct {
+		name, method, url, user, pass string
+		want                          int
+	}{
+		{"renamed_connector_with_its_password", "GET", nodo, "nodo-int01b", "nodo-int01-secret", 403}, // admitted: no such entity
+		{"renamed_connector_wrong_password", "GET", nodo, "nodo-int01b", "wrong-secret", 401},
+		{"renamed_application_with_its_password", "GET", a.url + "/backoffice/rs/basic/v1/profilo", "gestionale-b", "gestionale-password-1", 403}, // no role
+		{"operator_keeps_its_password", "GET", a.url + "/backoffice/rs/basic/v1/profilo", "mario", "mario-password-1", 403},                       // no role
+		{"operator_wrong_password", "GET", a.url + "/backoffice/rs/basic/v1/profilo", "mario", "wrong-password", 401},
+	} {
+		if got := call(t, c.method, c.url, c.user, c.pass, ""); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+	}
+}
