@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -40,10 +42,13 @@ func ParseToken(backend, token string) (events.Position, error) {
 // credentials are checked, until this replica's projections have applied
 // the token's position (at most --consistency-wait): credentials and the
 // principal are then read in a state that holds the write (a password
-// change, a disable). It only waits: it never asks the store and answers
-// nothing itself, so that a caller that is not authenticated gets its 401
-// and costs no store call; tokenVerdict, after authentication, answers
-// for a token that is not ours or was not reached.
+// change, a disable). The wait never asks the store. What the token gets
+// is answered once the caller is authenticated (answerToken): 400 for a
+// token that is not ours or lies beyond the log's end, 503 for one not
+// reached in time. A caller whose credentials fail is answered 401, or
+// 503 when its token was not reached: the credentials it presents may be
+// the very write it waits for (a new password), so this replica cannot
+// tell them wrong; that answer needs no store call either.
 func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		tok := c.Request().Header.Get(ConsistencyHeader)
@@ -61,13 +66,18 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 		since := time.Now()
 		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
 		defer cancel()
-		if err := s.model.WaitFor(ctx, pos); err != nil {
-			if c.Request().Context().Err() != nil {
-				return c.Request().Context().Err()
-			}
-			c.Set(tokenKey, &unhonoured{pos: pos, since: since})
+		if err := s.model.WaitFor(ctx, pos); err == nil {
+			return next(c)
 		}
-		return next(c)
+		if c.Request().Context().Err() != nil {
+			return c.Request().Context().Err()
+		}
+		c.Set(tokenKey, &unhonoured{pos: pos, since: since})
+		err = next(c)
+		if status, _ := fault(err); status == http.StatusUnauthorized {
+			return errConsistencyTimeout
+		}
+		return err
 	}
 }
 
@@ -83,38 +93,56 @@ type unhonoured struct {
 	since time.Time
 }
 
-// tokenVerdict answers, once the caller is authenticated, for a token
-// consistency could not honour: 400 for a token that is not ours or whose
-// position lies beyond the end of the log, else 503 (not reached within
-// --consistency-wait).
-func (s *Server) tokenVerdict(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c *echo.Context) error {
-		t, ok := c.Get(tokenKey).(*unhonoured)
-		if !ok {
+// tokenVerdict answers for the token once the mount authenticated the
+// caller (answerToken). The node API admits its callers in its handlers
+// (admitNode), which answer for the token themselves, after admission.
+func (s *Server) tokenVerdict(api domain.API) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		if api == domain.APINodo {
+			return next
+		}
+		return func(c *echo.Context) error {
+			if err := s.answerToken(c); err != nil {
+				return err
+			}
 			return next(c)
 		}
-		if t.err != nil {
-			return t.err
-		}
-		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
-		defer cancel()
-		if last, err := s.logEnd.since(ctx, s.store, t.since); err == nil && t.pos > last {
-			return syntaxError("X-Consistency-Token: the position is beyond the end of the log")
-		}
-		return errConsistencyTimeout
 	}
+}
+
+// answerToken answers, for an authenticated caller, a token consistency
+// could not honour: 400 for a token that is not ours or whose position
+// lies beyond the end of the log, else 503 (not reached within
+// --consistency-wait). Nil when the request carried none, or it was
+// reached.
+func (s *Server) answerToken(c *echo.Context) error {
+	t, ok := c.Get(tokenKey).(*unhonoured)
+	if !ok {
+		return nil
+	}
+	if t.err != nil {
+		return t.err
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
+	defer cancel()
+	if last, err := s.logEnd.since(ctx, s.store, t.since); err == nil && t.pos > last {
+		return syntaxError("X-Consistency-Token: the position is beyond the end of the log")
+	}
+	return errConsistencyTimeout
 }
 
 // logEnd shares reads of the log's last position between requests. A
 // token a caller holds was written before its request came in, so a read
 // that started after that moment is as good as a new one: every request
-// that came in before the latest read started reuses it. Requests reach
-// it only after waiting --consistency-wait, so the store sees at most
-// about one call per wait, whatever the number of callers.
+// that came in before the latest read started reuses its answer, a
+// failure included. Requests reach it only after waiting
+// --consistency-wait, and only once authenticated, so the store sees at
+// most about one call per wait, whatever the number of callers.
 type logEnd struct {
 	mu   sync.Mutex // held across the store call: one read at a time
-	read time.Time  // when the read of last started; guarded by mu
+	read time.Time  // when the latest read started; guarded by mu
 	last events.Position
+	err  error
 }
 
 // since returns the log's last position as read at or after t.
@@ -122,15 +150,11 @@ func (l *logEnd) since(ctx context.Context, store events.LogReader, t time.Time)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.read.IsZero() && !l.read.Before(t) {
-		return l.last, nil
+		return l.last, l.err
 	}
-	started := time.Now()
-	last, err := store.LastPosition(ctx)
-	if err != nil {
-		return 0, err
-	}
-	l.read, l.last = started, last
-	return last, nil
+	l.read = time.Now()
+	l.last, l.err = store.LastPosition(ctx)
+	return l.last, l.err
 }
 
 // afterWrite waits until the local projections applied a write at pos and

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,40 +57,47 @@ func (c *countingLog) LastPosition(ctx context.Context) (events.Position, error)
 
 // TestConsistencyTokenAnsweredAfterAuthentication: a token is waited for
 // before the credentials are checked, and answered for only after them. A
-// caller that is not authenticated gets 401 whatever its token, and costs
-// the store nothing; an authenticated one gets 400 for a token that is not
-// ours or lies beyond the end of the log (the end read once for the
-// requests that wait together).
+// caller whose credentials fail costs the store nothing: 401 when its
+// token was reached or is not ours, 503 when it was not reached (its
+// credentials may be the write it waits for: a new password on a lagging
+// replica must not be called wrong, nor count as a failed login). The
+// node API answers for the token after its admission. An authenticated
+// caller gets 400 for a token that is not ours or lies beyond the end of
+// the log (the end read once for the requests that wait together).
 func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	log := &countingLog{}
 	h := newHarness(t, withConsistencyWait(300*time.Millisecond),
 		withLogReader(func(s events.LogReader) events.LogReader { log.LogReader = s; return log }))
 	h.putOperator(t, "op-token", "op-token-pass-1", true)
+	h.must(t, "PUT", bo+"/intermediari/INTT", map[string]any{"denominazione": "T", "abilitato": true,
+		"connettoreNodo": map[string]any{"principal": "node-t", "password": "node-t-secret"}}, asAdmin())
+	h.putEntity(t, d1)
 	future := withToken(Token(h.store.Backend(), 1<<40))
+	notice := nd + "/intermediari/INTT/avvisi/" + d1 + "/000000000000000001"
 	for _, c := range []struct {
-		name   string
-		opts   []reqOpt
-		status int
-		codice string
+		name, path string
+		opts       []reqOpt
+		status     int
+		codice     string
 	}{
-		{"wrong_password_future_token", []reqOpt{asBasic("op-token", "wrong-password"), future}, 401, "401000"},
-		{"unknown_user_future_token", []reqOpt{asBasic("nobody", "wrong-password"), future}, 401, "401000"},
-		{"no_credentials_future_token", []reqOpt{future}, 401, "401000"},
-		{"unknown_api_key_future_token", []reqOpt{withHeader("X-APP-ID", "nobody"), withHeader("X-API-KEY", "nokey"), future}, 401, "401000"},
-		{"wrong_password_garbage_token", []reqOpt{asBasic("op-token", "wrong-password"), withToken("garbage")}, 401, "401000"},
-		{"authenticated_garbage_token", []reqOpt{asAdmin(), withToken("garbage")}, 400, "SINTASSI"},
+		{"wrong_password_future_token", bo + "/profilo", []reqOpt{asBasic("op-token", "wrong-password"), future}, 503, "503000"},
+		{"unknown_user_future_token", bo + "/profilo", []reqOpt{asBasic("nobody", "wrong-password"), future}, 503, "503000"},
+		{"no_credentials_future_token", bo + "/profilo", []reqOpt{future}, 503, "503000"},
+		{"unknown_api_key_future_token", "/backoffice/rs/apikey/v1/profilo", []reqOpt{withHeader("X-APP-ID", "nobody"), withHeader("X-API-KEY", "nokey"), future}, 503, "503000"},
+		{"wrong_password_garbage_token", bo + "/profilo", []reqOpt{asBasic("op-token", "wrong-password"), withToken("garbage")}, 401, "401000"},
+		{"wrong_password_reached_token", bo + "/profilo", []reqOpt{asBasic("op-token", "wrong-password"), withToken(Token(h.store.Backend(), 1))}, 401, "401000"},
+		{"node_wrong_password_future_token", notice, []reqOpt{asBasic("node-t", "wrong-password"), future}, 503, "503000"},
+		{"node_unknown_user_garbage_token", notice, []reqOpt{asBasic("nobody", "wrong-password"), withToken("garbage")}, 401, "401000"},
+		{"authenticated_garbage_token", bo + "/profilo", []reqOpt{asAdmin(), withToken("garbage")}, 400, "SINTASSI"},
+		{"node_admitted_garbage_token", notice, []reqOpt{asBasic("node-t", "node-t-secret"), withToken("garbage")}, 400, "SINTASSI"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			auth := "basic"
-			if c.name == "unknown_api_key_future_token" {
-				auth = "apikey"
-			}
-			h.do(t, "GET", "/backoffice/rs/"+auth+"/v1/profilo", nil, c.opts...).expect(t, c.status, c.codice)
+			h.do(t, "GET", c.path, nil, c.opts...).expect(t, c.status, c.codice)
 		})
 	}
 	if n := log.n.Load(); n != 0 {
-		t.Fatalf("requests whose token was not reached read the log's end %d times before their caller was authenticated", n)
+		t.Fatalf("requests of callers not authenticated read the log's end %d times", n)
 	}
 
 	// Authenticated callers that wait together share one read of the end.
@@ -108,5 +116,39 @@ func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
 	}
 	if n := log.n.Load(); n < 1 || n >= callers {
 		t.Fatalf("%d authenticated requests with a token beyond the end read it %d times, want 1 or a few", callers, n)
+	}
+}
+
+// failingLog is a store whose reads of the log's end fail.
+type failingLog struct {
+	events.LogReader
+	n atomic.Int64
+}
+
+func (f *failingLog) LastPosition(context.Context) (events.Position, error) {
+	f.n.Add(1)
+	time.Sleep(20 * time.Millisecond)
+	return 0, errors.New("stream info: unavailable")
+}
+
+// TestLogEndSharesFailures: requests that came in before a read of the
+// log's end started share its answer, a failure too (they queued, each
+// making its own call, one after another).
+func TestLogEndSharesFailures(t *testing.T) {
+	t.Parallel()
+	store := &failingLog{}
+	var end logEnd
+	since := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := end.since(context.Background(), store, since); err == nil {
+				t.Error("a failed read answered no error")
+			}
+		})
+	}
+	wg.Wait()
+	if n := store.n.Load(); n != 1 {
+		t.Fatalf("8 requests that came in together made %d store calls, want 1", n)
 	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // admitNode reads the intermediary named in the path and admits the
-// caller with operations.AdmitNode. Every password verification uses the
+// caller with operations.AdmitNode, then answers for its consistency
+// token (answerToken), as the other mounts do after authentication. Every password verification uses the
 // read model's verified-credential cache, so argon2id runs once per
 // connector and password.
 func (s *Server) admitNode(c *echo.Context) (operations.NodeGate, error) {
@@ -22,8 +23,12 @@ func (s *Server) admitNode(c *echo.Context) (operations.NodeGate, error) {
 		return operations.NodeGate{}, err
 	}
 	cl := callerOf(c)
-	return operations.AdmitNode(s.model, operations.NodeCredentials{Auth: cl.auth, User: cl.node.user,
+	g, err := operations.AdmitNode(s.model, operations.NodeCredentials{Auth: cl.auth, User: cl.node.user,
 		Password: cl.node.password, DN: cl.node.dn, Gate: s.logins, From: c.Request().RemoteAddr}, id, nil)
+	if err != nil {
+		return g, err
+	}
+	return g, s.answerToken(c) // the caller is authenticated only now
 }
 
 // admitNodeWrite admits the node caller, then decodes the body of its

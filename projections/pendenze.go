@@ -545,9 +545,7 @@ func (m *ReadModel) pendenzeList(f PendenzeFilter) []Pendenza {
 	p := m.pendenze
 	p.listMu.RLock()
 	var keys []string
-	pick := func(idx []int32) { // in creation order, whatever order the payer changes left
-		idx = slices.Clone(idx)
-		slices.Sort(idx)
+	pick := func(idx []int32) { // the lists are kept in creation order (enlist)
 		keys = make([]string, len(idx))
 		for i, j := range idx {
 			keys[i] = p.order[j]
