@@ -119,12 +119,7 @@ func (s *Server) pgGetPendenza(c *echo.Context) error {
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {
-	return s.listPendenze(c, operations.ListPendenzePagamento, func(p domain.Principal) projections.PendenzeFilter {
-		if p.Kind == domain.KindCitizen {
-			return projections.PendenzeFilter{Payer: p.Name}
-		}
-		return projections.PendenzeFilter{}
-	}, domain.CanReadPendenzaPagamento)
+	return s.listPendenze(c, operations.PendenzePagamento)
 }
 
 func (s *Server) getAvviso(c *echo.Context) error {

@@ -67,28 +67,25 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {
-	return s.listPendenze(c, operations.ListOwnPendenze, func(p domain.Principal) projections.PendenzeFilter {
-		return projections.PendenzeFilter{Creator: p.IDA2A}
-	}, domain.CanReadOwnPendenza)
+	return s.listPendenze(c, operations.OwnPendenze)
 }
 
 // listPendenze answers a list of pendenze on the Pendenze or Pagamento
-// API: the operation's gate, the idDominio and stato filters, then every
-// pendenza of the index the caller's filter names (its own, or those it
-// pays) that the API's read decision admits.
-func (s *Server) listPendenze(c *echo.Context, gate func(domain.Principal, operations.Recorder) error,
-	index func(domain.Principal) projections.PendenzeFilter, read func(domain.Principal, domain.PendenzaView) error) error {
-	p, err := gated(c, gate)
-	if err != nil {
-		return err
-	}
+// API: the idDominio and stato filters, checked, then what the list
+// operation answers with them (its gate, its index, its read decision on
+// each pendenza).
+func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error)) error {
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
 	if err := checkListFilters(dominio, stato); err != nil {
 		return err
 	}
-	f := index(p)
-	f.Keep = func(v domain.PendenzaView) bool {
-		return (dominio == "" || v.IDDominio == dominio) && read(p, v) == nil
+	var keep func(domain.PendenzaView) bool
+	if dominio != "" {
+		keep = func(v domain.PendenzaView) bool { return v.IDDominio == dominio }
 	}
-	return pageJSON(c, filterStato(s.model.Pendenze(f), stato), toPendenza)
+	items, err := list(s.model, callerOf(c).principal, keep, nil)
+	if err != nil {
+		return err
+	}
+	return pageJSON(c, filterStato(items, stato), toPendenza)
 }

@@ -197,3 +197,37 @@ func BenchmarkOperation(b *testing.B) {
 		}
 	})
 }
+
+// TestPendenzeListsKeepWhatTheReadAdmits: the lists of GET /pendenze
+// decide each pendenza with their API's read decision, after their gate:
+// an application lists its own on Pendenze; a citizen the pendenze it
+// pays on Pagamento (its payer index); the caller's own filter narrows.
+func TestPendenzeListsKeepWhatTheReadAdmits(t *testing.T) {
+	m := model(t, 3, 9)
+	app := principal(t, m, "app00001")
+	own, err := operations.OwnPendenze(m, app, nil, nil)
+	if err != nil || len(own) != 3 {
+		t.Fatalf("own pendenze of app00001: %d, %v; want its 3", len(own), err)
+	}
+	for _, pd := range own {
+		if pd.IDA2A != "app00001" {
+			t.Fatalf("listed another application's pendenza %s/%s", pd.IDA2A, pd.IDPendenza)
+		}
+	}
+	none, err := operations.OwnPendenze(m, app, func(v domain.PendenzaView) bool { return v.IDDominio == dominio(2) }, nil)
+	if err != nil || len(none) != 0 {
+		t.Fatalf("own pendenze at another entity: %d, %v; want none", len(none), err)
+	}
+	citizen := domain.Citizen("RSSMRA80A01H5010")
+	paid, err := operations.PendenzePagamento(m, citizen, nil, nil)
+	if err != nil || len(paid) != 9 {
+		t.Fatalf("a citizen's pendenze: %d, %v; want the 9 it pays", len(paid), err)
+	}
+	if other, err := operations.PendenzePagamento(m, domain.Citizen("VRDLGU70B02F205X"), nil, nil); err != nil || len(other) != 0 {
+		t.Fatalf("another citizen's pendenze: %d, %v; want none", len(other), err)
+	}
+	var f *domain.ForbiddenError
+	if _, err := operations.PendenzePagamento(m, domain.Anonymous(""), nil, nil); !errors.As(err, &f) {
+		t.Fatalf("an anonymous caller's list: %v, want the gate's denial", err)
+	}
+}

@@ -43,10 +43,25 @@ func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza str
 	return decided(rec, "CanReadPendenzaPagamento", domain.CanReadPendenzaPagamento, p, pd, err)
 }
 
-// ListPendenzePagamento is GET /pendenze: each listed pendenza is then kept
-// by domain.CanReadPendenzaPagamento.
+// ListPendenzePagamento is the gate of GET /pendenze: each listed pendenza
+// is then kept by domain.CanReadPendenzaPagamento (PendenzePagamento).
 func ListPendenzePagamento(p domain.Principal, rec Recorder) error {
 	return check(rec, "CanListPendenzePagamento", domain.CanListPendenzePagamento(p))
+}
+
+// PendenzePagamento is GET /pendenze on the Pagamento API: the gate, then
+// the pendenze domain.CanReadPendenzaPagamento admits and the caller's own
+// filter (keep, nil for none) keeps, from those a citizen pays (its payer
+// index: never a scan) or, for an application, every pendenza.
+func PendenzePagamento(m PendenzeLists, p domain.Principal, keep func(domain.PendenzaView) bool, rec Recorder) ([]projections.Pendenza, error) {
+	if err := ListPendenzePagamento(p, rec); err != nil {
+		return nil, err
+	}
+	var f projections.PendenzeFilter
+	if p.Kind == domain.KindCitizen {
+		f.Payer = p.Name
+	}
+	return listPendenze(m, p, f, domain.CanReadPendenzaPagamento, keep), nil
 }
 
 // PayPendenza authorizes a payment reference {idA2A, idPendenza}; the

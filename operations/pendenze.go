@@ -2,6 +2,7 @@ package operations
 
 import (
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // Operations of the Pendenze API (API.md section 5).
@@ -23,10 +24,34 @@ func ReadOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza stri
 	return v, check(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza(p, v))
 }
 
-// ListOwnPendenze is GET /pendenze: the caller's own pendenze, each then
-// kept by domain.CanReadOwnPendenza.
+// ListOwnPendenze is the gate of GET /pendenze: the caller's own
+// pendenze, each then kept by domain.CanReadOwnPendenza (OwnPendenze).
 func ListOwnPendenze(p domain.Principal, rec Recorder) error {
 	return check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, p.IDA2A))
+}
+
+// PendenzeLists lists stored pendenze by an index (creator, payer) and a
+// filter, in creation order.
+type PendenzeLists interface {
+	Pendenze(f projections.PendenzeFilter) []projections.Pendenza
+}
+
+// OwnPendenze is GET /pendenze on the Pendenze API: the gate, then the
+// pendenze p created that domain.CanReadOwnPendenza admits and the
+// caller's own filter (keep, nil for none) keeps.
+func OwnPendenze(m PendenzeLists, p domain.Principal, keep func(domain.PendenzaView) bool, rec Recorder) ([]projections.Pendenza, error) {
+	if err := ListOwnPendenze(p, rec); err != nil {
+		return nil, err
+	}
+	return listPendenze(m, p, projections.PendenzeFilter{Creator: p.IDA2A}, domain.CanReadOwnPendenza, keep), nil
+}
+
+// listPendenze lists the pendenze of index f that read admits for p and
+// keep (nil for all) keeps.
+func listPendenze(m PendenzeLists, p domain.Principal, f projections.PendenzeFilter,
+	read func(domain.Principal, domain.PendenzaView) error, keep func(domain.PendenzaView) bool) []projections.Pendenza {
+	f.Keep = func(v domain.PendenzaView) bool { return (keep == nil || keep(v)) && read(p, v) == nil }
+	return m.Pendenze(f)
 }
 
 // WritePendenzaUnder is the gate of PUT /pendenze/{idA2A}/{idPendenza},
