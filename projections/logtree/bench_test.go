@@ -2,7 +2,6 @@ package logtree_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -119,7 +118,7 @@ func BenchmarkAppendWithCheckpoints(b *testing.B) {
 		<-done
 		<-done
 		if cps := l.Checkpoints(); b.Elapsed() > time.Second && len(cps) == 0 {
-			b.Fatal(fmt.Sprintf("no checkpoint signed in %s", b.Elapsed()))
+			b.Fatalf("no checkpoint signed in %s", b.Elapsed())
 		}
 	})
 }
