@@ -1076,6 +1076,7 @@ func TestEventLogScopedByPendenzaType(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.createPendenza(t, "appA", "typed", d1, t1, citizen1)
+	w.payOwn(t, "appA", "typed")
 	w.putRole(t, "giornaleNoTypes", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{})
 	w.putOperator(t, "auditor-d1", pw, true, "giornaleNoTypes")
 	var page eventiPage
@@ -1092,7 +1093,7 @@ func TestEventLogScopedByPendenzaType(t *testing.T) {
 	for _, e := range page.Risultati {
 		seen[e.Tipo] = true
 	}
-	if !seen["PendenzaCreated"] {
-		t.Fatalf("the administrator does not see the pendenza: %v", seen)
+	if !seen["PendenzaCreated"] || !seen["PaymentStarted"] {
+		t.Fatalf("the administrator does not see the pendenza and its payment: %v", seen)
 	}
 }

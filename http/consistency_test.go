@@ -127,28 +127,27 @@ type failingLog struct {
 
 func (f *failingLog) LastPosition(context.Context) (events.Position, error) {
 	f.n.Add(1)
-	time.Sleep(20 * time.Millisecond)
 	return 0, errors.New("stream info: unavailable")
 }
 
 // TestLogEndSharesFailures: requests that came in before a read of the
-// log's end started share its answer, a failure too (they queued, each
-// making its own call, one after another).
+// log's end started share its answer, a failure too (each made its own
+// call, one after another); a request that came in after it reads anew.
 func TestLogEndSharesFailures(t *testing.T) {
 	t.Parallel()
 	store := &failingLog{}
 	var end logEnd
-	since := time.Now()
-	var wg sync.WaitGroup
+	cameIn := time.Now() // before any read: the requests waited together
 	for range 8 {
-		wg.Go(func() {
-			if _, err := end.since(context.Background(), store, since); err == nil {
-				t.Error("a failed read answered no error")
-			}
-		})
+		if _, err := end.since(t.Context(), store, cameIn); err == nil {
+			t.Fatal("a failed read answered no error")
+		}
 	}
-	wg.Wait()
 	if n := store.n.Load(); n != 1 {
 		t.Fatalf("8 requests that came in together made %d store calls, want 1", n)
+	}
+	time.Sleep(time.Millisecond) // a request that comes in after that read
+	if _, err := end.since(t.Context(), store, time.Now()); err == nil || store.n.Load() != 2 {
+		t.Fatalf("a later request: %v after %d calls, want its own failed read (2 calls)", err, store.n.Load())
 	}
 }

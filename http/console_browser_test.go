@@ -59,8 +59,8 @@ func newBrowser(t *testing.T, base string) *browser {
 			go func() { _ = chromedp.Run(ctx, cdppage.HandleJavaScriptDialog(false)) }()
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Skipf("Chromium does not start here: %v", err)
+	if err := chromedp.Run(ctx); err != nil { // one is installed (chromiumPath): it must start
+		t.Fatalf("the Chromium on PATH does not start: %v", err)
 	}
 	return b
 }

@@ -120,7 +120,9 @@ func TestConsoleAuthorization(t *testing.T) {
 		cc.get("/console/applicazioni").expect(t, 200, "appA")
 		cc.get("/console/applicazioni").lacks(t, "Registra una nuova applicazione")
 		cc.get("/console/applicazioni?nuova").expect(t, 403, "403000")
-		cc.get("/console/impostazioni").lacks(t, `id="salva"`)
+		settings := cc.get("/console/impostazioni") // it reads them (Configurazione e manutenzione R)
+		settings.expect(t, 200, "Protezione dell'API Pagamento pubblica")
+		settings.lacks(t, `id="salva"`)
 		cc.post("/console/applicazioni", grantForm("appRO", "appRO", pw, true, nil)).expect(t, 403, "403000")
 		cc.post("/console/impostazioni", url.Values{"serverURL": {"http://127.0.0.1:1/x"}, "soglia": {"0.5"},
 			"parametro": {"gRecaptchaResponse"}, "timeoutMs": {"300"}}).expect(t, 403, "403000")

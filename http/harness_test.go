@@ -153,6 +153,9 @@ type harness struct {
 	otherCA  *pkitest.CA // a CA the server does not trust
 	serverCA *x509.CertPool
 	log      *logtree.Log // with withVerifiableLog
+	// startedAt is the position the read models started from: the
+	// snapshot's with fromSnapshot, else 0.
+	startedAt events.Position
 
 	mu      sync.Mutex
 	clients map[*tls.Certificate]*http.Client
@@ -194,6 +197,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 			t.Fatalf("load snapshot: %v", err)
 		}
 	}
+	startedAt := model.AppliedPosition()
 	var cmdStore events.StreamStore = store
 	if cfg.beforeAppend != nil {
 		cmdStore = hookedStore{StreamStore: store, before: cfg.beforeAppend}
@@ -261,7 +265,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		time.Sleep(5 * time.Millisecond)
 	}
 	addrs := srv.Addrs()
-	h := &harness{store: store, model: model, cmds: cmds, srv: srv,
+	h := &harness{store: store, model: model, cmds: cmds, srv: srv, startedAt: startedAt,
 		httpURL: "http://" + addrs[0].String(), httpsURL: "https://" + addrs[1].String(),
 		ca: clientCA, otherCA: pkitest.NewCA(t, "untrusted client CA"), serverCA: serverCA.Pool(),
 		clients: map[*tls.Certificate]*http.Client{}, log: vlog}

@@ -325,11 +325,20 @@ func TestRagioneriaSeesOnlyItsEntitiesOfAPayment(t *testing.T) {
 	var page struct {
 		Risultati []pagamentoView `json:"risultati"`
 	}
-	w.must(t, "GET", rg+"/pagamenti", nil, as("appA")).decode(t, &page)
-	for _, p := range page.Risultati {
-		for _, it := range p.Pendenze {
-			if it.IDDominio != d1 {
-				t.Fatalf("appA's list shows an item of %s: %+v", it.IDDominio, p)
+	for _, reader := range []struct{ app, dominio, avviso string }{{"appA", d1, pa.NumeroAvviso}, {"appB", d2, pb.NumeroAvviso}} {
+		w.must(t, "GET", rg+"/pagamenti", nil, as(reader.app)).decode(t, &page)
+		i := slices.IndexFunc(page.Risultati, func(p pagamentoView) bool { return p.ID == pay.ID })
+		if i < 0 {
+			t.Fatalf("%s's list lacks the payment touching its entity: %+v", reader.app, page.Risultati)
+		}
+		if it := page.Risultati[i].Pendenze; len(it) != 1 || it[0].IDDominio != reader.dominio || it[0].NumeroAvviso != reader.avviso {
+			t.Fatalf("%s's list shows the payment's items %+v, want only its %s one", reader.app, it, reader.dominio)
+		}
+		for _, p := range page.Risultati {
+			for _, it := range p.Pendenze {
+				if it.IDDominio != reader.dominio {
+					t.Fatalf("%s's list shows an item of %s: %+v", reader.app, it.IDDominio, p)
+				}
 			}
 		}
 	}
