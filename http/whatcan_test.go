@@ -113,12 +113,17 @@ func TestWhatCanOverHTTP(t *testing.T) {
 		t.Fatalf("appNone PENDENZE/create: %+v", c)
 	}
 	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=opRO", nil).decode(t, &res)
+	found := 0
 	for _, c := range res.Capabilities {
 		if c.API == "BACKOFFICE" && c.Operation == "servizio" && c.Service == "Pendenze" {
+			found++
 			if want := c.Right == "R"; c.Allowed != want || (want && fmt.Sprint(c.Scope[0].Domini) != "[*]") {
 				t.Fatalf("opRO Pendenze %s: %+v", c.Right, c)
 			}
 		}
+	}
+	if found != 2 {
+		t.Fatalf("opRO: %d Pendenze capabilities, want R and W", found)
 	}
 	// A role naming no pendenza type still reads its entity, as GET
 	// /domini/{idDominio} answers it: what-can probes the entity alone.
@@ -126,12 +131,17 @@ func TestWhatCanOverHTTP(t *testing.T) {
 	w.putOperator(t, "opSenzaTipi", pw, true, "anagraficaSenzaTipi")
 	w.do(t, "GET", bo+"/domini/"+d1, nil, as("opSenzaTipi")).expect(t, http.StatusOK, "")
 	w.must(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=opSenzaTipi", nil).decode(t, &res)
+	found = 0
 	for _, c := range res.Capabilities {
 		if c.API == "BACKOFFICE" && c.Operation == "servizio" && c.Service == "Anagrafica Creditore" {
+			found++
 			if want := c.Right == "R"; c.Allowed != want || (want && (len(c.Scope) != 1 || fmt.Sprint(c.Scope[0].Domini) != "["+d1+"]")) {
 				t.Fatalf("opSenzaTipi Anagrafica Creditore %s: %+v", c.Right, c)
 			}
 		}
+	}
+	if found != 2 {
+		t.Fatalf("opSenzaTipi: %d Anagrafica Creditore capabilities, want R and W", found)
 	}
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=nobody", nil, asAdmin()).expect(t, http.StatusNotFound, "404000")
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA", nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
