@@ -22,9 +22,7 @@ func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso
 // AskByAvvisoPendenze is the gate of the Pendenze v2 read, decided before
 // the notice is looked up: the caller asks about pendenze under its own
 // idA2A (an active application authorized on PENDENZE).
-func AskByAvvisoPendenze(p domain.Principal, rec Recorder) error {
-	return check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, p.IDA2A))
-}
+func AskByAvvisoPendenze(p domain.Principal, rec Recorder) error { return askOwnIDA2A(p, rec) }
 
 // ReadByAvvisoPagamento is the Pagamento v2 read: the notice's gate,
 // protection (guard, as ReadNotice's: on the public mount no caller

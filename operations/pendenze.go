@@ -26,7 +26,11 @@ func ReadOwnPendenza(m PendenzaViews, p domain.Principal, idA2A, idPendenza stri
 
 // ListOwnPendenze is the gate of GET /pendenze: the caller's own
 // pendenze, each then kept by domain.CanReadOwnPendenza (OwnPendenze).
-func ListOwnPendenze(p domain.Principal, rec Recorder) error {
+func ListOwnPendenze(p domain.Principal, rec Recorder) error { return askOwnIDA2A(p, rec) }
+
+// askOwnIDA2A decides that p asks about the pendenze under its own idA2A
+// (an active application authorized on PENDENZE).
+func askOwnIDA2A(p domain.Principal, rec Recorder) error {
 	return check(rec, "CanAskAboutIDA2A", domain.CanAskAboutIDA2A(p, p.IDA2A))
 }
 

@@ -202,10 +202,8 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessi
 		if slash := strings.IndexByte(o.key(), '/'); slash <= 0 || slash == len(o.key())-1 {
 			return fmt.Errorf("record %d: key %q is not idA2A/idPendenza", i, o.key())
 		}
-		if len(sessions) > 0 {
-			if h, ok := sessions[o.key()]; ok {
-				p.putSession(&o, h)
-			}
+		if h, ok := sessions[o.key()]; ok {
+			p.putSession(&o, h)
 		}
 		o.details = p.details.add(d)
 		rec := o

@@ -370,11 +370,7 @@ func applyProtection(cmd *cobra.Command, c *adminClient, want map[string]any, dr
 // withoutSecrets returns m less every secret of k, in a new map (m and
 // the maps it holds are not changed).
 func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
-	out := m
-	for _, s := range k.secrets {
-		out = withoutField(out, strings.Split(s.path, "."))
-	}
-	return maps.Clone(out)
+	return dropSecrets(k, m, func(secret) bool { return true })
 }
 
 // updateBody is the body that updates the resource cur to want: a secret
@@ -383,13 +379,21 @@ func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
 // out, and the service keeps the one it holds. So applying a file twice
 // writes nothing, and a renamed principal keeps its password.
 func updateBody(k resourceKind, want, cur map[string]any) map[string]any {
-	out := want
+	return dropSecrets(k, want, func(s secret) bool {
+		return s.owner == "" || reflect.DeepEqual(normalise(field(want, s.owner)), normalise(field(cur, s.owner)))
+	})
+}
+
+// dropSecrets returns m less the secrets of k that drop reports, in a new
+// map (m and the maps it holds are not changed).
+func dropSecrets(k resourceKind, m map[string]any, drop func(secret) bool) map[string]any {
+	out := maps.Clone(m)
 	for _, s := range k.secrets {
-		if s.owner == "" || reflect.DeepEqual(normalise(field(want, s.owner)), normalise(field(cur, s.owner))) {
+		if drop(s) {
 			out = withoutField(out, strings.Split(s.path, "."))
 		}
 	}
-	return maps.Clone(out)
+	return out
 }
 
 // field is the value at the dotted path in m (nil when absent).
