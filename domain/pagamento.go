@@ -203,6 +203,11 @@ func CanReadPayment(p Principal, v PaymentView) error {
 	return deny(RuleAPIEntry, "the caller cannot read payments")
 }
 
+// CanListPaymentsPagamento decides GET /pagamenti on the Pagamento API at
+// all: every active caller that may enter the API lists (each listed
+// payment is then kept by CanReadPayment).
+func CanListPaymentsPagamento(p Principal) error { return CanEnterAPI(p, APIPagamento) }
+
 // CanReadNotice decides GET /avvisi/{idDominio}/{numeroAvviso}:
 // applications in their PAGAMENTO scope, citizens and anonymous callers any
 // notice (the public API's protection, section 7, is checked by HTTP).

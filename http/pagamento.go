@@ -111,7 +111,11 @@ func (s *Server) getPagamento(c *echo.Context) error {
 }
 
 func (s *Server) listPagamenti(c *echo.Context) error {
-	return pageJSON(c, operations.ListPaymentsPagamento(s.model, callerOf(c).principal), toPagamento)
+	items, err := operations.PaymentsPagamento(s.model, callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	return pageJSON(c, items, toPagamento)
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {

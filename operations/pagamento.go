@@ -28,11 +28,21 @@ type PaymentLists interface {
 	PaymentsOf(p domain.Principal, keep func(*projections.Payment) bool) []*projections.Payment
 }
 
-// ListPaymentsPagamento is GET /pagamenti: the payments p may own
-// (PaymentsOf: never a scan of every payment), each kept by
-// domain.CanReadPayment.
-func ListPaymentsPagamento(m PaymentLists, p domain.Principal) []*projections.Payment {
-	return m.PaymentsOf(p, func(pay *projections.Payment) bool { return domain.CanReadPayment(p, pay.View()) == nil })
+// ListPaymentsPagamento is the gate of GET /pagamenti: whoever may enter
+// the Pagamento API lists; each listed payment is then kept by
+// domain.CanReadPayment (PaymentsPagamento).
+func ListPaymentsPagamento(p domain.Principal, rec Recorder) error {
+	return check(rec, "CanListPaymentsPagamento", domain.CanListPaymentsPagamento(p))
+}
+
+// PaymentsPagamento is GET /pagamenti on the Pagamento API: the gate, then
+// the payments p may own (PaymentsOf: never a scan of every payment), each
+// kept by domain.CanReadPayment.
+func PaymentsPagamento(m PaymentLists, p domain.Principal, rec Recorder) ([]*projections.Payment, error) {
+	if err := ListPaymentsPagamento(p, rec); err != nil {
+		return nil, err
+	}
+	return m.PaymentsOf(p, func(pay *projections.Payment) bool { return domain.CanReadPayment(p, pay.View()) == nil }), nil
 }
 
 // ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
