@@ -386,6 +386,9 @@ func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, err
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			return out, nil
 		}
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err() // a cancelled caller, not an outage
+		}
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w: %v", stream, events.ErrUnavailable, err)
 		}
@@ -427,6 +430,9 @@ func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
 		return 0, fmt.Errorf("stream info: %w: not connected to NATS", events.ErrUnavailable)
 	}
 	info, err := s.stream.Info(ctx)
+	if err != nil && ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
 	if err != nil {
 		return 0, fmt.Errorf("stream info: %w: %v", events.ErrUnavailable, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/eventstoretest"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 )
 
 // embedded opens stores over embedded servers in temp dirs.
@@ -67,4 +68,25 @@ func FuzzSubjectEncoding(f *testing.F) {
 			t.Fatalf("%q → %q → %q, %v", stream, subj, back, err)
 		}
 	})
+}
+
+// TestCancelledReadIsACancellation: a Load, LastPosition or Read whose
+// context is cancelled returns the cancellation, as Append and the
+// KurrentDB store do, not events.ErrUnavailable: a client that went away
+// is no store outage (the HTTP layer logs an outage as a failure).
+func TestCancelledReadIsACancellation(t *testing.T) {
+	s := jetstreamtest.Open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, call := range map[string]func() error{
+		"load":          func() error { _, err := s.Load(ctx, "dominio-1"); return err },
+		"last_position": func() error { _, err := s.LastPosition(ctx); return err },
+		"read":          func() error { return s.Read(ctx, 0, func(context.Context, events.Envelope) error { return nil }) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := call(); !errors.Is(err, context.Canceled) || errors.Is(err, events.ErrUnavailable) {
+				t.Fatalf("with a cancelled context: %v, want context.Canceled", err)
+			}
+		})
+	}
 }
