@@ -212,6 +212,15 @@ func transientStreamError(err error) bool {
 		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled)
 }
 
+func (s *Store) isClosed() bool {
+	select {
+	case <-s.closed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Connected reports whether the connection to NATS is up. While it is
 // down, Append and Load fail at once with events.ErrUnavailable and the
 // subscription waits for the reconnection (nats.go reconnects forever).
@@ -277,10 +286,8 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	if stream == "" {
 		return 0, errors.New("jetstream: empty stream name")
 	}
-	select {
-	case <-s.closed:
+	if s.isClosed() {
 		return 0, events.ErrClosed
-	default:
 	}
 	if !s.nc.IsConnected() {
 		// Refuse at once rather than buffer the publish until a reconnect
@@ -375,6 +382,9 @@ func (s *Store) decodeWith(codec *events.Codec, into []events.Envelope, subject 
 // order, by gets of the next message for the subject from the stream's
 // leader: a Load sees every append acknowledged before it began.
 func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
+	if s.isClosed() {
+		return nil, events.ErrClosed
+	}
 	if !s.nc.IsConnected() {
 		return nil, fmt.Errorf("load %s: %w: not connected to NATS", stream, events.ErrUnavailable)
 	}
@@ -426,6 +436,9 @@ const directGetPatience = 3 * time.Second
 
 // LastPosition implements events.Store.
 func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
+	if s.isClosed() {
+		return 0, events.ErrClosed
+	}
 	if !s.nc.IsConnected() {
 		return 0, fmt.Errorf("stream info: %w: not connected to NATS", events.ErrUnavailable)
 	}
@@ -471,6 +484,9 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 
 // consumeWith is consume decoding payloads with codec (nil: not at all).
 func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, until events.Position, h events.Handler) error {
+	if s.isClosed() {
+		return events.ErrClosed
+	}
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.cfg.SubjectPrefix + ".>"},
 		DeliverPolicy: jetstream.DeliverAllPolicy, InactiveThreshold: 30 * time.Second}
 	if from > 0 {
@@ -513,10 +529,8 @@ func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, unti
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			select {
-			case <-s.closed:
+			if s.isClosed() {
 				return events.ErrClosed
-			default:
 			}
 			return fmt.Errorf("consume: %w: %v", events.ErrUnavailable, err)
 		}

@@ -90,3 +90,31 @@ func TestCancelledReadIsACancellation(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedStoreRefusesWork: after Close every call returns
+// events.ErrClosed, as the port says, not an outage of the server.
+func TestClosedStoreRefusesWork(t *testing.T) {
+	s := openEmbedded(t, t.TempDir())
+	ctx := context.Background()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	nop := func(context.Context, events.Envelope) error { return nil }
+	for name, call := range map[string]func() error{
+		"append": func() error {
+			_, err := s.Append(ctx, "dominio-1", events.ExpectNoStream(), events.Record{
+				Event: events.CreditorEntityRegistered{IDDominio: "00000000001"}})
+			return err
+		},
+		"load":          func() error { _, err := s.Load(ctx, "dominio-1"); return err },
+		"last_position": func() error { _, err := s.LastPosition(ctx); return err },
+		"read":          func() error { return s.Read(ctx, 0, nop) },
+		"subscribe":     func() error { return s.Subscribe(ctx, 0, nop) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := call(); !errors.Is(err, events.ErrClosed) {
+				t.Fatalf("after Close: %v, want events.ErrClosed", err)
+			}
+		})
+	}
+}
