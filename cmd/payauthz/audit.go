@@ -79,7 +79,7 @@ func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 		return readOnly{s}, nil
 	}
 	if a.Store != "jetstream" {
-		return nil, fmt.Errorf("--store %q: want jetstream or a kurrentdb:// / esdb:// connection string", a.Store)
+		return nil, usageErrorf("--store %q: want jetstream or a kurrentdb:// / esdb:// connection string", a.Store)
 	}
 	if a.NATSURL != "" {
 		fmt.Fprintln(os.Stderr, "payauthz audit: reading a live log through NATS; the answers are as of the moment each query reads it")

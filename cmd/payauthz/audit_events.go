@@ -43,11 +43,11 @@ With --from, what P named before that position still counts: the log is read fro
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if format != "jsonl" && format != "table" {
-				return fmt.Errorf("--format %q: want jsonl or table", format)
+				return usageErrorf("--format %q: want jsonl or table", format)
 			}
 			for _, t := range types {
 				if _, err := events.DefaultCodec.Decode(t, []byte(`{}`)); errors.Is(err, events.ErrUnknownEvent) {
-					return fmt.Errorf("--type %q: unknown event type", t)
+					return usageErrorf("--type %q: unknown event type", t)
 				}
 			}
 			ctx := cmd.Context()

@@ -30,13 +30,18 @@ func logAuditCmds(ac *auditConfig) []*cobra.Command {
 	return []*cobra.Command{verifyCmd(ac), proveCmd(ac), checkProofCmd(), whatCanCmd(ac)}
 }
 
-// verifierKeys parses the --verifier-key values.
+// verifierKeys parses the --verifier-key values; none, or one that is not
+// a verifier key, is a usage error.
 func verifierKeys(keys []string) (note.Verifiers, error) {
 	if len(keys) == 0 {
-		return nil, errors.New("--verifier-key is required: the key the service prints at start and serves at " +
+		return nil, usageErrorf("--verifier-key is required: the key the service prints at start and serves at " +
 			"GET /log/verifier-key (repeat it for each replica's key)")
 	}
-	return logtree.Verifiers(keys...)
+	v, err := logtree.Verifiers(keys...)
+	if err != nil {
+		return nil, usageErrorf("%w", err)
+	}
+	return v, nil
 }
 
 func verifyCmd(ac *auditConfig) *cobra.Command {
@@ -187,7 +192,7 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if (position == 0) == (consistency == 0) {
-				return errors.New("give one of --position and --consistency")
+				return usageErrorf("give one of --position and --consistency")
 			}
 			ctx := cmd.Context()
 			store, err := ac.open(ctx)

@@ -31,7 +31,20 @@ every stored resource of that operation it could act on, one per line as decided
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if principal == "" {
-				return errors.New("--principal is required")
+				return usageErrorf("--principal is required")
+			}
+			var api domain.API
+			var opName string
+			if resources != "" {
+				apiName, name, ok := strings.Cut(resources, "/")
+				a, err := domain.ParseAPI(strings.ToUpper(apiName))
+				if !ok || err != nil {
+					return usageErrorf("--resources %q: want API/OPERATION, e.g. PENDENZE/read", resources)
+				}
+				if _, err := audit.Lookup(a, name); err != nil {
+					return usageErrorf("--resources: %w", err)
+				}
+				api, opName = a, name
 			}
 			u, err := pf.until()
 			if err != nil {
@@ -43,11 +56,6 @@ every stored resource of that operation it could act on, one per line as decided
 			}
 			out := cmd.OutOrStdout()
 			if resources != "" {
-				apiName, opName, ok := strings.Cut(resources, "/")
-				api, err := domain.ParseAPI(strings.ToUpper(apiName))
-				if !ok || err != nil {
-					return fmt.Errorf("--resources %q: want API/OPERATION, e.g. PENDENZE/read", resources)
-				}
 				enc := json.NewEncoder(out)
 				n := 0
 				page, err := whatcan.Resources(m, principal, api, opName, service, right, after, limit,
@@ -55,6 +63,9 @@ every stored resource of that operation it could act on, one per line as decided
 						n++
 						return enc.Encode(r)
 					})
+				if errors.Is(err, whatcan.ErrNoResources) {
+					return usageErrorf("--resources %q: %w", resources, err)
+				}
 				if err != nil {
 					return err
 				}

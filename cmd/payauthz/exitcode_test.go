@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// TestExitCodes: explain exits 0 allowed, 3 denied, 2 on a usage error;
+// TestExitCodes: explain exits 0 allowed, 3 denied, 2 on a usage error
+// (every audit tool: a missing or bad flag value);
 // the audit tools refuse a point of history the log does not hold.
 func TestExitCodes(t *testing.T) {
 	l := newAuditLog(t)
@@ -45,6 +46,17 @@ func TestExitCodes(t *testing.T) {
 		{"unknown_command_usage", []string{"nosuchcmd"}, exitUsage, `unknown command "nosuchcmd" for "payauthz"`},
 		{"unknown_audit_command_usage", []string{"audit", "nosuchcmd", dd}, exitUsage, `unknown command "nosuchcmd" for "payauthz audit"`},
 		{"serve_extra_argument_usage", []string{"serve", "extra"}, exitUsage, `unknown command "extra"`},
+		{"verify_without_verifier_key_usage", []string{"audit", "verify", dd}, exitUsage, "--verifier-key is required"},
+		{"verify_bad_verifier_key_usage", []string{"audit", "verify", dd, "--verifier-key", "nonsense"}, exitUsage, "verifier key"},
+		{"check_proof_without_verifier_key_usage", []string{"audit", "check-proof", "p.proof"}, exitUsage, "--verifier-key is required"},
+		{"prove_without_what_usage", []string{"audit", "prove", dd}, exitUsage, "give one of --position and --consistency"},
+		{"what_can_without_principal_usage", []string{"audit", "what-can", dd}, exitUsage, "--principal is required"},
+		{"what_can_bad_resources_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE"}, exitUsage, "want API/OPERATION"},
+		{"what_can_unknown_resources_operation_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE/fly"}, exitUsage, "fly"},
+		{"what_can_resources_of_no_resource_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE/create"}, exitUsage, "acts on no stored"},
+		{"events_bad_format_usage", []string{"audit", "events", dd, "--format", "xml"}, exitUsage, "--format"},
+		{"events_unknown_type_usage", []string{"audit", "events", dd, "--type", "NoSuchEvent"}, exitUsage, "unknown event type"},
+		{"audit_bad_store_usage", []string{"audit", "events", dd, "--store", "mysql"}, exitUsage, "--store"},
 		{"serve_bad_value_usage", []string{"serve", "--data-dir", t.TempDir(), "--stream-replicas", "2", "--log-level", "loud"}, exitUsage,
 			"--stream-replicas must be 1 or 3"},
 	} {
