@@ -424,3 +424,62 @@ func TestEvidenceOfAPaymentAcrossTwoRoles(t *testing.T) {
 		t.Fatalf("holders = %+v, want opBoth", r.Holders)
 	}
 }
+
+// TestWhoCanNamesTheCitizensOfAPaymentAndANotice: on the Pagamento API a
+// citizen reads a payment it is the remitter of or the payer of an item
+// of, and the pendenza of a notice it is the payer of; who-can lists each
+// of them (it listed only the payer of a pendenza named by its ids).
+func TestWhoCanNamesTheCitizensOfAPaymentAndANotice(t *testing.T) {
+	const payer, remitter = "RSSMRA80A01H501U", "VRDGPP80A01H501X"
+	h := newHistory(t)
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.H.PutEntity(ctx, h.Admin, commands.PutEntity{IDDominio: d1, RagioneSociale: "Comune 1", Enabled: true})
+	})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.H.PutPendenzaType(ctx, h.Admin, commands.PutPendenzaType{IDTipoPendenza: t1, Descrizione: "Tari", Enabled: true})
+	})
+	h.putApp(t, "app1", true, ptr("app1-password"),
+		commands.GrantInput{API: "PENDENZE", Domini: []string{d1}, TipiPendenza: []string{"*"}},
+		commands.GrantInput{API: "PAGAMENTO", Domini: []string{d1}, TipiPendenza: []string{"*"}})
+	h.do(t, func(ctx context.Context) (commands.Result, error) {
+		return h.H.PutPendenza(ctx, h.asApp(t, "app1"), commands.PutPendenza{IDA2A: "app1", IDPendenza: "P1", IDDominio: d1,
+			IDTipoPendenza: t1, Causale: "Tari 2026", AmountCents: 1000,
+			Payer: events.Subject{Tipo: "F", Identificativo: payer, Anagrafica: "Mario Rossi"}})
+	})
+	v, ok := h.Model.PendenzaView("app1", "P1")
+	if !ok || v.NumeroAvviso == "" {
+		t.Fatalf("pendenza P1 = %+v, %v", v, ok)
+	}
+	id, _, err := h.H.StartPayment(context.Background(), h.asApp(t, "app1"), commands.StartPayment{
+		Refs:     []commands.PaymentRef{{IDA2A: "app1", IDPendenza: "P1"}},
+		Remitter: &events.Subject{Tipo: "F", Identificativo: remitter, Anagrafica: "Giuseppe Verdi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Sync(t)
+	for _, c := range []struct {
+		name, op string
+		r        audit.Resource
+		want     []string
+	}{
+		{"payment_remitter_and_payer", "read-payment", audit.Resource{IDPagamento: id}, []string{payer, remitter, "app1"}},
+		{"notice_pendenza_payer", "read-by-avviso", audit.Resource{IDDominio: d1, NumeroAvviso: v.NumeroAvviso}, []string{payer, "app1"}},
+		{"pendenza_payer", "read-pendenza", audit.Resource{IDA2A: "app1", IDPendenza: "P1"}, []string{payer, "app1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := holders(t, h.Model, domain.APIPagamento, c.op, c.r)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("who-can PAGAMENTO/%s = %v, want %v", c.op, got, c.want)
+			}
+			for _, code := range c.want {
+				if code == "app1" {
+					continue
+				}
+				if x := explain(t, h.Model, audit.Query{Principal: code, Auth: domain.AuthSPID, API: domain.APIPagamento,
+					Operation: c.op, Resource: c.r}); !x.Allowed() {
+					t.Fatalf("explain %s as %s = %s (%s), want allow", c.op, code, x.Outcome, x.Detail)
+				}
+			}
+		})
+	}
+}

@@ -33,8 +33,9 @@ const anyCitizen = "*"
 // WhoCan returns every principal of m allowed to do the operation on the
 // resource: each registered application and operator (through any auth
 // type the API accepts; credentials assumed valid), and on the Pagamento
-// API a citizen (the payer of the named pendenza, and any citizen) and an
-// anonymous caller. Each holder carries the roles or grant that cover the
+// API a citizen (each the resource names: the payer of the named pendenza
+// or of the notice's, the payers of a payment's items and its remitter;
+// and any citizen) and an anonymous caller. Each holder carries the roles or grant that cover the
 // resource. The decision of each is Explain's, so it is the live one.
 // Every decision of it reads one state of m, whose position it reports;
 // commits that keep interrupting the read (whoCanAttempts times) make it
@@ -126,11 +127,9 @@ func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource)
 		}
 	}
 	if api == domain.APIPagamento {
-		if r.IDA2A != "" && r.IDPendenza != "" {
-			if v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza); ok && v.PayerID != "" {
-				if err := try(v.PayerID, domain.AuthSPID); err != nil {
-					return nil, err
-				}
+		for _, code := range namedCitizens(m, r) {
+			if err := try(code, domain.AuthSPID); err != nil {
+				return nil, err
 			}
 		}
 		if err := try(anyCitizen, domain.AuthSPID); err != nil {
@@ -141,4 +140,37 @@ func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource)
 		}
 	}
 	return res, nil
+}
+
+// namedCitizens are the fiscal codes a Pagamento resource names, each
+// once: the payer of the pendenza named by its ids or by its notice, and
+// of a payment the remitter and the payer of each item (a citizen reads a
+// payment it is either of: domain.CanReadPayment).
+func namedCitizens(m *projections.ReadModel, r Resource) []string {
+	var out []string
+	add := func(code string) {
+		if code != "" && !slices.Contains(out, code) {
+			out = append(out, code)
+		}
+	}
+	if r.IDA2A != "" && r.IDPendenza != "" {
+		if v, ok := m.PendenzaView(r.IDA2A, r.IDPendenza); ok {
+			add(v.PayerID)
+		}
+	}
+	if r.IDDominio != "" && r.NumeroAvviso != "" {
+		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
+			add(pd.View().PayerID)
+		}
+	}
+	if r.IDPagamento != "" {
+		if pay, ok := m.Payment(r.IDPagamento); ok {
+			v := pay.View()
+			add(v.RemitterID)
+			for _, it := range v.Items {
+				add(it.PayerID)
+			}
+		}
+	}
+	return out
 }
