@@ -150,6 +150,8 @@ the others are still applied; the exit code is then 1.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
+			// Every failure is one of the changes: one that fails before
+			// it is planned (no id, no answer to its read) counts as one.
 			var failures []string
 			changes, same := 0, 0
 			for _, k := range resourceKinds {
@@ -158,6 +160,7 @@ the others are still applied; the exit code is then 1.`,
 					where := fmt.Sprintf("%s[%d]", k.name, i)
 					if id == "" {
 						failures = append(failures, fmt.Sprintf("%s: %s is missing", where, k.idField))
+						changes++
 						continue
 					}
 					path := "/" + k.name + "/" + url.PathEscape(id)
@@ -169,6 +172,7 @@ the others are still applied; the exit code is then 1.`,
 						fmt.Fprintf(out, "+ %s/%s\n", k.name, id)
 					case err != nil:
 						failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
+						changes++
 						continue
 					default:
 						diff := changedFields(k, want, cur)
@@ -227,7 +231,8 @@ the others are still applied; the exit code is then 1.`,
 
 // pruneMissing disables (abilitato: false), in reverse dependency order,
 // every resource of a kind conf lists that conf does not name and that is
-// still enabled; it returns how many it (would) change and the failures.
+// still enabled; it returns how many it (would) change and the failures,
+// each failure counted among the changes.
 // Roles have no abilitato: one the file does not name is only reported.
 // The principal apply runs as is never disabled (it would lock itself out).
 func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun bool) (int, []string) {
@@ -238,7 +243,7 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 		Principal string `json:"principal"`
 	}
 	if _, err := c.do(cmd.Context(), http.MethodGet, "/profilo", nil, &self); err != nil {
-		return 0, []string{fmt.Sprintf("prune: who am I: %v", err)}
+		return 1, []string{fmt.Sprintf("prune: who am I: %v", err)}
 	}
 	for i := len(resourceKinds) - 1; i >= 0; i-- {
 		k := resourceKinds[i]
@@ -255,6 +260,7 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 		current, err := c.list(cmd.Context(), k.name)
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("prune %s: %v", k.name, err))
+			changes++
 			continue
 		}
 		for _, cur := range current {

@@ -413,3 +413,25 @@ applicazioni:
 		}
 	}
 }
+
+// TestAdminApplyCountsEveryFailure: a resource that fails before its
+// change is planned (no id in the file, the service not answering its
+// read) is one failed change: the summary never counts fewer than none
+// applied.
+func TestAdminApplyCountsEveryFailure(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	admin := adminCLI(t, cfg)
+	admin("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
+		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
+	file := tempFile(t, "apply.yaml", `domini:
+  - {ragioneSociale: Comune senza id, abilitato: true}
+  - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
+`)
+	out, errOut, err := run(t, "admin", "--config", cfg, "apply", "-f", file)
+	if exitCode(err) != exitFailure {
+		t.Fatalf("apply against no service: exit %d (%v), want %d", exitCode(err), err, exitFailure)
+	}
+	if !strings.Contains(out, "applied 0 changes, 0 unchanged, 2 failed") || !strings.Contains(err.Error(), "2 of 2 changes failed") {
+		t.Fatalf("summary:\n%s%v\n%s", out, err, errOut)
+	}
+}
