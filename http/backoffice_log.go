@@ -119,6 +119,18 @@ func (s *Server) getInclusionProof(c *echo.Context) error {
 	}
 	leaf += index
 	if leaf >= cp.Size {
+		// Not covered, unless there is no such event: an indice beyond
+		// its commit, however far, names none.
+		if leaf >= tree.Size() {
+			return errNotFound
+		}
+		l, err := tree.Leaf(ctx, leaf)
+		if err != nil {
+			return err
+		}
+		if l.Position != pos {
+			return errNotFound
+		}
 		return syntaxError("the event is not covered by the checkpoint (it came after it)")
 	}
 	p, err := tree.ProveInclusion(ctx, leaf, cp.Signed, true)

@@ -85,6 +85,10 @@ func TestLogProofsOverHTTP(t *testing.T) {
 		{name: "consistency_operator_without_roles", method: "GET", path: bo + "/giornale/prove/consistenza?da=" + fmt.Sprint(older), opts: []reqOpt{as("opNoRole")}, status: http.StatusForbidden, codice: ff},
 		{name: "inclusion_without_position", method: "GET", path: bo + "/giornale/prove/inclusione", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
 		{name: "consistency_without_older", method: "GET", path: bo + "/giornale/prove/consistenza", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
+		// An indice beyond its commit names no event: 404, however far
+		// (a far one was 400, "not covered by the checkpoint").
+		{name: "inclusion_index_just_beyond_its_commit", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=2&indice=1&checkpoint=" + fmt.Sprint(newer), opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
+		{name: "inclusion_index_far_beyond_its_commit", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=2&indice=100000&checkpoint=" + fmt.Sprint(newer), opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 		{name: "inclusion_under_unknown_checkpoint", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=1&checkpoint=999999", opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 	})
 	// The refusal says what the log needs (it spoke of a pendenza).

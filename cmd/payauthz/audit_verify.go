@@ -223,7 +223,19 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 					return err
 				}
 				leaf += uint64(index)
+				noEvent := fmt.Errorf("the commit at position %d has no event %d", position, index)
+				if leaf >= tree.Size() {
+					return noEvent
+				}
 				if leaf >= cp.Size {
+					// Not covered, unless another commit's event is there.
+					l, err := tree.Leaf(ctx, leaf)
+					if err != nil {
+						return err
+					}
+					if l.Position != position {
+						return noEvent
+					}
 					return fmt.Errorf("the event at position %d came after the checkpoint at position %d (%d events): name a later --checkpoint",
 						position, cp.Position, cp.Size)
 				}
@@ -231,7 +243,7 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 					return err
 				}
 				if p.Event.Position != position {
-					return fmt.Errorf("the commit at position %d has no event %d", position, index)
+					return noEvent
 				}
 				if logtree.PayloadHasSecrets(p.Event.Data) {
 					p.Event = nil // the leaf hash stands alone

@@ -221,6 +221,14 @@ func TestAuditVerifyDetectsARewrittenLog(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("OK: the event at position %d", tampered)) {
 		t.Fatalf("check-proof:\n%s", out)
 	}
+	// An index beyond the event's commit names no event, however far (a
+	// far one was said to come after the checkpoint).
+	for _, index := range []string{"1", "100000"} {
+		if _, _, err := run(t, "audit", "prove", "--data-dir", data, "--position", fmt.Sprint(tampered), "--index", index); err == nil ||
+			!strings.Contains(err.Error(), fmt.Sprintf("the commit at position %d has no event %s", tampered, index)) {
+			t.Fatalf("prove --index %s beyond the commit: %v", index, err)
+		}
+	}
 	badProof := filepath.Join(t.TempDir(), "bad.json")
 	mustRun(t, "audit", "prove", "--data-dir", bad, "--position", fmt.Sprint(tampered), "--out", badProof)
 	if out, _, err := run(t, "audit", "check-proof", badProof, "--verifier-key", key); err == nil {
