@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -69,8 +68,7 @@ type Store struct {
 
 	reader *ReaderAccess // LocalReader's endpoint, nil without it
 
-	closeOnce sync.Once
-	closed    chan struct{}
+	shutdown *events.Shutdown
 }
 
 var _ events.Store = (*Store)(nil)
@@ -95,7 +93,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = 10 * time.Second
 	}
-	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger, closed: make(chan struct{})}
+	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger, shutdown: events.NewShutdown()}
 	opts := []nats.Option{nats.Name("payauthz"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.Timeout(cfg.ConnectTimeout), nats.RetryOnFailedConnect(false)}
 	if cfg.User != "" {
@@ -212,15 +210,6 @@ func transientStreamError(err error) bool {
 		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled)
 }
 
-func (s *Store) isClosed() bool {
-	select {
-	case <-s.closed:
-		return true
-	default:
-		return false
-	}
-}
-
 // Connected reports whether the connection to NATS is up. While it is
 // down, Append and Load fail at once with events.ErrUnavailable and the
 // subscription waits for the reconnection (nats.go reconnects forever).
@@ -286,7 +275,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	if stream == "" {
 		return 0, errors.New("jetstream: empty stream name")
 	}
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return 0, events.ErrClosed
 	}
 	if !s.nc.IsConnected() {
@@ -382,7 +371,7 @@ func (s *Store) decodeWith(codec *events.Codec, into []events.Envelope, subject 
 // order, by gets of the next message for the subject from the stream's
 // leader: a Load sees every append acknowledged before it began.
 func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return nil, events.ErrClosed
 	}
 	if !s.nc.IsConnected() {
@@ -436,7 +425,7 @@ const directGetPatience = 3 * time.Second
 
 // LastPosition implements events.Store.
 func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return 0, events.ErrClosed
 	}
 	if !s.nc.IsConnected() {
@@ -484,7 +473,7 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 
 // consumeWith is consume decoding payloads with codec (nil: not at all).
 func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, until events.Position, h events.Handler) error {
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return events.ErrClosed
 	}
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.cfg.SubjectPrefix + ".>"},
@@ -529,7 +518,7 @@ func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, unti
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if s.isClosed() {
+			if s.shutdown.Closed() {
 				return events.ErrClosed
 			}
 			return fmt.Errorf("consume: %w: %v", events.ErrUnavailable, err)
@@ -555,8 +544,7 @@ func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, unti
 // Close drains the connection and stops an embedded server. Every
 // acknowledged append was fsynced before its acknowledgement.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		close(s.closed)
+	s.shutdown.Once(func() {
 		if s.nc != nil {
 			_ = s.nc.Drain()
 			for i := 0; i < 100 && !s.nc.IsClosed(); i++ {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"sync"
 	"time"
 
 	kdb "github.com/kurrent-io/KurrentDB-Client-Go/kurrentdb"
@@ -39,8 +38,7 @@ type Store struct {
 	codec  *events.Codec
 	logger *slog.Logger
 
-	closeOnce sync.Once
-	closed    chan struct{}
+	shutdown *events.Shutdown
 }
 
 var _ events.Store = (*Store)(nil)
@@ -76,7 +74,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kurrentdb: %w", err)
 	}
-	s := &Store{cfg: cfg, client: client, codec: cfg.Codec, logger: cfg.Logger, closed: make(chan struct{})}
+	s := &Store{cfg: cfg, client: client, codec: cfg.Codec, logger: cfg.Logger, shutdown: events.NewShutdown()}
 	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 	defer cancel()
 	if err := s.ping(pctx); err != nil {
@@ -119,15 +117,6 @@ func (s *Store) Client() *kdb.Client { return s.client }
 // StreamName returns the KurrentDB stream of an aggregate stream.
 func (s *Store) StreamName(stream string) string { return streamName(s.cfg.StreamPrefix, stream) }
 
-func (s *Store) isClosed() bool {
-	select {
-	case <-s.closed:
-		return true
-	default:
-		return false
-	}
-}
-
 // Append implements events.Store.
 func (s *Store) Append(ctx context.Context, stream string, expected events.Expected, recs ...events.Record) (events.Position, error) {
 	if len(recs) == 0 {
@@ -136,7 +125,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	if stream == "" {
 		return 0, errors.New("kurrentdb: empty stream name")
 	}
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return 0, events.ErrClosed
 	}
 	data, err := toEventData(s.codec, time.Now().UTC(), recs)
@@ -179,7 +168,7 @@ func (s *Store) positionAt(ctx context.Context, name string, rev uint64) (events
 
 // Load implements events.Store.
 func (s *Store) Load(ctx context.Context, stream string) ([]events.Envelope, error) {
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return nil, events.ErrClosed
 	}
 	name := s.StreamName(stream)
@@ -240,7 +229,7 @@ func (s *Store) readStream(ctx context.Context, name string, from uint64, n uint
 // no server-side filter for reads, so other applications' events written
 // after it are skipped on the client).
 func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
-	if s.isClosed() {
+	if s.shutdown.Closed() {
 		return 0, events.ErrClosed
 	}
 	rs, err := s.client.ReadAll(ctx, kdb.ReadAllOptions{Direction: kdb.Backwards, From: kdb.End{}}, math.MaxInt64)
@@ -310,7 +299,7 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if s.isClosed() {
+		if s.shutdown.Closed() {
 			return events.ErrClosed
 		}
 		if permanent(err) {
@@ -327,7 +316,7 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
-		case <-s.closed:
+		case <-s.shutdown.Done():
 			t.Stop()
 			return events.ErrClosed
 		case <-t.C:
@@ -343,7 +332,7 @@ func (s *Store) subscribeOnce(ctx context.Context, a *assembler, applied *events
 	defer cancel()
 	go func() {
 		select {
-		case <-s.closed:
+		case <-s.shutdown.Done():
 			cancel()
 		case <-sctx.Done():
 		}
@@ -391,8 +380,7 @@ func (s *Store) subscribeOnce(ctx context.Context, a *assembler, applied *events
 // Close releases the connection. Acknowledged appends are already durable
 // on the server.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		close(s.closed)
+	s.shutdown.Once(func() {
 		_ = s.client.Close()
 	})
 	return nil
