@@ -145,24 +145,22 @@ the others are still applied; the exit code is then 1.`,
 					return usageErrorf("%s: %w", file, err)
 				}
 			}
+			if err := checkIDs(conf); err != nil {
+				return usageErrorf("%s: %w", file, err)
+			}
 			c, err := f.client()
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			// Every failure is one of the changes: one that fails before
-			// it is planned (no id, no answer to its read) counts as one.
+			// it is planned (no answer to its read) counts as one.
 			var failures []string
 			changes, same := 0, 0
 			for _, k := range resourceKinds {
 				for i, want := range conf[k.name] {
-					id, _ := want[k.idField].(string)
+					id := want[k.idField].(string) // checkIDs
 					where := fmt.Sprintf("%s[%d]", k.name, i)
-					if id == "" {
-						failures = append(failures, fmt.Sprintf("%s: %s is missing", where, k.idField))
-						changes++
-						continue
-					}
 					path := "/" + k.name + "/" + url.PathEscape(id)
 					var cur map[string]any
 					_, err := c.do(cmd.Context(), http.MethodGet, path, nil, &cur)
@@ -328,6 +326,32 @@ func parseConfiguration(b []byte) (configuration, map[string]any, error) {
 		return nil, nil, err
 	}
 	return conf, prot, nil
+}
+
+// checkIDs refuses a file in which a resource has no id, or an id that
+// is not a string: an unquoted 01234567890 is a YAML number, its leading
+// zero lost. It runs before anything is applied, so a bad file changes
+// nothing.
+func checkIDs(conf configuration) error {
+	var bad []string
+	for _, k := range resourceKinds {
+		for i, want := range conf[k.name] {
+			switch v := want[k.idField].(type) {
+			case string:
+				if v == "" {
+					bad = append(bad, fmt.Sprintf("%s[%d]: %s is empty", k.name, i, k.idField))
+				}
+			case nil:
+				bad = append(bad, fmt.Sprintf("%s[%d]: %s is missing", k.name, i, k.idField))
+			default:
+				bad = append(bad, fmt.Sprintf("%s[%d]: %s must be a string: quote it (%v is read as a YAML %T)", k.name, i, k.idField, v, v))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return errors.New(strings.Join(bad, "; "))
+	}
+	return nil
 }
 
 // protectionChanges are the fields of the wanted protection that the

@@ -424,7 +424,7 @@ func TestAdminApplyCountsEveryFailure(t *testing.T) {
 	admin("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
 		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
 	file := tempFile(t, "apply.yaml", `domini:
-  - {ragioneSociale: Comune senza id, abilitato: true}
+  - {idDominio: "22222222222", ragioneSociale: Comune B, abilitato: true}
   - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
 `)
 	out, errOut, err := run(t, "admin", "--config", cfg, "apply", "-f", file)
@@ -433,5 +433,36 @@ func TestAdminApplyCountsEveryFailure(t *testing.T) {
 	}
 	if !strings.Contains(out, "applied 0 changes, 0 unchanged, 2 failed") || !strings.Contains(err.Error(), "2 of 2 changes failed") {
 		t.Fatalf("summary:\n%s%v\n%s", out, err, errOut)
+	}
+}
+
+// TestAdminApplyRefusesBadIDs: a resource without an id, or with one YAML
+// reads as a number (an unquoted idDominio loses its leading zero), makes
+// the file a usage error, each named, before anything is sent: the
+// context's service is not even reached (its port is closed).
+func TestAdminApplyRefusesBadIDs(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	admin := adminCLI(t, cfg)
+	admin("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
+		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
+	file := tempFile(t, "apply.yaml", `domini:
+  - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
+  - {ragioneSociale: Comune senza id, abilitato: true}
+  - {idDominio: 01234567890, ragioneSociale: Comune B, abilitato: true}
+tipiPendenza:
+  - {idTipoPendenza: "", descrizione: Vuoto}
+`)
+	_, _, err := run(t, "admin", "--config", cfg, "apply", "-f", file)
+	if exitCode(err) != exitUsage {
+		t.Fatalf("apply of a file with bad ids: exit %d (%v), want %d", exitCode(err), err, exitUsage)
+	}
+	for _, want := range []string{"domini[1]: idDominio is missing", "domini[2]: idDominio must be a string: quote it",
+		"tipiPendenza[0]: idTipoPendenza is empty"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "domini[0]") {
+		t.Errorf("error %q names a good resource", err)
 	}
 }
