@@ -139,6 +139,27 @@ func TestConsoleAuthorization(t *testing.T) {
 		cc.get("/console/manutenzione").expect(t, 403, "403000")
 		cc.get("/console/audit").expect(t, 403, "403000")
 	})
+	t.Run("settings_form_not_shown_to_who_may_not_read_them", func(t *testing.T) {
+		// A secret is stored; an operator without Configurazione e
+		// manutenzione R posts settings the save refuses for their input:
+		// it is refused as the page's GET refuses it, never shown the form
+		// that tells whether a secret is stored.
+		w.must(t, "PUT", bo+"/configurazioni/hardening", map[string]any{"abilitato": false,
+			"captcha": map[string]any{"serverURL": "http://127.0.0.1:9/siteverify", "secretKey": "s3cret", "soglia": 0.5}})
+		cc := w.consoleClient(t)
+		cc.login("opPendenze", pw)
+		cc.get("/console/")
+		cc.get("/console/impostazioni").expect(t, 403, "403000")
+		for _, form := range []url.Values{
+			{"soglia": {"abc"}},                           // the console's own check
+			{"serverURL": {"notaurl"}, "soglia": {"0.5"}}, // the command's
+			{"serverURL": {"http://127.0.0.1:1/x"}, "timeoutMs": {"x"}},
+		} {
+			p := cc.post("/console/impostazioni", form)
+			p.expect(t, 403, "403000")
+			p.lacks(t, "Chiave segreta", "registrata")
+		}
+	})
 	t.Run("csrf_missing_or_wrong_writes_nothing", func(t *testing.T) {
 		cc := w.consoleClient(t)
 		cc.login(adminUser, adminPass)

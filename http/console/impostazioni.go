@@ -46,7 +46,7 @@ func (c *Console) saveImpostazioni(rq *request) error {
 	pf := rq.r.PostForm
 	f := protezioneForm{Enabled: pf.Get("abilitato") == "on", ServerURL: pf.Get("serverURL"), Soglia: pf.Get("soglia"),
 		Parametro: pf.Get("parametro"), DenyOnFail: pf.Get("denyOnFail") == "on", TimeoutMs: pf.Get("timeoutMs"),
-		Errors: fieldErrors{}, CanWrite: true}
+		Errors: fieldErrors{}}
 	in := commands.ConfigureProtection{Enabled: f.Enabled, Captcha: commands.CaptchaInput{ServerURL: f.ServerURL,
 		SecretKey: pf.Get("secretKey"), Parametro: &f.Parametro, DenyOnFail: &f.DenyOnFail}}
 	if f.Soglia != "" {
@@ -63,19 +63,25 @@ func (c *Console) saveImpostazioni(rq *request) error {
 		}
 		in.Captcha.TimeoutMs = &v
 	}
+	status := http.StatusBadRequest
 	if len(f.Errors) == 0 {
 		res, err := c.impostazioniOps().PutProtezione(rq.r.Context(), rq.actor(), in)
 		if err == nil {
 			return c.afterWrite(rq, res, "/console/impostazioni")
 		}
-		fe, status, ok := formError(err)
+		fe, st, ok := formError(err)
 		if !ok {
 			return err
 		}
-		f.Errors = fe
-		f.SecretSet = c.deps.Model.Protection().Captcha.SecretKey != ""
-		return c.render(rq, status, "impostazioni.html", "Impostazioni", f)
+		f.Errors, status = fe, st
+	}
+	// The form comes back, saying whether a secret is stored, only to a
+	// caller the page's GET shows it to: the input is checked before the
+	// write's gate, so a refused save reaches here from anyone.
+	if err := operations.ReadConfigurazione(rq.p, nil); err != nil {
+		return err
 	}
 	f.SecretSet = c.deps.Model.Protection().Captcha.SecretKey != ""
-	return c.render(rq, http.StatusBadRequest, "impostazioni.html", "Impostazioni", f)
+	f.CanWrite = operations.WriteConfigurazione(rq.p, nil) == nil
+	return c.render(rq, status, "impostazioni.html", "Impostazioni", f)
 }
