@@ -3,6 +3,8 @@ package console
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"path"
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
@@ -18,9 +20,17 @@ type loginView struct {
 	Token    string
 }
 
-// safeNext keeps a post-login destination inside the console.
+// safeNext keeps a post-login destination inside the console: its path,
+// dot segments resolved as a browser resolves them (escaped ones too),
+// must stay under /console/.
 func safeNext(next string) string {
 	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/console/"
+	}
+	p, _, _ := strings.Cut(next, "?")
+	p, _, _ = strings.Cut(p, "#")
+	p, err := url.PathUnescape(p)
+	if err != nil || !strings.HasPrefix(path.Clean(p)+"/", "/console/") {
 		return "/console/"
 	}
 	return next
