@@ -83,7 +83,10 @@ func newCaptchaClient(checks int) *captchaClient {
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: 5 * time.Second,
 	}
-	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second}, warn: rate.NewLimiter(1, 1),
+	// A redirect is not followed: it would send the secret on to wherever
+	// it points. The 3xx is a reply that is not siteverify's (unavailable).
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &captchaClient{http: &http.Client{Transport: tr, Timeout: 60 * time.Second, CheckRedirect: noRedirect}, warn: rate.NewLimiter(1, 1),
 		checks: checks, perClient: min(captchaChecksPerClient, checks), byClient: map[string]int{}}
 }
 

@@ -45,6 +45,7 @@ type siteverifyServer struct {
 	mu      sync.Mutex
 	remotes []string
 	secrets []string
+	paths   []string // the path of each call
 }
 
 func newSiteverify(t *testing.T) *siteverifyServer {
@@ -71,7 +72,12 @@ func (sv *siteverifyServer) serve(w http.ResponseWriter, r *http.Request) {
 	sv.mu.Lock()
 	sv.remotes = append(sv.remotes, r.PostForm.Get("remoteip"))
 	sv.secrets = append(sv.secrets, r.PostForm.Get("secret"))
+	sv.paths = append(sv.paths, r.URL.Path)
 	sv.mu.Unlock()
+	if r.URL.Path == "/elsewhere" { // where "redirect" sends it: it would pass
+		reply(200, `{"success":true}`)
+		return
+	}
 	if r.PostForm.Get("secret") != svSecret {
 		reply(200, `{"success":false,"error-codes":["invalid-input-secret"]}`)
 		return
@@ -96,6 +102,8 @@ func (sv *siteverifyServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case "err500":
 		reply(500, `{"success":true}`)
+	case "redirect":
+		http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
 	case "garbage":
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = io.WriteString(w, "<html>ok</html>")
@@ -163,6 +171,7 @@ func TestPublicProtectionCaptcha(t *testing.T) {
 		{"status_500", "err500", false, unavailable},
 		{"garbage_body", "garbage", false, unavailable},
 		{"json_without_success", "no-success", false, unavailable},
+		{"redirected_not_followed", "redirect", false, unavailable}, // the secret goes nowhere else
 		{"connection_refused", "v2-ok", true, unavailable},
 	}
 	refused := refusedURL(t)
@@ -213,6 +222,9 @@ func TestPublicProtectionCaptcha(t *testing.T) {
 		t.Fatal("siteverify was never called")
 	}
 	for i := range sv.remotes {
+		if sv.paths[i] != "/recaptcha/api/siteverify" {
+			t.Fatalf("siteverify call %d went to %s: a redirect was followed with the secret", i, sv.paths[i])
+		}
 		if sv.remotes[i] != "127.0.0.1" || sv.secrets[i] != svSecret {
 			t.Fatalf("siteverify call %d: remoteip %q secret ok %v", i, sv.remotes[i], sv.secrets[i] == svSecret)
 		}
