@@ -22,7 +22,7 @@ type PatchPendenza struct {
 }
 
 // PatchPendenza authorizes with the operation of c.API
-// (operations.PatchOwnPendenza, operations.PatchPendenzaBackoffice) on the
+// (operations.PatchPendenza: the Pendenze API's or the Backoffice's) on the
 // pendenza its stream holds, then decides the change with
 // domain.ChangeStato: a repeat changes nothing (a paid pendenza is 422 by
 // the operation). The place the caller's right is decided at, and the one
@@ -33,9 +33,9 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 	if err != nil {
 		return Result{}, err
 	}
-	authorize := operations.PatchOwnPendenza
-	if c.API == domain.APIBackoffice {
-		authorize = operations.PatchPendenzaBackoffice
+	op, ok := operations.PatchPendenza(c.API)
+	if !ok {
+		return Result{}, fmt.Errorf("the %s API has no PATCH of pendenze", c.API)
 	}
 	return h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
 		pd, ok := storedPendenza(stream)
@@ -44,7 +44,7 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 		}
 		// The operation decides its gate before it looks the pendenza up:
 		// 403 before 404 (domain.Missing).
-		v, err := authorize(loaded{pd, ok}, actor.Principal, c.IDA2A, c.IDPendenza, nil)
+		v, err := op.Authorize(loaded{pd, ok}, actor.Principal, c.IDA2A, c.IDPendenza, nil)
 		if err != nil {
 			return nil, err
 		}

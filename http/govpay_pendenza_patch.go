@@ -43,13 +43,18 @@ func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (comman
 	return c, nil
 }
 
-// patchPendenza answers PATCH /pendenze/{idA2A}/{idPendenza} on api: gate
-// decides before the body is read (the Pendenze API: under the caller's
-// own idA2A; the Backoffice: Pendenze W), the command decides the rest.
-func (s *Server) patchPendenza(api domain.API, gate func(domain.Principal, string, operations.Recorder) error) echo.HandlerFunc {
+// patchPendenza answers PATCH /pendenze/{idA2A}/{idPendenza} on api: the
+// gate of api's patch (operations.PatchPendenza) decides before the body
+// is read, the command decides the rest with the same patch's operation.
+// An API without the patch is a mistake of the route table.
+func (s *Server) patchPendenza(api domain.API) echo.HandlerFunc {
+	op, ok := operations.PatchPendenza(api)
+	if !ok {
+		panic("httpapi: the " + api.String() + " API has no PATCH of pendenze")
+	}
 	return func(c *echo.Context) error {
 		var body pendenzaPatch
-		idA2A, idPendenza, err := s.gatedBody(c, pIDA2A, pIDPendenza, gate, &body)
+		idA2A, idPendenza, err := s.gatedBody(c, pIDA2A, pIDPendenza, op.Gate, &body)
 		if err != nil {
 			return err
 		}

@@ -120,7 +120,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIBackoffice, http.MethodGet, "/applicazioni", s.listApplicazioni},
 		{domain.APIBackoffice, http.MethodGet, "/pendenze", s.boListPendenze},
 		{domain.APIBackoffice, http.MethodGet, "/pendenze/:idA2A/:idPendenza", s.boGetPendenza},
-		{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIBackoffice, operations.PatchPendenzaBackofficeGate)},
+		{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIBackoffice)},
 		{domain.APIBackoffice, http.MethodGet, "/pagamenti", s.boListPagamenti},
 		{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id", s.boGetPagamento},
 		{domain.APIBackoffice, http.MethodGet, "/riconciliazioni", s.boListRiconciliazioni},
@@ -154,7 +154,7 @@ func (s *Server) apiRoutes() []route {
 		// Pendenze API create, update and read the pendenze they created.
 		{domain.APIPendenze, http.MethodPut, "/pendenze/:idA2A/:idPendenza", s.putPendenza},
 		{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza", s.getOwnPendenza},
-		{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIPendenze, operations.WritePendenzaUnder)},
+		{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIPendenze)},
 		{domain.APIPendenze, http.MethodGet, "/pendenze", s.listOwnPendenze},
 		{domain.APIPendenze, http.MethodGet, "/profilo", s.apiProfilo(domain.APIPendenze)},
 		{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPendenze)},

@@ -102,3 +102,75 @@ func TestReadGatesNameWhatTheyGate(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchPendenzaGateIsItsOperationsFirstCheck: PATCH of a pendenza is
+// decided by one pair per API (operations.PatchPendenza), whose gate the
+// route runs before the body is read and whose operation the command runs
+// on the stream: a caller the gate denies is denied alike by the
+// operation, whether the pendenza exists or not, and the operation's trail
+// starts with the gate's. An API without the patch has none.
+func TestPatchPendenzaGateIsItsOperationsFirstCheck(t *testing.T) {
+	t.Parallel()
+	m := model(t, 2, 4)
+	a0, a1 := principal(t, m, "app00000"), principal(t, m, "app00001")
+	operator := func(rights []string, domini ...string) domain.Principal {
+		role, err := domain.ParseRole("pendenze", maps.All(map[string][]string{domain.ServicePendenze.String(): rights}),
+			domini, nil, []string{"*"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return domain.Principal{Kind: domain.KindOperator, Name: "op", Enabled: true, Roles: []domain.Role{role}}
+	}
+	writerD0, writerD1, reader := operator([]string{"W"}, dominio(0)), operator([]string{"W"}, dominio(1)), operator([]string{"R"}, "*")
+	writerAll := operator([]string{"W"}, "*")
+	cases := []struct {
+		name             string
+		api              domain.API
+		p                domain.Principal
+		want             string // the gate's answer: "" admitted, else the rule
+		present, missing string // the operation's answers past an admitting gate
+	}{
+		{"pendenze_by_the_creator", domain.APIPendenze, a0, "", "", "404"},
+		{"pendenze_under_another_ida2a", domain.APIPendenze, a1, domain.RuleOwnIDA2A, "", ""},
+		{"pendenze_by_an_operator", domain.APIPendenze, writerAll, domain.RuleAPIEntry, "", ""},
+		{"backoffice_by_a_writer_of_every_entity", domain.APIBackoffice, writerAll, "", "", "404"},
+		{"backoffice_by_a_writer_of_its_entity", domain.APIBackoffice, writerD0, "", "", domain.RuleRoleScope},
+		{"backoffice_by_a_writer_of_another_entity", domain.APIBackoffice, writerD1, "", domain.RuleRoleScope, domain.RuleRoleScope},
+		{"backoffice_by_a_reader", domain.APIBackoffice, reader, domain.RuleServiceRight, "", ""},
+		{"backoffice_by_an_application", domain.APIBackoffice, a0, domain.RuleServiceRight, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			op, ok := operations.PatchPendenza(tc.api)
+			if !ok {
+				t.Fatalf("no patch on the %s API", tc.api)
+			}
+			var gateTrail trail
+			if got := answer(op.Gate(tc.p, "app00000", &gateTrail)); got != tc.want {
+				t.Fatalf("gate answers %q, want %q", got, tc.want)
+			}
+			for present, want := range map[bool]string{true: tc.present, false: tc.missing} {
+				if tc.want != "" {
+					want = tc.want // denied by the gate, whether the pendenza exists or not
+				}
+				id := "P0000000" // app00000's, at dominio(0)
+				if !present {
+					id = "P9999999"
+				}
+				var opTrail trail
+				if got := answer(errOf(op.Authorize(m, tc.p, "app00000", id, &opTrail))); got != want {
+					t.Errorf("present %v: operation answers %q, want %q", present, got, want)
+				}
+				if !slices.Equal(opTrail[:min(len(gateTrail), len(opTrail))], gateTrail) {
+					t.Errorf("present %v: operation's trail %v does not start with its gate's %v", present, opTrail, gateTrail)
+				}
+			}
+		})
+	}
+	for _, api := range []domain.API{domain.APIPagamento, domain.APIRagioneria, domain.APINodo, {}} {
+		if _, ok := operations.PatchPendenza(api); ok {
+			t.Errorf("the %s API has a patch of pendenze", api)
+		}
+	}
+}

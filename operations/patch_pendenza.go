@@ -11,6 +11,28 @@ import (
 // itself is decided by domain.ChangeStato in the command, on the
 // pendenza's stream.
 
+// PatchPendenzaOn is PATCH /pendenze/{idA2A}/{idPendenza} on one API:
+// Gate, decided before the body is read (the first check of Authorize),
+// and Authorize, on the stored pendenza.
+type PatchPendenzaOn struct {
+	Gate      func(p domain.Principal, idA2A string, rec Recorder) error
+	Authorize func(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error)
+}
+
+// PatchPendenza is the patch of api, the one place that says which rule
+// decides it: the Pendenze API's (WritePendenzaUnder, PatchOwnPendenza)
+// or the Backoffice's (PatchPendenzaBackofficeGate,
+// PatchPendenzaBackoffice). ok is false for an API without the patch.
+func PatchPendenza(api domain.API) (op PatchPendenzaOn, ok bool) {
+	switch api {
+	case domain.APIPendenze:
+		return PatchPendenzaOn{Gate: WritePendenzaUnder, Authorize: PatchOwnPendenza}, true
+	case domain.APIBackoffice:
+		return PatchPendenzaOn{Gate: PatchPendenzaBackofficeGate, Authorize: PatchPendenzaBackoffice}, true
+	}
+	return PatchPendenzaOn{}, false
+}
+
 // PatchOwnPendenza is the Pendenze v2 patch: only under the caller's own
 // idA2A (decided before the lookup, so it may learn a pendenza is missing
 // there), and only by the creator while its PENDENZE grant still covers

@@ -210,7 +210,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIBackoffice, Name: "patch-pendenza", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza: Pendenze W on its entity × type",
 		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
-		decide: pendenzaRead(operations.PatchPendenzaBackoffice)},
+		decide: pendenzaRead(patchOf(domain.APIBackoffice))},
 	{API: domain.APIBackoffice, Name: "servizio",
 		Summary: "use a service right (servizio, autorizzazione R|W), optionally on an idDominio, an idTipoPendenza, idDominio×idTipoPendenza, a stored pendenza (idA2A, idPendenza) or payment (idPagamento)",
 		Routes: []string{"GET /domini", "GET /domini/{idDominio}/unitaOperative", "GET /tipiPendenza", "PUT /tipiPendenza/{idTipoPendenza}",
@@ -316,7 +316,7 @@ var catalogue = []*Operation{
 		}},
 	{API: domain.APIPendenze, Name: "patch", Summary: "cancel or reopen (PATCH of /stato) the pendenza idA2A/idPendenza the caller created",
 		Routes: []string{"PATCH /pendenze/{idA2A}/{idPendenza}"},
-		decide: pendenzaRead(operations.PatchOwnPendenza)},
+		decide: pendenzaRead(patchOf(domain.APIPendenze))},
 	{API: domain.APIPendenze, Name: "read", Summary: "read the pendenza idA2A/idPendenza",
 		Routes: []string{"GET /pendenze/{idA2A}/{idPendenza}"},
 		decide: pendenzaRead(operations.ReadOwnPendenza)},
@@ -576,6 +576,13 @@ func pendenzaRead[M, T any](op func(M, domain.Principal, string, string, operati
 	return func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 		return reads(needPendenza(r), func() (T, error) { return op(any(m).(M), p, r.IDA2A, r.IDPendenza, rec) })
 	}
+}
+
+// patchOf is the decision of api's PATCH of a pendenza, as its route and
+// command take it (operations.PatchPendenza).
+func patchOf(api domain.API) func(operations.Pendenze, domain.Principal, string, string, operations.Recorder) (domain.PendenzaView, error) {
+	op, _ := operations.PatchPendenza(api)
+	return op.Authorize
 }
 
 // dominioRead adapts a read of the resource of idDominio named by the
