@@ -13,7 +13,7 @@ import (
 // sees only what a role giving that right has in scope.
 
 func (s *Server) boListPendenze(c *echo.Context) error {
-	scope, err := operations.BackofficeList(callerOf(c).principal, domain.ServicePendenze, nil)
+	scope, err := operations.PendenzeList(callerOf(c).principal, nil)
 	if err != nil {
 		return err
 	}
@@ -22,7 +22,7 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 		return err
 	}
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
-		return (dominio == "" || v.IDDominio == dominio) && scope.AdmitsPlace(v.Place())
+		return (dominio == "" || v.IDDominio == dominio) && scope.AdmitsPendenza(v)
 	}})
 	return pageJSON(c, filterStato(items, stato), toPendenza)
 }

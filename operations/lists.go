@@ -90,6 +90,12 @@ func RendicontazioniList(p domain.Principal, only string, rec Recorder) (EntityS
 	return s, err
 }
 
+// PendenzeList is the gate of the Backoffice's list of pendenze (Pendenze
+// R); the list then shows each pendenza AdmitsPendenza keeps.
+func PendenzeList(p domain.Principal, rec Recorder) (EntityScope, error) {
+	return BackofficeList(p, domain.ServicePendenze, rec)
+}
+
 // RicevuteList is the gate of the Backoffice's list of receipts: they are
 // payments' evidence, so Pagamenti R, each receipt then kept by the
 // entity (EntityScope.Admits).
@@ -146,6 +152,13 @@ func (e EntityScope) AdmitsPlace(pl domain.Place) bool {
 		return domain.CanReadRagioneriaPlace(e.p, pl) == nil
 	}
 	return domain.CanOnPlace(e.p, e.service, domain.RightRead, pl) == nil
+}
+
+// AdmitsPendenza reports whether the list shows the stored pendenza v: a
+// role giving the list's right holds its place, as a read of one decides
+// (OnPendenza).
+func (e EntityScope) AdmitsPendenza(v domain.PendenzaView) bool {
+	return e.AdmitsPlace(v.Place())
 }
 
 // AdmitsPayment reports whether a Backoffice list shows payment v: a role

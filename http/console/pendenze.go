@@ -57,11 +57,11 @@ func (c *Console) pendenze() pendenzeOps { return c.ops }
 // PagePendenze: GET /pendenze?idDominio= (Pendenze R; every row in the
 // scope of a role giving it), read from the entity's index.
 func (b backoffice) PagePendenze(p domain.Principal, f pendenzeFilter) (pendenzePage, error) {
-	scope, err := operations.BackofficeList(p, domain.ServicePendenze, nil)
+	scope, err := operations.PendenzeList(p, nil)
 	if err != nil {
 		return pendenzePage{}, err
 	}
-	keep := func(v domain.PendenzaView) bool { return scope.AdmitsPlace(v.Place()) }
+	keep := scope.AdmitsPendenza
 	if f.Avviso != "" {
 		pd, ok := b.model.PendenzaByNotice(f.Dominio, f.Avviso)
 		if !ok || !keep(pd.View()) {
@@ -77,7 +77,7 @@ func (c *Console) listPendenze(rq *request) error {
 	q := rq.r.URL.Query()
 	f := pendenzeFilter{Dominio: q.Get("idDominio"), Avviso: q.Get("numeroAvviso"), Pagina: paginaOf(q.Get("pagina"))}
 	v := pendenzeView{}
-	scope, err := operations.BackofficeList(rq.p, domain.ServicePendenze, nil)
+	scope, err := operations.PendenzeList(rq.p, nil)
 	if err != nil {
 		return err
 	}
