@@ -12,7 +12,9 @@ package domain
 var (
 	errNotOwnIDA2A  = &ForbiddenError{Rule: RuleOwnIDA2A, Detail: "an application writes pendenze only under its own idA2A"}
 	errNotCreator   = &ForbiddenError{Rule: RuleCreator, Detail: "an application reads only the pendenze it created"}
+	errNotUpdater   = &ForbiddenError{Rule: RuleCreator, Detail: "only the application that created the pendenza may update it"}
 	errNotReconcile = &ForbiddenError{Rule: RuleCreator, Detail: "an application reads only the reconciliations it created"}
+	errNotRewriter  = &ForbiddenError{Rule: RuleCreator, Detail: "another application created this reconciliation"}
 )
 
 // ownedBy requires an active application authorized on api whose idA2A is
@@ -41,15 +43,15 @@ func CanCreatePendenza(p Principal, pathIDA2A string, at Place) error {
 // CanUpdatePendenza decides an update of existing at pathIDA2A to the
 // place to: the write gate, CanWriteUnderIDA2A (pathIDA2A must be the
 // caller's own, RuleOwnIDA2A), then the caller must have created existing
-// (RuleCreator), and the new place must still be in its grant
+// (RuleCreator, the rule CanReadOwnPendenza reads it by), and the new place must still be in its grant
 // (RuleAPIScope). Whether the old place is still in the grant does not
 // matter: the creator may move a pendenza back into scope.
 func CanUpdatePendenza(p Principal, existing PendenzaView, pathIDA2A string, to Place) error {
 	if err := CanWriteUnderIDA2A(p, pathIDA2A); err != nil {
 		return err
 	}
-	if existing.IDA2A != p.IDA2A {
-		return deny(RuleCreator, "only the application that created the pendenza may update it")
+	if err := ownedBy(&p, APIPendenze, existing.IDA2A, errNotUpdater); err != nil {
+		return err
 	}
 	return inGrant(&p, APIPendenze, to.IDDominio, to.IDUnita, to.IDTipoPendenza)
 }

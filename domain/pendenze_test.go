@@ -1,6 +1,9 @@
 package domain
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestPendenzeRules(t *testing.T) {
 	t.Parallel()
@@ -38,4 +41,38 @@ func TestPendenzeRules(t *testing.T) {
 		{"ask_own_ida2a", CanAskAboutIDA2A(a, "A"), ""},
 		{"ask_other_ida2a", CanAskAboutIDA2A(a, "B"), RuleCreator},
 	})
+}
+
+// TestCreatorRuleIsOneForReadAndWrite: the creator-only rule that lets an
+// application write a pendenza or a reconciliation again is the one that
+// lets it read it (ownedBy): for every caller and creator, once the write's
+// own gate passed, the write is denied by RuleCreator exactly when the
+// read is.
+func TestCreatorRuleIsOneForReadAndWrite(t *testing.T) {
+	t.Parallel()
+	all := []Grant{{API: APIPendenze, Domini: Entities(ScopeAll()), Tipi: ScopeAll()},
+		{API: APIRagioneria, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}}
+	callers := []Principal{app("A", all...), app("B", all...), app("", all...), app("A", all[0]), app("A", all[1])}
+	creator := func(err error) bool {
+		var fe *ForbiddenError
+		return errors.As(err, &fe) && fe.Rule == RuleCreator
+	}
+	for _, p := range callers {
+		for _, owner := range []string{"A", "B", ""} {
+			v := PendenzaView{IDA2A: owner, IDPendenza: "P1", IDDominio: d1, IDTipoPendenza: tA}
+			if CanWriteUnderIDA2A(p, p.IDA2A) == nil {
+				update, read := CanUpdatePendenza(p, v, p.IDA2A, v.Place()), CanReadOwnPendenza(p, v)
+				if creator(update) != creator(read) {
+					t.Errorf("%q on a pendenza of %q: update %v, read %v", p.IDA2A, owner, update, read)
+				}
+			}
+			r := ReconciliationView{IDDominio: d1, ID: "r", IDA2A: owner}
+			if CanAskWriteReconciliation(p, d1) == nil {
+				write, read := CanWriteReconciliation(p, d1, &r), CanReadReconciliation(p, r)
+				if creator(write) != creator(read) {
+					t.Errorf("%q on a reconciliation of %q: write %v, read %v", p.IDA2A, owner, write, read)
+				}
+			}
+		}
+	}
 }

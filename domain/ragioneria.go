@@ -54,14 +54,15 @@ func CanAskWriteReconciliation(p Principal, idDominio string) error {
 // CanWriteReconciliation decides PUT /riconciliazioni/{idDominio}/{id}:
 // the write gate, CanAskWriteReconciliation (idDominio must be in scope,
 // RuleAPIScope); existing is the reconciliation already stored under that
-// id, if any, and must be the caller's own (RuleCreator), which makes a
-// repeat idempotent for its creator only.
+// id, if any, and must be the caller's own (RuleCreator, the rule
+// CanReadReconciliation reads it by), which makes a repeat idempotent for
+// its creator only.
 func CanWriteReconciliation(p Principal, idDominio string, existing *ReconciliationView) error {
 	if err := CanAskWriteReconciliation(p, idDominio); err != nil {
 		return err
 	}
-	if existing != nil && existing.IDA2A != p.IDA2A {
-		return deny(RuleCreator, "another application created this reconciliation")
+	if existing != nil {
+		return ownedBy(&p, APIRagioneria, existing.IDA2A, errNotRewriter)
 	}
 	return nil
 }
