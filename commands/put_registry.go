@@ -83,7 +83,7 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	); err != nil {
 		return Result{}, err
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaPagoPA, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteRegistry(actor.Principal, domain.RegistryIntermediari, nil); err != nil {
 		return Result{}, err
 	}
 	hash, err := hashOptional(c.ConnectorPassword)
@@ -146,7 +146,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteRegistry(actor.Principal, domain.RegistryRuoli, nil); err != nil {
 		return Result{}, err
 	}
 	if err := domain.CanGrantRole(actor.Principal, role); err != nil {
@@ -303,7 +303,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err != nil {
 		return Result{}, err
 	}
-	if err := operations.UseService(actor.Principal, domain.ServiceAnagraficaRuoli, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteRegistry(actor.Principal, domain.RegistryOperatori, nil); err != nil {
 		return Result{}, err
 	}
 	if err := h.mayRegister(c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {

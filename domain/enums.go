@@ -128,6 +128,28 @@ func ParseService(s string) (Service, error) {
 
 func (s Service) String() string { return serviceNames[s.i] }
 
+// Registry is one of the Backoffice's unscoped registries, with the
+// service whose rights govern it (API.md section 4): every read, list and
+// write of the registry needs that service's R or W, and takes it from
+// here. The zero value is invalid. (Domini and tipiPendenza are scoped and
+// decided by place, not by a Registry.)
+type Registry struct {
+	name    string
+	service Service
+}
+
+var (
+	RegistryIntermediari = Registry{"intermediari", ServiceAnagraficaPagoPA}
+	RegistryRuoli        = Registry{"ruoli", ServiceAnagraficaRuoli}
+	RegistryOperatori    = Registry{"operatori", ServiceAnagraficaRuoli}
+	RegistryApplicazioni = Registry{"applicazioni", ServiceAnagraficaApplicazioni}
+)
+
+// Service is the service whose rights govern the registry.
+func (r Registry) Service() Service { return r.service }
+
+func (r Registry) String() string { return r.name }
+
 // Right is R (read, GETs) or W (write). Rights is a set of them.
 type Right uint8
 

@@ -78,11 +78,11 @@ func (s *Server) putRuolo(c *echo.Context) error {
 }
 
 func (s *Server) getRuolo(c *echo.Context) error {
-	return readRegistry(c, "idRuolo", s.model.Role, domain.ServiceAnagraficaRuoli, toRuolo)
+	return readRegistry(c, "idRuolo", s.model.Role, domain.RegistryRuoli, toRuolo)
 }
 
 func (s *Server) listRuoli(c *echo.Context) error {
-	return listRegistry(c, domain.ServiceAnagraficaRuoli, s.model.Roles, toRuolo)
+	return listRegistry(c, domain.RegistryRuoli, s.model.Roles, toRuolo)
 }
 
 // --- operatori ---
@@ -169,11 +169,11 @@ func (s *Server) getOperatore(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return registryJSON(c, s.model.Operator, domain.ServiceAnagraficaRuoli, principal, toOperatore)
+	return registryJSON(c, s.model.Operator, domain.RegistryOperatori, principal, toOperatore)
 }
 
 func (s *Server) listOperatori(c *echo.Context) error {
-	return listRegistry(c, domain.ServiceAnagraficaRuoli, s.model.Operators, toOperatore)
+	return listRegistry(c, domain.RegistryOperatori, s.model.Operators, toOperatore)
 }
 
 // --- applicazioni ---
@@ -330,9 +330,9 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 }
 
 func (s *Server) getApplicazione(c *echo.Context) error {
-	return readRegistry(c, "idA2A", s.model.Application, domain.ServiceAnagraficaApplicazioni, toApplicazione)
+	return readRegistry(c, "idA2A", s.model.Application, domain.RegistryApplicazioni, toApplicazione)
 }
 
 func (s *Server) listApplicazioni(c *echo.Context) error {
-	return listRegistry(c, domain.ServiceAnagraficaApplicazioni, s.model.Applications, toApplicazione)
+	return listRegistry(c, domain.RegistryApplicazioni, s.model.Applications, toApplicazione)
 }

@@ -192,37 +192,37 @@ func toIntermediario(in *projections.Intermediary) intermediarioView {
 // getIntermediario needs Anagrafica PagoPA R. The connector's password is
 // never returned, only its principal.
 func (s *Server) getIntermediario(c *echo.Context) error {
-	return readRegistry(c, "idIntermediario", s.model.Intermediary, domain.ServiceAnagraficaPagoPA, toIntermediario)
+	return readRegistry(c, "idIntermediario", s.model.Intermediary, domain.RegistryIntermediari, toIntermediario)
 }
 
 func (s *Server) listIntermediari(c *echo.Context) error {
-	return listRegistry(c, domain.ServiceAnagraficaPagoPA, s.model.Intermediaries, toIntermediario)
+	return listRegistry(c, domain.RegistryIntermediari, s.model.Intermediaries, toIntermediario)
 }
 
-// readRegistry answers GET of one entry of an unscoped registry, named by
-// the path parameter param (an id): operations.ReadRegistry decides and
-// finds it, view renders it.
-func readRegistry[T, V any](c *echo.Context, param string, find func(string) (T, bool), svc domain.Service, view func(T) V) error {
+// readRegistry answers GET of one entry of the unscoped registry reg,
+// named by the path parameter param (an id): operations.ReadRegistry
+// decides and finds it, view renders it.
+func readRegistry[T, V any](c *echo.Context, param string, find func(string) (T, bool), reg domain.Registry, view func(T) V) error {
 	id, err := pathParam(c, param, commands.ValidID)
 	if err != nil {
 		return err
 	}
-	return registryJSON(c, find, svc, id, view)
+	return registryJSON(c, find, reg, id, view)
 }
 
 // registryJSON decides and answers the registry entry id.
-func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), svc domain.Service, id string, view func(T) V) error {
-	v, err := operations.ReadRegistry(find, callerOf(c).principal, svc, id, nil)
+func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), reg domain.Registry, id string, view func(T) V) error {
+	v, err := operations.ReadRegistry(find, callerOf(c).principal, reg, id, nil)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, view(v))
 }
 
-// listRegistry answers a page of an unscoped registry: the service's R,
-// then every entry of all.
-func listRegistry[T, V any](c *echo.Context, svc domain.Service, all func() []T, view func(T) V) error {
-	entries, err := operations.ListRegistry(all, callerOf(c).principal, svc, nil)
+// listRegistry answers a page of the unscoped registry reg: its service's
+// R, then every entry of all.
+func listRegistry[T, V any](c *echo.Context, reg domain.Registry, all func() []T, view func(T) V) error {
+	entries, err := operations.ListRegistry(all, callerOf(c).principal, reg, nil)
 	if err != nil {
 		return err
 	}

@@ -83,12 +83,12 @@ func sameJSON(a, b any) bool {
 	return bytes.Equal(x, y)
 }
 
-// patchRegistry answers PATCH of a Backoffice registry entry:
-// operations.PatchRegistry decides (the service's W, then the body, then
+// patchRegistry answers PATCH of an entry of the Backoffice registry reg:
+// operations.PatchRegistry decides (reg's service's W, then the body, then
 // the entry as GET renders it: view, 404 when missing), then the patch is
 // applied and the PUT handler put on the patched entry. adjust, when not nil, reconciles members a patch made
 // disagree.
-func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (string, error), view func(string) (any, bool),
+func (s *Server) patchRegistry(reg domain.Registry, readID func(*echo.Context) (string, error), view func(string) (any, bool),
 	p patchable, adjust func(doc map[string]any, touched map[string]bool) error, put echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		id, err := readID(c)
@@ -96,7 +96,7 @@ func (s *Server) patchRegistry(svc domain.Service, readID func(*echo.Context) (s
 			return err
 		}
 		var ops []patchOp
-		v, err := operations.PatchRegistry(view, callerOf(c).principal, svc, id, func() error { return s.decodeJSON(c, &ops) }, nil)
+		v, err := operations.PatchRegistry(view, callerOf(c).principal, reg, id, func() error { return s.decodeJSON(c, &ops) }, nil)
 		if err != nil {
 			return err
 		}
@@ -161,16 +161,16 @@ var (
 )
 
 func (s *Server) patchApplicazione(c *echo.Context) error {
-	return s.patchRegistry(domain.ServiceAnagraficaApplicazioni, idParam("idA2A", commands.ValidID),
+	return s.patchRegistry(domain.RegistryApplicazioni, idParam("idA2A", commands.ValidID),
 		registryView(s.model.Application, toApplicazione), patchApplicazione, applicationScope, s.putApplicazione)(c)
 }
 
 func (s *Server) patchOperatore(c *echo.Context) error {
-	return s.patchRegistry(domain.ServiceAnagraficaRuoli, principalParam,
+	return s.patchRegistry(domain.RegistryOperatori, principalParam,
 		registryView(s.model.Operator, toOperatore), patchOperatore, nil, s.putOperatore)(c)
 }
 
 func (s *Server) patchRuolo(c *echo.Context) error {
-	return s.patchRegistry(domain.ServiceAnagraficaRuoli, idParam("idRuolo", commands.ValidID),
+	return s.patchRegistry(domain.RegistryRuoli, idParam("idRuolo", commands.ValidID),
 		registryView(s.model.Role, toRuolo), patchRuolo, nil, s.putRuolo)(c)
 }

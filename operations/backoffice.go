@@ -111,11 +111,18 @@ func WriteEntity(m Intermediaries, p domain.Principal, idDominio, idIntermediari
 	return check(rec, "intermediary", nil)
 }
 
-// ReadRegistry is GET of one entry of an unscoped Backoffice registry
-// (tipiPendenza, intermediari, ruoli, operatori, applicazioni): the
-// service's R, then the entry, found by lookup.
-func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec Recorder) (T, error) {
-	return find(rec, UseService(p, s, domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
+// ReadRegistry is GET of one entry of the unscoped Backoffice registry reg
+// (intermediari, ruoli, operatori, applicazioni): reg's service's R, then
+// the entry, found by lookup.
+func ReadRegistry[T any](lookup func(string) (T, bool), p domain.Principal, reg domain.Registry, id string, rec Recorder) (T, error) {
+	return find(rec, UseService(p, reg.Service(), domain.RightRead, rec), func() (T, bool) { return lookup(id) }, nil)
+}
+
+// WriteRegistry is the gate of every write of the unscoped Backoffice
+// registry reg (its PUT and PATCH): reg's service's W. What the body
+// grants is then decided by delegation, in the command.
+func WriteRegistry(p domain.Principal, reg domain.Registry, rec Recorder) error {
+	return UseService(p, reg.Service(), domain.RightWrite, rec)
 }
 
 // ListPaymentsBackoffice is GET /pagamenti of the Backoffice: Pagamenti
@@ -129,14 +136,14 @@ func ListPaymentsBackoffice(all func(keep func(*projections.Payment) bool) []*pr
 	return all(func(pay *projections.Payment) bool { return scope.AdmitsPayment(pay.View()) }), nil
 }
 
-// PatchRegistry is PATCH of one entry of an unscoped Backoffice registry:
-// the service's W, then the patch (readBody: only a writer's body is
+// PatchRegistry is PATCH of one entry of the unscoped Backoffice registry
+// reg: WriteRegistry, then the patch (readBody: only a writer's body is
 // read), then the entry it applies to, found by lookup as it stands once
 // the body is in (403, then 400, then 404). The patched entry is then
 // written as its PUT writes it, deciding again.
-func PatchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, readBody func() error, rec Recorder) (T, error) {
+func PatchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, reg domain.Registry, id string, readBody func() error, rec Recorder) (T, error) {
 	var zero T
-	if err := UseService(p, s, domain.RightWrite, rec); err != nil {
+	if err := WriteRegistry(p, reg, rec); err != nil {
 		return zero, err
 	}
 	if err := readBody(); err != nil {
@@ -158,8 +165,8 @@ type Principals interface {
 // other kind and for a missing name alike, so it never learns which names
 // exist; a caller holding both learns that a name is missing (404).
 func ReadPrincipal(m Principals, p domain.Principal, name string, rec Recorder) (*projections.PrincipalRecord, error) {
-	apps := UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightRead, nil)
-	ops := UseService(p, domain.ServiceAnagraficaRuoli, domain.RightRead, nil)
+	apps := UseService(p, domain.RegistryApplicazioni.Service(), domain.RightRead, nil)
+	ops := UseService(p, domain.RegistryOperatori.Service(), domain.RightRead, nil)
 	var neither error // the denial when the caller holds neither right
 	if apps != nil && ops != nil {
 		neither = apps
@@ -170,19 +177,19 @@ func ReadPrincipal(m Principals, p domain.Principal, name string, rec Recorder) 
 		return nil, err
 	}
 	if r.Principal.Kind == domain.KindApplication {
-		needs(rec, domain.ServiceAnagraficaApplicazioni, domain.RightRead)
+		needs(rec, domain.RegistryApplicazioni.Service(), domain.RightRead)
 		return r, check(rec, "UseService", apps)
 	}
-	needs(rec, domain.ServiceAnagraficaRuoli, domain.RightRead)
+	needs(rec, domain.RegistryOperatori.Service(), domain.RightRead)
 	return r, check(rec, "UseService", ops)
 }
 
-// ListRegistry is GET of a whole unscoped Backoffice registry
+// ListRegistry is GET of the whole unscoped Backoffice registry reg
 // (intermediari, ruoli, operatori, applicazioni; the scoped ones are
-// ListDomini and ListTipiPendenza): the service's R, then every entry all
+// ListDomini and ListTipiPendenza): reg's service's R, then every entry all
 // returns.
-func ListRegistry[T any](all func() []T, p domain.Principal, s domain.Service, rec Recorder) ([]T, error) {
-	if err := UseService(p, s, domain.RightRead, rec); err != nil {
+func ListRegistry[T any](all func() []T, p domain.Principal, reg domain.Registry, rec Recorder) ([]T, error) {
+	if err := UseService(p, reg.Service(), domain.RightRead, rec); err != nil {
 		return nil, err
 	}
 	return all(), nil
@@ -201,10 +208,11 @@ func ReadPaymentBackoffice(m Payments, p domain.Principal, id string, rec Record
 }
 
 // WriteApplicazione is PUT /applicazioni/{idA2A} (and a PATCH, written as
-// its PUT): Anagrafica Applicazioni W, then idA2A must not be the creator
-// reserved to the Pagamento API's pendenze (domain.PortalIDA2A, 422).
+// its PUT): WriteRegistry of applicazioni, then idA2A must not be the
+// creator reserved to the Pagamento API's pendenze (domain.PortalIDA2A,
+// 422).
 func WriteApplicazione(p domain.Principal, idA2A string, rec Recorder) error {
-	if err := UseService(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, rec); err != nil {
+	if err := WriteRegistry(p, domain.RegistryApplicazioni, rec); err != nil {
 		return err
 	}
 	var err error

@@ -174,3 +174,62 @@ func TestPatchPendenzaGateIsItsOperationsFirstCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryGatesTakeTheRegistrysService: the read, list, write and
+// PATCH of each unscoped Backoffice registry admit a caller holding exactly
+// the registry's service (API.md section 4) with the right they need, and
+// deny, by the service-right rule, a caller holding any other service or
+// only the other right.
+func TestRegistryGatesTakeTheRegistrysService(t *testing.T) {
+	t.Parallel()
+	registries := []struct {
+		registry domain.Registry
+		label    string // API.md's service of the registry
+	}{
+		{domain.RegistryIntermediari, "Anagrafica PagoPA"},
+		{domain.RegistryRuoli, "Anagrafica Ruoli"},
+		{domain.RegistryOperatori, "Anagrafica Ruoli"},
+		{domain.RegistryApplicazioni, "Anagrafica Applicazioni"},
+	}
+	holding := func(s domain.Service, right string) domain.Principal {
+		role, err := domain.ParseRole("r", maps.All(map[string][]string{s.String(): {right}}), []string{"*"}, nil, []string{"*"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return domain.Principal{Kind: domain.KindOperator, Name: "op", Enabled: true, Roles: []domain.Role{role}}
+	}
+	lookup := func(string) (string, bool) { return "entry", true }
+	gates := []struct {
+		name, right string // the right the gate needs
+		decide      func(domain.Principal, domain.Registry) error
+	}{
+		{"read", "R", func(p domain.Principal, r domain.Registry) error {
+			return errOf(operations.ReadRegistry(lookup, p, r, "id", nil))
+		}},
+		{"list", "R", func(p domain.Principal, r domain.Registry) error {
+			return errOf(operations.ListRegistry(func() []string { return nil }, p, r, nil))
+		}},
+		{"write", "W", func(p domain.Principal, r domain.Registry) error { return operations.WriteRegistry(p, r, nil) }},
+		{"patch", "W", func(p domain.Principal, r domain.Registry) error {
+			return errOf(operations.PatchRegistry(lookup, p, r, "id", func() error { return nil }, nil))
+		}},
+	}
+	for _, reg := range registries {
+		for _, g := range gates {
+			t.Run(reg.registry.String()+"_"+g.name, func(t *testing.T) {
+				t.Parallel()
+				for _, s := range domain.Services {
+					for _, right := range []string{"R", "W"} {
+						want := domain.RuleServiceRight
+						if s.String() == reg.label && right == g.right {
+							want = ""
+						}
+						if got := answer(g.decide(holding(s, right), reg.registry)); got != want {
+							t.Errorf("%s %s: answers %q, want %q", s, right, got, want)
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -15,14 +15,15 @@ import (
 )
 
 // The registry pages of Anagrafica: Tipi pendenza, Operatori, Ruoli,
-// Intermediari. Reads are operations.ReadRegistry / UseService with the
-// service the Backoffice API names; writes the Backoffice's commands. The
-// role page edits the ACL as the 9 services × R/W grid plus its entity and
-// type scope; what the operator does not hold itself is marked, and a
+// Intermediari. Reads are the Backoffice API's operations
+// (operations.ReadTipoPendenza, ReadRegistry, ListRegistry), each registry
+// named by its domain.Registry; writes the Backoffice's commands. The role
+// page edits the ACL as the 9 services × R/W grid plus its entity and type
+// scope; what the operator does not hold itself is marked, and a
 // save beyond it is refused with the delegation rule's reason.
 
 type anagraficaOps interface {
-	ReadRegistry(p domain.Principal, svc domain.Service, kind, id string) (any, error)
+	ReadRegistry(p domain.Principal, kind, id string) (any, error)
 	ListTipi(p domain.Principal) ([]events.PendenzaTypeRegistered, error)
 	PutTipo(ctx context.Context, a commands.Actor, in commands.PutPendenzaType) (commands.Result, error)
 	PutOperatore(ctx context.Context, a commands.Actor, in commands.PutOperator) (commands.Result, error)
@@ -34,16 +35,16 @@ var _ anagraficaOps = backoffice{}
 
 // ReadRegistry is GET of one registry entry (kind: tipo, operatore, ruolo,
 // intermediario) with the Backoffice's decision.
-func (b backoffice) ReadRegistry(p domain.Principal, svc domain.Service, kind, id string) (any, error) {
+func (b backoffice) ReadRegistry(p domain.Principal, kind, id string) (any, error) {
 	switch kind {
 	case "tipo":
 		return operations.ReadTipoPendenza(b.model, p, id, nil)
 	case "operatore":
-		return operations.ReadRegistry(b.model.Operator, p, svc, id, nil)
+		return operations.ReadRegistry(b.model.Operator, p, domain.RegistryOperatori, id, nil)
 	case "ruolo":
-		return operations.ReadRegistry(b.model.Role, p, svc, id, nil)
+		return operations.ReadRegistry(b.model.Role, p, domain.RegistryRuoli, id, nil)
 	default:
-		return operations.ReadRegistry(b.model.Intermediary, p, svc, id, nil)
+		return operations.ReadRegistry(b.model.Intermediary, p, domain.RegistryIntermediari, id, nil)
 	}
 }
 
@@ -90,10 +91,10 @@ func registryList[T any](c *Console, rq *request, svc domain.Service, title stri
 	return c.render(rq, http.StatusOK, "tabella.html", title, t)
 }
 
-// readAll is the rows of an unscoped registry, as the Backoffice API
+// readAll is the rows of the unscoped registry reg, as the Backoffice API
 // lists it (operations.ListRegistry).
-func readAll[T any](p domain.Principal, svc domain.Service, all func() []T) func() ([]T, error) {
-	return func() ([]T, error) { return operations.ListRegistry(all, p, svc, nil) }
+func readAll[T any](p domain.Principal, reg domain.Registry, all func() []T) func() ([]T, error) {
+	return func() ([]T, error) { return operations.ListRegistry(all, p, reg, nil) }
 }
 
 // yesNo is a boolean column.
@@ -120,9 +121,9 @@ func (c *Console) registryNew(rq *request, svc domain.Service, page, title strin
 // registryForm opens the form of the registry entry of that kind and id
 // as the registry's read operation lets the caller see it, shown by show;
 // an id it does not hold (the empty one too) is the read's 404.
-func (c *Console) registryForm(rq *request, svc domain.Service, kind, id, page string,
+func (c *Console) registryForm(rq *request, kind, id, page string,
 	show func(v any) (title string, form any)) error {
-	v, err := c.anagrafica().ReadRegistry(rq.p, svc, kind, id)
+	v, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (c *Console) newTipo(rq *request) error {
 }
 
 func (c *Console) formTipo(rq *request) error {
-	return c.registryForm(rq, domain.ServiceAnagraficaCreditore, "tipo", rq.r.PathValue("id"), "tipo.html",
+	return c.registryForm(rq, "tipo", rq.r.PathValue("id"), "tipo.html",
 		func(v any) (string, any) {
 			t := v.(events.PendenzaTypeRegistered)
 			return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
@@ -203,7 +204,7 @@ type operatoreForm struct {
 // them (GET /ruoli: Anagrafica Ruoli R), else only those the form's
 // principal holds already, so that saving the form keeps them.
 func (c *Console) roleChoices(p domain.Principal, held []string) []string {
-	if !may(p, domain.ServiceAnagraficaRuoli, domain.RightRead) {
+	if !may(p, domain.RegistryRuoli.Service(), domain.RightRead) {
 		return slices.Clone(held)
 	}
 	var out []string
@@ -214,11 +215,11 @@ func (c *Console) roleChoices(p domain.Principal, held []string) []string {
 }
 
 func (c *Console) listOperatori(rq *request) error {
-	svc := domain.ServiceAnagraficaRuoli
-	return registryList(c, rq, svc, "Operatori", &table{Caption: "Operatori", Empty: "Nessun operatore.",
+	reg := domain.RegistryOperatori
+	return registryList(c, rq, reg.Service(), "Operatori", &table{Caption: "Operatori", Empty: "Nessun operatore.",
 		Headers: []string{"Principal", "Ragione sociale", "Abilitato", "Ruoli"}},
 		link{Href: "/console/operatori?nuovo", Label: "Registra un nuovo operatore"},
-		readAll(rq.p, svc, c.deps.Model.Operators),
+		readAll(rq.p, reg, c.deps.Model.Operators),
 		func(o *projections.Operator) []cell {
 			return []cell{{Text: o.Principal, Href: "/console/operatore?principal=" + url.QueryEscape(o.Principal)},
 				{Text: o.RagioneSociale}, yesNo(o.Enabled), {Text: strings.Join(o.Roles, ", ")}}
@@ -226,12 +227,12 @@ func (c *Console) listOperatori(rq *request) error {
 }
 
 func (c *Console) newOperatore(rq *request) error {
-	return c.registryNew(rq, domain.ServiceAnagraficaRuoli, "operatore.html", "Nuovo operatore",
+	return c.registryNew(rq, domain.RegistryOperatori.Service(), "operatore.html", "Nuovo operatore",
 		func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)} })
 }
 
 func (c *Console) formOperatore(rq *request) error {
-	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
+	return c.registryForm(rq, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
 		func(v any) (string, any) {
 			o := v.(*projections.Operator)
 			return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
@@ -309,11 +310,11 @@ func itoa(i int) string {
 }
 
 func (c *Console) listRuoli(rq *request) error {
-	svc := domain.ServiceAnagraficaRuoli
-	return registryList(c, rq, svc, "Ruoli", &table{Caption: "Ruoli", Empty: "Nessun ruolo.",
+	reg := domain.RegistryRuoli
+	return registryList(c, rq, reg.Service(), "Ruoli", &table{Caption: "Ruoli", Empty: "Nessun ruolo.",
 		Headers: []string{"idRuolo", "Domini", "Tipi pendenza"}},
 		link{Href: "/console/ruoli?nuovo", Label: "Definisci un nuovo ruolo"},
-		readAll(rq.p, svc, c.deps.Model.Roles),
+		readAll(rq.p, reg, c.deps.Model.Roles),
 		func(r *projections.RoleRecord) []cell {
 			return []cell{recordLink("/console/ruoli/", r.Event.IDRuolo), {Text: strings.Join(r.Event.Domini, ", ")},
 				{Text: strings.Join(r.Event.TipiPendenza, ", ")}}
@@ -321,7 +322,7 @@ func (c *Console) listRuoli(rq *request) error {
 }
 
 func (c *Console) newRuolo(rq *request) error {
-	return c.registryNew(rq, domain.ServiceAnagraficaRuoli, "ruolo.html", "Nuovo ruolo",
+	return c.registryNew(rq, domain.RegistryRuoli.Service(), "ruolo.html", "Nuovo ruolo",
 		func() any {
 			f := &ruoloForm{New: true}
 			c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
@@ -330,7 +331,7 @@ func (c *Console) newRuolo(rq *request) error {
 }
 
 func (c *Console) formRuolo(rq *request) error {
-	return c.registryForm(rq, domain.ServiceAnagraficaRuoli, "ruolo", rq.r.PathValue("id"), "ruolo.html",
+	return c.registryForm(rq, "ruolo", rq.r.PathValue("id"), "ruolo.html",
 		func(v any) (string, any) {
 			r := v.(*projections.RoleRecord)
 			f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
@@ -385,11 +386,11 @@ type intermediarioForm struct {
 }
 
 func (c *Console) listIntermediari(rq *request) error {
-	svc := domain.ServiceAnagraficaPagoPA
-	return registryList(c, rq, svc, "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
+	reg := domain.RegistryIntermediari
+	return registryList(c, rq, reg.Service(), "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
 		Headers: []string{"idIntermediario", "Denominazione", "Abilitato", "Principal del connettore"}},
 		link{Href: "/console/intermediari?nuovo", Label: "Registra un nuovo intermediario"},
-		readAll(rq.p, svc, c.deps.Model.Intermediaries),
+		readAll(rq.p, reg, c.deps.Model.Intermediaries),
 		func(i *projections.Intermediary) []cell {
 			e := i.Event
 			return []cell{recordLink("/console/intermediari/", e.IDIntermediario), {Text: e.Denominazione}, yesNo(e.Enabled),
@@ -398,12 +399,12 @@ func (c *Console) listIntermediari(rq *request) error {
 }
 
 func (c *Console) newIntermediario(rq *request) error {
-	return c.registryNew(rq, domain.ServiceAnagraficaPagoPA, "intermediario.html", "Nuovo intermediario",
+	return c.registryNew(rq, domain.RegistryIntermediari.Service(), "intermediario.html", "Nuovo intermediario",
 		func() any { return &intermediarioForm{New: true, Enabled: true} })
 }
 
 func (c *Console) formIntermediario(rq *request) error {
-	return c.registryForm(rq, domain.ServiceAnagraficaPagoPA, "intermediario", rq.r.PathValue("id"), "intermediario.html",
+	return c.registryForm(rq, "intermediario", rq.r.PathValue("id"), "intermediario.html",
 		func(v any) (string, any) {
 			e := v.(*projections.Intermediary).Event
 			return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,

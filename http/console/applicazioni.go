@@ -20,7 +20,7 @@ import (
 func (c *Console) applicazioni() applicazioniOps { return c.ops }
 
 func (c *Console) listApplicazioni(rq *request) error {
-	return registryList(c, rq, domain.ServiceAnagraficaApplicazioni, "Applicazioni",
+	return registryList(c, rq, domain.RegistryApplicazioni.Service(), "Applicazioni",
 		&table{Caption: "Applicazioni registrate", Empty: "Nessuna applicazione.",
 			Headers: []string{"idA2A", "Principal", "Abilitata", "API autorizzate"}},
 		link{Href: "/console/applicazioni?nuova", Label: "Registra una nuova applicazione", ID: "nuova-applicazione"},
@@ -102,7 +102,7 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
 		}
 	}
-	f.CanWrite = may(p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite)
+	f.CanWrite = operations.WriteRegistry(p, domain.RegistryApplicazioni, nil) == nil
 	if f.Auth == "ssl" && f.Principal != "" {
 		if can, err := domain.CanonicalDN(f.Principal); err == nil {
 			f.Canonical = can
@@ -157,7 +157,7 @@ func formOf(a *projections.Application) appForm {
 }
 
 func (c *Console) newApplicazione(rq *request) error {
-	if err := operations.UseService(rq.p, domain.ServiceAnagraficaApplicazioni, domain.RightWrite, nil); err != nil {
+	if err := operations.WriteRegistry(rq.p, domain.RegistryApplicazioni, nil); err != nil {
 		return err
 	}
 	f := formOf(&projections.Application{Enabled: true})

@@ -54,12 +54,12 @@ var (
 
 // ListApplicazioni: GET /applicazioni (Anagrafica Applicazioni R).
 func (b backoffice) ListApplicazioni(p domain.Principal) ([]*projections.Application, error) {
-	return operations.ListRegistry(b.model.Applications, p, domain.ServiceAnagraficaApplicazioni, nil)
+	return operations.ListRegistry(b.model.Applications, p, domain.RegistryApplicazioni, nil)
 }
 
 // GetApplicazione: GET /applicazioni/{idA2A} (Anagrafica Applicazioni R, then 404).
 func (b backoffice) GetApplicazione(p domain.Principal, id string) (*projections.Application, error) {
-	return operations.ReadRegistry(b.model.Application, p, domain.ServiceAnagraficaApplicazioni, id, nil)
+	return operations.ReadRegistry(b.model.Application, p, domain.RegistryApplicazioni, id, nil)
 }
 
 // PutApplicazione: PUT /applicazioni/{idA2A}.

@@ -245,17 +245,17 @@ var catalogue = []*Operation{
 		Routes: []string{"GET /tipiPendenza/{idTipoPendenza}"},
 		decide: idRead(idTipoPendenza, operations.ReadTipoPendenza)},
 	registryOp("read-intermediario", "read the intermediary idIntermediario (Anagrafica PagoPA R)", "GET /intermediari/{idIntermediario}",
-		idIntermediario, domain.ServiceAnagraficaPagoPA, Model.Intermediary, operations.ReadRegistry),
+		idIntermediario, domain.RegistryIntermediari, Model.Intermediary, operations.ReadRegistry),
 	registryOp("read-ruolo", "read the role idRuolo (Anagrafica Ruoli R)", "GET /ruoli/{idRuolo}",
-		idRuolo, domain.ServiceAnagraficaRuoli, Model.Role, operations.ReadRegistry),
+		idRuolo, domain.RegistryRuoli, Model.Role, operations.ReadRegistry),
 	registryOp("patch-ruolo", "change the role idRuolo (Anagrafica Ruoli W; the body is not evaluated)", "PATCH /ruoli/{idRuolo}",
-		idRuolo, domain.ServiceAnagraficaRuoli, Model.Role, patchRegistry),
+		idRuolo, domain.RegistryRuoli, Model.Role, patchRegistry),
 	registryOp("read-operatore", "read the operator principalOperatore (Anagrafica Ruoli R)", "GET /operatori/{principal}",
-		principalOperatore, domain.ServiceAnagraficaRuoli, Model.Operator, operations.ReadRegistry),
+		principalOperatore, domain.RegistryOperatori, Model.Operator, operations.ReadRegistry),
 	registryOp("patch-operatore", "change the operator principalOperatore (Anagrafica Ruoli W; the body is not evaluated)", "PATCH /operatori/{principal}",
-		principalOperatore, domain.ServiceAnagraficaRuoli, Model.Operator, patchRegistry),
+		principalOperatore, domain.RegistryOperatori, Model.Operator, patchRegistry),
 	registryOp("read-applicazione", "read the application idA2A (Anagrafica Applicazioni R)", "GET /applicazioni/{idA2A}",
-		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, operations.ReadRegistry),
+		idA2A, domain.RegistryApplicazioni, Model.Application, operations.ReadRegistry),
 	{API: domain.APIBackoffice, Name: "write-applicazione", Summary: "register or update the application idA2A (Anagrafica Applicazioni W; the body, its roles and grants, is not evaluated)",
 		Routes: []string{"PUT /applicazioni/{idA2A}"},
 		decide: func(_ Model, p domain.Principal, r Resource, rec operations.Recorder) error {
@@ -265,7 +265,7 @@ var catalogue = []*Operation{
 			return operations.WriteApplicazione(p, idA2A.of(r), rec)
 		}},
 	registryOp("patch-applicazione", "change the application idA2A (Anagrafica Applicazioni W; the body is not evaluated)", "PATCH /applicazioni/{idA2A}",
-		idA2A, domain.ServiceAnagraficaApplicazioni, Model.Application, patchRegistry),
+		idA2A, domain.RegistryApplicazioni, Model.Application, patchRegistry),
 
 	receiptRead(domain.APIBackoffice, "read-ricevuta", "read the receipt idDominio/iuv/idRicevuta (Pagamenti R on idDominio)",
 		"GET /ricevute/{idDominio}/{iuv}/{idRicevuta}", operations.ReadRicevutaBackoffice),
@@ -612,24 +612,24 @@ func idRead[M, T any](f idField, op func(M, domain.Principal, string, operations
 }
 
 // registryOp is the catalogue entry of a read or PATCH of one entry of
-// an unscoped Backoffice registry, named by the query's field f and found
+// the unscoped Backoffice registry reg, named by the query's field f and found
 // by lookup, decided by op (operations.ReadRegistry, patchRegistry) as its
 // route decides it.
-func registryOp[T any](name, summary, route string, f idField, s domain.Service, lookup func(Model, string) (T, bool),
-	op func(func(string) (T, bool), domain.Principal, domain.Service, string, operations.Recorder) (T, error)) *Operation {
+func registryOp[T any](name, summary, route string, f idField, reg domain.Registry, lookup func(Model, string) (T, bool),
+	op func(func(string) (T, bool), domain.Principal, domain.Registry, string, operations.Recorder) (T, error)) *Operation {
 	return &Operation{API: domain.APIBackoffice, Name: name, Summary: summary, Routes: []string{route}, registry: true,
 		decide: func(m Model, p domain.Principal, r Resource, rec operations.Recorder) error {
 			id := f.of(r)
 			return reads(need(f.name, id), func() (T, error) {
-				return op(func(key string) (T, bool) { return lookup(m, key) }, p, s, id, rec)
+				return op(func(key string) (T, bool) { return lookup(m, key) }, p, reg, id, rec)
 			})
 		}}
 }
 
 // patchRegistry is operations.PatchRegistry of a body the query does not
 // carry: the right, then the entry.
-func patchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, s domain.Service, id string, rec operations.Recorder) (T, error) {
-	return operations.PatchRegistry(lookup, p, s, id, func() error { return nil }, rec)
+func patchRegistry[T any](lookup func(string) (T, bool), p domain.Principal, reg domain.Registry, id string, rec operations.Recorder) (T, error) {
+	return operations.PatchRegistry(lookup, p, reg, id, func() error { return nil }, rec)
 }
 
 // idField is a field of Resource naming a resource by its id, with its
