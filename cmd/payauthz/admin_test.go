@@ -419,10 +419,7 @@ applicazioni:
 // read) is one failed change: the summary never counts fewer than none
 // applied.
 func TestAdminApplyCountsEveryFailure(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "admin.yaml")
-	admin := adminCLI(t, cfg)
-	admin("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
-		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
+	cfg := downContext(t)
 	file := tempFile(t, "apply.yaml", `domini:
   - {idDominio: "22222222222", ragioneSociale: Comune B, abilitato: true}
   - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
@@ -441,10 +438,7 @@ func TestAdminApplyCountsEveryFailure(t *testing.T) {
 // the file a usage error, each named, before anything is sent: the
 // context's service is not even reached (its port is closed).
 func TestAdminApplyRefusesBadIDs(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "admin.yaml")
-	admin := adminCLI(t, cfg)
-	admin("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
-		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
+	cfg := downContext(t)
 	file := tempFile(t, "apply.yaml", `domini:
   - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
   - {ragioneSociale: Comune senza id, abilitato: true}
@@ -465,4 +459,15 @@ tipiPendenza:
 	if strings.Contains(err.Error(), "domini[0]") {
 		t.Errorf("error %q names a good resource", err)
 	}
+}
+
+// downContext writes an admin configuration whose current context names
+// a service that is not there (a closed loopback port), and returns its
+// path: a command that reaches for the service fails.
+func downContext(t *testing.T) string {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	adminCLI(t, cfg)("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
+		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
+	return cfg
 }
