@@ -415,9 +415,8 @@ applicazioni:
 }
 
 // TestAdminApplyCountsEveryFailure: a resource that fails before its
-// change is planned (no id in the file, the service not answering its
-// read) is one failed change: the summary never counts fewer than none
-// applied.
+// change is planned (the service not answering its read) is one failed
+// change: the summary never counts fewer than none applied.
 func TestAdminApplyCountsEveryFailure(t *testing.T) {
 	cfg := downContext(t)
 	file := tempFile(t, "apply.yaml", `domini:
