@@ -83,7 +83,8 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the log moved on while the answer was read: ask again, or at a posizione"}
 	case errors.Is(err, errConsistencyTimeout):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the consistency token was not reached in time"}
-	case errors.Is(err, events.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, events.ErrUnavailable), errors.Is(err, events.ErrClosed), errors.Is(err, context.DeadlineExceeded):
+		// A closed store: a request that outlived the shutdown grace.
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the event store is unavailable"}
 	case errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the request was cancelled"}
