@@ -24,7 +24,12 @@ type loginView struct {
 // dot segments resolved as a browser resolves them (escaped ones too),
 // must stay under /console/.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	// A control character is refused: a browser drops tabs and newlines
+	// from a URL (/console/.<TAB>./x is /x), and Go's Redirect leaves a
+	// URL it cannot parse as it is.
+	control := func(r rune) bool { return r < 0x20 || r == 0x7f }
+	if !strings.HasPrefix(next, "/console/") || strings.HasPrefix(next, "//") || strings.ContainsRune(next, '\\') ||
+		strings.ContainsFunc(next, control) {
 		return "/console/"
 	}
 	p, _, _ := strings.Cut(next, "?")

@@ -18,6 +18,8 @@ func TestSafeNext(t *testing.T) {
 		{"/console/%zz", "/console/"},
 		{"//evil.example/console/", "/console/"},
 		{"/console/\\evil", "/console/"},
+		{"/console/.\t./metrics", "/console/"},   // a browser drops tabs and newlines from a URL: /metrics
+		{"/console/.\x7f./metrics", "/console/"}, // no control character reaches the Location header
 		{"https://evil.example/console/", "/console/"},
 		{"", "/console/"},
 	} {
