@@ -89,6 +89,9 @@ func TestLogProofsOverHTTP(t *testing.T) {
 		// (a far one was 400, "not covered by the checkpoint").
 		{name: "inclusion_index_just_beyond_its_commit", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=2&indice=1&checkpoint=" + fmt.Sprint(newer), opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 		{name: "inclusion_index_far_beyond_its_commit", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=2&indice=100000&checkpoint=" + fmt.Sprint(newer), opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
+		// An event the checkpoint does not cover (the newer checkpoint's
+		// own, after the older) is still 400, not the 404 of no event.
+		{name: "inclusion_event_after_the_checkpoint", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=" + fmt.Sprint(newer) + "&checkpoint=" + fmt.Sprint(older), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: codiceOf(http.StatusBadRequest)},
 		{name: "inclusion_under_unknown_checkpoint", method: "GET", path: bo + "/giornale/prove/inclusione?posizione=1&checkpoint=999999", opts: []reqOpt{asAdmin()}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 	})
 	// The refusal says what the log needs (it spoke of a pendenza).
