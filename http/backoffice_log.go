@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -111,37 +112,14 @@ func (s *Server) getInclusionProof(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	tree := s.cfg.Log.Tree()
-	leaf, err := tree.LeafIndexAt(ctx, events.Position(pos))
-	if err != nil {
+	p, err := s.cfg.Log.Tree().ProveEvent(c.Request().Context(), events.Position(pos), index, cp.Signed)
+	switch {
+	case errors.Is(err, logtree.ErrNoSuchEvent):
 		return errNotFound
-	}
-	leaf += index
-	if leaf >= cp.Size {
-		// Not covered, unless there is no such event: an indice beyond
-		// its commit, however far, names none.
-		if leaf >= tree.Size() {
-			return errNotFound
-		}
-		l, err := tree.Leaf(ctx, leaf)
-		if err != nil {
-			return err
-		}
-		if l.Position != pos {
-			return errNotFound
-		}
-		return syntaxError("the event is not covered by the checkpoint (it came after it)")
-	}
-	p, err := tree.ProveInclusion(ctx, leaf, cp.Signed, true)
-	if err != nil {
+	case errors.Is(err, logtree.ErrNotCovered):
+		return syntaxError(logtree.ErrNotCovered.Error())
+	case err != nil:
 		return err
-	}
-	if p.Event.Position != pos {
-		return errNotFound // indice beyond the commit
-	}
-	if logtree.PayloadHasSecrets(p.Event.Data) {
-		p.Event = nil // the leaf hash stands alone: the payload holds a secret
 	}
 	return c.JSON(http.StatusOK, p)
 }

@@ -218,35 +218,13 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 					return err
 				}
 			} else {
-				leaf, err := tree.LeafIndexAt(ctx, events.Position(position))
-				if err != nil {
-					return err
-				}
-				leaf += uint64(index)
-				noEvent := fmt.Errorf("the commit at position %d has no event %d", position, index)
-				if leaf >= tree.Size() {
-					return noEvent
-				}
-				if leaf >= cp.Size {
-					// Not covered, unless another commit's event is there.
-					l, err := tree.Leaf(ctx, leaf)
-					if err != nil {
-						return err
-					}
-					if l.Position != position {
-						return noEvent
-					}
+				p, err = tree.ProveEvent(ctx, events.Position(position), uint64(index), cp.Signed)
+				if errors.Is(err, logtree.ErrNotCovered) {
 					return fmt.Errorf("the event at position %d came after the checkpoint at position %d (%d events): name a later --checkpoint",
 						position, cp.Position, cp.Size)
 				}
-				if p, err = tree.ProveInclusion(ctx, leaf, cp.Signed, true); err != nil {
+				if err != nil {
 					return err
-				}
-				if p.Event.Position != position {
-					return noEvent
-				}
-				if logtree.PayloadHasSecrets(p.Event.Data) {
-					p.Event = nil // the leaf hash stands alone
 				}
 			}
 			b, err := json.MarshalIndent(p, "", "  ")

@@ -418,3 +418,46 @@ func TestLog_fed_by_a_later_subscription_builds_the_same_tree(t *testing.T) {
 	stop()
 	<-subDone
 }
+
+// TestProveEvent: an event asked by its commit's position and its index
+// is proved against a checkpoint that covers it; an index beyond its
+// commit names no event, near (another commit's leaf) or far (beyond the
+// log), and neither does a position with no commit; an event after the
+// checkpoint is not covered.
+func TestProveEvent(t *testing.T) {
+	sl := newSignedLog(t, 3) // content event i is leaf 2i
+	ctx := context.Background()
+	cps := sl.log.Checkpoints()
+	first, latest := cps[0].Signed, cps[len(cps)-1].Signed // first covers leaf 0 alone
+	tree := sl.log.Tree()
+	p, err := tree.ProveEvent(ctx, sl.content[1], 0, latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Event == nil || p.Event.Position != uint64(sl.content[1]) || p.LeafIndex != 2 {
+		t.Fatalf("proof of content event 1: leaf %d, event %+v", p.LeafIndex, p.Event)
+	}
+	b, _ := json.Marshal(p)
+	if _, err := logtree.Check(b, verifiers(t, sl.vkey)); err != nil {
+		t.Fatalf("the proof does not check: %v", err)
+	}
+	for _, c := range []struct {
+		name  string
+		pos   events.Position
+		index uint64
+		cp    logtree.Signed
+		want  error
+	}{
+		{"index_into_the_next_commit", sl.content[0], 1, latest, logtree.ErrNoSuchEvent},
+		{"index_into_the_next_commit_after_the_checkpoint", sl.content[1], 1, first, logtree.ErrNoSuchEvent},
+		{"index_beyond_the_log", sl.content[0], 1000, first, logtree.ErrNoSuchEvent},
+		{"no_commit_there", 999_999, 0, latest, logtree.ErrNoSuchEvent},
+		{"after_the_checkpoint", sl.content[2], 0, first, logtree.ErrNotCovered},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := tree.ProveEvent(ctx, c.pos, c.index, c.cp); !errors.Is(err, c.want) {
+				t.Fatalf("ProveEvent(%d, %d) = %v, want %v", c.pos, c.index, err, c.want)
+			}
+		})
+	}
+}

@@ -328,12 +328,13 @@ func (t *Tree) Leaf(ctx context.Context, index uint64) (Leaf, error) {
 }
 
 // LeafIndexAt returns the index of the first leaf at log position pos, by
-// reading the commit's block start table and the log.
+// reading the commit's block start table and the log; ErrNoSuchEvent
+// (wrapped) when no commit is there.
 func (t *Tree) LeafIndexAt(ctx context.Context, pos events.Position) (uint64, error) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	if len(t.starts) == 0 || pos > t.last {
-		return 0, fmt.Errorf("position %d is not in the tree", pos)
+		return 0, fmt.Errorf("%w: position %d is not in the tree", ErrNoSuchEvent, pos)
 	}
 	// The last block starting at or before pos.
 	lo, hi := 0, len(t.starts)
@@ -346,7 +347,7 @@ func (t *Tree) LeafIndexAt(ctx context.Context, pos events.Position) (uint64, er
 		}
 	}
 	if t.starts[lo].pos > pos {
-		return 0, fmt.Errorf("position %d is not in the tree", pos)
+		return 0, fmt.Errorf("%w: position %d is not in the tree", ErrNoSuchEvent, pos)
 	}
 	begin := uint64(lo) * blockSize
 	n := min(uint64(2*blockSize), t.rng.End()-begin)
@@ -366,7 +367,7 @@ func (t *Tree) LeafIndexAt(ctx context.Context, pos events.Position) (uint64, er
 		return 0, err
 	}
 	if state != 1 {
-		return 0, fmt.Errorf("no event at position %d", pos)
+		return 0, fmt.Errorf("%w: no event at position %d", ErrNoSuchEvent, pos)
 	}
 	return idx, nil
 }

@@ -342,6 +342,54 @@ func Check(b []byte, known note.Verifiers) (Checked, error) {
 	return Checked{}, fmt.Errorf("%w: kind %q, want inclusion or consistency", ErrBadProof, p.Kind)
 }
 
+// ErrNoSuchEvent is an event asked by its commit's position and its index
+// in the commit that the log does not hold.
+var ErrNoSuchEvent = errors.New("no such event")
+
+// ErrNotCovered is an event that came after the checkpoint its inclusion
+// proof was asked against.
+var ErrNotCovered = errors.New("the event is not covered by the checkpoint (it came after it)")
+
+// ProveEvent returns the inclusion proof, against cp, of event index of
+// the commit at pos, for the Backoffice's proofs and audit prove alike:
+// ErrNoSuchEvent (wrapped) when the commit has no such event, however far
+// index reaches; ErrNotCovered when the event came after cp. The proof
+// holds the event, unless its payload holds a secret: then the leaf hash
+// stands alone.
+func (t *Tree) ProveEvent(ctx context.Context, pos events.Position, index uint64, cp Signed) (Proof, error) {
+	leaf, err := t.LeafIndexAt(ctx, pos)
+	if err != nil {
+		return Proof{}, err
+	}
+	leaf += index
+	noEvent := fmt.Errorf("%w: the commit at position %d has no event %d", ErrNoSuchEvent, pos, index)
+	if leaf >= t.Size() {
+		return Proof{}, noEvent
+	}
+	if leaf >= cp.Size {
+		// Not covered, unless another commit's event is there.
+		l, err := t.Leaf(ctx, leaf)
+		if err != nil {
+			return Proof{}, err
+		}
+		if l.Position != uint64(pos) {
+			return Proof{}, noEvent
+		}
+		return Proof{}, ErrNotCovered
+	}
+	p, err := t.ProveInclusion(ctx, leaf, cp, true)
+	if err != nil {
+		return Proof{}, err
+	}
+	if p.Event.Position != uint64(pos) {
+		return Proof{}, noEvent
+	}
+	if PayloadHasSecrets(p.Event.Data) {
+		p.Event = nil
+	}
+	return p, nil
+}
+
 // ProveInclusion returns the inclusion proof of leaf index against the
 // signed checkpoint cp (whose size must be within the tree). withEvent
 // puts the event itself in the proof; without it only its leaf hash.
