@@ -68,7 +68,7 @@ type Store struct {
 
 	reader *ReaderAccess // LocalReader's endpoint, nil without it
 
-	shutdown *events.Shutdown
+	shutdown events.Shutdown
 }
 
 var _ events.Store = (*Store)(nil)
@@ -93,7 +93,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = 10 * time.Second
 	}
-	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger, shutdown: events.NewShutdown()}
+	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger}
 	opts := []nats.Option{nats.Name("payauthz"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.Timeout(cfg.ConnectTimeout), nats.RetryOnFailedConnect(false)}
 	if cfg.User != "" {

@@ -38,7 +38,7 @@ type Store struct {
 	codec  *events.Codec
 	logger *slog.Logger
 
-	shutdown *events.Shutdown
+	shutdown events.Shutdown
 }
 
 var _ events.Store = (*Store)(nil)
@@ -74,7 +74,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kurrentdb: %w", err)
 	}
-	s := &Store{cfg: cfg, client: client, codec: cfg.Codec, logger: cfg.Logger, shutdown: events.NewShutdown()}
+	s := &Store{cfg: cfg, client: client, codec: cfg.Codec, logger: cfg.Logger}
 	pctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 	defer cancel()
 	if err := s.ping(pctx); err != nil {
