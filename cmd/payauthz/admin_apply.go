@@ -126,7 +126,9 @@ role the file does not name is reported (roles cannot be disabled). Secrets are 
 to their services): the service never shows them, so apply never compares them. Given in the file,
 they are sent when the resource is created, and again only when the principal they belong to is
 renamed (the service drops them then). Every failure is reported with its resource and the service's answer;
-the others are still applied; the exit code is then 1.`,
+the others are still applied; the exit code is then 1. A file that is not such a configuration, names
+an unknown kind, or holds a resource without its id or with an id YAML reads as a number (quote
+"01234567890": unquoted, its leading zero is lost) is refused before anything is sent (exit 2).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
