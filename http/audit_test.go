@@ -511,6 +511,32 @@ func TestDecisionLogRecordsWithoutSecrets(t *testing.T) {
 	}
 }
 
+// TestDecisionLogBoundsCallerChosenValues: an unauthenticated caller
+// chooses the path, up to 32 KiB; a decision keeps at most
+// loggedResourceBytes of each path parameter and of an {auth} segment
+// that named no caller, so a record (and the 8192 of them the buffer
+// holds) stays small whatever the path.
+func TestDecisionLogBoundsCallerChosenValues(t *testing.T) {
+	capture := newDecisionCapture()
+	w := newWorld(t, withDecisionLog(slog.New(capture)))
+	long := strings.Repeat("x", 20000)
+	w.do(t, "GET", pe+"/pendenze/appA/"+long, nil, withHeader("X-Request-ID", "long-id")).expect(t, 401, "401000")
+	w.do(t, "GET", "/pendenze/rs/"+long+"/v2/pendenze", nil, withHeader("X-Request-ID", "long-auth")).expect(t, 403, "403")
+	flushDecisions(t, w.srv)
+	for _, id := range []string{"long-id", "long-auth"} {
+		d, ok := capture.get(id)
+		if !ok {
+			t.Fatalf("%s: no decision", id)
+		}
+		if len(d["resource"]) > 4*loggedResourceBytes || len(d["auth"]) > loggedResourceBytes {
+			t.Errorf("%s: resource of %d bytes, auth of %d: the caller's path is not bounded", id, len(d["resource"]), len(d["auth"]))
+		}
+		if !strings.Contains(d["resource"], strings.Repeat("x", loggedResourceBytes)) {
+			t.Errorf("%s: resource %.80q... does not keep the first %d bytes", id, d["resource"], loggedResourceBytes)
+		}
+	}
+}
+
 func TestAuditEndpoints(t *testing.T) {
 	w := newWorld(t)
 	pa1 := w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -11,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 )
 
@@ -47,6 +49,13 @@ type Decision struct {
 	// decisionLog.flush).
 	barrier chan struct{}
 }
+
+// loggedResourceBytes is how much of a path parameter, and of an {auth}
+// segment that named no caller, a decision keeps: the longest identifier
+// the service accepts (commands.MaxPrincipalLength). The path is the
+// caller's to choose, up to 32 KiB (headerLimit), authenticated or not,
+// and the buffer holds 8192 decisions.
+const loggedResourceBytes = commands.MaxPrincipalLength
 
 // Publisher publishes a message on a subject without waiting for anyone
 // (a *nats.Conn is one).
@@ -199,7 +208,7 @@ func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, r
 		ClientAddr: c.Request().RemoteAddr, DurationMS: float64(took.Microseconds()) / 1000}
 	switch {
 	case cl.auth == (domain.AuthType{}):
-		d.Auth = authSegment(c) // failed before a caller was established
+		d.Auth = loggedValue(authSegment(c)) // failed before a caller was established
 		d.Position = uint64(s.model.AppliedPosition())
 	case cl.api == domain.APINodo:
 		d.Auth, d.Kind = cl.auth.String(), "NODE_CONNECTOR"
@@ -213,10 +222,20 @@ func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, r
 	if pv := c.PathValues(); len(pv) > 0 {
 		d.Resource = make([]string, len(pv))
 		for i := range pv {
-			d.Resource[i] = pv[i].Value
+			d.Resource[i] = loggedValue(pv[i].Value)
 		}
 	}
 	s.decisions.record(d)
+}
+
+// loggedValue is at most loggedResourceBytes of s, copied when cut: a path
+// value is a substring of the request's path, which a cut substring would
+// keep alive in the buffer.
+func loggedValue(s string) string {
+	if len(s) <= loggedResourceBytes {
+		return s
+	}
+	return strings.Clone(truncateUTF8(s, loggedResourceBytes))
 }
 
 // authSegment returns the {auth} segment of /{api}/rs/{auth}/v{N}/... for
