@@ -283,6 +283,30 @@ func TestServeCompletesAnInterruptedBootstrap(t *testing.T) {
 	}
 }
 
+// TestDecisionLogIgnoresTheLogLevel: --log-level warn quiets the service
+// log, never the decision log it carries (--decision-log log, the default).
+func TestDecisionLogIgnoresTheLogLevel(t *testing.T) {
+	dir := t.TempDir()
+	c := startChild(t, filepath.Join(dir, "data"), freePort(t), "--admin-password-file", adminPasswordFile(t, dir),
+		"--log-level", "warn")
+	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", "admin-pass-1", ""); got != 200 {
+		t.Fatalf("profilo: %d\n%s", got, c.stderr)
+	}
+	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", "wrong-password", ""); got != 401 {
+		t.Fatalf("wrong password: %d", got)
+	}
+	c.stop(t) // writes what the decision log holds
+	logs := c.stderr.String()
+	if strings.Contains(logs, `"msg":"payauthz serving"`) {
+		t.Errorf("an info line of the service at --log-level warn:\n%s", logs)
+	}
+	for _, outcome := range []string{"allow", "unauthenticated"} {
+		if !strings.Contains(logs, `"stream":"decision"`) || !strings.Contains(logs, `"outcome":"`+outcome+`"`) {
+			t.Errorf("no %s decision in the log at --log-level warn:\n%s", outcome, logs)
+		}
+	}
+}
+
 func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	c := defaultConfig()
 	c.DataDir, c.StreamReplicas, c.MaxBodyBytes, c.LogLevel = "", 2, 10, "loud"

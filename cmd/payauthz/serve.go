@@ -99,7 +99,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			}
 		}
 	}()
-	dlog, closeDecisionLog, err := decisionLogger(cfg, logger)
+	dlog, closeDecisionLog, err := decisionLogger(cfg)
 	if err != nil {
 		return err
 	}
@@ -240,12 +240,14 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	return nil
 }
 
-// decisionLogger returns the logger of the decision log: the service's
-// logger, or a JSON-lines file opened for appending (mode 0600).
-func decisionLogger(cfg Config, logger *slog.Logger) (*slog.Logger, func(), error) {
+// decisionLogger returns the logger of the decision log: the service log
+// (stderr, its format) at info whatever --log-level, since the level
+// quiets the service and never a decision; or a JSON-lines file opened for
+// appending (mode 0600).
+func decisionLogger(cfg Config) (*slog.Logger, func(), error) {
 	switch cfg.DecisionLog {
 	case "log", "off":
-		return logger, func() {}, nil
+		return newLogger("info"), func() {}, nil
 	}
 	f, err := os.OpenFile(cfg.DecisionLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
