@@ -537,6 +537,26 @@ func TestDecisionLogBoundsCallerChosenValues(t *testing.T) {
 	}
 }
 
+// TestDecisionLogNamesNoUnverifiedNodeUser: a node request whose basic
+// credentials did not verify is logged like any unauthenticated one, with
+// no principal: the username it claimed is the caller's to choose (some
+// 3,000 bytes of it, or a password typed in the wrong field).
+func TestDecisionLogNamesNoUnverifiedNodeUser(t *testing.T) {
+	capture := newDecisionCapture()
+	w := newWorld(t, withDecisionLog(slog.New(capture)))
+	claimed := "Secret-Typed-As-User-" + strings.Repeat("y", 2000)
+	w.do(t, "GET", "/nodo/rs/basic/v1/intermediari/int1/avvisi/"+d1+"/001234567890123456", nil,
+		asBasic(claimed, "whatever-1"), withHeader("X-Request-ID", "node-unauth")).expect(t, 401, "401000")
+	flushDecisions(t, w.srv)
+	d, ok := capture.get("node-unauth")
+	if !ok {
+		t.Fatal("no decision")
+	}
+	if d["outcome"] != "unauthenticated" || d["principal"] != "" {
+		t.Fatalf("outcome %q, principal of %d bytes %.40q, want unauthenticated and none", d["outcome"], len(d["principal"]), d["principal"])
+	}
+}
+
 func TestAuditEndpoints(t *testing.T) {
 	w := newWorld(t)
 	pa1 := w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations/audit"
 )
 
 // Decision is one authorization decision of the HTTP layer, as recorded in
@@ -212,7 +214,12 @@ func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, r
 		d.Position = uint64(s.model.AppliedPosition())
 	case cl.api == domain.APINodo:
 		d.Auth, d.Kind = cl.auth.String(), "NODE_CONNECTOR"
-		d.Principal = cl.node.user // the connector's username or DN; never its password
+		// The connector's username or DN, never its password; and not a
+		// username whose credentials did not verify (401, 429): like every
+		// unauthenticated caller's, it names no one.
+		if outcome != audit.OutcomeUnauthenticated && status != http.StatusTooManyRequests {
+			d.Principal = cl.node.user
+		}
 		if cl.node.dn != "" {
 			d.Principal = cl.node.dn
 		}
