@@ -189,8 +189,9 @@ func (l *decisionLog) write(d Decision) {
 	l.published.Inc()
 }
 
-// close writes what is queued and stops the writer. Decisions recorded
-// afterwards are dropped (and counted).
+// close writes what is queued and stops the writer. A decision recorded
+// afterwards (a request still running past the shutdown's grace) stays in
+// the buffer unwritten, or is dropped and counted once the buffer is full.
 func (l *decisionLog) close() {
 	if l == nil {
 		return
