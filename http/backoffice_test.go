@@ -1097,3 +1097,46 @@ func TestEventLogScopedByPendenzaType(t *testing.T) {
 		t.Fatalf("the administrator does not see the pendenza and its payment: %v", seen)
 	}
 }
+
+// TestEventLogEntriesNameEveryField: each entry of GET /eventi and GET
+// /eventi/{id} carries every field API.md section 4 names ({id,
+// posizione, tipo, stream, data, attore, dati}), the fields the contract
+// names being always present: the payment of an anonymous caller, which
+// has no principal name, still has its attore (empty).
+func TestEventLogEntriesNameEveryField(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.must(t, "POST", "/pagamento/rs/public/v2/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1,
+		"idTipoPendenza": tSpont, "importo": 5, "causale": "Dono",
+		"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}}, withHeader("X-Nothing", "1"))
+	fields := []string{"id", "posizione", "tipo", "stream", "data", "attore", "dati"}
+	var page struct {
+		Risultati []map[string]json.RawMessage `json:"risultati"`
+	}
+	w.must(t, "GET", bo+"/eventi?limite=1000", nil).decode(t, &page)
+	anonymous := ""
+	for _, e := range page.Risultati {
+		for _, f := range fields {
+			if _, ok := e[f]; !ok {
+				t.Fatalf("event %s %s lacks %s", e["id"], e["tipo"], f)
+			}
+		}
+		if string(e["tipo"]) == `"PaymentStarted"` {
+			var id string
+			if err := json.Unmarshal(e["id"], &id); err != nil {
+				t.Fatal(err)
+			}
+			anonymous = id
+		}
+	}
+	if anonymous == "" {
+		t.Fatal("no PaymentStarted in the log: the anonymous writer's check would be vacuous")
+	}
+	var one map[string]json.RawMessage
+	w.must(t, "GET", bo+"/eventi/"+anonymous, nil).decode(t, &one)
+	for _, f := range fields {
+		if _, ok := one[f]; !ok {
+			t.Fatalf("GET /eventi/%s lacks %s: %v", anonymous, f, one)
+		}
+	}
+}

@@ -18,7 +18,7 @@ type EventEntry struct {
 	Tipo      string          `json:"tipo"`
 	Stream    string          `json:"stream"`
 	Data      time.Time       `json:"data"`
-	Attore    string          `json:"attore,omitempty"`
+	Attore    string          `json:"attore"` // always present (API.md section 4): empty for an anonymous caller
 	Dati      json.RawMessage `json:"dati"`
 }
 
