@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
@@ -30,5 +31,52 @@ func TestStoreErrorsAreUnavailable(t *testing.T) {
 				t.Fatalf("fault(%v) = %d %+v, want 503 503000", c.err, status, fb)
 			}
 		})
+	}
+}
+
+// TestFaultBeanOfEveryStatus: each error status of API.md section 2 is
+// answered with its FaultBean's categoria and codice, the descrizione the
+// contract fixes (401, 403000), and a 403000 whose dettaglio says why;
+// the 503 of a consistency token not reached in time is INTERNO 503000.
+func TestFaultBeanOfEveryStatus(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	for _, c := range []struct {
+		name              string
+		method, path      string
+		body              any
+		opts              []reqOpt
+		status            int
+		categoria, codice string
+		descrizione       string // "" where the contract fixes none
+	}{
+		{"malformed_json_400", "PUT", bo + "/domini/" + d1, `{"ragioneSociale":`, opts(asAdmin()), 400, "RICHIESTA", "SINTASSI", ""},
+		{"bad_path_id_400", "GET", bo + "/domini/abc", nil, opts(asAdmin()), 400, "RICHIESTA", "SINTASSI", ""},
+		{"no_credentials_401", "GET", bo + "/domini/" + d1, nil, nil, 401, "AUTORIZZAZIONE", "401000", "Utenza non autenticata"},
+		{"wrong_password_401", "GET", pe + "/pendenze", nil, opts(asBasic("appA", "wrong-password")), 401, "AUTORIZZAZIONE", "401000", "Utenza non autenticata"},
+		{"auth_not_accepted_403", "GET", "/ragioneria/rs/public/v3/riscossioni", nil, nil, 403, "AUTORIZZAZIONE", "403", ""},
+		{"not_allowed_403000", "GET", bo + "/domini/" + d2, nil, opts(as("opD1")), 403, "AUTORIZZAZIONE", "403000", "Operazione non autorizzata"},
+		{"not_allowed_on_an_api_403000", "GET", rg + "/riscossioni", nil, opts(as("appNone")), 403, "AUTORIZZAZIONE", "403000", "Operazione non autorizzata"},
+		{"missing_404", "GET", bo + "/domini/" + dNone, nil, opts(asAdmin()), 404, "RICHIESTA", "404000", ""},
+		{"principal_in_use_409", "PUT", bo + "/applicazioni/clash", map[string]any{"principal": "opRO", "abilitato": true, "ruoli": []string{}},
+			opts(asAdmin()), 409, "RICHIESTA", "409000", ""},
+		{"unknown_entity_422", "PUT", pe + "/pendenze/appB/ghost-entity", pendenzaBodyFor(dNone, t1, citizen1), opts(as("appB")), 422, "RICHIESTA", "422000", ""},
+		{"amount_not_positive_422", "PUT", pe + "/pendenze/appA/zero", strings.Replace(mustJSON(t, pendenzaBodyFor(d1, t1, citizen1)), "123.45", "0", 1),
+			opts(as("appA")), 422, "RICHIESTA", "422000", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := w.do(t, c.method, c.path, c.body, c.opts...)
+			res.expect(t, c.status, c.codice)
+			fb := res.fault(t)
+			if fb.Categoria != c.categoria || fb.Descrizione == "" || (c.descrizione != "" && fb.Descrizione != c.descrizione) {
+				t.Fatalf("FaultBean = %+v, want categoria %s, descrizione %q", fb, c.categoria, c.descrizione)
+			}
+			if c.codice == "403000" && fb.Dettaglio == "" {
+				t.Fatalf("a 403000 without dettaglio: %s", res.Body)
+			}
+		})
+	}
+	if status, fb := fault(errConsistencyTimeout); status != http.StatusServiceUnavailable || fb.Categoria != "INTERNO" || fb.Codice != "503000" {
+		t.Fatalf("fault(consistency timeout) = %d %+v, want 503 INTERNO 503000", status, fb)
 	}
 }
