@@ -343,3 +343,28 @@ func TestRagioneriaSeesOnlyItsEntitiesOfAPayment(t *testing.T) {
 		}
 	}
 }
+
+// TestDisabledEntityOrTypeIs422: a write at a registered but disabled
+// entity or type is 422 (API.md section 2; POST /incassi of section 4),
+// decided after the caller's scope (403 first), and writes nothing.
+func TestDisabledEntityOrTypeIs422(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const dOff, tOff = "44444444444", "SPENTO"
+	w.must(t, "PUT", bo+"/domini/"+dOff, map[string]any{"ragioneSociale": "Ente spento", "abilitato": false})
+	w.must(t, "PUT", bo+"/tipiPendenza/"+tOff, map[string]any{"descrizione": "Tipo spento", "abilitato": false, "pagamentoSpontaneo": false})
+	w.putApp(t, "appRagAll", "appRagAll", pw, true, apiGrant("RAGIONERIA", []string{"*"}, []string{"*"}))
+	incasso := map[string]any{"causale": "Riversamento", "importo": 10.5}
+	rec := map[string]any{"importo": 10, "causale": "Riversamento"}
+	runRows(t, w.harness, []row{
+		{"pendenza_at_disabled_entity", "PUT", pe + "/pendenze/appB/off1", pendenzaBodyFor(dOff, t1, citizen1), opts(as("appB")), 422, "422000"},
+		{"pendenza_of_disabled_type", "PUT", pe + "/pendenze/appA/off2", pendenzaBodyFor(d1, tOff, citizen1), opts(as("appA")), 422, "422000"},
+		{"pendenza_at_disabled_entity_out_of_scope", "PUT", pe + "/pendenze/appA/off3", pendenzaBodyFor(dOff, t1, citizen1), opts(as("appA")), 403, "403000"},
+		{"incasso_at_disabled_entity", "POST", bo + "/incassi/" + dOff, incasso, opts(asAdmin()), 422, "422000"},
+		{"incasso_at_disabled_entity_out_of_scope", "POST", bo + "/incassi/" + dOff, incasso, opts(as("opD1")), 403, "403000"},
+		{"riconciliazione_at_disabled_entity", "PUT", rg + "/riconciliazioni/" + dOff + "/r1", rec, opts(as("appRagAll")), 422, "422000"},
+		{"riconciliazione_at_disabled_entity_out_of_scope", "PUT", rg + "/riconciliazioni/" + dOff + "/r1", rec, opts(as("appA")), 403, "403000"},
+		{"nothing_written_at_the_disabled_entity", "GET", pe + "/pendenze/appB/off1", nil, opts(as("appB")), 404, "404000"},
+		{"nothing_written_of_the_disabled_type", "GET", pe + "/pendenze/appA/off2", nil, opts(as("appA")), 404, "404000"},
+	})
+}
