@@ -368,3 +368,66 @@ func TestDisabledEntityOrTypeIs422(t *testing.T) {
 		{"nothing_written_of_the_disabled_type", "GET", pe + "/pendenze/appA/off2", nil, opts(as("appA")), 404, "404000"},
 	})
 }
+
+// TestPendenzeCreatorRules: the Pendenze API's rules that hang on the
+// creator and its current scope (API.md section 5). GET /pendenze lists
+// the caller's own, narrowed by idDominio and stato, GovPay-paginated; a
+// PATCH under another idA2A is 403 before the lookup; once the creator's
+// PENDENZE scope no longer covers its pendenza, it still reads it, but
+// may neither patch it nor PUT it there, only move it into scope.
+func TestPendenzeCreatorRules(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "a1", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "a2", d1, t1, citizen1)
+	w.must(t, "PATCH", pe+"/pendenze/appA/a2", patchStato("ANNULLATA"), as("appA"))
+	w.createPendenza(t, "appB", "b1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "b2", d2, t1, citizen1)
+
+	listed := func(t *testing.T, user, query string) Page[pendenzaView] {
+		t.Helper()
+		var page Page[pendenzaView]
+		w.must(t, "GET", pe+"/pendenze"+query, nil, as(user)).decode(t, &page)
+		return page
+	}
+	for _, c := range []struct {
+		name, user, query string
+		want              []string
+	}{
+		{"own_only", "appB", "", []string{"b1", "b2"}},
+		{"by_entity", "appB", "?idDominio=" + d1, []string{"b1"}},
+		{"by_entity_holding_none_of_its_own", "appA", "?idDominio=" + d2, nil},
+		{"by_state_cancelled", "appA", "?stato=ANNULLATA", []string{"a2"}},
+		{"by_state_open", "appA", "?stato=NON_ESEGUITA", []string{"a1"}},
+		{"by_entity_and_state", "appB", "?idDominio=" + d2 + "&stato=NON_ESEGUITA", []string{"b2"}},
+	} {
+		t.Run("list_"+c.name, func(t *testing.T) {
+			var got []string
+			for _, p := range listed(t, c.user, c.query).Risultati {
+				got = append(got, p.IDPendenza)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("%s lists %v, want %v", c.user, got, c.want)
+			}
+		})
+	}
+	t.Run("list_paginated", func(t *testing.T) {
+		page := listed(t, "appB", "?risultatiPerPagina=1&pagina=2")
+		if page.NumRisultati != 2 || page.NumPagine != 2 || page.Pagina != 2 || page.RisultatiPerPagina != 1 || len(page.Risultati) != 1 {
+			t.Fatalf("page = %+v", page)
+		}
+	})
+
+	w.putApp(t, "appA", "appA", pw, true, apiGrant("PENDENZE", []string{d2}, []string{"*"}))
+	runRows(t, w.harness, []row{
+		{"list_bad_entity_filter", "GET", pe + "/pendenze?idDominio=abc", nil, opts(as("appA")), 400, "SINTASSI"},
+		{"list_bad_state_filter", "GET", pe + "/pendenze?stato=PAGATA", nil, opts(as("appA")), 400, "SINTASSI"},
+		{"patch_under_other_ida2a_missing", "PATCH", pe + "/pendenze/appA/ghost", patchStato("ANNULLATA"), opts(as("appB")), 403, "403000"},
+		{"creator_out_of_scope_reads", "GET", pe + "/pendenze/appA/a1", nil, opts(as("appA")), 200, ""},
+		{"creator_out_of_scope_cannot_patch", "PATCH", pe + "/pendenze/appA/a1", patchStato("ANNULLATA"), opts(as("appA")), 403, "403000"},
+		{"creator_cannot_put_it_where_it_is", "PUT", pe + "/pendenze/appA/a1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), 403, "403000"},
+		{"creator_moves_it_into_scope", "PUT", pe + "/pendenze/appA/a1", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), 200, ""},
+		{"creator_patches_it_in_scope", "PATCH", pe + "/pendenze/appA/a1", patchStato("ANNULLATA"), opts(as("appA")), 200, ""},
+	})
+}
