@@ -401,6 +401,11 @@ func TestBackofficeScopedLists(t *testing.T) {
 		if page.ProssimiRisultati == "" || !strings.Contains(page.ProssimiRisultati, "pagina=2") {
 			t.Fatalf("first page has no link to the next: %+v", page)
 		}
+		var first Page[dominioView]
+		w.must(t, "GET", bo+"/domini", nil).decode(t, &first)
+		if first.Pagina != 1 || first.RisultatiPerPagina != 25 || first.NumPagine != 1 || len(first.Risultati) != 2 || first.ProssimiRisultati != "" {
+			t.Fatalf("default page = %+v, want pagina 1 of 25 results", first)
+		}
 	})
 
 	// A right from one role never reaches another role's entities.
