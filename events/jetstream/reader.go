@@ -17,6 +17,12 @@ const ReaderUser = "payauthz-reader"
 // connection; its password never leaves the process.
 const serviceUser = "payauthz-service"
 
+// serviceInboxPrefix is the inbox prefix of the service's connection when
+// a reader may connect: the reader subscribes to _INBOX.> for its own
+// replies, and must not see the service's (the log's messages it consumes,
+// the answers to its writes) nor learn an inbox to deliver into.
+const serviceInboxPrefix = "_PAYAUTHZ_SERVICE_INBOX"
+
 // ReaderAccess is where and how a tool on this host reads the log of an
 // embedded server started with Config.LocalReader: a loopback URL, the
 // read-only user and its secret (generated at each start, so a copy taken
@@ -65,7 +71,8 @@ func withLocalReader(opts *server.Options, stream string) (*server.Options, stri
 
 // readerPermissions allows the JetStream API requests a read-only Store
 // makes on stream — its info, direct and API message gets, and ordered
-// consumers (create, next batch, info, delete) — and replies on inboxes.
+// consumers (create, next batch, info, delete) — and replies on its own
+// inboxes (not the service's: serviceInboxPrefix).
 // Nothing else may be published: not the log's subjects, not a stream
 // update, purge or delete. (A consumer never delivers into the stream:
 // the server refuses a deliver subject the stream captures.)

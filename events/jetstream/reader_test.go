@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -76,6 +77,30 @@ func TestLocalReader(t *testing.T) {
 	}
 	if last, _ := s.LastPosition(ctx); last != 2 {
 		t.Fatalf("the log changed under the reader: last position %d", last)
+	}
+
+	// Denied: listening on the service's inboxes, where its log messages
+	// and the answers to its writes arrive.
+	if _, err := nc.SubscribeSync("_PAYAUTHZ_SERVICE_INBOX.>"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-violations; !errors.Is(err, nats.ErrPermissionViolation) || !strings.Contains(err.Error(), "_PAYAUTHZ_SERVICE_INBOX") {
+		t.Fatalf("subscribe to the service's inboxes: %v, want a permissions violation", err)
+	}
+	// The reader's own inboxes hear none of the service's traffic.
+	overheard, err := nc.SubscribeSync("_INBOX.>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	append1(3)
+	if err := s.Read(ctx, 0, func(context.Context, events.Envelope) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := overheard.NextMsg(200 * time.Millisecond); err == nil {
+		t.Fatalf("the reader overheard the service on %s", m.Subject)
 	}
 
 	// Denied: a wrong secret, no secret, the service user with the reader's secret.

@@ -113,7 +113,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			if sopts, servicePassword, s.reader, err = withLocalReader(sopts, cfg.StreamName); err != nil {
 				return nil, err
 			}
-			opts = append(opts, nats.UserInfo(serviceUser, servicePassword))
+			// The service's replies come on inboxes of its own, which the
+			// reader (allowed _INBOX.> for its replies) cannot see.
+			opts = append(opts, nats.UserInfo(serviceUser, servicePassword), nats.CustomInboxPrefix(serviceInboxPrefix))
 		}
 		s.ns, err = server.NewServer(sopts)
 		if err != nil {
