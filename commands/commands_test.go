@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -220,6 +221,63 @@ func TestIdempotentRepeatsAppendNothing(t *testing.T) {
 	}
 	if res, err := e.H.DefineRole(ctx, e.Admin, role); err != nil || res.Changed {
 		t.Fatalf("role repeat: %+v %v", res, err)
+	}
+}
+
+// TestRepeatWithJSONValuesAppendsNothing: GovPay's free JSON values (an
+// entity's connector, a type's portal settings, an application's
+// connector, a pendenza's datiAllegati and a voce's contabilita) as a
+// client writes them, with spaces and characters encoding/json escapes: a
+// repeat of the same request is recognised and appends nothing.
+func TestRepeatWithJSONValuesAppendsNothing(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	app := e.pendenzeApp(t, []string{"11111111111"}, []string{"T"})
+	raw := func() json.RawMessage {
+		return json.RawMessage(`{ "url": "https://x.example/?a=1&b=<2>",  "n": [1, 2] }`)
+	}
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	for _, tc := range []struct {
+		name string
+		put  func() (commands.Result, error)
+	}{
+		{"entity", func() (commands.Result, error) {
+			c := commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}
+			c.Fields.ServizioGovPay = raw()
+			return e.H.PutEntity(ctx, e.Admin, c)
+		}},
+		{"type", func() (commands.Result, error) {
+			c := commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}
+			c.Fields.PortalePagamento = raw()
+			return e.H.PutPendenzaType(ctx, e.Admin, c)
+		}},
+		{"application", func() (commands.Result, error) {
+			c := commands.PutApplication{IDA2A: "other", Principal: "other", Credentials: commands.Credentials{Enabled: true}}
+			c.Fields.ServizioIntegrazione = raw()
+			return e.H.PutApplication(ctx, e.Admin, c)
+		}},
+		{"pendenza", func() (commands.Result, error) {
+			c := commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: "11111111111", IDTipoPendenza: "T",
+				Causale: "c", AmountCents: 100, Payer: payer}
+			c.Details.DatiAllegati = raw()
+			c.Details.Voci = []events.Voce{{AmountCents: 100, VoceFields: events.VoceFields{IDVocePendenza: "v", Descrizione: "v",
+				CodEntrata: "E1", Contabilita: raw()}}}
+			return e.H.PutPendenza(ctx, app, c)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := tc.put(); err != nil {
+				t.Fatal(err)
+			}
+			last, _ := e.Store.LastPosition(ctx)
+			again, err := tc.put()
+			if err != nil || again.Changed {
+				t.Fatalf("repeat: %+v %v, want nothing changed", again, err)
+			}
+			if now, _ := e.Store.LastPosition(ctx); now != last {
+				t.Fatalf("repeat appended: last %d, was %d", now, last)
+			}
+		})
 	}
 }
 

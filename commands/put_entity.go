@@ -93,7 +93,8 @@ func keepConnectors(to, stored []connector) {
 }
 
 // checkConnectors validates connectors as JSON objects of at most 8 KiB;
-// a JSON null is an absent one.
+// a JSON null is an absent one. Each is then written as the log keeps it
+// (storedJSON).
 func checkConnectors(cs []connector) error {
 	for _, c := range cs {
 		switch {
@@ -103,6 +104,9 @@ func checkConnectors(cs []connector) error {
 			return invalid(c.name, "at most 8 KiB")
 		case (*c.raw)[0] != '{':
 			return invalid(c.name, "must be an object")
+		}
+		if err := storedJSON(c.name, c.raw); err != nil {
+			return err
 		}
 	}
 	return nil
