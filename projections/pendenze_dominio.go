@@ -1,6 +1,8 @@
 package projections
 
 import (
+	"slices"
+
 	"github.com/payauthz/payauthz/domain"
 )
 
@@ -43,25 +45,30 @@ func (m *ReadModel) PendenzeOfDominio(idDominio string, skip, limit int, keep fu
 
 // pendenzeOfDominioFrom walks the entity's list newest first, in chunks
 // read under the list lock, and returns up to want accepted pendenze and
-// whether another follows. The walk starts at the list's length when it
-// begins, so pendenze created meanwhile neither shift nor repeat entries.
+// whether another follows. Each chunk resumes below the creation index
+// the previous one stopped at, not at a place in the list: a pendenza
+// moving to or from the entity between two chunks shifts the list, which
+// would repeat or skip one. The walk starts below the pendenze created
+// when it begins, so pendenze created meanwhile are not listed.
 func (m *ReadModel) pendenzeOfDominioFrom(idDominio string, want int, keep func(domain.PendenzaView) bool) ([]Pendenza, bool) {
 	p := m.pendenze
 	out := make([]Pendenza, 0, want)
 	const chunk = 64
-	end := -1
+	below := int32(-1) // the walk lists the entity's pendenze created before this one
 	for {
 		p.listMu.RLock()
 		var idx []int32
 		if id, ok := p.names.lookup(idDominio); ok {
 			idx = p.byDominio[id]
 		}
-		if end < 0 || end > len(idx) {
-			end = len(idx)
+		if below < 0 {
+			below = int32(len(p.order))
 		}
+		end, _ := slices.BinarySearch(idx, below) // idx is in creation order (enlist)
 		keys := make([]string, 0, min(chunk, end))
 		for ; end > 0 && len(keys) < chunk; end-- {
-			keys = append(keys, p.order[idx[end-1]])
+			below = idx[end-1]
+			keys = append(keys, p.order[below])
 		}
 		p.listMu.RUnlock()
 		if len(keys) == 0 {

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/payauthz/payauthz/domain"
@@ -59,5 +60,56 @@ func TestPendenzeOfDominio(t *testing.T) {
 	}
 	if got, _ := m.PendenzeOfDominio("D2", 0, 10, nil); ids(got) != "ecb" {
 		t.Fatalf("D2 after the move: %q", ids(got))
+	}
+}
+
+// TestPendenzeOfDominioWalkWhileOthersMove: pendenze move to or from the
+// entity while its list is walked (between two chunks of the walk): every
+// pendenza still at the entity that the walk reaches is listed once, none
+// twice and none skipped.
+func TestPendenzeOfDominioWalkWhileOthersMove(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moved string // an older pendenza that moves while the walk reads the first chunk
+		from  string
+		to    string
+	}{
+		{"an_older_one_moves_away", "p000", "D1", "D2"},
+		{"an_older_one_moves_in", "q000", "D2", "D1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New()
+			f := &feeder{m: m}
+			put := func(id, dominio string) {
+				f.commit(t, events.PendenzaCreated{IDA2A: "app", IDPendenza: id, IDDominio: dominio, IDTipoPendenza: "T",
+					Causale: "c", AmountCents: 100, UUID: "u" + id})
+			}
+			put("q000", "D2")
+			const n = 100
+			for i := range n {
+				put(fmt.Sprintf("p%03d", i), "D1")
+			}
+			moved := false
+			got, _ := m.PendenzeOfDominio("D1", 0, 2*n, func(domain.PendenzaView) bool {
+				if !moved { // the first chunk was read; the next is not yet
+					moved = true
+					put(tc.moved, tc.to)
+				}
+				return true
+			})
+			seen := map[string]int{}
+			for _, pd := range got {
+				seen[pd.IDPendenza]++
+			}
+			for i := range n {
+				id := fmt.Sprintf("p%03d", i)
+				if id == tc.moved {
+					continue
+				}
+				if seen[id] != 1 {
+					t.Errorf("%s listed %d times, want once", id, seen[id])
+				}
+			}
+		})
 	}
 }
