@@ -75,7 +75,7 @@ func (m *ReadModel) pendenzeOfDominioFrom(idDominio string, want int, keep func(
 			return out, false
 		}
 		for _, k := range keys {
-			pd, ok := m.pendenzaByKey(k)
+			pd, ok := whole(m, func() (Pendenza, bool) { return m.pendenzaByKey(k) }) // one pendenza, one commit
 			if !ok || pd.IDDominio != idDominio || keep != nil && !keep(pd.View()) {
 				continue
 			}

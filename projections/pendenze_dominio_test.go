@@ -113,3 +113,40 @@ func TestPendenzeOfDominioWalkWhileOthersMove(t *testing.T) {
 		})
 	}
 }
+
+// TestPendenzeOfDominioReadsWholeCommits: each pendenza PendenzeOfDominio
+// lists is read at a commit boundary: a state change being published is
+// seen whole (its state with its descrizioneStato) or not at all.
+func TestPendenzeOfDominioReadsWholeCommits(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.PendenzaCreated{IDA2A: "app", IDPendenza: "p", IDDominio: "D1", IDTipoPendenza: "T",
+		Causale: "c", AmountCents: 100, UUID: "u"})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 20000 {
+			e := events.PendenzaStatusChanged{IDA2A: "app", IDPendenza: "p", IDDominio: "D1", IDTipoPendenza: "T", Stato: StatoNonEseguita}
+			if i%2 == 0 {
+				e.Stato, e.DescrizioneStato = StatoAnnullata, "annullata"
+			}
+			if err := m.ApplyCommit(events.Position(i+2), e); err != nil {
+				panic(err)
+			}
+		}
+	}()
+	for torn := 0; ; {
+		select {
+		case <-done:
+			if torn > 0 {
+				t.Fatalf("%d reads saw a state without its descrizioneStato", torn)
+			}
+			return
+		default:
+		}
+		got, _ := m.PendenzeOfDominio("D1", 0, 1, nil)
+		if len(got) == 1 && (got[0].Stato == StatoAnnullata) != (got[0].DescrizioneStato == "annullata") {
+			torn++
+		}
+	}
+}
