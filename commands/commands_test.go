@@ -281,6 +281,55 @@ func TestRepeatWithJSONValuesAppendsNothing(t *testing.T) {
 	}
 }
 
+// TestReceiptRepeatAfterItsPendenzaMoved: the node repeats a receipt
+// (same idRicevuta, same content) after the pendenza it was recorded for
+// moved to another entity, taking its notice number along. The repeat is
+// the idempotent 200 of the first, appending nothing; with other content
+// it is 409; a receipt never recorded for a notice unknown there is 404.
+func TestReceiptRepeatAfterItsPendenzaMoved(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	const d1, d2 = "11111111111", "22222222222"
+	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Ente 2", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	app := e.pendenzeApp(t, []string{d1, d2}, []string{"T"})
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	const avviso = "301234567890123456"
+	put := func(idDominio string) {
+		t.Helper()
+		if _, err := e.H.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: "p", IDDominio: idDominio,
+			IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso}); err != nil {
+			t.Fatal(err)
+		}
+		e.Sync(t)
+	}
+	put(d1)
+	receipt := commands.RecordReceipt{IDIntermediario: "I", IDDominio: d1, NumeroAvviso: avviso, IDRicevuta: "r1",
+		AmountCents: 100, Esito: events.EsitoNonEseguito, DataPagamento: "2026-01-02"}
+	if _, err := e.H.RecordReceipt(ctx, commands.System, receipt); err != nil {
+		t.Fatal(err)
+	}
+	put(d2)
+	last := e.Sync(t)
+	if res, err := e.H.RecordReceipt(ctx, commands.System, receipt); err != nil || res.Changed {
+		t.Fatalf("repeat: %+v %v, want the first's answer, nothing changed", res, err)
+	}
+	other := receipt
+	other.AmountCents = 99
+	if _, err := e.H.RecordReceipt(ctx, commands.System, other); !errors.Is(err, commands.ErrConflict) {
+		t.Fatalf("repeat with other content: %v, want ErrConflict", err)
+	}
+	unknown := receipt
+	unknown.IDRicevuta = "r2"
+	if _, err := e.H.RecordReceipt(ctx, commands.System, unknown); !errors.Is(err, commands.ErrNotFound) {
+		t.Fatalf("new receipt for a notice no longer at %s: %v, want ErrNotFound", d1, err)
+	}
+	if now, _ := e.Store.LastPosition(ctx); now != last {
+		t.Fatalf("appended: last %d, was %d", now, last)
+	}
+}
+
 func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()

@@ -22,7 +22,9 @@ type RecordReceipt struct {
 }
 
 // RecordReceipt is idempotent: the same idRicevuta with the same content
-// changes nothing; with different content it is a conflict.
+// changes nothing; with different content it is a conflict, even once its
+// pendenza has moved and its notice is no longer at idDominio. A notice
+// unknown at idDominio is not found for a receipt not yet recorded.
 func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceipt) (Result, error) {
 	if err := CheckDominio("idDominio", c.IDDominio); err != nil {
 		return Result{}, err
@@ -42,17 +44,24 @@ func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceip
 	if c.AmountCents <= 0 {
 		return Result{}, unprocessable("importo must be greater than zero")
 	}
-	pd, ok := h.model.PendenzaByNotice(c.IDDominio, c.NumeroAvviso)
-	if !ok {
-		return Result{}, fmt.Errorf("avviso %s/%s: %w", c.IDDominio, c.NumeroAvviso, ErrNotFound)
-	}
 	e := events.ReceiptRecorded{IDRicevuta: c.IDRicevuta, IDIntermediario: c.IDIntermediario, IDDominio: c.IDDominio,
-		NumeroAvviso: c.NumeroAvviso, IDA2A: pd.IDA2A, IDPendenza: pd.IDPendenza, AmountCents: c.AmountCents,
-		Esito: c.Esito, DataPagamento: c.DataPagamento, IDUnitaOperativa: pd.IDUnitaOperativa}
-	if pay, ok := h.model.PaymentCovering(c.IDDominio, c.NumeroAvviso); ok {
-		e.PaymentID = pay.Event.ID
+		NumeroAvviso: c.NumeroAvviso, AmountCents: c.AmountCents, Esito: c.Esito, DataPagamento: c.DataPagamento}
+	pd, found := h.model.PendenzaByNotice(c.IDDominio, c.NumeroAvviso)
+	if found {
+		e.IDA2A, e.IDPendenza, e.IDUnitaOperativa = pd.IDA2A, pd.IDPendenza, pd.IDUnitaOperativa
+		if pay, ok := h.model.PaymentCovering(c.IDDominio, c.NumeroAvviso); ok {
+			e.PaymentID = pay.Event.ID
+		}
 	}
-	return h.execute(ctx, actor, events.StreamRicevuta+c.IDDominio+"/"+c.IDRicevuta, recordOnce(e, sameReceipt, "idRicevuta "+c.IDRicevuta))
+	once := recordOnce(e, sameReceipt, "idRicevuta "+c.IDRicevuta)
+	return h.execute(ctx, actor, events.StreamRicevuta+c.IDDominio+"/"+c.IDRicevuta, func(stream []events.Envelope) ([]events.Event, error) {
+		// A repeat is decided on the receipt recorded, wherever its
+		// pendenza (and so its notice number) has moved since.
+		if len(stream) == 0 && !found {
+			return nil, fmt.Errorf("avviso %s/%s: %w", c.IDDominio, c.NumeroAvviso, ErrNotFound)
+		}
+		return once(stream)
+	})
 }
 
 // sameReceipt compares what the node sent (not what was derived from the
