@@ -18,11 +18,14 @@ import (
 //     are empty, so an empty Tipi does not make Domini harmless);
 //   - every (idDominio, idTipoPendenza) pair granted must be covered by one
 //     granter role giving that right: two roles d1×t1 and d2×t2 do not let
-//     the granter hand out d1×t2.
+//     the granter hand out d1×t2;
+//   - every idTipoPendenza granted must be covered by one granter role
+//     giving that right, whatever the entities (CanOnTipoPendenza reaches a
+//     role's Tipi even when its Domini are empty, so an empty Domini does
+//     not make Tipi harmless; with any entity granted, the pairs already
+//     cover it).
 //
-// "*" is the single value all; only an all-scope covers it. An empty Domini
-// grants nothing scoped (no check reaches a resource through it), so then
-// only the rights themselves are checked.
+// "*" is the single value all; only an all-scope covers it.
 
 // scopeValues lists a scope's members for the pairwise check; all is the
 // single value "*".
@@ -68,11 +71,11 @@ func coversEntity(s EntityScope, pl Place) bool {
 }
 
 // holdsPlace reports whether one role of granter gives s:r covering the
-// entity place pl and, when t is not "", the type t.
+// entity place pl when it names one and, when t is not "", the type t.
 func holdsPlace(granter *Principal, s Service, r Right, pl Place, t string) bool {
 	for i := range granter.Roles {
 		role := &granter.Roles[i]
-		if role.Has(s, r) && coversEntity(role.Domini, pl) && (t == "" || covers(role.Tipi, t)) {
+		if role.Has(s, r) && (pl.IDDominio == "" || coversEntity(role.Domini, pl)) && (t == "" || covers(role.Tipi, t)) {
 			return true
 		}
 	}
@@ -87,7 +90,8 @@ func where(pl Place) string {
 	return "idUnitaOperativa " + pl.IDUnita + " of idDominio " + pl.IDDominio
 }
 
-// holdsScope checks that granter holds s:r over domini and domini × tipi.
+// holdsScope checks that granter holds s:r over domini, domini × tipi and
+// tipi.
 func holdsScope(granter *Principal, s Service, r Right, domini EntityScope, tipi Scope) error {
 	ds := entityValues(domini)
 	for _, d := range ds {
@@ -101,6 +105,11 @@ func holdsScope(granter *Principal, s Service, r Right, domini EntityScope, tipi
 			if !holdsPlace(granter, s, r, d, t) {
 				return deny(RuleDelegation, "the granter does not hold %s %s on %s with idTipoPendenza %s", s, r, where(d), t)
 			}
+		}
+	}
+	for _, t := range ts {
+		if !holdsPlace(granter, s, r, Place{}, t) {
+			return deny(RuleDelegation, "the granter does not hold %s %s on idTipoPendenza %s", s, r, t)
 		}
 	}
 	return nil

@@ -48,6 +48,17 @@ func TestDelegation(t *testing.T) {
 		{"empty_types_still_reach_entity", CanGrantRole(operator(role("c2", map[Service]Rights{ServiceAnagraficaCreditore: wr}, ScopeOf(d2), ScopeNone())), creditore(ScopeOf(d1), ScopeNone())), RuleDelegation},
 		{"empty_types_star_entity", CanGrantRole(operator(onD1), creditore(ScopeAll(), ScopeNone())), RuleDelegation},
 		{"empty_types_own_entity", CanGrantRole(operator(onD1TA), creditore(ScopeOf(d1), ScopeNone())), ""},
+		// Empty domini still reach types: a type alone is the scope of the
+		// type registry (CanOnTipoPendenza), so the types are the granter's too.
+		{"empty_domini_still_reach_types", CanOnTipoPendenza(operator(creditore(ScopeNone(), ScopeAll())), ServiceAnagraficaCreditore, RightWrite, tB), ""},
+		{"empty_domini_star_types", CanGrantRole(operator(onD1TA), creditore(ScopeNone(), ScopeAll())), RuleDelegation},
+		{"empty_domini_other_type", CanGrantRole(operator(onD1TA), creditore(ScopeNone(), ScopeOf(tB))), RuleDelegation},
+		{"empty_domini_own_type", CanGrantRole(operator(onD1TA), creditore(ScopeNone(), ScopeOf(tA))), ""},
+		{"empty_domini_star_types_by_star_types", CanGrantRole(operator(onD1), creditore(ScopeNone(), ScopeAll())), ""},
+		{"empty_domini_type_of_a_role_without_the_right", CanGrantRole(operator(
+			role("r", map[Service]Rights{ServiceAnagraficaCreditore: rd}, ScopeOf(d1), ScopeAll()),
+			role("w", map[Service]Rights{ServiceAnagraficaCreditore: wr}, ScopeOf(d1), ScopeOf(tA))),
+			creditore(ScopeNone(), ScopeOf(tB))), RuleDelegation},
 		{"granter_without_roles", CanGrantRole(operator(), pendR(ScopeNone(), ScopeNone())), RuleDelegation},
 		{"granting_no_rights_is_allowed", CanGrantRole(operator(), role("nothing", nil, ScopeAll(), ScopeAll())), ""},
 		{"citizen_cannot_grant", CanGrantRole(Citizen("CIT"), pendR(ScopeNone(), ScopeNone())), RuleAPIEntry},
@@ -65,6 +76,7 @@ func TestDelegation(t *testing.T) {
 		{"api_grant_ragioneria_empty_types_star", CanGrantAPI(operator(onD1), grant(APIRagioneria, ScopeAll(), ScopeNone())), RuleDelegation},
 		{"api_grant_ragioneria_own_entity", CanGrantAPI(operator(onD1TA), grant(APIRagioneria, ScopeOf(d1), ScopeNone())), ""},
 		{"api_grant_empty_scope", CanGrantAPI(operator(onD1TA), grant(APIPendenze, ScopeNone(), ScopeNone())), ""},
+		{"api_grant_empty_domini_star_types", CanGrantAPI(operator(onD1TA), grant(APIPendenze, ScopeNone(), ScopeAll())), RuleDelegation},
 		{"api_grant_without_right", CanGrantAPI(split, grant(APIPendenze, ScopeOf(d1), ScopeOf(tA))), RuleServiceRight},
 		{"api_grant_read_right_only", CanGrantAPI(operator(role("r", map[Service]Rights{ServiceAnagraficaApplicazioni: rd}, ScopeAll(), ScopeAll())), grant(APIPendenze, ScopeOf(d1), ScopeOf(tA))), RuleServiceRight},
 		{"api_grant_right_and_scope_in_different_roles", CanGrantAPI(operator(

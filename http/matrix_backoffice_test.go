@@ -103,6 +103,11 @@ func TestBackofficeDelegation(t *testing.T) {
 		return map[string]any{"principal": "delegated", "password": pw, "abilitato": true, "ruoli": []string{},
 			"autorizzazioniApi": []map[string]any{apiGrant("PENDENZE", domini, []string{"*"})}}
 	}
+	typesOnly := func(tipi []string) map[string]any {
+		return map[string]any{"acl": acl{aclOf("Anagrafica Creditore", "W")}, "domini": []string{}, "tipiPendenza": tipi}
+	}
+	w.putRole(t, "opTari", fullACL("R", "W"), []string{d1}, []string{t1})
+	w.putOperator(t, "opTari", pw, true, "opTari")
 	runRows(t, w.harness, []row{
 		{"limited_operator_cannot_grant_all_entities_in_role", "PUT", bo + "/ruoli/r1", role([]string{"*"}), opts(as("opD1")), 403, "403000"},
 		{"limited_operator_cannot_grant_other_entity_in_role", "PUT", bo + "/ruoli/r1", role([]string{d2}), opts(as("opD1")), 403, "403000"},
@@ -112,6 +117,13 @@ func TestBackofficeDelegation(t *testing.T) {
 		{"limited_operator_grants_own_entity_to_application", "PUT", bo + "/applicazioni/delegated", app([]string{d1}), opts(as("opD1")), 201, ""},
 		{"limited_operator_cannot_assign_admin_role", "PUT", bo + "/operatori/newop", map[string]any{"ragioneSociale": "x", "password": pw, "abilitato": true, "ruoli": []string{"Amministratore"}}, opts(as("opD1")), 403, "403000"},
 		{"limited_operator_assigns_own_role", "PUT", bo + "/operatori/newop", map[string]any{"ragioneSociale": "x", "password": pw, "abilitato": true, "ruoli": []string{"opD1"}}, opts(as("opD1")), 201, ""},
+		// Types alone are a scope (PUT /tipiPendenza needs the type, not an
+		// entity), so a role or grant with empty domini still grants its
+		// types: "*" needs "*".
+		{"type_limited_operator_cannot_grant_all_types_without_entities_in_role", "PUT", bo + "/ruoli/r2", typesOnly([]string{"*"}), opts(as("opTari")), 403, "403000"},
+		{"type_limited_operator_grants_own_type_without_entities_in_role", "PUT", bo + "/ruoli/r2", typesOnly([]string{t1}), opts(as("opTari")), 201, ""},
+		{"type_limited_operator_cannot_grant_all_types_without_entities_to_application", "PUT", bo + "/applicazioni/delegated2", map[string]any{"principal": "delegated2", "password": pw, "abilitato": true, "ruoli": []string{},
+			"autorizzazioniApi": []map[string]any{apiGrant("PENDENZE", []string{}, []string{"*"})}}, opts(as("opTari")), 403, "403000"},
 		{"principal_in_use_409", "PUT", bo + "/applicazioni/clash", map[string]any{"principal": "opRO", "abilitato": true, "ruoli": []string{}}, opts(asAdmin()), 409, "409000"},
 		{"unknown_role_422", "PUT", bo + "/operatori/x2", map[string]any{"ragioneSociale": "x", "abilitato": true, "ruoli": []string{"ghost"}}, opts(asAdmin()), 422, "422000"},
 	})
