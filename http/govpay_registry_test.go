@@ -458,6 +458,16 @@ func TestUnitScopedReceipts(t *testing.T) {
 		{name: "backoffice_receipt_of_other_unit", method: "GET", path: ricevuta(bo, "UO2"), opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
 		{name: "backoffice_collection_of_other_unit", method: "GET", path: riscossione(bo, "UO2"), opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
 		{name: "backoffice_other_entity_before_lookup", method: "GET", path: bo + "/riscossioni/" + d2 + "/x/IUR-0/1", opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
+		// A missing one could lie in any unit of d1, or in none: only a
+		// scope over the whole entity learns that it is missing (404);
+		// a unit's gets the 403 of another unit's, so it cannot tell them
+		// apart.
+		{name: "ragioneria_missing_receipt_unit_scope", method: "GET", path: rg + "/ricevute/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE", opts: []reqOpt{as("appRU")}, status: http.StatusForbidden, codice: ff},
+		{name: "ragioneria_missing_collection_unit_scope", method: "GET", path: rg + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", opts: []reqOpt{as("appRU")}, status: http.StatusForbidden, codice: ff},
+		{name: "ragioneria_missing_receipt_whole_entity", method: "GET", path: rg + "/ricevute/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE", opts: []reqOpt{as("appC")}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
+		{name: "backoffice_missing_receipt_unit_scope", method: "GET", path: bo + "/ricevute/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE", opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
+		{name: "backoffice_missing_collection_unit_scope", method: "GET", path: bo + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
+		{name: "backoffice_missing_collection_whole_entity", method: "GET", path: bo + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", opts: []reqOpt{as("opD1")}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 	})
 	// An auditor of UO1 asks about UO1's receipts alone: a receipt lies at
 	// its unit, and a missing one at the whole entity.

@@ -9,7 +9,9 @@ import (
 // with esito ESEGUITO) read by id, on the Ragioneria API (the entities of
 // the RAGIONERIA grant) and the Backoffice (a role's scope). The entity is
 // decided before the lookup (403 before 404); a caller who may read the
-// entity learns that the receipt is missing.
+// whole entity learns that the receipt is missing: a missing one could lie
+// in any of its units or in none, so a scope over some units gets the 403
+// of another unit's receipt (domain.Missing).
 
 // Receipts finds stored receipts.
 type Receipts interface {
@@ -67,10 +69,12 @@ func collected(lookup func() (*projections.Receipt, bool)) func() (*projections.
 func ReceiptPlace(r *projections.Receipt) domain.Place { return domain.ReceiptPlace(&r.Event) }
 
 // ragioneriaReceipt is a Ragioneria read of a receipt or collection: the
-// grant reaching the entity before the lookup (403 before 404), then the
-// stored one's place (its unit) in the grant.
+// grant reaching the entity before the lookup (403 before 404), a missing
+// one learnt only with the whole entity in the grant, then the stored
+// one's place (its unit) in the grant.
 func ragioneriaReceipt(p domain.Principal, idDominio string, lookup func() (*projections.Receipt, bool), rec Recorder) (*projections.Receipt, error) {
-	r, err := find(rec, check(rec, "CanAskRagioneriaDominio", domain.CanAskRagioneriaDominio(p, idDominio)), lookup, nil)
+	r, err := find(rec, check(rec, "CanAskRagioneriaDominio", domain.CanAskRagioneriaDominio(p, idDominio)), lookup,
+		func() error { return domain.CanReadRagioneriaDominio(p, idDominio) })
 	if err != nil {
 		return r, err
 	}
@@ -78,10 +82,14 @@ func ragioneriaReceipt(p domain.Principal, idDominio string, lookup func() (*pro
 }
 
 // backofficeReceipt is ragioneriaReceipt on the Backoffice: one role
-// giving s R reaching the entity, then the stored one's place in the
+// giving s R reaching the entity, a missing one learnt only from a role
+// giving it over the whole entity, then the stored one's place in the
 // scope of a role giving it.
 func backofficeReceipt(p domain.Principal, s domain.Service, idDominio string, lookup func() (*projections.Receipt, bool), rec Recorder) (*projections.Receipt, error) {
-	r, err := find(rec, ReachDominio(p, s, domain.RightRead, idDominio, rec), lookup, nil)
+	r, err := find(rec, ReachDominio(p, s, domain.RightRead, idDominio, rec), lookup, func() error {
+		placed(rec, domain.Place{IDDominio: idDominio})
+		return domain.CanOnDominio(p, s, domain.RightRead, idDominio)
+	})
 	if err != nil {
 		return r, err
 	}
