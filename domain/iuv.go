@@ -1,10 +1,13 @@
 package domain
 
 // IUVOfNotice is the IUV (identificativo univoco di versamento) a pagoPA
-// notice number carries: the 18 digits are the aux digit then, for aux
-// digit 0, a two-digit application code and a 15-digit IUV, and for aux
-// digits 1, 2 and 3 a 17-digit IUV (for 3, segregation code included).
-// Anything but 18 digits has no IUV ("").
+// notice number carries (API.md section 8: the notice number without its
+// aux digit; for aux digit 0 also without the application code): the 18
+// digits are the aux digit then, for aux digit 0, a two-digit application
+// code and a 15-digit IUV, and for any other aux digit (pagoPA's 1, 2 and
+// 3, segregation code included for 3, and whatever else an 18-digit
+// numeroAvviso the service accepts starts with) a 17-digit IUV. Anything
+// but 18 digits has no IUV ("").
 func IUVOfNotice(numeroAvviso string) string {
 	if len(numeroAvviso) != 18 {
 		return ""
@@ -14,11 +17,8 @@ func IUVOfNotice(numeroAvviso string) string {
 			return ""
 		}
 	}
-	switch numeroAvviso[0] {
-	case '0':
+	if numeroAvviso[0] == '0' {
 		return numeroAvviso[3:]
-	case '1', '2', '3':
-		return numeroAvviso[1:]
 	}
-	return ""
+	return numeroAvviso[1:]
 }

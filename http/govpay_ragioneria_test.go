@@ -73,6 +73,14 @@ func TestGovPayRicevute(t *testing.T) {
 		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
 	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"),
 		asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
+	// Any 18 digits are a numeroAvviso (section 5); its IUV is the number
+	// without its aux digit (section 8), whatever that digit.
+	aux9 := pendenzaBodyFor(d1, t1, citizen1)
+	aux9["numeroAvviso"] = "998765432109876543"
+	var p9 pendenzaView
+	w.must(t, "PUT", pe+"/pendenze/appA/n1-aux9", aux9, as("appA")).decode(t, &p9)
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(p9, "RIC-AUX9", 123.45, "ESEGUITO"),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
 	w.putRole(t, "pagD1", acl{aclOf("Pagamenti", "R")}, []string{d1}, []string{"*"})
 	w.putOperator(t, "opPagD1", pw, true, "pagD1")
 	w.putRole(t, "rendD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
@@ -97,6 +105,8 @@ func TestGovPayRicevute(t *testing.T) {
 		{"rag_missing_out_of_scope", "GET", ric(rg, d2, iuv2, "NOPE"), nil, opts(as("appC")), 403, "403000"},
 		{"rag_bad_iuv", "GET", ric(rg, d1, "iuv!", "RIC-D1"), nil, opts(as("appC")), 400, "SINTASSI"},
 		{"rag_list_without_grant", "GET", rg + "/ricevute", nil, opts(as("appNone")), 403, "403000"},
+		{"rag_iuv_of_aux_digit_9", "GET", ric(rg, d1, "98765432109876543", "RIC-AUX9"), nil, opts(as("appC")), 200, ""},
+		{"ris_rag_iuv_of_aux_digit_9", "GET", ris(rg, d1, "98765432109876543", "RIC-AUX9", "1"), nil, opts(as("appC")), 200, ""},
 		// Backoffice: Pagamenti R on the receipt's entity.
 		{"bo_in_scope", "GET", ric(bo, d1, iuv1, "RIC-D1"), nil, opts(as("opPagD1")), 200, ""},
 		{"bo_other_entity", "GET", ric(bo, d2, iuv2, "RIC-D2"), nil, opts(as("opPagD1")), 403, "403000"},
