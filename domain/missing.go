@@ -19,13 +19,29 @@ func CanLearnMissingInGrant(p Principal, api API, idDominio string) error {
 		return err
 	}
 	if (idDominio == "" && !g.Domini.IsAll()) || (idDominio != "" && !g.Domini.Contains(idDominio)) || !g.Tipi.IsAll() {
-		return deny(RuleAPIScope, "the pendenza is not in the application's %s scope", api)
+		return denyPendenzaOutsideGrant(api) // as for a stored one outside the scope
 	}
 	return nil
 }
 
-// CanLearnMissingInRoles is CanLearnMissingInGrant for the Backoffice: one
-// role of p must give right on s over every entity and every type.
+// CanLearnMissingAtPlace is CanLearnMissingInGrant for the Backoffice's
+// resources that lie at a place (a pendenza named by id; a receipt or a
+// collection of idDominio): one role giving r on s must cover every place
+// the resource could lie at: every entity and type when idDominio is "",
+// else idDominio whole. Denied, it is CanOnPlace's denial of a stored one
+// outside the scope, rule and detail alike, so a 403 never tells a missing
+// resource from another's.
+func CanLearnMissingAtPlace(p Principal, s Service, r Right, idDominio string) error {
+	covers := func(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }
+	if idDominio != "" {
+		covers = func(role *Role) bool { return role.Covers(Place{IDDominio: idDominio}) }
+	}
+	return inRoleScope(&p, s, r, covers, func() error { return denyRight(detailPendenzaScope, s, r) })
+}
+
+// CanLearnMissingInRoles decides whether p may learn of whatever lies
+// anywhere (the whole event log): one role of p must give right on s over
+// every entity and every type.
 func CanLearnMissingInRoles(p Principal, s Service, r Right) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }, func() error {
 		return denyRight(detailMissingScope, s, r)

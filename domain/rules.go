@@ -133,9 +133,16 @@ func pendenzaInGrant(p *Principal, api API, v *PendenzaView) error {
 		return err
 	}
 	if !g.Domini.ContainsUnit(v.IDDominio, v.IDUnita) || !g.Tipi.Contains(v.IDTipoPendenza) {
-		return deny(RuleAPIScope, "the pendenza's idDominio, unit and idTipoPendenza are not in the application's %s scope", api)
+		return denyPendenzaOutsideGrant(api)
 	}
 	return nil
+}
+
+// denyPendenzaOutsideGrant denies a stored pendenza outside the
+// application's scope on api; a missing one the application may not learn
+// of is denied alike (CanLearnMissingInGrant), so the two answer the same.
+func denyPendenzaOutsideGrant(api API) error {
+	return deny(RuleAPIScope, "the pendenza's idDominio, unit and idTipoPendenza are not in the application's %s scope", api)
 }
 
 // ctEqual compares two strings in time that depends only on their lengths.

@@ -469,6 +469,19 @@ func TestUnitScopedReceipts(t *testing.T) {
 		{name: "backoffice_missing_collection_unit_scope", method: "GET", path: bo + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", opts: []reqOpt{as("opMoney")}, status: http.StatusForbidden, codice: ff},
 		{name: "backoffice_missing_collection_whole_entity", method: "GET", path: bo + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", opts: []reqOpt{as("opD1")}, status: http.StatusNotFound, codice: codiceOf(http.StatusNotFound)},
 	})
+	// The 403s of another unit's receipt and of a missing one are the same,
+	// body and all.
+	for _, c := range []struct{ existing, absent, caller string }{
+		{ricevuta(bo, "UO2"), bo + "/ricevute/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE", "opMoney"},
+		{riscossione(bo, "UO2"), bo + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", "opMoney"},
+		{ricevuta(rg, "UO2"), rg + "/ricevute/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE", "appRU"},
+		{riscossione(rg, "UO2"), rg + "/riscossioni/" + d1 + "/" + domain.IUVOfNotice(paid["UO1"].NumeroAvviso) + "/IUR-NONE/1", "appRU"},
+	} {
+		got, other := w.do(t, "GET", c.existing, nil, as(c.caller)), w.do(t, "GET", c.absent, nil, as(c.caller))
+		if got.Status != http.StatusForbidden || string(got.Body) != string(other.Body) {
+			t.Errorf("%s: another unit's and a missing one answer apart:\n%d %s\n%d %s", c.caller, got.Status, got.Body, other.Status, other.Body)
+		}
+	}
 	// An auditor of UO1 asks about UO1's receipts alone: a receipt lies at
 	// its unit, and a missing one at the whole entity.
 	w.grantUO1(t, "appAudit", "RAGIONERIA", "opAuditUO1", aclOf("Giornale degli Eventi", "R"))

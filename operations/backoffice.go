@@ -52,7 +52,7 @@ func OnPlace(p domain.Principal, s domain.Service, r domain.Right, at domain.Pla
 func OnPendenza(m Pendenze, p domain.Principal, s domain.Service, r domain.Right, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, UseService(p, s, r, rec),
 		func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
-		func() error { placed(rec, everywhere); return domain.CanLearnMissingInRoles(p, s, r) })
+		func() error { placed(rec, everywhere); return domain.CanLearnMissingAtPlace(p, s, r, "") })
 	if err != nil {
 		return pd, err
 	}

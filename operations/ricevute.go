@@ -88,7 +88,7 @@ func ragioneriaReceipt(p domain.Principal, idDominio string, lookup func() (*pro
 func backofficeReceipt(p domain.Principal, s domain.Service, idDominio string, lookup func() (*projections.Receipt, bool), rec Recorder) (*projections.Receipt, error) {
 	r, err := find(rec, ReachDominio(p, s, domain.RightRead, idDominio, rec), lookup, func() error {
 		placed(rec, domain.Place{IDDominio: idDominio})
-		return domain.CanOnDominio(p, s, domain.RightRead, idDominio)
+		return domain.CanLearnMissingAtPlace(p, s, domain.RightRead, idDominio)
 	})
 	if err != nil {
 		return r, err
