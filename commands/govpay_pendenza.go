@@ -55,13 +55,9 @@ func validateDetails(d *events.PendenzaDetails) error {
 		}
 		seen[d.Voci[i].IDVocePendenza] = true
 	}
-	for _, f := range []struct {
-		name string
-		raw  *json.RawMessage
-	}{{"datiAllegati", &d.DatiAllegati}, {"documento", &d.Documento}, {"proprieta", &d.Proprieta}, {"allegati", &d.Allegati}} {
-		if err := storedJSON(f.name, f.raw); err != nil {
-			return err
-		}
+	if err := storedJSON(jsonField{"datiAllegati", &d.DatiAllegati}, jsonField{"documento", &d.Documento},
+		jsonField{"proprieta", &d.Proprieta}, jsonField{"allegati", &d.Allegati}); err != nil {
+		return err
 	}
 	if d.AnnoRiferimento != 0 && (d.AnnoRiferimento < 1000 || d.AnnoRiferimento > 9999) {
 		return invalid("annoRiferimento", "must be a year of four digits")
@@ -135,10 +131,7 @@ func checkVoce(v *events.Voce) error {
 	if kinds != 1 {
 		return invalid("voci", "each voce names exactly one of codEntrata, ibanAccredito (with tipoContabilita and codiceContabilita) or tipoBollo")
 	}
-	if err := storedJSON("voci.datiAllegati", &v.DatiAllegati); err != nil {
-		return err
-	}
-	return storedJSON("voci.contabilita", &v.Contabilita)
+	return storedJSON(jsonField{"voci.datiAllegati", &v.DatiAllegati}, jsonField{"voci.contabilita", &v.Contabilita})
 }
 
 var reCodificaIUV = regexp.MustCompile(`^[0-9]{1,3}$`)
@@ -149,35 +142,33 @@ func checkTypeFields(f *events.TypeFields) error {
 	if f.CodificaIUV != nil && !reCodificaIUV.MatchString(*f.CodificaIUV) {
 		return invalid("codificaIUV", "must be one to three digits")
 	}
-	for _, r := range []struct {
-		name string
-		raw  *json.RawMessage
-	}{{"portaleBackoffice", &f.PortaleBackoffice}, {"portalePagamento", &f.PortalePagamento}, {"avvisaturaMail", &f.AvvisaturaMail},
-		{"avvisaturaAppIO", &f.AvvisaturaAppIO}, {"visualizzazione", &f.Visualizzazione}, {"tracciatoCsv", &f.TracciatoCsv}} {
+	fields := []jsonField{{"portaleBackoffice", &f.PortaleBackoffice}, {"portalePagamento", &f.PortalePagamento},
+		{"avvisaturaMail", &f.AvvisaturaMail}, {"avvisaturaAppIO", &f.AvvisaturaAppIO}, {"visualizzazione", &f.Visualizzazione},
+		{"tracciatoCsv", &f.TracciatoCsv}}
+	for _, r := range fields {
 		if string(*r.raw) == "null" {
 			*r.raw = nil
 		}
-		if err := storedJSON(r.name, r.raw); err != nil {
-			return err
-		}
 	}
-	return nil
+	return storedJSON(fields...)
 }
 
-// storedJSON replaces one of GovPay's free JSON values, as the request
-// wrote it, with the bytes the log keeps of it: encoding/json writes a
+// storedJSON replaces GovPay's free JSON values, as the request wrote
+// them, with the bytes the log keeps of them: encoding/json writes a
 // json.RawMessage compacted, with <, > and & escaped, and the stream a
 // command loads holds that. Compared as the client spaced it, an identical
 // repeat would differ from the stored value and append again.
-func storedJSON(field string, raw *json.RawMessage) error {
-	if len(*raw) == 0 {
-		return nil
+func storedJSON(fields ...jsonField) error {
+	for _, f := range fields {
+		if len(*f.raw) == 0 {
+			continue
+		}
+		b, err := json.Marshal(*f.raw)
+		if err != nil {
+			return invalid(f.name, "is not JSON")
+		}
+		*f.raw = b
 	}
-	b, err := json.Marshal(*raw)
-	if err != nil {
-		return invalid(field, "is not JSON")
-	}
-	*raw = b
 	return nil
 }
 

@@ -192,8 +192,8 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	return grants, nil
 }
 
-func applicationConnectors(f *events.ApplicationFields) []connector {
-	return []connector{{"servizioIntegrazione", &f.ServizioIntegrazione}}
+func applicationConnectors(f *events.ApplicationFields) []jsonField {
+	return []jsonField{{"servizioIntegrazione", &f.ServizioIntegrazione}}
 }
 
 // checkApplicationFields validates GovPay's fields of an application as

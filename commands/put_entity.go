@@ -70,21 +70,22 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 	})
 }
 
-// connector is one of GovPay's connector fields: a JSON object that may
-// carry credentials, so secret in the log and never returned.
-type connector struct {
+// jsonField is one of GovPay's free JSON values of a request: its field
+// name and its value, kept as given (a connector, a JSON object that may
+// carry credentials, is one: secret in the log and never returned).
+type jsonField struct {
 	name string
 	raw  *json.RawMessage
 }
 
-func entityConnectors(f *events.EntityFields) []connector {
-	return []connector{{"servizioMyPivot", &f.ServizioMyPivot}, {"servizioSecim", &f.ServizioSecim}, {"servizioGovPay", &f.ServizioGovPay}}
+func entityConnectors(f *events.EntityFields) []jsonField {
+	return []jsonField{{"servizioMyPivot", &f.ServizioMyPivot}, {"servizioSecim", &f.ServizioSecim}, {"servizioGovPay", &f.ServizioGovPay}}
 }
 
 // keepConnectors keeps each stored connector a PUT leaves out: they are
 // never returned, so a client cannot send them back. to and stored list
 // the same fields.
-func keepConnectors(to, stored []connector) {
+func keepConnectors(to, stored []jsonField) {
 	for i, c := range to {
 		if *c.raw == nil {
 			*c.raw = *stored[i].raw
@@ -95,7 +96,7 @@ func keepConnectors(to, stored []connector) {
 // checkConnectors validates connectors as JSON objects of at most 8 KiB;
 // a JSON null is an absent one. Each is then written as the log keeps it
 // (storedJSON).
-func checkConnectors(cs []connector) error {
+func checkConnectors(cs []jsonField) error {
 	for _, c := range cs {
 		switch {
 		case *c.raw == nil || string(*c.raw) == "null":
@@ -105,7 +106,7 @@ func checkConnectors(cs []connector) error {
 		case (*c.raw)[0] != '{':
 			return invalid(c.name, "must be an object")
 		}
-		if err := storedJSON(c.name, c.raw); err != nil {
+		if err := storedJSON(c); err != nil {
 			return err
 		}
 	}
