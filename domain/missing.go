@@ -32,7 +32,7 @@ func CanLearnMissingInGrant(p Principal, api API, idDominio string) error {
 // outside the scope, rule and detail alike, so a 403 never tells a missing
 // resource from another's.
 func CanLearnMissingAtPlace(p Principal, s Service, r Right, idDominio string) error {
-	covers := func(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }
+	covers := coversEverywhere
 	if idDominio != "" {
 		covers = func(role *Role) bool { return role.Covers(Place{IDDominio: idDominio}) }
 	}
@@ -43,10 +43,12 @@ func CanLearnMissingAtPlace(p Principal, s Service, r Right, idDominio string) e
 // anywhere (the whole event log): one role of p must give right on s over
 // every entity and every type.
 func CanLearnMissingInRoles(p Principal, s Service, r Right) error {
-	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }, func() error {
-		return denyRight(detailMissingScope, s, r)
-	})
+	return inRoleScope(&p, s, r, coversEverywhere, func() error { return denyRight(detailMissingScope, s, r) })
 }
+
+// coversEverywhere reports whether role's scope is every entity and every
+// type: what learning of something that could lie anywhere needs.
+func coversEverywhere(role *Role) bool { return role.Domini.IsAll() && role.Tipi.IsAll() }
 
 // ErrNotFound is the answer about a resource that does not exist, given
 // once the caller may learn that it is missing (HTTP 404).
