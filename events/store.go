@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"log/slog"
 	"time"
 )
 
@@ -160,4 +161,29 @@ type Store interface {
 	BackendNamer
 	// Close releases the store. It does not lose acknowledged appends.
 	Close() error
+}
+
+// StoreOptions are what every backend's Open takes besides where the log
+// is: one struct, so that the defaults live in one place (WithDefaults)
+// and cannot drift between backends.
+type StoreOptions struct {
+	Codec  *Codec       // default DefaultCodec
+	Logger *slog.Logger // default slog.Default()
+	// ConnectTimeout bounds the first connection or round trip of Open
+	// (default 10s).
+	ConnectTimeout time.Duration
+}
+
+// WithDefaults returns o with each unset option given its default.
+func (o StoreOptions) WithDefaults() StoreOptions {
+	if o.Codec == nil {
+		o.Codec = DefaultCodec
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 10 * time.Second
+	}
+	return o
 }

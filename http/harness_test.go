@@ -185,7 +185,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: filepath.Join(dir, "data"), Logger: logger,
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: filepath.Join(dir, "data"), StoreOptions: events.StoreOptions{Logger: logger},
 		URLs: cfg.natsURLs, Replicas: cfg.replicas})
 	if err != nil {
 		cancel()

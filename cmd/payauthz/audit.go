@@ -72,7 +72,7 @@ func (a *auditConfig) logger() *slog.Logger { return newLogger(a.LogLevel) }
 // a KurrentDB store behind readOnly.
 func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 	if kurrentdb.IsConnectionString(a.Store) {
-		s, err := kurrentdb.Open(ctx, kurrentdb.Config{URL: a.Store, Logger: a.logger()})
+		s, err := kurrentdb.Open(ctx, kurrentdb.Config{URL: a.Store, StoreOptions: events.StoreOptions{Logger: a.logger()}})
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 	}
 	if a.NATSURL != "" {
 		fmt.Fprintln(os.Stderr, "payauthz audit: reading a live log through NATS; the answers are as of the moment each query reads it")
-		return jetstream.Open(ctx, jetstream.Config{URLs: Config{NATSURL: a.NATSURL}.natsURLs(), ReadOnly: true, Logger: a.logger()})
+		return jetstream.Open(ctx, jetstream.Config{URLs: Config{NATSURL: a.NATSURL}.natsURLs(), ReadOnly: true, StoreOptions: events.StoreOptions{Logger: a.logger()}})
 	}
 	if _, err := os.Stat(filepath.Join(a.DataDir, "jetstream")); err != nil {
 		return nil, fmt.Errorf("no event log in data dir %s", a.DataDir)
@@ -103,7 +103,7 @@ func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: a.DataDir, ReadOnly: true, Logger: a.logger()})
+	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: a.DataDir, ReadOnly: true, StoreOptions: events.StoreOptions{Logger: a.logger()}})
 	if err != nil {
 		lock.unlock()
 		return nil, err

@@ -87,7 +87,7 @@ func openLiveLog(ctx context.Context, dir string, logger *slog.Logger) (*jetstre
 		return nil, fmt.Errorf("live log access: %s is not valid", liveLogFileName)
 	}
 	s, err := jetstream.Open(ctx, jetstream.Config{URLs: []string{access.URL}, User: access.User, Password: access.Password,
-		ReadOnly: true, Logger: logger})
+		ReadOnly: true, StoreOptions: events.StoreOptions{Logger: logger}})
 	if err != nil {
 		// The error names the URL and user, never the secret.
 		return nil, fmt.Errorf("live log access at %s: %w", access.URL, err)

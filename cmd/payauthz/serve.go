@@ -50,14 +50,14 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Sto
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	if kurrentdb.IsConnectionString(cfg.Store) {
-		return kurrentdb.Open(ctx, kurrentdb.Config{URL: cfg.Store, Logger: logger})
+		return kurrentdb.Open(ctx, kurrentdb.Config{URL: cfg.Store, StoreOptions: events.StoreOptions{Logger: logger}})
 	}
 	return jetstream.Open(ctx, jetstream.Config{
-		DataDir:     cfg.DataDir,
-		URLs:        cfg.natsURLs(),
-		Replicas:    cfg.StreamReplicas,
-		LocalReader: cfg.LiveLogAccess, // backup and the audit tools read the live embedded log
-		Logger:      logger,
+		DataDir:      cfg.DataDir,
+		URLs:         cfg.natsURLs(),
+		Replicas:     cfg.StreamReplicas,
+		LocalReader:  cfg.LiveLogAccess, // backup and the audit tools read the live embedded log
+		StoreOptions: events.StoreOptions{Logger: logger},
 	})
 }
 

@@ -27,10 +27,7 @@ type Config struct {
 	Replicas      int      // stream replicas on an external cluster (default 1)
 	StreamName    string   // default "PAYAUTHZ"
 	SubjectPrefix string   // default "payauthz.ev"
-	Codec         *events.Codec
-	Logger        *slog.Logger
-	// ConnectTimeout bounds the first connection (default 10s).
-	ConnectTimeout time.Duration
+	events.StoreOptions
 	// ReadOnly opens an existing log for reading: the stream is bound, not
 	// created or updated (a missing one is an error), and Append always
 	// fails with events.ErrReadOnly. Auditors' tools open the log so.
@@ -84,15 +81,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Replicas <= 0 {
 		cfg.Replicas = 1
 	}
-	if cfg.Codec == nil {
-		cfg.Codec = events.DefaultCodec
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = 10 * time.Second
-	}
+	cfg.StoreOptions = cfg.WithDefaults()
 	s := &Store{cfg: cfg, codec: cfg.Codec, logger: cfg.Logger}
 	opts := []nats.Option{nats.Name("payauthz"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.Timeout(cfg.ConnectTimeout), nats.RetryOnFailedConnect(false)}

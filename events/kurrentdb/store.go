@@ -21,10 +21,7 @@ type Config struct {
 	// StreamPrefix prefixes every aggregate stream (default "payauthz-").
 	// It must not be empty or start with "$".
 	StreamPrefix string
-	Codec        *events.Codec
-	Logger       *slog.Logger
-	// ConnectTimeout bounds the first round trip of Open (default 10s).
-	ConnectTimeout time.Duration
+	events.StoreOptions
 	// MaxRetryWait caps the wait between two attempts to open a dropped
 	// subscription again (default 5s).
 	MaxRetryWait time.Duration
@@ -53,15 +50,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.StreamPrefix[0] == '$' {
 		return nil, errors.New("kurrentdb: the stream prefix must not start with $")
 	}
-	if cfg.Codec == nil {
-		cfg.Codec = events.DefaultCodec
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.ConnectTimeout <= 0 {
-		cfg.ConnectTimeout = 10 * time.Second
-	}
+	cfg.StoreOptions = cfg.WithDefaults()
 	if cfg.MaxRetryWait <= 0 {
 		cfg.MaxRetryWait = 5 * time.Second
 	}
