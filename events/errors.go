@@ -20,4 +20,7 @@ var (
 	ErrTooLarge = errors.New("events: commit too large for the store")
 	// ErrReadOnly is returned by Append on a store opened read-only.
 	ErrReadOnly = errors.New("events: store opened read-only")
+	// ErrInvalidAppend is returned by Append called with no events or no
+	// stream name (see CheckAppend); nothing is written.
+	ErrInvalidAppend = errors.New("events: invalid append")
 )

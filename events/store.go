@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -77,6 +78,19 @@ type Appender interface {
 	// error matching ErrConflict. All events of one Append share the same
 	// Position.
 	Append(ctx context.Context, stream string, expected Expected, recs ...Record) (Position, error)
+}
+
+// CheckAppend is what every Appender requires of Append's arguments, so
+// that the backends refuse the same calls: one or more events and a named
+// stream. It returns an error matching ErrInvalidAppend.
+func CheckAppend(stream string, recs []Record) error {
+	switch {
+	case len(recs) == 0:
+		return fmt.Errorf("%w: no events", ErrInvalidAppend)
+	case stream == "":
+		return fmt.Errorf("%w: empty stream name", ErrInvalidAppend)
+	}
+	return nil
 }
 
 // Loader loads one stream.

@@ -48,6 +48,7 @@ func Run(t *testing.T, h Harness, caps Capabilities) {
 	t.Run("reopen_loses_nothing", func(t *testing.T) { testReopen(t, h, caps) })
 	t.Run("expected_version_is_per_stream_nats_7361", func(t *testing.T) { testPerStreamVersion(t, h) })
 	t.Run("last_position", func(t *testing.T) { testLastPosition(t, h) })
+	t.Run("invalid_append_writes_nothing", func(t *testing.T) { testInvalidAppend(t, h) })
 	if caps.DedupeByID {
 		t.Run("retried_append_stored_once", func(t *testing.T) { testDedupe(t, h) })
 	}
@@ -138,6 +139,28 @@ func testRoundTrip(t *testing.T, h Harness) {
 	}
 	if got, err := s.Load(ctx(t), "dominio-unknown"); err != nil || len(got) != 0 {
 		t.Fatalf("unknown stream: %v, %v", got, err)
+	}
+}
+
+// testInvalidAppend: an Append of no events or to no stream is refused
+// with ErrInvalidAppend, and the log stays as it was.
+func testInvalidAppend(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	before := mustAppend(t, s, "dominio-1", events.ExpectNoStream(), rec("", entity(1)))
+	for _, c := range []struct {
+		name   string
+		stream string
+		recs   []events.Record
+	}{
+		{"no_events", "dominio-2", nil},
+		{"no_stream", "", []events.Record{rec("", entity(2))}},
+	} {
+		if _, err := s.Append(ctx(t), c.stream, events.ExpectNoStream(), c.recs...); !errors.Is(err, events.ErrInvalidAppend) {
+			t.Fatalf("%s: %v, want ErrInvalidAppend", c.name, err)
+		}
+	}
+	if last, err := s.LastPosition(ctx(t)); err != nil || last != before {
+		t.Fatalf("last position after refused appends: %d, %v; want %d", last, err, before)
 	}
 }
 

@@ -260,11 +260,8 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 	if s.cfg.ReadOnly {
 		return 0, events.ErrReadOnly
 	}
-	if len(recs) == 0 {
-		return 0, errors.New("jetstream: append of no events")
-	}
-	if stream == "" {
-		return 0, errors.New("jetstream: empty stream name")
+	if err := events.CheckAppend(stream, recs); err != nil {
+		return 0, err
 	}
 	if s.shutdown.Closed() {
 		return 0, events.ErrClosed

@@ -108,11 +108,8 @@ func (s *Store) StreamName(stream string) string { return streamName(s.cfg.Strea
 
 // Append implements events.Store.
 func (s *Store) Append(ctx context.Context, stream string, expected events.Expected, recs ...events.Record) (events.Position, error) {
-	if len(recs) == 0 {
-		return 0, errors.New("kurrentdb: append of no events")
-	}
-	if stream == "" {
-		return 0, errors.New("kurrentdb: empty stream name")
+	if err := events.CheckAppend(stream, recs); err != nil {
+		return 0, err
 	}
 	if s.shutdown.Closed() {
 		return 0, events.ErrClosed
