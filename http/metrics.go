@@ -70,7 +70,7 @@ func (m *metrics) trackStoreLag(store events.LogReader, model *projections.ReadM
 		return positions
 	}), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "payauthz_projection_lag_seconds",
-		Help: "How far the projections are behind the log, in seconds: 0 when they applied its last position, else the age of the last applied event.",
+		Help: "How far the projections are behind the log, in seconds: 0 when they applied its last position, else the age of the oldest commit not applied yet.",
 	}, func() float64 {
 		_, seconds := probe.measure()
 		return seconds
