@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -538,22 +539,42 @@ func TestDecisionLogBoundsCallerChosenValues(t *testing.T) {
 }
 
 // TestDecisionLogNamesNoUnverifiedNodeUser: a node request whose basic
-// credentials did not verify is logged like any unauthenticated one, with
-// no principal: the username it claimed is the caller's to choose (some
-// 3,000 bytes of it, or a password typed in the wrong field).
+// credentials did not verify, or were never checked (a bad path id or an
+// unknown route answered before the node handler admits the caller), is
+// logged like any unauthenticated one, with no principal: the username
+// it claimed is the caller's to choose (some 3,000 bytes of it, or a
+// password typed in the wrong field). A connector whose password verified
+// is named, also when it is denied.
 func TestDecisionLogNamesNoUnverifiedNodeUser(t *testing.T) {
 	capture := newDecisionCapture()
 	w := newWorld(t, withDecisionLog(slog.New(capture)))
+	w.must(t, "PUT", bo+"/intermediari/int1", map[string]any{"denominazione": "Intermediario 1", "abilitato": true,
+		"connettoreNodo": map[string]any{"principal": nodeUser, "password": nodeSecr}})
 	claimed := "Secret-Typed-As-User-" + strings.Repeat("y", 2000)
-	w.do(t, "GET", "/nodo/rs/basic/v1/intermediari/int1/avvisi/"+d1+"/001234567890123456", nil,
-		asBasic(claimed, "whatever-1"), withHeader("X-Request-ID", "node-unauth")).expect(t, 401, "401000")
-	flushDecisions(t, w.srv)
-	d, ok := capture.get("node-unauth")
-	if !ok {
-		t.Fatal("no decision")
+	const notice = "/avvisi/" + d1 + "/001234567890123456"
+	cases := []struct {
+		name, path, user, password string
+		status                     int
+		principal                  string
+	}{
+		{"wrong_credentials", "/nodo/rs/basic/v1/intermediari/int1" + notice, claimed, "whatever-1", http.StatusUnauthorized, ""},
+		{"bad_intermediary_id", "/nodo/rs/basic/v1/intermediari/bad!id" + notice, claimed, "whatever-1", http.StatusBadRequest, ""},
+		{"unknown_route", "/nodo/rs/basic/v1/nothing/here", claimed, "whatever-1", http.StatusNotFound, ""},
+		{"connector_of_another_intermediary", "/nodo/rs/basic/v1/intermediari/int2" + notice, nodeUser, nodeSecr, http.StatusForbidden, nodeUser},
 	}
-	if d["outcome"] != "unauthenticated" || d["principal"] != "" {
-		t.Fatalf("outcome %q, principal of %d bytes %.40q, want unauthenticated and none", d["outcome"], len(d["principal"]), d["principal"])
+	for _, c := range cases {
+		w.do(t, "GET", c.path, nil, asBasic(c.user, c.password), withHeader("X-Request-ID", "node-"+c.name)).
+			expect(t, c.status, codiceOf(c.status))
+	}
+	flushDecisions(t, w.srv)
+	for _, c := range cases {
+		d, ok := capture.get("node-" + c.name)
+		if !ok {
+			t.Fatalf("%s: no decision", c.name)
+		}
+		if d["principal"] != c.principal || d["status"] != strconv.Itoa(c.status) {
+			t.Errorf("%s: status %s, principal of %d bytes %.40q, want %d and %q", c.name, d["status"], len(d["principal"]), d["principal"], c.status, c.principal)
+		}
 	}
 }
 

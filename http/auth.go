@@ -31,6 +31,11 @@ type caller struct {
 	// against the named intermediary's connector, not resolved as a
 	// registered principal.
 	node nodeCredentials
+	// nodeVerified is set once the node handler verified node's
+	// credentials (operations.AdmitNode admitted the caller, or denied it
+	// as the connector of another intermediary): until then node.user is
+	// only what the caller claims, and the decision log names no one.
+	nodeVerified bool
 	// position is the log position of the read-model state the request's
 	// decisions rest on, for the decision log: the state the principal
 	// (with its roles and grants) was read from, or, for a caller whose

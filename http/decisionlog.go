@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/operations/audit"
 )
 
 // Decision is one authorization decision of the HTTP layer, as recorded in
@@ -216,9 +214,11 @@ func (s *Server) logDecision(c *echo.Context, api string, status int, outcome, r
 	case cl.api == domain.APINodo:
 		d.Auth, d.Kind = cl.auth.String(), "NODE_CONNECTOR"
 		// The connector's username or DN, never its password; and not a
-		// username whose credentials did not verify (401, 429): like every
-		// unauthenticated caller's, it names no one.
-		if outcome != audit.OutcomeUnauthenticated && status != http.StatusTooManyRequests {
+		// username whose credentials did not verify (401, 429) or were
+		// never checked (a bad path id, an unknown route, a 401 answered
+		// 503 for its consistency token): like every unauthenticated
+		// caller's, it names no one.
+		if cl.nodeVerified {
 			d.Principal = cl.node.user
 		}
 		if cl.node.dn != "" {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v5"
@@ -25,6 +26,8 @@ func (s *Server) admitNode(c *echo.Context) (operations.NodeGate, error) {
 	cl := callerOf(c)
 	g, err := operations.AdmitNode(s.model, operations.NodeCredentials{Auth: cl.auth, User: cl.node.user,
 		Password: cl.node.password, DN: cl.node.dn, Gate: s.logins, From: c.Request().RemoteAddr}, id, nil)
+	var denied *domain.ForbiddenError
+	cl.nodeVerified = err == nil || errors.As(err, &denied) // a denial comes only after the credentials verified
 	if err != nil {
 		return g, err
 	}
