@@ -138,6 +138,8 @@ func TestPagamentoMatrix(t *testing.T) {
 	}
 	tampered := &http.Cookie{Name: SessionCookie, Value: session.Value[:len(session.Value)-2] + "AA"}
 	forged := &http.Cookie{Name: SessionCookie, Value: "AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
+	sessionID, sessionMAC, _ := strings.Cut(session.Value, ".")
+	respelled := &http.Cookie{Name: SessionCookie, Value: withPaddingBits(sessionID) + "." + withPaddingBits(sessionMAC)}
 
 	rows := []row{
 		// pendenze
@@ -166,6 +168,7 @@ func TestPagamentoMatrix(t *testing.T) {
 		{"anonymous_no_session_denied", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, nil, 403, "403000"},
 		{"anonymous_tampered_cookie_401", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(tampered)), 401, "401000"},
 		{"anonymous_forged_cookie_401", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(forged)), 401, "401000"},
+		{"anonymous_respelled_cookie_401", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(respelled)), 401, "401000"},
 		{"anonymous_denied_app_payment", "GET", pgPub + "/pagamenti/" + byApp.ID, nil, opts(withCookie(session)), 403, "403000"},
 		{"bad_payment_id_400", "GET", pg + "/pagamenti/xyz", nil, opts(as("appA")), 400, "SINTASSI"},
 		// starting payments

@@ -28,6 +28,11 @@ func (s *Server) sessionCookie(r *http.Request, value string, maxAge int) *http.
 
 var errBadSession = errors.New("session cookie is not valid")
 
+// sessionEncoding is the cookie's base64url, strict: the unused low bits
+// of a part's last character must be zero, so that one id and MAC have one
+// spelling and a value the server did not issue never verifies.
+var sessionEncoding = base64.RawURLEncoding.Strict()
+
 // sessionSigner issues and verifies PAYAUTHZ_SESSION values:
 // base64url(id) "." base64url(HMAC-SHA256(key, id)). The server never
 // stores sessions; the log keeps only SHA-256(id).
@@ -75,7 +80,7 @@ func (s *sessionSigner) issue() (value, hash string, err error) {
 	if _, err := rand.Read(id); err != nil {
 		return "", "", err
 	}
-	b64 := base64.RawURLEncoding
+	b64 := sessionEncoding
 	return b64.EncodeToString(id) + "." + b64.EncodeToString(s.mac(id)), sessionHash(id), nil
 }
 
@@ -85,7 +90,7 @@ func (s *sessionSigner) verify(value string) (string, error) {
 	if !ok || len(value) > 128 {
 		return "", errBadSession
 	}
-	b64 := base64.RawURLEncoding
+	b64 := sessionEncoding
 	id, err := b64.DecodeString(idPart)
 	if err != nil || len(id) != 16 {
 		return "", errBadSession
