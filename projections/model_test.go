@@ -115,8 +115,23 @@ func TestCredentialCacheFollowsTheLog(t *testing.T) {
 		t.Fatalf("unknown user: %v, want ErrUnauthenticated", err)
 	}
 
+	// A change that keeps the password (here a second role) keeps the
+	// verified credential: the next request runs no password hash.
+	f.commit(t, events.RoleDefined{IDRuolo: "r2", ACL: adminACL, Domini: []string{"*"}, TipiPendenza: []string{"*"}})
+	f.commit(t, events.OperatorUpdated{Principal: "op", Enabled: true, Roles: []string{"r", "r2"}})
+	rec, _ = m.Lookup("op")
+	if len(rec.Principal.Roles) != 2 {
+		t.Fatalf("roles after the update: %d, want 2", len(rec.Principal.Roles))
+	}
+	if rec.verified.Load() == nil {
+		t.Fatal("an update that kept the password dropped the verified credential")
+	}
+
 	// A password change replaces the record: the old password stops working at once.
 	f.commit(t, events.OperatorUpdated{Principal: "op", PasswordHash: mustHash(t, "second-pass"), Enabled: true, Roles: []string{"r"}})
+	if rec, _ := m.Lookup("op"); rec.verified.Load() != nil {
+		t.Fatal("a password change kept the old password's verified credential")
+	}
 	if _, err := m.Authenticate("op", "first-pass"); !errors.Is(err, ErrUnauthenticated) {
 		t.Fatalf("old password after change: %v, want ErrUnauthenticated", err)
 	}

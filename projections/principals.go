@@ -296,8 +296,11 @@ func (p *principals) unhold(name string, roles []string) {
 }
 
 // rebuild publishes a fresh record for name from the stored application or
-// operator (applications first, as the contract resolves them), dropping
-// its verified-credential cache.
+// operator (applications first, as the contract resolves them). A verified
+// credential stays cached while its hash is the one the new record holds:
+// a role or grant change leaves the password as it was, and dropping the
+// cache would make the principal's next requests each run the password
+// hash again; a new hash, or a record of the other kind, starts empty.
 func (p *principals) rebuild(name string, pos events.Position) {
 	var rec *PrincipalRecord
 	if app := p.appByPrincipal(name); app != nil {
@@ -322,6 +325,14 @@ func (p *principals) rebuild(name string, pos events.Position) {
 			p.byDN.del(dnKey)
 		}
 		return
+	}
+	if prev, ok := p.byName.get(name); ok && prev.Principal.Kind == rec.Principal.Kind {
+		if prev.PasswordHash == rec.PasswordHash {
+			rec.verified.Store(prev.verified.Load())
+		}
+		if prev.APIKeyHash == rec.APIKeyHash {
+			rec.verifiedKey.Store(prev.verifiedKey.Load())
+		}
 	}
 	p.byName.put(name, rec)
 	if dnKey != "" {
