@@ -88,6 +88,12 @@ func (s *Server) authenticate(api domain.API, auth domain.AuthType) echo.Middlew
 			// Set before the entry decision, so that the decision log
 			// names who was denied entry.
 			c.Set(callerKey, cl)
+			// The token is answered for before that decision, which rests
+			// on the principal as the token's write left it (a role, a
+			// grant, an enabling).
+			if err := s.answerToken(c); err != nil {
+				return err
+			}
 			if err := domain.CanEnterAPI(cl.principal, api); err != nil {
 				return err
 			}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -43,12 +42,16 @@ func ParseToken(backend, token string) (events.Position, error) {
 // the token's position (at most --consistency-wait): credentials and the
 // principal are then read in a state that holds the write (a password
 // change, a disable). The wait never asks the store. What the token gets
-// is answered once the caller is authenticated (answerToken): 400 for a
-// token that is not ours or lies beyond the log's end, 503 for one not
-// reached in time. A caller whose credentials fail is answered 401, or
-// 503 when its token was not reached: the credentials it presents may be
-// the very write it waits for (a new password), so this replica cannot
-// tell them wrong; that answer needs no store call either.
+// is answered once the caller is authenticated, before the mount's entry
+// decision (answerToken; the node API's handlers after their admission):
+// 400 for a token that is not ours or lies beyond the log's end, 503 for
+// one not reached in time. A caller whose credentials fail is answered
+// 401, or 503 when its token was not reached: the credentials it presents
+// may be the very write it waits for (a new password), so this replica
+// cannot tell them wrong; that answer needs no store call either. So is a
+// caller refused (403) before its token was answered for, as the node
+// API's admission refuses: the intermediary, its connector or its
+// enabling may be that write.
 func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		tok := c.Request().Header.Get(ConsistencyHeader)
@@ -74,7 +77,7 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(tokenKey, &unhonoured{pos: pos, since: since})
 		err = next(c)
-		if status, _ := fault(err); status == http.StatusUnauthorized {
+		if status, _ := fault(err); status == http.StatusUnauthorized || status == http.StatusForbidden {
 			return errConsistencyTimeout
 		}
 		return err
@@ -93,24 +96,8 @@ type unhonoured struct {
 	since time.Time
 }
 
-// tokenVerdict answers for the token once the mount authenticated the
-// caller (answerToken). The node API admits its callers in its handlers
-// (admitNode), which answer for the token themselves, after admission.
-func (s *Server) tokenVerdict(api domain.API) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		if api == domain.APINodo {
-			return next
-		}
-		return func(c *echo.Context) error {
-			if err := s.answerToken(c); err != nil {
-				return err
-			}
-			return next(c)
-		}
-	}
-}
-
-// answerToken answers, for an authenticated caller, a token consistency
+// answerToken answers, for an authenticated caller (authenticate, before
+// the entry decision; admitNode, after the admission), a token consistency
 // could not honour: 400 for a token that is not ours or whose position
 // lies beyond the end of the log, else 503 (not reached within
 // --consistency-wait). Nil when the request carried none, or it was

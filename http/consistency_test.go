@@ -151,3 +151,48 @@ func TestLogEndSharesFailures(t *testing.T) {
 		t.Fatalf("a later request: %v after %d calls, want its own failed read (2 calls)", err, store.n.Load())
 	}
 }
+
+// TestTokenNotReachedIsNoEntryDecision: the entry decision of a mount
+// (a role, a grant, an enabled principal; the node API's registered
+// intermediary and its connector) rests on the state the token names, so
+// an authenticated caller whose token this replica has not reached is
+// answered 503, not refused entry from the state before the write it
+// waits for; and a token that is not ours is 400 before that decision
+// too. The replica is held behind a commit its projections cannot fold.
+func TestTokenNotReachedIsNoEntryDecision(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	h := newHarness(t, withConsistencyWait(200*time.Millisecond))
+	h.putOperator(t, "op-entry", "op-entry-pass-1", true) // no role: no BACKOFFICE entry
+	h.must(t, "PUT", bo+"/intermediari/INTE", map[string]any{"denominazione": "E", "abilitato": true,
+		"connettoreNodo": map[string]any{"principal": "node-e", "password": "node-e-secret"}}, asAdmin())
+	unregistered := nd + "/intermediari/INTX/avvisi/" + d1 + "/000000000000000001"
+	noRole := asBasic("op-entry", "op-entry-pass-1")
+
+	h.do(t, "GET", bo+"/profilo", nil, noRole, withToken("garbage")).expect(t, 400, "SINTASSI")
+	h.do(t, "GET", bo+"/profilo", nil, noRole).expect(t, 403, "403000")
+	h.do(t, "GET", unregistered, nil, asBasic("node-e", "node-e-secret")).expect(t, 403, "403000")
+
+	// A role this build cannot fold holds the projections before it.
+	pos, err := h.store.Append(t.Context(), events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
+		ID: "future-role", Event: events.RoleDefined{IDRuolo: "future", TipiPendenza: []string{"*"},
+			ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}}, Domini: []string{"*"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreached := withToken(Token(h.store.Backend(), pos))
+	for _, c := range []struct {
+		name, path string
+		opts       []reqOpt
+	}{
+		{"no_role", bo + "/profilo", []reqOpt{noRole, unreached}},
+		{"node_of_an_intermediary_not_yet_registered", unregistered, []reqOpt{asBasic("node-e", "node-e-secret"), unreached}},
+		{"admin", bo + "/profilo", []reqOpt{asAdmin(), unreached}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h.do(t, "GET", c.path, nil, c.opts...).expect(t, 503, "503000")
+		})
+	}
+	if got := h.model.AppliedPosition(); got >= pos {
+		t.Fatalf("the projections applied %d, past the commit at %d they cannot fold", got, pos)
+	}
+}

@@ -15,7 +15,9 @@ import (
 
 // admitNode reads the intermediary named in the path and admits the
 // caller with operations.AdmitNode, then answers for its consistency
-// token (answerToken), as the other mounts do after authentication. Every password verification uses the
+// token (answerToken), as the other mounts do after authentication; a
+// refusal before that is answered 503 while its token is not reached
+// (consistency). Every password verification uses the
 // read model's verified-credential cache, so argon2id runs once per
 // connector and password.
 func (s *Server) admitNode(c *echo.Context) (operations.NodeGate, error) {

@@ -156,7 +156,7 @@ type Server struct {
 	down      atomic.Bool
 	catchUpTo atomic.Uint64
 	// logEnd shares the reads of the log's end that unreached consistency
-	// tokens need (tokenVerdict).
+	// tokens need (answerToken).
 	logEnd logEnd
 
 	openAPIState
