@@ -120,8 +120,14 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 	if env.Position <= events.Position(m.applied.Load()) {
 		return nil
 	}
-	if env.Position == m.stagedPos && env.Index < len(m.staged) {
-		return nil // redelivered: already staged
+	if env.Position == m.stagedPos && env.Index > 0 && env.Index < len(m.staged) {
+		if env.Index+1 < env.CommitSize {
+			return nil // redelivered: already staged
+		}
+		// The commit's last event again: its publication failed, and the
+		// runner hands back only the batch that failed, not the earlier
+		// events it staged (kept for this).
+		return m.publish(m.staged)
 	}
 	if env.Position != m.stagedPos && len(m.staged) > 0 {
 		// The log moved on without completing the staged commit (a
@@ -131,7 +137,8 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 			return err
 		}
 	}
-	if env.Position != m.stagedPos {
+	if env.Position != m.stagedPos || env.Index == 0 {
+		// A new commit, or this one delivered again from its start.
 		m.staged, m.stagedPos = m.staged[:0], env.Position
 	}
 	m.staged = append(m.staged, env)
@@ -160,11 +167,12 @@ func (m *ReadModel) ApplyCommit(pos events.Position, evs ...events.Event) error 
 // publication window and advances the applied position (wmu held). The
 // commit is checked first: folded halfway, its first events would stay
 // visible (and a principal they register would authenticate) at a
-// position the model never reaches.
+// position the model never reaches. A commit that fails stays staged, so
+// that a redelivery of its last part fails alike rather than publish that
+// part alone.
 func (m *ReadModel) publish(envs []events.Envelope) error {
 	last := envs[len(envs)-1]
 	if err := m.check(envs); err != nil {
-		m.staged, m.stagedPos = m.staged[:0], 0
 		return err
 	}
 	m.seq.Add(1) // odd: readers wait and retry
@@ -183,10 +191,10 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 		m.applied.Store(uint64(last.Position))
 		return nil
 	}()
-	m.staged, m.stagedPos = m.staged[:0], 0
 	if err != nil {
 		return err
 	}
+	m.staged, m.stagedPos = m.staged[:0], 0
 	m.notifyMu.Lock()
 	close(m.notify)
 	m.notify = make(chan struct{})

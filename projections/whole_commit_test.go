@@ -141,6 +141,56 @@ func TestFailedCommitStaysInvisible(t *testing.T) {
 	}
 }
 
+// TestFailedCommitRedeliveredInPart: the runner hands a commit over in
+// batches, and a batch whose Apply failed is handed over again alone (its
+// earlier batches were acked). A commit whose first event cannot be
+// folded, redelivered from its second event on, must fail again and stay
+// invisible as a whole, not be published as the part redelivered.
+func TestFailedCommitRedeliveredInPart(t *testing.T) {
+	bad := events.RoleDefined{IDRuolo: "future", ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}},
+		Domini: []string{"*"}, TipiPendenza: []string{"*"}}
+	entity := events.CreditorEntityRegistered{IDDominio: "09876543210", RagioneSociale: "B", Enabled: true}
+	commit := []events.Envelope{
+		{ID: "e2-0", Name: bad.EventName(), Position: 2, Index: 0, CommitSize: 2, Event: bad},
+		{ID: "e2-1", Name: entity.EventName(), Position: 2, Index: 1, CommitSize: 2, Event: entity},
+	}
+	for _, c := range []struct {
+		name  string
+		again []events.Envelope // what is delivered again after the failure
+	}{
+		{"its_last_batch", commit[1:]},
+		{"its_last_batch_twice", []events.Envelope{commit[1], commit[1]}},
+		{"the_whole_commit", commit},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := New()
+			f := &feeder{m: m}
+			f.commit(t, events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true})
+			if err := m.Apply(commit[0]); err != nil { // the first batch: staged, acked
+				t.Fatal(err)
+			}
+			if err := m.Apply(commit[1]); err == nil {
+				t.Fatal("the commit applied; want an error")
+			}
+			var err error
+			for _, env := range c.again {
+				if err = m.Apply(env); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				t.Error("the commit delivered again applied; want the same error")
+			}
+			var entityVisible bool
+			pos := m.Consistent(func() { _, entityVisible = m.Entity(entity.IDDominio) })
+			if pos != 1 || entityVisible || m.AppliedEvents() != 1 {
+				t.Errorf("position %d, %d events applied, the commit's entity visible %v; want position 1, 1 event and no entity",
+					pos, m.AppliedEvents(), entityVisible)
+			}
+		})
+	}
+}
+
 // Every event the codec knows has a projector, in check as in apply (an
 // event check does not list would refuse every commit holding it).
 func TestEveryEventHasAProjector(t *testing.T) {
