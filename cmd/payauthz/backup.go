@@ -193,7 +193,9 @@ func restoreCmd() *cobra.Command {
 		Long: `restore verifies the backup's checksum, then appends its commits in order, each with its
 original event ids, times, actors and stream versions, into the embedded log under --data-dir,
 which must be empty. The positions of the restored log are those of the original (JetStream
-positions are dense). Start the service on DIR afterwards: it rebuilds its read models.`,
+positions are dense). Every event is decoded before anything is written, and a restore that
+fails part way removes what it wrote. Start the service on DIR afterwards: it rebuilds its
+read models.`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if from == "" || dataDir == "" {
@@ -213,8 +215,12 @@ positions are dense). Start the service on DIR afterwards: it rebuilds its read 
 	return cmd
 }
 
-func restore(ctx context.Context, from, dataDir string) (int, error) {
+func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 	hd, evs, err := readBackup(from)
+	if err != nil {
+		return 0, err
+	}
+	commits, err := backupCommits(evs)
 	if err != nil {
 		return 0, err
 	}
@@ -234,50 +240,83 @@ func restore(ctx context.Context, from, dataDir string) (int, error) {
 	} else if last != 0 {
 		return 0, fmt.Errorf("%s already holds a log (last position %d): restore needs an empty data dir", dataDir, last)
 	}
+	// The log was empty: a restore that fails from here removes what it
+	// wrote, so that no service starts on part of the backup as if it were
+	// the whole, and the restore can be run again.
+	defer func() {
+		if err != nil {
+			_ = store.Close()
+			if rmErr := os.RemoveAll(filepath.Join(dataDir, "jetstream")); rmErr != nil {
+				err = fmt.Errorf("%w; removing the partly restored log: %v", err, rmErr)
+			}
+		}
+	}()
 	// The version each stream had after its last restored commit: the
 	// backup's own when it comes from this backend (positions and versions
 	// are reproduced exactly), else read back.
 	versions := map[string]events.Version{}
 	sameBackend := hd.Backend == store.Backend()
+	for _, c := range commits {
+		expected := events.ExpectNoStream()
+		if v, ok := versions[c.stream]; ok {
+			expected = events.ExpectVersion(v)
+		}
+		pos, err := store.Append(ctx, c.stream, expected, c.recs...)
+		if err != nil {
+			return 0, fmt.Errorf("restore the commit at position %d: %w", c.position, err)
+		}
+		if sameBackend {
+			if uint64(pos) != c.position {
+				return 0, fmt.Errorf("the commit at position %d was restored at %d", c.position, pos)
+			}
+			versions[c.stream] = c.version
+		} else {
+			envs, err := store.Load(ctx, c.stream)
+			if err != nil || len(envs) == 0 {
+				return 0, fmt.Errorf("read back stream %s: %v", c.stream, err)
+			}
+			versions[c.stream] = envs[len(envs)-1].Version
+		}
+	}
+	return len(evs), nil
+}
+
+// backupCommit is one commit of a backup, decoded: its stream, its
+// position in the backed-up log, the stream's version after it.
+type backupCommit struct {
+	stream   string
+	position uint64
+	version  events.Version
+	recs     []events.Record
+}
+
+// backupCommits groups a backup's events into their commits and decodes
+// every payload, so that a backup restore cannot write (a commit cut short
+// or not whole, an event this build does not know) is refused before
+// anything is written.
+func backupCommits(evs []backupEvent) ([]backupCommit, error) {
+	var out []backupCommit
 	for i := 0; i < len(evs); {
 		c := evs[i]
 		size := max(c.CommitSize, 1)
 		if i+size > len(evs) {
-			return 0, fmt.Errorf("the commit at position %d is cut short", c.Position)
+			return nil, fmt.Errorf("the commit at position %d is cut short", c.Position)
 		}
 		recs := make([]events.Record, size)
 		for j := range size {
 			e := evs[i+j]
 			if e.Position != c.Position || e.Stream != c.Stream {
-				return 0, fmt.Errorf("the commit at position %d is not whole", c.Position)
+				return nil, fmt.Errorf("the commit at position %d is not whole", c.Position)
 			}
 			ev, err := events.DefaultCodec.Decode(e.Name, e.Data)
 			if err != nil {
-				return 0, fmt.Errorf("event %s at position %d: %w", e.Name, e.Position, err)
+				return nil, fmt.Errorf("event %s at position %d: %w", e.Name, e.Position, err)
 			}
 			recs[j] = events.Record{ID: e.ID, Event: ev, Actor: e.Actor, CorrelationID: e.CorrelationID, Time: e.Time}
 		}
-		expected := events.ExpectNoStream()
-		if v, ok := versions[c.Stream]; ok {
-			expected = events.ExpectVersion(v)
-		}
-		pos, err := store.Append(ctx, c.Stream, expected, recs...)
-		if err != nil {
-			return 0, fmt.Errorf("restore the commit at position %d: %w", c.Position, err)
-		}
-		if sameBackend {
-			if uint64(pos) != c.Position {
-				return 0, fmt.Errorf("the commit at position %d was restored at %d", c.Position, pos)
-			}
-			versions[c.Stream] = events.Version(evs[i+size-1].Version)
-		} else {
-			envs, err := store.Load(ctx, c.Stream)
-			if err != nil || len(envs) == 0 {
-				return 0, fmt.Errorf("read back stream %s: %v", c.Stream, err)
-			}
-			versions[c.Stream] = envs[len(envs)-1].Version
-		}
+		out = append(out, backupCommit{stream: c.Stream, position: c.Position,
+			version: events.Version(evs[i+size-1].Version), recs: recs})
 		i += size
 	}
-	return len(evs), nil
+	return out, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -293,4 +295,83 @@ func TestBackupOfARunningService(t *testing.T) {
 			t.Fatalf("backup of a crashed service's data dir: %v\n%s%s", err, out, errOut)
 		}
 	})
+}
+
+// rewriteBackup rewrites the backup file from into a new file through
+// change, one event line at a time (a header or trailer line is kept),
+// and gives it a trailer whose checksum matches: a backup that passes the
+// checksum and that restore must refuse on its content.
+func rewriteBackup(t *testing.T, from string, change func(i int, e *backupEvent)) string {
+	t.Helper()
+	hd, evs, err := readBackup(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	if err := enc.Encode(hd); err != nil {
+		t.Fatal(err)
+	}
+	for i := range evs {
+		change(i, &evs[i])
+		if err := enc.Encode(evs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := sha256.Sum256(body.Bytes())
+	if err := enc.Encode(backupTrailer{Events: uint64(len(evs)), SHA256: hex.EncodeToString(sum[:])}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "rewritten.backup")
+	if err := os.WriteFile(path, body.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRestoreFailureLeavesNoLog: a restore that fails part way leaves no
+// log in the data dir, neither the commits before the one it could not
+// restore nor an empty stream: a service started there would serve an
+// older state as if it were whole, and a second restore would be refused
+// as onto a log. A commit this build cannot decode is found before anything
+// is written; one the log places elsewhere than the backup (a gap in the
+// positions) only once the commits before it are written, which are then
+// removed. The good backup then restores into the same data dir.
+func TestRestoreFailureLeavesNoLog(t *testing.T) {
+	l := newAuditLog(t)
+	good := filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", l.dir, "--to", good)
+	_, evs, err := readBackup(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastEvent := len(evs) - 1
+	for _, c := range []struct {
+		name, want string
+		change     func(i int, e *backupEvent)
+	}{
+		{"unknown_event_in_the_last_commit", "NoSuchEvent", func(i int, e *backupEvent) {
+			if i == lastEvent {
+				e.Name = "NoSuchEvent"
+			}
+		}},
+		{"gap_before_the_last_commit", "was restored at", func(i int, e *backupEvent) {
+			if e.Position == evs[lastEvent].Position {
+				e.Position += 10
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := rewriteBackup(t, good, c.change)
+			dir := filepath.Join(t.TempDir(), "data")
+			if _, _, err := run(t, "restore", "--from", bad, "--data-dir", dir); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("restore of a backup with a bad last commit: %v, want an error saying %q", err, c.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "jetstream")); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("a failed restore left a log behind: %v", err)
+			}
+			mustRun(t, "restore", "--from", good, "--data-dir", dir)
+			sameLog(t, readAll(t, l.dir), readAll(t, dir))
+		})
+	}
 }
