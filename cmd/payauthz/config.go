@@ -209,6 +209,11 @@ func (c Config) Validate() error {
 	if c.StreamReplicas != 1 && c.StreamReplicas != 3 {
 		errs = append(errs, errors.New("--stream-replicas must be 1 or 3"))
 	}
+	if c.StreamReplicas == 3 && c.NATSURL == "" && c.Store == "jetstream" {
+		// The embedded server is one node: it would refuse the stream only
+		// once its files are written.
+		errs = append(errs, errors.New("--stream-replicas 3 needs --nats-url: replicas live on an external NATS cluster"))
+	}
 	switch {
 	case c.Store == "jetstream":
 	case kurrentdb.IsConnectionString(c.Store):

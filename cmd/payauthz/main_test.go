@@ -349,6 +349,39 @@ func TestDecisionLogSubjectNeedsANATSServer(t *testing.T) {
 	}
 }
 
+// TestStreamReplicasNeedANATSCluster: --stream-replicas 3 is a stream on an
+// external cluster; the embedded server is one node and refuses such a
+// stream only once its files are written, so serve refuses the flag first
+// (exit 2, nothing written), as a bad value.
+func TestStreamReplicasNeedANATSCluster(t *testing.T) {
+	for _, c := range []struct {
+		name, natsURL string
+		replicas      int
+		ok            bool
+	}{
+		{"embedded_1", "", 1, true},
+		{"embedded_3", "", 3, false},
+		{"external_3", "nats://a:4222,nats://b:4222,nats://c:4222", 3, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.StreamReplicas, cfg.NATSURL = c.replicas, c.natsURL
+			err := cfg.Validate()
+			if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "--stream-replicas 3 needs --nats-url") {
+				t.Fatalf("Validate: %v, want ok=%v", err, c.ok)
+			}
+		})
+	}
+	dir := filepath.Join(t.TempDir(), "data")
+	_, _, err := run(t, "serve", "--data-dir", dir, "--http-addr", "127.0.0.1:0", "--stream-replicas", "3")
+	if exitCode(err) != exitUsage {
+		t.Fatalf("serve --stream-replicas 3 on the embedded server: exit %d (%v), want %d", exitCode(err), err, exitUsage)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "jetstream")); err == nil {
+		t.Fatal("the embedded log was written before --stream-replicas 3 was refused")
+	}
+}
+
 func TestConfigStoreSelection(t *testing.T) {
 	cases := []struct {
 		name  string
