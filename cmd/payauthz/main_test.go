@@ -230,9 +230,20 @@ func TestKillNineKeepsEveryRegistration(t *testing.T) {
 	}
 }
 
+// TestFirstStartGeneratesAdminPassword: the generated password is a 0600
+// file, also when a file of that name was left in the data dir with
+// another mode (a reset log's, copied with the umask's 0644): it is
+// replaced, never rewritten in place keeping that mode.
 func TestFirstStartGeneratesAdminPassword(t *testing.T) {
 	dir := t.TempDir()
 	addr := freePort(t)
+	stale := filepath.Join(dir, "admin-password")
+	if err := os.WriteFile(stale, []byte("an old password\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(stale, 0o644); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
 	c := startChild(t, dir, addr)
 	info, err := os.Stat(filepath.Join(dir, "admin-password"))
 	if err != nil {
