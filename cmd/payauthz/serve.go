@@ -22,6 +22,7 @@ import (
 	httpapi "github.com/payauthz/payauthz/http"
 	"github.com/payauthz/payauthz/http/console"
 	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 func serveCmd() *cobra.Command {
@@ -68,8 +69,8 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Sto
 //
 // Start-up writes nothing until everything that can fail without writing
 // has been checked: the flags (Validate), the TLS files, the admin
-// password file, the data dir's lock and the listeners, which are bound
-// before the log is opened. "payauthz serving" is logged once they are
+// password file, the data dir's lock, the listeners, which are bound
+// before the log is opened, the decision log file and the log signing key. "payauthz serving" is logged once they are
 // bound and served, "payauthz ready" once the projections caught up.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err := httpapi.CheckTLS(httpapi.Config{HTTPSAddr: cfg.HTTPSAddr, TLSCert: cfg.TLSCert, TLSKey: cfg.TLSKey,
@@ -104,6 +105,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	defer closeDecisionLog()
+	signer, vkey, err := signingKey(cfg, logger)
+	if err != nil {
+		return err
+	}
 
 	store, err := openStore(ctx, cfg, logger)
 	if err != nil {
@@ -165,7 +170,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		publisher = js.Conn()
 	}
 
-	vlog, err := verifiableLog(cfg, store, logger)
+	vlog, err := logtree.NewLog(store, signer, vkey, logger)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/mod/sumdb/note"
+
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections/logtree"
 )
@@ -37,17 +39,19 @@ func signingKeyFile(cfg Config) string {
 	return filepath.Join(cfg.DataDir, "log-signing.key")
 }
 
-// verifiableLog opens the checkpoints' signing key (generating it on first
-// start), prints its verifier key, and returns the service's verifiable log.
-func verifiableLog(cfg Config, store events.Store, logger *slog.Logger) (*logtree.Log, error) {
+// signingKey opens the checkpoints' signing key (generating it on first
+// start) and prints its verifier key. serve calls it before it opens the
+// log: a bad --log-signing-key fails the start-up before anything is
+// written.
+func signingKey(cfg Config, logger *slog.Logger) (note.Signer, string, error) {
 	path := signingKeyFile(cfg)
 	signer, vkey, err := logtree.LoadOrCreateKey(path, cfg.LogSigner)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	fmt.Fprintf(os.Stderr, "payauthz: log checkpoints are signed by %s (key %s); verifier key: %s\n", signer.Name(), path, vkey)
 	logger.Info("log checkpoint signer", "signer", signer.Name(), "verifier_key", vkey)
-	return logtree.NewLog(store, signer, vkey, logger)
+	return signer, vkey, nil
 }
 
 // runLog catches the tree up with the log (the projections then feed it

@@ -50,8 +50,8 @@ func TestDataDirLockRefusesASecondProcess(t *testing.T) {
 }
 
 // TestStartupFailsBeforeWritingAnything: bad TLS files, a bad admin
-// password file, a busy port or a bad decision-log path stop the start-up
-// before the event log or the admin password exist.
+// password file, a busy port, a bad decision-log path or a bad log signing
+// key stop the start-up before the event log or the admin password exist.
 func TestStartupFailsBeforeWritingAnything(t *testing.T) {
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -76,6 +76,8 @@ func TestStartupFailsBeforeWritingAnything(t *testing.T) {
 		{"admin_principal_with_a_newline", []string{"--admin-principal", "ad\nmin"}, "--admin-principal"},
 		{"busy_port", []string{"--http-addr", busy.Addr().String()}, "listen --http-addr"},
 		{"bad_decision_log", []string{"--decision-log", filepath.Join(missing, "decisions.log")}, "decision log"},
+		{"bad_log_signing_key", []string{"--log-signing-key", short}, "log signing key"},
+		{"log_signing_key_in_a_missing_dir", []string{"--log-signing-key", filepath.Join(missing, "log-signing.key")}, "log signing key"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
