@@ -230,6 +230,12 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 		return 0, err
 	}
 	defer lock.unlock()
+	// The service would start from a snapshot of another log (or of this
+	// one's lost files) whenever it is not beyond the restored log's end.
+	snaps := filepath.Join(dataDir, "snapshots")
+	if _, err := os.Lstat(snaps); !errors.Is(err, os.ErrNotExist) {
+		return 0, fmt.Errorf("%s holds read-model snapshots (%s): restore needs an empty data dir", dataDir, snaps)
+	}
 	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dataDir})
 	if err != nil {
 		return 0, err

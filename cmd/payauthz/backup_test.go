@@ -375,3 +375,40 @@ func TestRestoreFailureLeavesNoLog(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreRefusesADataDirWithSnapshots: a data dir that holds read-model
+// snapshots but no log (its log removed, or another deployment's dir
+// reused) is not empty: the service started on the restored log would
+// load a snapshot of the other log whenever its position is not beyond the
+// restored log's end, and serve that log's principals and grants. restore
+// refuses it and writes nothing.
+func TestRestoreRefusesADataDirWithSnapshots(t *testing.T) {
+	other := newAuditLog(t)
+	l := newAuditLog(t)
+	file := filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", l.dir, "--to", file)
+
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: other.dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := projections.Rebuild(context.Background(), s, projections.Until{}, nil)
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.WriteSnapshot(filepath.Join(dir, "snapshots")); err != nil {
+		t.Fatal(err)
+	}
+	if m.AppliedPosition() > l.last {
+		t.Fatalf("the other log's snapshot (%d) is beyond the backup's end (%d): it would be ignored anyway", m.AppliedPosition(), l.last)
+	}
+	if _, _, err := run(t, "restore", "--from", file, "--data-dir", dir); err == nil || !strings.Contains(err.Error(), "snapshots") ||
+		!strings.Contains(err.Error(), "empty data dir") {
+		t.Fatalf("restore into a data dir holding snapshots: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "jetstream")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused restore wrote a log: %v", err)
+	}
+}
