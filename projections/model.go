@@ -40,7 +40,11 @@ type ReadModel struct {
 	// only): commit times need not grow along the log (replicas' clocks
 	// differ), and a snapshot answers a question "as of T" only if every
 	// commit it holds is at or before T (see SnapshotAtOrBefore).
-	latestAt    int64
+	latestAt int64
+	// lastID is the id of the last event applied (writer only): with the
+	// applied position it names the log a snapshot was taken from (see
+	// SameLog).
+	lastID      string
 	appliedAt   atomic.Int64 // unix nanos of the last applied event's time
 	eventsCount atomic.Uint64
 	notifyMu    sync.Mutex
@@ -189,6 +193,7 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 			}
 		}
 		m.applied.Store(uint64(last.Position))
+		m.lastID = last.ID
 		return nil
 	}()
 	if err != nil {

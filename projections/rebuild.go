@@ -186,7 +186,7 @@ func RebuildWithSnapshots(ctx context.Context, store events.LogReader, snapshotD
 		if err != nil {
 			return nil, RebuildStats{}, fmt.Errorf("last position: %w", err)
 		}
-		if snap, err := SnapshotAtOrBefore(snapshotDir, u, last); err == nil {
+		if snap, err := SnapshotAtOrBefore(snapshotDir, u, last); err == nil && snap.SameLog(ctx, store) == nil {
 			m = snap
 		}
 	}

@@ -42,8 +42,10 @@ import (
 // Version 6 keeps a grant's operational units: a version 5 file decodes
 // without them (gob ignores what is absent), so it must be refused and
 // rebuilt, not read as a grant to no unit. Version 7 keeps the latest
-// event time (LatestAt), which names a snapshot in the history.
-const SnapshotVersion uint32 = 7
+// event time (LatestAt), which names a snapshot in the history. Version 8
+// keeps the id of the last event applied (LastID), which tells whether
+// the log the snapshot is loaded against is the one it was taken from.
+const SnapshotVersion uint32 = 8
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"
@@ -58,7 +60,8 @@ type snapshotState struct {
 	Applied   uint64
 	Events    uint64
 	AppliedAt int64
-	LatestAt  int64 // the latest event time covered, later than AppliedAt when clocks differed
+	LatestAt  int64  // the latest event time covered, later than AppliedAt when clocks differed
+	LastID    string // the id of the last event applied (see SameLog)
 
 	Roles      []snapRole
 	Operators  []Operator
@@ -137,7 +140,7 @@ func (m *ReadModel) state() *snapshotState {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
 	st := &snapshotState{Applied: m.applied.Load(), Events: m.eventsCount.Load(), AppliedAt: m.appliedAt.Load(),
-		LatestAt: m.latestAt}
+		LatestAt: m.latestAt, LastID: m.lastID}
 	p := m.principals
 	p.roles.each(func(_ string, r *RoleRecord) bool {
 		st.Roles = append(st.Roles, snapRole{Event: r.Event, Position: r.Position})
@@ -215,6 +218,7 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	m.eventsCount.Store(st.Events)
 	m.appliedAt.Store(st.AppliedAt)
 	m.latestAt = st.LatestAt
+	m.lastID = st.LastID
 	p := m.principals
 	for _, r := range st.Roles {
 		if err := p.defineRole(r.Event, r.Position); err != nil {
@@ -378,6 +382,41 @@ func history(hist string) []historyEntry {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].position > out[j].position })
 	return out
+}
+
+// errPastTheCommit stops SameLog's read after the commit it looks at.
+var errPastTheCommit = errors.New("past the commit")
+
+// SameLog checks that r is the log m was built from, as a snapshot's
+// loader must before it trusts the snapshot: the commit at m's applied
+// position must end with the event m applied last. A snapshot taken from
+// another log (another --nats-url or --store, a log reset and written
+// again) whose position the log reaches would otherwise be served as this
+// log's state: its principals, grants and ownership. An error matching
+// ErrSnapshotUnusable says the log differs; any other, that it could not
+// be read.
+func (m *ReadModel) SameLog(ctx context.Context, r events.Reader) error {
+	m.wmu.Lock()
+	applied, lastID := events.Position(m.applied.Load()), m.lastID
+	m.wmu.Unlock()
+	if applied == 0 {
+		return nil
+	}
+	var found string
+	err := r.Read(ctx, applied-1, func(_ context.Context, env events.Envelope) error {
+		if env.Position != applied {
+			return errPastTheCommit
+		}
+		found = env.ID
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPastTheCommit) {
+		return fmt.Errorf("read the commit at %d: %w", applied, err)
+	}
+	if found == "" || found != lastID {
+		return fmt.Errorf("%w: the log holds another commit at position %d (another or a reset log)", ErrSnapshotUnusable, applied)
+	}
+	return nil
 }
 
 // SnapshotAtOrBefore loads the newest snapshot of dir's history that

@@ -175,7 +175,7 @@ func (a *auditConfig) modelAt(ctx context.Context, u projections.Until) (*projec
 
 // snapshotDir is the service's snapshot dir in the data dir ("" with
 // --no-snapshots). Snapshots are only read, and a snapshot ahead of the
-// log or of another format is never used.
+// log, of another log or of another format is never used.
 func (a *auditConfig) snapshotDir() string {
 	if a.NoSnapshots {
 		return ""

@@ -445,8 +445,9 @@ func TestServeSelectsKurrentDB(t *testing.T) {
 }
 
 // TestRestartLoadsSnapshotAndReplaysTail: a replica restarts from its
-// read-model snapshot plus the log's tail, and ignores a snapshot of an
-// unknown format version (whole replay), serving the same data each time.
+// read-model snapshot plus the log's tail, and ignores a snapshot of
+// another log or of an unknown format version (whole replay), serving its
+// own log's data each time.
 func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 	dir := t.TempDir()
 	addr := freePort(t)
@@ -498,10 +499,37 @@ func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 	}
 	c3.kill(t)
 
+	// Another log (its own first start, then more commits than the
+	// snapshot covers) with this snapshot copied in: its position is
+	// reached, its commit there is another, so it is replayed whole.
+	other := filepath.Join(dir, "other")
+	c5 := startChild(t, other, addr, "--admin-password-file", pwFile, "--snapshot-interval", "1h")
+	for i := 6; i <= 12; i++ {
+		put(c5, i)
+	}
+	c5.kill(t)
 	raw, err := os.ReadFile(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(other, "snapshots"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "snapshots", "readmodels.snapshot"), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c6 := startChild(t, other, addr, "--snapshot-interval", "1h")
+	if got := call(t, "GET", c6.url+"/backoffice/rs/basic/v1/domini/00000000001", "admin", "admin-pass-1", ""); got != 404 {
+		t.Fatalf("another log's snapshot served its dominio: %d\n%s", got, c6.stderr)
+	}
+	if got := call(t, "GET", c6.url+"/backoffice/rs/basic/v1/domini/00000000012", "admin", "admin-pass-1", ""); got != 200 {
+		t.Fatalf("this log's dominio after ignoring the snapshot: %d\n%s", got, c6.stderr)
+	}
+	if !strings.Contains(c6.stderr.String(), "another or a reset log") {
+		t.Fatalf("a snapshot of another log was not ignored:\n%s", c6.stderr)
+	}
+	c6.kill(t)
+
 	raw[len("PAYAUTHZ-SNAPSHOT\n")+3] = 99 // format version 99
 	if err := os.WriteFile(snap, raw, 0o600); err != nil {
 		t.Fatal(err)

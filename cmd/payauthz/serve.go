@@ -130,7 +130,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("read the log: %w", err)
 	}
-	model := loadModel(cfg, startLast, logger)
+	model := loadModel(ctx, cfg, store, startLast, logger)
 	cmds := commands.NewHandler(store, model, logger)
 	// Not "the log is empty": a first start that failed between the
 	// bootstrap's two appends left the role alone, and the next start
@@ -273,9 +273,10 @@ func snapshotsUsed(cfg Config) string {
 func snapshotDir(cfg Config) string { return filepath.Join(cfg.DataDir, "snapshots") }
 
 // loadModel returns the read models from the snapshot in the data dir when
-// it is usable and not ahead of the log (a snapshot of another or a reset
-// log), else empty models; the projections then replay what follows.
-func loadModel(cfg Config, last events.Position, logger *slog.Logger) *projections.ReadModel {
+// it is usable, not ahead of the log and taken from this very log
+// (ReadModel.SameLog: not another or a reset log), else empty models; the
+// projections then replay what follows.
+func loadModel(ctx context.Context, cfg Config, log events.Reader, last events.Position, logger *slog.Logger) *projections.ReadModel {
 	if cfg.SnapshotInterval <= 0 || last == 0 {
 		return projections.New()
 	}
@@ -290,6 +291,10 @@ func loadModel(cfg Config, last events.Position, logger *slog.Logger) *projectio
 	if m.AppliedPosition() > last {
 		logger.Warn("ignoring a read-model snapshot ahead of the log; replaying the whole log",
 			"snapshot", uint64(m.AppliedPosition()), "log", uint64(last))
+		return projections.New()
+	}
+	if err := m.SameLog(ctx, log); err != nil {
+		logger.Warn("ignoring the read-model snapshot; replaying the whole log", "error", err)
 		return projections.New()
 	}
 	logger.Info("loaded the read-model snapshot", "position", uint64(m.AppliedPosition()),
