@@ -84,12 +84,12 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	if err != nil {
 		return nil, err
 	}
-	rec, ok := m.Lookup(name)
+	rec, pos, ok := m.LookupWithPosition(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownPrincipal, name)
 	}
 	p := rec.Principal
-	page := &Page{Principal: name, API: api.String(), Operation: op.Name, Position: uint64(m.AppliedPosition())}
+	page := &Page{Principal: name, API: api.String(), Operation: op.Name, Position: uint64(pos)}
 	kind, err := kindOf(m, op, p, service)
 	if err != nil {
 		return nil, err
