@@ -212,16 +212,27 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 	return nil
 }
 
+// readAttempts is how many runs of a read's f a commit may interrupt
+// before read holds publication off to run it once more.
+const readAttempts = 8
+
 // read runs f, again if a commit was published while it ran, until f has
 // seen the state after whole commits only; it returns the position of
-// that state. f must only read the models (it may run more than once) and
-// must not call Apply.
+// that state. After readAttempts interrupted runs it runs f holding wmu,
+// so no commit is published meanwhile: a long read (a list over every
+// pendenza) on a log busier than it is fast ends, at the cost of holding
+// the appliers back for one run. f must only read the models (it may run
+// more than once) and must not call Apply.
 func (m *ReadModel) read(f func()) events.Position {
-	for {
+	for range readAttempts {
 		if pos, ok := m.attempt(f); ok {
 			return pos
 		}
 	}
+	m.wmu.Lock()
+	defer m.wmu.Unlock()
+	f()
+	return events.Position(m.applied.Load())
 }
 
 // attempt runs f once and reports whether what it read was the state

@@ -2,10 +2,12 @@ package projections
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -229,5 +231,69 @@ func TestConsistentWithinGivesUp(t *testing.T) {
 	pos, ok := m.ConsistentWithin(3, func() {})
 	if !ok || pos != m.AppliedPosition() || pos != 4 {
 		t.Fatalf("left alone: position %d, ok %v; applied %d", pos, ok, m.AppliedPosition())
+	}
+}
+
+// TestLongReadOnABusyLogEnds: a read that a commit interrupts every time
+// it runs still ends (after its lock-free attempts it holds publication
+// off for one run) and answers one state: the entity's name is the one
+// written by the commit at the position it reports.
+func TestLongReadOnABusyLogEnds(t *testing.T) {
+	t.Parallel()
+	m := New()
+	entity := events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "1", Enabled: true}
+	if err := m.ApplyCommit(1, entity); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var writer sync.WaitGroup
+	writer.Go(func() {
+		for pos := 2; ; pos++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			e := events.CreditorEntityUpdated(entity)
+			e.RagioneSociale = strconv.Itoa(pos)
+			if err := m.ApplyCommit(events.Position(pos), e); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	defer writer.Wait()
+	defer close(stop)
+
+	type answer struct {
+		pos  events.Position
+		name string
+		runs int
+	}
+	done := make(chan answer, 1)
+	go func() {
+		var a answer
+		a.pos = m.Consistent(func() {
+			a.runs++
+			e, _ := m.registry.entities.get(entity.IDDominio)
+			a.name = e.RagioneSociale
+			// Run until a commit is published, so that every run is
+			// interrupted while publication goes on; a run during which
+			// none can be (publication held off) gives up after 100ms.
+			seen, until := m.applied.Load(), time.Now().Add(100*time.Millisecond)
+			for m.applied.Load() == seen && time.Now().Before(until) {
+				time.Sleep(50 * time.Microsecond)
+			}
+		})
+		done <- a
+	}()
+	select {
+	case a := <-done:
+		if a.name != strconv.Itoa(int(a.pos)) {
+			t.Fatalf("answered name %q at position %d: not one state", a.name, a.pos)
+		}
+		t.Logf("answered after %d runs", a.runs)
+	case <-time.After(30 * time.Second):
+		t.Fatal("a read that every commit interrupts never ended")
 	}
 }
