@@ -29,6 +29,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	// The first signal starts the ordered shutdown; stop lets a second one
+	// end the process at once (the default action), should that stall.
+	context.AfterFunc(ctx, stop)
 	if err := rootCmd().ExecuteContext(ctx); err != nil {
 		if !errors.Is(err, errDenied) {
 			fmt.Fprintln(os.Stderr, "payauthz:", err)

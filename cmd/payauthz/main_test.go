@@ -540,3 +540,41 @@ func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 		t.Fatalf("a snapshot of version 99 was not ignored:\n%s", c4.stderr)
 	}
 }
+
+// TestSecondSignalEndsAStalledShutdown: the first SIGTERM starts the
+// ordered shutdown, which waits for the requests in flight; a second one
+// ends the process at once (killed by the signal) rather than being
+// ignored while a request holds the shutdown up.
+func TestSecondSignalEndsAStalledShutdown(t *testing.T) {
+	dir := t.TempDir()
+	addr := freePort(t)
+	c := startChild(t, filepath.Join(dir, "data"), addr, "--admin-password-file", adminPasswordFile(t, dir),
+		"--consistency-wait", "30s")
+	// In flight for 30s: its token's position is never reached.
+	go func() {
+		req, _ := http.NewRequest("GET", c.url+"/backoffice/rs/basic/v1/profilo", nil)
+		req.Header.Set("X-Consistency-Token", "jetstream:1000000")
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	time.Sleep(300 * time.Millisecond) // let it arrive
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the first signal is taken
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no exit after two SIGTERMs:\n%s", c.stderr)
+	}
+	ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Fatalf("exit after a second SIGTERM: %v, want killed by SIGTERM\n%s", c.cmd.ProcessState, c.stderr)
+	}
+}
