@@ -37,8 +37,9 @@ type Config struct {
 	ConsistencyWait    time.Duration
 	MaxBodyBytes       int64
 	// SessionKeyFile holds the key that signs PAYAUTHZ_SESSION cookies; it is
-	// created (32 random bytes, mode 0600) when missing. Replicas that share
-	// sessions must share this file. Empty: a random in-memory key.
+	// created durably (32 random bytes, mode 0600) when missing, and refused
+	// when shorter than 32 bytes. Replicas that share sessions must share
+	// this file. Empty: a random in-memory key.
 	SessionKeyFile string
 	// ReadyAt is the log position the projections must reach before
 	// /readyz answers 200.

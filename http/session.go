@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"strings"
+
+	"github.com/payauthz/payauthz/internal/durable"
 )
 
 // SessionCookie is the cookie that binds an anonymous caller's payments to
@@ -54,7 +56,7 @@ func newSessionSigner(keyFile string) (*sessionSigner, error) {
 		if _, err := rand.Read(key); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+		if err := durable.WriteFile(keyFile, key, 0o600); err != nil {
 			return nil, fmt.Errorf("write session key: %w", err)
 		}
 		return &sessionSigner{key: key}, nil
@@ -63,7 +65,12 @@ func newSessionSigner(keyFile string) (*sessionSigner, error) {
 		return nil, fmt.Errorf("read session key: %w", err)
 	}
 	if len(key) < 32 {
-		return nil, fmt.Errorf("session key %s: want at least 32 bytes", keyFile)
+		// An empty file is what a crash while writing the key left before
+		// it was written durably. It is refused, not replaced: a short
+		// file may also be a key shared by replicas and copied wrong, and
+		// a new one would silently split their sessions.
+		return nil, fmt.Errorf("session key %s: it holds %d bytes, want at least 32 bytes "+
+			"(remove it to have a new key generated; replicas sharing it need the same file)", keyFile, len(key))
 	}
 	return &sessionSigner{key: key}, nil
 }

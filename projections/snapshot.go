@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/internal/durable"
 )
 
 // A snapshot file is the read models as of one log position, so that a
@@ -303,8 +304,8 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 	return m, nil
 }
 
-// WriteSnapshot writes the read models to dir/SnapshotFile atomically (a
-// temporary file in dir, fsynced, then renamed over the old one) and
+// WriteSnapshot writes the read models to dir/SnapshotFile durably (a
+// crash leaves the old snapshot or the whole new one, mode 0600) and
 // returns the position it covers. Apply waits while the models are copied;
 // encoding and writing happen after.
 func (m *ReadModel) WriteSnapshot(dir string) (_ events.Position, err error) {
@@ -313,28 +314,16 @@ func (m *ReadModel) WriteSnapshot(dir string) (_ events.Position, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("snapshot dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, SnapshotFile+".tmp-*")
+	f, err := durable.Create(filepath.Join(dir, SnapshotFile), 0o600)
 	if err != nil {
 		return 0, fmt.Errorf("snapshot: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	if err := writeSnapshotFile(tmp, st); err != nil {
-		tmp.Close()
+	defer f.Cleanup()
+	if err := writeSnapshotFile(f.File, st); err != nil {
 		return 0, fmt.Errorf("write snapshot: %w", err)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return 0, fmt.Errorf("sync snapshot: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return 0, fmt.Errorf("close snapshot: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, SnapshotFile)); err != nil {
+	if err := f.Commit(); err != nil {
 		return 0, fmt.Errorf("install snapshot: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename durable
-		_ = d.Sync()
-		_ = d.Close()
 	}
 	keepInHistory(dir, st) // best effort: the snapshot itself is installed
 	return events.Position(st.Applied), nil

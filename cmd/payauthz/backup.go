@@ -18,6 +18,7 @@ import (
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/internal/durable"
 )
 
 // backupFormat names the file format of payauthz backup: JSON lines, a
@@ -59,10 +60,10 @@ func backupCmd() *cobra.Command {
 		Short: "Copy the event log (secrets included) to FILE (mode 0600) with a SHA-256 checksum",
 		Long: `backup copies every event of the log up to its last position at the start of the copy
 (a consistent cut: the log is append-only) into FILE, written to a temporary file, fsynced
-and renamed, mode 0600: it holds password hashes and secrets like the log does. The log is
-read like the audit tools read it: the embedded log in --data-dir (while the service runs,
-through the read-only loopback access its embedded NATS server writes into the data dir), an
-external NATS server or cluster (--nats-url), or a KurrentDB (--store).`,
+and renamed (its directory fsynced), mode 0600: it holds password hashes and secrets like the
+log does. The log is read like the audit tools read it: the embedded log in --data-dir (while
+the service runs, through the read-only loopback access its embedded NATS server writes into the
+data dir), an external NATS server or cluster (--nats-url), or a KurrentDB (--store).`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if to == "" {
@@ -91,15 +92,11 @@ func backup(ctx context.Context, ac *auditConfig, to string) (n uint64, pos even
 	if err != nil {
 		return 0, 0, "", fmt.Errorf("read the log: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(to), filepath.Base(to)+".tmp-*")
+	tmp, err := durable.Create(to, 0o600)
 	if err != nil {
 		return 0, 0, "", fmt.Errorf("backup file: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	if err := tmp.Chmod(0o600); err != nil {
-		return 0, 0, "", err
-	}
+	defer tmp.Cleanup()
 	h := sha256.New()
 	w := bufio.NewWriter(io.MultiWriter(tmp, h))
 	enc := json.NewEncoder(w)
@@ -126,13 +123,7 @@ func backup(ctx context.Context, ac *auditConfig, to string) (n uint64, pos even
 	if err := json.NewEncoder(tmp).Encode(backupTrailer{Events: n, SHA256: sum}); err != nil {
 		return 0, 0, "", err
 	}
-	if err := tmp.Sync(); err != nil {
-		return 0, 0, "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return 0, 0, "", err
-	}
-	if err := os.Rename(tmp.Name(), to); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return 0, 0, "", err
 	}
 	return n, last, sum, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/internal/durable"
 )
 
 // liveLogFileName is the file in --data-dir through which a running
@@ -23,8 +24,8 @@ import (
 const liveLogFileName = "live-log.json"
 
 // writeLiveLogFile writes the reader access of an embedded store started
-// with LocalReader into dir (temporary file, fsync, rename; mode 0600) and
-// returns the function that removes it.
+// with LocalReader into dir (durably, mode 0600) and returns the function
+// that removes it.
 func writeLiveLogFile(dir string, store events.Store) (remove func(), err error) {
 	js, ok := store.(*jetstream.Store)
 	if !ok {
@@ -39,23 +40,7 @@ func writeLiveLogFile(dir string, store events.Store) (remove func(), err error)
 		return nil, err
 	}
 	path := filepath.Join(dir, liveLogFileName)
-	tmp, err := os.CreateTemp(dir, liveLogFileName+".tmp-*") // CreateTemp makes it 0600
-	if err != nil {
-		return nil, fmt.Errorf("live log file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		_ = tmp.Close()
-		return nil, fmt.Errorf("live log file: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		return nil, fmt.Errorf("live log file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("live log file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := durable.WriteFile(path, b, 0o600); err != nil {
 		return nil, fmt.Errorf("live log file: %w", err)
 	}
 	return func() { _ = os.Remove(path) }, nil

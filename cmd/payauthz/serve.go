@@ -21,6 +21,7 @@ import (
 	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
 	"github.com/payauthz/payauthz/http/console"
+	"github.com/payauthz/payauthz/internal/durable"
 	"github.com/payauthz/payauthz/projections"
 	"github.com/payauthz/payauthz/projections/logtree"
 )
@@ -326,10 +327,9 @@ func readAdminPasswordFile(cfg Config) (string, error) {
 // <data-dir>/admin-password (mode 0600), written before the bootstrap
 // appends it so that it is never lost, and returns it and the file.
 // The bootstrap's append is fsynced, so the file is too, before: a crash
-// must not keep the administrator's hash and lose its password. It is a
-// new file renamed into place, so a file already there (a reset log's,
-// perhaps copied with another mode) lends it neither its mode nor a
-// half-written content.
+// must not keep the administrator's hash and lose its password. A file
+// already there (a reset log's, perhaps copied with another mode) lends it
+// neither its mode nor a half-written content (durable.WriteFile).
 func generateAdminPassword(cfg Config) (password, path string, err error) {
 	raw := make([]byte, 18)
 	if _, err := rand.Read(raw); err != nil {
@@ -337,42 +337,10 @@ func generateAdminPassword(cfg Config) (password, path string, err error) {
 	}
 	p := base64.RawURLEncoding.EncodeToString(raw)
 	path = filepath.Join(cfg.DataDir, "admin-password")
-	if err := writeFileSynced(path, []byte(p+"\n")); err != nil {
+	if err := durable.WriteFile(path, []byte(p+"\n"), 0o600); err != nil {
 		return "", "", fmt.Errorf("write %s: %w", path, err)
 	}
 	return p, path, nil
-}
-
-// writeFileSynced writes b to path durably: a temporary file in its
-// directory (mode 0600), fsynced, renamed over path, then the directory
-// fsynced so that the rename survives a crash too.
-func writeFileSynced(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*") // CreateTemp makes it 0600
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename this fails harmlessly
-	if _, err := tmp.Write(b); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // bindListeners binds --http-addr and --https-addr (each when set), so that

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/mod/sumdb/note"
+
+	"github.com/payauthz/payauthz/internal/durable"
 )
 
 // Origin is the first line of every payauthz checkpoint: the log it is a
@@ -142,8 +144,9 @@ func Verifiers(keys ...string) (note.Verifiers, error) {
 
 // LoadOrCreateKey reads the signing key in path (note's
 // "PRIVATE+KEY+name+hash+base64" form) or, when the file does not exist,
-// generates an Ed25519 key named name into it (mode 0600). It returns the
-// signer and its verifier key.
+// generates an Ed25519 key named name into it (durably, mode 0600: a crash
+// leaves no empty key file that every later start would refuse). It
+// returns the signer and its verifier key.
 func LoadOrCreateKey(path, name string) (note.Signer, string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -151,16 +154,8 @@ func LoadOrCreateKey(path, name string) (note.Signer, string, error) {
 		if gerr != nil {
 			return nil, "", fmt.Errorf("generate the log signing key: %w", gerr)
 		}
-		f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if ferr != nil {
-			return nil, "", fmt.Errorf("log signing key: %w", ferr)
-		}
-		_, werr := f.WriteString(skey + "\n")
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return nil, "", fmt.Errorf("write %s: %w", path, werr)
+		if werr := durable.WriteFile(path, []byte(skey+"\n"), 0o600); werr != nil {
+			return nil, "", fmt.Errorf("write the log signing key %s: %w", path, werr)
 		}
 		b = []byte(skey)
 	} else if err != nil {

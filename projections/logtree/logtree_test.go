@@ -48,6 +48,9 @@ func newKeyFile(t testing.TB, name string) (note.Signer, string, string) {
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("key file mode %v", fi.Mode().Perm())
 	}
+	if des, _ := os.ReadDir(filepath.Dir(path)); len(des) != 1 {
+		t.Fatalf("key dir holds %d files, want only the key (no temporary file left)", len(des))
+	}
 	again, vkey2, err := logtree.LoadOrCreateKey(path, "ignored")
 	if err != nil || vkey2 != vkey || again.Name() != name {
 		t.Fatalf("reloading the key: %v %q", err, vkey2)

@@ -1,0 +1,83 @@
+package durable
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+)
+
+// WriteFile writes data to path durably with mode perm (less the umask,
+// as os.WriteFile), replacing the file at path if there is one. The
+// directory must exist. On an error the temporary file is removed; path
+// holds its old content, or, when only the fsync of the directory failed,
+// possibly the new one.
+func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, f.Cleanup()) }()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// File is a file being written that replaces its path only once Commit
+// returns. Write, seek or write at offsets through the embedded *os.File,
+// but never close it: Commit and Cleanup do. A File is not safe for
+// concurrent use.
+type File struct {
+	*os.File
+	pending *renameio.PendingFile
+	dir     string
+}
+
+// Create starts writing the file at path with mode perm (less the umask):
+// a temporary file in path's directory, which must exist. The caller
+// calls Commit once everything is written, and defers Cleanup so that a
+// failure leaves no temporary file behind.
+func Create(path string, perm os.FileMode) (*File, error) {
+	dir := filepath.Dir(path)
+	// WithTempDir keeps the temporary file next to path (renameio would
+	// otherwise try os.TempDir first), so the directory fsynced is the
+	// only one the rename touches.
+	p, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(perm))
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: p.File, pending: p, dir: dir}, nil
+}
+
+// Commit fsyncs and closes the file, renames it over its path, and fsyncs
+// the directory. After an error the file may already be in place (when
+// only the directory's fsync failed); Cleanup then leaves it there.
+func (f *File) Commit() error {
+	if err := f.pending.CloseAtomicallyReplace(); err != nil {
+		return err
+	}
+	return syncDir(f.dir)
+}
+
+// Cleanup closes and removes the temporary file unless Commit renamed it
+// into place; after a successful Commit it does nothing. Its error is
+// only worth reporting: nothing is left to undo.
+func (f *File) Cleanup() error {
+	return f.pending.Cleanup()
+}
+
+// syncDir fsyncs the directory dir, so that a rename in it survives a
+// crash.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Sync(); err != nil {
+		_ = d.Close()
+		return err
+	}
+	return d.Close()
+}
