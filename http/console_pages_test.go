@@ -299,3 +299,24 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	ca.post("/console/audit", url.Values{"principal": {"appB"}, "api": {"PENDENZE"}, "operazione": {"read"}, "auth": {"basic"},
 		"idA2A": {"appB"}, "idPendenza": {"pb1"}, "idDominio": {d1}}).expect(t, 403, "403000")
 }
+
+// TestConsoleWrittenNoticeFollowsThisReplica: the page a write redirects
+// to says the write is in force only when this server applied it; a
+// position it has not reached (the redirect reached a replica that lags,
+// or a hand-made link) is waited for, at most the write wait, and then
+// said not applied yet.
+func TestConsoleWrittenNoticeFollowsThisReplica(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, withConsistencyWait(200*time.Millisecond))
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	cc.get("/console/domini/" + d1) // the form, and its CSRF token
+	res := cc.post("/console/domini", url.Values{"idDominio": {d1}, "ragioneSociale": {"Comune Uno"}, "abilitato": {"on"}})
+	res.expect(t, 303)
+	cc.get(res.Location).expect(t, 200, "è già in vigore", "Comune Uno")
+
+	ahead := strconv.FormatUint(uint64(w.model.AppliedPosition())+1000, 10)
+	page := cc.get("/console/domini?scritto=" + ahead)
+	page.expect(t, 200, "questo server non l&#39;ha ancora applicata", `data-posizione="`+ahead+`"`)
+	page.lacks(t, "è già in vigore")
+}

@@ -255,6 +255,7 @@ func formUnreadable(err error) error {
 // before the handler runs (so nothing is written without it).
 func (c *Console) page(h func(*request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.waitForWritten(r)
 		ck, err := r.Cookie(CookieName)
 		var sess *session
 		ok := false

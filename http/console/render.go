@@ -101,14 +101,42 @@ type written struct {
 	Message  string
 }
 
+// writtenAt returns the position of the write a page follows (the
+// scritto parameter afterWrite adds), 0 for none.
+func writtenAt(r *http.Request) events.Position {
+	pos, err := strconv.ParseUint(r.URL.Query().Get("scritto"), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return events.Position(pos)
+}
+
+// waitForWritten makes the page that follows a write wait, before it
+// reads anything, until this replica applied the write (at most
+// WriteWait): the redirect after a write may reach another replica than
+// the one that wrote.
+func (c *Console) waitForWritten(r *http.Request) {
+	pos := writtenAt(r)
+	if r.Method != http.MethodGet || pos == 0 || c.deps.Model.AppliedPosition() >= pos {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), c.deps.WriteWait)
+	defer cancel()
+	_ = c.deps.Model.WaitFor(ctx, pos) // not reached: render says so
+}
+
 // render writes a page with the layout.
 func (c *Console) render(rq *request, status int, page, title string, data any) error {
 	v := view{Title: title, Data: data}
 	if rq != nil {
 		v.Nav, v.User, v.CSRF = c.nav(rq.r, rq.p), rq.p.Name, rq.sess.csrf
-		if pos, err := strconv.ParseUint(rq.r.URL.Query().Get("scritto"), 10, 64); err == nil && pos > 0 {
-			v.Written = &written{Position: pos, Token: c.deps.Token(events.Position(pos)),
+		if pos := writtenAt(rq.r); pos > 0 {
+			v.Written = &written{Position: uint64(pos), Token: c.deps.Token(pos),
 				Message: "Modifica registrata nel giornale degli eventi: è già in vigore."}
+			if c.deps.Model.AppliedPosition() < pos {
+				v.Written.Message = "Modifica registrata nel giornale degli eventi, ma questo server non l'ha ancora applicata: " +
+					"la pagina può non mostrarla ancora; ricaricala tra poco."
+			}
 		}
 	}
 	return c.write(rq.w, status, page, v)
