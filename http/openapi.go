@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 	"github.com/swaggest/jsonschema-go"
 	"github.com/swaggest/openapi-go"
@@ -74,6 +75,7 @@ func buildOpenAPI(e *echo.Echo) ([]byte, error) {
 	r := openapi31.NewReflector()
 	r.AddTypeMapping(Importo(0), float64(0))
 	r.AddTypeMapping(json.RawMessage{}, new(any))
+	r.AddTypeMapping(jsontext.Value{}, new(any)) // a patch operation's value: any JSON value, not a list of bytes
 	r.DefaultOptions = append(r.DefaultOptions, jsonschema.InterceptProp(requiredUnlessOmitEmpty))
 	spec := r.SpecEns()
 	spec.SetTitle("payauthz")

@@ -261,3 +261,67 @@ func TestOpenAPIValidationCatchesALie(t *testing.T) {
 		}
 	}
 }
+
+// openAPIRequestErrors is what the document finds wrong with a request as
+// h.do sends it: method, path with its query, a JSON body ("" for none)
+// and the caller's options (nil: the document accepts it).
+func openAPIRequestErrors(t testing.TB, h *harness, method, path, body string, opts ...reqOpt) []string {
+	t.Helper()
+	r := &request{method: method, path: path, header: http.Header{}}
+	for _, o := range opts {
+		o(r)
+	}
+	req, err := http.NewRequest(method, h.httpURL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = r.header
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	ok, errs := openAPIValidator(t, h).ValidateHttpRequest(req)
+	if ok {
+		return nil
+	}
+	var msgs []string
+	for _, e := range errs {
+		msg := e.Message
+		for _, se := range e.SchemaValidationErrors {
+			msg += "; " + se.FieldPath + ": " + se.Reason
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs
+}
+
+// TestOpenAPIAcceptsTheRequestsTheServerServes: a request the server
+// serves is one the document accepts, parameters and body alike, so a
+// client built from the document can send it. A patch operation's value
+// is any JSON value (it was described as a list of bytes, jsontext.Value's
+// Go type).
+func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "oa-1", d1, t1, citizen1)
+	for _, c := range []struct {
+		name, method, path, body string
+		opts                     []reqOpt
+		status                   int
+		has                      string // in the answer's body
+	}{
+		{"patch_value_a_string", "PATCH", pe + "/pendenze/appA/oa-1", `[{"op":"REPLACE","path":"/stato","value":"ANNULLATA"}]`,
+			opts(as("appA")), http.StatusOK, `"stato":"ANNULLATA"`},
+		{"patch_value_a_list", "PATCH", bo + "/ruoli/readOnly", `[{"op":"REPLACE","path":"/tipiPendenza","value":["*"]}]`,
+			opts(asAdmin()), http.StatusOK, `"tipiPendenza":["*"]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := w.do(t, c.method, c.path, c.body, c.opts...)
+			res.expect(t, c.status, "")
+			if !strings.Contains(string(res.Body), c.has) {
+				t.Fatalf("%s %s: body %s, want %s in it", c.method, c.path, res.Body, c.has)
+			}
+			if errs := openAPIRequestErrors(t, w.harness, c.method, c.path, c.body, c.opts...); errs != nil {
+				t.Fatalf("the server serves %s %s %s but the document refuses it:\n  %s", c.method, c.path, c.body, strings.Join(errs, "\n  "))
+			}
+		})
+	}
+}
