@@ -221,7 +221,11 @@ func paramsStruct(path, routePath string, query []string) any {
 			tag += fmt.Sprintf(` description:"the %s"`, is)
 		}
 		typ := reflect.TypeFor[string]()
-		if ps, ok := paramSchemas[is]; ok {
+		ps, ok := paramSchemas[in+":"+is]
+		if !ok {
+			ps, ok = paramSchemas[is]
+		}
+		if ok {
 			switch {
 			case ps.integer:
 				typ = reflect.TypeFor[int]()

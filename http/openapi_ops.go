@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math"
 	"net/http"
 
 	"github.com/payauthz/payauthz/commands"
@@ -160,7 +161,9 @@ var auditQuery = func() []string {
 }()
 
 // paramSchemas are the formats of path and query parameters: a regular
-// expression (the one the handlers check), or a type.
+// expression (the one the handlers check), or a type. An entry "query:name"
+// is the format of the query parameter name where a path parameter of the
+// same name means something else.
 var paramSchemas = map[string]paramSchema{
 	"idDominio":          {pattern: commands.PatternDominio},
 	"numeroAvviso":       {pattern: commands.PatternAvviso},
@@ -176,6 +179,7 @@ var paramSchemas = map[string]paramSchema{
 	"idRicevuta":         {pattern: commands.PatternID},
 	"iur":                {pattern: commands.PatternID},
 	"indice":             {integer: true, min: 1, max: 9999},
+	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 1, max: 200},
 	"da":                 {integer: true, min: 0},

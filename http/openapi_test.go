@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -298,10 +299,28 @@ func openAPIRequestErrors(t testing.TB, h *harness, method, path, body string, o
 // serves is one the document accepts, parameters and body alike, so a
 // client built from the document can send it. A patch operation's value
 // is any JSON value (it was described as a list of bytes, jsontext.Value's
-// Go type).
+// Go type); the indice of an inclusion proof counts from 0, the first
+// event of its commit (it had the format of a collection's indice, 1 to
+// 9999).
 func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t, withVerifiableLog())
 	w.createPendenza(t, "appA", "oa-1", d1, t1, citizen1)
+	ctx := context.Background()
+	caughtUp := func() { // the tree holds the whole log
+		t.Helper()
+		last, err := w.store.LastPosition(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.log.WaitFor(ctx, last); err != nil {
+			t.Fatal(err)
+		}
+	}
+	caughtUp()
+	if _, ok, err := w.log.Checkpoint(ctx); err != nil || !ok {
+		t.Fatalf("checkpoint: %v %v", ok, err)
+	}
+	caughtUp()
 	for _, c := range []struct {
 		name, method, path, body string
 		opts                     []reqOpt
@@ -312,6 +331,8 @@ func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 			opts(as("appA")), http.StatusOK, `"stato":"ANNULLATA"`},
 		{"patch_value_a_list", "PATCH", bo + "/ruoli/readOnly", `[{"op":"REPLACE","path":"/tipiPendenza","value":["*"]}]`,
 			opts(asAdmin()), http.StatusOK, `"tipiPendenza":["*"]`},
+		{"inclusion_of_the_first_event_of_its_commit", "GET", bo + "/giornale/prove/inclusione?posizione=2&indice=0", "",
+			opts(asAdmin()), http.StatusOK, `"kind":"inclusion"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, c.method, c.path, c.body, c.opts...)
