@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -344,5 +345,46 @@ func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 				t.Fatalf("the server serves %s %s %s but the document refuses it:\n  %s", c.method, c.path, c.body, strings.Join(errs, "\n  "))
 			}
 		})
+	}
+}
+
+// TestOpenAPIListFiltersAreTheServers: a list documents the idDominio and
+// stato filters it reads, and only those: a filter the server reads
+// refuses a bad value (400 SINTASSI), one it ignores answers the page. The
+// Pendenze and Pagamento lists of pendenze read idDominio (API.md section
+// 5) and did not document it; the Pagamento list of payments documented
+// stato and the Ragioneria one idDominio, which neither reads.
+func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
+	w := newWorld(t)
+	mounts := map[domain.API]struct {
+		prefix string
+		caller reqOpt
+	}{
+		domain.APIBackoffice: {bo, asAdmin()},
+		domain.APIPendenze:   {pe, as("appA")},
+		domain.APIPagamento:  {pg, as("appA")},
+		domain.APIRagioneria: {rg, as("appA")},
+	}
+	for k, doc := range operationDocs {
+		m, ok := mounts[k.api]
+		if !doc.list || !ok || strings.Contains(k.path, ":") {
+			continue
+		}
+		for _, filter := range []string{"idDominio", "stato"} {
+			t.Run(k.api.String()+k.path+"?"+filter, func(t *testing.T) {
+				res := w.do(t, k.method, m.prefix+k.path+"?"+filter+"=bad", nil, m.caller)
+				documented := slices.Contains(doc.query, filter)
+				switch {
+				case documented && res.Status != http.StatusBadRequest:
+					t.Fatalf("%s %s documents %s, but a bad value answers %d: %s", k.method, k.path, filter, res.Status, res.Body)
+				case !documented && res.Status == http.StatusBadRequest:
+					t.Fatalf("%s %s reads %s (a bad value is 400: %s), but does not document it", k.method, k.path, filter, res.Body)
+				case documented:
+					res.expect(t, http.StatusBadRequest, "SINTASSI")
+				default:
+					res.expect(t, http.StatusOK, "")
+				}
+			})
+		}
 	}
 }
