@@ -195,6 +195,10 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 	if _, ok := spec.Paths["/pagamento/rs/basic/v2/pagamenti"]["post"].Responses["200"]; ok {
 		t.Errorf("POST pagamenti documents a 200; it always creates (201)")
 	}
+	incasso := spec.Paths["/backoffice/rs/basic/v1/incassi/{idDominio}"]["post"]
+	if _, ok := incasso.Responses["200"]; ok || incasso.Responses["201"].Content["application/json"].Schema == nil {
+		t.Errorf("POST incassi/{idDominio} documents a 200 or no 201; it always creates (201, API.md section 4)")
+	}
 	put := spec.Paths["/backoffice/rs/basic/v1/domini/{idDominio}"]["put"]
 	if put.RequestBody == nil || put.RequestBody.Content["application/json"].Schema == nil {
 		t.Fatalf("PUT domini has no JSON request body")
