@@ -196,9 +196,6 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if method != http.MethodGet {
 		statuses = append(append([]int{}, statuses...), writeErrorStatuses...)
 	}
-	if doc.body != nil {
-		statuses = append(statuses, http.StatusUnsupportedMediaType)
-	}
 	if auth == domain.AuthBasic || auth == domain.AuthAPIKey || auth == domain.AuthPublic && (method != http.MethodGet || doc.captcha) {
 		statuses = append(statuses, http.StatusTooManyRequests) // failed logins; anonymous writes; captcha checks
 	}

@@ -163,6 +163,9 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 				if op.Responses["403"].Content["application/json"].Schema == nil || !ok200 {
 					t.Errorf("%s %s: no FaultBean for 403 or no 200 schema", m, path)
 				}
+				if _, ok := op.Responses["415"]; ok { // a body not JSON is 400 SINTASSI (decodeJSON, API.md section 2)
+					t.Errorf("%s %s documents a 415, which the server never answers", m, path)
+				}
 			}
 		}
 	}
@@ -199,6 +202,10 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 	if _, ok := incasso.Responses["200"]; ok || incasso.Responses["201"].Content["application/json"].Schema == nil {
 		t.Errorf("POST incassi/{idDominio} documents a 200 or no 201; it always creates (201, API.md section 4)")
 	}
+	// What the document says instead of a 415: a body that is not JSON is
+	// 400 SINTASSI.
+	h.do(t, "PUT", bo+"/domini/01234567890", `{"ragioneSociale":"C","abilitato":true}`, asAdmin(),
+		withHeader("Content-Type", "text/plain")).expect(t, http.StatusBadRequest, "SINTASSI")
 	put := spec.Paths["/backoffice/rs/basic/v1/domini/{idDominio}"]["put"]
 	if put.RequestBody == nil || put.RequestBody.Content["application/json"].Schema == nil {
 		t.Fatalf("PUT domini has no JSON request body")
