@@ -180,6 +180,9 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.list {
 		query = append(append([]string{}, query...), "pagina", "risultatiPerPagina")
 	}
+	if doc.captcha && auth == domain.AuthPublic {
+		query = append(append([]string{}, query...), "UUID") // the pendenza's UUID passes the protection
+	}
 	if params := paramsStruct(path, routePath, query); params != nil {
 		oc.AddReqStructure(params)
 	}

@@ -26,7 +26,8 @@ type opDoc struct {
 	list        bool // a GovPay page
 	// captcha marks a read under the public API's protection (section 7),
 	// which answers 429 when the captcha checks in flight are at their
-	// bound (writes of the public API may answer 429 anyway).
+	// bound (writes of the public API may answer 429 anyway), and which
+	// the query parameter UUID passes on the public mount.
 	captcha bool
 	// docPath, when set, is the path the document lists the route under:
 	// OpenAPI holds one template per path shape, so a route whose segments
@@ -98,7 +99,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIPagamento, http.MethodGet, "/domini"}:                                                   {summary: "The creditor entities the caller may pay", resp: Page[dominioRef]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/tipiPendenza"}:                           {summary: "The pendenza types of an entity the caller may pay spontaneously", resp: Page[tipoRef]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/unitaOperative"}:                         {summary: "List the enabled operational units of an entity the caller may pay at", resp: Page[unitaOperativaRef]{}, list: true},
-	{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:               {summary: "Read a pendenza by its notice (payer or PAGAMENTO grant)", resp: pendenzaView{}},
+	{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:               {summary: "Read a pendenza by its notice (payer or PAGAMENTO grant)", resp: pendenzaView{}, captcha: true},
 	{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:                {summary: "Read a pendenza the caller created, by its notice", resp: pendenzaView{}},
 	{domain.APIPendenze, http.MethodGet, "/profilo"}:                                                   {summary: "The caller's profile in GovPay's shape", resp: govpayProfilo{}},
 	{domain.APIRagioneria, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:              {summary: "Read a pendenza by its notice (entities of the RAGIONERIA grant)", resp: pendenzaView{}},

@@ -206,6 +206,18 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 	// 400 SINTASSI.
 	h.do(t, "PUT", bo+"/domini/01234567890", `{"ragioneSociale":"C","abilitato":true}`, asAdmin(),
 		withHeader("Content-Type", "text/plain")).expect(t, http.StatusBadRequest, "SINTASSI")
+	// The public reads of a notice are protected alike (API.md section 7):
+	// the UUID passes, and a check that cannot start is 429.
+	for _, p := range []string{"/pagamento/rs/public/v2/avvisi/{idDominio}/{numeroAvviso}", "/pagamento/rs/public/v2/pendenze/byAvviso/{idDominio}/{numeroAvviso}"} {
+		op := spec.Paths[p]["get"]
+		uuid := false
+		for _, q := range op.Parameters {
+			uuid = uuid || q.In == "query" && q.Name == "UUID"
+		}
+		if _, ok := op.Responses["429"]; !ok || !uuid {
+			t.Errorf("GET %s: 429 documented %v, query UUID %v; want both", p, ok, uuid)
+		}
+	}
 	put := spec.Paths["/backoffice/rs/basic/v1/domini/{idDominio}"]["put"]
 	if put.RequestBody == nil || put.RequestBody.Content["application/json"].Schema == nil {
 		t.Fatalf("PUT domini has no JSON request body")
