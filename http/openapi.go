@@ -176,6 +176,12 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	oc.SetSummary(doc.summary)
 	oc.SetID(operationID(method, path))
 	oc.AddSecurity(auth.String())
+	if auth == domain.AuthPublic {
+		// No credentials (API.md section 1): a first request carries no
+		// session cookie, and its answer may set one.
+		op := oc.(openapi31.OperationExposer).Operation()
+		op.Security = append(op.Security, map[string][]string{})
+	}
 	query := doc.query
 	if doc.list {
 		query = append(append([]string{}, query...), "pagina", "risultatiPerPagina")

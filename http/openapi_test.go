@@ -149,7 +149,9 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 				if err := acceptsCheck(api, auth); err != nil {
 					t.Errorf("%s %s is on a mount that always answers 403", m, path)
 				}
-				if len(op.Tags) != 1 || op.Tags[0] != api.String() || len(op.Security) != 1 || op.Security[0][auth.String()] == nil {
+				optional := auth == domain.AuthPublic // the session cookie, or nothing
+				if len(op.Tags) != 1 || op.Tags[0] != api.String() || op.Security[0][auth.String()] == nil ||
+					len(op.Security) != 1 && !(optional && len(op.Security) == 2 && len(op.Security[1]) == 0) {
 					t.Errorf("%s %s: tags %v security %v", m, path, op.Tags, op.Security)
 				}
 				api, _, rel, _ := mountRoute(echoPath(path))
@@ -325,10 +327,12 @@ func openAPIRequestErrors(t testing.TB, h *harness, method, path, body string, o
 // is any JSON value (it was described as a list of bytes, jsontext.Value's
 // Go type); the indice of an inclusion proof counts from 0, the first
 // event of its commit (it had the format of a collection's indice, 1 to
-// 9999).
+// 9999); the public mount needs no credentials (the document required
+// the session cookie, which a first request cannot have).
 func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 	w := newWorld(t, withVerifiableLog())
 	w.createPendenza(t, "appA", "oa-1", d1, t1, citizen1)
+	notice := w.createPendenza(t, "appA", "oa-2", d1, t1, citizen1).NumeroAvviso
 	ctx := context.Background()
 	caughtUp := func() { // the tree holds the whole log
 		t.Helper()
@@ -355,6 +359,8 @@ func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 			opts(as("appA")), http.StatusOK, `"stato":"ANNULLATA"`},
 		{"patch_value_a_list", "PATCH", bo + "/ruoli/readOnly", `[{"op":"REPLACE","path":"/tipiPendenza","value":["*"]}]`,
 			opts(asAdmin()), http.StatusOK, `"tipiPendenza":["*"]`},
+		{"public_read_without_a_session", "GET", "/pagamento/rs/public/v2/avvisi/" + d1 + "/" + notice, "",
+			nil, http.StatusOK, `"numeroAvviso":"` + notice + `"`},
 		{"inclusion_of_the_first_event_of_its_commit", "GET", bo + "/giornale/prove/inclusione?posizione=2&indice=0", "",
 			opts(asAdmin()), http.StatusOK, `"kind":"inclusion"`},
 	} {
