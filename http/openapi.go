@@ -189,9 +189,7 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.captcha && auth == domain.AuthPublic {
 		query = append(append([]string{}, query...), "UUID") // the pendenza's UUID passes the protection
 	}
-	if params := paramsStruct(path, routePath, query); params != nil {
-		oc.AddReqStructure(params)
-	}
+	oc.AddReqStructure(paramsStruct(path, routePath, query))
 	if doc.body != nil {
 		oc.AddReqStructure(doc.body, openapi.WithContentType("application/json"))
 	}
@@ -215,10 +213,10 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 }
 
 // paramsStruct builds a struct type whose tagged fields are the path
-// parameters of path and the given query parameters, with their formats;
-// nil when there are none. The i-th path parameter has the schema of the
-// i-th parameter of routePath, the route's own, and names it when path
-// names another.
+// parameters of path, the given query parameters and the consistency
+// token's header, with their formats. The i-th path parameter has the
+// schema of the i-th parameter of routePath, the route's own, and names
+// it when path names another.
 func paramsStruct(path, routePath string, query []string) any {
 	var fields []reflect.StructField
 	field := func(name, is, in string, required bool) {
@@ -259,9 +257,8 @@ func paramsStruct(path, routePath string, query []string) any {
 	for _, q := range query {
 		field(q, q, "query", false)
 	}
-	if len(fields) == 0 {
-		return nil
-	}
+	// Every operation of an API takes a consistency token (API.md section 3).
+	field(ConsistencyHeader, ConsistencyHeader, "header", false)
 	return reflect.New(reflect.StructOf(fields)).Elem().Interface()
 }
 

@@ -13,7 +13,8 @@ import (
 )
 
 // opDoc documents one operation of an API: what the route table does not
-// say. Every route the server mounts must have one (TestOpenAPIDocumentsEveryRoute).
+// say. Every route the server mounts must have one (buildOpenAPI refuses a
+// route without, TestOpenAPIIsValidAndComplete).
 type opDoc struct {
 	summary string
 	query   []string // query parameters (list operations also take pagina, risultatiPerPagina)
@@ -189,6 +190,9 @@ var paramSchemas = map[string]paramSchema{
 	"data":               {format: "date-time"},
 	"api":                {enum: audit.APINames()},
 	"autorizzazione":     {enum: []string{"R", "W"}},
+	// API.md section 3: "<backend>:<position>" (Token); the backends are
+	// the two stores'.
+	"header:" + ConsistencyHeader: {pattern: `^(jetstream|kurrentdb):[0-9]{1,20}$`},
 }
 
 type paramSchema struct {

@@ -168,6 +168,13 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 				if _, ok := op.Responses["415"]; ok { // a body not JSON is 400 SINTASSI (decodeJSON, API.md section 2)
 					t.Errorf("%s %s documents a 415, which the server never answers", m, path)
 				}
+				token := false // API.md section 3: every request may carry one
+				for _, q := range op.Parameters {
+					token = token || q.In == "header" && q.Name == ConsistencyHeader && !q.Required && q.Schema.Pattern != ""
+				}
+				if !token {
+					t.Errorf("%s %s: the optional %s header is not documented", m, path, ConsistencyHeader)
+				}
 			}
 		}
 	}
@@ -190,7 +197,7 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 	// its segments keep their own schemas, say what they are, and it
 	// answers 201 alone (it always creates).
 	post := spec.Paths["/pagamento/rs/basic/v2/pendenze/{idA2A}/{idPendenza}"]["post"]
-	if len(post.Parameters) != 2 || post.Parameters[0].Schema.Pattern != `^[0-9]{11}$` || post.Parameters[0].Description != "the idDominio" ||
+	if len(post.Parameters) != 3 || post.Parameters[0].Schema.Pattern != `^[0-9]{11}$` || post.Parameters[0].Description != "the idDominio" ||
 		post.Parameters[1].Description != "the idTipoPendenza" {
 		t.Errorf("POST pendenze/{idDominio}/{idTipoPendenza} parameters: %+v", post.Parameters)
 	}
@@ -224,7 +231,7 @@ func TestOpenAPIIsValidAndComplete(t *testing.T) {
 	if put.RequestBody == nil || put.RequestBody.Content["application/json"].Schema == nil {
 		t.Fatalf("PUT domini has no JSON request body")
 	}
-	if len(put.Parameters) != 1 || put.Parameters[0].Schema.Pattern != `^[0-9]{11}$` || !put.Parameters[0].Required {
+	if len(put.Parameters) != 2 || put.Parameters[0].Schema.Pattern != `^[0-9]{11}$` || !put.Parameters[0].Required {
 		t.Errorf("PUT domini path parameter: %+v", put.Parameters)
 	}
 	if _, ok := put.Responses["201"]; !ok {
@@ -363,6 +370,8 @@ func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 			nil, http.StatusOK, `"numeroAvviso":"` + notice + `"`},
 		{"inclusion_of_the_first_event_of_its_commit", "GET", bo + "/giornale/prove/inclusione?posizione=2&indice=0", "",
 			opts(asAdmin()), http.StatusOK, `"kind":"inclusion"`},
+		{"consistency_token", "GET", bo + "/domini/" + d1, "",
+			opts(asAdmin(), withToken(Token(w.store.Backend(), 1))), http.StatusOK, `"idDominio":"` + d1 + `"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, c.method, c.path, c.body, c.opts...)
