@@ -31,8 +31,9 @@ func (s *Server) sessionCookie(r *http.Request, value string, maxAge int) *http.
 var errBadSession = errors.New("session cookie is not valid")
 
 // sessionEncoding is the cookie's base64url, strict: the unused low bits
-// of a part's last character must be zero, so that one id and MAC have one
-// spelling and a value the server did not issue never verifies.
+// of a part's last character must be zero, so that, with each part of its
+// issued length (verify), one id and MAC have one spelling and a value
+// the server did not issue never verifies.
 var sessionEncoding = base64.RawURLEncoding.Strict()
 
 // sessionSigner issues and verifies PAYAUTHZ_SESSION values:
@@ -98,6 +99,11 @@ func (s *sessionSigner) verify(value string) (string, error) {
 		return "", errBadSession
 	}
 	b64 := sessionEncoding
+	// The decoder skips CR and LF, even strict: a part longer than the
+	// issued one's spells it otherwise.
+	if len(idPart) != b64.EncodedLen(16) || len(macPart) != b64.EncodedLen(sha256.Size) {
+		return "", errBadSession
+	}
 	id, err := b64.DecodeString(idPart)
 	if err != nil || len(id) != 16 {
 		return "", errBadSession
