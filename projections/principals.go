@@ -18,7 +18,8 @@ var ErrUnauthenticated = errors.New("projections: not authenticated")
 
 // PrincipalRecord is a registered principal as decisions see it. It is
 // immutable except for its verified-credential cache; an event touching
-// the principal replaces the whole record, which drops that cache at once.
+// the principal replaces the whole record, and the new record keeps that
+// cache only while its hash is the old one's (see rebuild).
 type PrincipalRecord struct {
 	Principal    domain.Principal
 	PasswordHash string
