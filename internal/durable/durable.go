@@ -25,6 +25,32 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	return f.Commit()
 }
 
+// WriteNew writes data to path durably with mode perm (less the umask),
+// only if no file is at path: the new file is linked into place, which
+// fails with an error matching fs.ErrExist when another got there first,
+// and path then holds the other's content, untouched. Two processes
+// generating the same file (a key) at once thus end up with one of them,
+// the one both read. On any error no temporary file is left.
+func WriteNew(path string, data []byte, perm os.FileMode) (err error) {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, f.Cleanup()) }()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	// Link, unlike rename, never replaces: the file appears at path whole
+	// or not at all. Cleanup then removes the temporary name.
+	if err := os.Link(f.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(f.dir)
+}
+
 // File is a file being written that replaces its path only once Commit
 // returns. Write, seek or write at offsets through the embedded *os.File,
 // but never close it: Commit and Cleanup do. A File is not safe for

@@ -1,7 +1,9 @@
 package durable
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -159,4 +161,25 @@ func TestSyncDir(t *testing.T) {
 	if err := syncDir(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Fatal("syncDir of a missing dir succeeded")
 	}
+}
+
+// TestWriteNew: a new file is written whole with its mode; where a file
+// already is, WriteNew fails with fs.ErrExist and leaves it as it was; no
+// temporary file is left either way.
+func TestWriteNew(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "key")
+	if err := WriteNew(path, []byte("first"), 0o600); err != nil {
+		t.Fatalf("new file: %v", err)
+	}
+	assertOnlyFile(t, dir, "key", "first", 0o600)
+	if err := WriteNew(path, []byte("second"), 0o600); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("over an existing file: %v, want fs.ErrExist", err)
+	}
+	assertOnlyFile(t, dir, "key", "first", 0o600)
+	if err := WriteNew(filepath.Join(dir, "missing", "key"), []byte("x"), 0o600); err == nil {
+		t.Fatal("a file in a directory that does not exist was written")
+	}
+	assertOnlyFile(t, dir, "key", "first", 0o600)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -145,7 +146,8 @@ func Verifiers(keys ...string) (note.Verifiers, error) {
 // LoadOrCreateKey reads the signing key in path (note's
 // "PRIVATE+KEY+name+hash+base64" form) or, when the file does not exist,
 // generates an Ed25519 key named name into it (durably, mode 0600: a crash
-// leaves no empty key file that every later start would refuse). It
+// leaves no empty key file that every later start would refuse; never
+// over a key another process wrote meanwhile, whose key it then uses). It
 // returns the signer and its verifier key.
 func LoadOrCreateKey(path, name string) (note.Signer, string, error) {
 	b, err := os.ReadFile(path)
@@ -154,10 +156,18 @@ func LoadOrCreateKey(path, name string) (note.Signer, string, error) {
 		if gerr != nil {
 			return nil, "", fmt.Errorf("generate the log signing key: %w", gerr)
 		}
-		if werr := durable.WriteFile(path, []byte(skey+"\n"), 0o600); werr != nil {
+		switch werr := durable.WriteNew(path, []byte(skey+"\n"), 0o600); {
+		case errors.Is(werr, fs.ErrExist):
+			// Another process sharing the path generated it first: sign
+			// with that one, the key the file holds.
+			if b, err = os.ReadFile(path); err != nil {
+				return nil, "", fmt.Errorf("log signing key: %w", err)
+			}
+		case werr != nil:
 			return nil, "", fmt.Errorf("write the log signing key %s: %w", path, werr)
+		default:
+			b = []byte(skey)
 		}
-		b = []byte(skey)
 	} else if err != nil {
 		return nil, "", fmt.Errorf("log signing key: %w", err)
 	}
