@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"strings"
@@ -57,10 +58,16 @@ func newSessionSigner(keyFile string) (*sessionSigner, error) {
 		if _, err := rand.Read(key); err != nil {
 			return nil, err
 		}
-		if err := durable.WriteFile(keyFile, key, 0o600); err != nil {
+		// Never over a key another replica sharing the file wrote
+		// meanwhile: that one is read below, and sessions stay shared.
+		err = durable.WriteNew(keyFile, key, 0o600)
+		if err == nil {
+			return &sessionSigner{key: key}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("write session key: %w", err)
 		}
-		return &sessionSigner{key: key}, nil
+		key, err = os.ReadFile(keyFile)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read session key: %w", err)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -41,6 +42,35 @@ func TestSessionKeyFile(t *testing.T) {
 		}
 		if got, err := restarted.verify(cookie); err != nil || got != hash {
 			t.Fatalf("a session of the previous start: %q, %v", got, err)
+		}
+	})
+	t.Run("replicas_starting_at_once_share_one_key", func(t *testing.T) {
+		t.Parallel()
+		file := filepath.Join(t.TempDir(), "session.key")
+		signers := make([]*sessionSigner, 8)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range signers {
+			wg.Go(func() {
+				<-start
+				s, err := newSessionSigner(file)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				signers[i] = s
+			})
+		}
+		close(start)
+		wg.Wait()
+		inFile, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range signers {
+			if s == nil || !reflect.DeepEqual(s.key, inFile) {
+				t.Fatalf("replica %d signs with a key the file does not hold", i)
+			}
 		}
 	})
 	for _, c := range []struct {
