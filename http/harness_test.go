@@ -78,6 +78,21 @@ func (s hookedStore) Append(ctx context.Context, stream string, expected events.
 	return s.StreamStore.Append(ctx, stream, expected, recs...)
 }
 
+// logCaughtUp waits until the verifiable log's tree holds the whole log
+// (withVerifiableLog): a checkpoint is listed, and a proof can reach an
+// event, once its own event came back through the log.
+func (h *harness) logCaughtUp(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	last, err := h.store.LastPosition(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.log.WaitFor(ctx, last); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // withVerifiableLog keeps the service's verifiable log, with a signing key
 // generated in the test; h.log signs checkpoints when a test asks.
 func withVerifiableLog() harnessOption { return func(c *harnessConfig) { c.verifiableLog = true } }

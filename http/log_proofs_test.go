@@ -19,26 +19,14 @@ func TestLogProofsOverHTTP(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newWorld(t, withVerifiableLog())
 	ctx := context.Background()
-	// caughtUp waits until the tree holds the whole log: a checkpoint is
-	// listed once its own event comes back through the log.
-	caughtUp := func() {
-		t.Helper()
-		last, err := w.store.LastPosition(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.log.WaitFor(ctx, last); err != nil {
-			t.Fatal(err)
-		}
-	}
 	sign := func() logtree.Signed {
 		t.Helper()
-		caughtUp()
+		w.logCaughtUp(t)
 		cp, ok, err := w.log.Checkpoint(ctx)
 		if err != nil || !ok {
 			t.Fatalf("checkpoint: %v %v", ok, err)
 		}
-		caughtUp()
+		w.logCaughtUp(t)
 		return cp
 	}
 	sign()

@@ -341,21 +341,11 @@ func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 	w.createPendenza(t, "appA", "oa-1", d1, t1, citizen1)
 	notice := w.createPendenza(t, "appA", "oa-2", d1, t1, citizen1).NumeroAvviso
 	ctx := context.Background()
-	caughtUp := func() { // the tree holds the whole log
-		t.Helper()
-		last, err := w.store.LastPosition(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.log.WaitFor(ctx, last); err != nil {
-			t.Fatal(err)
-		}
-	}
-	caughtUp()
+	w.logCaughtUp(t)
 	if _, ok, err := w.log.Checkpoint(ctx); err != nil || !ok {
 		t.Fatalf("checkpoint: %v %v", ok, err)
 	}
-	caughtUp()
+	w.logCaughtUp(t)
 	for _, c := range []struct {
 		name, method, path, body string
 		opts                     []reqOpt

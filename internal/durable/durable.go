@@ -13,16 +13,8 @@ import (
 // directory must exist. On an error the temporary file is removed; path
 // holds its old content, or, when only the fsync of the directory failed,
 // possibly the new one.
-func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
-	f, err := Create(path, perm)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, f.Cleanup()) }()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	return f.Commit()
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, (*File).Commit)
 }
 
 // WriteNew writes data to path durably with mode perm (less the umask),
@@ -31,7 +23,13 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 // and path then holds the other's content, untouched. Two processes
 // generating the same file (a key) at once thus end up with one of them,
 // the one both read. On any error no temporary file is left.
-func WriteNew(path string, data []byte, perm os.FileMode) (err error) {
+func WriteNew(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, (*File).commitNew)
+}
+
+// write writes data to a File for path and puts it in place with commit;
+// the temporary file is removed whatever happened.
+func write(path string, data []byte, perm os.FileMode, commit func(*File) error) (err error) {
 	f, err := Create(path, perm)
 	if err != nil {
 		return err
@@ -40,15 +38,7 @@ func WriteNew(path string, data []byte, perm os.FileMode) (err error) {
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	// Link, unlike rename, never replaces: the file appears at path whole
-	// or not at all. Cleanup then removes the temporary name.
-	if err := os.Link(f.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(f.dir)
+	return commit(f)
 }
 
 // File is a file being written that replaces its path only once Commit
@@ -58,6 +48,7 @@ func WriteNew(path string, data []byte, perm os.FileMode) (err error) {
 type File struct {
 	*os.File
 	pending *renameio.PendingFile
+	path    string
 	dir     string
 }
 
@@ -74,7 +65,7 @@ func Create(path string, perm os.FileMode) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{File: p.File, pending: p, dir: dir}, nil
+	return &File{File: p.File, pending: p, path: path, dir: dir}, nil
 }
 
 // Commit fsyncs and closes the file, renames it over its path, and fsyncs
@@ -82,6 +73,20 @@ func Create(path string, perm os.FileMode) (*File, error) {
 // only the directory's fsync failed); Cleanup then leaves it there.
 func (f *File) Commit() error {
 	if err := f.pending.CloseAtomicallyReplace(); err != nil {
+		return err
+	}
+	return syncDir(f.dir)
+}
+
+// commitNew fsyncs the file and links it to its path, which fails with an
+// error matching fs.ErrExist when a file is there; then it fsyncs the
+// directory. Link, unlike rename, never replaces: the file appears at path
+// whole or not at all. Cleanup removes the temporary name.
+func (f *File) commitNew() error {
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := os.Link(f.Name(), f.path); err != nil {
 		return err
 	}
 	return syncDir(f.dir)
