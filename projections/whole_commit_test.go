@@ -207,16 +207,24 @@ func TestEveryEventHasAProjector(t *testing.T) {
 	}
 }
 
+// withOneEntity returns read models holding one creditor entity, named
+// "1" after the position of the commit that registered it.
+func withOneEntity(t *testing.T) (*ReadModel, events.CreditorEntityRegistered) {
+	t.Helper()
+	m := New()
+	entity := events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "1", Enabled: true}
+	if err := m.ApplyCommit(1, entity); err != nil {
+		t.Fatal(err)
+	}
+	return m, entity
+}
+
 // TestConsistentWithinGivesUp: a long read that a commit interrupts every
 // time is given up after its attempts (ok false), never answered from a
 // mix of states; one left alone is answered with its state's position.
 func TestConsistentWithinGivesUp(t *testing.T) {
 	t.Parallel()
-	m := New()
-	entity := events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "Ente", Enabled: true}
-	if err := m.ApplyCommit(1, entity); err != nil {
-		t.Fatal(err)
-	}
+	m, entity := withOneEntity(t)
 	runs := 0
 	if _, ok := m.ConsistentWithin(3, func() {
 		runs++
@@ -240,11 +248,7 @@ func TestConsistentWithinGivesUp(t *testing.T) {
 // written by the commit at the position it reports.
 func TestLongReadOnABusyLogEnds(t *testing.T) {
 	t.Parallel()
-	m := New()
-	entity := events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "1", Enabled: true}
-	if err := m.ApplyCommit(1, entity); err != nil {
-		t.Fatal(err)
-	}
+	m, entity := withOneEntity(t)
 	stop := make(chan struct{})
 	var writer sync.WaitGroup
 	writer.Go(func() {
