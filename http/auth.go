@@ -153,7 +153,12 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		if ck, err := r.Cookie(SessionCookie); err == nil {
 			h, err := s.session.verify(ck.Value)
 			if err != nil {
-				return errUnauthenticated // a forged or tampered cookie authenticates nobody
+				// A forged or tampered cookie authenticates nobody. It is
+				// also expired: one this server cannot verify (signed
+				// with a key since replaced) would otherwise make every
+				// later request of that browser 401, /logout included.
+				c.SetCookie(s.sessionCookie(r, "", -1))
+				return errUnauthenticated
 			}
 			hash = h
 		}

@@ -139,3 +139,31 @@ func TestSecureCookiesSetting(t *testing.T) {
 		})
 	}
 }
+
+// TestUnverifiableSessionCookieIsExpired: a PAYAUTHZ_SESSION the server
+// cannot verify (forged, tampered, or signed with a key since replaced)
+// is answered 401 and expired, so that the browser's next request is a
+// new anonymous caller rather than another 401; /logout clears it too.
+func TestUnverifiableSessionCookieIsExpired(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	h := newHarness(t)
+	h.putEntity(t, d1)
+	h.putType(t, tSpont, true)
+	const pub = "/pagamento/rs/public/v2"
+	stale := &http.Cookie{Name: SessionCookie, Value: "AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
+	for _, path := range []string{pub + "/domini", pub + "/logout"} {
+		res := h.do(t, "GET", path, nil, withCookie(stale))
+		res.expect(t, http.StatusUnauthorized, "401000")
+		if ck := sessionCookieOf(res); ck == nil || ck.MaxAge >= 0 || ck.Value != "" {
+			t.Fatalf("GET %s with an unverifiable session: cookie %v, want %s expired", path, ck, SessionCookie)
+		}
+	}
+	h.do(t, "GET", pub+"/domini", nil).expect(t, http.StatusOK, "") // the browser without it
+	paid := h.do(t, "POST", pub+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
+		"importo": 5, "causale": "Dono", "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}})
+	paid.expect(t, http.StatusCreated, "")
+	if res := h.do(t, "GET", pub+"/domini", nil, withCookie(sessionCookieOf(paid))); res.Status != http.StatusOK || sessionCookieOf(res) != nil &&
+		sessionCookieOf(res).MaxAge < 0 {
+		t.Fatalf("a valid session: %d, cookie %v; want 200 and the cookie kept", res.Status, sessionCookieOf(res))
+	}
+}
