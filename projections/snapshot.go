@@ -592,6 +592,12 @@ func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
 	if logger == nil {
 		logger = slog.Default()
 	}
+	// The writer before this one may have died in the middle of a write.
+	if n, err := durable.RemoveLeftovers(filepath.Join(s.Dir, SnapshotFile)); err != nil {
+		logger.Warn("removing unfinished snapshot files", "error", err)
+	} else if n > 0 {
+		logger.Info("removed unfinished snapshot files", "files", n)
+	}
 	last := m.AppliedEvents()
 	write := func() {
 		start := time.Now()

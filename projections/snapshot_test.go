@@ -2,9 +2,12 @@ package projections
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -487,5 +490,33 @@ func TestPendenzeReadWhileWritten(t *testing.T) {
 	}
 	if p, ok := m.Pendenza("app", "P00004"); !ok || p.Causale != "v1" {
 		t.Fatalf("pendenza reads %+v", p)
+	}
+}
+
+// TestSnapshotterRemovesUnfinishedWrites: a snapshot write a crash cut
+// short leaves its temporary file (as large as a snapshot); the next
+// Snapshotter removes it before it writes, and keeps the snapshot.
+func TestSnapshotterRemovesUnfinishedWrites(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	m := New()
+	if err := m.ApplyCommit(1, events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "Ente", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.WriteSnapshot(dir); err != nil {
+		t.Fatal(err)
+	}
+	unfinished := filepath.Join(dir, "."+SnapshotFile+"8462937161")
+	if err := os.WriteFile(unfinished, []byte("half a snapshot"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Run cleans up, then returns at once
+	Snapshotter{Dir: dir, Interval: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}.Run(ctx, m)
+	if _, err := os.Stat(unfinished); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the unfinished snapshot file is still there (%v)", err)
+	}
+	if got, err := LoadSnapshot(dir); err != nil || got.AppliedPosition() != 1 {
+		t.Fatalf("the snapshot after the clean-up: %v", err)
 	}
 }

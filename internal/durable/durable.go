@@ -2,8 +2,10 @@ package durable
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/google/renameio/v2"
 )
@@ -97,6 +99,34 @@ func (f *File) commitNew() error {
 // only worth reporting: nothing is left to undo.
 func (f *File) Cleanup() error {
 	return f.pending.Cleanup()
+}
+
+// RemoveLeftovers removes the temporary files that writes of path left
+// behind when their process died before Commit or Cleanup (a kill -9 in
+// the middle of a large snapshot): the files next to path named as Create
+// names them. Call it only while no write of path runs. It returns how
+// many it removed.
+func RemoveLeftovers(path string) (int, error) {
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, de := range des {
+		rest, ok := strings.CutPrefix(de.Name(), prefix)
+		if !ok || rest == "" || !de.Type().IsRegular() || strings.Trim(rest, "0123456789") != "" {
+			continue // renameio's temporary names are "." + base + a decimal number
+		}
+		if err := os.Remove(filepath.Join(dir, de.Name())); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 // syncDir fsyncs the directory dir, so that a rename in it survives a

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -182,4 +183,43 @@ func TestWriteNew(t *testing.T) {
 		t.Fatal("a file in a directory that does not exist was written")
 	}
 	assertOnlyFile(t, dir, "key", "first", 0o600)
+}
+
+// TestRemoveLeftovers: the temporary files of writes that never finished
+// (the process died between Create and Commit) are removed, and nothing
+// else: not the file, nor names that only look alike.
+func TestRemoveLeftovers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "snap")
+	if err := WriteFile(path, []byte("installed"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := Create(path, 0o600) // a write whose process died: no Commit, no Cleanup
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dead.Write([]byte("half")); err != nil {
+		t.Fatal(err)
+	}
+	_ = dead.File.Close()
+	kept := []string{".snap", ".snapx1", "snap1", ".other1", "snap"}
+	for _, name := range append([]string{".snap42"}, kept[:4]...) {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := RemoveLeftovers(path)
+	if err != nil || n != 2 {
+		t.Fatalf("removed %d (%v), want the dead write's file and .snap42", n, err)
+	}
+	got := entries(t, dir)
+	slices.Sort(got)
+	slices.Sort(kept)
+	if !slices.Equal(got, kept) {
+		t.Fatalf("dir holds %v, want %v", got, kept)
+	}
+	if n, err := RemoveLeftovers(filepath.Join(dir, "missing", "snap")); n != 0 || err != nil {
+		t.Fatalf("a missing dir: %d, %v; want 0, nil", n, err)
+	}
 }
