@@ -29,6 +29,22 @@ func newEnv(t *testing.T) *env {
 	return &env{commandstest.Start(t)}
 }
 
+// appendedNothingSince fails t when the log grew past last.
+func (e *env) appendedNothingSince(t *testing.T, last events.Position) {
+	t.Helper()
+	if now, err := e.Store.LastPosition(context.Background()); err != nil || now != last {
+		t.Fatalf("appended: last %d (%v), was %d", now, err, last)
+	}
+}
+
+// putEntity registers the enabled creditor entity id named name.
+func (e *env) putEntity(t *testing.T, id, name string) {
+	t.Helper()
+	if _, err := e.H.PutEntity(context.Background(), e.Admin, commands.PutEntity{IDDominio: id, RagioneSociale: name, Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (e *env) principal(t *testing.T, name string) commands.Actor {
 	t.Helper()
 	e.Sync(t)
@@ -47,9 +63,7 @@ func ptr[T any](v T) *T { return &v }
 func (e *env) pendenzeApp(t *testing.T, domini, tipi []string) commands.Actor {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: "11111111111", RagioneSociale: "Ente", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
+	e.putEntity(t, "11111111111", "Ente")
 	if _, err := e.H.PutPendenzaType(ctx, e.Admin, commands.PutPendenzaType{IDTipoPendenza: "T", Descrizione: "T", Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -274,9 +288,7 @@ func TestRepeatWithJSONValuesAppendsNothing(t *testing.T) {
 			if err != nil || again.Changed {
 				t.Fatalf("repeat: %+v %v, want nothing changed", again, err)
 			}
-			if now, _ := e.Store.LastPosition(ctx); now != last {
-				t.Fatalf("repeat appended: last %d, was %d", now, last)
-			}
+			e.appendedNothingSince(t, last)
 		})
 	}
 }
@@ -290,9 +302,7 @@ func TestReceiptRepeatAfterItsPendenzaMoved(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	const d1, d2 = "11111111111", "22222222222"
-	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Ente 2", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
+	e.putEntity(t, d2, "Ente 2")
 	app := e.pendenzeApp(t, []string{d1, d2}, []string{"T"})
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
 	const avviso = "301234567890123456"
@@ -325,9 +335,7 @@ func TestReceiptRepeatAfterItsPendenzaMoved(t *testing.T) {
 	if _, err := e.H.RecordReceipt(ctx, commands.System, unknown); !errors.Is(err, commands.ErrNotFound) {
 		t.Fatalf("new receipt for a notice no longer at %s: %v, want ErrNotFound", d1, err)
 	}
-	if now, _ := e.Store.LastPosition(ctx); now != last {
-		t.Fatalf("appended: last %d, was %d", now, last)
-	}
+	e.appendedNothingSince(t, last)
 }
 
 func TestConcurrentUpdatesLoseNothing(t *testing.T) {
@@ -595,9 +603,7 @@ func TestConcurrentCreationsOfOnePendenzaLeaveNoStrayNoticeClaim(t *testing.T) {
 	ctx := context.Background()
 	const d1, d2 = "11111111111", "22222222222"
 	app := e.pendenzeApp(t, []string{d1, d2}, []string{"T"})
-	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: d2, RagioneSociale: "Ente 2", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
+	e.putEntity(t, d2, "Ente 2")
 	e.Sync(t)
 	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
 	// Rounds of four writers at one entity, then rounds of two writers at
@@ -699,9 +705,7 @@ func TestPatchDecidesOnTheStreamItLoaded(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	const former, moved = "11111111111", "22222222222"
-	if _, err := e.H.PutEntity(ctx, e.Admin, commands.PutEntity{IDDominio: moved, RagioneSociale: "Ente 2", Enabled: true}); err != nil {
-		t.Fatal(err)
-	}
+	e.putEntity(t, moved, "Ente 2")
 	app := e.pendenzeApp(t, []string{former, moved}, []string{"*"})
 	operator := map[string]commands.Actor{}
 	for _, d := range []string{former, moved} {
