@@ -67,9 +67,7 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		since := time.Now()
-		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
-		defer cancel()
-		if err := s.model.WaitFor(ctx, pos); err == nil {
+		if err := s.model.WaitWithin(c.Request().Context(), pos, s.cfg.ConsistencyWait); err == nil {
 			return next(c)
 		}
 		if c.Request().Context().Err() != nil {
@@ -150,9 +148,7 @@ func (s *Server) afterWrite(c *echo.Context, pos events.Position) error {
 	if pos == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
-	defer cancel()
-	if err := s.model.WaitFor(ctx, pos); err != nil {
+	if err := s.model.WaitWithin(c.Request().Context(), pos, s.cfg.ConsistencyWait); err != nil {
 		return errConsistencyTimeout
 	}
 	c.Response().Header().Set(ConsistencyHeader, Token(s.store.Backend(), pos))

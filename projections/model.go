@@ -111,6 +111,19 @@ func (m *ReadModel) WaitFor(ctx context.Context, pos events.Position) error {
 	}
 }
 
+// WaitWithin is WaitFor for at most d: nil at once when pos is applied
+// (no timer is made), else ctx's error or context.DeadlineExceeded when pos
+// was not applied within d. A write waits so for its own apply, a request
+// for its consistency token.
+func (m *ReadModel) WaitWithin(ctx context.Context, pos events.Position, d time.Duration) error {
+	if m.AppliedPosition() >= pos {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return m.WaitFor(ctx, pos)
+}
+
 // Apply folds one event into the read models. Events must arrive in log
 // order; an event at or before the cursor is skipped (idempotent). The
 // events of a commit are staged until its last one arrives and then

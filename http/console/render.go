@@ -117,12 +117,9 @@ func writtenAt(r *http.Request) events.Position {
 // the one that wrote.
 func (c *Console) waitForWritten(r *http.Request) {
 	pos := writtenAt(r)
-	if r.Method != http.MethodGet || pos == 0 || c.deps.Model.AppliedPosition() >= pos {
-		return
+	if r.Method == http.MethodGet && pos > 0 {
+		_ = c.deps.Model.WaitWithin(r.Context(), pos, c.deps.WriteWait) // not reached: render says so
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), c.deps.WriteWait)
-	defer cancel()
-	_ = c.deps.Model.WaitFor(ctx, pos) // not reached: render says so
 }
 
 // render writes a page with the layout.
@@ -319,12 +316,8 @@ func fieldOf(f string) string {
 // afterWrite waits until the write is applied here, then sends the browser
 // to next with the write's position (post/redirect/get).
 func (c *Console) afterWrite(rq *request, res commands.Result, next string) error {
-	if res.Position > 0 {
-		ctx, cancel := context.WithTimeout(rq.r.Context(), c.deps.WriteWait)
-		defer cancel()
-		if err := c.deps.Model.WaitFor(ctx, res.Position); err != nil {
-			return err
-		}
+	if err := c.deps.Model.WaitWithin(rq.r.Context(), res.Position, c.deps.WriteWait); err != nil {
+		return err
 	}
 	sep := "?"
 	if strings.Contains(next, "?") {
