@@ -373,9 +373,6 @@ func history(hist string) []historyEntry {
 	return out
 }
 
-// errPastTheCommit stops SameLog's read after the commit it looks at.
-var errPastTheCommit = errors.New("past the commit")
-
 // SameLog checks that r is the log m was built from, as a snapshot's
 // loader must before it trusts the snapshot: the commit at m's applied
 // position must end with the event m applied last. A snapshot taken from
@@ -394,12 +391,12 @@ func (m *ReadModel) SameLog(ctx context.Context, r events.Reader) error {
 	var found string
 	err := r.Read(ctx, applied-1, func(_ context.Context, env events.Envelope) error {
 		if env.Position != applied {
-			return errPastTheCommit
+			return errReached // past the commit
 		}
 		found = env.ID
 		return nil
 	})
-	if err != nil && !errors.Is(err, errPastTheCommit) {
+	if err != nil && !errors.Is(err, errReached) {
 		return fmt.Errorf("read the commit at %d: %w", applied, err)
 	}
 	if found == "" || found != lastID {
