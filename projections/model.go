@@ -137,15 +137,6 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 	if env.Position <= events.Position(m.applied.Load()) {
 		return nil
 	}
-	if env.Position == m.stagedPos && env.Index > 0 && env.Index < len(m.staged) {
-		if env.Index+1 < env.CommitSize {
-			return nil // redelivered: already staged
-		}
-		// The commit's last event again: its publication failed, and the
-		// runner hands back only the batch that failed, not the earlier
-		// events it staged (kept for this).
-		return m.publish(m.staged)
-	}
 	if env.Position != m.stagedPos && len(m.staged) > 0 {
 		// The log moved on without completing the staged commit (a
 		// backend that reported a wrong commit size): publish what it had
@@ -154,11 +145,18 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 			return err
 		}
 	}
-	if env.Position != m.stagedPos || env.Index == 0 {
+	switch {
+	case env.Position != m.stagedPos || env.Index == 0:
 		// A new commit, or this one delivered again from its start.
-		m.staged, m.stagedPos = m.staged[:0], env.Position
+		m.staged, m.stagedPos = append(m.staged[:0], env), env.Position
+	case env.Index < len(m.staged):
+		// Redelivered: already staged. Its last event again means its
+		// publication failed, and the runner hands back only the batch
+		// that failed, not the earlier events staged (kept for this): it
+		// publishes the staged commit again below.
+	default:
+		m.staged = append(m.staged, env)
 	}
-	m.staged = append(m.staged, env)
 	if env.Index+1 < env.CommitSize {
 		return nil
 	}
