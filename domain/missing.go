@@ -28,15 +28,14 @@ func CanLearnMissingInGrant(p Principal, api API, idDominio string) error {
 // resources that lie at a place (a pendenza named by id; a receipt or a
 // collection of idDominio): one role giving r on s must cover every place
 // the resource could lie at: every entity and type when idDominio is "",
-// else idDominio whole. Denied, it is CanOnPlace's denial of a stored one
-// outside the scope, rule and detail alike, so a 403 never tells a missing
-// resource from another's.
+// else idDominio whole, which is CanOnPlace of the entity alone. Denied,
+// it is CanOnPlace's denial of a stored one outside the scope, rule and
+// detail alike, so a 403 never tells a missing resource from another's.
 func CanLearnMissingAtPlace(p Principal, s Service, r Right, idDominio string) error {
-	covers := coversEverywhere
 	if idDominio != "" {
-		covers = func(role *Role) bool { return role.Covers(Place{IDDominio: idDominio}) }
+		return CanOnPlace(p, s, r, Place{IDDominio: idDominio})
 	}
-	return inRoleScope(&p, s, r, covers, func() error { return denyRight(detailPendenzaScope, s, r) })
+	return inRoleScope(&p, s, r, coversEverywhere, func() error { return denyRight(detailPendenzaScope, s, r) })
 }
 
 // CanLearnMissingInRoles decides whether p may learn of whatever lies
