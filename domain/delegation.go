@@ -107,6 +107,9 @@ func holdsScope(granter *Principal, s Service, r Right, domini EntityScope, tipi
 			}
 		}
 	}
+	if len(ds) > 0 {
+		return nil // each type was held with an entity, so held alone
+	}
 	for _, t := range ts {
 		if !holdsPlace(granter, s, r, Place{}, t) {
 			return deny(RuleDelegation, "the granter does not hold %s %s on idTipoPendenza %s", s, r, t)
