@@ -78,10 +78,11 @@ func (c *Console) saveImpostazioni(rq *request) error {
 	// The form comes back, saying whether a secret is stored, only to a
 	// caller the page's GET shows it to: the input is checked before the
 	// write's gate, so a refused save reaches here from anyone.
-	if err := operations.ReadConfigurazione(rq.p, nil); err != nil {
+	pr, err := c.impostazioniOps().GetProtezione(rq.p)
+	if err != nil {
 		return err
 	}
-	f.SecretSet = c.deps.Model.Protection().Captcha.SecretKey != ""
+	f.SecretSet = pr.Captcha.SecretKey != ""
 	f.CanWrite = operations.WriteConfigurazione(rq.p, nil) == nil
 	return c.render(rq, status, "impostazioni.html", "Impostazioni", f)
 }
