@@ -158,10 +158,11 @@ func TestLogEndSharesFailures(t *testing.T) {
 // an authenticated caller whose token this replica has not reached is
 // answered 503, not refused entry from the state before the write it
 // waits for; and a token that is not ours is 400 before that decision
-// too. The replica is held behind a commit its projections cannot fold.
+// too. The replica's projections are held behind the log.
 func TestTokenNotReachedIsNoEntryDecision(t *testing.T) {
 	t.Parallel() // each test runs its own service
-	h := newHarness(t, withConsistencyWait(200*time.Millisecond))
+	gate := newProjectionGate()
+	h := newHarness(t, withConsistencyWait(200*time.Millisecond), withProjectionGate(gate))
 	h.putOperator(t, "op-entry", "op-entry-pass-1", true) // no role: no BACKOFFICE entry
 	h.must(t, "PUT", bo+"/intermediari/INTE", map[string]any{"denominazione": "E", "abilitato": true,
 		"connettoreNodo": map[string]any{"principal": "node-e", "password": "node-e-secret"}}, asAdmin())
@@ -172,10 +173,12 @@ func TestTokenNotReachedIsNoEntryDecision(t *testing.T) {
 	h.do(t, "GET", bo+"/profilo", nil, noRole).expect(t, 403, "403000")
 	h.do(t, "GET", unregistered, nil, asBasic("node-e", "node-e-secret")).expect(t, 403, "403000")
 
-	// A role this build cannot fold holds the projections before it.
-	pos, err := h.store.Append(t.Context(), events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
-		ID: "future-role", Event: events.RoleDefined{IDRuolo: "future", TipiPendenza: []string{"*"},
-			ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}}, Domini: []string{"*"}}})
+	// Another replica's write, which this one has not applied.
+	gate.shut()
+	defer gate.reopen()
+	pos, err := h.store.Append(t.Context(), events.StreamRuolo+"later", events.ExpectNoStream(), events.Record{
+		ID: "later-role", Event: events.RoleDefined{IDRuolo: "later", TipiPendenza: []string{"*"},
+			ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: []string{"*"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +196,46 @@ func TestTokenNotReachedIsNoEntryDecision(t *testing.T) {
 		})
 	}
 	if got := h.model.AppliedPosition(); got >= pos {
-		t.Fatalf("the projections applied %d, past the commit at %d they cannot fold", got, pos)
+		t.Fatalf("the projections applied %d, past the commit at %d they were held before", got, pos)
 	}
+}
+
+// Once the read models stop at a commit they cannot apply (here a role of
+// a service this build does not know, as a newer build writes), they are
+// behind the log for good: a revocation after it would never be seen.
+// Every request is then refused with 503, readiness included, and serve
+// stops the process (cmd/payauthz, TestServeStopsWhenTheProjectionsStop).
+// Before, the replica went on answering, ready, from the models as they
+// were before that commit.
+func TestStoppedProjectionsRefuseEveryRequest(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	h := newHarness(t)
+	h.do(t, "GET", bo+"/profilo", nil, asAdmin()).expect(t, 200, "")
+	cc := h.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	if _, err := h.store.Append(t.Context(), events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
+		ID: "future-role", Event: events.RoleDefined{IDRuolo: "future", TipiPendenza: []string{"*"},
+			ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}}, Domini: []string{"*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the projections stop", func() bool { return h.model.Stopped() != nil })
+	for _, c := range []struct {
+		name, path string
+		opts       []reqOpt
+	}{
+		{"backoffice", bo + "/profilo", []reqOpt{asAdmin()}},
+		{"unauthenticated", bo + "/profilo", nil},
+		{"readiness", "/readyz", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := h.do(t, "GET", c.path, nil, c.opts...)
+			res.expect(t, 503, "503000")
+			if d := res.fault(t).Dettaglio; !strings.Contains(d, "stopped applying the event log") {
+				t.Errorf("dettaglio %q, want it to say the read models stopped", d)
+			}
+		})
+	}
+	t.Run("console_signed_in", func(t *testing.T) {
+		cc.get("/console/").expect(t, 503, "stopped applying the event log")
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // FaultBean is GovPay's error body.
@@ -81,6 +82,8 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the resource changed concurrently or differs from the stored one"}
 	case errors.Is(err, audit.ErrBusy):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the log moved on while the answer was read: ask again, or at a posizione"}
+	case errors.Is(err, projections.ErrStopped):
+		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the read models stopped applying the event log: this replica is stopping"}
 	case errors.Is(err, errConsistencyTimeout):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the consistency token was not reached in time"}
 	case errors.Is(err, events.ErrUnavailable), errors.Is(err, events.ErrClosed), errors.Is(err, context.DeadlineExceeded):

@@ -56,6 +56,7 @@ type harnessConfig struct {
 	beforeAppend    func(stream string, recs []events.Record)
 	secureCookies   bool // Config.SecureCookies: a proxy terminates TLS
 	wrapLog         func(events.LogReader) events.LogReader
+	gate            *projectionGate
 }
 
 // withBeforeAppend calls hook before every append of the service's
@@ -149,6 +150,62 @@ func withLogReader(wrap func(events.LogReader) events.LogReader) harnessOption {
 	return func(c *harnessConfig) { c.wrapLog = wrap }
 }
 
+// withProjectionGate runs the replica's projections behind g: while g is
+// shut, the events the log delivers wait, and the replica stays behind
+// the log (a replica that lags).
+func withProjectionGate(g *projectionGate) harnessOption {
+	return func(c *harnessConfig) { c.gate = g }
+}
+
+// projectionGate holds a replica's projections behind the log while shut.
+type projectionGate struct {
+	mu   sync.Mutex
+	open chan struct{} // closed while the gate is open
+}
+
+func newProjectionGate() *projectionGate {
+	g := &projectionGate{open: make(chan struct{})}
+	close(g.open)
+	return g
+}
+
+// shut holds every event delivered from now on until reopen.
+func (g *projectionGate) shut() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.open = make(chan struct{})
+}
+
+func (g *projectionGate) reopen() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-g.open:
+	default:
+		close(g.open)
+	}
+}
+
+// gatedStore is the projections' store behind a projectionGate.
+type gatedStore struct {
+	events.Store
+	gate *projectionGate
+}
+
+func (s gatedStore) Subscribe(ctx context.Context, from events.Position, h events.Handler) error {
+	return s.Store.Subscribe(ctx, from, func(ctx context.Context, env events.Envelope) error {
+		s.gate.mu.Lock()
+		open := s.gate.open
+		s.gate.mu.Unlock()
+		select {
+		case <-open:
+			return h(ctx, env)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
+
 // withSecureCookies sets Config.SecureCookies, as behind a proxy that
 // terminates TLS.
 func withSecureCookies() harnessOption { return func(c *harnessConfig) { c.secureCookies = true } }
@@ -226,7 +283,11 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		t.Fatalf("last position: %v", err)
 	}
 	projDone := make(chan struct{})
-	go func() { defer close(projDone); _ = model.Run(ctx, store, logger) }()
+	var projStore events.Store = store
+	if cfg.gate != nil {
+		projStore = gatedStore{Store: store, gate: cfg.gate}
+	}
+	go func() { defer close(projDone); _ = model.Run(ctx, projStore, logger) }()
 	var vlog *logtree.Log
 	logDone := make(chan struct{})
 	if cfg.verifiableLog {

@@ -379,6 +379,18 @@ func (s *Server) ready() (bool, string) {
 	return true, "ready"
 }
 
+// following refuses every request (503) once the read models stopped
+// applying the log (projections.ReadModel.Stopped): they are behind it
+// for good, and may hold part of a commit. serve then stops the process.
+func (s *Server) following(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if err := s.model.Stopped(); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
 // connCheckInterval is how often watchConnection looks at the store.
 const connCheckInterval = 100 * time.Millisecond
 

@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -48,7 +49,9 @@ type ReadModel struct {
 	appliedAt   atomic.Int64 // unix nanos of the last applied event's time
 	eventsCount atomic.Uint64
 	notifyMu    sync.Mutex
-	notify      chan struct{} // closed and replaced whenever applied advances
+	notify      chan struct{} // closed and replaced whenever applied advances or the model stops
+	// stopped is why the model stopped applying the log (see Stopped).
+	stopped atomic.Pointer[error]
 
 	macKey [32]byte // keys the verified-credential cache
 
@@ -94,7 +97,27 @@ func (m *ReadModel) LastEventTime() time.Time {
 	return time.Unix(0, n)
 }
 
-// WaitFor blocks until the read models have applied pos, or ctx ends.
+// ErrStopped reports read models that stopped applying the log: a commit
+// they could not apply (see Stopped).
+var ErrStopped = errors.New("projections: the read models stopped applying the log")
+
+// Stopped returns nil while the read models follow the log, and an error
+// wrapping ErrStopped once a commit could not be applied: an event this
+// build cannot fold (a log written by a newer build), a commit its checks
+// refuse, or a fold that panicked. Applying a commit is deterministic, so
+// the models never get past it: they stay behind the log for good, and a
+// revocation after it is never seen. After a panic they may also hold
+// part of the commit. The service stops rather than answer from them
+// (README, "Configuration").
+func (m *ReadModel) Stopped() error {
+	if err := m.stopped.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
+// WaitFor blocks until the read models have applied pos, or ctx ends, or
+// they stopped (Stopped's error).
 func (m *ReadModel) WaitFor(ctx context.Context, pos events.Position) error {
 	for {
 		m.notifyMu.Lock()
@@ -102,6 +125,9 @@ func (m *ReadModel) WaitFor(ctx context.Context, pos events.Position) error {
 		m.notifyMu.Unlock()
 		if m.AppliedPosition() >= pos {
 			return nil
+		}
+		if err := m.Stopped(); err != nil {
+			return err
 		}
 		select {
 		case <-ch:
@@ -130,10 +156,33 @@ func (m *ReadModel) WaitWithin(ctx context.Context, pos events.Position, d time.
 // published together: readers never see part of a commit. A commit with
 // an event this build cannot fold (a log written by a newer build) returns
 // an error and leaves no trace, none of its events applied: the
-// projections stop before it.
+// projections stop before it, for good (Stopped).
 func (m *ReadModel) Apply(env events.Envelope) error {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
+	if err := m.Stopped(); err != nil {
+		return err
+	}
+	if err := m.stage(env); err != nil {
+		err = fmt.Errorf("%w: %w", ErrStopped, err)
+		m.stopped.Store(&err)
+		m.wake()
+		return err
+	}
+	return nil
+}
+
+// wake wakes WaitFor's waiters: the applied position moved, or the models
+// stopped.
+func (m *ReadModel) wake() {
+	m.notifyMu.Lock()
+	close(m.notify)
+	m.notify = make(chan struct{})
+	m.notifyMu.Unlock()
+}
+
+// stage stages env and publishes its commit once whole (wmu held).
+func (m *ReadModel) stage(env events.Envelope) error {
 	if env.Position <= events.Position(m.applied.Load()) {
 		return nil
 	}
@@ -191,9 +240,18 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 		return err
 	}
 	m.seq.Add(1) // odd: readers wait and retry
-	err := func() error {
+	err := func() (err error) {
 		defer m.seq.Add(1) // even again, whatever happened
-		for _, env := range envs {
+		var env events.Envelope
+		defer func() {
+			// A fold that panics (a bug) leaves part of the commit folded:
+			// an error, which stops the models (Apply), not a crash in the
+			// middle of the appliers.
+			if r := recover(); r != nil {
+				err = fmt.Errorf("apply %s at %d: panic: %v", env.Name, env.Position, r)
+			}
+		}()
+		for _, env = range envs {
 			if err := m.apply(env); err != nil {
 				return fmt.Errorf("apply %s at %d: %w", env.Name, env.Position, err)
 			}
@@ -211,10 +269,7 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 		return err
 	}
 	m.staged, m.stagedPos = m.staged[:0], 0
-	m.notifyMu.Lock()
-	close(m.notify)
-	m.notify = make(chan struct{})
-	m.notifyMu.Unlock()
+	m.wake()
 	if m.OnApplied != nil {
 		for _, env := range envs {
 			m.OnApplied(env)

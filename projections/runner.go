@@ -25,7 +25,8 @@ type envelopeKey struct{}
 // (recoverer, retry and correlation middleware) until ctx ends. It starts
 // after the applied position, so a snapshot-loaded or partially applied
 // model resumes where it stopped, and it resubscribes from the applied
-// position whenever the store's subscription fails.
+// position whenever the store's subscription fails. It returns Stopped's
+// error once a commit cannot be applied.
 func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Logger) error {
 	if logger == nil {
 		logger = slog.Default()
@@ -42,6 +43,8 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 		middleware.CorrelationID,
 	)
 	sub := &logSubscriber{store: store, model: m, logger: logger}
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
 	router.AddConsumerHandler("projections", logTopic, sub, func(msg *message.Message) error {
 		batch, ok := msg.Context().Value(envelopeKey{}).([]events.Envelope)
 		if !ok {
@@ -49,12 +52,18 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 		}
 		for _, env := range batch {
 			if err := m.Apply(env); err != nil {
+				if m.Stopped() != nil {
+					stop() // the models never get past this commit
+				}
 				return err
 			}
 		}
 		return nil
 	})
-	err = router.Run(ctx)
+	err = router.Run(rctx)
+	if err := m.Stopped(); err != nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -137,9 +137,12 @@ type snapPayment struct {
 // not) and the copy is at a commit boundary. Of the pendenze it copies the
 // 40-byte records only: their strings, names and details never change
 // once written.
-func (m *ReadModel) state() *snapshotState {
+func (m *ReadModel) state() (*snapshotState, error) {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()
+	if err := m.Stopped(); err != nil {
+		return nil, err // it may hold part of a commit: never saved
+	}
 	st := &snapshotState{Applied: m.applied.Load(), Events: m.eventsCount.Load(), AppliedAt: m.appliedAt.Load(),
 		LatestAt: m.latestAt, LastID: m.lastID}
 	p := m.principals
@@ -203,7 +206,7 @@ func (m *ReadModel) state() *snapshotState {
 	st.Reconciliations = inOrder(st.Reconciliations, mo.reconciliations, mo.reconcilOrder)
 	st.Incassi = inOrder(st.Incassi, mo.incassi, mo.incassoOrder)
 	mo.listMu.RUnlock()
-	return st
+	return st, nil
 }
 
 // fromState builds read models, but the pendenze, from a decoded head. It
@@ -310,7 +313,10 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 // encoding and writing happen after.
 func (m *ReadModel) WriteSnapshot(dir string) (_ events.Position, err error) {
 	defer func(start time.Time) { m.snapStats.wrote(start, filepath.Join(dir, SnapshotFile), err) }(time.Now())
-	st := m.state()
+	st, err := m.state()
+	if err != nil {
+		return 0, fmt.Errorf("snapshot: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("snapshot dir: %w", err)
 	}

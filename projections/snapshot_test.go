@@ -145,8 +145,12 @@ func feedAll(t testing.TB, m *ReadModel, log [][]events.Event, from, to int) {
 // snapshot's body.
 func encodedState(t testing.TB, m *ReadModel) []byte {
 	t.Helper()
+	st, err := m.state()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
-	if err := encodeBody(&b, m.state()); err != nil {
+	if err := encodeBody(&b, st); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -157,7 +161,7 @@ func encodedState(t testing.TB, m *ReadModel) []byte {
 func assertSameModels(t *testing.T, got, want *ReadModel) {
 	t.Helper()
 	if !bytes.Equal(encodedState(t, got), encodedState(t, want)) {
-		t.Errorf("state differs:\n got %+v\nwant %+v", got.state(), want.state())
+		t.Errorf("state differs:\n got %s\nwant %s", encodedState(t, got), encodedState(t, want))
 	}
 	if d := diffModels(got, want); len(d) > 0 {
 		t.Errorf("models differ:\n%s", strings.Join(d, "\n"))

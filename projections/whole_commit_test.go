@@ -1,6 +1,12 @@
 package projections
 
 import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +17,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 )
 
 // TestReadersSeeWholeCommits applies, again and again, a two-event commit
@@ -132,12 +139,18 @@ func TestFailedCommitStaysInvisible(t *testing.T) {
 			if n := m.AppliedEvents(); n != 1 {
 				t.Errorf("%d events counted as applied, want 1", n)
 			}
-			// The projections stopped before the commit and go on once a
-			// build that folds it delivers it again.
-			f.pos = before
-			f.commit(t, events.ApplicationRegistered{IDA2A: "newapp", Principal: "newapp", Enabled: true, Roles: []string{}})
-			if _, ok := m.Lookup("newapp"); !ok {
-				t.Error("newapp not found after a commit that folds")
+			// The projections stopped before the commit, for good: it is
+			// delivered again and again alike, and what follows it
+			// would rest on it.
+			if err := m.Stopped(); !errors.Is(err, ErrStopped) {
+				t.Errorf("Stopped() = %v, want ErrStopped", err)
+			}
+			err = m.ApplyCommit(before+2, events.ApplicationRegistered{IDA2A: "later", Principal: "later", Enabled: true, Roles: []string{}})
+			if !errors.Is(err, ErrStopped) {
+				t.Errorf("a commit after it: %v, want ErrStopped", err)
+			}
+			if _, ok := m.Lookup("later"); ok || m.AppliedPosition() != before {
+				t.Errorf("a commit after it applied: position %d, want %d", m.AppliedPosition(), before)
 			}
 		})
 	}
@@ -188,6 +201,81 @@ func TestFailedCommitRedeliveredInPart(t *testing.T) {
 			if pos != 1 || entityVisible || m.AppliedEvents() != 1 {
 				t.Errorf("position %d, %d events applied, the commit's entity visible %v; want position 1, 1 event and no entity",
 					pos, m.AppliedEvents(), entityVisible)
+			}
+		})
+	}
+}
+
+// A fold that panics (a bug) in the middle of a commit leaves part of it
+// folded. The models must stop there: Apply answers an error, not a crash
+// of the applier, nothing more is applied, waiters learn it, and no
+// snapshot saves the half-folded state. The bug is simulated by taking
+// away the table the commit's second event folds into.
+func TestAFoldThatPanicsStopsTheModels(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true})
+	before := m.AppliedPosition()
+	m.registry.types = nil
+	err := m.ApplyCommit(before+1,
+		events.CreditorEntityRegistered{IDDominio: "09876543210", RagioneSociale: "B", Enabled: true},
+		events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Enabled: true})
+	if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "panic") {
+		t.Fatalf("a commit whose fold panics: %v, want ErrStopped naming the panic", err)
+	}
+	if err := m.Stopped(); !errors.Is(err, ErrStopped) {
+		t.Errorf("Stopped() = %v, want ErrStopped", err)
+	}
+	if err := m.ApplyCommit(before+2, events.CreditorEntityRegistered{IDDominio: "11111111111", RagioneSociale: "C", Enabled: true}); !errors.Is(err, ErrStopped) {
+		t.Errorf("the next commit: %v, want ErrStopped", err)
+	}
+	if _, ok := m.Entity("11111111111"); ok || m.AppliedPosition() != before {
+		t.Errorf("the next commit applied: position %d, want %d", m.AppliedPosition(), before)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := m.WaitFor(ctx, before+1); !errors.Is(err, ErrStopped) {
+		t.Errorf("waiting for the commit: %v, want ErrStopped", err)
+	}
+	dir := t.TempDir()
+	if _, err := m.WriteSnapshot(dir); !errors.Is(err, ErrStopped) {
+		t.Errorf("snapshot of the stopped models: %v, want ErrStopped", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SnapshotFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a snapshot of the stopped models was written (stat: %v)", err)
+	}
+}
+
+// Run and CatchUp end, with Stopped's error, at a commit of the log the
+// models cannot apply: they never get past it, and the service stops
+// rather than follow the log no further (before, Run retried it for ever
+// and CatchUp never returned).
+func TestRunEndsAtACommitItCannotApply(t *testing.T) {
+	ctx := t.Context()
+	s := jetstreamtest.Open(t)
+	if _, err := s.Append(ctx, events.StreamDominio+"01234567890", events.ExpectNoStream(), events.Record{
+		ID: "entity", Event: events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ctx, events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
+		ID: "future-role", Event: events.RoleDefined{IDRuolo: "future", ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}},
+			Domini: []string{"*"}, TipiPendenza: []string{"*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second) // bounds a hang only
+	defer cancel()
+	for name, follow := range map[string]func(m *ReadModel) error{
+		"run":      func(m *ReadModel) error { return m.Run(ctx, s, logger) },
+		"catch_up": func(m *ReadModel) error { return m.CatchUp(ctx, s, logger) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := New()
+			if err := follow(m); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "Future") {
+				t.Fatalf("following a log with a role of an unknown service: %v, want ErrStopped naming it", err)
+			}
+			if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
+				t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
 			}
 		})
 	}

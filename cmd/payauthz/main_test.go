@@ -21,6 +21,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // TestMain lets the test binary act as the payauthz binary, so the
@@ -538,6 +539,53 @@ func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 	allThere(c4)
 	if !strings.Contains(c4.stderr.String(), "ignoring the read-model snapshot") {
 		t.Fatalf("a snapshot of version 99 was not ignored:\n%s", c4.stderr)
+	}
+}
+
+// TestServeStopsWhenTheProjectionsStop: a log holding a commit the read
+// models cannot apply (a role of a service this build does not know, as
+// a newer build writes) stops them there for good; serve then stops the
+// process with exit status 1 and says why, rather than serve answers from
+// models behind the log, and saves no snapshot of them.
+func TestServeStopsWhenTheProjectionsStop(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	ctx := t.Context()
+	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Append(ctx, events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{ID: "future-role",
+		Event: events.RoleDefined{IDRuolo: "future", ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}},
+			Domini: []string{"*"}, TipiPendenza: []string{"*"}}})
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "serve", "--data-dir", data, "--http-addr", freePort(t),
+		"--admin-password-file", adminPasswordFile(t, dir), "--snapshot-interval", "1s")
+	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve still running on a log its projections cannot apply:\n%s", stderr)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit status %d, want 1\n%s", code, stderr)
+	}
+	if out := stderr.String(); !strings.Contains(out, "the projections stopped") || !strings.Contains(out, "Future") {
+		t.Errorf("stderr does not say the projections stopped at the role of service Future:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(data, "snapshots", projections.SnapshotFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a snapshot of the stopped models was written (stat: %v)", err)
 	}
 }
 

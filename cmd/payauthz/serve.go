@@ -183,9 +183,22 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	go func() { defer close(logDone); runLog(logCtx, vlog, cfg.CheckpointInterval, logger) }()
 	defer func() { stopLog(); <-logDone }()
 
+	// The projections ending by themselves (the read models stopped at a
+	// commit they cannot apply) end the serving too: the replica stops,
+	// exit status 1, rather than answer from models behind the log.
+	serveCtx, stopServing := context.WithCancel(ctx)
+	defer stopServing()
 	projCtx, stopProjections := context.WithCancel(context.WithoutCancel(ctx))
-	projDone := make(chan error, 1)
-	go func() { projDone <- model.Run(projCtx, store, logger) }()
+	projDone := make(chan struct{})
+	var projErr error
+	go func() {
+		defer close(projDone)
+		projErr = model.Run(projCtx, store, logger)
+		if projCtx.Err() == nil {
+			logger.Error("the projections stopped; stopping the service", "error", projErr)
+			stopServing()
+		}
+	}()
 	snapCtx, stopSnapshots := context.WithCancel(context.WithoutCancel(ctx))
 	snapDone := make(chan struct{})
 	go func() {
@@ -233,12 +246,15 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 			logger.Info("payauthz ready", "log_position", uint64(model.AppliedPosition()))
 		}
 	}()
-	serveErr := srv.Serve(ctx) // returns after a graceful shutdown once ctx ends
+	serveErr := srv.Serve(serveCtx) // returns after a graceful shutdown once serveCtx ends
 	finalCheckpoint(store, vlog, logger)
 	stopProjections()
 	<-projDone
 	stopSnapshots() // after the projections stopped: the final snapshot is exact
 	<-snapDone
+	if projErr != nil && !errors.Is(projErr, context.Canceled) {
+		return projErr
+	}
 	if serveErr != nil && !errors.Is(serveErr, context.Canceled) {
 		return serveErr
 	}
