@@ -74,7 +74,9 @@ func (h *Handler) release(ctx context.Context, actor Actor, kind, id, holder str
 
 // withPrincipal runs write (the registration of holder under name) holding
 // the claim on name: a claim this call made is released again when write
-// fails. write returns the holder's former principal ("" for none) as its
+// fails, unless its append went unanswered (errUnconfirmed: the
+// registration may be stored, and the claim is then its only guard against
+// a replica whose read model has not applied it). write returns the holder's former principal ("" for none) as its
 // stream held it when the successful append was decided, and that one is
 // released when it is not name. Not the read model's: two concurrent
 // renames both read the same former principal there (one of them replaced
@@ -90,7 +92,7 @@ func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, holder s
 	}
 	res, former, err := write()
 	if err != nil {
-		if fresh {
+		if fresh && !errors.Is(err, errUnconfirmed) {
 			h.release(ctx, actor, claimPrincipal, principalKey(name), holder)
 		}
 		return res, err

@@ -572,6 +572,79 @@ func TestRenameOnALaggingReplicaFreesTheFormerName(t *testing.T) {
 	}
 }
 
+// lostAck is the real store, except that the first append to a stream
+// with the given prefix is stored and then answered as an outage: the
+// acknowledgement was lost (a connection cut mid-publish, a caller that
+// stopped waiting).
+type lostAck struct {
+	events.StreamStore
+	prefix string
+	lost   atomic.Bool
+}
+
+func (s *lostAck) Append(ctx context.Context, stream string, exp events.Expected, recs ...events.Record) (events.Position, error) {
+	pos, err := s.StreamStore.Append(ctx, stream, exp, recs...)
+	if err == nil && strings.HasPrefix(stream, s.prefix) && !s.lost.Swap(true) {
+		return 0, fmt.Errorf("append %s: %w: acknowledgement lost", stream, events.ErrUnavailable)
+	}
+	return pos, err
+}
+
+// TestAWriteWhoseAppendWentUnansweredKeepsItsClaim: a registration or a
+// pendenza whose append the store stored but did not acknowledge fails
+// (503), and may be there all the same: the principal or notice number it
+// claimed stays claimed, so a replica whose read model has not applied it
+// cannot give the identifier to a second holder.
+func TestAWriteWhoseAppendWentUnansweredKeepsItsClaim(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	app := e.pendenzeApp(t, []string{"11111111111"}, []string{"T"})
+	lagging := projections.New() // replica B: up to date before the writes below
+	if err := lagging.CatchUp(ctx, e.Store, logger); err != nil {
+		t.Fatal(err)
+	}
+	hB := commands.NewHandler(e.Store, lagging, logger)
+	payer := events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U", Anagrafica: "M R"}
+	const avviso = "301234567890123456"
+	pendenza := func(h *commands.Handler, id string) error {
+		_, err := h.PutPendenza(ctx, app, commands.PutPendenza{IDA2A: "app", IDPendenza: id, IDDominio: "11111111111",
+			IDTipoPendenza: "T", Causale: "c", AmountCents: 100, Payer: payer, NumeroAvviso: avviso})
+		return err
+	}
+	for _, tc := range []struct {
+		name   string
+		prefix string
+		first  func(h *commands.Handler) error // the write whose acknowledgement is lost
+		second func() error                    // the same identifier for another holder, on replica B
+		taken  error
+	}{
+		{"principal", events.StreamApplicazione,
+			func(h *commands.Handler) error { return e.putApp(h, "a", "shared") },
+			func() error { return e.putApp(hB, "b", "shared") }, commands.ErrPrincipalInUse},
+		{"notice_number", events.StreamPendenza,
+			func(h *commands.Handler) error { return pendenza(h, "p1") },
+			func() error { return pendenza(hB, "p2") }, commands.ErrConflict},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hA := commands.NewHandler(&lostAck{StreamStore: e.Store, prefix: tc.prefix}, e.Model, logger)
+			if err := tc.first(hA); !errors.Is(err, events.ErrUnavailable) {
+				t.Fatalf("the write whose acknowledgement was lost: %v, want ErrUnavailable", err)
+			}
+			if err := tc.second(); !errors.Is(err, tc.taken) {
+				t.Fatalf("the same identifier for another holder on a lagging replica: %v, want %v (the first write was stored)", err, tc.taken)
+			}
+		})
+	}
+	e.Sync(t)
+	if a, ok := e.Model.Application("a"); !ok || a.Principal != "shared" {
+		t.Fatalf("application a: %+v %v, want it stored under shared", a, ok)
+	}
+	if pd, ok := e.Model.Pendenza("app", "p1"); !ok || pd.NumeroAvviso != avviso {
+		t.Fatalf("pendenza p1: %+v %v, want it stored with %s", pd, ok, avviso)
+	}
+}
+
 // TestConcurrentPendenzeNeverShareANoticeNumber: pendenze created at once
 // with the same explicit notice number at one entity: exactly one gets it,
 // the others are 409.

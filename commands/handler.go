@@ -101,7 +101,21 @@ func createOnce(e events.Event) decideFunc {
 	}
 }
 
-// execute runs load → decide → append, retrying on conflict.
+// errUnconfirmed marks a failed append that the store did not answer (an
+// outage mid-publish, a wait cancelled or timed out): it may have been
+// stored all the same. A claim made for such a write is kept (see
+// withPrincipal, PutPendenza): releasing it could free the identifier of
+// a registration or a pendenza that was written.
+var errUnconfirmed = errors.New("the append may have been stored")
+
+// unanswered reports an append error after which the store may hold the
+// commit: it was unavailable, or the caller stopped waiting.
+func unanswered(err error) bool {
+	return errors.Is(err, events.ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// execute runs load → decide → append, retrying on conflict. A failed
+// append the store did not answer is errUnconfirmed.
 func (h *Handler) execute(ctx context.Context, actor Actor, stream string, decide decideFunc) (Result, error) {
 	for attempt := 0; ; attempt++ {
 		envs, err := h.store.Load(ctx, stream)
@@ -135,6 +149,9 @@ func (h *Handler) execute(ctx context.Context, actor Actor, stream string, decid
 		}
 		if errors.Is(err, events.ErrConflict) {
 			return Result{}, fmt.Errorf("%w: %s changed concurrently", ErrConflict, stream)
+		}
+		if unanswered(err) {
+			return Result{}, fmt.Errorf("append %s: %w (%w)", stream, err, errUnconfirmed)
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("append %s: %w", stream, err)

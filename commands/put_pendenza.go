@@ -115,7 +115,7 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		}
 		return []events.Event{events.PendenzaUpdated(e)}, nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errUnconfirmed) {
 		written = "" // nothing was written: every claim is nobody's
 	}
 	if err == nil && moved != "" && res.Changed {
@@ -124,7 +124,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 	// A number this call claimed that the pendenza written does not hold
 	// is nobody's: a creation that lost to a concurrent one re-decided as
 	// an update of the pendenza the other created (or a move), with that
-	// one's notice, or the call failed.
+	// one's notice, or the call failed. An append the store did not
+	// answer (errUnconfirmed) may have written the last decision: its
+	// number stays claimed.
 	for _, id := range claims {
 		if id != written {
 			h.release(ctx, actor, claimAvviso, id, holder)
