@@ -76,12 +76,12 @@ func (h *Handler) release(ctx context.Context, actor Actor, kind, id, holder str
 // the claim on name: a claim this call made is released again when write
 // fails, unless its append went unanswered (errUnconfirmed: the
 // registration may be stored, and the claim is then its only guard against
-// a replica whose read model has not applied it). write returns the holder's former principal ("" for none) as its
-// stream held it when the successful append was decided, and that one is
-// released when it is not name. Not the read model's: two concurrent
-// renames both read the same former principal there (one of them replaced
-// the other's new one, which would stay claimed), and a lagging replica
-// reads none.
+// a replica whose read model has not applied it). write returns the
+// holder's former principal ("" for none) as its stream held it when the
+// successful append was decided, and that one is released when it is not
+// name. Not the read model's: two concurrent renames both read the same
+// former principal there (one of them replaced the other's new one, which
+// would stay claimed), and a lagging replica reads none.
 func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, holder string, write func() (res Result, former string, err error)) (Result, error) {
 	fresh, err := h.claim(ctx, actor, claimPrincipal, principalKey(name), holder)
 	if errors.Is(err, errTaken) {
