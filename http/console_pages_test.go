@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/payauthz/payauthz/events"
 )
 
 // grantForm is the Applicazioni form of the granting flow.
@@ -319,4 +321,37 @@ func TestConsoleWrittenNoticeFollowsThisReplica(t *testing.T) {
 	page := cc.get("/console/domini?scritto=" + ahead)
 	page.expect(t, 200, "questo server non l&#39;ha ancora applicata", `data-posizione="`+ahead+`"`)
 	page.lacks(t, "è già in vigore")
+}
+
+// TestConsoleWriteNotAppliedInTimeIsStillAWrite: a save whose write this
+// replica has not applied within the write wait is in the log all the
+// same, so the console goes on to the next page, which says it is not
+// applied yet; it is not the 503 "event store unavailable" that would have
+// the operator save it again.
+func TestConsoleWriteNotAppliedInTimeIsStillAWrite(t *testing.T) {
+	t.Parallel()
+	gate := newProjectionGate()
+	h := newHarness(t, withConsistencyWait(200*time.Millisecond), withProjectionGate(gate))
+	cc := h.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	cc.get("/console/domini?nuovo") // the form, and its CSRF token
+	held := h.model.AppliedPosition()
+	gate.shut() // this replica applies nothing more
+	defer gate.reopen()
+
+	res := cc.post("/console/domini", url.Values{"nuovo": {"1"}, "idDominio": {d1}, "ragioneSociale": {"Comune Uno"},
+		"abilitato": {"on"}})
+	res.expect(t, 303)
+	m := writtenAt.FindStringSubmatch(res.Location)
+	if m == nil {
+		t.Fatalf("redirect %q carries no written position", res.Location)
+	}
+	if pos, _ := strconv.ParseUint(m[1], 10, 64); pos <= uint64(held) {
+		t.Fatalf("written at %d, not after the position %d this replica is held at", pos, held)
+	}
+	cc.get(res.Location).expect(t, 200, "questo server non l&#39;ha ancora applicata")
+	stream, err := h.store.Load(t.Context(), events.StreamDominio+d1)
+	if err != nil || len(stream) != 1 {
+		t.Fatalf("the entity's stream holds %d events (%v), want its registration", len(stream), err)
+	}
 }

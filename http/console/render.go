@@ -313,11 +313,14 @@ func fieldOf(f string) string {
 	return f
 }
 
-// afterWrite waits until the write is applied here, then sends the browser
-// to next with the write's position (post/redirect/get).
+// afterWrite waits until the write is applied here (at most WriteWait),
+// then sends the browser to next with the write's position
+// (post/redirect/get). A write not applied in time is in the log all the
+// same: the page it leads to says so (render), where an error page would
+// call it failed and have the operator write it again.
 func (c *Console) afterWrite(rq *request, res commands.Result, next string) error {
-	if err := c.deps.Model.WaitWithin(rq.r.Context(), res.Position, c.deps.WriteWait); err != nil {
-		return err
+	if err := c.deps.Model.WaitWithin(rq.r.Context(), res.Position, c.deps.WriteWait); err != nil && rq.r.Context().Err() != nil {
+		return err // the browser is gone
 	}
 	sep := "?"
 	if strings.Contains(next, "?") {
