@@ -198,3 +198,64 @@ func bodyHas(t *testing.T, r *response, parts ...string) {
 		}
 	}
 }
+
+// TestConsoleRegisterNewKeepsARegisteredRecord: a registry's blank form
+// registers a new record; an id registered already is refused next to its
+// field (409) and nothing is written, where the write behind the form (a
+// PUT: register or update) would have replaced that record and what it
+// grants. The record's own page still saves it; a record the operator may
+// not read is answered by the write's own decision, which tells nothing
+// of it.
+func TestConsoleRegisterNewKeepsARegisteredRecord(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.must(t, "PUT", bo+"/intermediari/INT9", map[string]any{"denominazione": "Banca", "abilitato": true,
+		"connettoreNodo": map[string]any{"principal": "nodo9", "password": "nodo9-secret"}}, asAdmin())
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	last := func(t *testing.T) uint64 {
+		t.Helper()
+		pos, err := w.store.LastPosition(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return uint64(pos)
+	}
+	for _, c := range []struct {
+		name, blank, list, marker, field string
+		form                             url.Values
+	}{
+		{"dominio", "/console/domini?nuovo", "/console/domini", "nuovo", "idDominio",
+			url.Values{"nuovo": {"1"}, "idDominio": {d1}, "ragioneSociale": {"Sostituto"}, "abilitato": {"on"}}},
+		{"tipo_pendenza", "/console/tipi?nuovo", "/console/tipi", "nuovo", "idTipoPendenza",
+			url.Values{"nuovo": {"1"}, "idTipoPendenza": {t1}, "descrizione": {"Sostituto"}, "abilitato": {"on"}}},
+		{"operatore", "/console/operatori?nuovo", "/console/operatori", "nuovo", "principal",
+			url.Values{"nuovo": {"1"}, "principal": {"opRO"}, "ragioneSociale": {"Sostituto"}, "abilitato": {"on"}, "ruoli": {"readOnly"}}},
+		{"ruolo", "/console/ruoli?nuovo", "/console/ruoli", "nuovo", "idRuolo",
+			url.Values{"nuovo": {"1"}, "idRuolo": {"readOnly"}, aclField(5, "R"): {"on"}, "domini": {d1}, "tipi": {"*"}}},
+		{"intermediario", "/console/intermediari?nuovo", "/console/intermediari", "nuovo", "idIntermediario",
+			url.Values{"nuovo": {"1"}, "idIntermediario": {"INT9"}, "denominazione": {"Sostituto"}, "abilitato": {"on"},
+				"connettorePrincipal": {"nodo9"}}},
+		{"applicazione", "/console/applicazioni?nuova", "/console/applicazioni", "nuova", "idA2A",
+			grantForm("appA", "appSostituto", pw, true, nil)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := last(t)
+			cc.get(c.blank)
+			cc.post(c.list, c.form).expect(t, 409, "già registrato", `aria-describedby="err-`+c.field+`"`)
+			if after := last(t); after != before {
+				t.Fatalf("the refused registration wrote: the log moved from %d to %d", before, after)
+			}
+			c.form.Del(c.marker) // the record's own page
+			cc.post(c.list, c.form).expect(t, 303)
+		})
+	}
+	t.Run("a_record_the_operator_may_not_read_is_not_told", func(t *testing.T) {
+		co := w.consoleClient(t)
+		co.login("opD1", pw) // Anagrafica Creditore R and W on d1 only
+		co.get("/console/domini?nuovo")
+		p := co.post("/console/domini", url.Values{"nuovo": {"1"}, "idDominio": {d2}, "ragioneSociale": {"Sostituto"}, "abilitato": {"on"}})
+		p.expect(t, 403, "403000")
+		p.lacks(t, "già registrato")
+	})
+}

@@ -131,6 +131,15 @@ func (c *Console) registryForm(rq *request, kind, id, page string,
 	return c.render(rq, http.StatusOK, page, title, form)
 }
 
+// registryRead is the read of the registry entry of that kind and id
+// (ReadRegistry) as unregistered takes it.
+func (c *Console) registryRead(rq *request, kind, id string) func() error {
+	return func() error {
+		_, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
+		return err
+	}
+}
+
 // saved ends a registry form: a write goes on to next; input errors and
 // delegation come back to the form with what was typed.
 func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f interface{ setErrors(fieldErrors) }) error {
@@ -183,9 +192,13 @@ func (c *Console) saveTipo(rq *request) error {
 	pf := rq.r.PostForm
 	f := &tipoForm{New: pf.Get("nuovo") == "1", IDTipoPendenza: pf.Get("idTipoPendenza"), Descrizione: pf.Get("descrizione"),
 		Enabled: pf.Get("abilitato") == "on", Spontaneous: pf.Get("pagamentoSpontaneo") == "on"}
-	// The form edits what it shows; GovPay's other fields stay as stored.
-	res, err := c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
-		Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true})
+	var res commands.Result
+	err := unregistered(f.New, "idTipoPendenza", c.registryRead(rq, "tipo", f.IDTipoPendenza))
+	if err == nil {
+		// The form edits what it shows; GovPay's other fields stay as stored.
+		res, err = c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
+			Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true})
+	}
 	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f)
 }
 
@@ -254,7 +267,11 @@ func (c *Console) saveOperatore(rq *request) error {
 	if pw := pf.Get("password"); pw != "" {
 		in.Password = &pw
 	}
-	res, err := c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
+	var res commands.Result
+	err := unregistered(f.New, "principal", c.registryRead(rq, "operatore", f.Principal))
+	if err == nil {
+		res, err = c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
+	}
 	return c.saved(rq, res, err, "/console/operatori", "operatore.html", "Operatore", f)
 }
 
@@ -371,7 +388,11 @@ func (c *Console) saveRuolo(rq *request) error {
 		}
 	}
 	c.fillRuolo(f, rq.p, checked)
-	res, err := c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
+	var res commands.Result
+	err := unregistered(f.New, "idRuolo", c.registryRead(rq, "ruolo", f.IDRuolo))
+	if err == nil {
+		res, err = c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
+	}
 	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", "Ruolo", f)
 }
 
@@ -421,6 +442,10 @@ func (c *Console) saveIntermediario(rq *request) error {
 	if pw := pf.Get("connettorePassword"); pw != "" {
 		in.ConnectorPassword = &pw
 	}
-	res, err := c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
+	var res commands.Result
+	err := unregistered(f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario))
+	if err == nil {
+		res, err = c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
+	}
 	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", "Intermediario", f)
 }

@@ -214,7 +214,11 @@ func (c *Console) saveApplicazione(rq *request) error {
 		f.Grants = append(f.Grants, g)
 	}
 	if len(f.Errors) == 0 {
-		res, err := c.applicazioni().PutApplicazione(rq.r.Context(), rq.actor(), in)
+		var res commands.Result
+		err := unregistered(f.New, "idA2A", func() error { _, err := c.applicazioni().GetApplicazione(rq.p, f.IDA2A); return err })
+		if err == nil {
+			res, err = c.applicazioni().PutApplicazione(rq.r.Context(), rq.actor(), in)
+		}
 		if err == nil {
 			return c.afterWrite(rq, res, "/console/applicazioni/"+f.IDA2A)
 		}

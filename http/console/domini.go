@@ -54,9 +54,13 @@ func (c *Console) saveDominio(rq *request) error {
 	pf := rq.r.PostForm
 	f := dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
 		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on"}
-	// The form edits what it shows; GovPay's other fields stay as stored.
-	res, err := c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
-		RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true})
+	var res commands.Result
+	err := unregistered(f.New, "idDominio", func() error { _, err := c.domini().GetDominio(rq.p, f.IDDominio); return err })
+	if err == nil {
+		// The form edits what it shows; GovPay's other fields stay as stored.
+		res, err = c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
+			RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true})
+	}
 	if err == nil {
 		return c.afterWrite(rq, res, "/console/domini")
 	}

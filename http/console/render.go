@@ -290,6 +290,7 @@ func formError(err error) (fieldErrors, int, bool) {
 		forbidden *domain.ForbiddenError
 		invalid   *commands.InvalidError
 		unproc    *commands.UnprocessableError
+		taken     *registeredError
 	)
 	switch {
 	case errors.As(err, &invalid):
@@ -300,8 +301,28 @@ func formError(err error) (fieldErrors, int, bool) {
 		return fieldErrors{"": "Non puoi concedere più di quanto possiedi: " + forbidden.Detail}, http.StatusForbidden, true
 	case errors.Is(err, commands.ErrPrincipalInUse):
 		return fieldErrors{"principal": "Il principal è già in uso da un'altra applicazione o operatore."}, http.StatusConflict, true
+	case errors.As(err, &taken):
+		return fieldErrors{taken.field: "Questo identificativo è già registrato: per modificarlo aprilo dall'elenco."}, http.StatusConflict, true
 	}
 	return nil, 0, false
+}
+
+// registeredError refuses to register as new (the save of a blank form) a
+// record whose id is registered already: the write behind every form
+// registers or updates, and would replace that record and what it grants.
+type registeredError struct{ field string }
+
+func (e *registeredError) Error() string { return "console: " + e.field + " is registered already" }
+
+// unregistered returns a *registeredError on the key field when the form
+// registers a new record (isNew) and read, the record page's read, finds
+// one under its id. A record the caller may not read is not found so: the
+// write's own decision then answers, which tells nothing of it.
+func unregistered(isNew bool, field string, read func() error) error {
+	if isNew && read() == nil {
+		return &registeredError{field: field}
+	}
+	return nil
 }
 
 // fieldOf maps a command's field name to the form's input name.
