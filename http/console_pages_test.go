@@ -355,3 +355,31 @@ func TestConsoleWriteNotAppliedInTimeIsStillAWrite(t *testing.T) {
 		t.Fatalf("the entity's stream holds %d events (%v), want its registration", len(stream), err)
 	}
 }
+
+// TestConsoleUnchangedSaveAnnouncesNoChange: a save that changes nothing
+// writes nothing, so the page it leads to does not announce a change at
+// the position of the record's last write (maybe another operator's); a
+// save that changes the record does.
+func TestConsoleUnchangedSaveAnnouncesNoChange(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	form := url.Values{"idDominio": {d1}, "ragioneSociale": {"Comune Rinominato"}, "abilitato": {"on"}}
+	cc.get("/console/domini/" + d1)
+	changed := cc.post("/console/domini", form)
+	changed.expect(t, 303)
+	if !writtenAt.MatchString(changed.Location) {
+		t.Fatalf("a change goes to %q, without its position", changed.Location)
+	}
+	cc.get(changed.Location).expect(t, 200, "Modifica registrata", "Comune Rinominato")
+
+	same := cc.post("/console/domini", form)
+	same.expect(t, 303)
+	if writtenAt.MatchString(same.Location) {
+		t.Fatalf("a save that changed nothing goes to %q, announcing a write", same.Location)
+	}
+	p := cc.get(same.Location)
+	p.expect(t, 200, "Comune Rinominato")
+	p.lacks(t, "Modifica registrata")
+}

@@ -338,10 +338,16 @@ func fieldOf(f string) string {
 // then sends the browser to next with the write's position
 // (post/redirect/get). A write not applied in time is in the log all the
 // same: the page it leads to says so (render), where an error page would
-// call it failed and have the operator write it again.
+// call it failed and have the operator write it again. A save that
+// changed nothing (res.Position is then the record's last write, maybe
+// another's) goes to next as it is: the page must not announce a change.
 func (c *Console) afterWrite(rq *request, res commands.Result, next string) error {
 	if err := c.deps.Model.WaitWithin(rq.r.Context(), res.Position, c.deps.WriteWait); err != nil && rq.r.Context().Err() != nil {
 		return err // the browser is gone
+	}
+	if !res.Changed {
+		http.Redirect(rq.w, rq.r, next, http.StatusSeeOther)
+		return nil
 	}
 	sep := "?"
 	if strings.Contains(next, "?") {
