@@ -119,9 +119,20 @@ func (s *Server) getInclusionProof(c *echo.Context) error {
 	case errors.Is(err, logtree.ErrNotCovered):
 		return syntaxError(logtree.ErrNotCovered.Error())
 	case err != nil:
-		return err
+		return proofError(err)
 	}
 	return c.JSON(http.StatusOK, p)
+}
+
+// proofError is a proof's error as answered: a checkpoint that does not
+// match the log (another signer's, listed as it claims to be, or one the
+// log no longer matches) is a bad checkpoint to name, 400 as one the event
+// came after, saying how.
+func proofError(err error) error {
+	if errors.Is(err, logtree.ErrCheckpointMismatch) {
+		return syntaxError(err.Error())
+	}
+	return err
 }
 
 func (s *Server) getConsistencyProof(c *echo.Context) error {
@@ -141,7 +152,7 @@ func (s *Server) getConsistencyProof(c *echo.Context) error {
 	}
 	p, err := s.cfg.Log.Tree().ProveConsistency(c.Request().Context(), oldCP.Signed, newCP.Signed)
 	if err != nil {
-		return err
+		return proofError(err)
 	}
 	return c.JSON(http.StatusOK, p)
 }

@@ -1,12 +1,17 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections/logtree"
 )
 
@@ -125,4 +130,87 @@ func otherVerifierKey(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return vkey
+}
+
+// TestLogProofsRefuseACheckpointThatDoesNotMatchTheLog: a checkpoint event
+// of another signer is listed as it claims to be (the service holds no key
+// to check it), but a proof against one that does not match the log, its
+// size beyond the events before it or its root another, is 400 saying so
+// (as one the event came after), never a 500 nor a proof that cannot
+// check. The checkpoints that match still
+// prove.
+func TestLogProofsRefuseACheckpointThatDoesNotMatchTheLog(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t, withVerifiableLog())
+	ctx := context.Background()
+	w.logCaughtUp(t)
+	own, ok, err := w.log.Checkpoint(ctx)
+	if err != nil || !ok {
+		t.Fatalf("checkpoint: %v %v", ok, err)
+	}
+	w.logCaughtUp(t)
+	skey, vkey := otherSigningKey(t)
+	n := 0
+	foreign := func(c logtree.Checkpoint) uint64 {
+		t.Helper()
+		n++
+		signer, _, err := logtree.ParseSigningKey(skey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		note, err := logtree.SignCheckpoint(c, signer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := events.LogCheckpointSigned{Signer: signer.Name(), Size: c.Size, Root: base64.StdEncoding.EncodeToString(c.Root),
+			Time: c.Time.Format(time.RFC3339Nano), Note: note}
+		pos, err := w.store.Append(ctx, events.StreamCheckpoint+signer.Name()+"/"+fmt.Sprint(c.Size)+"-"+fmt.Sprint(n), events.ExpectNoStream(), events.Record{Event: ev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.logCaughtUp(t)
+		return uint64(pos)
+	}
+	now := time.Now().UTC()
+	beyond := foreign(logtree.Checkpoint{Size: 1_000_000, Root: own.Root, Time: now})
+	otherRoot := foreign(logtree.Checkpoint{Size: own.Size, Root: bytes.Repeat([]byte{7}, 32), Time: now})
+	matching := foreign(own.Checkpoint)
+	var st logState
+	w.must(t, "GET", bo+"/giornale/checkpoint", nil).decode(t, &st)
+	if len(st.Checkpoints) != 4 {
+		t.Fatalf("checkpoints listed: %+v", st.Checkpoints)
+	}
+	bad := codiceOf(http.StatusBadRequest)
+	runRows(t, w.harness, []row{
+		{name: "inclusion_under_a_checkpoint_beyond_the_log", method: "GET", path: bo + fmt.Sprintf("/giornale/prove/inclusione?posizione=1&checkpoint=%d", beyond), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: bad},
+		{name: "inclusion_under_a_checkpoint_of_another_root", method: "GET", path: bo + fmt.Sprintf("/giornale/prove/inclusione?posizione=1&checkpoint=%d", otherRoot), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: bad},
+		{name: "consistency_to_a_checkpoint_beyond_the_log", method: "GET", path: bo + fmt.Sprintf("/giornale/prove/consistenza?da=%d&a=%d", matching, beyond), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: bad},
+		{name: "consistency_from_a_checkpoint_of_another_root", method: "GET", path: bo + fmt.Sprintf("/giornale/prove/consistenza?da=%d&a=%d", otherRoot, matching), opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: bad},
+		{name: "inclusion_under_a_matching_foreign_checkpoint", method: "GET", path: bo + fmt.Sprintf("/giornale/prove/inclusione?posizione=1&checkpoint=%d", matching), opts: []reqOpt{asAdmin()}, status: http.StatusOK},
+		{name: "consistency_between_matching_checkpoints", method: "GET", path: bo + fmt.Sprintf("/giornale/prove/consistenza?da=%d&a=%d", st.Checkpoints[0].Position, matching), opts: []reqOpt{asAdmin()}, status: http.StatusOK},
+	})
+	if f := w.do(t, "GET", bo+fmt.Sprintf("/giornale/prove/inclusione?posizione=1&checkpoint=%d", beyond), nil, asAdmin()).fault(t); !strings.Contains(f.Dettaglio, "does not match the log") {
+		t.Fatalf("a checkpoint beyond the log refused with %q", f.Dettaglio)
+	}
+	known, _ := logtree.Verifiers(vkey)
+	body := w.must(t, "GET", bo+fmt.Sprintf("/giornale/prove/inclusione?posizione=1&checkpoint=%d", matching), nil).Body
+	if _, err := logtree.Check(body, known); err != nil {
+		t.Fatalf("the proof under the other signer's matching checkpoint does not check with its key: %v", err)
+	}
+}
+
+// otherSigningKey is the signing key and verifier key of a signer this
+// service never used.
+func otherSigningKey(t *testing.T) (string, string) {
+	t.Helper()
+	path := t.TempDir() + "/other.key"
+	_, vkey, err := logtree.LoadOrCreateKey(path, "payauthz-other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b)), vkey
 }

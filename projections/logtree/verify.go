@@ -390,10 +390,35 @@ func (t *Tree) ProveEvent(ctx context.Context, pos events.Position, index uint64
 	return p, nil
 }
 
+// ErrCheckpointMismatch is a checkpoint that is not one of this log: it
+// covers more events than the log holds, or the log's first events at its
+// size hash to another root. No proof against it could check.
+var ErrCheckpointMismatch = errors.New("the checkpoint does not match the log")
+
+// matches reports ErrCheckpointMismatch (wrapped, saying how) unless cp
+// is a checkpoint of t's log.
+func (t *Tree) matches(ctx context.Context, cp Checkpoint) error {
+	if size := t.Size(); cp.Size > size {
+		return fmt.Errorf("%w: it covers %d events, the log holds %d", ErrCheckpointMismatch, cp.Size, size)
+	}
+	root, err := t.RootAt(ctx, cp.Size)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(root, cp.Root) {
+		return fmt.Errorf("%w: the log's first %d events hash to another root than the signed one", ErrCheckpointMismatch, cp.Size)
+	}
+	return nil
+}
+
 // ProveInclusion returns the inclusion proof of leaf index against the
-// signed checkpoint cp (whose size must be within the tree). withEvent
-// puts the event itself in the proof; without it only its leaf hash.
+// signed checkpoint cp: ErrCheckpointMismatch (wrapped) when cp is not a
+// checkpoint of this log. withEvent puts the event itself in the proof;
+// without it only its leaf hash.
 func (t *Tree) ProveInclusion(ctx context.Context, index uint64, cp Signed, withEvent bool) (Proof, error) {
+	if err := t.matches(ctx, cp.Checkpoint); err != nil {
+		return Proof{}, err
+	}
 	if index >= cp.Size {
 		return Proof{}, fmt.Errorf("event %d is not covered by the checkpoint of %d events", index, cp.Size)
 	}
@@ -412,10 +437,17 @@ func (t *Tree) ProveInclusion(ctx context.Context, index uint64, cp Signed, with
 	return p, nil
 }
 
-// ProveConsistency returns the consistency proof between two checkpoints.
+// ProveConsistency returns the consistency proof between two checkpoints:
+// ErrCheckpointMismatch (wrapped) when either is not a checkpoint of this
+// log.
 func (t *Tree) ProveConsistency(ctx context.Context, oldCP, newCP Signed) (Proof, error) {
 	if oldCP.Size > newCP.Size {
 		oldCP, newCP = newCP, oldCP
+	}
+	for _, cp := range []Checkpoint{oldCP.Checkpoint, newCP.Checkpoint} {
+		if err := t.matches(ctx, cp); err != nil {
+			return Proof{}, err
+		}
 	}
 	hashes, err := t.ConsistencyProof(ctx, oldCP.Size, newCP.Size)
 	if err != nil {
