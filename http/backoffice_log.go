@@ -67,7 +67,8 @@ func (s *Server) getLogCheckpoints(c *echo.Context) error {
 }
 
 // checkpointParam is the checkpoint named by its event's position in
-// query parameter name, or the latest one (this service's own first).
+// query parameter name, or the latest one (the latest that verified, this
+// service's own that the log matches, first).
 func (s *Server) checkpointParam(c *echo.Context, name string) (logtree.Found, error) {
 	cps := s.cfg.Log.Checkpoints()
 	v := c.QueryParam(name)

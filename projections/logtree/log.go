@@ -25,8 +25,10 @@ const maxFound = 4096
 // service signed: the service refuses to sign any further checkpoint.
 var ErrDiverged = errors.New("the log does not match a checkpoint signed with this service's key")
 
-// Found is a checkpoint event seen in the log. Its signature was verified
-// only when it is the service's own (Verified).
+// Found is a checkpoint event seen in the log. Verified: it is the
+// service's own, its signature verified and the log's first events at its
+// size hash to its root (another signer's is recorded as it claims to be,
+// not verified).
 type Found struct {
 	Signed
 	Position  events.Position `json:"posizione"`
@@ -216,10 +218,11 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 			return
 		}
 		root, err := l.tree.RootAt(ctx, cp.Size)
-		if err != nil || !bytes.Equal(root, cp.Root) {
+		matches := err == nil && bytes.Equal(root, cp.Root)
+		if !matches {
 			l.diverge(fmt.Errorf("%w: the first %d events do not hash to the root signed at position %d", ErrDiverged, cp.Size, env.Position))
 		}
-		f.Signed, f.Verified = cp, true
+		f.Signed, f.Verified = cp, matches
 		l.mu.Lock()
 		l.lastSigned = max(l.lastSigned, cp.Size)
 		l.remember(f)

@@ -262,6 +262,16 @@ func TestLog_replaying_a_rewritten_log_refuses_to_sign(t *testing.T) {
 	if !errors.Is(l.Diverged(), logtree.ErrDiverged) {
 		t.Fatalf("diverged = %v", l.Diverged())
 	}
+	// Its checkpoints are listed; verified only those the log still
+	// matches: the first covers leaf 0 alone, every later one the changed
+	// leaf 2.
+	var verified []bool
+	for _, f := range l.Checkpoints() {
+		verified = append(verified, f.Verified)
+	}
+	if fmt.Sprint(verified) != "[true false false false]" {
+		t.Fatalf("checkpoints verified %v, want [true false false false]", verified)
+	}
 	if _, signed, err := l.Checkpoint(ctx); signed || !errors.Is(err, logtree.ErrDiverged) {
 		t.Fatalf("checkpoint over a rewritten log: signed %v, %v", signed, err)
 	}
