@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -79,12 +80,22 @@ func answerAt[T any](cmd *cobra.Command, ac *auditConfig, q *queryFlags, ask fun
 	}
 	res, err := ask(m)
 	if err != nil {
-		return err
+		return queryError(err)
 	}
 	if q.format == "json" {
 		return writeJSON(cmd.OutOrStdout(), res)
 	}
 	return print(cmd.OutOrStdout(), res)
+}
+
+// queryError makes a question the catalogue cannot decide (a resource
+// flag its operation needs left out, or a bad value) a usage error, as
+// the Backoffice answers it 400.
+func queryError(err error) error {
+	if errors.Is(err, audit.ErrBadQuery) {
+		return &exitError{code: exitUsage, err: err}
+	}
+	return err
 }
 
 // queryCmd is an audit question about an operation at a point of

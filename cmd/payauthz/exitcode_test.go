@@ -32,6 +32,8 @@ func TestExitCodes(t *testing.T) {
 		{"explain_unknown_principal_denied", append([]string{"audit", "explain", dd, "--principal", "nobody"}, createD1...), exitDenied, ""},
 		{"explain_unknown_operation_usage", []string{"audit", "explain", dd, "--principal", "app1", "--api", "PENDENZE", "--operation", "fly"}, exitUsage, "fly"},
 		{"explain_unknown_flag_usage", append(explain, "--bogus"), exitUsage, "unknown flag"},
+		{"explain_missing_resource_flag_usage", []string{"audit", "explain", dd, "--principal", "app1", "--api", "PENDENZE", "--operation", "read", "--ida2a", "app1"}, exitUsage, "idPendenza is required"},
+		{"who_can_missing_resource_flag_usage", []string{"audit", "who-can", dd, "--api", "PENDENZE", "--operation", "read"}, exitUsage, "idA2A is required"},
 		{"explain_position_beyond_end", append(explain, "--position", beyond), exitUsage,
 			"position " + beyond + " is beyond the end of the log (its last position is " + pos(uint64(l.last)) + ")"},
 		{"who_can_position_beyond_end", append([]string{"audit", "who-can", dd, "--position", beyond}, createD1...), exitUsage, "beyond the end of the log"},
