@@ -183,6 +183,28 @@ func TestWhatCanListsPaymentsForPagamenti(t *testing.T) {
 	w.do(t, "GET", bo+"/pagamenti/"+payD2, nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
 }
 
+// TestWhatCanResourcesRefuseABadServiceOrRight: the Backoffice resources
+// of a servizio and autorizzazione that are none are a 400 naming the
+// field, not a page of nothing (every resource denied for a question the
+// catalogue cannot ask), while a service the principal holds lists.
+func TestWhatCanResourcesRefuseABadServiceOrRight(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "a1", d1, t1, citizen1)
+	const risorse = "/backoffice/rs/basic/v1/autorizzazioni/principal/risorse?principal=opD1&api=BACKOFFICE&operazione=servizio"
+	runRows(t, w.harness, []row{
+		{name: "unknown_service", method: "GET", path: risorse + "&servizio=Pendenz", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: "SINTASSI"},
+		{name: "unknown_right", method: "GET", path: risorse + "&servizio=Pendenze&autorizzazione=X", opts: []reqOpt{asAdmin()}, status: http.StatusBadRequest, codice: "SINTASSI"},
+	})
+	var page struct {
+		Resources []audit.Resource `json:"risorse"`
+	}
+	w.must(t, "GET", risorse+"&servizio=Pendenze&autorizzazione=r", nil).decode(t, &page)
+	if len(page.Resources) != 1 || page.Resources[0].IDPendenza != "a1" {
+		t.Fatalf("opD1's pendenze: %+v", page.Resources)
+	}
+}
+
 // TestWhatCanListsReconciliations: the reconciliations an application
 // could read are its own, listed over HTTP as the live service answers
 // them (200 for the listed, 403 for another's).

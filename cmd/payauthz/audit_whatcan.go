@@ -67,7 +67,7 @@ every stored resource of that operation it could act on, one per line as decided
 					return usageErrorf("--resources %q: %w", resources, err)
 				}
 				if err != nil {
-					return err
+					return queryError(err)
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d resources decided allowed for %s at position %d", n, page.Decided, principal, page.Position)
 				if page.Next != 0 {

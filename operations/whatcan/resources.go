@@ -41,11 +41,16 @@ const (
 	kindReconciliation
 )
 
-func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, service string) (resourceKind, error) {
+func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, base audit.Resource) (resourceKind, error) {
 	if op.API == domain.APIBackoffice && op.Name == "servizio" {
+		// A service or a right that is none would deny every resource:
+		// the question is refused as the catalogue refuses it.
+		if err := op.Decide(m, p, base); errors.Is(err, audit.ErrBadQuery) {
+			return 0, err
+		}
 		// A stored resource read in the Backoffice: a payment with
 		// Pagamenti, else a pendenza.
-		if strings.EqualFold(service, domain.ServicePagamenti.String()) {
+		if strings.EqualFold(base.Service, domain.ServicePagamenti.String()) {
 			return kindPayment, nil
 		}
 		return kindPendenza, nil
@@ -73,7 +78,8 @@ func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, s
 // decided by the operation's own decision (audit.Operation.Decide), after
 // the gates the HTTP layer applies first (the basic auth accepted, the
 // principal's entry into the API). service and right name the Backoffice
-// right for BACKOFFICE/servizio (default Pendenze R). emit returning an
+// right for BACKOFFICE/servizio (default Pendenze R; one that is none is
+// audit.ErrBadQuery). emit returning an
 // error stops the listing with it. A listing streams (emit writes as it
 // goes), so it is not one read: its Position is where it started, and on
 // live read models each resource is decided at the state its decision
@@ -90,14 +96,14 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	}
 	p := rec.Principal
 	page := &Page{Principal: name, API: api.String(), Operation: op.Name, Position: uint64(pos)}
-	kind, err := kindOf(m, op, p, service)
+	base := audit.Resource{Service: or(service, domain.ServicePendenze.String()), Right: or(strings.ToUpper(right), domain.RightRead.String())}
+	kind, err := kindOf(m, op, p, base)
 	if err != nil {
 		return nil, err
 	}
 	if domain.AcceptsAuth(api, domain.AuthBasic) != nil || domain.CanEnterAPI(p, api) != nil {
 		return page, nil // denied at the door: nothing
 	}
-	base := audit.Resource{Service: or(service, domain.ServicePendenze.String()), Right: or(strings.ToUpper(right), domain.RightRead.String())}
 	// decide takes the resources in creation order, skipping the first
 	// after and deciding up to limit; it reports false once done. flush
 	// hands what is batched to a second goroutine, which decides each
