@@ -23,21 +23,28 @@ type eventiPage struct {
 
 var errPageFull = errors.New("page full")
 
+// The bounds of limite on GET /eventi (API.md section 4); the OpenAPI
+// document states them from here.
+const (
+	defaultEventiLimite = 100
+	maxEventiLimite     = 1000
+)
+
 // eventiParams reads da (the first position wanted, default 1; 0 reads as
-// 1) and limite (default 100, 1..1000).
+// 1) and limite (default defaultEventiLimite, 1..maxEventiLimite).
 func eventiParams(c *echo.Context) (da uint64, limite int, err error) {
-	da, limite = 1, 100
+	da, limite = 1, defaultEventiLimite
 	if v := c.QueryParam("da"); v != "" {
 		n, perr := strconv.ParseUint(v, 10, 64)
-		if perr != nil || len(v) > 20 {
+		if perr != nil {
 			return 0, 0, syntaxError("da must be a log position (a whole number from 0)")
 		}
 		da = max(n, 1)
 	}
 	if v := c.QueryParam("limite"); v != "" {
 		n, perr := strconv.Atoi(v)
-		if perr != nil || n < 1 || n > 1000 {
-			return 0, 0, syntaxError("limite must be a whole number from 1 to 1000")
+		if perr != nil || n < 1 || n > maxEventiLimite {
+			return 0, 0, syntaxError("limite must be a whole number from 1 to " + strconv.Itoa(maxEventiLimite))
 		}
 		limite = n
 	}

@@ -38,13 +38,14 @@ type openAPIState struct {
 
 // errorStatuses are the statuses every API operation may answer with a
 // FaultBean (API.md section 1 and 10, and the README's limits: 431 for
-// oversize headers); writes add 409, 413 and 422, and mounts that verify
-// passwords add 429 (verification budget and failed-login throttles).
+// oversize headers); a method with a body adds 413, writes 409 and 422
+// (not a read-only one), and mounts that verify passwords add 429
+// (verification budget and failed-login throttles).
 var errorStatuses = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
 	http.StatusMethodNotAllowed, http.StatusRequestHeaderFieldsTooLarge, http.StatusInternalServerError,
 	http.StatusServiceUnavailable}
 
-var writeErrorStatuses = []int{http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity}
+var writeErrorStatuses = []int{http.StatusConflict, http.StatusUnprocessableEntity}
 
 // mountRoute splits an Echo route path into its API, auth type and the
 // route below the mount; ok is false for a path outside every mount.
@@ -189,7 +190,7 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	if doc.captcha && auth == domain.AuthPublic {
 		query = append(append([]string{}, query...), "UUID") // the pendenza's UUID passes the protection
 	}
-	oc.AddReqStructure(paramsStruct(path, routePath, query))
+	oc.AddReqStructure(paramsStruct(path, routePath, query, doc.params))
 	if doc.body != nil {
 		oc.AddReqStructure(doc.body, openapi.WithContentType("application/json"))
 	}
@@ -201,7 +202,10 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	}
 	statuses := errorStatuses
 	if method != http.MethodGet {
-		statuses = append(append([]int{}, statuses...), writeErrorStatuses...)
+		statuses = append(append([]int{}, statuses...), http.StatusRequestEntityTooLarge)
+	}
+	if method != http.MethodGet && !doc.readOnly {
+		statuses = append(statuses, writeErrorStatuses...)
 	}
 	if auth == domain.AuthBasic || auth == domain.AuthAPIKey || auth == domain.AuthPublic && (method != http.MethodGet || doc.captcha) {
 		statuses = append(statuses, http.StatusTooManyRequests) // failed logins; anonymous writes; captcha checks
@@ -214,10 +218,11 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 
 // paramsStruct builds a struct type whose tagged fields are the path
 // parameters of path, the given query parameters and the consistency
-// token's header, with their formats. The i-th path parameter has the
+// token's header, with their formats: the operation's own (opParams, for
+// query parameters), else paramSchemas'. The i-th path parameter has the
 // schema of the i-th parameter of routePath, the route's own, and names
 // it when path names another.
-func paramsStruct(path, routePath string, query []string) any {
+func paramsStruct(path, routePath string, query []string, opParams map[string]paramSchema) any {
 	var fields []reflect.StructField
 	field := func(name, is, in string, required bool) {
 		tag := fmt.Sprintf(`%s:%q`, in, name)
@@ -229,6 +234,9 @@ func paramsStruct(path, routePath string, query []string) any {
 		if !ok {
 			ps, ok = paramSchemas[is]
 		}
+		if mine, found := opParams[is]; found && in == "query" {
+			ps, ok = mine, true
+		}
 		if ok {
 			switch {
 			case ps.integer:
@@ -239,13 +247,14 @@ func paramsStruct(path, routePath string, query []string) any {
 				}
 			case ps.pattern != "":
 				tag += fmt.Sprintf(` pattern:%q`, ps.pattern)
-			case ps.format != "":
-				tag += fmt.Sprintf(` format:%q`, ps.format)
 			case len(ps.enum) > 0:
 				tag += fmt.Sprintf(` enum:%q`, strings.Join(ps.enum, ","))
 			}
+			if ps.format != "" {
+				tag += fmt.Sprintf(` format:%q`, ps.format)
+			}
 		}
-		if required {
+		if required || ps.required {
 			tag += ` required:"true"`
 		}
 		fields = append(fields, reflect.StructField{Name: "F" + strconv.Itoa(len(fields)), Type: typ, Tag: reflect.StructTag(tag)})

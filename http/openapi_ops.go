@@ -37,6 +37,13 @@ type opDoc struct {
 	// route's own (an idDominio's 11 digits under the name idA2A) and says
 	// what it is.
 	docPath string
+	// params are the formats of query parameters that are the
+	// operation's own: bounds a name has here only (da, limite), or a
+	// parameter it refuses to go without; they come before paramSchemas.
+	params map[string]paramSchema
+	// readOnly marks a write method that changes nothing (a question sent
+	// as a body): it answers no 409 or 422, though its body may be 413.
+	readOnly bool
 }
 
 // opKey names an operation by API, method and the route below the mount.
@@ -86,14 +93,14 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/riconciliazioni"}:                                         {summary: "List reconciliations", query: []string{"idDominio"}, resp: Page[riconciliazioneView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione"}:                                   {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
-	{domain.APIBackoffice, http.MethodGet, "/eventi"}:                                                  {summary: "Read the event log (secrets removed)", query: []string{"da", "limite"}, resp: eventiPage{}},
-	{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica"}:                                {summary: "Explain the decision a request would receive", body: verificaBody{}, resp: audit.Explanation{}},
+	{domain.APIBackoffice, http.MethodGet, "/eventi"}:                                                  {summary: "Read the event log (secrets removed)", query: []string{"da", "limite"}, resp: eventiPage{}, params: map[string]paramSchema{"da": logPosition.from(0), "limite": {integer: true, min: 1, max: maxEventiLimite}}},
+	{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica"}:                                {summary: "Explain the decision a request would receive", body: verificaBody{}, resp: audit.Explanation{}, readOnly: true},
 	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni"}:                                          {summary: "Who may do an operation", query: auditQuery, resp: audit.WhoCanResult{}},
 	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal"}:                                {summary: "What a principal could do, and over which scope, at a point of the log", query: []string{"principal", "posizione", "data"}, resp: whatcan.Result{}},
-	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal/risorse"}:                        {summary: "The resources a principal could act on with one operation, paginated", query: []string{"principal", "posizione", "data", "api", "operazione", "servizio", "autorizzazione", "dopo", "limite"}, resp: resourcesPage{}},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal/risorse"}:                        {summary: "The resources a principal could act on with one operation, paginated", query: []string{"principal", "posizione", "data", "api", "operazione", "servizio", "autorizzazione", "dopo", "limite"}, resp: resourcesPage{}, params: map[string]paramSchema{"limite": {integer: true, min: 1, max: maxResourcesLimit}}},
 	{domain.APIBackoffice, http.MethodGet, "/giornale/checkpoint"}:                                     {summary: "The verifiable log's tree and its signed checkpoints", resp: logState{}},
-	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/inclusione"}:                               {summary: "An inclusion proof of an event against a signed checkpoint", query: []string{"posizione", "indice", "checkpoint"}, resp: logtree.Proof{}},
-	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/consistenza"}:                              {summary: "A consistency proof between two signed checkpoints", query: []string{"da", "a"}, resp: logtree.Proof{}},
+	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/inclusione"}:                               {summary: "An inclusion proof of an event against a signed checkpoint", query: []string{"posizione", "indice", "checkpoint"}, resp: logtree.Proof{}, params: map[string]paramSchema{"posizione": logPosition.need(), "checkpoint": logPosition}},
+	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/consistenza"}:                              {summary: "A consistency proof between two signed checkpoints (da the older's position, a the newer's, by default the latest checkpoint)", query: []string{"da", "a"}, resp: logtree.Proof{}, params: map[string]paramSchema{"da": logPosition.need(), "a": logPosition}},
 	{domain.APIBackoffice, http.MethodGet, "/enumerazioni/serviziACL"}:                                 {summary: "The names of the Backoffice services, in GovPay's order", resp: []string{}},
 	{domain.APIBackoffice, http.MethodGet, "/logout"}:                                                  {summary: "End the caller's session (200, no body)"},
 	{domain.APIPagamento, http.MethodGet, "/logout"}:                                                   {summary: "End the caller's payment session (200, no body; an anonymous session cookie is expired)"},
@@ -183,10 +190,8 @@ var paramSchemas = map[string]paramSchema{
 	"indice":             {integer: true, min: 1, max: 9999},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
-	"risultatiPerPagina": {integer: true, min: 1, max: 200},
-	"da":                 {integer: true, min: 0},
-	"limite":             {integer: true, min: 1},
-	"posizione":          {integer: true, min: 1},
+	"risultatiPerPagina": {integer: true, min: 1, max: maxRisultatiPerPagina},
+	"posizione":          logPosition,
 	"data":               {format: "date-time"},
 	"api":                {enum: audit.APINames()},
 	"autorizzazione":     {enum: []string{"R", "W"}},
@@ -197,8 +202,19 @@ var paramSchemas = map[string]paramSchema{
 
 type paramSchema struct {
 	pattern  string
-	format   string
+	format   string // with integer too: its width (uint64)
 	enum     []string
 	integer  bool
 	min, max int
+	required bool // a query parameter the operation refuses to go without
 }
+
+// logPosition is a position of the log as the handlers read it
+// (strconv.ParseUint, 64 bits): from 1 unless said otherwise.
+var logPosition = paramSchema{integer: true, min: 1, format: "uint64"}
+
+// from is ps counting from min.
+func (ps paramSchema) from(min int) paramSchema { ps.min = min; return ps }
+
+// need is ps required.
+func (ps paramSchema) need() paramSchema { ps.required = true; return ps }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -415,4 +417,123 @@ func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestOpenAPIParameterBoundsAreTheServers: the document refuses exactly
+// the query parameters the server refuses (400 SINTASSI), at the bounds
+// the server reads them with: limite up to maxEventiLimite on the log and
+// maxResourcesLimit on a principal's resources, risultatiPerPagina up to
+// maxRisultatiPerPagina, da a log position from 0 on the log (any
+// decimal form of it: the server refused one of over 20 digits, zeros
+// first) but from 1, and required, on a consistency proof, as an
+// inclusion proof's posizione. The document had limite without a maximum,
+// a consistency proof's da from 0 and optional, an inclusion proof's
+// posizione optional and checkpoint any string.
+func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
+	w := newWorld(t, withVerifiableLog())
+	w.logCaughtUp(t)
+	if _, ok, err := w.log.Checkpoint(t.Context()); err != nil || !ok {
+		t.Fatalf("checkpoint: %v %v", ok, err)
+	}
+	w.logCaughtUp(t)
+	var st logState
+	w.must(t, "GET", bo+"/giornale/checkpoint", nil, asAdmin()).decode(t, &st)
+	if len(st.Checkpoints) == 0 {
+		t.Fatal("no checkpoint listed")
+	}
+	checkpoint := strconv.FormatUint(uint64(st.Checkpoints[0].Position), 10)
+	itoa := strconv.Itoa
+	const risorse = bo + "/autorizzazioni/principal/risorse?principal=" + adminUser + "&api=BACKOFFICE&operazione=patch-pendenza&limite="
+	const proof = bo + "/giornale/prove/consistenza"
+	for _, c := range []struct {
+		name, path string
+		refused    bool
+	}{
+		{"eventi_limite_max", bo + "/eventi?limite=" + itoa(maxEventiLimite), false},
+		{"eventi_limite_over_max", bo + "/eventi?limite=" + itoa(maxEventiLimite+1), true},
+		{"eventi_limite_zero", bo + "/eventi?limite=0", true},
+		{"eventi_da_zero", bo + "/eventi?da=0", false},
+		// The document says format uint64; its validator reads integers
+		// as int64, so the test stops there.
+		{"eventi_da_large", bo + "/eventi?da=" + strconv.FormatInt(math.MaxInt64, 10), false},
+		{"eventi_da_zero_padded", bo + "/eventi?da=" + strings.Repeat("0", 20) + "1", false},
+		{"eventi_da_negative", bo + "/eventi?da=-1", true},
+		{"risorse_limite_max", risorse + itoa(maxResourcesLimit), false},
+		{"risorse_limite_over_max", risorse + itoa(maxResourcesLimit+1), true},
+		{"risorse_limite_zero", risorse + "0", true},
+		{"page_max", bo + "/domini?risultatiPerPagina=" + itoa(maxRisultatiPerPagina), false},
+		{"page_over_max", bo + "/domini?risultatiPerPagina=" + itoa(maxRisultatiPerPagina+1), true},
+		{"inclusion_without_posizione", bo + "/giornale/prove/inclusione", true},
+		{"inclusion_checkpoint_zero", bo + "/giornale/prove/inclusione?posizione=1&checkpoint=0", true},
+		{"inclusion_of_the_first_event", bo + "/giornale/prove/inclusione?posizione=1&checkpoint=" + checkpoint, false},
+		{"consistency_without_da", proof, true},
+		{"consistency_da_zero", proof + "?da=0", true},
+		{"consistency_da_one", proof + "?da=1", false}, // no checkpoint there: 404
+		{"consistency_da_a_checkpoint", proof + "?da=" + checkpoint, false},
+		{"consistency_a_zero", proof + "?da=" + checkpoint + "&a=0", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := w.do(t, "GET", c.path, nil, asAdmin())
+			if refused := res.Status == http.StatusBadRequest; refused != c.refused {
+				t.Fatalf("GET %s: %d %s, want refused %v", c.path, res.Status, res.Body, c.refused)
+			}
+			if c.refused {
+				res.expect(t, http.StatusBadRequest, "SINTASSI")
+			}
+			errs := openAPIRequestErrors(t, w.harness, "GET", c.path, "", asAdmin())
+			if refused := errs != nil; refused != c.refused {
+				t.Fatalf("the server refuses GET %s: %v, the document: %v %s", c.path, c.refused, refused, strings.Join(errs, "; "))
+			}
+		})
+	}
+}
+
+// TestOpenAPIBoundsAreEachOperations: da and limite mean other bounds
+// on each operation that reads them, so each states its own (paramSchemas
+// has none to fall back on).
+func TestOpenAPIBoundsAreEachOperations(t *testing.T) {
+	t.Parallel()
+	for k, doc := range operationDocs {
+		for _, q := range doc.query {
+			if _, own := doc.params[q]; (q == "da" || q == "limite") && !own {
+				t.Errorf("%s %s %s reads %s without stating its bounds", k.api, k.method, k.path, q)
+			}
+		}
+	}
+}
+
+// TestOpenAPIReadOnlyPostAnswersNoWriteStatuses: POST
+// /autorizzazioni/verifica only asks a question, so the document lists no
+// 409 or 422 for it, which it never answers; it reads a body, so a body
+// over the limit is 413 there as on a write, which lists all three.
+func TestOpenAPIReadOnlyPostAnswersNoWriteStatuses(t *testing.T) {
+	h := newHarness(t, withMaxBody(64))
+	var spec struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"paths"`
+	}
+	h.do(t, "GET", "/openapi.json", nil).decode(t, &spec)
+	for _, c := range []struct {
+		method, path string
+		want, not    []string
+	}{
+		{"post", "/backoffice/rs/basic/v1/autorizzazioni/verifica", []string{"400", "413"}, []string{"409", "422"}},
+		{"put", "/backoffice/rs/basic/v1/domini/{idDominio}", []string{"400", "409", "413", "422"}, nil},
+	} {
+		got := spec.Paths[c.path][c.method].Responses
+		for _, st := range c.want {
+			if _, ok := got[st]; !ok {
+				t.Errorf("%s %s does not document %s", c.method, c.path, st)
+			}
+		}
+		for _, st := range c.not {
+			if _, ok := got[st]; ok {
+				t.Errorf("%s %s documents %s, which it never answers", c.method, c.path, st)
+			}
+		}
+	}
+	big := `{"principal":"` + strings.Repeat("x", 64) + `","api":"BACKOFFICE","operazione":"read-dominio"}`
+	h.do(t, "POST", bo+"/autorizzazioni/verifica", big, asAdmin()).expect(t, http.StatusRequestEntityTooLarge, "SINTASSI")
+	h.do(t, "POST", bo+"/autorizzazioni/verifica", `{"principal":"`+adminUser+`"}`, asAdmin()).expect(t, http.StatusBadRequest, "SINTASSI")
 }

@@ -16,7 +16,12 @@ type Page[T any] struct {
 	Risultati          []T    `json:"risultati"`
 }
 
-// pageParams reads pagina (from 1) and risultatiPerPagina (default 25, max 200).
+// maxRisultatiPerPagina is the largest page a list answers (API.md
+// section 10); the OpenAPI document states it from here.
+const maxRisultatiPerPagina = 200
+
+// pageParams reads pagina (from 1) and risultatiPerPagina (default 25, max
+// maxRisultatiPerPagina).
 func pageParams(c *echo.Context) (pagina, per int, err error) {
 	pagina, per = 1, 25
 	if v := c.QueryParam("pagina"); v != "" {
@@ -25,8 +30,8 @@ func pageParams(c *echo.Context) (pagina, per int, err error) {
 		}
 	}
 	if v := c.QueryParam("risultatiPerPagina"); v != "" {
-		if per, err = strconv.Atoi(v); err != nil || per < 1 || per > 200 {
-			return 0, 0, syntaxError("risultatiPerPagina must be a whole number from 1 to 200")
+		if per, err = strconv.Atoi(v); err != nil || per < 1 || per > maxRisultatiPerPagina {
+			return 0, 0, syntaxError("risultatiPerPagina must be a whole number from 1 to " + strconv.Itoa(maxRisultatiPerPagina))
 		}
 	}
 	return pagina, per, nil
