@@ -73,7 +73,21 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (events.Sto
 // password file, the data dir's lock, the listeners, which are bound
 // before the log is opened, the decision log file and the log signing key. "payauthz serving" is logged once they are
 // bound and served, "payauthz ready" once the projections caught up.
-func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+//
+// A signal before the server serves (while the log opens, its end is read,
+// the snapshot is checked, the bootstrap runs) interrupts the start-up:
+// the step waiting on ctx gives up, what start-up opened is closed again
+// (the deferred closes), and serve returns nil after one line, "payauthz
+// start-up interrupted", as after a shutdown. Nothing is left half-written:
+// the bootstrap, once begun, completes (its password file never names an
+// administrator the log lacks) and is then interrupted.
+func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
+	defer func() { // registered first: runs once everything opened is closed
+		if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			logger.Info("payauthz start-up interrupted")
+			err = nil
+		}
+	}()
 	if err := httpapi.CheckTLS(httpapi.Config{HTTPSAddr: cfg.HTTPSAddr, TLSCert: cfg.TLSCert, TLSKey: cfg.TLSKey,
 		ClientCA: cfg.ClientCA}); err != nil {
 		return err
@@ -131,7 +145,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("read the log: %w", err)
 	}
-	model := loadModel(ctx, cfg, store, startLast, logger)
+	model, err := loadModel(ctx, cfg, store, startLast, logger)
+	if err != nil {
+		return err
+	}
 	cmds := commands.NewHandler(store, model, logger)
 	// Not "the log is empty": a first start that failed between the
 	// bootstrap's two appends left the role alone, and the next start
@@ -147,7 +164,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 				return err
 			}
 		}
-		did, err := cmds.Bootstrap(ctx, cfg.AdminPrincipal, password)
+		// Once begun, the bootstrap completes whatever the signal: a
+		// password it generated is then always the administrator's.
+		did, err := cmds.Bootstrap(context.WithoutCancel(ctx), cfg.AdminPrincipal, password)
 		if err != nil {
 			return fmt.Errorf("bootstrap: %w", err)
 		}
@@ -292,10 +311,12 @@ func snapshotDir(cfg Config) string { return filepath.Join(cfg.DataDir, "snapsho
 // loadModel returns the read models from the snapshot in the data dir when
 // it is usable, not ahead of the log and taken from this very log
 // (ReadModel.SameLog: not another or a reset log), else empty models; the
-// projections then replay what follows.
-func loadModel(ctx context.Context, cfg Config, log events.Reader, last events.Position, logger *slog.Logger) *projections.ReadModel {
+// projections then replay what follows. The error is ctx's, when it ended
+// while the snapshot loaded or was checked against the log: the start-up
+// is interrupted, and the snapshot was not found unusable.
+func loadModel(ctx context.Context, cfg Config, log events.Reader, last events.Position, logger *slog.Logger) (*projections.ReadModel, error) {
 	if cfg.SnapshotInterval <= 0 || last == 0 {
-		return projections.New()
+		return projections.New(), nil
 	}
 	start := time.Now()
 	m, err := projections.LoadSnapshot(snapshotDir(cfg))
@@ -303,20 +324,24 @@ func loadModel(ctx context.Context, cfg Config, log events.Reader, last events.P
 		if !errors.Is(err, os.ErrNotExist) {
 			logger.Warn("ignoring the read-model snapshot; replaying the whole log", "error", err)
 		}
-		return projections.New()
+		return projections.New(), nil
 	}
 	if m.AppliedPosition() > last {
 		logger.Warn("ignoring a read-model snapshot ahead of the log; replaying the whole log",
 			"snapshot", uint64(m.AppliedPosition()), "log", uint64(last))
-		return projections.New()
+		return projections.New(), nil
 	}
-	if err := m.SameLog(ctx, log); err != nil {
+	err = m.SameLog(ctx, log)
+	if ctx.Err() != nil { // a signal, while the snapshot loaded or was checked
+		return nil, ctx.Err()
+	}
+	if err != nil {
 		logger.Warn("ignoring the read-model snapshot; replaying the whole log", "error", err)
-		return projections.New()
+		return projections.New(), nil
 	}
 	logger.Info("loaded the read-model snapshot", "position", uint64(m.AppliedPosition()),
 		"tail", uint64(last-m.AppliedPosition()), "took", time.Since(start))
-	return m
+	return m, nil
 }
 
 // readAdminPasswordFile reads and checks --admin-password-file; "" when

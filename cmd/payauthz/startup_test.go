@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -8,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/payauthz/payauthz/events/jetstream"
 )
 
 // TestDataDirLockRefusesASecondProcess: while a service runs on a data dir,
@@ -92,5 +97,68 @@ func TestStartupFailsBeforeWritingAnything(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSignalDuringStartupStopsCleanly: a SIGINT or SIGTERM before the
+// server serves (here before the log opens: serve's context has ended)
+// stops the start-up as a shutdown stops the service: serve returns nil
+// (exit 0) after one line saying so and no error, creates no
+// administrator's password for an administrator it did not create, and
+// leaves the data dir to the next start, which serves. It returned the
+// step's "context canceled" (exit 1). A signal while the snapshot is
+// checked against the log is no reason to ignore the snapshot: loadModel
+// gives up without the warning that it replays the whole log.
+func TestSignalDuringStartupStopsCleanly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	cfg := defaultConfig()
+	cfg.DataDir, cfg.HTTPAddr = dir, "127.0.0.1:0"
+	signalled, cancel := context.WithCancel(context.Background())
+	cancel()
+	var logged syncBuffer
+	if err := serve(signalled, cfg, slog.New(slog.NewJSONHandler(&logged, nil))); err != nil {
+		t.Fatalf("serve interrupted during its start-up: %v, want nil (exit 0)\n%s", err, &logged)
+	}
+	lines := strings.Split(strings.TrimSpace(logged.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"msg":"payauthz start-up interrupted"`) ||
+		strings.Count(logged.String(), "interrupted") != 1 || strings.Contains(logged.String(), `"level":"ERROR"`) ||
+		strings.Contains(logged.String(), "payauthz serving") {
+		t.Fatalf("want one last line saying the start-up was interrupted, no error, no serving:\n%s", &logged)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "admin-password")); err == nil {
+		t.Fatal("an interrupted start-up wrote an administrator's password")
+	}
+
+	c := startChild(t, dir, freePort(t))
+	pw, err := os.ReadFile(filepath.Join(dir, "admin-password"))
+	if err != nil {
+		t.Fatalf("the next start: %v\n%s", err, c.stderr)
+	}
+	// A write after the start, so that the stop writes a final snapshot.
+	if got := call(t, "PUT", c.url+"/backoffice/rs/basic/v1/domini/00000000001", "admin", strings.TrimSpace(string(pw)),
+		`{"ragioneSociale":"E","abilitato":true}`); got != 201 {
+		t.Fatalf("admin after the next start: %d\n%s", got, c.stderr)
+	}
+	c.stop(t)
+
+	store, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	last, err := store.LastPosition(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged = syncBuffer{}
+	if m, err := loadModel(signalled, cfg, store, last, slog.New(slog.NewJSONHandler(&logged, nil))); !errors.Is(err, context.Canceled) || m != nil {
+		t.Fatalf("snapshot check interrupted: %v, want context.Canceled\n%s", err, &logged)
+	}
+	if strings.Contains(logged.String(), "ignoring") {
+		t.Fatalf("an interrupted snapshot check was taken for an unusable snapshot:\n%s", &logged)
+	}
+	m, err := loadModel(context.Background(), cfg, store, last, slog.New(slog.NewJSONHandler(&logged, nil)))
+	if err != nil || m.AppliedPosition() == 0 {
+		t.Fatalf("the snapshot: %v, want it loaded\n%s", err, &logged)
 	}
 }
