@@ -331,6 +331,7 @@ func (m *ReadModel) WriteSnapshot(dir string) (_ events.Position, err error) {
 	if err := f.Commit(); err != nil {
 		return 0, fmt.Errorf("install snapshot: %w", err)
 	}
+	m.snapStats.covered.Store(st.Events)
 	keepInHistory(dir, st) // best effort: the snapshot itself is installed
 	return events.Position(st.Applied), nil
 }
@@ -504,7 +505,7 @@ func LoadSnapshot(dir string) (*ReadModel, error) {
 	start, path := time.Now(), filepath.Join(dir, SnapshotFile)
 	m, err := loadSnapshotFile(path)
 	if err == nil {
-		m.snapStats.loaded(start, path)
+		m.snapStats.loaded(start, path, m.AppliedEvents())
 	}
 	return m, err
 }
@@ -601,16 +602,16 @@ func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
 	} else if n > 0 {
 		logger.Info("removed unfinished snapshot files", "files", n)
 	}
-	last := m.AppliedEvents()
+	// Events applied since the newest snapshot, loaded or written: a
+	// model that replayed the log before Run began still has them to save.
+	unsaved := func() uint64 { return m.AppliedEvents() - m.snapStats.covered.Load() }
 	write := func() {
 		start := time.Now()
-		n := m.AppliedEvents()
 		pos, err := m.WriteSnapshot(s.Dir)
 		if err != nil {
 			logger.Error("snapshot failed", "error", err)
 			return
 		}
-		last = n
 		logger.Info("snapshot written", "position", uint64(pos), "took", time.Since(start))
 	}
 	t := time.NewTicker(s.Interval)
@@ -618,13 +619,13 @@ func (s Snapshotter) Run(ctx context.Context, m *ReadModel) {
 	for {
 		select {
 		case <-ctx.Done():
-			if s.Final && m.AppliedEvents() > last {
+			if s.Final && unsaved() > 0 {
 				write()
 			}
 			return
 		case <-t.C:
 		}
-		if m.AppliedEvents()-last >= max(s.MinEvents, 1) {
+		if unsaved() >= max(s.MinEvents, 1) {
 			write()
 		}
 	}

@@ -22,6 +22,10 @@ type snapshotStats struct {
 	writes, failures      atomic.Uint64
 	lastWrite, lastSize   atomic.Int64
 	loadNanos, loadedSize atomic.Int64
+	// covered is how many applied events the newest snapshot this model
+	// was loaded from or wrote holds (0: none): what the Snapshotter
+	// compares with.
+	covered atomic.Uint64
 }
 
 // SnapshotStats returns the model's snapshot figures.
@@ -46,7 +50,8 @@ func (s *snapshotStats) wrote(start time.Time, path string, err error) {
 	s.writes.Add(1)
 }
 
-func (s *snapshotStats) loaded(start time.Time, path string) {
+func (s *snapshotStats) loaded(start time.Time, path string, events uint64) {
+	s.covered.Store(events)
 	s.loadNanos.Store(int64(time.Since(start)))
 	if fi, err := os.Stat(path); err == nil {
 		s.loadedSize.Store(fi.Size())

@@ -497,6 +497,35 @@ func TestPendenzeReadWhileWritten(t *testing.T) {
 	}
 }
 
+// The Snapshotter saves what was applied since the newest snapshot, not
+// since it began: a replica that replayed its whole log before the
+// Snapshotter ran, and stopped with no write meanwhile, wrote no final
+// snapshot, and replayed the whole log again at its next start. A model
+// loaded from a snapshot, with nothing applied since, writes none again.
+func TestSnapshotterSavesWhatNoSnapshotHolds(t *testing.T) {
+	t.Parallel()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	stopped := func() context.Context {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // Run writes its final snapshot, if any, and returns
+		return ctx
+	}
+	dir := t.TempDir()
+	m := New()
+	if err := m.ApplyCommit(1, events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "Ente", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	Snapshotter{Dir: dir, Interval: time.Hour, Logger: logger, Final: true}.Run(stopped(), m)
+	loaded, err := LoadSnapshot(dir)
+	if err != nil || loaded.AppliedPosition() != 1 {
+		t.Fatalf("no final snapshot of the replayed log: %v", err)
+	}
+	Snapshotter{Dir: dir, Interval: time.Hour, Logger: logger, Final: true}.Run(stopped(), loaded)
+	if n := loaded.SnapshotStats().Writes; n != 0 {
+		t.Errorf("a model loaded from a snapshot, nothing applied since, wrote %d snapshots; want none", n)
+	}
+}
+
 // TestSnapshotterRemovesUnfinishedWrites: a snapshot write a crash cut
 // short leaves its temporary file (as large as a snapshot); the next
 // Snapshotter removes it before it writes, and keeps the snapshot.
