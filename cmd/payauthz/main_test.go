@@ -266,29 +266,35 @@ func TestFirstStartGeneratesAdminPassword(t *testing.T) {
 	}
 }
 
+// appendToDataDir appends rec as a new stream of the log in the data dir
+// of a service that is not running, as no command of ours would write it.
+func appendToDataDir(t *testing.T, data, stream string, rec events.Record) {
+	t.Helper()
+	store, err := jetstream.Open(t.Context(), jetstream.Config{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Append(t.Context(), stream, events.ExpectNoStream(), rec)
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A first start that appended the role Amministratore and failed before
 // the operator leaves a log that the next start completes: its admin can
 // log in.
 func TestServeCompletesAnInterruptedBootstrap(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	ctx := context.Background()
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
 	acl := make([]events.ACLEntry, 0, len(domain.Services))
 	for _, s := range domain.Services {
 		acl = append(acl, events.ACLEntry{Service: s.String(), Rights: []string{"R", "W"}})
 	}
 	role := events.RoleDefined{IDRuolo: commands.AdminRole, ACL: acl, Domini: []string{"*"}, TipiPendenza: []string{"*"}}
-	if _, err := store.Append(ctx, events.StreamRuolo+commands.AdminRole, events.ExpectNoStream(),
-		events.Record{ID: "bootstrap-role", Event: role, Actor: "system"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Close(); err != nil {
-		t.Fatal(err)
-	}
+	appendToDataDir(t, data, events.StreamRuolo+commands.AdminRole, events.Record{ID: "bootstrap-role", Event: role, Actor: "system"})
 	c := startChild(t, data, freePort(t), "--admin-password-file", adminPasswordFile(t, dir))
 	if got := call(t, "GET", c.url+"/backoffice/rs/basic/v1/profilo", "admin", "admin-pass-1", ""); got != 200 {
 		t.Fatalf("admin after the second start: %d, want 200\n%s", got, c.stderr)
@@ -550,18 +556,9 @@ func TestRestartLoadsSnapshotAndReplaysTail(t *testing.T) {
 func TestServeStopsWhenTheProjectionsStop(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	ctx := t.Context()
-	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = store.Append(ctx, events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{ID: "future-role",
+	appendToDataDir(t, data, events.StreamRuolo+"future", events.Record{ID: "future-role",
 		Event: events.RoleDefined{IDRuolo: "future", ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}},
 			Domini: []string{"*"}, TipiPendenza: []string{"*"}}})
-	store.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(os.Args[0], "serve", "--data-dir", data, "--http-addr", freePort(t),
 		"--admin-password-file", adminPasswordFile(t, dir), "--snapshot-interval", "1s")
 	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
