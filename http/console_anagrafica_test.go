@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"maps"
 	"net/url"
 	"strings"
 	"testing"
@@ -257,5 +258,104 @@ func TestConsoleRegisterNewKeepsARegisteredRecord(t *testing.T) {
 		p := co.post("/console/domini", url.Values{"nuovo": {"1"}, "idDominio": {d2}, "ragioneSociale": {"Sostituto"}, "abilitato": {"on"}})
 		p.expect(t, 403, "403000")
 		p.lacks(t, "già registrato")
+	})
+}
+
+// TestConsoleRecordFormsReadOnlyWithoutWrite: a record's page is editable,
+// with its Salva button, only for an operator the record's write allows
+// (the operation its save is authorized by: WriteRegistry, WriteEntity and
+// WriteTipoPendenza on that record, WriteApplicazione,
+// WriteConfigurazione); one who may only read it sees it read-only, its
+// fields disabled and no Salva, and a forged save is still refused 403
+// with nothing written. Domini and tipi pendenza are decided per record:
+// an operator writing d1 and t1 and reading everything edits those and
+// only reads d2 and DONAZIONE. A blank form is offered only to who may
+// register one.
+func TestConsoleRecordFormsReadOnlyWithoutWrite(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.must(t, "PUT", bo+"/intermediari/INT1", map[string]any{"denominazione": "Banca", "abilitato": true,
+		"connettoreNodo": map[string]any{"principal": "nodo1", "password": "nodo1-secret"}}, asAdmin())
+	w.putRole(t, "creditoreD1T1", acl{aclOf("Anagrafica Creditore", "R", "W")}, []string{d1}, []string{t1})
+	w.putOperator(t, "opScoped", pw, true, "readOnly", "creditoreD1T1")
+	last := func(t *testing.T) uint64 {
+		t.Helper()
+		pos, err := w.store.LastPosition(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return uint64(pos)
+	}
+	const readOnly = `<fieldset class="sola-lettura" disabled>`
+	clients := map[string]*consoleClient{}
+	for _, user := range []string{adminUser, "opRO", "opScoped"} {
+		clients[user] = w.consoleClient(t)
+		pass := pw
+		if user == adminUser {
+			pass = adminPass
+		}
+		clients[user].login(user, pass)
+	}
+	for _, c := range []struct {
+		name, page, data string
+		list             string     // where the form posts
+		form             url.Values // the page's save, unchanged
+		reader, writer   string
+	}{
+		{"dominio_out_of_the_write_scope", "/console/domini/" + d2, `value="Ente ` + d2 + `"`, "/console/domini",
+			url.Values{"idDominio": {d2}, "ragioneSociale": {"Ente " + d2}, "abilitato": {"on"}}, "opScoped", adminUser},
+		{"dominio_in_the_write_scope", "/console/domini/" + d1, `value="Ente ` + d1 + `"`, "/console/domini",
+			url.Values{"idDominio": {d1}, "ragioneSociale": {"Ente " + d1}, "abilitato": {"on"}}, "opRO", "opScoped"},
+		{"tipo_out_of_the_write_scope", "/console/tipi/" + tSpont, `value="Tipo ` + tSpont + `"`, "/console/tipi",
+			url.Values{"idTipoPendenza": {tSpont}, "descrizione": {"Tipo " + tSpont}, "abilitato": {"on"}}, "opScoped", adminUser},
+		{"tipo_in_the_write_scope", "/console/tipi/" + t1, `value="Tipo ` + t1 + `"`, "/console/tipi",
+			url.Values{"idTipoPendenza": {t1}, "descrizione": {"Tipo " + t1}, "abilitato": {"on"}}, "opRO", "opScoped"},
+		{"operatore", "/console/operatore?principal=opD1", `value="Operatore opD1"`, "/console/operatori",
+			url.Values{"principal": {"opD1"}, "ragioneSociale": {"Operatore opD1"}, "abilitato": {"on"}, "ruoli": {"opD1"}}, "opRO", adminUser},
+		{"ruolo", "/console/ruoli/opD1", `name="` + aclField(5, "W") + `" checked`, "/console/ruoli",
+			url.Values{"idRuolo": {"opD1"}, aclField(5, "R"): {"on"}, "domini": {d1}, "tipi": {"*"}}, "opRO", adminUser},
+		{"intermediario", "/console/intermediari/INT1", `value="Banca"`, "/console/intermediari",
+			url.Values{"idIntermediario": {"INT1"}, "denominazione": {"Banca"}, "abilitato": {"on"}, "connettorePrincipal": {"nodo1"}}, "opRO", adminUser},
+		{"applicazione", "/console/applicazioni/appC", `value="appC"`, "/console/applicazioni",
+			grantForm("appC", "appC", "", false, map[string][2][]string{"RAGIONERIA": {{d1}, {"*"}}}), "opRO", adminUser},
+		{"impostazioni", "/console/impostazioni", `id="serverURL"`, "/console/impostazioni",
+			url.Values{"soglia": {"0.5"}, "parametro": {"gRecaptchaResponse"}, "timeoutMs": {"300"}}, "opRO", adminUser},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reader := clients[c.reader]
+			page := reader.get(c.page)
+			page.expect(t, 200, c.data, readOnly, `<legend id="sola-lettura">`)
+			page.lacks(t, `id="salva"`, "Puoi concedere", "Puoi autorizzare")
+			before := last(t)
+			reader.post(c.list, maps.Clone(c.form)).expect(t, 403, "403000")
+			if after := last(t); after != before {
+				t.Fatalf("%s's refused save wrote: the log moved from %d to %d", c.reader, before, after)
+			}
+
+			writer := clients[c.writer]
+			page = writer.get(c.page)
+			page.expect(t, 200, c.data, `<button type="submit" id="salva">Salva</button>`)
+			page.lacks(t, readOnly, "disabled")
+			writer.post(c.list, maps.Clone(c.form)).expect(t, 303)
+		})
+	}
+	t.Run("blank_forms_only_to_who_may_register", func(t *testing.T) {
+		for _, list := range []string{"/console/domini", "/console/tipi", "/console/operatori", "/console/ruoli",
+			"/console/intermediari", "/console/applicazioni"} {
+			blank := list + "?nuovo"
+			if list == "/console/applicazioni" {
+				blank = list + "?nuova"
+			}
+			clients["opRO"].get(list).lacks(t, `href="`+blank+`"`)
+			clients["opRO"].get(blank).expect(t, 403, "403000")
+			clients[adminUser].get(list).expect(t, 200, `href="`+blank+`"`)
+			page := clients[adminUser].get(blank)
+			page.expect(t, 200, `id="salva"`)
+			page.lacks(t, readOnly)
+		}
+		// Anagrafica Creditore W on d1 and t1: it may register an entity
+		// or a type (the save decides which id).
+		clients["opScoped"].get("/console/domini?nuovo").expect(t, 200, `id="salva"`)
+		clients["opScoped"].get("/console/tipi?nuovo").expect(t, 200, `id="salva"`)
 	})
 }

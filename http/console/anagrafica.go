@@ -74,15 +74,15 @@ func (c *Console) anagrafica() anagraficaOps { return c.ops }
 
 // registryList renders the list page of one registry on the generic
 // table: the records rows returns (it decides the read), a row each as
-// cells renders it, and the link to register a new one for a caller who
-// may also write svc.
-func registryList[T any](c *Console, rq *request, svc domain.Service, title string, t *table, add link,
+// cells renders it, and the link add to the registry's blank form for a
+// caller it is offered to (blank.mayWrite, as registryNew decides).
+func registryList[T any](c *Console, rq *request, blank writeForm, title string, t *table, add link,
 	rows func() ([]T, error), cells func(T) []cell) error {
 	all, err := rows()
 	if err != nil {
 		return err
 	}
-	if may(rq.p, svc, domain.RightWrite) {
+	if blank.mayWrite(rq.p, c.deps.Model) == nil {
 		t.New = &add
 	}
 	for _, r := range all {
@@ -109,26 +109,27 @@ func yesNo(b bool) cell {
 // linked to its page under base.
 func recordLink(base, id string) cell { return cell{Text: id, Href: base + url.PathEscape(id)} }
 
-// registryNew opens a registry's blank form, built by blank, for a
-// caller who may write svc.
-func (c *Console) registryNew(rq *request, svc domain.Service, page, title string, blank func() any) error {
-	if err := operations.UseService(rq.p, svc, domain.RightWrite, nil); err != nil {
+// registryNew opens a registry's blank form f to a caller who may
+// register a record (f.mayWrite), and answers the others its denial.
+func (c *Console) registryNew(rq *request, page, title string, f writeForm) error {
+	if err := f.mayWrite(rq.p, c.deps.Model); err != nil {
 		return err
 	}
-	return c.render(rq, http.StatusOK, page, title, blank())
+	return c.renderForm(rq, http.StatusOK, page, title, f)
 }
 
 // registryForm opens the form of the registry entry of that kind and id
-// as the registry's read operation lets the caller see it, shown by show;
-// an id it does not hold (the empty one too) is the read's 404.
+// as the registry's read operation lets the caller see it, shown by show
+// (read-only unless the caller may write it: renderForm); an id it does
+// not hold (the empty one too) is the read's 404.
 func (c *Console) registryForm(rq *request, kind, id, page string,
-	show func(v any) (title string, form any)) error {
+	show func(v any) (title string, form writeForm)) error {
 	v, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
 	if err != nil {
 		return err
 	}
 	title, form := show(v)
-	return c.render(rq, http.StatusOK, page, title, form)
+	return c.renderForm(rq, http.StatusOK, page, title, form)
 }
 
 // registryRead is the read of the registry entry of that kind and id
@@ -142,7 +143,7 @@ func (c *Console) registryRead(rq *request, kind, id string) func() error {
 
 // saved ends a registry form: a write goes on to next; input errors and
 // delegation come back to the form with what was typed.
-func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f interface{ setErrors(fieldErrors) }) error {
+func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f writeForm) error {
 	if err == nil {
 		return c.afterWrite(rq, res, next)
 	}
@@ -150,8 +151,20 @@ func (c *Console) saved(rq *request, res commands.Result, err error, next, page,
 	if !ok {
 		return err
 	}
-	f.setErrors(fe)
-	return c.render(rq, status, page, title, f)
+	f.state().Errors = fe
+	return c.renderForm(rq, status, page, title, f)
+}
+
+// mayWriteScoped is mayWrite of the forms of a registry scoped by role
+// (domini, tipi pendenza): a record's form as write, the operation of its
+// save, decides for that record; the blank form, whose id is still to be
+// typed, is offered to whoever holds the right that write needs from
+// some role (Anagrafica Creditore W), and the save decides the id.
+func mayWriteScoped(p domain.Principal, isNew bool, write func() error) error {
+	if isNew {
+		return operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil)
+	}
+	return write()
 }
 
 // --- tipi pendenza ---
@@ -160,12 +173,16 @@ type tipoForm struct {
 	New, Enabled, Spontaneous bool
 	IDTipoPendenza            string
 	Descrizione               string
-	formErrors                // the errors of its last submission
+	formState
+}
+
+// mayWrite: PUT /tipiPendenza/{idTipoPendenza} (operations.WriteTipoPendenza).
+func (f *tipoForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
+	return mayWriteScoped(p, f.New, func() error { return operations.WriteTipoPendenza(p, f.IDTipoPendenza, nil) })
 }
 
 func (c *Console) listTipi(rq *request) error {
-	svc := domain.ServiceAnagraficaCreditore
-	return registryList(c, rq, svc, "Tipi pendenza", &table{Caption: "Tipi pendenza", Empty: "Nessun tipo pendenza.",
+	return registryList(c, rq, &tipoForm{New: true}, "Tipi pendenza", &table{Caption: "Tipi pendenza", Empty: "Nessun tipo pendenza.",
 		Headers: []string{"idTipoPendenza", "Descrizione", "Abilitato", "Pagamento spontaneo"}},
 		link{Href: "/console/tipi?nuovo", Label: "Registra un nuovo tipo pendenza"},
 		func() ([]events.PendenzaTypeRegistered, error) { return c.anagrafica().ListTipi(rq.p) },
@@ -175,13 +192,12 @@ func (c *Console) listTipi(rq *request) error {
 }
 
 func (c *Console) newTipo(rq *request) error {
-	return c.registryNew(rq, domain.ServiceAnagraficaCreditore, "tipo.html", "Nuovo tipo pendenza",
-		func() any { return &tipoForm{New: true, Enabled: true} })
+	return c.registryNew(rq, "tipo.html", "Nuovo tipo pendenza", &tipoForm{New: true, Enabled: true})
 }
 
 func (c *Console) formTipo(rq *request) error {
 	return c.registryForm(rq, "tipo", rq.r.PathValue("id"), "tipo.html",
-		func(v any) (string, any) {
+		func(v any) (string, writeForm) {
 			t := v.(events.PendenzaTypeRegistered)
 			return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
 				Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous}
@@ -210,7 +226,12 @@ type operatoreForm struct {
 	RagioneSociale string
 	Roles          []string
 	AllRoles       []string
-	formErrors     // the errors of its last submission
+	formState
+}
+
+// mayWrite: PUT /operatori/{principal} (operations.WriteRegistry).
+func (f *operatoreForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
+	return operations.WriteRegistry(p, domain.RegistryOperatori, nil)
 }
 
 // roleChoices are the roles a form offers p: every role when p may list
@@ -229,7 +250,7 @@ func (c *Console) roleChoices(p domain.Principal, held []string) []string {
 
 func (c *Console) listOperatori(rq *request) error {
 	reg := domain.RegistryOperatori
-	return registryList(c, rq, reg.Service(), "Operatori", &table{Caption: "Operatori", Empty: "Nessun operatore.",
+	return registryList(c, rq, &operatoreForm{New: true}, "Operatori", &table{Caption: "Operatori", Empty: "Nessun operatore.",
 		Headers: []string{"Principal", "Ragione sociale", "Abilitato", "Ruoli"}},
 		link{Href: "/console/operatori?nuovo", Label: "Registra un nuovo operatore"},
 		readAll(rq.p, reg, c.deps.Model.Operators),
@@ -240,13 +261,13 @@ func (c *Console) listOperatori(rq *request) error {
 }
 
 func (c *Console) newOperatore(rq *request) error {
-	return c.registryNew(rq, domain.RegistryOperatori.Service(), "operatore.html", "Nuovo operatore",
-		func() any { return &operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)} })
+	return c.registryNew(rq, "operatore.html", "Nuovo operatore",
+		&operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)})
 }
 
 func (c *Console) formOperatore(rq *request) error {
 	return c.registryForm(rq, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
-		func(v any) (string, any) {
+		func(v any) (string, writeForm) {
 			o := v.(*projections.Operator)
 			return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
 				RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles)}
@@ -290,15 +311,20 @@ type aclRow struct {
 }
 
 type ruoloForm struct {
-	New        bool
-	IDRuolo    string
-	Grid       []aclRow
-	Domini     []string
-	Unita      string // units of entities covered only in some (formUnits)
-	Tipi       []string
-	Entities   []option
-	Types      []option
-	formErrors // the errors of its last submission
+	New      bool
+	IDRuolo  string
+	Grid     []aclRow
+	Domini   []string
+	Unita    string // units of entities covered only in some (formUnits)
+	Tipi     []string
+	Entities []option
+	Types    []option
+	formState
+}
+
+// mayWrite: PUT /ruoli/{idRuolo} (operations.WriteRegistry).
+func (f *ruoloForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
+	return operations.WriteRegistry(p, domain.RegistryRuoli, nil)
 }
 
 // fill builds the grid from acl and the pickers, marking what p lacks.
@@ -328,7 +354,7 @@ func itoa(i int) string {
 
 func (c *Console) listRuoli(rq *request) error {
 	reg := domain.RegistryRuoli
-	return registryList(c, rq, reg.Service(), "Ruoli", &table{Caption: "Ruoli", Empty: "Nessun ruolo.",
+	return registryList(c, rq, &ruoloForm{New: true}, "Ruoli", &table{Caption: "Ruoli", Empty: "Nessun ruolo.",
 		Headers: []string{"idRuolo", "Domini", "Tipi pendenza"}},
 		link{Href: "/console/ruoli?nuovo", Label: "Definisci un nuovo ruolo"},
 		readAll(rq.p, reg, c.deps.Model.Roles),
@@ -339,17 +365,14 @@ func (c *Console) listRuoli(rq *request) error {
 }
 
 func (c *Console) newRuolo(rq *request) error {
-	return c.registryNew(rq, domain.RegistryRuoli.Service(), "ruolo.html", "Nuovo ruolo",
-		func() any {
-			f := &ruoloForm{New: true}
-			c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
-			return f
-		})
+	f := &ruoloForm{New: true}
+	c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
+	return c.registryNew(rq, "ruolo.html", "Nuovo ruolo", f)
 }
 
 func (c *Console) formRuolo(rq *request) error {
 	return c.registryForm(rq, "ruolo", rq.r.PathValue("id"), "ruolo.html",
-		func(v any) (string, any) {
+		func(v any) (string, writeForm) {
 			r := v.(*projections.RoleRecord)
 			f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
 			c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
@@ -403,12 +426,17 @@ type intermediarioForm struct {
 	IDIntermediario    string
 	Denominazione      string
 	ConnectorPrincipal string
-	formErrors         // the errors of its last submission
+	formState
+}
+
+// mayWrite: PUT /intermediari/{idIntermediario} (operations.WriteRegistry).
+func (f *intermediarioForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
+	return operations.WriteRegistry(p, domain.RegistryIntermediari, nil)
 }
 
 func (c *Console) listIntermediari(rq *request) error {
 	reg := domain.RegistryIntermediari
-	return registryList(c, rq, reg.Service(), "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
+	return registryList(c, rq, &intermediarioForm{New: true}, "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
 		Headers: []string{"idIntermediario", "Denominazione", "Abilitato", "Principal del connettore"}},
 		link{Href: "/console/intermediari?nuovo", Label: "Registra un nuovo intermediario"},
 		readAll(rq.p, reg, c.deps.Model.Intermediaries),
@@ -420,13 +448,12 @@ func (c *Console) listIntermediari(rq *request) error {
 }
 
 func (c *Console) newIntermediario(rq *request) error {
-	return c.registryNew(rq, domain.RegistryIntermediari.Service(), "intermediario.html", "Nuovo intermediario",
-		func() any { return &intermediarioForm{New: true, Enabled: true} })
+	return c.registryNew(rq, "intermediario.html", "Nuovo intermediario", &intermediarioForm{New: true, Enabled: true})
 }
 
 func (c *Console) formIntermediario(rq *request) error {
 	return c.registryForm(rq, "intermediario", rq.r.PathValue("id"), "intermediario.html",
-		func(v any) (string, any) {
+		func(v any) (string, writeForm) {
 			e := v.(*projections.Intermediary).Event
 			return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,
 				Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal}

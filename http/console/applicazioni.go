@@ -20,7 +20,7 @@ import (
 func (c *Console) applicazioni() applicazioniOps { return c.ops }
 
 func (c *Console) listApplicazioni(rq *request) error {
-	return registryList(c, rq, domain.RegistryApplicazioni.Service(), "Applicazioni",
+	return registryList(c, rq, &appForm{New: true}, "Applicazioni",
 		&table{Caption: "Applicazioni registrate", Empty: "Nessuna applicazione.",
 			Headers: []string{"idA2A", "Principal", "Abilitata", "API autorizzate"}},
 		link{Href: "/console/applicazioni?nuova", Label: "Registra una nuova applicazione", ID: "nuova-applicazione"},
@@ -81,8 +81,17 @@ type appForm struct {
 	Roles     []string
 	AllRoles  []string
 	Grants    []grantForm
-	Errors    fieldErrors
-	CanWrite  bool
+	formState
+}
+
+// mayWrite: PUT /applicazioni/{idA2A} (operations.WriteApplicazione); the
+// blank form, whose idA2A is still to be typed, to whoever passes that
+// write's gate (operations.WriteRegistry), and the save decides the id.
+func (f *appForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
+	if f.New {
+		return operations.WriteRegistry(p, domain.RegistryApplicazioni, nil)
+	}
+	return operations.WriteApplicazione(p, f.IDA2A, nil)
 }
 
 var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", domain.APIPendenze: "API Pendenze",
@@ -102,7 +111,6 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
 		}
 	}
-	f.CanWrite = operations.WriteRegistry(p, domain.RegistryApplicazioni, nil) == nil
 	if f.Auth == "ssl" && f.Principal != "" {
 		if can, err := domain.CanonicalDN(f.Principal); err == nil {
 			f.Canonical = can
@@ -157,13 +165,10 @@ func formOf(a *projections.Application) appForm {
 }
 
 func (c *Console) newApplicazione(rq *request) error {
-	if err := operations.WriteRegistry(rq.p, domain.RegistryApplicazioni, nil); err != nil {
-		return err
-	}
 	f := formOf(&projections.Application{Enabled: true})
 	f.New = true
 	c.pickers(&f, rq.p)
-	return c.render(rq, http.StatusOK, "applicazione.html", "Nuova applicazione", f)
+	return c.registryNew(rq, "applicazione.html", "Nuova applicazione", &f)
 }
 
 func (c *Console) editApplicazione(rq *request) error {
@@ -173,7 +178,7 @@ func (c *Console) editApplicazione(rq *request) error {
 	}
 	f := formOf(a)
 	c.pickers(&f, rq.p)
-	return c.render(rq, http.StatusOK, "applicazione.html", "Applicazione "+a.IDA2A, f)
+	return c.renderForm(rq, http.StatusOK, "applicazione.html", "Applicazione "+a.IDA2A, &f)
 }
 
 // saveApplicazione turns the form into PutApplication. A password left
@@ -181,7 +186,7 @@ func (c *Console) editApplicazione(rq *request) error {
 func (c *Console) saveApplicazione(rq *request) error {
 	pf := rq.r.PostForm
 	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
-		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], Errors: fieldErrors{}}
+		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], formState: formState{Errors: fieldErrors{}}}
 	// The form does not show the personal role nor GovPay's other fields:
 	// they stay as stored.
 	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, KeepFields: true,
@@ -228,8 +233,8 @@ func (c *Console) saveApplicazione(rq *request) error {
 		}
 		f.Errors = fe
 		c.pickers(&f, rq.p)
-		return c.render(rq, status, "applicazione.html", "Applicazione", f)
+		return c.renderForm(rq, status, "applicazione.html", "Applicazione", &f)
 	}
 	c.pickers(&f, rq.p)
-	return c.render(rq, http.StatusBadRequest, "applicazione.html", "Applicazione", f)
+	return c.renderForm(rq, http.StatusBadRequest, "applicazione.html", "Applicazione", &f)
 }

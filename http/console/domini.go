@@ -7,6 +7,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // The Domini page: the creditor entities in the operator's scope.
@@ -17,13 +18,21 @@ type dominioForm struct {
 	RagioneSociale  string
 	IDIntermediario string
 	Enabled         bool
-	Errors          fieldErrors
+	formState
+}
+
+// mayWrite: PUT /domini/{idDominio} (operations.WriteEntity) as the
+// entity's page decides it, before the body: the intermediary the save
+// names is decided when it is sent (a typo there is the save's 422, not a
+// read-only form).
+func (f *dominioForm) mayWrite(p domain.Principal, m *projections.ReadModel) error {
+	return mayWriteScoped(p, f.New, func() error { return operations.WriteEntity(m, p, f.IDDominio, "", nil) })
 }
 
 func (c *Console) domini() dominiOps { return c.ops }
 
 func (c *Console) listDomini(rq *request) error {
-	return registryList(c, rq, domain.ServiceAnagraficaCreditore, "Domini",
+	return registryList(c, rq, &dominioForm{New: true}, "Domini",
 		&table{Caption: "Enti creditori nel tuo ambito", Empty: "Nessun dominio.",
 			Headers: []string{"idDominio", "Ragione sociale", "Intermediario", "Abilitato"}},
 		link{Href: "/console/domini?nuovo", Label: "Registra un nuovo dominio"},
@@ -35,10 +44,7 @@ func (c *Console) listDomini(rq *request) error {
 }
 
 func (c *Console) newDominio(rq *request) error {
-	if err := operations.UseService(rq.p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil); err != nil {
-		return err
-	}
-	return c.render(rq, http.StatusOK, "dominio.html", "Nuovo dominio", dominioForm{New: true, Enabled: true})
+	return c.registryNew(rq, "dominio.html", "Nuovo dominio", &dominioForm{New: true, Enabled: true})
 }
 
 func (c *Console) editDominio(rq *request) error {
@@ -46,13 +52,13 @@ func (c *Console) editDominio(rq *request) error {
 	if err != nil {
 		return err
 	}
-	return c.render(rq, http.StatusOK, "dominio.html", "Dominio "+e.IDDominio, dominioForm{IDDominio: e.IDDominio,
+	return c.renderForm(rq, http.StatusOK, "dominio.html", "Dominio "+e.IDDominio, &dominioForm{IDDominio: e.IDDominio,
 		RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled})
 }
 
 func (c *Console) saveDominio(rq *request) error {
 	pf := rq.r.PostForm
-	f := dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
+	f := &dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
 		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on"}
 	var res commands.Result
 	err := unregistered(f.New, "idDominio", func() error { _, err := c.domini().GetDominio(rq.p, f.IDDominio); return err })
@@ -61,13 +67,5 @@ func (c *Console) saveDominio(rq *request) error {
 		res, err = c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
 			RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true})
 	}
-	if err == nil {
-		return c.afterWrite(rq, res, "/console/domini")
-	}
-	fe, status, ok := formError(err)
-	if !ok {
-		return err
-	}
-	f.Errors = fe
-	return c.render(rq, status, "dominio.html", "Dominio", f)
+	return c.saved(rq, res, err, "/console/domini", "dominio.html", "Dominio", f)
 }

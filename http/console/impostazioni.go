@@ -5,7 +5,9 @@ import (
 	"strconv"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // The Impostazioni page: the protection of the public Pagamento API. The
@@ -20,8 +22,12 @@ type protezioneForm struct {
 	Parametro  string
 	DenyOnFail bool
 	TimeoutMs  string
-	Errors     fieldErrors
-	CanWrite   bool
+	formState
+}
+
+// mayWrite: PUT /configurazioni/hardening (operations.WriteConfigurazione).
+func (f *protezioneForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
+	return operations.WriteConfigurazione(p, nil)
 }
 
 func (c *Console) impostazioniOps() impostazioniOps { return c.ops }
@@ -38,15 +44,14 @@ func (c *Console) impostazioni(rq *request) error {
 	if cp.Parametro == "" {
 		f.Parametro, f.DenyOnFail, f.TimeoutMs = commands.DefaultCaptchaParam, true, strconv.Itoa(commands.DefaultCaptchaTimeout)
 	}
-	f.CanWrite = operations.WriteConfigurazione(rq.p, nil) == nil
-	return c.render(rq, http.StatusOK, "impostazioni.html", "Impostazioni", f)
+	return c.renderForm(rq, http.StatusOK, "impostazioni.html", "Impostazioni", &f)
 }
 
 func (c *Console) saveImpostazioni(rq *request) error {
 	pf := rq.r.PostForm
 	f := protezioneForm{Enabled: pf.Get("abilitato") == "on", ServerURL: pf.Get("serverURL"), Soglia: pf.Get("soglia"),
 		Parametro: pf.Get("parametro"), DenyOnFail: pf.Get("denyOnFail") == "on", TimeoutMs: pf.Get("timeoutMs"),
-		Errors: fieldErrors{}}
+		formState: formState{Errors: fieldErrors{}}}
 	in := commands.ConfigureProtection{Enabled: f.Enabled, Captcha: commands.CaptchaInput{ServerURL: f.ServerURL,
 		SecretKey: pf.Get("secretKey"), Parametro: &f.Parametro, DenyOnFail: &f.DenyOnFail}}
 	if f.Soglia != "" {
@@ -83,6 +88,5 @@ func (c *Console) saveImpostazioni(rq *request) error {
 		return err
 	}
 	f.SecretSet = pr.Captcha.SecretKey != ""
-	f.CanWrite = operations.WriteConfigurazione(rq.p, nil) == nil
-	return c.render(rq, status, "impostazioni.html", "Impostazioni", f)
+	return c.renderForm(rq, status, "impostazioni.html", "Impostazioni", &f)
 }

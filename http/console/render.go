@@ -13,6 +13,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
 )
 
 var funcs = template.FuncMap{
@@ -195,11 +196,34 @@ func (c *Console) fail(rq *request, err error) {
 // fieldErrors are the form's messages by field name ("" for the form).
 type fieldErrors map[string]string
 
-// formErrors is embedded by the registry forms: the errors of the last
-// submission, set by Console.saved.
-type formErrors struct{ Errors fieldErrors }
+// formState is embedded by the forms that write (a registry's record or
+// blank form, the settings): the errors of the last submission (set by
+// Console.saved) and whether the caller may save the form, set by
+// Console.renderForm from the form's mayWrite.
+type formState struct {
+	Errors   fieldErrors
+	CanWrite bool
+}
 
-func (f *formErrors) setErrors(e fieldErrors) { f.Errors = e }
+func (f *formState) state() *formState { return f }
+
+// writeForm is a form that writes. mayWrite is the decision of its save
+// for p: the operation of package operations that the command behind it
+// is authorized by (for the record the form shows), or for a blank form
+// the part of it that needs no id. It decides what the page offers; the
+// save is decided again by the command when it is sent.
+type writeForm interface {
+	mayWrite(p domain.Principal, m *projections.ReadModel) error
+	state() *formState
+}
+
+// renderForm renders a form that writes, editable with its Salva button
+// when p may save it (f.mayWrite), else read-only: its fields disabled
+// and no Salva (templates "modulo" and "salva" in layout.html).
+func (c *Console) renderForm(rq *request, status int, page, title string, f writeForm) error {
+	f.state().CanWrite = f.mayWrite(rq.p, c.deps.Model) == nil
+	return c.render(rq, status, page, title, f)
+}
 
 // campo is one labelled input of a form (template "campo" in
 // layout.html): the error the last submission got on it is shown next to
@@ -239,11 +263,17 @@ func newCasella(name, label string, checked bool) casella {
 
 // modulo opens a console form (template "modulo" in layout.html): the
 // error of the whole form, if any, announced first, then the form posting
-// to Action with the session's CSRF token, the same way on every form.
-type modulo struct{ Action, ID, Error, CSRF string }
+// to Action with the session's CSRF token, the same way on every form. A
+// form the caller may not save (editable false) opens read-only: its
+// fields in a disabled fieldset that says why, closed by template "salva"
+// instead of the Salva button.
+type modulo struct {
+	Action, ID, Error, CSRF string
+	ReadOnly                bool
+}
 
-func newModulo(action, id string, errs fieldErrors, csrf string) modulo {
-	return modulo{Action: action, ID: id, Error: errs[""], CSRF: csrf}
+func newModulo(action, id string, errs fieldErrors, editable bool, csrf string) modulo {
+	return modulo{Action: action, ID: id, Error: errs[""], CSRF: csrf, ReadOnly: !editable}
 }
 
 // readonlyIf is the campo option "readonly" when readonly holds, else no
