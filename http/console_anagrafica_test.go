@@ -214,14 +214,6 @@ func TestConsoleRegisterNewKeepsARegisteredRecord(t *testing.T) {
 		"connettoreNodo": map[string]any{"principal": "nodo9", "password": "nodo9-secret"}}, asAdmin())
 	cc := w.consoleClient(t)
 	cc.login(adminUser, adminPass)
-	last := func(t *testing.T) uint64 {
-		t.Helper()
-		pos, err := w.store.LastPosition(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return uint64(pos)
-	}
 	for _, c := range []struct {
 		name, blank, list, marker, field string
 		form                             url.Values
@@ -241,10 +233,10 @@ func TestConsoleRegisterNewKeepsARegisteredRecord(t *testing.T) {
 			grantForm("appA", "appSostituto", pw, true, nil)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			before := last(t)
+			before := w.logEnd(t)
 			cc.get(c.blank)
 			cc.post(c.list, c.form).expect(t, 409, "già registrato", `aria-describedby="err-`+c.field+`"`)
-			if after := last(t); after != before {
+			if after := w.logEnd(t); after != before {
 				t.Fatalf("the refused registration wrote: the log moved from %d to %d", before, after)
 			}
 			c.form.Del(c.marker) // the record's own page
@@ -278,14 +270,6 @@ func TestConsoleRecordFormsReadOnlyWithoutWrite(t *testing.T) {
 		"connettoreNodo": map[string]any{"principal": "nodo1", "password": "nodo1-secret"}}, asAdmin())
 	w.putRole(t, "creditoreD1T1", acl{aclOf("Anagrafica Creditore", "R", "W")}, []string{d1}, []string{t1})
 	w.putOperator(t, "opScoped", pw, true, "readOnly", "creditoreD1T1")
-	last := func(t *testing.T) uint64 {
-		t.Helper()
-		pos, err := w.store.LastPosition(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return uint64(pos)
-	}
 	const readOnly = `<fieldset class="sola-lettura" disabled>`
 	clients := map[string]*consoleClient{}
 	for _, user := range []string{adminUser, "opRO", "opScoped"} {
@@ -326,9 +310,9 @@ func TestConsoleRecordFormsReadOnlyWithoutWrite(t *testing.T) {
 			page := reader.get(c.page)
 			page.expect(t, 200, c.data, readOnly, `<legend id="sola-lettura">`)
 			page.lacks(t, `id="salva"`, "Puoi concedere", "Puoi autorizzare")
-			before := last(t)
+			before := w.logEnd(t)
 			reader.post(c.list, maps.Clone(c.form)).expect(t, 403, "403000")
-			if after := last(t); after != before {
+			if after := w.logEnd(t); after != before {
 				t.Fatalf("%s's refused save wrote: the log moved from %d to %d", c.reader, before, after)
 			}
 

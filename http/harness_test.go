@@ -84,14 +84,20 @@ func (s hookedStore) Append(ctx context.Context, stream string, expected events.
 // event, once its own event came back through the log.
 func (h *harness) logCaughtUp(t testing.TB) {
 	t.Helper()
-	ctx := context.Background()
-	last, err := h.store.LastPosition(ctx)
+	if err := h.log.WaitFor(context.Background(), h.logEnd(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// logEnd is the log's last position: a test compares it before and after
+// a request to tell whether anything was written.
+func (h *harness) logEnd(t testing.TB) events.Position {
+	t.Helper()
+	last, err := h.store.LastPosition(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.log.WaitFor(ctx, last); err != nil {
-		t.Fatal(err)
-	}
+	return last
 }
 
 // withVerifiableLog keeps the service's verifiable log, with a signing key

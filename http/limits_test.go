@@ -176,17 +176,10 @@ func TestFieldLimitsRefusedBeforeAnyEvent(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			before, err := h.store.LastPosition(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
+			before := h.logEnd(t)
 			res := h.do(t, "PUT", c.path, c.body, asAdmin())
 			res.expect(t, c.status, "SINTASSI")
-			after, err := h.store.LastPosition(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if after != before {
+			if after := h.logEnd(t); after != before {
 				t.Errorf("the log moved from %d to %d", before, after)
 			}
 		})
