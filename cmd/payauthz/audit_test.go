@@ -151,17 +151,14 @@ func mustRun(t *testing.T, args ...string) string {
 	return out
 }
 
-func lastPosition(t *testing.T, dir string) events.Position {
+func lastPosition(t *testing.T, dir string) (p events.Position) {
 	t.Helper()
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.LastPosition(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	withDataDir(t, dir, true, func(s *jetstream.Store) {
+		var err error
+		if p, err = s.LastPosition(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
 	return p
 }
 
@@ -290,15 +287,12 @@ func TestAuditCLI(t *testing.T) {
 		if got := lastPosition(t, l.dir); got != l.last {
 			t.Fatalf("the log moved from %d to %d", l.last, got)
 		}
-		s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: l.dir, ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		_, err = s.Append(context.Background(), "x", events.ExpectNoStream(), events.Record{Event: events.PendenzaTypeRegistered{IDTipoPendenza: "X"}})
-		if !errors.Is(err, events.ErrReadOnly) {
-			t.Fatalf("append on a read-only store: %v", err)
-		}
+		withDataDir(t, l.dir, true, func(s *jetstream.Store) {
+			_, err := s.Append(context.Background(), "x", events.ExpectNoStream(), events.Record{Event: events.PendenzaTypeRegistered{IDTipoPendenza: "X"}})
+			if !errors.Is(err, events.ErrReadOnly) {
+				t.Fatalf("append on a read-only store: %v", err)
+			}
+		})
 	})
 }
 

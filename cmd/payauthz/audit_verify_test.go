@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -137,13 +136,8 @@ func getText(t *testing.T, url string) string {
 // (signing key, snapshots) copied as a restored backup would be.
 func rewrite(t *testing.T, data string, pos uint64) string {
 	t.Helper()
-	ctx := context.Background()
-	src, err := jetstream.Open(ctx, jetstream.Config{DataDir: data, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	commits := logtreetest.Commits(t, src)
-	_ = src.Close()
+	var commits [][]events.Envelope
+	withDataDir(t, data, true, func(s *jetstream.Store) { commits = logtreetest.Commits(t, s) })
 	changed := false
 	for _, c := range commits {
 		if uint64(c[0].Position) == pos {
@@ -156,12 +150,7 @@ func rewrite(t *testing.T, data string, pos uint64) string {
 		t.Fatalf("no event at position %d", pos)
 	}
 	out := filepath.Join(t.TempDir(), "data")
-	dst, err := jetstream.Open(ctx, jetstream.Config{DataDir: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logtreetest.Copy(t, commits, dst)
-	_ = dst.Close()
+	withDataDir(t, out, false, func(s *jetstream.Store) { logtreetest.Copy(t, commits, s) })
 	for _, f := range []string{"log-signing.key", "session.key", "snapshots"} {
 		copyPath(t, filepath.Join(data, f), filepath.Join(out, f))
 	}

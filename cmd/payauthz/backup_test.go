@@ -22,19 +22,16 @@ import (
 // readAll returns every envelope of the log in dir.
 func readAll(t *testing.T, dir string) []events.Envelope {
 	t.Helper()
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	var out []events.Envelope
-	if err := s.Read(context.Background(), 0, func(_ context.Context, e events.Envelope) error {
-		e.Event = nil
-		out = append(out, e)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	withDataDir(t, dir, true, func(s *jetstream.Store) {
+		if err := s.Read(context.Background(), 0, func(_ context.Context, e events.Envelope) error {
+			e.Event = nil
+			out = append(out, e)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	return out
 }
 
@@ -42,18 +39,22 @@ func readAll(t *testing.T, dir string) []events.Envelope {
 // their snapshot body.
 func snapshotOf(t *testing.T, dir string) []byte { return snapshotAt(t, dir, projections.Until{}) }
 
+// rebuilt is every read model rebuilt from the log in dir up to u.
+func rebuilt(t *testing.T, dir string, u projections.Until) (m *projections.ReadModel) {
+	t.Helper()
+	withDataDir(t, dir, true, func(s *jetstream.Store) {
+		var err error
+		if m, _, err = projections.Rebuild(context.Background(), s, u, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return m
+}
+
 // snapshotAt is snapshotOf up to a point of the log.
 func snapshotAt(t *testing.T, dir string, u projections.Until) []byte {
 	t.Helper()
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	m, _, err := projections.Rebuild(context.Background(), s, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := rebuilt(t, dir, u)
 	out := t.TempDir()
 	if _, err := m.WriteSnapshot(out); err != nil {
 		t.Fatal(err)
@@ -389,15 +390,7 @@ func TestRestoreRefusesADataDirWithSnapshots(t *testing.T) {
 	mustRun(t, "backup", "--data-dir", l.dir, "--to", file)
 
 	dir := filepath.Join(t.TempDir(), "data")
-	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: other.dir, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _, err := projections.Rebuild(context.Background(), s, projections.Until{}, nil)
-	s.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := rebuilt(t, other.dir, projections.Until{})
 	if _, err := m.WriteSnapshot(filepath.Join(dir, "snapshots")); err != nil {
 		t.Fatal(err)
 	}

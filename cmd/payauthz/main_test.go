@@ -266,21 +266,27 @@ func TestFirstStartGeneratesAdminPassword(t *testing.T) {
 	}
 }
 
+// withDataDir runs f on the log in the data dir of a service that is not
+// running (read-only when readOnly), closed again when f returns.
+func withDataDir(t *testing.T, dir string, readOnly bool, f func(s *jetstream.Store)) {
+	t.Helper()
+	s, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir, ReadOnly: readOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f(s)
+}
+
 // appendToDataDir appends rec as a new stream of the log in the data dir
 // of a service that is not running, as no command of ours would write it.
 func appendToDataDir(t *testing.T, data, stream string, rec events.Record) {
 	t.Helper()
-	store, err := jetstream.Open(t.Context(), jetstream.Config{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = store.Append(t.Context(), stream, events.ExpectNoStream(), rec)
-	if cerr := store.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	withDataDir(t, data, false, func(s *jetstream.Store) {
+		if _, err := s.Append(t.Context(), stream, events.ExpectNoStream(), rec); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // A first start that appended the role Amministratore and failed before

@@ -141,24 +141,18 @@ func TestSignalDuringStartupStopsCleanly(t *testing.T) {
 	}
 	c.stop(t)
 
-	store, err := jetstream.Open(context.Background(), jetstream.Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	last, err := store.LastPosition(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	logged = syncBuffer{}
-	if m, err := loadModel(signalled, cfg, store, last, slog.New(slog.NewJSONHandler(&logged, nil))); !errors.Is(err, context.Canceled) || m != nil {
-		t.Fatalf("snapshot check interrupted: %v, want context.Canceled\n%s", err, &logged)
-	}
-	if strings.Contains(logged.String(), "ignoring") {
-		t.Fatalf("an interrupted snapshot check was taken for an unusable snapshot:\n%s", &logged)
-	}
-	m, err := loadModel(context.Background(), cfg, store, last, slog.New(slog.NewJSONHandler(&logged, nil)))
-	if err != nil || m.AppliedPosition() == 0 {
-		t.Fatalf("the snapshot: %v, want it loaded\n%s", err, &logged)
-	}
+	last := lastPosition(t, dir)
+	withDataDir(t, dir, true, func(store *jetstream.Store) {
+		logged = syncBuffer{}
+		if m, err := loadModel(signalled, cfg, store, last, slog.New(slog.NewJSONHandler(&logged, nil))); !errors.Is(err, context.Canceled) || m != nil {
+			t.Fatalf("snapshot check interrupted: %v, want context.Canceled\n%s", err, &logged)
+		}
+		if strings.Contains(logged.String(), "ignoring") {
+			t.Fatalf("an interrupted snapshot check was taken for an unusable snapshot:\n%s", &logged)
+		}
+		m, err := loadModel(context.Background(), cfg, store, last, slog.New(slog.NewJSONHandler(&logged, nil)))
+		if err != nil || m.AppliedPosition() == 0 {
+			t.Fatalf("the snapshot: %v, want it loaded\n%s", err, &logged)
+		}
+	})
 }
