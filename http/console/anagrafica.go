@@ -133,7 +133,7 @@ func (c *Console) registryForm(rq *request, kind, id, page string,
 }
 
 // registryRead is the read of the registry entry of that kind and id
-// (ReadRegistry) as unregistered takes it.
+// (ReadRegistry) as save takes it.
 func (c *Console) registryRead(rq *request, kind, id string) func() error {
 	return func() error {
 		_, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
@@ -208,13 +208,11 @@ func (c *Console) saveTipo(rq *request) error {
 	pf := rq.r.PostForm
 	f := &tipoForm{New: pf.Get("nuovo") == "1", IDTipoPendenza: pf.Get("idTipoPendenza"), Descrizione: pf.Get("descrizione"),
 		Enabled: pf.Get("abilitato") == "on", Spontaneous: pf.Get("pagamentoSpontaneo") == "on"}
-	var res commands.Result
-	err := unregistered(f.New, "idTipoPendenza", c.registryRead(rq, "tipo", f.IDTipoPendenza))
-	if err == nil {
+	res, err := save(f.New, "idTipoPendenza", c.registryRead(rq, "tipo", f.IDTipoPendenza), func() (commands.Result, error) {
 		// The form edits what it shows; GovPay's other fields stay as stored.
-		res, err = c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
+		return c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
 			Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true})
-	}
+	})
 	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f)
 }
 
@@ -288,11 +286,9 @@ func (c *Console) saveOperatore(rq *request) error {
 	if pw := pf.Get("password"); pw != "" {
 		in.Password = &pw
 	}
-	var res commands.Result
-	err := unregistered(f.New, "principal", c.registryRead(rq, "operatore", f.Principal))
-	if err == nil {
-		res, err = c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
-	}
+	res, err := save(f.New, "principal", c.registryRead(rq, "operatore", f.Principal), func() (commands.Result, error) {
+		return c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
+	})
 	return c.saved(rq, res, err, "/console/operatori", "operatore.html", "Operatore", f)
 }
 
@@ -411,11 +407,9 @@ func (c *Console) saveRuolo(rq *request) error {
 		}
 	}
 	c.fillRuolo(f, rq.p, checked)
-	var res commands.Result
-	err := unregistered(f.New, "idRuolo", c.registryRead(rq, "ruolo", f.IDRuolo))
-	if err == nil {
-		res, err = c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
-	}
+	res, err := save(f.New, "idRuolo", c.registryRead(rq, "ruolo", f.IDRuolo), func() (commands.Result, error) {
+		return c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
+	})
 	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", "Ruolo", f)
 }
 
@@ -469,10 +463,8 @@ func (c *Console) saveIntermediario(rq *request) error {
 	if pw := pf.Get("connettorePassword"); pw != "" {
 		in.ConnectorPassword = &pw
 	}
-	var res commands.Result
-	err := unregistered(f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario))
-	if err == nil {
-		res, err = c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
-	}
+	res, err := save(f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario), func() (commands.Result, error) {
+		return c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
+	})
 	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", "Intermediario", f)
 }

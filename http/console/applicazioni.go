@@ -219,11 +219,10 @@ func (c *Console) saveApplicazione(rq *request) error {
 		f.Grants = append(f.Grants, g)
 	}
 	if len(f.Errors) == 0 {
-		var res commands.Result
-		err := unregistered(f.New, "idA2A", func() error { _, err := c.applicazioni().GetApplicazione(rq.p, f.IDA2A); return err })
-		if err == nil {
-			res, err = c.applicazioni().PutApplicazione(rq.r.Context(), rq.actor(), in)
-		}
+		read := func() error { _, err := c.applicazioni().GetApplicazione(rq.p, f.IDA2A); return err }
+		res, err := save(f.New, "idA2A", read, func() (commands.Result, error) {
+			return c.applicazioni().PutApplicazione(rq.r.Context(), rq.actor(), in)
+		})
 		if err == nil {
 			return c.afterWrite(rq, res, "/console/applicazioni/"+f.IDA2A)
 		}

@@ -60,12 +60,11 @@ func (c *Console) saveDominio(rq *request) error {
 	pf := rq.r.PostForm
 	f := &dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
 		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on"}
-	var res commands.Result
-	err := unregistered(f.New, "idDominio", func() error { _, err := c.domini().GetDominio(rq.p, f.IDDominio); return err })
-	if err == nil {
+	read := func() error { _, err := c.domini().GetDominio(rq.p, f.IDDominio); return err }
+	res, err := save(f.New, "idDominio", read, func() (commands.Result, error) {
 		// The form edits what it shows; GovPay's other fields stay as stored.
-		res, err = c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
+		return c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
 			RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true})
-	}
+	})
 	return c.saved(rq, res, err, "/console/domini", "dominio.html", "Dominio", f)
 }

@@ -344,15 +344,16 @@ type registeredError struct{ field string }
 
 func (e *registeredError) Error() string { return "console: " + e.field + " is registered already" }
 
-// unregistered returns a *registeredError on the key field when the form
-// registers a new record (isNew) and read, the record page's read, finds
-// one under its id. A record the caller may not read is not found so: the
-// write's own decision then answers, which tells nothing of it.
-func unregistered(isNew bool, field string, read func() error) error {
+// save runs write, the save of a registry form, unless the form registers
+// a new record (isNew) and read, the record page's read, finds one under
+// its id: a *registeredError on the key field then, and nothing written.
+// A record the caller may not read is not found so: the write's own
+// decision then answers, which tells nothing of it.
+func save(isNew bool, field string, read func() error, write func() (commands.Result, error)) (commands.Result, error) {
 	if isNew && read() == nil {
-		return &registeredError{field: field}
+		return commands.Result{}, &registeredError{field: field}
 	}
-	return nil
+	return write()
 }
 
 // fieldOf maps a command's field name to the form's input name.
