@@ -218,23 +218,27 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 
 // paramsStruct builds a struct type whose tagged fields are the path
 // parameters of path, the given query parameters and the consistency
-// token's header, with their formats: the operation's own (opParams, for
-// query parameters), else paramSchemas'. The i-th path parameter has the
+// token's header, with their formats: the operation's own (opParams:
+// "path:name" for a path parameter, name for a query parameter), else
+// paramSchemas'. The i-th path parameter has the
 // schema of the i-th parameter of routePath, the route's own, and names
 // it when path names another.
 func paramsStruct(path, routePath string, query []string, opParams map[string]paramSchema) any {
 	var fields []reflect.StructField
 	field := func(name, is, in string, required bool) {
 		tag := fmt.Sprintf(`%s:%q`, in, name)
+		var about []string
 		if is != name {
-			tag += fmt.Sprintf(` description:"the %s"`, is)
+			about = append(about, "the "+is)
 		}
 		typ := reflect.TypeFor[string]()
 		ps, ok := paramSchemas[in+":"+is]
 		if !ok {
 			ps, ok = paramSchemas[is]
 		}
-		if mine, found := opParams[is]; found && in == "query" {
+		if mine, found := opParams[in+":"+is]; found {
+			ps, ok = mine, true
+		} else if mine, found := opParams[is]; found && in == "query" {
 			ps, ok = mine, true
 		}
 		if ok {
@@ -253,9 +257,21 @@ func paramsStruct(path, routePath string, query []string, opParams map[string]pa
 			if ps.format != "" {
 				tag += fmt.Sprintf(` format:%q`, ps.format)
 			}
+			if ps.maxLength > 0 {
+				tag += fmt.Sprintf(` maxLength:"%d"`, ps.maxLength)
+			}
+			if ps.description != "" {
+				about = append(about, ps.description)
+			}
+		}
+		if len(about) > 0 {
+			tag += fmt.Sprintf(` description:%q`, strings.Join(about, "; "))
 		}
 		if required || ps.required {
 			tag += ` required:"true"`
+			if typ.Kind() == reflect.String && ps.pattern == "" && len(ps.enum) == 0 {
+				tag += ` minLength:"1"` // the handlers read "" as absent
+			}
 		}
 		fields = append(fields, reflect.StructField{Name: "F" + strconv.Itoa(len(fields)), Type: typ, Tag: reflect.StructTag(tag)})
 	}

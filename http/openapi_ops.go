@@ -1,8 +1,12 @@
 package httpapi
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -95,9 +99,9 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/eventi"}:                                                  {summary: "Read the event log (secrets removed)", query: []string{"da", "limite"}, resp: eventiPage{}, params: map[string]paramSchema{"da": logPosition.from(0), "limite": {integer: true, min: 1, max: maxEventiLimite}}},
 	{domain.APIBackoffice, http.MethodPost, "/autorizzazioni/verifica"}:                                {summary: "Explain the decision a request would receive", body: verificaBody{}, resp: audit.Explanation{}, readOnly: true},
-	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni"}:                                          {summary: "Who may do an operation", query: auditQuery, resp: audit.WhoCanResult{}},
-	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal"}:                                {summary: "What a principal could do, and over which scope, at a point of the log", query: []string{"principal", "posizione", "data"}, resp: whatcan.Result{}},
-	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal/risorse"}:                        {summary: "The resources a principal could act on with one operation, paginated", query: []string{"principal", "posizione", "data", "api", "operazione", "servizio", "autorizzazione", "dopo", "limite"}, resp: resourcesPage{}, params: map[string]paramSchema{"limite": {integer: true, min: 1, max: maxResourcesLimit}}},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni"}:                                          {summary: "Who may do an operation", query: auditQuery, resp: audit.WhoCanResult{}, params: auditParams(nil)},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal"}:                                {summary: "What a principal could do, and over which scope, at a point of the log", query: []string{"principal", "posizione", "data"}, resp: whatcan.Result{}, params: map[string]paramSchema{"principal": askedAbout}},
+	{domain.APIBackoffice, http.MethodGet, "/autorizzazioni/principal/risorse"}:                        {summary: "The resources a principal could act on with one operation, paginated", query: []string{"principal", "posizione", "data", "api", "operazione", "servizio", "autorizzazione", "dopo", "limite"}, resp: resourcesPage{}, params: whatCanResourcesParams},
 	{domain.APIBackoffice, http.MethodGet, "/giornale/checkpoint"}:                                     {summary: "The verifiable log's tree and its signed checkpoints", resp: logState{}},
 	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/inclusione"}:                               {summary: "An inclusion proof of an event against a signed checkpoint", query: []string{"posizione", "indice", "checkpoint"}, resp: logtree.Proof{}, params: map[string]paramSchema{"posizione": logPosition.need(), "checkpoint": logPosition}},
 	{domain.APIBackoffice, http.MethodGet, "/giornale/prove/consistenza"}:                              {summary: "A consistency proof between two signed checkpoints (da the older's position, a the newer's, by default the latest checkpoint)", query: []string{"da", "a"}, resp: logtree.Proof{}, params: map[string]paramSchema{"da": logPosition.need(), "a": logPosition}},
@@ -169,6 +173,66 @@ var auditQuery = func() []string {
 	return q
 }()
 
+// askedAbout is the principal an audit question asks about: any string,
+// required.
+var askedAbout = paramSchema{required: true}
+
+// whatCanResourcesParams are the formats of GET
+// /autorizzazioni/principal/risorse: a question's, who it asks about, and
+// its page (dopo, ParseUint's, and limite).
+var whatCanResourcesParams = auditParams(map[string]paramSchema{
+	"principal": askedAbout,
+	"dopo":      {integer: true, format: "uint64", description: "the successivo of the previous page"},
+	"limite":    {integer: true, min: 1, max: maxResourcesLimit},
+})
+
+// auditParams are the formats of an audit question's query parameters,
+// with more: api and operazione are required (an operazione is one of the
+// catalogue's, matched ignoring case), servizio and autorizzazione are
+// read as the Backoffice's (autorizzazione in either case), and every
+// other field of the resource is any string, as the server reads it (a
+// question may name a resource no one could hold).
+func auditParams(more map[string]paramSchema) map[string]paramSchema {
+	ps := map[string]paramSchema{
+		"api": paramSchemas["api"].need(),
+		"operazione": {enum: auditOperationNames(), required: true,
+			description: "an operation of the api (matched ignoring case)"},
+		"servizio": {enum: domainNames(domain.Services)},
+	}
+	for _, f := range (audit.Resource{}).Fields() {
+		if _, set := ps[f.Name]; !set {
+			ps[f.Name] = paramSchema{}
+		}
+	}
+	var rights []string
+	for _, r := range []domain.Right{domain.RightRead, domain.RightWrite} {
+		rights = append(rights, r.String(), strings.ToLower(r.String()))
+	}
+	ps["autorizzazione"] = paramSchema{enum: rights}
+	maps.Copy(ps, more)
+	return ps
+}
+
+// auditOperationNames are the names of the catalogue's operations over
+// every API questions are asked about, sorted, each once.
+func auditOperationNames() []string {
+	var names []string
+	for _, api := range audit.APIs {
+		names = append(names, audit.Names(api)...)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// domainNames are the names of a domain enum's values.
+func domainNames[T fmt.Stringer](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = v.String()
+	}
+	return out
+}
+
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type. An entry "query:name"
 // is the format of the query parameter name where a path parameter of the
@@ -207,6 +271,10 @@ type paramSchema struct {
 	integer  bool
 	min, max int
 	required bool // a query parameter the operation refuses to go without
+	// maxLength bounds a string parameter; description says what the
+	// schema cannot (a length in bytes, a case-insensitive match).
+	maxLength   int
+	description string
 }
 
 // logPosition is a position of the log as the handlers read it

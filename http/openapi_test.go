@@ -426,9 +426,15 @@ func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
 // maxRisultatiPerPagina, da a log position from 0 on the log (any
 // decimal form of it: the server refused one of over 20 digits, zeros
 // first) but from 1, and required, on a consistency proof, as an
-// inclusion proof's posizione. The document had limite without a maximum,
-// a consistency proof's da from 0 and optional, an inclusion proof's
-// posizione optional and checkpoint any string.
+// inclusion proof's posizione; the audit questions' api, operazione and
+// principal required, dopo ParseUint's integer, a servizio, an
+// autorizzazione and an operazione from their lists, and the rest of a
+// resource any string. The document had limite without a maximum, a
+// consistency proof's da from 0 and optional, an inclusion proof's
+// posizione optional and checkpoint any string, the audit questions' api,
+// operazione and principal optional, dopo any string, operazione and
+// servizio any string, autorizzazione R or W though the server reads r and
+// w, and a resource's ids in formats the server does not check.
 func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
 	w := newWorld(t, withVerifiableLog())
 	w.logCaughtUp(t)
@@ -443,8 +449,10 @@ func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
 	}
 	checkpoint := strconv.FormatUint(uint64(st.Checkpoints[0].Position), 10)
 	itoa := strconv.Itoa
-	const risorse = bo + "/autorizzazioni/principal/risorse?principal=" + adminUser + "&api=BACKOFFICE&operazione=patch-pendenza&limite="
+	const ask = bo + "/autorizzazioni/principal/risorse?principal=" + adminUser + "&api=BACKOFFICE&operazione="
+	const risorse = ask + "patch-pendenza&limite="
 	const proof = bo + "/giornale/prove/consistenza"
+	const who = bo + "/autorizzazioni?api=BACKOFFICE&operazione="
 	for _, c := range []struct {
 		name, path string
 		refused    bool
@@ -471,6 +479,32 @@ func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
 		{"consistency_da_one", proof + "?da=1", false}, // no checkpoint there: 404
 		{"consistency_da_a_checkpoint", proof + "?da=" + checkpoint, false},
 		{"consistency_a_zero", proof + "?da=" + checkpoint + "&a=0", true},
+		// The audit questions: api, operazione and the principal asked
+		// about are required; an operazione is the catalogue's, a servizio
+		// and an autorizzazione the Backoffice's (either case); the other
+		// fields of a resource are any string, checked by nothing.
+		{"who_can", who + "read-dominio&idDominio=" + d1, false},
+		{"who_can_without_api", bo + "/autorizzazioni?operazione=read-dominio&idDominio=" + d1, true},
+		{"who_can_without_operazione", bo + "/autorizzazioni?api=BACKOFFICE&idDominio=" + d1, true},
+		{"who_can_operazione_empty", who + "&idDominio=" + d1, true},
+		{"who_can_operazione_unknown", who + "nope&idDominio=" + d1, true},
+		{"who_can_resource_any_string", who + "read-dominio&idDominio=bad", false},
+		{"who_can_autorizzazione_lowercase", who + "servizio&servizio=Pendenze&autorizzazione=w", false},
+		{"who_can_autorizzazione_unknown", who + "servizio&servizio=Pendenze&autorizzazione=X", true},
+		{"who_can_servizio_unknown", who + "servizio&servizio=Pendenz", true},
+		{"what_can", bo + "/autorizzazioni/principal?principal=" + adminUser, false},
+		{"what_can_without_principal", bo + "/autorizzazioni/principal", true},
+		{"what_can_principal_empty", bo + "/autorizzazioni/principal?principal=", true},
+		{"risorse_without_principal", bo + "/autorizzazioni/principal/risorse?api=BACKOFFICE&operazione=patch-pendenza", true},
+		{"risorse_without_api", bo + "/autorizzazioni/principal/risorse?principal=" + adminUser + "&operazione=patch-pendenza", true},
+		{"risorse_without_operazione", bo + "/autorizzazioni/principal/risorse?principal=" + adminUser + "&api=BACKOFFICE", true},
+		{"risorse_operazione_unknown", ask + "nope", true},
+		{"risorse_servizio_unknown", ask + "servizio&servizio=Pendenz", true},
+		{"risorse_autorizzazione_lowercase", ask + "servizio&autorizzazione=w", false},
+		{"risorse_dopo_zero", ask + "patch-pendenza&dopo=0", false},
+		{"risorse_dopo_zero_padded", ask + "patch-pendenza&dopo=007", false},
+		{"risorse_dopo_negative", ask + "patch-pendenza&dopo=-1", true},
+		{"risorse_dopo_not_a_number", ask + "patch-pendenza&dopo=x", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, "GET", c.path, nil, asAdmin())
