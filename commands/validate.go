@@ -2,7 +2,6 @@ package commands
 
 import (
 	"regexp"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/payauthz/payauthz/domain"
@@ -12,6 +11,9 @@ import (
 var (
 	reDominio = regexp.MustCompile(`^[0-9]{11}$`)
 	reAvviso  = regexp.MustCompile(`^[0-9]{18}$`)
+	// rePrincipal refuses control characters: unicode.IsControl's, the
+	// C0 and C1 codes and DEL.
+	rePrincipal = regexp.MustCompile(`^[^\x00-\x1f\x7f-\x9f]*$`)
 )
 
 // ValidDominio reports whether s is an idDominio (11 digits).
@@ -114,13 +116,15 @@ func checkPrincipal(field, s string) error {
 	if !utf8.ValidString(s) {
 		return invalid(field, "must be valid UTF-8")
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return invalid(field, "must not contain control characters")
-		}
+	if !rePrincipal.MatchString(s) {
+		return invalid(field, "must not contain control characters")
 	}
 	return nil
 }
+
+// ValidPrincipal reports whether s is a principal as checkPrincipal
+// reads one (an operator's in a path, /operatori/{principal}).
+func ValidPrincipal(s string) bool { return checkPrincipal("principal", s) == nil }
 
 // checkListLength bounds a list of ids.
 func checkListLength(field string, n int) error {

@@ -3,9 +3,6 @@ package httpapi
 import (
 	"net/url"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v5"
 
@@ -147,7 +144,7 @@ func principalParam(c *echo.Context) (string, error) {
 			return "", syntaxError("bad principal in the path")
 		}
 	}
-	if p == "" || len(p) > 512 || !utf8.ValidString(p) || strings.ContainsFunc(p, unicode.IsControl) {
+	if !commands.ValidPrincipal(p) {
 		return "", syntaxError("bad principal in the path")
 	}
 	return p, nil

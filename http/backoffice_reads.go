@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"regexp"
+
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -67,18 +69,10 @@ func (s *Server) boGetPagamento(c *echo.Context) error {
 	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentBackoffice, toPagamento)
 }
 
-// validPaymentID: payment ids are 32 lowercase hex characters.
-func validPaymentID(s string) bool {
-	if len(s) != 32 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+// rePaymentID: payment ids are 32 lowercase hex characters.
+var rePaymentID = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+func validPaymentID(s string) bool { return rePaymentID.MatchString(s) }
 
 func (s *Server) boListRiconciliazioni(c *echo.Context) error {
 	return s.pageRiconciliazioni(c, operations.RendicontazioniList)

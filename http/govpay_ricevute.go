@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"regexp"
 	"strconv"
 	"time"
 
@@ -49,14 +50,11 @@ var (
 	pIUV        = param{"iuv", commands.ValidID}
 	pIDRicevuta = param{"idRicevuta", commands.ValidID}
 	pIUR        = param{"iur", commands.ValidID}
-	pIndice     = param{"indice", validIndice}
+	pIndice     = param{"indice", reIndice.MatchString}
 )
 
-// validIndice is a collection's index: 1 to 9999, no leading zero.
-func validIndice(s string) bool {
-	n, err := strconv.Atoi(s)
-	return err == nil && n >= 1 && n <= 9999 && strconv.Itoa(n) == s
-}
+// reIndice is a collection's index: 1 to 9999, no leading zero.
+var reIndice = regexp.MustCompile(`^[1-9][0-9]{0,3}$`)
 
 // receiptKey reads idDominio, iuv and the receipt id named id.
 func receiptKey(c *echo.Context, id param) (operations.ReceiptKey, error) {
@@ -108,7 +106,7 @@ func (s *Server) getRiscossione(op func(operations.Receipts, domain.Principal, o
 			return err
 		}
 		k := operations.CollectionKey{ReceiptKey: rk}
-		k.Indice, _ = strconv.Atoi(indice) // validIndice checked it
+		k.Indice, _ = strconv.Atoi(indice) // pIndice checked it
 		r, err := op(s.model, callerOf(c).principal, k, nil)
 		return reply(c, r, err, toRiscossione)
 	}

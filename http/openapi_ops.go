@@ -93,7 +93,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/pendenze"}:                                                {summary: "List pendenze in the caller's scope", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                             {summary: "Read a pendenza", resp: pendenzaView{}},
 	{domain.APIBackoffice, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments in the caller's scope", resp: Page[pagamentoView]{}, list: true},
-	{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment", resp: pagamentoView{}},
+	{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment", resp: pagamentoView{}, params: paymentID},
 	{domain.APIBackoffice, http.MethodGet, "/riconciliazioni"}:                                         {summary: "List reconciliations", query: []string{"idDominio"}, resp: Page[riconciliazioneView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione"}:                                   {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
@@ -125,28 +125,28 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Read a pendenza the caller created", resp: pendenzaView{}},
 	{domain.APIPendenze, http.MethodGet, "/pendenze"}:                                                  {summary: "List the pendenze the caller created", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIPagamento, http.MethodPost, "/pagamenti"}:                                               {summary: "Start a payment", body: pagamentoBody{}, resp: pagamentoCreated{}, createsOnly: true},
-	{domain.APIPagamento, http.MethodGet, "/pagamenti/:id"}:                                            {summary: "Read a payment", resp: pagamentoView{}},
+	{domain.APIPagamento, http.MethodGet, "/pagamenti/:id"}:                                            {summary: "Read a payment", resp: pagamentoView{}, params: paymentID},
 	{domain.APIPagamento, http.MethodGet, "/pagamenti"}:                                                {summary: "List the caller's payments", resp: Page[pagamentoView]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                              {summary: "Read a pendenza to pay", resp: pendenzaView{}},
 	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIPagamento, http.MethodPost, "/pendenze/:idDominio/:idTipoPendenza"}:                     {summary: "POST /pendenze/{idDominio}/{idTipoPendenza} (the two segments are the entity and the type): a payer creates its own pendenza of a type that allows it (citizens: as payer; anonymous: the session's; applications: in their PAGAMENTO scope); 201", body: pendenzaPagamentoBody{}, resp: pendenzaCreata{}, createsOnly: true, docPath: "/pendenze/:idA2A/:idPendenza"},
 	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}, captcha: true},
 	{domain.APIPagamento, http.MethodGet, "/profilo"}:                                                  {summary: "The caller's profile", resp: profiloView{}},
-	{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Record a reconciliation", body: riconciliazioneBody{}, resp: riconciliazioneView{}, created: true},
-	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Read a reconciliation", resp: riconciliazioneView{}},
+	{domain.APIRagioneria, http.MethodPut, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Record a reconciliation", body: riconciliazioneBody{}, resp: riconciliazioneView{}, created: true, params: reconciliationID},
+	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni/:idDominio/:id"}:                          {summary: "Read a reconciliation", resp: riconciliazioneView{}, params: reconciliationID},
 	{domain.APIRagioneria, http.MethodGet, "/riconciliazioni"}:                                         {summary: "List reconciliations", query: []string{"idDominio"}, resp: Page[riconciliazioneView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione"}:                                   {summary: "List settlement reports", query: []string{"idDominio"}, resp: Page[flussoView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso"}:              {summary: "Read a settlement report", resp: flussoView{}},
 	{domain.APIRagioneria, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments with the items in the caller's scope", resp: Page[pagamentoView]{}, list: true},
-	{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment's items in the caller's scope", resp: pagamentoView{}},
+	{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment's items in the caller's scope", resp: pagamentoView{}, params: paymentID},
 	{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso"}: {summary: "Verify a payment notice", resp: avvisoView{}},
 	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/ricevute"}:                       {summary: "Record a receipt", body: ricevutaBody{}, resp: ricevutaView{}, created: true},
 	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/flussiRendicontazione"}:          {summary: "Record a settlement report", body: flussoBody{}, resp: flussoView{}, created: true},
 
 	// Issue 13 §4: PATCH of pendenze, receipts, collections and settlement
 	// reports by id, one event, incassi.
-	{domain.APIBackoffice, http.MethodGet, "/eventi/:id"}:                                                {summary: "Read one event of the log by its id (secrets removed; scoped as the log)", resp: operations.EventEntry{}},
+	{domain.APIBackoffice, http.MethodGet, "/eventi/:id"}:                                                {summary: "Read one event of the log by its id (secrets removed; scoped as the log)", resp: operations.EventEntry{}, params: eventID},
 	{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Cancel (stato ANNULLATA) or reopen (NON_ESEGUITA) a pendenza the caller created", body: pendenzaPatch{}, resp: pendenzaView{}},
 	{domain.APIBackoffice, http.MethodPatch, "/pendenze/:idA2A/:idPendenza"}:                             {summary: "Cancel (stato ANNULLATA) or reopen (NON_ESEGUITA) a pendenza (Pendenze W on its entity and type)", body: pendenzaPatch{}, resp: pendenzaView{}},
 	{domain.APIRagioneria, http.MethodGet, "/riscossioni/:idDominio/:iuv/:iur/:indice"}:                  {summary: "Read a collection (entities of the RAGIONERIA grant)", resp: riscossioneView{}},
@@ -185,6 +185,16 @@ var whatCanResourcesParams = auditParams(map[string]paramSchema{
 	"dopo":      {integer: true, format: "uint64", description: "the successivo of the previous page"},
 	"limite":    {integer: true, min: 1, max: maxResourcesLimit},
 })
+
+// The formats of a path parameter named id, which means another thing on
+// each route: a payment's, an event's (a pattern the handler matches, then
+// the bounds it cannot say), a reconciliation's.
+var (
+	paymentID        = map[string]paramSchema{"path:id": {pattern: rePaymentID.String()}}
+	reconciliationID = map[string]paramSchema{"path:id": {pattern: commands.PatternID}}
+	eventID          = map[string]paramSchema{"path:id": {pattern: operations.PatternEventID,
+		description: fmt.Sprintf("position[.index]: a position within 64 bits, an index in its commit from 0 to %d", operations.MaxEventIndex)}}
+)
 
 // auditParams are the formats of an audit question's query parameters,
 // with more: api and operazione are required (an operazione is one of the
@@ -236,7 +246,7 @@ func domainNames[T fmt.Stringer](values []T) []string {
 // paramSchemas are the formats of path and query parameters: a regular
 // expression (the one the handlers check), or a type. An entry "query:name"
 // is the format of the query parameter name where a path parameter of the
-// same name means something else.
+// same name means something else ("path:name" the other way round).
 var paramSchemas = map[string]paramSchema{
 	"idDominio":          {pattern: commands.PatternDominio},
 	"numeroAvviso":       {pattern: commands.PatternAvviso},
@@ -250,8 +260,10 @@ var paramSchemas = map[string]paramSchema{
 	"iuv":                {pattern: commands.PatternID},
 	"idIncasso":          {pattern: commands.PatternID},
 	"idRicevuta":         {pattern: commands.PatternID},
+	"idUnitaOperativa":   {pattern: commands.PatternID},
 	"iur":                {pattern: commands.PatternID},
-	"indice":             {integer: true, min: 1, max: 9999},
+	"indice":             {pattern: reIndice.String()}, // a collection's (riscossioni), no leading zero
+	"dataOraFlusso":      {description: "an RFC 3339 date-time, one without a zone (UTC) or a date (domain.ParseFlowDate)"},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 1, max: maxRisultatiPerPagina},
@@ -262,6 +274,10 @@ var paramSchemas = map[string]paramSchema{
 	// API.md section 3: "<backend>:<position>" (Token); the backends are
 	// the two stores'.
 	"header:" + ConsistencyHeader: {pattern: `^(jetstream|kurrentdb):[0-9]{1,20}$`},
+	// An operator's principal (/operatori/{principal}); the audit
+	// questions' principal is any name.
+	"path:principal": {pattern: commands.PatternPrincipal, maxLength: commands.MaxPrincipalLength,
+		description: fmt.Sprintf("at most %d bytes of UTF-8, no control character", commands.MaxPrincipalLength)},
 }
 
 type paramSchema struct {

@@ -16,7 +16,9 @@ import (
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 )
 
 // contract is the OpenAPI document of the server and a validator of it,
@@ -506,31 +508,104 @@ func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
 		{"risorse_dopo_negative", ask + "patch-pendenza&dopo=-1", true},
 		{"risorse_dopo_not_a_number", ask + "patch-pendenza&dopo=x", true},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := w.do(t, "GET", c.path, nil, asAdmin())
-			if refused := res.Status == http.StatusBadRequest; refused != c.refused {
-				t.Fatalf("GET %s: %d %s, want refused %v", c.path, res.Status, res.Body, c.refused)
-			}
-			if c.refused {
-				res.expect(t, http.StatusBadRequest, "SINTASSI")
-			}
-			errs := openAPIRequestErrors(t, w.harness, "GET", c.path, "", asAdmin())
-			if refused := errs != nil; refused != c.refused {
-				t.Fatalf("the server refuses GET %s: %v, the document: %v %s", c.path, c.refused, refused, strings.Join(errs, "; "))
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { sameVerdict(t, w, c.path, c.refused, asAdmin()) })
+	}
+}
+
+// sameVerdict requires the server and the document to agree on GET path
+// as caller sends it: both refuse it (the server with 400 SINTASSI), or
+// both accept it (the server may still answer it 404).
+func sameVerdict(t *testing.T, w *world, path string, refused bool, caller reqOpt) {
+	t.Helper()
+	res := w.do(t, "GET", path, nil, caller)
+	if got := res.Status == http.StatusBadRequest; got != refused {
+		t.Fatalf("GET %s: %d %s, want refused %v", path, res.Status, res.Body, refused)
+	}
+	if refused {
+		res.expect(t, http.StatusBadRequest, "SINTASSI")
+	}
+	errs := openAPIRequestErrors(t, w.harness, "GET", path, "", caller)
+	if got := errs != nil; got != refused {
+		t.Fatalf("the server refuses GET %s: %v, the document: %v %s", path, refused, got, strings.Join(errs, "; "))
+	}
+}
+
+// TestOpenAPIPathParametersAreTheServers: the document refuses exactly the
+// path parameters the server refuses (400 SINTASSI), by the patterns the
+// handlers match: a collection's indice from 1 to 9999 without a leading
+// zero, a payment's id of 32 lowercase hex characters, an event's id
+// position[.index] without leading zeros, an operator's principal of at
+// most commands.MaxPrincipalLength bytes without control characters, a
+// unit's and a reconciliation's id, and no id "." or "..". The document had
+// indice an integer (01 passed), the ids of payments, events, units,
+// reconciliations and an operator's principal any string, and an id "."
+// or "..". (An event's index over operations.MaxEventIndex, of 7 digits,
+// is refused by the server alone: a pattern cannot say it, the
+// parameter's description does.)
+func TestOpenAPIPathParametersAreTheServers(t *testing.T) {
+	w := newWorld(t)
+	riscossione := bo + "/riscossioni/" + d1 + "/iuv1/iur1/"
+	const hex = "0123456789abcdef"
+	for _, c := range []struct {
+		name, path string
+		refused    bool
+		caller     reqOpt
+	}{
+		{"indice_one", riscossione + "1", false, asAdmin()},
+		{"indice_max", riscossione + "9999", false, asAdmin()},
+		{"indice_over_max", riscossione + "10000", true, asAdmin()},
+		{"indice_zero", riscossione + "0", true, asAdmin()},
+		{"indice_leading_zero", riscossione + "01", true, asAdmin()},
+		{"indice_not_a_number", riscossione + "x", true, asAdmin()},
+		{"payment_id", bo + "/pagamenti/" + hex + hex, false, asAdmin()},
+		{"payment_id_upper_case", bo + "/pagamenti/" + hex + strings.ToUpper(hex), true, asAdmin()},
+		{"payment_id_short", bo + "/pagamenti/" + hex + hex[1:], true, asAdmin()},
+		{"payment_id_ragioneria", rg + "/pagamenti/" + hex, true, as("appA")},
+		{"event_id", bo + "/eventi/1", false, asAdmin()},
+		{"event_id_index", bo + "/eventi/1.0", false, asAdmin()},
+		{"event_id_max_index", bo + "/eventi/1." + strconv.Itoa(operations.MaxEventIndex), false, asAdmin()},
+		{"event_id_zero", bo + "/eventi/0", true, asAdmin()},
+		{"event_id_leading_zero", bo + "/eventi/01", true, asAdmin()},
+		{"event_id_index_leading_zero", bo + "/eventi/1.01", true, asAdmin()},
+		{"event_id_not_a_number", bo + "/eventi/x", true, asAdmin()},
+		{"unit", bo + "/domini/" + d1 + "/unitaOperative/u1", false, asAdmin()},
+		{"unit_with_a_space", bo + "/domini/" + d1 + "/unitaOperative/a%20b", true, asAdmin()},
+		{"reconciliation", rg + "/riconciliazioni/" + d1 + "/r1", false, as("appA")},
+		{"reconciliation_with_a_space", rg + "/riconciliazioni/" + d1 + "/a%20b", true, as("appA")},
+		{"id_dot", bo + "/tipiPendenza/.", true, asAdmin()},
+		{"id_dot_dot", bo + "/tipiPendenza/..", true, asAdmin()},
+		{"id_three_dots", bo + "/tipiPendenza/...", false, asAdmin()},
+		{"id_max", bo + "/tipiPendenza/" + strings.Repeat("t", 35), false, asAdmin()},
+		{"id_over_max", bo + "/tipiPendenza/" + strings.Repeat("t", 36), true, asAdmin()},
+		{"principal_dn", bo + "/operatori/CN=op%2C%20O=Ente", false, asAdmin()},
+		{"principal_max", bo + "/operatori/" + strings.Repeat("p", commands.MaxPrincipalLength), false, asAdmin()},
+		{"principal_over_max", bo + "/operatori/" + strings.Repeat("p", commands.MaxPrincipalLength+1), true, asAdmin()},
+		{"principal_control_character", bo + "/operatori/a%01b", true, asAdmin()},
+		{"principal_c1_control_character", bo + "/operatori/a%C2%85b", true, asAdmin()},
+	} {
+		t.Run(c.name, func(t *testing.T) { sameVerdict(t, w, c.path, c.refused, c.caller) })
 	}
 }
 
 // TestOpenAPIBoundsAreEachOperations: da and limite mean other bounds
-// on each operation that reads them, so each states its own (paramSchemas
-// has none to fall back on).
+// on each operation that reads them, and a path parameter id another
+// thing on each route, so each states its own (paramSchemas has none to
+// fall back on); every other path parameter has a format (the handlers
+// check each: a unit's id, a payment's, an event's had none).
 func TestOpenAPIBoundsAreEachOperations(t *testing.T) {
 	t.Parallel()
 	for k, doc := range operationDocs {
 		for _, q := range doc.query {
 			if _, own := doc.params[q]; (q == "da" || q == "limite") && !own {
 				t.Errorf("%s %s %s reads %s without stating its bounds", k.api, k.method, k.path, q)
+			}
+		}
+		for _, p := range pathParams(k.path) {
+			_, own := doc.params["path:"+p]
+			_, shared := paramSchemas["path:"+p]
+			_, named := paramSchemas[p]
+			if p == "id" && !own || !own && !shared && !named {
+				t.Errorf("%s %s %s: path parameter %s has no format of its own", k.api, k.method, k.path, p)
 			}
 		}
 	}

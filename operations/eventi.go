@@ -2,8 +2,8 @@ package operations
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -49,21 +49,35 @@ func EventID(position events.Position, index int) string {
 	return id
 }
 
+// MaxEventIndex is the largest index of an event in its commit an
+// EventID may name.
+const MaxEventIndex = 1 << 20
+
+// reEventID is an EventID's spelling: a position from 1 of at most 20
+// digits, then maybe "." and an index of at most 7, neither with a leading
+// zero. What it cannot say, ParseEventID checks after it: the position
+// within 64 bits, the index at most MaxEventIndex.
+var reEventID = regexp.MustCompile(`^([1-9][0-9]{0,19})(?:\.(0|[1-9][0-9]{0,6}))?$`)
+
+// PatternEventID is reEventID, for the OpenAPI document.
+var PatternEventID = reEventID.String()
+
 // ParseEventID parses an EventID ("position", "position.index"); ok is
 // false for anything else (a position is at least 1, "position.0" is
 // "position" spelled out).
 func ParseEventID(id string) (position events.Position, index int, ok bool) {
-	pos, idx, dotted := strings.Cut(id, ".")
-	n, err := strconv.ParseUint(pos, 10, 64)
-	if err != nil || n == 0 || strconv.FormatUint(n, 10) != pos {
+	m := reEventID.FindStringSubmatch(id)
+	if m == nil {
 		return 0, 0, false
 	}
-	if dotted {
-		i, err := strconv.Atoi(idx)
-		if err != nil || i < 0 || i > 1<<20 || strconv.Itoa(i) != idx {
+	n, err := strconv.ParseUint(m[1], 10, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	if m[2] != "" {
+		if index, err = strconv.Atoi(m[2]); err != nil || index > MaxEventIndex {
 			return 0, 0, false
 		}
-		index = i
 	}
 	return events.Position(n), index, true
 }

@@ -42,7 +42,7 @@ func TestEventVisibleWhereItsResourceIs(t *testing.T) {
 // of its position and index ("N.0" being "N" spelled out), and every
 // EventID parses back to what made it.
 func FuzzParseEventID(f *testing.F) {
-	for _, s := range []string{"1", "42.3", "42.0", "0", "01", "1.", ".1", "1.01", "1.-1", "18446744073709551615", "18446744073709551616", "x", ""} {
+	for _, s := range []string{"1", "42.3", "42.0", "0", "01", "1.", ".1", "1.01", "1.-1", "18446744073709551615", "18446744073709551616", "x", "", "1.1048576", "1.1048577", "1.10000000"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -50,7 +50,7 @@ func FuzzParseEventID(f *testing.F) {
 		if !ok {
 			return
 		}
-		if pos == 0 || idx < 0 {
+		if pos == 0 || idx < 0 || idx > MaxEventIndex {
 			t.Fatalf("ParseEventID(%q) = %d, %d", s, pos, idx)
 		}
 		if id := EventID(pos, idx); id != s && id+".0" != s {
