@@ -16,6 +16,9 @@ var (
 	StatoAnnullata   = PendenzaStato{"ANNULLATA"}    // cancelled by its creator or an operator
 )
 
+// PendenzaStati are the states ParsePendenzaStato reads.
+var PendenzaStati = []PendenzaStato{StatoNonEseguita, StatoEseguita, StatoAnnullata}
+
 func (s PendenzaStato) String() string { return s.s }
 
 // Errors of the state rules: well-formed requests the state forbids
@@ -30,7 +33,7 @@ var (
 
 // ParsePendenzaStato parses a stored state name.
 func ParsePendenzaStato(s string) (PendenzaStato, error) {
-	for _, st := range []PendenzaStato{StatoNonEseguita, StatoEseguita, StatoAnnullata} {
+	for _, st := range PendenzaStati {
 		if st.s == s {
 			return st, nil
 		}

@@ -262,7 +262,8 @@ var paramSchemas = map[string]paramSchema{
 	"idRicevuta":         {pattern: commands.PatternID},
 	"idUnitaOperativa":   {pattern: commands.PatternID},
 	"iur":                {pattern: commands.PatternID},
-	"indice":             {pattern: reIndice.String()}, // a collection's (riscossioni), no leading zero
+	"indice":             {pattern: reIndice.String()},              // a collection's (riscossioni), no leading zero
+	"stato":              {enum: domainNames(domain.PendenzaStati)}, // a list's filter (checkListFilters)
 	"dataOraFlusso":      {description: "an RFC 3339 date-time, one without a zone (UTC) or a date (domain.ParseFlowDate)"},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},

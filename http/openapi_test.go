@@ -425,7 +425,8 @@ func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
 // the query parameters the server refuses (400 SINTASSI), at the bounds
 // the server reads them with: limite up to maxEventiLimite on the log and
 // maxResourcesLimit on a principal's resources, risultatiPerPagina up to
-// maxRisultatiPerPagina, da a log position from 0 on the log (any
+// maxRisultatiPerPagina, a list's stato one of domain.PendenzaStati (it
+// was any string), da a log position from 0 on the log (any
 // decimal form of it: the server refused one of over 20 digits, zeros
 // first) but from 1, and required, on a consistency proof, as an
 // inclusion proof's posizione; the audit questions' api, operazione and
@@ -473,6 +474,9 @@ func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
 		{"risorse_limite_zero", risorse + "0", true},
 		{"page_max", bo + "/domini?risultatiPerPagina=" + itoa(maxRisultatiPerPagina), false},
 		{"page_over_max", bo + "/domini?risultatiPerPagina=" + itoa(maxRisultatiPerPagina+1), true},
+		{"stato", bo + "/pendenze?stato=" + domain.StatoEseguita.String(), false},
+		{"stato_unknown", bo + "/pendenze?stato=PAGATA", true},
+		{"stato_lower_case", bo + "/pendenze?stato=eseguita", true},
 		{"inclusion_without_posizione", bo + "/giornale/prove/inclusione", true},
 		{"inclusion_checkpoint_zero", bo + "/giornale/prove/inclusione?posizione=1&checkpoint=0", true},
 		{"inclusion_of_the_first_event", bo + "/giornale/prove/inclusione?posizione=1&checkpoint=" + checkpoint, false},
