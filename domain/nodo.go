@@ -18,37 +18,40 @@ type NodeCaller struct {
 // when the path names an unknown one) about entity (nil when the call names
 // no entity or an unknown one).
 //
-// The intermediary must be registered and enabled (RuleNodeIntermediary);
-// the caller must be its connector (RuleNodeConnector): for ssl the subject
-// DN equal to the connector principal by DNEqual (same RDNs in the same or
-// exactly reversed order), for basic the username exactly equal
-// (constant-time) and PasswordOK; any other auth type is RuleAuthNotAccepted.
-// The entity must be served by interm (RuleNodeEntity); a nil entity is
-// denied when mustServe, and allowed otherwise (calls such as a settlement
-// report whose entity HTTP resolves and checks separately, or one that
-// answers 404/422 for an unknown entity only after the caller is known to be
-// the connector).
+// The caller must be the connector of a registered intermediary
+// (RuleNodeConnector): for ssl the subject DN equal to the connector
+// principal by DNEqual (same RDNs in the same or exactly reversed order),
+// for basic the username exactly equal (constant-time) and PasswordOK; any
+// other auth type is RuleAuthNotAccepted. An unknown intermediary has no
+// connector: it is denied by RuleNodeIntermediary in the same words as
+// another intermediary's, so that no caller learns which intermediaries
+// are registered. Only the connector then learns that its intermediary is
+// disabled (RuleNodeIntermediary). The entity must be served by interm
+// (RuleNodeEntity); a nil entity is denied when mustServe, and allowed
+// otherwise (calls such as a settlement report whose entity HTTP resolves
+// and checks separately, or one that answers 404/422 for an unknown entity
+// only after the caller is known to be the connector).
 //
 // The basic path does not allocate; the ssl path parses the subject (and
 // the connector principal when interm.ConnectorDN is zero).
 func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mustServe bool) error {
+	var notConnector string
+	switch c.Auth {
+	case AuthSSL:
+		notConnector = "the certificate subject is not the principal of this intermediary's node connector"
+	case AuthBasic:
+		notConnector = "the credentials are not those of this intermediary's node connector"
+	default:
+		return deny(RuleAuthNotAccepted, "the NODO API accepts only ssl and basic authentication")
+	}
 	if interm == nil || interm.IDIntermediario == "" {
-		return deny(RuleNodeIntermediary, "the intermediary is not registered")
+		return &ForbiddenError{Rule: RuleNodeIntermediary, Detail: notConnector}
+	}
+	if !isConnector(c, interm) {
+		return &ForbiddenError{Rule: RuleNodeConnector, Detail: notConnector}
 	}
 	if !interm.Enabled {
 		return deny(RuleNodeIntermediary, "the intermediary is disabled")
-	}
-	switch c.Auth {
-	case AuthSSL:
-		if !sameDN(c.DN, interm) {
-			return deny(RuleNodeConnector, "the certificate subject is not the principal of this intermediary's node connector")
-		}
-	case AuthBasic:
-		if interm.ConnectorPrincipal == "" || !ctEqual(c.Username, interm.ConnectorPrincipal) || !c.PasswordOK {
-			return deny(RuleNodeConnector, "the credentials are not those of this intermediary's node connector")
-		}
-	default:
-		return deny(RuleAuthNotAccepted, "the NODO API accepts only ssl and basic authentication")
 	}
 	if entity == nil {
 		if mustServe {
@@ -60,6 +63,15 @@ func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mu
 		return deny(RuleNodeEntity, "the entity is not served by this intermediary")
 	}
 	return nil
+}
+
+// isConnector reports whether the ssl or basic caller c is interm's node
+// connector.
+func isConnector(c NodeCaller, interm *IntermediaryView) bool {
+	if c.Auth == AuthSSL {
+		return sameDN(c.DN, interm)
+	}
+	return interm.ConnectorPrincipal != "" && ctEqual(c.Username, interm.ConnectorPrincipal) && c.PasswordOK
 }
 
 // sameDN reports whether the subject parses and is DNEqual to the

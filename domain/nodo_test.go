@@ -38,6 +38,8 @@ func TestCanActAsNode(t *testing.T) {
 		{"unknown_intermediary", CanActAsNode(basic, nil, served, true), RuleNodeIntermediary},
 		{"intermediary_without_id", CanActAsNode(basic, &IntermediaryView{Enabled: true, ConnectorPrincipal: "node-user"}, served, true), RuleNodeIntermediary},
 		{"disabled_intermediary", CanActAsNode(basic, off, served, true), RuleNodeIntermediary},
+		{"disabled_intermediary_other_user", CanActAsNode(NodeCaller{Auth: AuthBasic, Username: "other", PasswordOK: true}, off, served, true), RuleNodeConnector},
+		{"disabled_intermediary_other_subject", CanActAsNode(ssl("CN=node2,O=PagoPA,C=IT"), &IntermediaryView{IDIntermediario: "I1", ConnectorPrincipal: "CN=node, O=PagoPA, C=IT"}, served, true), RuleNodeConnector},
 		{"entity_of_other_intermediary", CanActAsNode(basic, basicIn, foreign, true), RuleNodeEntity},
 		{"entity_of_other_intermediary_not_required", CanActAsNode(basic, basicIn, foreign, false), RuleNodeEntity},
 		{"unknown_entity_required", CanActAsNode(basic, basicIn, nil, true), RuleNodeEntity},

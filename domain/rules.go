@@ -53,8 +53,9 @@ const (
 	// RuleNodeConnector denies a node call whose credentials are not the
 	// intermediary's node connector principal (section 9).
 	RuleNodeConnector = "node-connector"
-	// RuleNodeIntermediary denies a node call for an unknown or disabled
-	// intermediary (section 9).
+	// RuleNodeIntermediary denies a node call for an unknown intermediary
+	// (in RuleNodeConnector's words), and its connector's call while it is
+	// disabled (section 9).
 	RuleNodeIntermediary = "node-intermediary"
 	// RuleNodeEntity denies a node call about an entity the intermediary
 	// does not serve (section 9).

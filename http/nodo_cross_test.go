@@ -106,3 +106,47 @@ func TestNodoCertificateConnectorNameIsThrottledLikeAnUnknownName(t *testing.T) 
 		t.Fatalf("an unknown name is answered %v, a certificate connector's name %v", unknown, connector)
 	}
 }
+
+// TestNodoOutsidersLearnNothingOfIntermediaries: a caller that is not an
+// intermediary's connector (another connector, a registered application,
+// a certificate of no connector) gets the same answer for a registered, a
+// disabled and an unknown intermediary, so the node API tells no one which
+// intermediaries exist or are enabled; only a disabled intermediary's own
+// connector learns that it is disabled.
+func TestNodoOutsidersLearnNothingOfIntermediaries(t *testing.T) {
+	t.Parallel()
+	w := newNodeWorld(t)
+	w.putIntermediary(t, "INTSOFF", "CN=node-off-ssl,O=PagoPA,C=IT", "", false)
+	outsider := w.ca.ClientCert(t, pkix.Name{CommonName: "nobody-ssl", Organization: []string{"PagoPA"}, Country: []string{"IT"}})
+	callers := []struct {
+		name  string
+		mount string
+		opts  []reqOpt
+	}{
+		{"other_intermediarys_connector", nd, []reqOpt{asBasic(nodeB2, nodeB2Pass)}},
+		{"registered_application", nd, []reqOpt{as("appA")}},
+		{"certificate_of_no_connector", ndSSL, []reqOpt{asCert(outsider)}},
+	}
+	for _, cl := range callers {
+		t.Run(cl.name, func(t *testing.T) {
+			var first FaultBean
+			for i, interm := range []string{intB, intOff, "INTSOFF", "NOPE"} {
+				r := w.do(t, "GET", cl.mount+"/intermediari/"+interm+"/avvisi/"+d1+"/"+w.p1.NumeroAvviso, nil, cl.opts...)
+				r.expect(t, 403, "403000")
+				fb := r.fault(t)
+				if i == 0 {
+					first = fb
+					continue
+				}
+				if fb != first {
+					t.Fatalf("intermediary %s answered %+v, %s answered %+v", interm, fb, intB, first)
+				}
+			}
+		})
+	}
+	r := w.do(t, "GET", nd+"/intermediari/"+intOff+"/avvisi/"+d1+"/"+w.p1.NumeroAvviso, nil, asBasic("node-off", "node-off-secret"))
+	r.expect(t, 403, "403000")
+	if fb := r.fault(t); !strings.Contains(fb.Dettaglio, "disabled") {
+		t.Fatalf("the disabled intermediary's connector is told %q", fb.Dettaglio)
+	}
+}

@@ -90,7 +90,7 @@ func TestNodoBasicMatrix(t *testing.T) {
 		{"unknown_entity", avviso(intB, dNone, w.p1.NumeroAvviso), []reqOpt{node}, 403, "403000", "not served"},
 		{"other_connector_own_entity", avviso(intB2, d2, w.p2.NumeroAvviso), []reqOpt{asBasic(nodeB2, nodeB2Pass)}, 200, "", ""},
 		{"other_connector_on_my_entity", avviso(intB2, d1, w.p1.NumeroAvviso), []reqOpt{asBasic(nodeB2, nodeB2Pass)}, 403, "403000", "not served"},
-		{"unknown_intermediary", avviso("NOPE", d1, w.p1.NumeroAvviso), []reqOpt{node}, 403, "403000", "not registered"},
+		{"unknown_intermediary", avviso("NOPE", d1, w.p1.NumeroAvviso), []reqOpt{node}, 403, "403000", "node connector"},
 		{"disabled_intermediary", avviso(intOff, d1, w.p1.NumeroAvviso), []reqOpt{asBasic("node-off", "node-off-secret")}, 403, "403000", "disabled"},
 		{"unknown_notice_of_served_entity", avviso(intB, d1, "000000000000000000"), []reqOpt{node}, 404, "404000", ""},
 		{"bad_intermediary_id", avviso("a%20b", d1, w.p1.NumeroAvviso), []reqOpt{node}, 400, "SINTASSI", ""},
