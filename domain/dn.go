@@ -105,12 +105,54 @@ func ParseDN(s string) (DN, error) {
 			}
 			rdn = append(rdn, ava)
 		}
-		slices.SortFunc(rdn, func(a, b AVA) int {
-			return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
-		})
+		sortRDN(rdn)
 		dn.rdns = append(dn.rdns, rdn)
 	}
 	return dn, nil
+}
+
+// DNOfAttributes returns the DN whose RDNs are rdns, in this order, each
+// value exactly as held: a certificate's subject as issued, which is not
+// text, so nothing is trimmed or unescaped. Its String writes every value
+// so that ParseDN reads it back unchanged (control characters as hex
+// escapes), so a subject "CN=node\t" never reads as "CN=node". It rejects,
+// wrapping ErrBadDN, what ParseDN would: no RDN, an empty RDN, a bad
+// attribute type, a value that is not UTF-8 or holds a NUL, too much
+// content.
+func DNOfAttributes(rdns [][]AVA) (DN, error) {
+	if len(rdns) == 0 {
+		return DN{}, fmt.Errorf("%w: empty", ErrBadDN)
+	}
+	content := 0
+	dn := DN{rdns: make([][]AVA, 0, len(rdns))}
+	for _, in := range rdns {
+		if len(in) == 0 {
+			return DN{}, fmt.Errorf("%w: empty RDN", ErrBadDN)
+		}
+		rdn := make([]AVA, 0, len(in))
+		for _, a := range in {
+			if !validAttrType(a.Type) {
+				return DN{}, fmt.Errorf("%w: bad attribute type %q", ErrBadDN, a.Type)
+			}
+			if !utf8.ValidString(a.Value) || strings.IndexByte(a.Value, 0) >= 0 {
+				return DN{}, fmt.Errorf("%w: a value is not UTF-8 or holds a NUL", ErrBadDN)
+			}
+			if content += len(a.Type) + len(a.Value) + 2; content > maxDNContent {
+				return DN{}, fmt.Errorf("%w: too long", ErrBadDN)
+			}
+			rdn = append(rdn, AVA{Type: upperASCII(a.Type), Value: a.Value})
+		}
+		sortRDN(rdn)
+		dn.rdns = append(dn.rdns, rdn)
+	}
+	return dn, nil
+}
+
+// sortRDN sorts an RDN's attributes: they are a set.
+func sortRDN(rdn []AVA) {
+	slices.SortFunc(rdn, func(a, b AVA) int {
+		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
+	})
 }
 
 // splitUnescaped splits s at every sep not escaped by a backslash; with

@@ -272,3 +272,49 @@ func TestGoCertificateSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestDNOfAttributes: a subject as issued keeps every value exactly, white
+// space and control characters around it included, and its String reads
+// back to the same DN; what ParseDN refuses it refuses.
+func TestDNOfAttributes(t *testing.T) {
+	t.Parallel()
+	node := mustParseDN(t, "CN=node, O=PagoPA, C=IT")
+	for _, tc := range []struct {
+		name  string
+		cn    string
+		equal bool
+	}{
+		{"same_value", "node", true},
+		{"trailing_tab", "node\t", false},
+		{"leading_line_break", "\nnode", false},
+		{"trailing_crlf", "node\r\n", false},
+		{"surrounding_spaces", " node ", false},
+		{"inner_control_character", "no\x01de", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := DNOfAttributes([][]AVA{{{Type: "CN", Value: tc.cn}}, {{Type: "O", Value: "PagoPA"}}, {{Type: "C", Value: "IT"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := ParseDN(d.String())
+			if err != nil || !DNEqual(d, again) || again.rdns[0][0].Value != tc.cn {
+				t.Fatalf("%q reads back as %q (%v)", d.String(), again.String(), err)
+			}
+			if DNEqual(d, node) != tc.equal {
+				t.Fatalf("%q equal to %q: %v, want %v", d.String(), node.String(), !tc.equal, tc.equal)
+			}
+		})
+	}
+	for name, rdns := range map[string][][]AVA{
+		"no_rdn":       nil,
+		"empty_rdn":    {{}},
+		"bad_type":     {{{Type: "C N", Value: "x"}}},
+		"nul_in_value": {{{Type: "CN", Value: "a\x00b"}}},
+		"not_utf8":     {{{Type: "CN", Value: "\xff"}}},
+		"too_long":     {{{Type: "CN", Value: strings.Repeat("a", maxDNContent)}}},
+	} {
+		if _, err := DNOfAttributes(rdns); !errors.Is(err, ErrBadDN) {
+			t.Errorf("%s: err = %v, want ErrBadDN", name, err)
+		}
+	}
+}

@@ -186,6 +186,8 @@ func TestNodoSSLDNMatrix(t *testing.T) {
 	extraOU.OrganizationalUnit = []string{"Nodo"}
 	lowerCN := nodeSubject
 	lowerCN.CommonName = "Node-SSL"
+	trailingTab := nodeSubject
+	trailingTab.CommonName = "node-ssl\t"
 	withSerial := nodeSubject
 	withSerial.ExtraNames = []pkix.AttributeTypeAndValue{{Type: asn1.ObjectIdentifier{2, 5, 4, 5}, Value: "1"}}
 	certCases := []struct {
@@ -198,6 +200,7 @@ func TestNodoSSLDNMatrix(t *testing.T) {
 		{"subject_with_extra_rdn", []reqOpt{asCert(w.ca.ClientCert(t, extraOU))}, 403, "403000"},
 		{"subject_with_extra_attribute", []reqOpt{asCert(w.ca.ClientCert(t, withSerial))}, 403, "403000"},
 		{"subject_value_case_differs", []reqOpt{asCert(w.ca.ClientCert(t, lowerCN))}, 403, "403000"},
+		{"subject_value_with_a_trailing_tab", []reqOpt{asCert(w.ca.ClientCert(t, trailingTab))}, 403, "403000"},
 		{"untrusted_ca", []reqOpt{asCert(w.otherCA.ClientCert(t, nodeSubject))}, 401, "401000"},
 		{"no_certificate", []reqOpt{viaTLS()}, 401, "401000"},
 		{"basic_credentials_on_ssl_mount", []reqOpt{viaTLS(), asBasic("CN=node-ssl,O=PagoPA,C=IT", "whatever-1")}, 401, "401000"},

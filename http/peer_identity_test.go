@@ -35,6 +35,11 @@ func TestSSLPrincipalIsTheSubjectAsIssued(t *testing.T) {
 		{"another_order", []pkix.AttributeTypeAndValue{at(o, "Ente"), at(cn, "app-ssl"), at(c, "IT")}, 401},
 		{"an_extra_cn", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "intruder"), at(cn, "app-ssl")}, 401},
 		{"two_ous_swapped", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(ou, "Due"), at(ou, "Uno"), at(cn, "app-ou")}, 401},
+		// A value is matched as issued: white space around it that a
+		// text form would trim is part of it.
+		{"cn_with_a_trailing_tab", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "app-ssl\t")}, 401},
+		{"cn_with_a_leading_line_break", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "\napp-ssl")}, 401},
+		{"o_with_a_trailing_crlf", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente\r\n"), at(cn, "app-ssl")}, 401},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
