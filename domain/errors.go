@@ -31,6 +31,7 @@ const (
 	detailPaymentScope
 	detailGranter
 	detailMissingScope
+	detailEventScope
 	numRightDetails
 )
 
@@ -41,6 +42,7 @@ var rightRules = [numRightDetails]string{
 	detailPaymentScope:  RuleRoleScope,
 	detailGranter:       RuleDelegation,
 	detailMissingScope:  RuleRoleScope,
+	detailEventScope:    RuleRoleScope,
 }
 
 var rightFormats = [numRightDetails]string{
@@ -49,6 +51,7 @@ var rightFormats = [numRightDetails]string{
 	detailPaymentScope:  "no role giving %s %s covers every pendenza of the payment",
 	detailGranter:       "the granter does not hold %s %s",
 	detailMissingScope:  "no role giving %s %s covers every entity and every type",
+	detailEventScope:    "no role giving %s %s covers the event's entity, unit and type",
 }
 
 // rightDenials are these denials made once for every service and right:

@@ -24,23 +24,34 @@ func CanReadWholeLog(p Principal) error {
 
 // CanReadEvent decides whether p, which does not see the whole log, sees
 // an event at places: every place in the scope of a role giving Giornale
-// degli Eventi R (by entity and unit, and by type where one applies). An event with
-// no place (the registries of types, intermediaries, roles, principals and
-// settings) is denied.
+// degli Eventi R (by entity and unit, and by type where one applies). An
+// event with no place (the registries of types, intermediaries, roles,
+// principals and settings) is denied. Every denial is the same, naming
+// no place: an event's places are other callers' data, and a missing
+// event is denied alike (CanLearnMissingEvent).
 func CanReadEvent(p Principal, places []Place) error {
-	if len(places) == 0 {
-		return deny(RuleRoleScope, "registry events need Giornale degli Eventi R on every entity and type")
+	if err := HasServiceRight(p, ServiceGiornaleEventi, RightRead); err != nil {
+		return err
 	}
-	for _, pl := range places {
-		var err error
-		if pl.IDTipoPendenza == "" && pl.IDUnita == "" {
-			err = CanOnDominio(p, ServiceGiornaleEventi, RightRead, pl.IDDominio)
-		} else {
-			err = CanOnPlace(p, ServiceGiornaleEventi, RightRead, pl)
+	if len(places) == 0 {
+		return denyRight(detailEventScope, ServiceGiornaleEventi, RightRead)
+	}
+	for i := range places {
+		if !roleCovers(&p, ServiceGiornaleEventi, RightRead, &places[i]) {
+			return denyRight(detailEventScope, ServiceGiornaleEventi, RightRead)
 		}
-		if err != nil {
-			return err
-		}
+	}
+	return nil
+}
+
+// CanLearnMissingEvent decides whether p learns that an event id is
+// missing: a missing event could lie anywhere, so only a caller that sees
+// the whole log does (CanReadWholeLog); any other gets CanReadEvent's
+// denial of an event outside its scope, so that a 403 never tells a
+// missing event from another's.
+func CanLearnMissingEvent(p Principal) error {
+	if CanReadWholeLog(p) != nil {
+		return CanReadEvent(p, nil)
 	}
 	return nil
 }

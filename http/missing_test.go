@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 )
 
@@ -12,6 +13,20 @@ import (
 func TestAForbiddenMissingResourceReadsAsAnothers(t *testing.T) {
 	w := newWorld(t)
 	w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
+	// Events by position: a pendenza's and an entity's of d2, a registry
+	// event (a type's), and a position past the log's end.
+	eventAt := func(r *response) string {
+		t.Helper()
+		pos, err := ParseToken(w.store.Backend(), r.Header.Get(ConsistencyHeader))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bo + "/eventi/" + strconv.FormatUint(uint64(pos), 10)
+	}
+	pendenzaEvent := eventAt(w.must(t, "PUT", pe+"/pendenze/appB/pb2", pendenzaBodyFor(d2, t1, citizen2), as("appB")))
+	entityEvent := eventAt(w.must(t, "PUT", bo+"/domini/"+d2, map[string]any{"ragioneSociale": "Ente due", "abilitato": true}))
+	registryEvent := eventAt(w.must(t, "PUT", bo+"/tipiPendenza/REGISTRO", map[string]any{"descrizione": "Registro", "abilitato": true, "pagamentoSpontaneo": false}))
+	missingEvent := bo + "/eventi/" + strconv.FormatUint(uint64(w.logEnd(t))+1000, 10)
 	for _, c := range []struct {
 		name             string
 		existing, absent string
@@ -21,6 +36,9 @@ func TestAForbiddenMissingResourceReadsAsAnothers(t *testing.T) {
 		{"pagamento_pendenza_of_an_application", pg + "/pendenze/appB/pb1", pg + "/pendenze/appB/nope", opts(as("appA"))},
 		{"pagamento_pendenza_of_a_citizen", "/pagamento/rs/spid/v2/pendenze/appB/pb1", "/pagamento/rs/spid/v2/pendenze/appB/nope", opts(asSPID(citizen1))},
 		{"pendenze_under_another_ida2a", pe + "/pendenze/appB/pb1", pe + "/pendenze/appB/nope", opts(as("appA"))},
+		{"evento_of_a_pendenza", pendenzaEvent, missingEvent, opts(as("opD1"))},
+		{"evento_of_an_entity", entityEvent, missingEvent, opts(as("opD1"))},
+		{"evento_of_a_registry", registryEvent, missingEvent, opts(as("opD1"))},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := w.do(t, "GET", c.existing, nil, c.opts...)

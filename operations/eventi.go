@@ -90,7 +90,7 @@ func ParseEventID(id string) (position events.Position, index int, ok bool) {
 // outside its scope.
 func ReadEvent(p domain.Principal, places func() ([]domain.Place, bool), rec Recorder) error {
 	seeAll, err := ReadEventLog(p, rec)
-	pl, err := find(rec, err, places, func() error { placed(rec, everywhere); return domain.CanReadWholeLog(p) })
+	pl, err := find(rec, err, places, func() error { placed(rec, everywhere); return domain.CanLearnMissingEvent(p) })
 	if err == nil && (seeAll || len(pl) == 0) {
 		placed(rec, everywhere) // the whole log; a registry event, which only it holds
 	}
