@@ -24,6 +24,19 @@ func CanLearnMissingInGrant(p Principal, api API, idDominio string) error {
 	return nil
 }
 
+// CanLearnMissingOwnNotice decides whether application p learns that a
+// notice at idDominio is missing on the Pendenze API, where it reads only
+// the pendenze it created: within its PENDENZE grant over idDominio and
+// every type (CanLearnMissingInGrant); elsewhere it gets the denial of a
+// notice another application created (CanReadOwnPendenza), so a 403
+// never tells a missing notice from another's.
+func CanLearnMissingOwnNotice(p Principal, idDominio string) error {
+	if CanLearnMissingInGrant(p, APIPendenze, idDominio) != nil {
+		return CanReadOwnPendenza(p, PendenzaView{})
+	}
+	return nil
+}
+
 // CanLearnMissingAtPlace is CanLearnMissingInGrant for the Backoffice's
 // resources that lie at a place (a pendenza named by id; a receipt or a
 // collection of idDominio): one role giving r on s must cover every place

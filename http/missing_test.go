@@ -12,7 +12,7 @@ import (
 // included — so no answer tells the two apart (API.md section 2).
 func TestAForbiddenMissingResourceReadsAsAnothers(t *testing.T) {
 	w := newWorld(t)
-	w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
+	pb1 := w.createPendenza(t, "appB", "pb1", d2, t1, citizen2)
 	// Events by position: a pendenza's and an entity's of d2, a registry
 	// event (a type's), and a position past the log's end.
 	eventAt := func(r *response) string {
@@ -36,6 +36,7 @@ func TestAForbiddenMissingResourceReadsAsAnothers(t *testing.T) {
 		{"pagamento_pendenza_of_an_application", pg + "/pendenze/appB/pb1", pg + "/pendenze/appB/nope", opts(as("appA"))},
 		{"pagamento_pendenza_of_a_citizen", "/pagamento/rs/spid/v2/pendenze/appB/pb1", "/pagamento/rs/spid/v2/pendenze/appB/nope", opts(asSPID(citizen1))},
 		{"pendenze_under_another_ida2a", pe + "/pendenze/appB/pb1", pe + "/pendenze/appB/nope", opts(as("appA"))},
+		{"pendenze_by_avviso_outside_the_grant", pe + "/pendenze/byAvviso/" + d2 + "/" + pb1.NumeroAvviso, pe + "/pendenze/byAvviso/" + d2 + "/999999999999999999", opts(as("appA"))},
 		{"evento_of_a_pendenza", pendenzaEvent, missingEvent, opts(as("opD1"))},
 		{"evento_of_an_entity", entityEvent, missingEvent, opts(as("opD1"))},
 		{"evento_of_a_registry", registryEvent, missingEvent, opts(as("opD1"))},

@@ -11,11 +11,12 @@ import (
 // ReadByAvvisoPendenze is the Pendenze v2 read: its gate
 // AskByAvvisoPendenze, then the creator only. An application learns that
 // a notice is missing only at an entity of its PENDENZE grant; elsewhere
-// a missing notice is denied like another application's.
+// a missing notice is denied like another application's
+// (domain.CanLearnMissingOwnNotice).
 func ReadByAvvisoPendenze(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, AskByAvvisoPendenze(p, rec),
 		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) },
-		func() error { return domain.CanLearnMissingInGrant(p, domain.APIPendenze, idDominio) })
+		func() error { return domain.CanLearnMissingOwnNotice(p, idDominio) })
 	return decided(rec, "CanReadOwnPendenza", domain.CanReadOwnPendenza, p, pd, err)
 }
 

@@ -76,7 +76,7 @@ func TestReadGatesNameWhatTheyGate(t *testing.T) {
 		{"unit_of_an_entity_outside_the_role", reader, unitD1, readUnitD1, domain.RuleRoleScope, "", ""},
 		{"unit_read_by_an_application", a0, unitD0, readUnitD0, domain.RuleServiceRight, "", ""},
 		{"byavviso_by_the_creator", a0, askByAvviso, readByAvviso, "", "", "404"},
-		{"byavviso_by_another_application", a1, askByAvviso, readByAvviso, "", domain.RuleCreator, domain.RuleAPIScope},
+		{"byavviso_by_another_application", a1, askByAvviso, readByAvviso, "", domain.RuleCreator, domain.RuleCreator},
 		{"byavviso_by_a_citizen", cit, askByAvviso, readByAvviso, domain.RuleAPIEntry, "", ""},
 		{"byavviso_by_an_operator", reader, askByAvviso, readByAvviso, domain.RuleAPIEntry, "", ""},
 	}
