@@ -23,7 +23,10 @@ import (
 //     giving that right, whatever the entities (CanOnTipoPendenza reaches a
 //     role's Tipi even when its Domini are empty, so an empty Domini does
 //     not make Tipi harmless; with any entity granted, the pairs already
-//     cover it).
+//     cover it);
+//   - a role that gives no right still grants its scope (GET /profilo
+//     names its entities and types): the same three checks, against any
+//     role of the granter.
 //
 // "*" is the single value all; only an all-scope covers it.
 
@@ -70,12 +73,33 @@ func coversEntity(s EntityScope, pl Place) bool {
 	return s.ContainsUnit(pl.IDDominio, pl.IDUnita)
 }
 
-// holdsPlace reports whether one role of granter gives s:r covering the
+// holding is what a granter role must give to hold a scope for a grant:
+// a service right (each right granted is held over the grant's scope by
+// roles giving it), or, for a role that gives no right, any role at all
+// (its scope is still granted: the profile names its entities and types).
+type holding struct {
+	s   Service
+	r   Right
+	any bool
+}
+
+// gives reports whether role counts towards h.
+func (h holding) gives(role *Role) bool { return h.any || role.Has(h.s, h.r) }
+
+// String names h in a denial.
+func (h holding) String() string {
+	if h.any {
+		return "any role"
+	}
+	return h.s.String() + " " + h.r.String()
+}
+
+// holdsPlace reports whether one role of granter giving h covers the
 // entity place pl when it names one and, when t is not "", the type t.
-func holdsPlace(granter *Principal, s Service, r Right, pl Place, t string) bool {
+func holdsPlace(granter *Principal, h holding, pl Place, t string) bool {
 	for i := range granter.Roles {
 		role := &granter.Roles[i]
-		if role.Has(s, r) && (pl.IDDominio == "" || coversEntity(role.Domini, pl)) && (t == "" || covers(role.Tipi, t)) {
+		if h.gives(role) && (pl.IDDominio == "" || coversEntity(role.Domini, pl)) && (t == "" || covers(role.Tipi, t)) {
 			return true
 		}
 	}
@@ -90,20 +114,20 @@ func where(pl Place) string {
 	return "idUnitaOperativa " + pl.IDUnita + " of idDominio " + pl.IDDominio
 }
 
-// holdsScope checks that granter holds s:r over domini, domini × tipi and
+// holdsScope checks that granter holds h over domini, domini × tipi and
 // tipi.
-func holdsScope(granter *Principal, s Service, r Right, domini EntityScope, tipi Scope) error {
+func holdsScope(granter *Principal, h holding, domini EntityScope, tipi Scope) error {
 	ds := entityValues(domini)
 	for _, d := range ds {
-		if !holdsPlace(granter, s, r, d, "") {
-			return deny(RuleDelegation, "the granter does not hold %s %s on %s", s, r, where(d))
+		if !holdsPlace(granter, h, d, "") {
+			return deny(RuleDelegation, "the granter does not hold %s on %s", h, where(d))
 		}
 	}
 	ts := scopeValues(tipi)
 	for _, d := range ds {
 		for _, t := range ts {
-			if !holdsPlace(granter, s, r, d, t) {
-				return deny(RuleDelegation, "the granter does not hold %s %s on %s with idTipoPendenza %s", s, r, where(d), t)
+			if !holdsPlace(granter, h, d, t) {
+				return deny(RuleDelegation, "the granter does not hold %s on %s with idTipoPendenza %s", h, where(d), t)
 			}
 		}
 	}
@@ -111,8 +135,8 @@ func holdsScope(granter *Principal, s Service, r Right, domini EntityScope, tipi
 		return nil // each type was held with an entity, so held alone
 	}
 	for _, t := range ts {
-		if !holdsPlace(granter, s, r, Place{}, t) {
-			return deny(RuleDelegation, "the granter does not hold %s %s on idTipoPendenza %s", s, r, t)
+		if !holdsPlace(granter, h, Place{}, t) {
+			return deny(RuleDelegation, "the granter does not hold %s on idTipoPendenza %s", h, t)
 		}
 	}
 	return nil
@@ -122,25 +146,32 @@ var bothRights = [...]Right{RightRead, RightWrite}
 
 // CanGrantRole decides whether granter may define role or hand it out: for
 // every service right role gives, granter must hold it (RuleDelegation
-// otherwise), over role's whole scope as described above. Whether the
-// endpoint itself is open to granter (Anagrafica Ruoli W) is the caller's
-// HasServiceRight check, not repeated here.
+// otherwise), over role's whole scope as described above; a role that
+// gives no right still grants its scope, which some role of granter must
+// hold ("*" needs "*"). Whether the endpoint itself is open to granter
+// (Anagrafica Ruoli W) is the caller's HasServiceRight check, not
+// repeated here.
 func CanGrantRole(granter Principal, role Role) error {
 	if err := backofficeActor(&granter); err != nil {
 		return err
 	}
+	rightless := true
 	for _, s := range Services {
 		for _, r := range bothRights {
 			if !role.Has(s, r) {
 				continue
 			}
+			rightless = false
 			if !hasRight(&granter, s, r) {
 				return denyRight(detailGranter, s, r)
 			}
-			if err := holdsScope(&granter, s, r, role.Domini, role.Tipi); err != nil {
+			if err := holdsScope(&granter, holding{s: s, r: r}, role.Domini, role.Tipi); err != nil {
 				return err
 			}
 		}
+	}
+	if rightless {
+		return holdsScope(&granter, holding{any: true}, role.Domini, role.Tipi)
 	}
 	return nil
 }
@@ -170,5 +201,5 @@ func CanGrantAPI(granter Principal, g Grant) error {
 	if err := HasServiceRight(granter, ServiceAnagraficaApplicazioni, RightWrite); err != nil {
 		return err
 	}
-	return holdsScope(&granter, ServiceAnagraficaApplicazioni, RightWrite, g.Domini, g.Tipi)
+	return holdsScope(&granter, holding{s: ServiceAnagraficaApplicazioni, r: RightWrite}, g.Domini, g.Tipi)
 }

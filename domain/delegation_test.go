@@ -60,7 +60,12 @@ func TestDelegation(t *testing.T) {
 			role("w", map[Service]Rights{ServiceAnagraficaCreditore: wr}, ScopeOf(d1), ScopeOf(tA))),
 			creditore(ScopeNone(), ScopeOf(tB))), RuleDelegation},
 		{"granter_without_roles", CanGrantRole(operator(), pendR(ScopeNone(), ScopeNone())), RuleDelegation},
-		{"granting_no_rights_is_allowed", CanGrantRole(operator(), role("nothing", nil, ScopeAll(), ScopeAll())), ""},
+		{"granting_no_rights_nor_scope_is_allowed", CanGrantRole(operator(), role("nothing", nil, ScopeNone(), ScopeNone())), ""},
+		{"granting_no_rights_still_grants_the_scope", CanGrantRole(operator(), role("nothing", nil, ScopeAll(), ScopeAll())), RuleDelegation},
+		{"granting_no_rights_star_needs_star", CanGrantRole(operator(onD1), role("nothing", nil, ScopeAll(), ScopeOf(tA))), RuleDelegation},
+		{"granting_no_rights_other_entity", CanGrantRole(operator(onD1TA), role("nothing", nil, ScopeOf(d2), ScopeNone())), RuleDelegation},
+		{"granting_no_rights_other_type", CanGrantRole(operator(onD1TA), role("nothing", nil, ScopeNone(), ScopeOf(tB))), RuleDelegation},
+		{"granting_no_rights_in_held_scope", CanGrantRole(operator(onD1TA), role("nothing", nil, ScopeOf(d1), ScopeOf(tA))), ""},
 		{"citizen_cannot_grant", CanGrantRole(Citizen("CIT"), pendR(ScopeNone(), ScopeNone())), RuleAPIEntry},
 
 		{"assign_roles_each_grantable", CanAssignRoles(operator(onD1), []Role{pendR(ScopeOf(d1), ScopeAll()), pendR(ScopeOf(d1), ScopeOf(tA))}), ""},

@@ -755,6 +755,13 @@ func TestBackofficeDelegationLimits(t *testing.T) {
 		{"cannot_grant_write_it_lacks", "PUT", bo + "/ruoli/n2", role([]string{d1}, []string{t1}, aclOf("Pendenze", "R", "W")), opts(as("opNarrow")), 403, "403000"},
 		{"cannot_grant_service_it_lacks", "PUT", bo + "/ruoli/n2", role([]string{d1}, []string{t1}, aclOf("Pagamenti", "R")), opts(as("opNarrow")), 403, "403000"},
 		{"empty_role_is_nothing_to_delegate", "PUT", bo + "/ruoli/n3", role([]string{}, []string{}), opts(as("opNarrow")), 201, ""},
+		// A role giving no right still grants its scope, which GET /profilo
+		// names (every entity's ragioneSociale for "*"): "*" needs "*".
+		{"rightless_role_own_scope", "PUT", bo + "/ruoli/n4", role([]string{d1}, []string{t1}), opts(as("opNarrow")), 201, ""},
+		{"rightless_role_all_entities", "PUT", bo + "/ruoli/n5", role([]string{"*"}, []string{"*"}), opts(as("opNarrow")), 403, "403000"},
+		{"rightless_role_other_entity", "PUT", bo + "/ruoli/n5", role([]string{d2}, []string{}), opts(as("opNarrow")), 403, "403000"},
+		{"admin_defines_rightless_star_role", "PUT", bo + "/ruoli/vista", role([]string{"*"}, []string{"*"}), opts(asAdmin()), 201, ""},
+		{"cannot_take_rightless_star_role", "PUT", bo + "/operatori/opNarrow", map[string]any{"ragioneSociale": "x", "abilitato": true, "ruoli": []string{"narrow", "vista"}}, opts(as("opNarrow")), 403, "403000"},
 		// applications
 		{"application_grant_own_scope", "PUT", bo + "/applicazioni/nApp", app("nApp", apiGrant("PENDENZE", []string{d1}, []string{t1})), opts(as("opNarrow")), 201, ""},
 		{"application_grant_all_entities", "PUT", bo + "/applicazioni/nApp2", app("nApp2", apiGrant("PENDENZE", []string{"*"}, []string{t1})), opts(as("opNarrow")), 403, "403000"},
