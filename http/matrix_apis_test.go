@@ -359,7 +359,32 @@ func TestDisabledEntityOrTypeIs422(t *testing.T) {
 	w.putApp(t, "appRagAll", "appRagAll", pw, true, apiGrant("RAGIONERIA", []string{"*"}, []string{"*"}))
 	incasso := map[string]any{"causale": "Riversamento", "importo": 10.5}
 	rec := map[string]any{"importo": 10, "causale": "Riversamento"}
+	// Pendenze written while their entity, type and unit were enabled,
+	// then each of those disabled: paying them is a write there too.
+	const dLater, tLater, uLater = "55555555555", "SPENTO_POI", "UOFF"
+	w.must(t, "PUT", bo+"/domini/"+dLater, map[string]any{"ragioneSociale": "Ente poi spento", "abilitato": true})
+	w.must(t, "PUT", bo+"/tipiPendenza/"+tLater, map[string]any{"descrizione": "Tipo poi spento", "abilitato": true, "pagamentoSpontaneo": false})
+	w.must(t, "PUT", bo+"/domini/"+d2+"/unitaOperative/"+uLater, map[string]any{"ragioneSociale": "Ufficio poi spento", "abilitato": true})
+	atLater := w.createPendenza(t, "appB", "later1", dLater, t1, citizen1)
+	w.createPendenza(t, "appB", "later2", d2, tLater, citizen1)
+	inUnit := pendenzaBodyFor(d2, t1, citizen1)
+	inUnit["idUnitaOperativa"] = uLater
+	w.must(t, "PUT", pe+"/pendenze/appB/later3", inUnit, as("appB"))
+	w.createPendenza(t, "appB", "open1", d2, t1, citizen1)
+	w.must(t, "PUT", bo+"/domini/"+dLater, map[string]any{"ragioneSociale": "Ente poi spento", "abilitato": false})
+	w.must(t, "PUT", bo+"/tipiPendenza/"+tLater, map[string]any{"descrizione": "Tipo poi spento", "abilitato": false, "pagamentoSpontaneo": false})
+	w.must(t, "PUT", bo+"/domini/"+d2+"/unitaOperative/"+uLater, map[string]any{"ragioneSociale": "Ufficio poi spento", "abilitato": false})
+	pay := func(ref map[string]any) map[string]any { return map[string]any{"pendenze": []map[string]any{ref}} }
+	byID := func(id string) map[string]any { return pay(map[string]any{"idA2A": "appB", "idPendenza": id}) }
+	const pgSpid = "/pagamento/rs/spid/v2/pagamenti"
 	runRows(t, w.harness, []row{
+		{"pay_pendenza_at_disabled_entity", "POST", pgSpid, byID("later1"), opts(asSPID(citizen1)), 422, "422000"},
+		{"pay_notice_at_disabled_entity", "POST", pgSpid, pay(map[string]any{"idDominio": dLater, "numeroAvviso": atLater.NumeroAvviso}), opts(asSPID(citizen1)), 422, "422000"},
+		{"pay_pendenza_of_disabled_type", "POST", pgSpid, byID("later2"), opts(asSPID(citizen1)), 422, "422000"},
+		{"pay_pendenza_in_disabled_unit", "POST", pgSpid, byID("later3"), opts(asSPID(citizen1)), 422, "422000"},
+		{"pay_pendenza_at_disabled_entity_not_payer", "POST", pgSpid, byID("later1"), opts(asSPID(citizen2)), 403, "403000"},
+		{"pay_pendenza_at_disabled_entity_out_of_scope", "POST", pg + "/pagamenti", byID("later1"), opts(as("appA")), 403, "403000"},
+		{"pay_pendenza_all_enabled", "POST", pgSpid, byID("open1"), opts(asSPID(citizen1)), 201, ""},
 		{"pendenza_at_disabled_entity", "PUT", pe + "/pendenze/appB/off1", pendenzaBodyFor(dOff, t1, citizen1), opts(as("appB")), 422, "422000"},
 		{"pendenza_of_disabled_type", "PUT", pe + "/pendenze/appA/off2", pendenzaBodyFor(d1, tOff, citizen1), opts(as("appA")), 422, "422000"},
 		{"pendenza_at_disabled_entity_out_of_scope", "PUT", pe + "/pendenze/appA/off3", pendenzaBodyFor(dOff, t1, citizen1), opts(as("appA")), 403, "403000"},

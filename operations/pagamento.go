@@ -74,30 +74,51 @@ func PendenzePagamento(m PendenzeLists, p domain.Principal, keep func(domain.Pen
 	return listPendenze(m, p, f, domain.CanReadPendenzaPagamento, keep), nil
 }
 
+// PayablePendenze finds the pendenze payment references name by id, and
+// the registry their entity, type and unit must be enabled in.
+type PayablePendenze interface {
+	Pendenze
+	Registry
+}
+
+// PayableNotices is PayablePendenze for references by notice.
+type PayableNotices interface {
+	Notices
+	Registry
+}
+
 // PayPendenza authorizes a payment reference {idA2A, idPendenza}; the
-// pendenza must then be open (payable).
-func PayPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
+// pendenza must then be payable.
+func PayPendenza(m PayablePendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, nil, func() (projections.Pendenza, bool) { return m.Pendenza(idA2A, idPendenza) },
 		func() error { return domain.CanLearnMissingPendenzaPagamento(p, domain.CanPayPendenza) })
 	pd, err = decided(rec, "CanPayPendenza", domain.CanPayPendenza, p, pd, err)
-	return payable(rec, pd, err)
+	return payable(m, rec, pd, err)
 }
 
 // PayNotice authorizes a payment reference {idDominio, numeroAvviso}; the
-// notice's pendenza must then be open (payable).
-func PayNotice(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
+// notice's pendenza must then be payable.
+func PayNotice(m PayableNotices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := notice(m, p, idDominio, numeroAvviso, nil, rec)
 	pd, err = decided(rec, "CanPayNotice", domain.CanPayNotice, p, pd, err)
-	return payable(rec, pd, err)
+	return payable(m, rec, pd, err)
 }
 
-// payable passes an authorized pendenza that may be paid
-// (domain.PayableStato): one paid or cancelled is 422.
-func payable(rec Recorder, pd projections.Pendenza, err error) (projections.Pendenza, error) {
+// payable passes an authorized pendenza that may be paid: open
+// (domain.PayableStato), at a registered, enabled entity, of such a type
+// and, when it names one, in such a unit; otherwise 422, as for a
+// spontaneous payment (PaySpontaneous).
+func payable(m Registry, rec Recorder, pd projections.Pendenza, err error) (projections.Pendenza, error) {
 	if err != nil {
 		return pd, err
 	}
-	return pd, inState(rec, "PayableStato", domain.PayableStato, pd, "be paid")
+	if err := inState(rec, "PayableStato", domain.PayableStato, pd, "be paid"); err != nil {
+		return pd, err
+	}
+	if _, err := CheckEntityAndType(m, pd.IDDominio, pd.IDTipoPendenza, rec); err != nil {
+		return pd, err
+	}
+	return pd, CheckUnit(m, pd.IDDominio, pd.IDUnitaOperativa, rec)
 }
 
 // ReadNotice is GET /avvisi/{idDominio}/{numeroAvviso}. guard, when not
