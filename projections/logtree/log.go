@@ -217,8 +217,7 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 			l.diverge(fmt.Errorf("%w: the checkpoint at position %d does not verify: %v", ErrDiverged, env.Position, err))
 			return
 		}
-		root, err := l.tree.RootAt(ctx, cp.Size)
-		matches := err == nil && bytes.Equal(root, cp.Root)
+		matches := l.tree.matches(ctx, cp.Checkpoint) == nil
 		if !matches {
 			l.diverge(fmt.Errorf("%w: the first %d events do not hash to the root signed at position %d", ErrDiverged, cp.Size, env.Position))
 		}
