@@ -271,7 +271,6 @@ var paramSchemas = map[string]paramSchema{
 	"posizione":          logPosition,
 	"data":               {format: "date-time"},
 	"api":                {enum: audit.APINames()},
-	"autorizzazione":     {enum: []string{"R", "W"}},
 	// API.md section 3: "<backend>:<position>" (Token); the backends are
 	// the two stores'.
 	"header:" + ConsistencyHeader: {pattern: `^(jetstream|kurrentdb):[0-9]{1,20}$`},
