@@ -199,10 +199,9 @@ func (m *ReadModel) stage(env events.Envelope) error {
 		// A new commit, or this one delivered again from its start.
 		m.staged, m.stagedPos = append(m.staged[:0], env), env.Position
 	case env.Index < len(m.staged):
-		// Redelivered: already staged. Its last event again means its
-		// publication failed, and the runner hands back only the batch
-		// that failed, not the earlier events staged (kept for this): it
-		// publishes the staged commit again below.
+		// Redelivered: already staged. (A failed publication is not
+		// redelivered here: it stopped the models, and Apply refuses
+		// every event after it.)
 	default:
 		m.staged = append(m.staged, env)
 	}
@@ -231,9 +230,8 @@ func (m *ReadModel) ApplyCommit(pos events.Position, evs ...events.Event) error 
 // publication window and advances the applied position (wmu held). The
 // commit is checked first: folded halfway, its first events would stay
 // visible (and a principal they register would authenticate) at a
-// position the model never reaches. A commit that fails stays staged, so
-// that a redelivery of its last part fails alike rather than publish that
-// part alone.
+// position the model never reaches. A commit that fails stops the models
+// (Apply): no part of it is published later.
 func (m *ReadModel) publish(envs []events.Envelope) error {
 	last := envs[len(envs)-1]
 	if err := m.check(envs); err != nil {

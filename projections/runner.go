@@ -52,9 +52,7 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 		}
 		for _, env := range batch {
 			if err := m.Apply(env); err != nil {
-				if m.Stopped() != nil {
-					stop() // the models never get past this commit
-				}
+				stop() // stopped for good (Stopped): the models never get past this commit
 				return err
 			}
 		}
@@ -76,7 +74,8 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 // log is quiet, up to maxBatch while catching up), and the next message is
 // sent only after the previous was acked, so events are applied strictly
 // in order. A nacked message is sent again (the router's retry middleware
-// has already retried it); Apply skips what it already applied.
+// has already retried it); Apply skips what it already applied, and
+// refuses everything once a commit stopped the models (Run then ends).
 type logSubscriber struct {
 	store  events.Store
 	model  *ReadModel
