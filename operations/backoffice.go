@@ -111,6 +111,13 @@ func WriteEntity(m Intermediaries, p domain.Principal, idDominio, idIntermediari
 	return check(rec, "intermediary", nil)
 }
 
+// RegisterCreditorRecord is what WriteEntity and WriteTipoPendenza ask
+// before their id is known (a blank form, whose id is still to be typed):
+// Anagrafica Creditore W from some role. The write then decides the id.
+func RegisterCreditorRecord(p domain.Principal, rec Recorder) error {
+	return UseService(p, domain.ServiceAnagraficaCreditore, domain.RightWrite, rec)
+}
+
 // ReadRegistry is GET of one entry of the unscoped Backoffice registry reg
 // (intermediari, ruoli, operatori, applicazioni): reg's service's R, then
 // the entry, found by lookup.

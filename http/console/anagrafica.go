@@ -158,11 +158,11 @@ func (c *Console) saved(rq *request, res commands.Result, err error, next, page,
 // mayWriteScoped is mayWrite of the forms of a registry scoped by role
 // (domini, tipi pendenza): a record's form as write, the operation of its
 // save, decides for that record; the blank form, whose id is still to be
-// typed, is offered to whoever holds the right that write needs from
-// some role (Anagrafica Creditore W), and the save decides the id.
+// typed, as operations.RegisterCreditorRecord, and the save decides the
+// id.
 func mayWriteScoped(p domain.Principal, isNew bool, write func() error) error {
 	if isNew {
-		return operations.UseService(p, domain.ServiceAnagraficaCreditore, domain.RightWrite, nil)
+		return operations.RegisterCreditorRecord(p, nil)
 	}
 	return write()
 }
