@@ -248,7 +248,8 @@ func (s *logSubscriber) deliver(ctx context.Context, out chan<- *message.Message
 func (s *logSubscriber) Close() error { return nil }
 
 // CatchUp runs the read models until they have applied the log's last
-// position as of the call, then returns (the router is stopped).
+// position as of the call, then returns once the router stopped; its
+// error is ctx's, or Stopped's when a commit could not be applied.
 func (m *ReadModel) CatchUp(ctx context.Context, store events.Store, logger *slog.Logger) error {
 	last, err := store.LastPosition(ctx)
 	if err != nil {
@@ -258,10 +259,8 @@ func (m *ReadModel) CatchUp(ctx context.Context, store events.Store, logger *slo
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx, store, logger) }()
-	if err := m.WaitFor(ctx, last); err != nil {
-		return err
-	}
+	err = m.WaitFor(ctx, last)
 	cancel()
 	<-done
-	return nil
+	return err
 }
