@@ -71,15 +71,15 @@ func (a *auditConfig) logger() *slog.Logger { return newLogger(a.LogLevel) }
 // open opens the log read-only: the JetStream store in its read-only mode,
 // a KurrentDB store behind readOnly.
 func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
+	if err := checkStore(a.Store); err != nil {
+		return nil, usageErrorf("%w", err)
+	}
 	if kurrentdb.IsConnectionString(a.Store) {
 		s, err := kurrentdb.Open(ctx, kurrentdb.Config{URL: a.Store, StoreOptions: events.StoreOptions{Logger: a.logger()}})
 		if err != nil {
 			return nil, err
 		}
 		return readOnly{s}, nil
-	}
-	if a.Store != "jetstream" {
-		return nil, usageErrorf("--store %q: want jetstream or a kurrentdb:// / esdb:// connection string", a.Store)
 	}
 	if a.NATSURL != "" {
 		fmt.Fprintln(os.Stderr, "payauthz audit: reading a live log through NATS; the answers are as of the moment each query reads it")

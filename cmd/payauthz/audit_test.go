@@ -296,21 +296,33 @@ func TestAuditCLI(t *testing.T) {
 	})
 }
 
+// TestAuditStoreSelection: the log readers (audit, backup) check --store
+// as serve does: an unknown backend or a connection string that does not
+// parse is a usage error whose message never holds the password; an
+// unreachable KurrentDB is a failure.
 func TestAuditStoreSelection(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name  string
+		args  []string
 		store string
+		code  int
 		want  string
 	}{
-		{"unknown_backend_is_refused", "mysql://x", "want jetstream or a kurrentdb://"},
-		{"unreachable_kurrentdb_is_an_error", "kurrentdb://127.0.0.1:1?tls=false", "kurrentdb"},
+		{"unknown_backend_is_refused", []string{"audit", "events"}, "mysql://x", exitUsage, "want jetstream or a kurrentdb://"},
+		{"unknown_backend_password_not_echoed", []string{"audit", "events"}, "http://admin:hunter22@db:2113", exitUsage, "want jetstream or a kurrentdb://"},
+		{"backup_unknown_backend_password_not_echoed", []string{"backup", "--to", filepath.Join(t.TempDir(), "b")}, "esdbs://admin:hunter22@db:2113", exitUsage, "--store"},
+		{"bad_kurrentdb_setting_is_usage", []string{"audit", "events"}, "kurrentdb://admin:hunter22@localhost:2113?tls=perhaps", exitUsage, "--store"},
+		{"unreachable_kurrentdb_is_an_error", []string{"audit", "events"}, "kurrentdb://127.0.0.1:1?tls=false", exitFailure, "kurrentdb"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := run(t, "audit", "events", "--store", tc.store)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("audit events --store %s: error %v, want one containing %q", tc.store, err, tc.want)
+			out, errOut, err := run(t, append(tc.args, "--store", tc.store)...)
+			if exitCode(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%v --store %s: exit %d, error %v, want %d and one containing %q", tc.args, tc.store, exitCode(err), err, tc.code, tc.want)
+			}
+			if strings.Contains(err.Error()+out+errOut, "hunter22") {
+				t.Fatalf("the password is echoed: %v\n%s%s", err, out, errOut)
 			}
 		})
 	}

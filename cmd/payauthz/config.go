@@ -214,15 +214,8 @@ func (c Config) Validate() error {
 		// once its files are written.
 		errs = append(errs, errors.New("--stream-replicas 3 needs --nats-url: replicas live on an external NATS cluster"))
 	}
-	switch {
-	case c.Store == "jetstream":
-	case kurrentdb.IsConnectionString(c.Store):
-		if _, err := kurrentdb.ParseConnectionString(c.Store); err != nil {
-			errs = append(errs, fmt.Errorf("--store: %w", err))
-		}
-	default:
-		errs = append(errs, fmt.Errorf("--store %q: want jetstream or a kurrentdb://, kurrentdb+discover:// or esdb:// connection string",
-			kurrentdb.Redact(c.Store)))
+	if err := checkStore(c.Store); err != nil {
+		errs = append(errs, err)
 	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))
@@ -278,6 +271,23 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("--decision-log-subject needs --nats-url: collectors subscribe on the NATS server the log lives on"))
 	}
 	return errors.Join(errs...)
+}
+
+// checkStore is the one check of a --store value, serve's and the log
+// readers' (audit, backup): jetstream, or a KurrentDB connection string
+// that parses. Its message never holds the value's password.
+func checkStore(store string) error {
+	switch {
+	case store == "jetstream":
+		return nil
+	case kurrentdb.IsConnectionString(store):
+		if _, err := kurrentdb.ParseConnectionString(store); err != nil {
+			return fmt.Errorf("--store: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("--store %q: want jetstream or a kurrentdb://, kurrentdb+discover:// or esdb:// connection string",
+		kurrentdb.Redact(store))
 }
 
 // natsURLs splits --nats-url into server URLs.
