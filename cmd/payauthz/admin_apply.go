@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,8 +128,9 @@ to their services): the service never shows them, so apply never compares them. 
 they are sent when the resource is created, and again only when the principal they belong to is
 renamed (the service drops them then). Every failure is reported with its resource and the service's answer;
 the others are still applied; the exit code is then 1. A file that is not such a configuration, names
-an unknown kind, or holds a resource without its id or with an id YAML reads as a number (quote
-"01234567890": unquoted, its leading zero is lost) is refused before anything is sent (exit 2).`,
+an unknown kind (a kind's name may be spelt in any case), or holds a resource without its id, with
+an id YAML reads as a number (quote "01234567890": unquoted, its leading zero is lost) or with the
+id of another resource of its kind is refused before anything is sent (exit 2).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
@@ -142,10 +144,8 @@ an unknown kind, or holds a resource without its id or with an id YAML reads as 
 			if err != nil {
 				return usageErrorf("%s: %w", file, err)
 			}
-			for kind := range conf {
-				if _, err := kindOf(kind); err != nil {
-					return usageErrorf("%s: %w", file, err)
-				}
+			if conf, err = byKind(conf); err != nil {
+				return usageErrorf("%s: %w", file, err)
 			}
 			if err := checkIDs(conf); err != nil {
 				return usageErrorf("%s: %w", file, err)
@@ -330,18 +330,40 @@ func parseConfiguration(b []byte) (configuration, map[string]any, error) {
 	return conf, prot, nil
 }
 
-// checkIDs refuses a file in which a resource has no id, or an id that
-// is not a string: an unquoted 01234567890 is a YAML number, its leading
-// zero lost. It runs before anything is applied, so a bad file changes
-// nothing.
+// byKind files the resources of conf under their kinds' names, which a
+// file may spell in any case (as get and list take them), so that apply,
+// which reads conf by those names, skips none; an unknown kind is an
+// error.
+func byKind(conf configuration) (configuration, error) {
+	out := configuration{}
+	for _, name := range slices.Sorted(maps.Keys(conf)) {
+		k, err := kindOf(name)
+		if err != nil {
+			return nil, err
+		}
+		out[k.name] = append(out[k.name], conf[name]...) // listed even when empty: --prune
+	}
+	return out, nil
+}
+
+// checkIDs refuses a file in which a resource has no id, an id that is
+// not a string (an unquoted 01234567890 is a YAML number, its leading
+// zero lost), or the id of another resource of its kind (which of the two
+// would the deployment hold?). It runs before anything is applied, so a
+// bad file changes nothing.
 func checkIDs(conf configuration) error {
 	var bad []string
 	for _, k := range resourceKinds {
+		first := map[string]int{}
 		for i, want := range conf[k.name] {
 			switch v := want[k.idField].(type) {
 			case string:
 				if v == "" {
 					bad = append(bad, fmt.Sprintf("%s[%d]: %s is empty", k.name, i, k.idField))
+				} else if j, seen := first[v]; seen {
+					bad = append(bad, fmt.Sprintf("%s[%d]: %s %s is also %s[%d]'s", k.name, i, k.idField, v, k.name, j))
+				} else {
+					first[v] = i
 				}
 			case nil:
 				bad = append(bad, fmt.Sprintf("%s[%d]: %s is missing", k.name, i, k.idField))

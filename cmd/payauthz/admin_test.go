@@ -432,10 +432,11 @@ func TestAdminApplyCountsEveryFailure(t *testing.T) {
 	}
 }
 
-// TestAdminApplyRefusesBadIDs: a resource without an id, or with one YAML
-// reads as a number (an unquoted idDominio loses its leading zero), makes
-// the file a usage error, each named, before anything is sent: the
-// context's service is not even reached (its port is closed).
+// TestAdminApplyRefusesBadIDs: a resource without an id, with one YAML
+// reads as a number (an unquoted idDominio loses its leading zero), or
+// with the id of another of its kind makes the file a usage error, each
+// named, before anything is sent: the context's service is not even
+// reached (its port is closed).
 func TestAdminApplyRefusesBadIDs(t *testing.T) {
 	cfg := downContext(t)
 	file := tempFile(t, "apply.yaml", `domini:
@@ -444,19 +445,53 @@ func TestAdminApplyRefusesBadIDs(t *testing.T) {
   - {idDominio: 01234567890, ragioneSociale: Comune B, abilitato: true}
 tipiPendenza:
   - {idTipoPendenza: "", descrizione: Vuoto}
+operatori:
+  - {principal: mario, ragioneSociale: Mario Rossi, abilitato: true, ruoli: [Lettore]}
+  - {principal: mario, ragioneSociale: Mario Rossi, abilitato: false, ruoli: []}
 `)
 	_, _, err := run(t, "admin", "--config", cfg, "apply", "-f", file)
 	if exitCode(err) != exitUsage {
 		t.Fatalf("apply of a file with bad ids: exit %d (%v), want %d", exitCode(err), err, exitUsage)
 	}
 	for _, want := range []string{"domini[1]: idDominio is missing", "domini[2]: idDominio must be a string: quote it",
-		"tipiPendenza[0]: idTipoPendenza is empty"} {
+		"tipiPendenza[0]: idTipoPendenza is empty", "operatori[1]: principal mario is also operatori[0]'s"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if strings.Contains(err.Error(), "domini[0]") {
+	if strings.Contains(err.Error(), "domini[0]") || strings.Contains(err.Error(), "operatori[0]:") {
 		t.Errorf("error %q names a good resource", err)
+	}
+}
+
+// TestAdminApplyKindsInAnyCase: a file may spell a kind in any case, as
+// get and list take it; its resources are applied, never skipped (the
+// plan said "applied 0 changes" and exit 0), and checked like the others
+// (here: refused before anything is sent); an unknown kind is refused.
+func TestAdminApplyKindsInAnyCase(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	out := admin("apply", "-f", tempFile(t, "a.yaml", `Domini:
+  - {idDominio: "33333333333", ragioneSociale: Comune C, abilitato: true}
+TIPIPENDENZA:
+  - {idTipoPendenza: TARI, descrizione: Tassa rifiuti, abilitato: true, pagamentoSpontaneo: false}
+`))
+	if !strings.Contains(out, "+ domini/33333333333") || !strings.Contains(out, "applied 2 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply of kinds spelt in capitals:\n%s", out)
+	}
+	if got := admin("get", "domini", "33333333333", "-o", "json"); !strings.Contains(got, "Comune C") {
+		t.Fatalf("the entity was not written: %s", got)
+	}
+	pos := a.position(t)
+	for name, text := range map[string]string{
+		"unknown_kind":             "domain:\n  - {idDominio: \"44444444444\", ragioneSociale: X, abilitato: true}\n",
+		"capitalised_without_id":   "Domini:\n  - {ragioneSociale: X, abilitato: true}\n",
+		"same_id_in_two_spellings": "domini:\n  - {idDominio: \"44444444444\", ragioneSociale: X, abilitato: true}\nDomini:\n  - {idDominio: \"44444444444\", ragioneSociale: Y, abilitato: true}\n",
+	} {
+		if _, _, err := run(t, "admin", "--config", cfg, "apply", "-f", tempFile(t, name+".yaml", text)); exitCode(err) != exitUsage || a.position(t) != pos {
+			t.Errorf("%s: exit %d (%v), position %v → %v; want %d and nothing written", name, exitCode(err), err, pos, a.position(t), exitUsage)
+		}
 	}
 }
 
