@@ -30,7 +30,7 @@ func dropDerived(kind string, item map[string]any) {
 	if kind != "applicazioni" {
 		return
 	}
-	for _, f := range []string{"apiPagamenti", "apiPendenze", "apiRagioneria"} {
+	for _, f := range govpayFlags {
 		delete(item, f)
 	}
 	if _, personal := item["acl"]; !personal {
@@ -38,6 +38,11 @@ func dropDerived(kind string, item map[string]any) {
 		delete(item, "tipiPendenza")
 	}
 }
+
+// govpayFlags are an application's GovPay grant fields: each true one
+// grants its API on the scope domini × tipiPendenza, when the body has no
+// autorizzazioniApi.
+var govpayFlags = []string{"apiPagamenti", "apiPendenze", "apiRagioneria"}
 
 // configuration is the declarative configuration of a deployment: for
 // each kind, its resources as the Backoffice API reads and writes them.
@@ -119,7 +124,8 @@ deployment's, prints the plan (+ create, ~ update with the fields that change) a
 --dry-run, writes the changes in dependency order: intermediari, domini, tipiPendenza, ruoli,
 operatori, applicazioni, then the public API protection (protezione: {abilitato, captcha}; its
 captcha.secretKey is sent with the settings when they change, and never exported). A resource that already matches is not written, so applying the same
-file twice writes no event. Nothing is deleted or disabled unless --prune: then every
+file twice writes no event. A field the file does not name keeps its value (an update sends it as the
+deployment holds it), so what is written is what the plan shows. Nothing is deleted or disabled unless --prune: then every
 intermediary, entity, type, operator and application of a kind the file lists but that the
 file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), and a
 role the file does not name is reported (roles cannot be disabled). Secrets are write-only
@@ -417,8 +423,26 @@ func applyProtection(cmd *cobra.Command, c *adminClient, want map[string]any, dr
 	if dryRun {
 		return true, nil
 	}
-	_, err := c.do(cmd.Context(), http.MethodPut, protectionPath, want, nil)
+	_, err := c.do(cmd.Context(), http.MethodPut, protectionPath, protectionBody(want, cur), nil)
 	return true, err
+}
+
+// protectionBody is the body that sets the protection cur to want: a
+// captcha setting want does not name goes with its current value (the
+// service resets an absent one to its default: a soglia to 0, which
+// passes every score), so apply writes the settings its plan shows and no
+// other. Without captcha in want, the service keeps its own.
+func protectionBody(want, cur map[string]any) map[string]any {
+	wc, named := normalise(want["captcha"]).(map[string]any)
+	cc, _ := cur["captcha"].(map[string]any)
+	if !named || cc == nil {
+		return want
+	}
+	captcha := maps.Clone(cc)
+	maps.Copy(captcha, wc)
+	body := maps.Clone(want)
+	body["captcha"] = captcha
+	return body
 }
 
 // withoutSecrets returns m less every secret of k, in a new map (m and
@@ -427,15 +451,26 @@ func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
 	return dropSecrets(k, m, func(secret) bool { return true })
 }
 
-// updateBody is the body that updates the resource cur to want: a secret
-// is sent when its resource is created, and again only when the principal
-// it belongs to changes (the service drops it then); otherwise it is left
-// out, and the service keeps the one it holds. So applying a file twice
-// writes nothing, and a renamed principal keeps its password.
+// updateBody is the body that updates the resource cur to want. A PUT
+// replaces a resource whole, so a field want does not name goes with its
+// current value (less what GET derives, see dropDerived), and apply writes
+// the fields its plan shows and no other: a file that leaves out an
+// operator's ruoli does not take them away. An application's grants in
+// GovPay's shape (an api* flag) replace its current autorizzazioniApi.
+// A secret is sent when its resource is created, and again only when the
+// principal it belongs to changes (the service drops it then); otherwise
+// it is left out, and the service keeps the one it holds. So applying a
+// file twice writes nothing, and a renamed principal keeps its password.
 func updateBody(k resourceKind, want, cur map[string]any) map[string]any {
-	return dropSecrets(k, want, func(s secret) bool {
+	body := withoutSecrets(k, cur)
+	dropDerived(k.name, body)
+	if k.name == "applicazioni" && slices.ContainsFunc(govpayFlags, func(f string) bool { _, ok := want[f]; return ok }) {
+		delete(body, "autorizzazioniApi")
+	}
+	maps.Copy(body, dropSecrets(k, want, func(s secret) bool {
 		return s.owner == "" || reflect.DeepEqual(normalise(field(want, s.owner)), normalise(field(cur, s.owner)))
-	})
+	}))
+	return body
 }
 
 // dropSecrets returns m less the secrets of k that drop reports, in a new

@@ -505,3 +505,92 @@ func downContext(t *testing.T) string {
 		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
 	return cfg
 }
+
+// TestAdminApplyKeepsWhatTheFileDoesNotName: apply writes the fields its
+// plan shows and no other. A PUT replaces a resource whole, so a file
+// that changes an operator's name and leaves out its ruoli, or changes an
+// application's roles and leaves out its autorizzazioniApi, took them
+// away while the plan showed only the name or the roles; and a
+// protection section that switched the protection off reset the captcha
+// settings it did not name (soglia 0, which passes every score). An
+// application's grants in GovPay's shape still replace its
+// autorizzazioniApi.
+func TestAdminApplyKeepsWhatTheFileDoesNotName(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	admin("apply", "-f", tempFile(t, "full.yaml", adminConfigYAML+`protezione:
+  abilitato: true
+  captcha: {serverURL: "http://127.0.0.1:9/siteverify", secretKey: captcha-secret-1, soglia: 0.7, parametro: tok, denyOnFail: false, timeoutMs: 1500}
+`))
+	partial := tempFile(t, "partial.yaml", `operatori:
+  - {principal: mario, ragioneSociale: Mario Bis, abilitato: true}
+applicazioni:
+  - {idA2A: gestionale, principal: gestionale, abilitato: true, ruoli: [Lettore]}
+protezione:
+  abilitato: false
+  captcha: {serverURL: "http://127.0.0.1:9/siteverify"}
+`)
+	out := admin("apply", "-f", partial)
+	for _, want := range []string{"~ operatori/mario: ragioneSociale\n", "~ applicazioni/gestionale: ruoli\n", "~ protezione: abilitato\n",
+		"applied 3 changes, 0 unchanged, 0 failed"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("apply of the partial file lacks %q:\n%s", want, out)
+		}
+	}
+	after := a.position(t)
+	if again := admin("apply", "-f", partial); !strings.Contains(again, "applied 0 changes, 3 unchanged") || a.position(t) != after {
+		t.Fatalf("second apply of the partial file (position %v → %v):\n%s", after, a.position(t), again)
+	}
+
+	check := func(args ...string) int {
+		t.Helper()
+		_, _, err := run(t, append([]string{"admin", "--config", cfg, "check"}, args...)...)
+		if err == nil {
+			return 0
+		}
+		if exitCode(err) != exitDenied {
+			t.Fatalf("check %v: %v", args, err)
+		}
+		return exitDenied
+	}
+	create := func(dominio string) []string {
+		return []string{"--principal", "gestionale", "--api", "PENDENZE", "--operation", "create", "--dominio", dominio, "--tipo", "TARI"}
+	}
+	pendenze := func(principal, right string) []string {
+		return []string{"--principal", principal, "--api", "BACKOFFICE", "--operation", "servizio", "--servizio", "Pendenze",
+			"--autorizzazione", right, "--dominio", "11111111111"}
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"operator_keeps_its_role", pendenze("mario", "R"), 0},
+		{"operator_role_gives_no_write", pendenze("mario", "W"), exitDenied},
+		{"application_keeps_its_grant", create("11111111111"), 0},
+		{"application_grant_stays_scoped", create("22222222222"), exitDenied},
+		{"application_takes_its_new_role", pendenze("gestionale", "R"), 0},
+	} {
+		if got := check(c.args...); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+	body := string(adminGet(t, a.url+"/backoffice/rs/basic/v1/configurazioni/hardening"))
+	for _, want := range []string{`"abilitato":false`, `"soglia":0.7`, `"parametro":"tok"`, `"denyOnFail":false`, `"timeoutMs":1500`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("protection after switching it off lacks %s: %s", want, body)
+		}
+	}
+
+	// GovPay's shape replaces the grants it states.
+	govpay := tempFile(t, "govpay.yaml", `applicazioni:
+  - {idA2A: gestionale, principal: gestionale, abilitato: true, apiPendenze: true, domini: ["22222222222"], tipiPendenza: ["*"]}
+`)
+	if out := admin("apply", "-f", govpay); !strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply of GovPay's shape:\n%s", out)
+	}
+	if got, denied := check(create("22222222222")...), check(create("11111111111")...); got != 0 || denied != exitDenied {
+		t.Errorf("after GovPay's shape: create on the new entity exit %d (want 0), on the old one %d (want %d)", got, denied, exitDenied)
+	}
+}
