@@ -28,6 +28,9 @@ otherwise, naming the reason on stderr.`,
 			if err := applyEnv(cmd.Flags()); err != nil {
 				return err
 			}
+			if timeout <= 0 {
+				return usageErrorf("--timeout %v: want a positive duration", timeout)
+			}
 			target := url
 			if target == "" {
 				u, err := readyzURL(addr)
