@@ -85,8 +85,7 @@ func ParseDN(s string) (DN, error) {
 	} else {
 		rdnTexts = splitUnescaped(s, ',', true)
 	}
-	content := 0
-	dn := DN{rdns: make([][]AVA, 0, len(rdnTexts))}
+	b := dnBuilder{dn: DN{rdns: make([][]AVA, 0, len(rdnTexts))}}
 	for _, rdnText := range rdnTexts {
 		var avaTexts []string
 		if openssl {
@@ -100,15 +99,13 @@ func ParseDN(s string) (DN, error) {
 			if err != nil {
 				return DN{}, err
 			}
-			if content += len(ava.Type) + len(ava.Value) + 2; content > maxDNContent {
-				return DN{}, fmt.Errorf("%w: too long", ErrBadDN)
-			}
 			rdn = append(rdn, ava)
 		}
-		sortRDN(rdn)
-		dn.rdns = append(dn.rdns, rdn)
+		if err := b.add(rdn); err != nil {
+			return DN{}, err
+		}
 	}
-	return dn, nil
+	return b.dn, nil
 }
 
 // DNOfAttributes returns the DN whose RDNs are rdns, in this order, each
@@ -123,8 +120,7 @@ func DNOfAttributes(rdns [][]AVA) (DN, error) {
 	if len(rdns) == 0 {
 		return DN{}, fmt.Errorf("%w: empty", ErrBadDN)
 	}
-	content := 0
-	dn := DN{rdns: make([][]AVA, 0, len(rdns))}
+	b := dnBuilder{dn: DN{rdns: make([][]AVA, 0, len(rdns))}}
 	for _, in := range rdns {
 		if len(in) == 0 {
 			return DN{}, fmt.Errorf("%w: empty RDN", ErrBadDN)
@@ -137,22 +133,34 @@ func DNOfAttributes(rdns [][]AVA) (DN, error) {
 			if !utf8.ValidString(a.Value) || strings.IndexByte(a.Value, 0) >= 0 {
 				return DN{}, fmt.Errorf("%w: a value is not UTF-8 or holds a NUL", ErrBadDN)
 			}
-			if content += len(a.Type) + len(a.Value) + 2; content > maxDNContent {
-				return DN{}, fmt.Errorf("%w: too long", ErrBadDN)
-			}
 			rdn = append(rdn, AVA{Type: upperASCII(a.Type), Value: a.Value})
 		}
-		sortRDN(rdn)
-		dn.rdns = append(dn.rdns, rdn)
+		if err := b.add(rdn); err != nil {
+			return DN{}, err
+		}
 	}
-	return dn, nil
+	return b.dn, nil
 }
 
-// sortRDN sorts an RDN's attributes: they are a set.
-func sortRDN(rdn []AVA) {
+// dnBuilder collects the RDNs of a DN, parsed or as issued, bounding
+// what it holds (maxDNContent).
+type dnBuilder struct {
+	dn      DN
+	content int
+}
+
+// add appends rdn, its attributes sorted: an RDN is a set.
+func (b *dnBuilder) add(rdn []AVA) error {
+	for _, a := range rdn {
+		if b.content += len(a.Type) + len(a.Value) + 2; b.content > maxDNContent {
+			return fmt.Errorf("%w: too long", ErrBadDN)
+		}
+	}
 	slices.SortFunc(rdn, func(a, b AVA) int {
 		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Value, b.Value))
 	})
+	b.dn.rdns = append(b.dn.rdns, rdn)
+	return nil
 }
 
 // splitUnescaped splits s at every sep not escaped by a backslash; with
