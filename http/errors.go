@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/labstack/echo/v5"
+	"golang.org/x/time/rate"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -110,15 +111,32 @@ func fault(err error) (int, FaultBean) {
 	return http.StatusInternalServerError, FaultBean{"INTERNO", "500000", "Errore interno", ""}
 }
 
+// failureLogBurst and failureLogRate pace the service log's 'request
+// failed' lines: a flood of failures (a store that is down, a bug every
+// request meets) writes a burst, then one line a second, not one per
+// request; the metrics and the decision log still count each.
+const (
+	failureLogBurst = 10
+	failureLogRate  = rate.Limit(1)
+)
+
+// logged reports whether a request answered status for err is a failure
+// of the service the service log reports: a 5xx, but not a request the
+// caller cancelled, nor a consistency token not reached in time (the
+// caller's own, which it may send without credentials: see consistency).
+func logged(err error, status int) bool {
+	return status >= 500 && !errors.Is(err, context.Canceled) && !errors.Is(err, errConsistencyTimeout)
+}
+
 // errorHandler is the Echo error handler: every error becomes a FaultBean.
 func (s *Server) errorHandler(c *echo.Context, err error) {
 	if resp, uerr := echo.UnwrapResponse(c.Response()); uerr == nil && resp.Committed {
 		return
 	}
 	status, fb := fault(err)
-	if status >= 500 && !errors.Is(err, context.Canceled) {
-		s.logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
-			"status", status, "error", err.Error())
+	if logged(err, status) && s.failures.Allow() {
+		s.logger.Error("request failed", "method", methodLabel(c.Request().Method), "path", loggedValue(c.Request().URL.Path),
+			"request_id", requestID(c), "status", status, "error", err.Error())
 	}
 	var tmr *tooManyRequests
 	switch {

@@ -57,6 +57,7 @@ type harnessConfig struct {
 	secureCookies   bool // Config.SecureCookies: a proxy terminates TLS
 	wrapLog         func(events.LogReader) events.LogReader
 	gate            *projectionGate
+	serviceLog      slog.Handler // the service log's handler instead of a discarding one
 }
 
 // withBeforeAppend calls hook before every append of the service's
@@ -214,6 +215,9 @@ func (s gatedStore) Subscribe(ctx context.Context, from events.Position, h event
 
 // withSecureCookies sets Config.SecureCookies, as behind a proxy that
 // terminates TLS.
+// withServiceLog sends the service log (every component's logger) to h.
+func withServiceLog(h slog.Handler) harnessOption { return func(c *harnessConfig) { c.serviceLog = h } }
+
 func withSecureCookies() harnessOption { return func(c *harnessConfig) { c.secureCookies = true } }
 
 func withConsistencyWait(d time.Duration) harnessOption {
@@ -260,6 +264,9 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("PAYAUTHZ_TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if cfg.serviceLog != nil {
+		logger = slog.New(cfg.serviceLog)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 

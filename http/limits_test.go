@@ -2,8 +2,10 @@ package httpapi
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"runtime"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/payauthz/payauthz/events"
 )
 
 func TestRequestIDKeptOnlyWhenValid(t *testing.T) {
@@ -255,5 +259,98 @@ func TestErrorsBeforeEchoAreClientErrors(t *testing.T) {
 				t.Errorf("no FaultBean: %q", body)
 			}
 		})
+	}
+}
+
+// logLines is a slog.Handler that counts the service log's lines by
+// message and keeps the longest path attribute it saw.
+type logLines struct {
+	mu      sync.Mutex
+	n       map[string]int
+	longest int // of a "path"
+}
+
+func newLogLines() *logLines { return &logLines{n: map[string]int{}} }
+
+func (l *logLines) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logLines) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logLines) WithGroup(string) slog.Handler            { return l }
+func (l *logLines) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n[r.Message]++
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "path" {
+			l.longest = max(l.longest, len(a.Value.String()))
+		}
+		return true
+	})
+	return nil
+}
+
+func (l *logLines) count(msg string) (n, longest int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n[msg], l.longest
+}
+
+// TestUnreachedTokensOfStrangersLogNothing: callers without credentials
+// that send a consistency token beyond the log wait for it and are
+// answered 503 (their credentials might be the write it names), 200 of
+// them with 20 KiB paths: the service log gets no line for them (an
+// unreached token is the caller's, not a failure of the service), as it
+// gets none for an authenticated caller's.
+func TestUnreachedTokensOfStrangersLogNothing(t *testing.T) {
+	lines := newLogLines()
+	h := newHarness(t, withServiceLog(lines), withConsistencyWait(20*time.Millisecond))
+	future := withToken(Token(h.store.Backend(), 1<<40))
+	long := "/pendenze/rs/basic/v2/pendenze/A2A/" + strings.Repeat("p", 20<<10)
+	var wg sync.WaitGroup
+	statuses := make(chan int, 200)
+	for range 20 {
+		wg.Go(func() {
+			for range 10 {
+				statuses <- h.do(t, "GET", long, nil, future).Status
+			}
+		})
+	}
+	wg.Wait()
+	close(statuses)
+	for st := range statuses {
+		if st != 503 {
+			t.Fatalf("a stranger's unreached token: %d, want 503", st)
+		}
+	}
+	if n, longest := lines.count("request failed"); n != 0 {
+		t.Errorf("%d 'request failed' lines (the longest path %d bytes) for unreached tokens, want none", n, longest)
+	}
+}
+
+// TestFailedRequestsLogAtAPace: once the read models stopped, every
+// request fails (503), a stranger's with a 20 KiB path included: 200 of
+// them are answered 503 each, and write a burst of 'request failed'
+// lines, each with its path cut to 512 bytes, then about one a second.
+func TestFailedRequestsLogAtAPace(t *testing.T) {
+	lines := newLogLines()
+	h := newHarness(t, withServiceLog(lines))
+	if _, err := h.store.Append(t.Context(), events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
+		ID: "future-role", Event: events.RoleDefined{IDRuolo: "future", TipiPendenza: []string{"*"},
+			ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}}, Domini: []string{"*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the projections stop", func() bool { return h.model.Stopped() != nil })
+	long := "/pendenze/rs/basic/v2/pendenze/A2A/" + strings.Repeat("p", 20<<10)
+	start := time.Now()
+	for i := range 200 {
+		if st := h.do(t, "GET", long, nil).Status; st != 503 {
+			t.Fatalf("request %d: %d, want 503", i, st)
+		}
+	}
+	n, longest := lines.count("request failed")
+	if most := failureLogBurst + int(time.Since(start).Seconds()) + 1; n < 1 || n > most {
+		t.Errorf("%d 'request failed' lines for 200 failures, want 1 to %d", n, most)
+	}
+	if longest > loggedResourceBytes {
+		t.Errorf("a 'request failed' line holds a %d-byte path, want at most %d", longest, loggedResourceBytes)
 	}
 }

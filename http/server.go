@@ -17,6 +17,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 	"golang.org/x/net/netutil"
+	"golang.org/x/time/rate"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
@@ -140,6 +141,8 @@ type Server struct {
 	// console serves /console/; nil when disabled.
 	console *console.Console
 
+	// failures paces the service log's 'request failed' lines (errors.go).
+	failures *rate.Limiter
 	// logins gates every password verification (budget and throttles).
 	logins *loginGuard
 	// anonymousWrites is the budget of writes (payments, pendenze) per
@@ -191,7 +194,8 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: store, model: model, cmds: cmds, logger: logger, session: signer,
-		captcha: newCaptchaClient(cfg.CaptchaChecks), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1)}
+		captcha: newCaptchaClient(cfg.CaptchaChecks), metrics: newMetrics(model), rebuilds: make(chan struct{}, 1),
+		failures: rate.NewLimiter(failureLogRate, failureLogBurst)}
 	s.metrics.trackStoreLag(store, model)
 	s.logins = newLoginGuard(cfg, logger, s.metrics.reg)
 	s.anonymousWrites = newLimiterTable(anonymousWriteRate, anonymousWriteBurst, throttleEntries)
