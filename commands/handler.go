@@ -25,7 +25,8 @@ type Handler struct {
 	store    events.StreamStore
 	model    *projections.ReadModel
 	logger   *slog.Logger
-	observer atomic.Pointer[Observer] // see SetObserver
+	observer atomic.Pointer[Observer]   // see SetObserver
+	hashes   atomic.Pointer[HashBudget] // see SetHashBudget
 }
 
 // NewHandler returns a command handler.

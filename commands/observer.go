@@ -37,3 +37,23 @@ func (h *Handler) observeRetry() {
 		(*o).Retried()
 	}
 }
+
+// HashBudget bounds the password hashes commands compute at once: each is
+// an argon2id run of 19 MiB, as a verification is, so a caller that may
+// send passwords (an operator changing its own, over and over, at once)
+// cannot make them hold the memory a flood of logins may not.
+type HashBudget interface {
+	// AdmitHash takes a slot for one hash and returns its release, or
+	// refuses (the command fails with that error and writes nothing).
+	AdmitHash() (release func(), err error)
+}
+
+// SetHashBudget makes b the budget of every later password hash (nil:
+// none, every hash runs at once). It is safe to call while commands run.
+func (h *Handler) SetHashBudget(b HashBudget) {
+	if b == nil {
+		h.hashes.Store(nil)
+		return
+	}
+	h.hashes.Store(&b)
+}

@@ -97,7 +97,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := checkCommitSize(largest...); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
+	hash, keyHash, err := h.hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}

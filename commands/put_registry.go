@@ -86,7 +86,7 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	if err := operations.WriteRegistry(actor.Principal, domain.RegistryIntermediari, nil); err != nil {
 		return Result{}, err
 	}
-	hash, err := hashOptional(c.ConnectorPassword)
+	hash, err := h.hashOptional(c.ConnectorPassword)
 	if err != nil {
 		return Result{}, err
 	}
@@ -309,7 +309,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := h.mayRegister(c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := hashCredentials(c.Password, c.APIKey)
+	hash, keyHash, err := h.hashCredentials(c.Password, c.APIKey)
 	if err != nil {
 		return Result{}, err
 	}
@@ -363,7 +363,7 @@ func (h *Handler) ChangeOwnPassword(ctx context.Context, actor Actor, password s
 	if err := checkPassword("password", &password); err != nil {
 		return Result{}, err
 	}
-	hash, _, err := hashCredentials(&password, nil)
+	hash, _, err := h.hashCredentials(&password, nil)
 	if err != nil {
 		return Result{}, err
 	}

@@ -182,22 +182,30 @@ func checkEntities(domini []string, units map[string][]string) ([]string, map[st
 	return s.Scope.List(), s.Units(), nil
 }
 
-// hashOptional hashes p when set; "" means keep the current hash.
 // hashCredentials hashes an operator's or application's optional password
 // and API key (argon2id each; "" for one not given, which keeps it).
-func hashCredentials(password, apiKey *string) (hash, keyHash string, err error) {
-	if hash, err = hashOptional(password); err != nil {
+func (h *Handler) hashCredentials(password, apiKey *string) (hash, keyHash string, err error) {
+	if hash, err = h.hashOptional(password); err != nil {
 		return "", "", err
 	}
-	if keyHash, err = hashOptional(apiKey); err != nil {
+	if keyHash, err = h.hashOptional(apiKey); err != nil {
 		return "", "", err
 	}
 	return hash, keyHash, nil
 }
 
-func hashOptional(p *string) (string, error) {
+// hashOptional hashes p when set, in a slot of the hash budget (see
+// SetHashBudget); "" means keep the current hash.
+func (h *Handler) hashOptional(p *string) (string, error) {
 	if p == nil {
 		return "", nil
+	}
+	if b := h.hashes.Load(); b != nil {
+		release, err := (*b).AdmitHash()
+		if err != nil {
+			return "", err
+		}
+		defer release()
 	}
 	return domain.HashPassword(*p)
 }

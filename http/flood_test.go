@@ -390,3 +390,54 @@ func TestFailedLoginsThrottledWithoutLockingOut(t *testing.T) {
 		}
 	}
 }
+
+// TestPasswordHashesShareTheVerificationBudget: a write that carries a
+// password hashes it with argon2id (19 MiB), as a verification does, so
+// it waits for the same budget. 24 operators, each with nothing but its
+// own profile, change their password at once against a budget of one:
+// each is answered 200, or 429 with Retry-After when no slot freed within
+// 200 ms (nothing written, the old password still good); never more than
+// one hash at a time, whatever the number of such requests.
+func TestPasswordHashesShareTheVerificationBudget(t *testing.T) {
+	const n = 24
+	h := newHarness(t, withPasswordVerifications(1))
+	h.putRole(t, "ro", acl{aclOf("Pendenze", "R")}, []string{"*"}, []string{"*"})
+	for i := range n {
+		op := fmt.Sprintf("op-hash-%d", i)
+		h.putOperator(t, op, "old-password-1", true, "ro")
+		h.do(t, "GET", bo+"/profilo", nil, asBasic(op, "old-password-1")).expect(t, 200, "") // verified once, before the race
+	}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	answers := make([]*response, n)
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			answers[i] = h.do(t, "PATCH", bo+"/profilo", []map[string]any{{"op": "REPLACE", "path": "/password", "value": "new-password-1"}},
+				asBasic(fmt.Sprintf("op-hash-%d", i), "old-password-1"))
+		})
+	}
+	close(start)
+	wg.Wait()
+	changed, refused := 0, 0
+	for i, res := range answers {
+		op := fmt.Sprintf("op-hash-%d", i)
+		switch res.Status {
+		case 200:
+			changed++
+			h.do(t, "GET", bo+"/profilo", nil, asBasic(op, "new-password-1")).expect(t, 200, "")
+		case 429:
+			refused++
+			if res.Header.Get("Retry-After") == "" {
+				t.Errorf("%s: 429 without Retry-After", op)
+			}
+			h.do(t, "GET", bo+"/profilo", nil, asBasic(op, "old-password-1")).expect(t, 200, "")
+		default:
+			t.Fatalf("%s: %d %s", op, res.Status, res.Body)
+		}
+	}
+	t.Logf("%d changed, %d refused (429)", changed, refused)
+	if changed == 0 || refused == 0 {
+		t.Errorf("%d changed and %d refused, want some of each: %d hashes at once against a budget of 1", changed, refused, n)
+	}
+}

@@ -58,6 +58,7 @@ type harnessConfig struct {
 	wrapLog         func(events.LogReader) events.LogReader
 	gate            *projectionGate
 	serviceLog      slog.Handler // the service log's handler instead of a discarding one
+	verifications   int          // Limits.PasswordVerifications (0: the default)
 }
 
 // withBeforeAppend calls hook before every append of the service's
@@ -218,6 +219,11 @@ func (s gatedStore) Subscribe(ctx context.Context, from events.Position, h event
 // withServiceLog sends the service log (every component's logger) to h.
 func withServiceLog(h slog.Handler) harnessOption { return func(c *harnessConfig) { c.serviceLog = h } }
 
+// withPasswordVerifications sets the budget of argon2id runs at once.
+func withPasswordVerifications(n int) harnessOption {
+	return func(c *harnessConfig) { c.verifications = n }
+}
+
 func withSecureCookies() harnessOption { return func(c *harnessConfig) { c.secureCookies = true } }
 
 func withConsistencyWait(d time.Duration) harnessOption {
@@ -338,7 +344,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
 		Log: vlog,
-		Limits: Limits{BodyTimeout: cfg.bodyTimeout, CaptchaChecks: cfg.captchaChecks,
+		Limits: Limits{BodyTimeout: cfg.bodyTimeout, CaptchaChecks: cfg.captchaChecks, PasswordVerifications: cfg.verifications,
 			FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle)},
 	}, log, model, cmds, logger)
 	if err != nil {

@@ -128,17 +128,9 @@ func (g *loginGuard) Admit(from, principal string) (func(bool), error) {
 		g.failed.WithLabelValues("throttled").Inc()
 		return nil, &tooManyRequests{retryAfter: d, reason: "failed logins throttled"}
 	}
-	select {
-	case g.slots <- struct{}{}:
-	default:
-		t := time.NewTimer(g.wait)
-		select {
-		case g.slots <- struct{}{}:
-			t.Stop()
-		case <-t.C:
-			g.failed.WithLabelValues("busy").Inc()
-			return nil, &tooManyRequests{retryAfter: time.Second, reason: "password verification budget exhausted"}
-		}
+	if !g.acquire() {
+		g.failed.WithLabelValues("busy").Inc()
+		return nil, &tooManyRequests{retryAfter: time.Second, reason: "password verification budget exhausted"}
 	}
 	return func(ok bool) {
 		<-g.slots
@@ -153,6 +145,34 @@ func (g *loginGuard) Admit(from, principal string) (func(bool), error) {
 			slog.String("principal", strconv.Quote(truncateUTF8(principal, loggedPrincipalBytes))),
 			slog.String("client", from))
 	}, nil
+}
+
+// AdmitHash implements commands.HashBudget: a password or API key a write
+// carries is hashed in a slot of the same budget, without the throttles
+// (the caller is authenticated and authorized by then).
+func (g *loginGuard) AdmitHash() (func(), error) {
+	if !g.acquire() {
+		return nil, &tooManyRequests{retryAfter: time.Second, reason: "password hashing budget exhausted"}
+	}
+	return func() { <-g.slots }, nil
+}
+
+// acquire takes a slot of the budget, waiting up to g.wait for one; false
+// when none freed.
+func (g *loginGuard) acquire() bool {
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(g.wait)
+	defer t.Stop()
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // clientKey is the throttle key of a RemoteAddr: its IP address, an IPv6

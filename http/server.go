@@ -80,8 +80,9 @@ type Config struct {
 // Limits bound what callers can make the server spend; the zero value
 // of each field chooses its default.
 type Limits struct {
-	// PasswordVerifications bounds the argon2id/bcrypt verifications
-	// running at once; 0 chooses DefaultPasswordVerifications.
+	// PasswordVerifications bounds the argon2id/bcrypt verifications, and
+	// the hashes of the passwords and API keys writes carry, running at
+	// once; 0 chooses DefaultPasswordVerifications.
 	PasswordVerifications int
 	// FailedLoginsPerAddress and FailedLoginsPerPrincipal are the bursts of
 	// failed password verifications allowed per client address and per
@@ -202,6 +203,7 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 	s.metrics.registerBuildInfo(cfg.Build)
 	if cmds != nil {
 		cmds.SetObserver(s.metrics)
+		cmds.SetHashBudget(s.logins)
 	}
 	if cfg.HTTPSAddr != "" {
 		if s.tls, err = tlsConfig(cfg); err != nil {

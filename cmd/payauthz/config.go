@@ -125,7 +125,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
 	fs.StringVar(&c.DecisionLogSubject, "decision-log-subject", c.DecisionLogSubject, "also publish each decision as JSON on this NATS subject of the --nats-url server")
 	fs.DurationVar(&c.SnapshotInterval, "snapshot-interval", c.SnapshotInterval, "how often read-model snapshots are written to <data-dir>/snapshots (0 disables them, and their use at start)")
-	fs.IntVar(&c.PasswordVerifications, "password-verifications", c.PasswordVerifications, "argon2id/bcrypt verifications running at once (default: half the cores, at most 12); more wait 200ms, then 429")
+	fs.IntVar(&c.PasswordVerifications, "password-verifications", c.PasswordVerifications, "argon2id/bcrypt verifications, and hashes of the passwords writes carry, running at once (default: half the cores, at most 12); more wait 200ms, then 429")
 	fs.IntVar(&c.FailedLoginsPerAddress, "failed-logins-per-address", c.FailedLoginsPerAddress, "burst of failed password logins per client address (refills 1/s) before 429")
 	fs.IntVar(&c.FailedLoginsPerPrincipal, "failed-logins-per-principal", c.FailedLoginsPerPrincipal, "burst of failed password logins per principal and client address (refills 1 per 5s) before 429")
 	fs.DurationVar(&c.BodyTimeout, "body-timeout", c.BodyTimeout, "deadline for reading a whole request (headers and body)")
