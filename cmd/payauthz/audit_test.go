@@ -441,3 +441,36 @@ func TestAuditEventsPrincipalFollowsItsApplication(t *testing.T) {
 		})
 	}
 }
+
+// TestNATSURLPasswordNotEchoed: a --nats-url that does not parse, holding
+// a password, is a usage error (exit 2) of serve and of the log readers
+// alike, and its message names the flag and the URL with the password
+// masked; a URL that parses, password and all, passes serve's check.
+func TestNATSURLPasswordNotEchoed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		url  string
+	}{
+		{"serve_bad_port", []string{"serve", "--data-dir", t.TempDir()}, "nats://user:hunter22@db:badport"},
+		{"serve_second_of_two", []string{"serve", "--data-dir", t.TempDir()}, "nats://a:4222, nats://user:hunter22@[::1"},
+		{"audit_bad_port", []string{"audit", "events"}, "nats://user:hunter22@db:badport"},
+		{"backup_bad_host", []string{"backup", "--to", filepath.Join(t.TempDir(), "b")}, "user:hunter22@[::1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, err := run(t, append(tc.args, "--nats-url", tc.url)...)
+			if exitCode(err) != exitUsage || err == nil || !strings.Contains(err.Error(), "--nats-url") {
+				t.Fatalf("%v --nats-url %s: exit %d, error %v, want %d and one naming --nats-url", tc.args, tc.url, exitCode(err), err, exitUsage)
+			}
+			if strings.Contains(err.Error()+out+errOut, "hunter22") {
+				t.Fatalf("the password is echoed: %v\n%s%s", err, out, errOut)
+			}
+		})
+	}
+	cfg := defaultConfig()
+	cfg.NATSURL = "nats://user:hunter22@db:4222,tls://db2"
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("Validate with a --nats-url that parses: %v", err)
+	}
+}

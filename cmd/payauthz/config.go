@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -217,6 +218,9 @@ func (c Config) Validate() error {
 	if err := checkStore(c.Store); err != nil {
 		errs = append(errs, err)
 	}
+	if err := checkNATSURL(c.NATSURL); err != nil {
+		errs = append(errs, err)
+	}
 	if c.ConsistencyWait <= 0 {
 		errs = append(errs, errors.New("--consistency-wait must be positive"))
 	}
@@ -288,6 +292,23 @@ func checkStore(store string) error {
 	}
 	return fmt.Errorf("--store %q: want jetstream or a kurrentdb://, kurrentdb+discover:// or esdb:// connection string",
 		kurrentdb.Redact(store))
+}
+
+// checkNATSURL is the one check of a --nats-url value, serve's and the log
+// readers': each URL parses as the NATS client parses it (nats:// when it
+// names no scheme), whose error would repeat it, password included. Its
+// message names the URL with the password masked, and not the parser's
+// reason, which may quote part of it.
+func checkNATSURL(natsURL string) error {
+	for _, u := range (Config{NATSURL: natsURL}).natsURLs() {
+		if !strings.Contains(u, "://") {
+			u = "nats://" + u
+		}
+		if _, err := url.Parse(u); err != nil {
+			return fmt.Errorf("--nats-url %q: not a URL", kurrentdb.Redact(u))
+		}
+	}
+	return nil
 }
 
 // natsURLs splits --nats-url into server URLs.
