@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -300,5 +302,57 @@ func (w *world) explainSays(t *testing.T, principal, api, operation, esito strin
 	got := string(w.must(t, "POST", bo+"/autorizzazioni/verifica", q, asAdmin()).Body)
 	if !strings.Contains(got, `"esito":"`+esito+`"`) {
 		t.Fatalf("explain %s %s/%s on %v: want %s, got %s", principal, api, operation, resource, esito, got)
+	}
+}
+
+// TestGovPayRiscossioneKeys: a collection answers in GovPay's Riscossione
+// shape on Ragioneria v3 and the Backoffice, list item and read alike:
+// the entity as a Dominio object (and its idDominio), the iuv, iur and
+// indice that name it in GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice},
+// stato RISCOSSA, tipo ENTRATA, importo with two decimals and data. A
+// client reads a collection from the path its list item gives; a caller
+// outside the entity still gets 403 for it.
+func TestGovPayRiscossioneKeys(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-D1", 123.45, "ESEGUITO"),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.putRole(t, "rendD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRendD1", pw, true, "rendD1")
+	want := map[string]any{
+		"dominio":    map[string]any{"idDominio": d1, "ragioneSociale": "Ente " + d1},
+		"idDominio":  d1,
+		"iuv":        domain.IUVOfNotice(w.p1.NumeroAvviso),
+		"iur":        "RIC-D1",
+		"indice":     1.0,
+		"idRicevuta": "RIC-D1",
+		"stato":      "RISCOSSA",
+		"tipo":       "ENTRATA",
+		"data":       "2026-01-02T10:00:00Z",
+	}
+	for _, c := range []struct{ prefix, user string }{{rg, "appC"}, {bo, "opRendD1"}} {
+		r := w.must(t, "GET", c.prefix+"/riscossioni", nil, as(c.user))
+		if !strings.Contains(string(r.Body), `"importo":123.45`) {
+			t.Fatalf("%s/riscossioni as %s: importo is not 123.45: %s", c.prefix, c.user, r.Body)
+		}
+		var page Page[map[string]any]
+		r.decode(t, &page)
+		if len(page.Risultati) != 1 {
+			t.Fatalf("%s/riscossioni as %s: %s", c.prefix, c.user, r.Body)
+		}
+		item := page.Risultati[0]
+		for k, v := range want {
+			if !reflect.DeepEqual(item[k], v) {
+				t.Fatalf("%s/riscossioni as %s: %s = %#v, want %#v; body %s", c.prefix, c.user, k, item[k], v, r.Body)
+			}
+		}
+		path := c.prefix + "/riscossioni/" + item["idDominio"].(string) + "/" + item["iuv"].(string) + "/" +
+			item["iur"].(string) + "/" + strconv.Itoa(int(item["indice"].(float64)))
+		var one map[string]any
+		w.must(t, "GET", path, nil, as(c.user)).decode(t, &one)
+		if !reflect.DeepEqual(one, item) {
+			t.Fatalf("GET %s = %v, the list item is %v", path, one, item)
+		}
+		w.do(t, "GET", path, nil, as("appB")).expect(t, 403, "403000")
 	}
 }

@@ -37,11 +37,7 @@ type ricevutaResource struct {
 
 func (s *Server) ricevutaResource(r *projections.Receipt) ricevutaResource {
 	e := r.Event
-	d := dominioRef{IDDominio: e.IDDominio}
-	if ent, ok := s.model.Entity(e.IDDominio); ok {
-		d.RagioneSociale = ent.RagioneSociale
-	}
-	return ricevutaResource{Dominio: d, IUV: domain.IUVOfNotice(e.NumeroAvviso), IDRicevuta: e.IDRicevuta,
+	return ricevutaResource{Dominio: s.dominioOf(e.IDDominio), IUV: domain.IUVOfNotice(e.NumeroAvviso), IDRicevuta: e.IDRicevuta,
 		Data: r.Time.UTC(), Esito: e.Esito, Importo: Importo(e.AmountCents), DataPagamento: e.DataPagamento,
 		NumeroAvviso: e.NumeroAvviso, IDA2A: e.IDA2A, IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID}
 }
@@ -108,6 +104,6 @@ func (s *Server) getRiscossione(op func(operations.Receipts, domain.Principal, o
 		k := operations.CollectionKey{ReceiptKey: rk}
 		k.Indice, _ = strconv.Atoi(indice) // pIndice checked it
 		r, err := op(s.model, callerOf(c).principal, k, nil)
-		return reply(c, r, err, toRiscossione)
+		return reply(c, r, err, s.riscossione)
 	}
 }

@@ -49,5 +49,5 @@ func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {
 		return err
 	}
 	items := s.model.Receipts(sc.AdmitsCollection)
-	return pageJSON(c, items, toRiscossione)
+	return pageJSON(c, items, s.riscossione)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -138,19 +139,54 @@ func toFlusso(r *projections.SettlementReport) flussoView {
 	return v
 }
 
+// riscossioneView is GovPay's Riscossione (Ragioneria v3, and the
+// Backoffice's riscossioneIndex) for the fields a collection here holds:
+// the entity (as an object, and its idDominio), the iuv, iur and indice
+// that name it in GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}, its
+// state, kind, amount and date; then what we add (the receipt, notice,
+// pendenza and payment).
 type riscossioneView struct {
-	IDDominio     string  `json:"idDominio"`
-	IDRicevuta    string  `json:"idRicevuta"`
-	NumeroAvviso  string  `json:"numeroAvviso"`
-	IDA2A         string  `json:"idA2A,omitempty"`
-	IDPendenza    string  `json:"idPendenza,omitempty"`
-	IDPagamento   string  `json:"idPagamento,omitempty"`
-	Importo       Importo `json:"importo"`
-	DataPagamento string  `json:"dataPagamento"`
+	Dominio       dominioRef `json:"dominio"`
+	IDDominio     string     `json:"idDominio"`
+	IUV           string     `json:"iuv"`
+	IUR           string     `json:"iur"`
+	Indice        int        `json:"indice"`
+	Stato         string     `json:"stato"`
+	Tipo          string     `json:"tipo"`
+	Importo       Importo    `json:"importo"`
+	Data          string     `json:"data"`
+	IDRicevuta    string     `json:"idRicevuta"`
+	NumeroAvviso  string     `json:"numeroAvviso"`
+	IDA2A         string     `json:"idA2A,omitempty"`
+	IDPendenza    string     `json:"idPendenza,omitempty"`
+	IDPagamento   string     `json:"idPagamento,omitempty"`
+	DataPagamento string     `json:"dataPagamento"`
 }
 
-func toRiscossione(r *projections.Receipt) riscossioneView {
+// A collection here is collected (GovPay's RISCOSSA: no incasso is
+// matched to it) and an entry into the entity's treasury (ENTRATA: no
+// stamp duty, no other intermediary).
+const (
+	statoRiscossa = "RISCOSSA"
+	tipoEntrata   = "ENTRATA"
+)
+
+// riscossione renders the collection of receipt r: its iur is the receipt
+// id and its data the payment's date.
+func (s *Server) riscossione(r *projections.Receipt) riscossioneView {
 	e := r.Event
-	return riscossioneView{IDDominio: e.IDDominio, IDRicevuta: e.IDRicevuta, NumeroAvviso: e.NumeroAvviso, IDA2A: e.IDA2A,
-		IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID, Importo: Importo(e.AmountCents), DataPagamento: e.DataPagamento}
+	return riscossioneView{Dominio: s.dominioOf(e.IDDominio), IDDominio: e.IDDominio, IUV: domain.IUVOfNotice(e.NumeroAvviso),
+		IUR: e.IDRicevuta, Indice: operations.CollectionIndice, Stato: statoRiscossa, Tipo: tipoEntrata,
+		Importo: Importo(e.AmountCents), Data: e.DataPagamento, IDRicevuta: e.IDRicevuta, NumeroAvviso: e.NumeroAvviso,
+		IDA2A: e.IDA2A, IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID, DataPagamento: e.DataPagamento}
+}
+
+// dominioOf is the entity idDominio as GovPay's Dominio object; its
+// ragioneSociale is empty when the registry does not hold it.
+func (s *Server) dominioOf(idDominio string) dominioRef {
+	d := dominioRef{IDDominio: idDominio}
+	if ent, ok := s.model.Entity(idDominio); ok {
+		d.RagioneSociale = ent.RagioneSociale
+	}
+	return d
 }

@@ -24,8 +24,12 @@ type ReceiptKey struct {
 	IDDominio, IUV, IDRicevuta string
 }
 
+// CollectionIndice is the index of the one item a receipt here collects
+// (it pays one notice): the indice of every collection.
+const CollectionIndice = 1
+
 // CollectionKey names a collection as GovPay's paths do: a receipt and
-// the index of the collected item (1: a receipt here pays one notice).
+// the index of the collected item (CollectionIndice).
 type CollectionKey struct {
 	ReceiptKey
 	Indice int
@@ -46,7 +50,7 @@ func (k ReceiptKey) lookup(m Receipts) func() (*projections.Receipt, bool) {
 // lookup finds the collection named by k: a receipt with esito ESEGUITO,
 // item 1.
 func (k CollectionKey) lookup(m Receipts) func() (*projections.Receipt, bool) {
-	if k.Indice != 1 {
+	if k.Indice != CollectionIndice {
 		return func() (*projections.Receipt, bool) { return nil, false }
 	}
 	return collected(k.ReceiptKey.lookup(m))
