@@ -26,7 +26,7 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
 		return (dominio == "" || v.IDDominio == dominio) && scope.AdmitsPendenza(v)
 	}})
-	return pageJSON(c, filterStato(items, stato), toPendenza)
+	return pageJSON(c, filterStato(items, stato), s.pendenza)
 }
 
 // checkListFilters validates the idDominio and stato filters of lists.
@@ -54,7 +54,7 @@ func filterStato(items []projections.Pendenza, stato string) []projections.Pende
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {
-	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, toPendenza)
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, s.pendenza)
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {

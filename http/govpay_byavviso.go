@@ -12,7 +12,7 @@ import (
 // the operation of the API that mounts it.
 func (s *Server) byAvviso(op func(operations.Notices, domain.Principal, string, string, operations.Recorder) (projections.Pendenza, error)) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		return read2[operations.Notices](c, s.model, pIDDominio, pAvviso, op, toPendenza)
+		return read2[operations.Notices](c, s.model, pIDDominio, pAvviso, op, s.pendenza)
 	}
 }
 
@@ -23,5 +23,5 @@ func (s *Server) byAvvisoPagamento(c *echo.Context) error {
 	return read2[operations.Notices](c, s.model, pIDDominio, pAvviso,
 		func(m operations.Notices, p domain.Principal, idDominio, numeroAvviso string, rec operations.Recorder) (projections.Pendenza, error) {
 			return operations.ReadByAvvisoPagamento(m, p, idDominio, numeroAvviso, guard, rec)
-		}, toPendenza)
+		}, s.pendenza)
 }

@@ -64,6 +64,6 @@ func (s *Server) patchPendenza(api domain.API) echo.HandlerFunc {
 		}
 		res, err := s.cmds.PatchPendenza(c.Request().Context(), s.actor(c), cmd)
 		res.Created = false // a patch never creates
-		return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, toPendenza))
+		return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, s.pendenza))
 	}
 }

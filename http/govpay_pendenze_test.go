@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -367,4 +368,72 @@ func TestGovPayByAvviso(t *testing.T) {
 	if !strings.Contains(body, `"idPendenza":"ba1"`) || !strings.Contains(body, p.NumeroAvviso) {
 		t.Fatalf("byAvviso answers another pendenza: %s", body)
 	}
+}
+
+// TestGovPayPendenzaNamesItsDominio: a pendenza answers, on every API and
+// in every answer that carries it (PUT, PATCH, GET by id and by notice,
+// lists), GovPay's dominio object {idDominio, ragioneSociale}, which every
+// GovPay schema of a pendenza requires, and its unit as GovPay's
+// unitaOperativa {idUnita, ragioneSociale} when it has one; idDominio and
+// idUnitaOperativa stay. A caller outside the pendenza still gets 403.
+func TestGovPayPendenzaNamesItsDominio(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
+	dominio := map[string]any{"idDominio": d1, "ragioneSociale": "Ente " + d1}
+	check := func(t *testing.T, what string, v map[string]any, unit bool) {
+		t.Helper()
+		if !reflect.DeepEqual(v["dominio"], dominio) || v["idDominio"] != d1 {
+			t.Fatalf("%s: dominio = %#v, idDominio = %#v, want %#v and %q", what, v["dominio"], v["idDominio"], dominio, d1)
+		}
+		wantUnit := any(nil)
+		if unit {
+			wantUnit = map[string]any{"idUnita": "UO1", "ragioneSociale": "Ufficio UO1"}
+		}
+		if !reflect.DeepEqual(v["unitaOperativa"], wantUnit) {
+			t.Fatalf("%s: unitaOperativa = %#v, want %#v", what, v["unitaOperativa"], wantUnit)
+		}
+	}
+	one := func(t *testing.T, r *response) map[string]any {
+		t.Helper()
+		var v map[string]any
+		r.decode(t, &v)
+		return v
+	}
+	inUnit := withField(pendenzaBodyFor(d1, t1, citizen1), "idUnitaOperativa", "UO1")
+	check(t, "PUT created", one(t, w.must(t, "PUT", pe+"/pendenze/appA/dom1", pendenzaBodyFor(d1, t1, citizen1), as("appA"))), false)
+	check(t, "PUT in a unit", one(t, w.must(t, "PUT", pe+"/pendenze/appA/dom2", inUnit, as("appA"))), true)
+	check(t, "PUT updated", one(t, w.must(t, "PUT", pe+"/pendenze/appA/dom2", inUnit, as("appA"))), true)
+	var p pendenzaView
+	w.must(t, "GET", pe+"/pendenze/appA/dom1", nil, as("appA")).decode(t, &p)
+	check(t, "PATCH", one(t, w.must(t, "PATCH", pe+"/pendenze/appA/dom1", patchStato("ANNULLATA"), as("appA"))), false)
+	for _, path := range []string{
+		pe + "/pendenze/appA/dom1", pg + "/pendenze/appA/dom1", bo + "/pendenze/appA/dom1",
+		pe + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso, pg + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso,
+		rg + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso,
+	} {
+		user := "appA"
+		if strings.HasPrefix(path, bo) {
+			user = "opD1"
+		} else if strings.HasPrefix(path, rg) {
+			user = "appC"
+		}
+		check(t, "GET "+path, one(t, w.must(t, "GET", path, nil, as(user))), false)
+	}
+	for _, path := range []string{pe + "/pendenze", pg + "/pendenze", bo + "/pendenze"} {
+		user := "appA"
+		if strings.HasPrefix(path, bo) {
+			user = "opD1"
+		}
+		var page Page[map[string]any]
+		w.must(t, "GET", path+"?idDominio="+d1, nil, as(user)).decode(t, &page)
+		if len(page.Risultati) != 2 {
+			t.Fatalf("GET %s as %s: %d pendenze, want 2", path, user, len(page.Risultati))
+		}
+		for _, v := range page.Risultati {
+			check(t, "GET "+path+" item "+v["idPendenza"].(string), v, v["idPendenza"] == "dom2")
+		}
+	}
+	w.do(t, "GET", pe+"/pendenze/appA/dom1", nil, as("appB")).expect(t, 403, "403000")
+	w.do(t, "GET", bo+"/pendenze/appA/dom1", nil, as("opNoRole")).expect(t, 403, "403000")
 }

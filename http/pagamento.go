@@ -119,7 +119,7 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {
-	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaPagamento, toPendenza)
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaPagamento, s.pendenza)
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {

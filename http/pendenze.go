@@ -43,7 +43,7 @@ func (s *Server) putPendenza(c *echo.Context) error {
 		IDPendenza: idPendenza, IDDominio: body.IDDominio, IDTipoPendenza: body.IDTipoPendenza, Causale: body.Causale,
 		AmountCents: int64(*body.Importo), Payer: body.SoggettoPagatore.event(), NumeroAvviso: body.NumeroAvviso,
 		IDUnita: body.IDUnitaOperativa, Details: details})
-	return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, toPendenza))
+	return s.written(c, res, err, stored(s.model.Pendenza, idA2A, idPendenza, s.pendenza))
 }
 
 func (s *Server) getOwnPendenza(c *echo.Context) error {
@@ -63,7 +63,7 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 	if !ok {
 		return errNotFound
 	}
-	return c.JSON(http.StatusOK, toPendenza(pd))
+	return c.JSON(http.StatusOK, s.pendenza(pd))
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {
@@ -87,5 +87,5 @@ func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeList
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, filterStato(items, stato), toPendenza)
+	return pageJSON(c, filterStato(items, stato), s.pendenza)
 }

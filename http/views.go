@@ -19,26 +19,40 @@ func (s soggetto) event() events.Subject { return events.Subject(s) }
 
 func toSoggetto(s events.Subject) soggetto { return soggetto(s) }
 
+// pendenzaView is a pendenza on every API: its fields as written, with
+// GovPay's dominio object (which every GovPay schema of a pendenza
+// requires) and unitaOperativa next to idDominio and idUnitaOperativa.
 type pendenzaView struct {
-	IDA2A            string   `json:"idA2A"`
-	IDPendenza       string   `json:"idPendenza"`
-	IDTipoPendenza   string   `json:"idTipoPendenza"`
-	IDDominio        string   `json:"idDominio"`
-	IDUnitaOperativa string   `json:"idUnitaOperativa,omitempty"`
-	Causale          string   `json:"causale"`
-	Importo          Importo  `json:"importo"`
-	SoggettoPagatore soggetto `json:"soggettoPagatore"`
-	NumeroAvviso     string   `json:"numeroAvviso"`
-	Stato            string   `json:"stato"`
-	DescrizioneStato string   `json:"descrizioneStato,omitempty"`
-	UUID             string   `json:"UUID"`
+	IDA2A            string             `json:"idA2A"`
+	IDPendenza       string             `json:"idPendenza"`
+	IDTipoPendenza   string             `json:"idTipoPendenza"`
+	IDDominio        string             `json:"idDominio"`
+	Dominio          dominioRef         `json:"dominio"`
+	IDUnitaOperativa string             `json:"idUnitaOperativa,omitempty"`
+	UnitaOperativa   *unitaOperativaRef `json:"unitaOperativa,omitempty"`
+	Causale          string             `json:"causale"`
+	Importo          Importo            `json:"importo"`
+	SoggettoPagatore soggetto           `json:"soggettoPagatore"`
+	NumeroAvviso     string             `json:"numeroAvviso"`
+	Stato            string             `json:"stato"`
+	DescrizioneStato string             `json:"descrizioneStato,omitempty"`
+	UUID             string             `json:"UUID"`
 }
 
-func toPendenza(p projections.Pendenza) pendenzaView {
-	return pendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDTipoPendenza: p.IDTipoPendenza, IDDominio: p.IDDominio,
-		IDUnitaOperativa: p.IDUnitaOperativa,
-		Causale:          p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
+// pendenza renders p, its entity and unit named as the registry holds them.
+func (s *Server) pendenza(p projections.Pendenza) pendenzaView {
+	v := pendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDTipoPendenza: p.IDTipoPendenza, IDDominio: p.IDDominio,
+		Dominio: s.dominioOf(p.IDDominio), IDUnitaOperativa: p.IDUnitaOperativa,
+		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
 		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID}
+	if p.IDUnitaOperativa != "" {
+		u := unitaOperativaRef{IDUnita: p.IDUnitaOperativa}
+		if reg, ok := s.model.Unit(p.IDDominio, p.IDUnitaOperativa); ok {
+			u.RagioneSociale = reg.RagioneSociale
+		}
+		v.UnitaOperativa = &u
+	}
+	return v
 }
 
 // avvisoView is a notice as its payer or the node sees it: no UUID.
