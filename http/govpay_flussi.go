@@ -26,6 +26,6 @@ func (s *Server) getFlussoAt(op func(operations.SettlementReports, domain.Princi
 			return err
 		}
 		r, err := op(s.model, callerOf(c).principal, k, nil)
-		return reply(c, r, err, toFlusso)
+		return reply(c, r, err, s.flusso)
 	}
 }

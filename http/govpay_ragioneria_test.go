@@ -356,3 +356,72 @@ func TestGovPayRiscossioneKeys(t *testing.T) {
 		w.do(t, "GET", path, nil, as("appB")).expect(t, 403, "403000")
 	}
 }
+
+// TestGovPayFlussiAndRiconciliazioniNameTheirDominio: a settlement report
+// and a reconciliation answer, list item and read alike, on Ragioneria v3
+// and the Backoffice, what GovPay's FlussoRendicontazioneIndex and
+// RiconciliazioneIndex require beyond what was there: dominio {idDominio,
+// ragioneSociale} and stato (Acquisito, ACQUISITA: both are recorded
+// whole when written), and a report's numeroPagamenti. A caller outside
+// the entity still gets 403.
+func TestGovPayFlussiAndRiconciliazioniNameTheirDominio(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	const f1 = "2026-01-03ABI00001-S1"
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso(f1, d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 123.45, "causale": "/PUR/LGPE-RIVERSAMENTO/URI/" + f1,
+		"idFlusso": f1}, as("appC"))
+	w.putRole(t, "rendD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRendD1", pw, true, "rendD1")
+	dominio := map[string]any{"idDominio": d1, "ragioneSociale": "Ente " + d1}
+	check := func(t *testing.T, what string, v map[string]any, want map[string]any) {
+		t.Helper()
+		for k, x := range want {
+			if !reflect.DeepEqual(v[k], x) {
+				t.Fatalf("%s: %s = %#v, want %#v; %v", what, k, v[k], x, v)
+			}
+		}
+	}
+	flow := map[string]any{"dominio": dominio, "idDominio": d1, "idFlusso": f1, "stato": "Acquisito", "numeroPagamenti": 1.0}
+	rec := map[string]any{"dominio": dominio, "idDominio": d1, "id": "R1", "stato": "ACQUISITA"}
+	reads := []struct {
+		path, user string
+		want       map[string]any
+	}{
+		{rg + "/flussiRendicontazione/" + d1 + "/" + f1, "appC", flow},
+		{rg + "/flussiRendicontazione/" + d1 + "/" + f1 + "/2026-01-03", "appC", flow},
+		{bo + "/flussiRendicontazione/" + d1 + "/" + f1 + "/2026-01-03", "opRendD1", flow},
+		{rg + "/riconciliazioni/" + d1 + "/R1", "appC", rec},
+	}
+	for _, r := range reads {
+		var v map[string]any
+		w.must(t, "GET", r.path, nil, as(r.user)).decode(t, &v)
+		check(t, "GET "+r.path, v, r.want)
+		w.do(t, "GET", r.path, nil, as("appB")).expect(t, 403, "403000")
+	}
+	lists := []struct {
+		path, user string
+		want       map[string]any
+	}{
+		{rg + "/flussiRendicontazione", "appC", flow},
+		{bo + "/flussiRendicontazione", "opRendD1", flow},
+		{rg + "/riconciliazioni", "appC", rec},
+		{bo + "/riconciliazioni", "opRendD1", rec},
+	}
+	for _, l := range lists {
+		var page Page[map[string]any]
+		w.must(t, "GET", l.path, nil, as(l.user)).decode(t, &page)
+		if len(page.Risultati) != 1 {
+			t.Fatalf("GET %s as %s: %v", l.path, l.user, page.Risultati)
+		}
+		check(t, "GET "+l.path, page.Risultati[0], l.want)
+		if strings.HasPrefix(l.path, rg) {
+			var other Page[map[string]any]
+			w.must(t, "GET", l.path, nil, as("appB")).decode(t, &other)
+			if len(other.Risultati) != 0 {
+				t.Fatalf("GET %s as appB shows d1's: %v", l.path, other.Risultati)
+			}
+		}
+	}
+}

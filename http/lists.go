@@ -31,7 +31,7 @@ func (s *Server) pageRiconciliazioni(c *echo.Context, gate listOf) error {
 		return err
 	}
 	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return sc.AdmitsReconciliation(r.View()) })
-	return pageJSON(c, items, toRiconciliazione)
+	return pageJSON(c, items, s.riconciliazione)
 }
 
 func (s *Server) pageFlussi(c *echo.Context, gate listOf) error {
@@ -40,7 +40,7 @@ func (s *Server) pageFlussi(c *echo.Context, gate listOf) error {
 		return err
 	}
 	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return sc.Admits(r.Event.IDDominio) })
-	return pageJSON(c, items, toFlusso)
+	return pageJSON(c, items, s.flusso)
 }
 
 func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {

@@ -165,5 +165,5 @@ func (s *Server) nodoFlusso(c *echo.Context) error {
 	res, err := s.cmds.RecordSettlementReport(c.Request().Context(), nodeActor(c, g), commands.RecordSettlementReport{
 		IDIntermediario: g.ID, IDFlusso: body.IDFlusso, IDDominio: body.IDDominio, DataFlusso: body.DataFlusso,
 		TotalCents: int64(*body.ImportoTotale), Items: items})
-	return s.written(c, res, err, stored(s.model.SettlementReport, body.IDDominio, body.IDFlusso, toFlusso))
+	return s.written(c, res, err, stored(s.model.SettlementReport, body.IDDominio, body.IDFlusso, s.flusso))
 }

@@ -26,11 +26,11 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
 		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
-	return s.written(c, res, err, stored(s.model.Reconciliation, dominio, id, toRiconciliazione))
+	return s.written(c, res, err, stored(s.model.Reconciliation, dominio, id, s.riconciliazione))
 }
 
 func (s *Server) getRiconciliazione(c *echo.Context) error {
-	return read2[operations.Reconciliations](c, s.model, pIDDominio, pID, operations.ReadReconciliation, toRiconciliazione)
+	return read2[operations.Reconciliations](c, s.model, pIDDominio, pID, operations.ReadReconciliation, s.riconciliazione)
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
@@ -40,7 +40,7 @@ func (s *Server) listRiconciliazioni(c *echo.Context) error {
 func (s *Server) listFlussi(c *echo.Context) error { return s.pageFlussi(c, operations.RagioneriaList) }
 
 func (s *Server) getFlusso(c *echo.Context) error {
-	return read2[operations.SettlementReports](c, s.model, pIDDominio, pIDFlusso, operations.ReadFlusso, toFlusso)
+	return read2[operations.SettlementReports](c, s.model, pIDDominio, pIDFlusso, operations.ReadFlusso, s.flusso)
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {

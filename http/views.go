@@ -113,20 +113,32 @@ func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) paga
 	return v
 }
 
+// riconciliazioneView is a reconciliation: its fields as written, with
+// what GovPay's RiconciliazioneIndex requires besides (dominio, stato).
 type riconciliazioneView struct {
-	IDDominio string    `json:"idDominio"`
-	ID        string    `json:"id"`
-	IDA2A     string    `json:"idA2A"`
-	Importo   Importo   `json:"importo"`
-	Causale   string    `json:"causale"`
-	IDFlusso  string    `json:"idFlusso,omitempty"`
-	Data      time.Time `json:"data"`
+	IDDominio string     `json:"idDominio"`
+	Dominio   dominioRef `json:"dominio"`
+	ID        string     `json:"id"`
+	Stato     string     `json:"stato"`
+	IDA2A     string     `json:"idA2A"`
+	Importo   Importo    `json:"importo"`
+	Causale   string     `json:"causale"`
+	IDFlusso  string     `json:"idFlusso,omitempty"`
+	Data      time.Time  `json:"data"`
 }
 
-func toRiconciliazione(r *projections.Reconciliation) riconciliazioneView {
+// A reconciliation and a settlement report are recorded whole when they
+// are written: GovPay's states of one processed to the end.
+const (
+	statoRiconciliazioneAcquisita = "ACQUISITA"
+	statoFlussoAcquisito          = "Acquisito"
+)
+
+func (s *Server) riconciliazione(r *projections.Reconciliation) riconciliazioneView {
 	e := r.Event
-	return riconciliazioneView{IDDominio: e.IDDominio, ID: e.ID, IDA2A: e.IDA2A, Importo: Importo(e.AmountCents),
-		Causale: e.Causale, IDFlusso: e.IDFlusso, Data: r.Time}
+	return riconciliazioneView{IDDominio: e.IDDominio, Dominio: s.dominioOf(e.IDDominio), ID: e.ID,
+		Stato: statoRiconciliazioneAcquisita, IDA2A: e.IDA2A, Importo: Importo(e.AmountCents), Causale: e.Causale,
+		IDFlusso: e.IDFlusso, Data: r.Time}
 }
 
 type rendicontazioneView struct {
@@ -135,17 +147,24 @@ type rendicontazioneView struct {
 	Esito        int     `json:"esito"`
 }
 
+// flussoView is a settlement report: its fields as written, with what
+// GovPay's FlussoRendicontazioneIndex requires besides and a report here
+// knows (dominio, stato, numeroPagamenti).
 type flussoView struct {
 	IDFlusso        string                `json:"idFlusso"`
 	IDDominio       string                `json:"idDominio"`
+	Dominio         dominioRef            `json:"dominio"`
 	DataFlusso      string                `json:"dataFlusso"`
+	Stato           string                `json:"stato"`
+	NumeroPagamenti int                   `json:"numeroPagamenti"`
 	ImportoTotale   Importo               `json:"importoTotale"`
 	Rendicontazioni []rendicontazioneView `json:"rendicontazioni"`
 }
 
-func toFlusso(r *projections.SettlementReport) flussoView {
+func (s *Server) flusso(r *projections.SettlementReport) flussoView {
 	e := r.Event
-	v := flussoView{IDFlusso: e.IDFlusso, IDDominio: e.IDDominio, DataFlusso: e.DataFlusso, ImportoTotale: Importo(e.TotalCents),
+	v := flussoView{IDFlusso: e.IDFlusso, IDDominio: e.IDDominio, Dominio: s.dominioOf(e.IDDominio), DataFlusso: e.DataFlusso,
+		Stato: statoFlussoAcquisito, NumeroPagamenti: len(e.Items), ImportoTotale: Importo(e.TotalCents),
 		Rendicontazioni: []rendicontazioneView{}}
 	for _, it := range e.Items {
 		v.Rendicontazioni = append(v.Rendicontazioni, rendicontazioneView{NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Esito: it.Esito})
