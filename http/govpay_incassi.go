@@ -26,25 +26,31 @@ type incassoBody struct {
 
 func (b *incassoBody) required() error { return need("importo", b.Importo) }
 
-// incassoView is GovPay's Incasso, for the fields held.
+// incassoView is GovPay's Incasso (the Backoffice's incassoIndex), for
+// the fields held: the entity as an object (and its idDominio) and stato
+// ACQUISITO, since an incasso is recorded whole when written.
 type incassoView struct {
-	IDDominio     string    `json:"idDominio"`
-	IDIncasso     string    `json:"idIncasso"`
-	Causale       string    `json:"causale"`
-	Importo       Importo   `json:"importo"`
-	IDFlusso      string    `json:"idFlusso,omitempty"`
-	DataValuta    string    `json:"dataValuta,omitempty"`
-	DataContabile string    `json:"dataContabile,omitempty"`
-	IBANAccredito string    `json:"ibanAccredito,omitempty"`
-	SCT           string    `json:"sct,omitempty"`
-	Data          time.Time `json:"data"`
+	IDDominio     string     `json:"idDominio"`
+	Dominio       dominioRef `json:"dominio"`
+	IDIncasso     string     `json:"idIncasso"`
+	Stato         string     `json:"stato"`
+	Causale       string     `json:"causale"`
+	Importo       Importo    `json:"importo"`
+	IDFlusso      string     `json:"idFlusso,omitempty"`
+	DataValuta    string     `json:"dataValuta,omitempty"`
+	DataContabile string     `json:"dataContabile,omitempty"`
+	IBANAccredito string     `json:"ibanAccredito,omitempty"`
+	SCT           string     `json:"sct,omitempty"`
+	Data          time.Time  `json:"data"`
 }
 
-func toIncasso(r *projections.Incasso) incassoView {
+const statoIncassoAcquisito = "ACQUISITO"
+
+func (s *Server) incasso(r *projections.Incasso) incassoView {
 	e := r.Event
-	return incassoView{IDDominio: e.IDDominio, IDIncasso: e.IDIncasso, Causale: e.Causale, Importo: Importo(e.AmountCents),
-		IDFlusso: e.IDFlusso, DataValuta: e.DataValuta, DataContabile: e.DataContabile, IBANAccredito: e.IBANAccredito,
-		SCT: e.SCT, Data: r.Time.UTC()}
+	return incassoView{IDDominio: e.IDDominio, Dominio: s.dominioOf(e.IDDominio), IDIncasso: e.IDIncasso,
+		Stato: statoIncassoAcquisito, Causale: e.Causale, Importo: Importo(e.AmountCents), IDFlusso: e.IDFlusso,
+		DataValuta: e.DataValuta, DataContabile: e.DataContabile, IBANAccredito: e.IBANAccredito, SCT: e.SCT, Data: r.Time.UTC()}
 }
 
 var pIDIncasso = param{"idIncasso", commands.ValidID}
@@ -63,11 +69,11 @@ func (s *Server) postIncasso(c *echo.Context) error {
 	res, id, err := s.cmds.RecordIncasso(c.Request().Context(), s.actor(c), commands.RecordIncasso{IDDominio: dominio,
 		Causale: body.Causale, AmountCents: int64(*body.Importo), IDFlusso: body.IDFlusso, DataValuta: body.DataValuta,
 		DataContabile: body.DataContabile, IBANAccredito: body.IBANAccredito, SCT: body.SCT})
-	return s.written(c, res, err, stored(s.model.Incasso, dominio, id, toIncasso))
+	return s.written(c, res, err, stored(s.model.Incasso, dominio, id, s.incasso))
 }
 
 func (s *Server) getIncasso(c *echo.Context) error {
-	return read2[operations.IncassiStore](c, s.model, pIDDominio, pIDIncasso, operations.ReadIncasso, toIncasso)
+	return read2[operations.IncassiStore](c, s.model, pIDDominio, pIDIncasso, operations.ReadIncasso, s.incasso)
 }
 
 func (s *Server) listIncassi(c *echo.Context) error {
@@ -76,5 +82,5 @@ func (s *Server) listIncassi(c *echo.Context) error {
 		return err
 	}
 	items := s.model.Incassi(func(r *projections.Incasso) bool { return sc.Admits(r.Event.IDDominio) })
-	return pageJSON(c, items, toIncasso)
+	return pageJSON(c, items, s.incasso)
 }

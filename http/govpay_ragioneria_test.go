@@ -425,3 +425,41 @@ func TestGovPayFlussiAndRiconciliazioniNameTheirDominio(t *testing.T) {
 		}
 	}
 }
+
+// TestGovPayIncassoNamesItsDominio: an incasso answers, on its write, its
+// read and its list, what GovPay's incassoIndex (Backoffice) requires
+// beyond what was there: dominio {idDominio, ragioneSociale} and stato
+// ACQUISITO (recorded whole when written). A reader outside the entity
+// still gets 403.
+func TestGovPayIncassoNamesItsDominio(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putRole(t, "rendRD1", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opRendRD1", pw, true, "rendRD1")
+	w.putRole(t, "rendRD2", acl{aclOf("Rendicontazioni e Incassi", "R")}, []string{d2}, []string{"*"})
+	w.putOperator(t, "opRendRD2", pw, true, "rendRD2")
+	want := map[string]any{"dominio": map[string]any{"idDominio": d1, "ragioneSociale": "Ente " + d1}, "idDominio": d1,
+		"stato": "ACQUISITO", "importo": 123.45}
+	check := func(t *testing.T, what string, v map[string]any) {
+		t.Helper()
+		for k, x := range want {
+			if !reflect.DeepEqual(v[k], x) {
+				t.Fatalf("%s: %s = %#v, want %#v; %v", what, k, v[k], x, v)
+			}
+		}
+	}
+	var in map[string]any
+	w.must(t, "POST", bo+"/incassi/"+d1, map[string]any{"causale": "Riversamento", "importo": 123.45}, as("opD1")).decode(t, &in)
+	check(t, "POST", in)
+	path := bo + "/incassi/" + d1 + "/" + in["idIncasso"].(string)
+	var one map[string]any
+	w.must(t, "GET", path, nil, as("opRendRD1")).decode(t, &one)
+	check(t, "GET", one)
+	var page Page[map[string]any]
+	w.must(t, "GET", bo+"/incassi", nil, as("opRendRD1")).decode(t, &page)
+	if len(page.Risultati) != 1 {
+		t.Fatalf("GET /incassi: %v", page.Risultati)
+	}
+	check(t, "GET /incassi", page.Risultati[0])
+	w.do(t, "GET", path, nil, as("opRendRD2")).expect(t, 403, "403000")
+}
