@@ -105,12 +105,13 @@ func CanLearnMissingNotice(p Principal, idDominio string) error {
 }
 
 // CanLearnMissingPaymentPagamento decides whether p learns that a payment
-// id is missing on the Pagamento API: an application (payment ids are
-// unguessable, and it asks about those it started); a citizen or an
-// anonymous caller never, and gets the denial of a payment not theirs.
+// id is missing on the Pagamento API: an application that may read a
+// payment it started (payment ids are unguessable, and it asks about
+// those); a citizen or an anonymous caller never, and gets the denial of
+// a payment not theirs.
 func CanLearnMissingPaymentPagamento(p Principal) error {
 	if p.Kind == KindApplication {
-		return nil
+		return CanReadPayment(p, PaymentView{CallerKind: KindApplication, CallerID: p.IDA2A})
 	}
 	if err := CanReadPayment(p, PaymentView{}); err != nil {
 		return err

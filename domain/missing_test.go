@@ -51,6 +51,9 @@ func TestMissingRule(t *testing.T) {
 		{"notice_citizen_always", CanLearnMissingNotice(cit, d2), ""},
 		{"notice_anonymous_always", CanLearnMissingNotice(anon, d2), ""},
 		{"payment_app_learns", CanLearnMissingPaymentPagamento(pair), ""},
+		{"payment_app_without_the_grant_does_not", CanLearnMissingPaymentPagamento(app("Q", Grant{API: APIPendenze,
+			Domini: Entities(ScopeAll()), Tipi: ScopeAll()})), RuleAPIEntry},
+		{"payment_disabled_app_does_not", CanLearnMissingPaymentPagamento(disabled(pair)), RulePrincipalDisabled},
 		{"payment_citizen_never", CanLearnMissingPaymentPagamento(cit), RulePayer},
 		{"payment_anonymous_never", CanLearnMissingPaymentPagamento(anon), RuleSession},
 	})
