@@ -13,6 +13,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // PutPendenza creates or updates a pendenza on the Pendenze API
@@ -54,6 +55,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		cur := latest(stream, func(e events.PendenzaUpdated) events.PendenzaCreated { return events.PendenzaCreated(e) })
 		var existing *domain.PendenzaView
 		if pd, ok := storedPendenza(stream); ok {
+			if h.paid(c.IDA2A, c.IDPendenza) {
+				pd.Stato = projections.StatoEseguita
+			}
 			v := pd.View()
 			existing = &v
 		}

@@ -19,6 +19,7 @@ type PendenzaView struct {
 	NumeroAvviso   string
 	UUID           string
 	SessionHash    string // the anonymous session that created it (Pagamento API), "" for none
+	Paid           bool   // a receipt paid it (Stato ESEGUITA)
 }
 
 // PaymentItemView is one pendenza a payment covers.

@@ -374,6 +374,8 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_patch_paid_422", "PATCH", bo + "/pendenze/appA/paid", cancel, opts(as("opD1")), pq("opD1", B, bof, "patch-pendenza", pend("appA", "paid"))},
 		{"bo_patch_paid_read_only_403", "PATCH", bo + "/pendenze/appA/paid", cancel, opts(as("opRO")), pq("opRO", B, bof, "patch-pendenza", pend("appA", "paid"))},
 		{"pe_patch_paid_422", "PATCH", pe + "/pendenze/appA/paid", cancel, opts(as("appA")), pq("appA", B, pen, "patch", pend("appA", "paid"))},
+		{"pe_update_paid_422", "PUT", pe + "/pendenze/appA/paid", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appA", IDPendenza: "paid", IDDominio: d1, IDTipoPendenza: t1})},
+		{"pe_update_paid_by_another_403", "PUT", pe + "/pendenze/appB/paid", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "update", audit.Resource{IDA2A: "appB", IDPendenza: "paid", IDDominio: d1, IDTipoPendenza: t1})},
 		{"bo_write_application", "PUT", bo + "/applicazioni/appNew", appBody("appNew"), opts(asAdmin()), pq(adminUser, B, bof, "write-applicazione", audit.Resource{IDA2A: "appNew"})},
 		{"bo_write_portal_application_422", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, appBody("portal-x"), opts(asAdmin()), pq(adminUser, B, bof, "write-applicazione", audit.Resource{IDA2A: domain.PortalIDA2A})},
 		{"bo_write_portal_application_read_only_403", "PUT", bo + "/applicazioni/" + domain.PortalIDA2A, appBody("portal-x"), opts(as("opRO")), pq("opRO", B, bof, "write-applicazione", audit.Resource{IDA2A: domain.PortalIDA2A})},

@@ -124,7 +124,8 @@ func patchStato(stato string, more ...map[string]any) []map[string]any {
 // GovPay's body cancels or reopens a pendenza: on Pendenze v2 only its
 // creator, on the Backoffice an operator with Pendenze W on its entity ×
 // type; a cancelled pendenza cannot be paid (422), a paid one cannot
-// change (422); other ops, paths and states are 400 (issue 13 §4).
+// change (422), by PATCH or by PUT; other ops, paths and states are 400
+// (issue 13 §4).
 func TestGovPayPatchPendenza(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w, node, base := sslNodeServingD1(t)
@@ -158,6 +159,8 @@ func TestGovPayPatchPendenza(t *testing.T) {
 		{"object_body", "PATCH", pp(pe, "appA", "pt2"), map[string]any{"stato": "ANNULLATA"}, opts(as("appA")), 400, "SINTASSI"},
 		{"unknown_member", "PATCH", pp(pe, "appA", "pt2"), patchStato("ANNULLATA", map[string]any{"op": "REPLACE", "path": "/stato", "value": "ANNULLATA", "from": "/x"}), opts(as("appA")), 400, "SINTASSI"},
 		{"paid_cannot_be_cancelled", "PATCH", pp(pe, "appA", "pt3"), patchStato("ANNULLATA"), opts(as("appA")), 422, "422000"},
+		{"paid_cannot_be_rewritten", "PUT", pp(pe, "appA", "pt3"), withField(pendenzaBodyFor(d1, t1, citizen1), "importo", 1.00), opts(as("appA")), 422, "422000"},
+		{"paid_by_another_creator_403_first", "PUT", pp(pe, "appA", "pt3"), pendenzaBodyFor(d1, t1, citizen1), opts(as("appB")), 403, "403000"},
 		{"creator_reopens", "PATCH", pp(pe, "appA", "pt1"), patchStato("NON_ESEGUITA"), opts(as("appA")), 200, ""},
 		{"reopened_can_be_paid", "POST", pg + "/pagamenti", pay("appA", "pt1"), opts(as("appA")), 201, ""},
 
@@ -174,6 +177,10 @@ func TestGovPayPatchPendenza(t *testing.T) {
 		{"admin_cannot_cancel_paid", "PATCH", pp(bo, "appA", "pt3"), patchStato("ANNULLATA"), opts(asAdmin()), 422, "422000"},
 	})
 
+	if got := string(w.must(t, "GET", pp(pe, "appA", "pt3"), nil, as("appA")).Body); !strings.Contains(got, `"importo":123.45`) ||
+		!strings.Contains(got, `"stato":"ESEGUITA"`) {
+		t.Fatalf("the paid pendenza after a refused rewrite reads %s", got)
+	}
 	if got := string(w.must(t, "GET", pp(pe, "appA", "pt4"), nil, as("appA")).Body); !strings.Contains(got, `"stato":"ANNULLATA"`) ||
 		!strings.Contains(got, `"descrizioneStato":"Test annullamento"`) {
 		t.Fatalf("the creator reads the cancelled pendenza as %s", got)

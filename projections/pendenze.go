@@ -135,7 +135,7 @@ type Pendenza struct {
 func (p Pendenza) View() domain.PendenzaView {
 	return domain.PendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDDominio: p.IDDominio, IDUnita: p.IDUnitaOperativa,
 		IDTipoPendenza: p.IDTipoPendenza, PayerID: strings.ToUpper(p.Payer.Identificativo),
-		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID, SessionHash: p.SessionHash}
+		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID, SessionHash: p.SessionHash, Paid: p.Stato == StatoEseguita}
 }
 
 // noticeKey indexes a notice: the (interned) entity and the 18-digit
@@ -411,7 +411,7 @@ func (p *pendenze) setDescr(key, descr string) {
 func (p *pendenze) view(o *ownership, idA2A, idPendenza, session string) domain.PendenzaView {
 	return domain.PendenzaView{IDA2A: idA2A, IDPendenza: idPendenza, IDDominio: p.names.name(o.dominio),
 		IDUnita: p.unita(o), IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid(),
-		SessionHash: session}
+		SessionHash: session, Paid: o.stato == statoPaid}
 }
 
 // session is the hash of the anonymous session that created the pendenza
