@@ -18,8 +18,8 @@
 //   - notice numbers in use;
 //   - for a receipt, the pendenza its notice number names and the payment
 //     that covers that notice;
-//   - for a patch of a pendenza's state, whether a receipt paid it (payment
-//     is recorded on the receipt's stream).
+//   - for a patch or an update of a pendenza, whether a receipt paid it
+//     (payment is recorded on the receipt's stream).
 //
 // Passwords are hashed with argon2id here, before any event is written; no
 // plaintext secret ever reaches the log. Handlers are safe for concurrent use.
