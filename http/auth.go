@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -200,11 +201,15 @@ func (s *Server) presented(r *http.Request, auth domain.AuthType) (cr nodeCreden
 
 // peerCache remembers, for one TLS connection, the outcome of verifying
 // its client certificate: the certificate cannot change within a
-// connection, so the chain is verified once, not on every request.
+// connection, so the chain is verified once, not on every request, and
+// again only once the chain it verified expires (a kept-alive connection
+// must not outlive the certificate).
 type peerCache struct {
-	once    sync.Once
+	mu      sync.Mutex
+	done    bool
 	subject string
 	ok      bool
+	until   time.Time // the verified chain's earliest NotAfter
 }
 
 type peerCacheKey struct{}
@@ -215,31 +220,46 @@ func withPeerCache(ctx context.Context, _ net.Conn) context.Context {
 }
 
 // verifiedSubject returns the subject DN of the request's verified TLS
-// client certificate, verifying it once per connection. No TLS, no
-// certificate, no client CA configured or a certificate that does not
-// verify: not authenticated.
+// client certificate, verifying it once per connection while it is valid.
+// No TLS, no certificate, no client CA configured or a certificate that
+// does not verify: not authenticated.
 func (s *Server) verifiedSubject(r *http.Request) (string, bool) {
-	if pc, ok := r.Context().Value(peerCacheKey{}).(*peerCache); ok {
-		pc.once.Do(func() { pc.subject, pc.ok = s.verifyPeer(r) })
-		return pc.subject, pc.ok
+	pc, ok := r.Context().Value(peerCacheKey{}).(*peerCache)
+	if !ok {
+		subject, _, ok := s.verifyPeer(r)
+		return subject, ok
 	}
-	return s.verifyPeer(r)
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if !pc.done || pc.ok && time.Now().After(pc.until) {
+		pc.subject, pc.until, pc.ok = s.verifyPeer(r)
+		pc.done = true
+	}
+	return pc.subject, pc.ok
 }
 
 // verifyPeer verifies the TLS client certificate against the client CA
-// for client authentication, now, and returns its subject DN.
-func (s *Server) verifyPeer(r *http.Request) (string, bool) {
+// for client authentication, now, and returns its subject DN and when the
+// verified chain stops being valid.
+func (s *Server) verifyPeer(r *http.Request) (string, time.Time, bool) {
 	if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 || s.clientCAs == nil {
-		return "", false
+		return "", time.Time{}, false
 	}
 	leaf := r.TLS.PeerCertificates[0]
 	inter := x509.NewCertPool()
 	for _, c := range r.TLS.PeerCertificates[1:] {
 		inter.AddCert(c)
 	}
-	if _, err := leaf.Verify(x509.VerifyOptions{Roots: s.clientCAs, Intermediates: inter,
-		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}); err != nil {
-		return "", false
+	chains, err := leaf.Verify(x509.VerifyOptions{Roots: s.clientCAs, Intermediates: inter,
+		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+	if err != nil || len(chains) == 0 {
+		return "", time.Time{}, false
+	}
+	until := leaf.NotAfter
+	for _, c := range chains[0] {
+		if c.NotAfter.Before(until) {
+			until = c.NotAfter
+		}
 	}
 	// The subject as issued: its raw RDN sequence, not leaf.Subject, which
 	// Go rebuilds from the fields it knows (repeated attributes merged or
@@ -247,13 +267,13 @@ func (s *Server) verifyPeer(r *http.Request) (string, bool) {
 	// could print alike (API.md section 9 compares the RDNs in order).
 	var rdns pkix.RDNSequence
 	if rest, err := asn1.Unmarshal(leaf.RawSubject, &rdns); err != nil || len(rest) != 0 {
-		return "", false
+		return "", time.Time{}, false
 	}
 	dn, err := subjectDN(rdns)
 	if err != nil {
-		return "", false
+		return "", time.Time{}, false
 	}
-	return dn.String(), true
+	return dn.String(), until, true
 }
 
 // subjectDN is a certificate subject as a DN, its RDNs last first (RFC

@@ -3,7 +3,9 @@ package httpapi
 import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"net/http"
 	"testing"
+	"time"
 )
 
 // TestSSLPrincipalIsTheSubjectAsIssued: the ssl principal is the
@@ -60,4 +62,22 @@ func TestSPIDHeaderWithTwoValuesIsRefused(t *testing.T) {
 		r.header.Add(spidHeader, citizen1) // what the proxy appended
 	}).expect(t, 401, "401000")
 	w.do(t, "GET", "/pagamento/rs/spid/v2/profilo", nil, asSPID(citizen1)).expect(t, 200, "")
+}
+
+// TestSSLCertificateExpiringOnAnOpenConnection: a client certificate is
+// verified once per TLS connection, but only for as long as it is valid:
+// once it expires, a request on the same kept-alive connection is 401
+// (API.md section 1: the certificate must verify), as on a new one.
+func TestSSLCertificateExpiringOnAnOpenConnection(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t) // appSSL is "CN=app-ssl, O=Ente, C=IT"
+	// Certificate times are whole seconds.
+	notAfter := time.Now().Add(2 * time.Second).Truncate(time.Second)
+	cert := w.ca.ClientCertValid(t, sslSubject, time.Now().Add(-time.Hour), notAfter)
+	conn := asCert(cert) // one client, so one kept-alive connection
+	const path = "/pendenze/rs/ssl/v2/pendenze"
+	w.do(t, "GET", path, nil, conn).expect(t, http.StatusOK, "")
+	time.Sleep(time.Until(notAfter) + 1100*time.Millisecond)
+	w.do(t, "GET", path, nil, conn).expect(t, http.StatusUnauthorized, "401000")
+	w.do(t, "GET", path, nil, asCert(cert)).expect(t, http.StatusUnauthorized, "401000") // a new connection
 }

@@ -41,8 +41,9 @@ func NewCA(tb testing.TB, cn string) *CA {
 	return &CA{Cert: cert, Key: key, DER: der}
 }
 
-// Sign issues tmpl (its serial number and validity set here) with a new
-// key and returns the key and the certificate's DER.
+// Sign issues tmpl (its serial number set here, and its validity unless
+// tmpl sets NotAfter) with a new key and returns the key and the
+// certificate's DER.
 func (ca *CA) Sign(tb testing.TB, tmpl *x509.Certificate) (*ecdsa.PrivateKey, []byte) {
 	tb.Helper()
 	return issue(tb, tmpl, ca.Cert, ca.Key)
@@ -56,7 +57,9 @@ func issue(tb testing.TB, tmpl, parent *x509.Certificate, parentKey *ecdsa.Priva
 		tb.Fatal(err)
 	}
 	tmpl.SerialNumber = big.NewInt(serial.Add(1))
-	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour)
+	if tmpl.NotAfter.IsZero() {
+		tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour)
+	}
 	if parent == nil {
 		parent, parentKey = tmpl, key
 	}
@@ -96,6 +99,15 @@ func Client(subject pkix.Name) *x509.Certificate {
 func (ca *CA) ClientCert(tb testing.TB, subject pkix.Name) tls.Certificate {
 	tb.Helper()
 	key, der := ca.Sign(tb, Client(subject))
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
+
+// ClientCertValid is ClientCert valid from notBefore to notAfter.
+func (ca *CA) ClientCertValid(tb testing.TB, subject pkix.Name, notBefore, notAfter time.Time) tls.Certificate {
+	tb.Helper()
+	tmpl := Client(subject)
+	tmpl.NotBefore, tmpl.NotAfter = notBefore, notAfter
+	key, der := ca.Sign(tb, tmpl)
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
 
