@@ -294,10 +294,13 @@ func subjectDN(rdns pkix.RDNSequence) (domain.DN, error) {
 }
 
 // attributeNames are the attribute types pkix names when it prints a
-// subject; any other is written as its OID, its value as "#" and the
-// value's DER in hex, as pkix does.
+// subject, and the two others RFC 4514 (section 3) names, DC and UID,
+// which pkix does not: a subject is matched against the RFC 4514 text it
+// is registered as. Any other is written as its OID, its value as "#" and
+// the value's DER in hex, as pkix and RFC 4514 do.
 var attributeNames = map[string]string{"2.5.4.6": "C", "2.5.4.10": "O", "2.5.4.11": "OU", "2.5.4.3": "CN",
-	"2.5.4.5": "SERIALNUMBER", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.9": "STREET", "2.5.4.17": "POSTALCODE"}
+	"2.5.4.5": "SERIALNUMBER", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.9": "STREET", "2.5.4.17": "POSTALCODE",
+	"0.9.2342.19200300.100.1.25": "DC", "0.9.2342.19200300.100.1.1": "UID"}
 
 func subjectAttribute(tv pkix.AttributeTypeAndValue) domain.AVA {
 	oid := tv.Type.String()

@@ -18,31 +18,42 @@ func TestSSLPrincipalIsTheSubjectAsIssued(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t) // appSSL is "CN=app-ssl, O=Ente, C=IT"
 	w.putApp(t, "appOU", "C=IT, O=Ente, OU=Uno, OU=Due, CN=app-ou", "", true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
-	var (
-		c  = asn1.ObjectIdentifier{2, 5, 4, 6}
-		o  = asn1.ObjectIdentifier{2, 5, 4, 10}
-		ou = asn1.ObjectIdentifier{2, 5, 4, 11}
-		cn = asn1.ObjectIdentifier{2, 5, 4, 3}
-	)
-	at := func(t asn1.ObjectIdentifier, v string) pkix.AttributeTypeAndValue {
-		return pkix.AttributeTypeAndValue{Type: t, Value: v}
-	}
-	cases := []struct {
-		name    string
-		subject []pkix.AttributeTypeAndValue // one RDN each, in this order
-		status  int
-	}{
-		{"two_ous_as_registered", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(ou, "Uno"), at(ou, "Due"), at(cn, "app-ou")}, 200},
-		{"registered_order", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "app-ssl")}, 200},
-		{"another_order", []pkix.AttributeTypeAndValue{at(o, "Ente"), at(cn, "app-ssl"), at(c, "IT")}, 401},
-		{"an_extra_cn", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "intruder"), at(cn, "app-ssl")}, 401},
-		{"two_ous_swapped", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(ou, "Due"), at(ou, "Uno"), at(cn, "app-ou")}, 401},
+	oidOU := asn1.ObjectIdentifier{2, 5, 4, 11}
+	runSubjectCases(t, w, []subjectCase{
+		{"two_ous_as_registered", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidOU, "Uno"), subjectAttr(oidOU, "Due"), subjectAttr(oidCN, "app-ou")}, 200},
+		{"registered_order", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "app-ssl")}, 200},
+		{"another_order", []pkix.AttributeTypeAndValue{subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "app-ssl"), subjectAttr(oidC, "IT")}, 401},
+		{"an_extra_cn", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "intruder"), subjectAttr(oidCN, "app-ssl")}, 401},
+		{"two_ous_swapped", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidOU, "Due"), subjectAttr(oidOU, "Uno"), subjectAttr(oidCN, "app-ou")}, 401},
 		// A value is matched as issued: white space around it that a
 		// text form would trim is part of it.
-		{"cn_with_a_trailing_tab", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "app-ssl\t")}, 401},
-		{"cn_with_a_leading_line_break", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente"), at(cn, "\napp-ssl")}, 401},
-		{"o_with_a_trailing_crlf", []pkix.AttributeTypeAndValue{at(c, "IT"), at(o, "Ente\r\n"), at(cn, "app-ssl")}, 401},
-	}
+		{"cn_with_a_trailing_tab", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "app-ssl\t")}, 401},
+		{"cn_with_a_leading_line_break", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "\napp-ssl")}, 401},
+		{"o_with_a_trailing_crlf", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente\r\n"), subjectAttr(oidCN, "app-ssl")}, 401},
+	})
+}
+
+// The attribute types of the subjects the tests issue.
+var (
+	oidC  = asn1.ObjectIdentifier{2, 5, 4, 6}
+	oidO  = asn1.ObjectIdentifier{2, 5, 4, 10}
+	oidCN = asn1.ObjectIdentifier{2, 5, 4, 3}
+)
+
+func subjectAttr(t asn1.ObjectIdentifier, v string) pkix.AttributeTypeAndValue {
+	return pkix.AttributeTypeAndValue{Type: t, Value: v}
+}
+
+// subjectCase is a client certificate's subject and what a request with
+// it on the Pendenze API's ssl mount answers.
+type subjectCase struct {
+	name    string
+	subject []pkix.AttributeTypeAndValue // one RDN each, in this order
+	status  int
+}
+
+func runSubjectCases(t *testing.T, w *world, cases []subjectCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cert := w.ca.ClientCert(t, pkix.Name{ExtraNames: tc.subject})
@@ -80,4 +91,27 @@ func TestSSLCertificateExpiringOnAnOpenConnection(t *testing.T) {
 	time.Sleep(time.Until(notAfter) + 1100*time.Millisecond)
 	w.do(t, "GET", path, nil, conn).expect(t, http.StatusUnauthorized, "401000")
 	w.do(t, "GET", path, nil, asCert(cert)).expect(t, http.StatusUnauthorized, "401000") // a new connection
+}
+
+// TestSSLSubjectWithDomainComponentsAndUID: a certificate subject is
+// matched against the RFC 4514 text it is registered as (API.md section
+// 9), and RFC 4514 names DC (domainComponent) and UID (userId) as it
+// names CN or O: "CN=app-dc,DC=example,DC=com" is the principal of a
+// certificate issued with those attributes (a directory's, such as
+// Active Directory's, usual subject), not an OID and hex text.
+func TestSSLSubjectWithDomainComponentsAndUID(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putApp(t, "appDC", "CN=app-dc,DC=example,DC=com", "", true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	w.putApp(t, "appUID", "UID=mrossi, O=Ente, C=IT", "", true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	var (
+		dc  = asn1.ObjectIdentifier{0, 9, 2342, 19200300, 100, 1, 25}
+		uid = asn1.ObjectIdentifier{0, 9, 2342, 19200300, 100, 1, 1}
+	)
+	runSubjectCases(t, w, []subjectCase{
+		{"domain_components", []pkix.AttributeTypeAndValue{subjectAttr(dc, "com"), subjectAttr(dc, "example"), subjectAttr(oidCN, "app-dc")}, 200},
+		{"domain_components_other_value", []pkix.AttributeTypeAndValue{subjectAttr(dc, "org"), subjectAttr(dc, "example"), subjectAttr(oidCN, "app-dc")}, 401},
+		{"uid", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(uid, "mrossi")}, 200},
+		{"uid_is_not_cn", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "mrossi")}, 401},
+	})
 }
