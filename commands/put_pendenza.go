@@ -166,7 +166,7 @@ func (h *Handler) CreatePendenzaPagamento(ctx context.Context, actor Actor, c Cr
 		if existing != nil {
 			return fmt.Errorf("%w: pendenza %s/%s exists", ErrConflict, put.IDA2A, put.IDPendenza)
 		}
-		payer := strings.ToUpper(strings.TrimSpace(c.Payer.Identificativo))
+		payer := domain.NormalFiscalCode(c.Payer.Identificativo)
 		return operations.CreatePendenzaPagamento(h.model, p, at, payer, nil)
 	}
 	res, err := h.PutPendenza(ctx, actor, put)
@@ -204,7 +204,7 @@ func checkSubject(field string, s *events.Subject) error {
 	if s.Tipo != "F" && s.Tipo != "G" {
 		return invalid(field+".tipo", `must be "F" or "G"`)
 	}
-	s.Identificativo = strings.ToUpper(strings.TrimSpace(s.Identificativo))
+	s.Identificativo = domain.NormalFiscalCode(s.Identificativo)
 	if !domain.ValidFiscalCode(s.Identificativo) && s.Identificativo != domain.AnonymousIdentificativo {
 		return invalid(field+".identificativo", "is not a fiscal code")
 	}

@@ -29,6 +29,12 @@ func TestParseCitizen(t *testing.T) {
 		"TINIT-",
 		"TINIT-TINIT-RSSMRA80A01H", // one prefix is stripped, not two
 		"",
+		// Upper-casing is ASCII's: a letter that is not ASCII does not
+		// become the fiscal code it upper-cases into (ſ to S, ı to I, and
+		// the TINIT- prefix's).
+		"rſsmra80a01h501u",
+		"RSSMRA80A01H50ıU",
+		"tınit-RSSMRA80A01H501U",
 	} {
 		if code, ok := ParseCitizen(raw); ok {
 			t.Errorf("ParseCitizen(%q) = %q, true; want no citizen", raw, code)
