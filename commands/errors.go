@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 )
 
@@ -39,3 +40,16 @@ type UnprocessableError = operations.UnprocessableError
 func unprocessable(format string, args ...any) error {
 	return operations.Unprocessable(format, args...)
 }
+
+// StaleError is a write computed from a state of its aggregate older than
+// the latest commit on its stream, at At (a PATCH of a registry entry read
+// on a replica that had not applied that commit, see Based): nothing was
+// written. The caller reads the state at At and computes the write again;
+// it is ErrConflict (HTTP 409) when it gives up.
+type StaleError struct{ At events.Position }
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("the write was computed from a state before the commit at %d", e.At)
+}
+
+func (e *StaleError) Unwrap() error { return ErrConflict }

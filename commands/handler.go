@@ -102,6 +102,24 @@ func createOnce(e events.Event) decideFunc {
 	}
 }
 
+// based is decide for a write computed from the aggregate's state at base
+// (0: not from a read state, decide as is): a stream whose latest commit is
+// after base makes it a *StaleError, nothing appended. A PATCH is such a
+// write: the entry it patched, read from a read model that may not have
+// applied the latest commit (another replica's, a concurrent request's),
+// would otherwise be written back over that commit.
+func based(base events.Position, decide decideFunc) decideFunc {
+	if base == 0 {
+		return decide
+	}
+	return func(stream []events.Envelope) ([]events.Event, error) {
+		if n := len(stream); n > 0 && stream[n-1].Position > base {
+			return nil, &StaleError{At: stream[n-1].Position}
+		}
+		return decide(stream)
+	}
+}
+
 // errUnconfirmed marks a failed append that the store did not answer (an
 // outage mid-publish, a wait cancelled or timed out): it may have been
 // stored all the same. A claim made for such a write is kept (see

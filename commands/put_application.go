@@ -29,6 +29,9 @@ type PutApplication struct {
 	Grants     []GrantInput
 	Fields     events.ApplicationFields // GovPay's fields that bear on no decision
 	KeepFields bool                     // keep the stored Fields instead (see PutEntity.KeepFields)
+	// Base is the position of the application's state the command was
+	// computed from (a PATCH), 0 for none: see based.
+	Base events.Position
 }
 
 // applicationState is the folded application stream.
@@ -111,7 +114,7 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 // withPrincipal).
 func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplication, personalRole *domain.Role, grants map[string]events.ApplicationAPIAuthorized, hash, keyHash string) (Result, string, error) {
 	var former string
-	res, err := h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, func(stream []events.Envelope) ([]events.Event, error) {
+	res, err := h.execute(ctx, actor, events.StreamApplicazione+c.IDA2A, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := foldApplication(stream)
 		former = cur.principal // each attempt's: the last one's is what was written over
 		personal, role, fields := c.Personal, personalRole, c.Fields
@@ -159,7 +162,7 @@ func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplicat
 			}
 		}
 		return out, nil
-	})
+	}))
 	return res, former, err
 }
 

@@ -134,6 +134,9 @@ type DefineRole struct {
 	Domini         []string
 	UnitaOperative map[string][]string // idDominio → units, for entities covered only in some
 	TipiPendenza   []string
+	// Base is the position of the role's state the definition was computed
+	// from (a PATCH), 0 for none: see based.
+	Base events.Position
 }
 
 // DefineRole needs Anagrafica Ruoli W, and the role must be within what the
@@ -152,7 +155,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	if err := domain.CanGrantRole(actor.Principal, role); err != nil {
 		return Result{}, err
 	}
-	return h.execute(ctx, actor, events.StreamRuolo+c.IDRuolo, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamRuolo+c.IDRuolo, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		if n := len(stream); n > 0 {
 			last, ok := stream[n-1].Event.(events.RoleDefined)
 			if ok && sameRole(last, e) {
@@ -172,7 +175,7 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 			}
 		}
 		return []events.Event{e}, nil
-	})
+	}))
 }
 
 // checkRole validates a role's acl and scope lists (a named role's, or a
@@ -259,6 +262,9 @@ type PutOperator struct {
 	Principal      string
 	RagioneSociale string
 	Credentials
+	// Base is the position of the operator's state the command was
+	// computed from (a PATCH), 0 for none: see based.
+	Base events.Position
 }
 
 // Credentials are what a PUT of an operator or of an application sets on
@@ -320,7 +326,7 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 }
 
 func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, personalRole *domain.Role, hash, keyHash string) (Result, error) {
-	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamOperatore+c.Principal, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		cur := latest(stream, func(e events.OperatorUpdated) events.OperatorRegistered { return events.OperatorRegistered(e) })
 		var held []string
 		var heldPersonal events.PersonalRole
@@ -346,7 +352,7 @@ func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, p
 			return nil, nil
 		}
 		return []events.Event{events.OperatorUpdated(e)}, nil
-	})
+	}))
 }
 
 // ChangeOwnPassword is PATCH /profilo's REPLACE of /password: the actor, an

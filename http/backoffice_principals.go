@@ -70,7 +70,7 @@ func (s *Server) putRuolo(c *echo.Context) error {
 	// without domini or tipiPendenza reaches no entity or type.
 	body.TipiPendenza = nonNilList(body.TipiPendenza)
 	res, err := s.cmds.DefineRole(c.Request().Context(), s.actor(c), commands.DefineRole{IDRuolo: id, ACL: aclEvents(body.ACL),
-		Domini: nonNilList(body.Domini.IDs), UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza})
+		Domini: nonNilList(body.Domini.IDs), UnitaOperative: body.Domini.Units, TipiPendenza: body.TipiPendenza, Base: patchBase(c)})
 	return s.written(c, res, err, entry(s.model.Role, id, toRuolo))
 }
 
@@ -157,7 +157,7 @@ func (s *Server) putOperatore(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutOperator(c.Request().Context(), s.actor(c), commands.PutOperator{Principal: principal,
-		RagioneSociale: body.RagioneSociale, Credentials: body.credentials(enabled)})
+		RagioneSociale: body.RagioneSociale, Credentials: body.credentials(enabled), Base: patchBase(c)})
 	return s.written(c, res, err, entry(s.model.Operator, principal, toOperatore))
 }
 
@@ -322,7 +322,8 @@ func (s *Server) putApplicazione(c *echo.Context) error {
 		return err
 	}
 	res, err := s.cmds.PutApplication(c.Request().Context(), s.actor(c), commands.PutApplication{IDA2A: id,
-		Principal: body.Principal, Credentials: body.credentials(enabled), Grants: grants, Fields: body.ApplicationFields})
+		Principal: body.Principal, Credentials: body.credentials(enabled), Grants: grants, Fields: body.ApplicationFields,
+		Base: patchBase(c)})
 	return s.written(c, res, err, entry(s.model.Application, id, toApplicazione))
 }
 

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // PATCH of GovPay's Backoffice registries (applicazioni, operatori, ruoli):
@@ -87,8 +90,13 @@ func sameJSON(a, b any) bool {
 // operations.PatchRegistry decides (reg's service's W, then the body, then
 // the entry as GET renders it: view, 404 when missing), then the patch is
 // applied and the PUT handler put on the patched entry. adjust, when not nil, reconciles members a patch made
-// disagree.
-func (s *Server) patchRegistry(reg domain.Registry, readID func(*echo.Context) (string, error), view func(string) (any, bool),
+// disagree. The PUT is written only over the entry's state the patch was
+// applied to (its base, see commands.StaleError): when the entry's stream
+// holds a later commit this replica had not applied (another replica's
+// write, a concurrent request's), the replica waits for it (at most
+// --consistency-wait, then 503) and patches the entry again, a few times
+// before a 409; a patch never writes back what that commit changed.
+func (s *Server) patchRegistry(reg domain.Registry, readID func(*echo.Context) (string, error), view func(string) (patchedEntry, bool),
 	p patchable, adjust func(doc map[string]any, touched map[string]bool) error, put echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		id, err := readID(c)
@@ -96,43 +104,90 @@ func (s *Server) patchRegistry(reg domain.Registry, readID func(*echo.Context) (
 			return err
 		}
 		var ops []patchOp
-		v, err := operations.PatchRegistry(view, callerOf(c).principal, reg, id, func() error { return s.decodeJSON(c, &ops) }, nil)
-		if err != nil {
-			return err
+		decoded := false
+		readBody := func() error {
+			if decoded {
+				return nil
+			}
+			decoded = true
+			return s.decodeJSON(c, &ops)
 		}
-		var doc map[string]any
-		b, _ := json.Marshal(v)
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return err
-		}
-		touched, err := p.apply(doc, ops)
-		if err != nil {
-			return err
-		}
-		if adjust != nil {
-			if err := adjust(doc, touched); err != nil {
+		for attempt := 1; ; attempt++ {
+			e, err := operations.PatchRegistry(view, callerOf(c).principal, reg, id, readBody, nil)
+			if err != nil {
 				return err
 			}
+			c.Set(patchBaseKey, e.base)
+			err = patchOnce(c, e.view, ops, p, adjust, put)
+			var stale *commands.StaleError
+			if !errors.As(err, &stale) || attempt == patchAttempts {
+				return err
+			}
+			if s.model.WaitWithin(c.Request().Context(), stale.At, s.cfg.ConsistencyWait) != nil {
+				return errConsistencyTimeout
+			}
 		}
-		body, err := json.Marshal(doc)
-		if err != nil {
-			return err
-		}
-		r := c.Request()
-		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		r.Header.Set("Content-Type", "application/json")
-		return put(c)
 	}
 }
 
-// registryView adapts a registry lookup to patchRegistry's view.
-func registryView[T, V any](find func(string) (T, bool), render func(T) V) func(string) (any, bool) {
-	return func(id string) (any, bool) {
+// patchAttempts is how many times patchRegistry patches an entry that
+// other writers keep changing before it answers 409.
+const patchAttempts = 3
+
+// patchBaseKey holds, for the PUT handler a PATCH calls, the position of
+// the entry's state the patch was applied to (patchBase).
+const patchBaseKey = "payauthz.patchBase"
+
+// patchBase is the base of the PATCH a PUT handler runs for (0 for a PUT
+// of its own): the commands write it only over that state.
+func patchBase(c *echo.Context) events.Position {
+	pos, _ := c.Get(patchBaseKey).(events.Position)
+	return pos
+}
+
+// patchedEntry is a registry entry as GET renders it, and the position of
+// its latest commit.
+type patchedEntry struct {
+	view any
+	base events.Position
+}
+
+// patchOnce applies ops to v, the entry as GET renders it, and runs put on
+// the patched entry.
+func patchOnce(c *echo.Context, v any, ops []patchOp, p patchable, adjust func(doc map[string]any, touched map[string]bool) error, put echo.HandlerFunc) error {
+	var doc map[string]any
+	b, _ := json.Marshal(v)
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	touched, err := p.apply(doc, ops)
+	if err != nil {
+		return err
+	}
+	if adjust != nil {
+		if err := adjust(doc, touched); err != nil {
+			return err
+		}
+	}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	r := c.Request()
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	r.Header.Set("Content-Type", "application/json")
+	return put(c)
+}
+
+// registryView adapts a registry lookup to patchRegistry's view: the
+// entry rendered, and base, its latest commit.
+func registryView[T, V any](find func(string) (T, bool), render func(T) V, base func(T) events.Position) func(string) (patchedEntry, bool) {
+	return func(id string) (patchedEntry, bool) {
 		v, ok := find(id)
 		if !ok {
-			return nil, false
+			return patchedEntry{}, false
 		}
-		return render(v), true
+		return patchedEntry{view: render(v), base: base(v)}, true
 	}
 }
 
@@ -162,15 +217,18 @@ var (
 
 func (s *Server) patchApplicazione(c *echo.Context) error {
 	return s.patchRegistry(domain.RegistryApplicazioni, idParam("idA2A", commands.ValidID),
-		registryView(s.model.Application, toApplicazione), patchApplicazione, applicationScope, s.putApplicazione)(c)
+		registryView(s.model.Application, toApplicazione,
+			func(a *projections.Application) events.Position { return a.Position }), patchApplicazione, applicationScope, s.putApplicazione)(c)
 }
 
 func (s *Server) patchOperatore(c *echo.Context) error {
 	return s.patchRegistry(domain.RegistryOperatori, principalParam,
-		registryView(s.model.Operator, toOperatore), patchOperatore, nil, s.putOperatore)(c)
+		registryView(s.model.Operator, toOperatore,
+			func(o *projections.Operator) events.Position { return o.Position }), patchOperatore, nil, s.putOperatore)(c)
 }
 
 func (s *Server) patchRuolo(c *echo.Context) error {
 	return s.patchRegistry(domain.RegistryRuoli, idParam("idRuolo", commands.ValidID),
-		registryView(s.model.Role, toRuolo), patchRuolo, nil, s.putRuolo)(c)
+		registryView(s.model.Role, toRuolo,
+			func(r *projections.RoleRecord) events.Position { return r.Position }), patchRuolo, nil, s.putRuolo)(c)
 }
