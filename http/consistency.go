@@ -142,15 +142,18 @@ func (l *logEnd) since(ctx context.Context, store events.LogReader, t time.Time)
 	return l.last, l.err
 }
 
-// afterWrite waits until the local projections applied a write at pos and
-// sets its consistency token, so the writer reads its own write here.
+// afterWrite sets the consistency token of a write at pos and waits until
+// the local projections applied it, so the writer reads its own write
+// here. A write not applied within --consistency-wait is answered 503 with
+// its token all the same: it is in the log, and the token tells the client
+// so (a retry would write again) and lets it read the write anywhere.
 func (s *Server) afterWrite(c *echo.Context, pos events.Position) error {
 	if pos == 0 {
 		return nil
 	}
+	c.Response().Header().Set(ConsistencyHeader, Token(s.store.Backend(), pos))
 	if err := s.model.WaitWithin(c.Request().Context(), pos, s.cfg.ConsistencyWait); err != nil {
 		return errConsistencyTimeout
 	}
-	c.Response().Header().Set(ConsistencyHeader, Token(s.store.Backend(), pos))
 	return nil
 }

@@ -239,3 +239,29 @@ func TestStoppedProjectionsRefuseEveryRequest(t *testing.T) {
 		cc.get("/console/").expect(t, 503, "stopped applying the event log")
 	})
 }
+
+// TestWriteNotAppliedInTimeAnswersItsToken: a write this replica has not
+// applied within --consistency-wait is answered 503, but it is in the log:
+// the answer carries its consistency token, so that the client knows its
+// write was committed (a retried POST /incassi would record a second
+// incasso) and reads it, on any replica, with that token. Before, the 503
+// carried none: the client could not tell it from a write the store
+// refused, nor wait for it.
+func TestWriteNotAppliedInTimeAnswersItsToken(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	gate := newProjectionGate()
+	h := newHarness(t, withConsistencyWait(200*time.Millisecond), withProjectionGate(gate))
+	h.putEntity(t, d1)
+	gate.shut()
+	defer gate.reopen()
+	before := h.logEnd(t)
+	res := h.do(t, "PUT", bo+"/domini/"+d2, map[string]any{"ragioneSociale": "Ente lento", "abilitato": true}, asAdmin())
+	res.expect(t, 503, "503000")
+	tok := res.Header.Get(ConsistencyHeader)
+	pos, err := ParseToken(h.store.Backend(), tok)
+	if err != nil || pos <= before {
+		t.Fatalf("the 503 of a committed write carries token %q (%v); want the position of its commit, after %d", tok, err, before)
+	}
+	gate.reopen()
+	h.do(t, "GET", bo+"/domini/"+d2, nil, asAdmin(), withToken(tok)).expect(t, 200, "")
+}
