@@ -265,3 +265,37 @@ func TestWriteNotAppliedInTimeAnswersItsToken(t *testing.T) {
 	gate.reopen()
 	h.do(t, "GET", bo+"/domini/"+d2, nil, asAdmin(), withToken(tok)).expect(t, 200, "")
 }
+
+// TestReplicaCatchingUpDecidesNothing: a replica restarted from a snapshot
+// older than the log (or replaying it from the start) knows where the log
+// ended when it started; until its read models applied that, a request
+// waits for them (--consistency-wait), then is 503, on the APIs and the
+// console alike. Before, it was decided from the snapshot's state: an
+// operator disabled before the restart was let in for as long as the
+// replay took (/readyz said 503, but nothing else waited for it).
+func TestReplicaCatchingUpDecidesNothing(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	dataDir, snapDir := t.TempDir(), t.TempDir()
+	h := newHarness(t, withDataDir(dataDir))
+	h.putRole(t, "rCatch", acl{aclOf("Pendenze", "R")}, []string{"*"}, []string{"*"})
+	h.putOperator(t, "opCatch", pw, true, "rCatch")
+	h.do(t, "GET", bo+"/profilo", nil, as("opCatch")).expect(t, 200, "")
+	if _, err := h.model.WriteSnapshot(snapDir); err != nil {
+		t.Fatal(err)
+	}
+	h.putOperator(t, "opCatch", pw, false, "rCatch") // disabled after the snapshot
+	h.stop()
+
+	gate := newProjectionGate()
+	gate.shut()
+	r := newHarness(t, withDataDir(dataDir), fromSnapshot(snapDir), withProjectionGate(gate), servingBehind(),
+		withConsistencyWait(200*time.Millisecond))
+	defer gate.reopen()
+	r.do(t, "GET", bo+"/profilo", nil, as("opCatch")).expect(t, 503, "503000")
+	r.do(t, "GET", "/readyz", nil).expect(t, 503, "")
+	r.do(t, "GET", "/healthz", nil).expect(t, 200, "")
+	r.consoleClient(t).get("/console/login").expect(t, 503)
+	gate.reopen()
+	eventually(t, "the replica catches up", func() bool { return r.do(t, "GET", "/readyz", nil).Status == 200 })
+	r.do(t, "GET", bo+"/profilo", nil, as("opCatch")).expect(t, 403, "403000")
+}

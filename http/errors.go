@@ -30,6 +30,7 @@ var (
 	errUnauthenticated    = operations.ErrUnauthenticated
 	errNotFound           = domain.ErrNotFound
 	errConsistencyTimeout = errors.New("consistency token not reached in time")
+	errCatchingUp         = errors.New("the read models have not yet applied the log as of start-up")
 )
 
 // badRequest is malformed input found by the HTTP layer (400 SINTASSI).
@@ -85,6 +86,8 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the log moved on while the answer was read: ask again, or at a posizione"}
 	case errors.Is(err, projections.ErrStopped):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the read models stopped applying the event log: this replica is stopping"}
+	case errors.Is(err, errCatchingUp):
+		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "this replica is catching up with the event log after its start"}
 	case errors.Is(err, errConsistencyTimeout):
 		return http.StatusServiceUnavailable, FaultBean{"INTERNO", "503000", "Servizio non disponibile", "the consistency token was not reached in time"}
 	case errors.Is(err, events.ErrUnavailable), errors.Is(err, events.ErrClosed), errors.Is(err, context.DeadlineExceeded):
@@ -125,7 +128,7 @@ const (
 // caller cancelled, nor a consistency token not reached in time (the
 // caller's own, which it may send without credentials: see consistency).
 func logged(err error, status int) bool {
-	return status >= 500 && !errors.Is(err, context.Canceled) && !errors.Is(err, errConsistencyTimeout)
+	return status >= 500 && !errors.Is(err, context.Canceled) && !errors.Is(err, errConsistencyTimeout) && !errors.Is(err, errCatchingUp)
 }
 
 // errorHandler is the Echo error handler: every error becomes a FaultBean.

@@ -59,6 +59,7 @@ type harnessConfig struct {
 	gate            *projectionGate
 	serviceLog      slog.Handler // the service log's handler instead of a discarding one
 	verifications   int          // Limits.PasswordVerifications (0: the default)
+	behind          bool         // return before the read models applied the log as of start-up
 }
 
 // withBeforeAppend calls hook before every append of the service's
@@ -157,6 +158,11 @@ func withMaxBody(n int64) harnessOption { return func(c *harnessConfig) { c.maxB
 func withLogReader(wrap func(events.LogReader) events.LogReader) harnessOption {
 	return func(c *harnessConfig) { c.wrapLog = wrap }
 }
+
+// servingBehind returns the replica as soon as it serves, before its read
+// models applied the log as of start-up (with withProjectionGate, held
+// behind it): a replica still catching up.
+func servingBehind() harnessOption { return func(c *harnessConfig) { c.behind = true } }
 
 // withProjectionGate runs the replica's projections behind g: while g is
 // shut, the events the log delivers wait, and the replica stays behind
@@ -372,6 +378,9 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		_ = store.Close()
 	}
 	t.Cleanup(h.stop)
+	if cfg.behind {
+		return h
+	}
 	if err := model.WaitFor(ctx, last); err != nil {
 		t.Fatalf("projections: %v", err)
 	}

@@ -42,14 +42,15 @@ func (s *Server) routes() *echo.Echo {
 	for _, api := range domain.APIs {
 		for _, auth := range domain.AuthTypes {
 			prefix := "/" + api.Segment() + "/rs/" + auth.String() + "/" + api.Version()
-			// The mount's auth type is refused before anything else, the
-			// consistency token is waited for before the credentials are
+			// The mount's auth type is refused before anything else, a
+			// replica still catching up with the log as of its start
+			// waits for it (caughtUp), the consistency token is waited for before the credentials are
 			// checked (a password change must be visible to them), and
 			// answered for (400, 503) only after them, before the entry
 			// decision (authenticate): a caller that is not authenticated
 			// costs the store nothing. A panic below instrument is an
 			// error it counts and records (outcome error).
-			g := e.Group(prefix, s.instrument(api), middleware.Recover(), acceptsAuth(api, auth), s.consistency, s.authenticate(api, auth))
+			g := e.Group(prefix, s.instrument(api), middleware.Recover(), acceptsAuth(api, auth), s.caughtUp, s.consistency, s.authenticate(api, auth))
 			for _, r := range table {
 				if r.api == api {
 					g.Add(r.method, r.path, r.handler)
