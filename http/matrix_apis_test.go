@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/payauthz/payauthz/commands"
 )
 
 const (
@@ -458,4 +461,54 @@ func TestPendenzeCreatorRules(t *testing.T) {
 		{"creator_moves_it_into_scope", "PUT", pe + "/pendenze/appA/a1", pendenzaBodyFor(d2, t1, citizen1), opts(as("appA")), 200, ""},
 		{"creator_patches_it_in_scope", "PATCH", pe + "/pendenze/appA/a1", patchStato("ANNULLATA"), opts(as("appA")), 200, ""},
 	})
+}
+
+// TestRagioneriaPaymentStatoIsOfItsItems: on the Ragioneria API a payment
+// touching entities outside the reader's scope answers the state of the
+// items it shows (ESEGUITO once receipts cover each of them), list item
+// and read alike, so that the state tells nothing of the hidden items:
+// it answered the whole payment's, which stayed IN_CORSO while another
+// entity's item was unpaid and turned ESEGUITO when that one was paid.
+// The Backoffice, which shows a payment only whole, answers the whole
+// payment's state.
+func TestRagioneriaPaymentStatoIsOfItsItems(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newBackofficeWorld(t)
+	pa := w.createPendenza(t, "appA", "st-1", d1, t1, citizen1)
+	pb := w.createPendenza(t, "appB", "st-2", d2, t1, citizen1)
+	var pay pagamentoCreated
+	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": pa.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": pb.NumeroAvviso}}},
+		asSPID(citizen1)).decode(t, &pay)
+	expect := func(base string, opt reqOpt, want string) {
+		t.Helper()
+		var one pagamentoView
+		w.must(t, "GET", base+"/pagamenti/"+pay.ID, nil, opt).decode(t, &one)
+		var page Page[pagamentoView]
+		w.must(t, "GET", base+"/pagamenti", nil, opt).decode(t, &page)
+		i := slices.IndexFunc(page.Risultati, func(p pagamentoView) bool { return p.ID == pay.ID })
+		if i < 0 || one.Stato != want || page.Risultati[i].Stato != want {
+			t.Fatalf("%s: read stato %q, listed %+v; want %q", base, one.Stato, page.Risultati, want)
+		}
+	}
+	receipt := func(p pendenzaView, id string) {
+		t.Helper()
+		res, err := w.cmds.RecordReceipt(context.Background(), commands.System, commands.RecordReceipt{IDIntermediario: intID,
+			IDDominio: p.IDDominio, NumeroAvviso: p.NumeroAvviso, IDRicevuta: id, AmountCents: int64(p.Importo),
+			Esito: "ESEGUITO", DataPagamento: "2026-01-02"})
+		if err != nil {
+			t.Fatalf("record receipt: %v", err)
+		}
+		w.waitFor(t, res.Position)
+	}
+	expect(rg, as("appA"), "IN_CORSO")
+	receipt(pa, "ST1")
+	expect(rg, as("appA"), "ESEGUITO") // its one item is paid, whatever the d2 one
+	expect(rg, as("appB"), "IN_CORSO")
+	expect(bo, asAdmin(), "IN_CORSO")
+	receipt(pb, "ST2")
+	for _, reader := range []string{"appA", "appB"} {
+		expect(rg, as(reader), "ESEGUITO")
+	}
+	expect(bo, asAdmin(), "ESEGUITO")
 }

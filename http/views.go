@@ -94,16 +94,20 @@ func toPagamento(p *projections.Payment) pagamentoView {
 }
 
 // toPagamentoItems is the payment with only the items whose place (entity
-// and unit) keep admits (importo is theirs): a reader scoped by entity or
-// unit sees nothing of the other places a payment touches.
+// and unit) keep admits (importo and stato are theirs): a reader scoped by
+// entity or unit sees nothing of the other places a payment touches.
 func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) pagamentoView {
-	v := pagamentoView{ID: p.Event.ID, Stato: p.Stato, DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
+	shown := func(i int) bool {
+		it := &p.Event.Items[i]
+		return keep(domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa})
+	}
+	v := pagamentoView{ID: p.Event.ID, Stato: p.StatoOf(shown), DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
 	if p.Event.Remitter != nil {
 		s := toSoggetto(*p.Event.Remitter)
 		v.SoggettoVersante = &s
 	}
-	for _, it := range p.Event.Items {
-		if !keep(domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa}) {
+	for i, it := range p.Event.Items {
+		if !shown(i) {
 			continue
 		}
 		v.Importo += Importo(it.AmountCents)

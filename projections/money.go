@@ -33,6 +33,19 @@ type Payment struct {
 // View returns the ownership facts of the payment.
 func (p *Payment) View() domain.PaymentView { return p.view }
 
+// StatoOf is the state of the payment's items that shown admits (by their
+// index in Event.Items): ESEGUITO once ESEGUITO receipts cover each of
+// them, else IN_CORSO. Of every item it is Stato; a reader shown some
+// items only learns nothing of the others' from it.
+func (p *Payment) StatoOf(shown func(i int) bool) string {
+	for i := range p.Event.Items {
+		if shown(i) && (i >= len(p.paidItems) || !p.paidItems[i]) {
+			return PaymentInCorso
+		}
+	}
+	return PaymentEseguito
+}
+
 // Receipt is a receipt (and, when ESEGUITO, a collection) as recorded.
 type Receipt struct {
 	Event    events.ReceiptRecorded
@@ -176,9 +189,7 @@ func (m *money) recordReceipt(e events.ReceiptRecorded, env events.Envelope) {
 		copy(np.paidItems, p.paidItems)
 		np.paidItems[i] = true
 		np.Paid++
-		if np.Paid >= len(np.Event.Items) {
-			np.Stato = PaymentEseguito
-		}
+		np.Stato = np.StatoOf(func(int) bool { return true })
 		m.payments.put(e.PaymentID, &np)
 		return
 	}
