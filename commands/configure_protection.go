@@ -27,6 +27,9 @@ type ConfigureProtection struct {
 	// KeepCaptcha keeps the stored captcha settings (the request had no
 	// captcha object): switching the protection off loses nothing.
 	KeepCaptcha bool
+	// Base is the position of the setting's state the command was computed
+	// from (a console form), 0 for none: see based.
+	Base events.Position
 }
 
 // Protection defaults (API.md section 7).
@@ -69,7 +72,7 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 	if err := operations.WriteConfigurazione(actor.Principal, nil); err != nil {
 		return Result{}, err
 	}
-	return h.execute(ctx, actor, events.StreamHardening, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamHardening, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		var cur *events.PublicAPIProtectionConfigured
 		if n := len(stream); n > 0 {
 			if e, ok := stream[n-1].Event.(events.PublicAPIProtectionConfigured); ok {
@@ -92,5 +95,5 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 			return nil, nil
 		}
 		return []events.Event{e}, nil
-	})
+	}))
 }

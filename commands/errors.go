@@ -43,7 +43,8 @@ func unprocessable(format string, args ...any) error {
 
 // StaleError is a write computed from a state of its aggregate older than
 // the latest commit on its stream, at At (a PATCH of a registry entry read
-// on a replica that had not applied that commit, see Based): nothing was
+// on a replica that had not applied that commit, a console form opened
+// before it, see based): nothing was
 // written. The caller reads the state at At and computes the write again;
 // it is ErrConflict (HTTP 409) when it gives up.
 type StaleError struct{ At events.Position }

@@ -104,19 +104,26 @@ func createOnce(e events.Event) decideFunc {
 
 // based is decide for a write computed from the aggregate's state at base
 // (0: not from a read state, decide as is): a stream whose latest commit is
-// after base makes it a *StaleError, nothing appended. A PATCH is such a
+// after base makes it a *StaleError, nothing appended, unless decide finds
+// that the write changes nothing of the stream's state (it then writes
+// nothing over that commit either: a form saved twice, a patch another
+// write made already). A PATCH is such a
 // write: the entry it patched, read from a read model that may not have
 // applied the latest commit (another replica's, a concurrent request's),
-// would otherwise be written back over that commit.
+// would otherwise be written back over that commit. So is the save of a
+// console form: base is then the position of the read model's state the
+// form was opened at (any position at or after the aggregate's latest
+// commit it showed), and a later commit is one the form did not show.
 func based(base events.Position, decide decideFunc) decideFunc {
 	if base == 0 {
 		return decide
 	}
 	return func(stream []events.Envelope) ([]events.Event, error) {
-		if n := len(stream); n > 0 && stream[n-1].Position > base {
+		out, err := decide(stream)
+		if n := len(stream); n > 0 && stream[n-1].Position > base && (err != nil || len(out) > 0) {
 			return nil, &StaleError{At: stream[n-1].Position}
 		}
-		return decide(stream)
+		return out, err
 	}
 }
 

@@ -30,7 +30,7 @@ type PutApplication struct {
 	Fields     events.ApplicationFields // GovPay's fields that bear on no decision
 	KeepFields bool                     // keep the stored Fields instead (see PutEntity.KeepFields)
 	// Base is the position of the application's state the command was
-	// computed from (a PATCH), 0 for none: see based.
+	// computed from (a PATCH, a console form), 0 for none: see based.
 	Base events.Position
 }
 

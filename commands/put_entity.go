@@ -22,6 +22,9 @@ type PutEntity struct {
 	// KeepFields keeps the stored Fields instead (a form that does not
 	// show them, as the console's: saving it must not erase them).
 	KeepFields bool
+	// Base is the position of the entity's state the command was computed
+	// from (a console form), 0 for none: see based.
+	Base events.Position
 }
 
 // PutEntity needs Anagrafica Creditore W with idDominio in scope, and the
@@ -50,7 +53,7 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 	if err := operations.WriteEntity(h.model, actor.Principal, c.IDDominio, c.IDIntermediario, nil); err != nil {
 		return Result{}, err
 	}
-	return h.execute(ctx, actor, events.StreamDominio+c.IDDominio, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamDominio+c.IDDominio, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		e := events.CreditorEntityRegistered{IDDominio: c.IDDominio, RagioneSociale: c.RagioneSociale,
 			IDIntermediario: c.IDIntermediario, Enabled: c.Enabled, EntityFields: c.Fields}
 		cur := latest(stream, func(e events.CreditorEntityUpdated) events.CreditorEntityRegistered {
@@ -67,7 +70,7 @@ func (h *Handler) PutEntity(ctx context.Context, actor Actor, c PutEntity) (Resu
 			return nil, nil
 		}
 		return []events.Event{events.CreditorEntityUpdated(e)}, nil
-	})
+	}))
 }
 
 // jsonField is one of GovPay's free JSON values of a request: its field

@@ -22,6 +22,9 @@ type PutPendenzaType struct {
 	Spontaneous    bool
 	Fields         events.TypeFields // GovPay's fields that bear on no decision
 	KeepFields     bool              // keep the stored Fields instead (see PutEntity.KeepFields)
+	// Base is the position of the type's state the command was computed
+	// from (a console form), 0 for none: see based.
+	Base events.Position
 }
 
 // PutPendenzaType needs Anagrafica Creditore W from a role whose
@@ -41,7 +44,7 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 	}
 	e := events.PendenzaTypeRegistered{IDTipoPendenza: c.IDTipoPendenza, Descrizione: c.Descrizione,
 		Enabled: c.Enabled, Spontaneous: c.Spontaneous, TypeFields: c.Fields}
-	return h.execute(ctx, actor, events.StreamTipoPendenza+c.IDTipoPendenza, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamTipoPendenza+c.IDTipoPendenza, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
@@ -56,7 +59,7 @@ func (h *Handler) PutPendenzaType(ctx context.Context, actor Actor, c PutPendenz
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaTypeUpdated(next)}, nil
-	})
+	}))
 }
 
 // PutIntermediary registers or updates an intermediary and its node
@@ -67,6 +70,9 @@ type PutIntermediary struct {
 	Enabled            bool
 	ConnectorPrincipal string
 	ConnectorPassword  *string // nil keeps the current password
+	// Base is the position of the intermediary's state the command was
+	// computed from (a console form), 0 for none: see based.
+	Base events.Position
 }
 
 // PutIntermediary needs Anagrafica PagoPA W.
@@ -92,7 +98,7 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	}
 	e := events.IntermediaryRegistered{IDIntermediario: c.IDIntermediario, Denominazione: c.Denominazione,
 		Enabled: c.Enabled, ConnectorPrincipal: c.ConnectorPrincipal, ConnectorPasswordHash: hash}
-	return h.execute(ctx, actor, events.StreamIntermediario+c.IDIntermediario, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamIntermediario+c.IDIntermediario, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		if len(stream) == 0 {
 			return []events.Event{e}, nil
 		}
@@ -108,7 +114,7 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 			}
 		}
 		return []events.Event{events.IntermediaryUpdated(e)}, nil
-	})
+	}))
 }
 
 // lastWhole is the aggregate as the last event of its stream left it, for
@@ -135,7 +141,7 @@ type DefineRole struct {
 	UnitaOperative map[string][]string // idDominio → units, for entities covered only in some
 	TipiPendenza   []string
 	// Base is the position of the role's state the definition was computed
-	// from (a PATCH), 0 for none: see based.
+	// from (a PATCH, a console form), 0 for none: see based.
 	Base events.Position
 }
 
@@ -263,7 +269,7 @@ type PutOperator struct {
 	RagioneSociale string
 	Credentials
 	// Base is the position of the operator's state the command was
-	// computed from (a PATCH), 0 for none: see based.
+	// computed from (a PATCH, a console form), 0 for none: see based.
 	Base events.Position
 }
 

@@ -26,7 +26,7 @@ func TestConsoleFaultsAnswerAsTheAPI(t *testing.T) {
 	settings := func(secret string) string {
 		cc.get("/console/impostazioni")
 		return "serverURL=" + url.QueryEscape(siteverify) + "&secretKey=" + secret +
-			"&soglia=0.5&parametro=g&timeoutMs=1000&csrf=" + url.QueryEscape(cc.csrf)
+			"&soglia=0.5&parametro=g&timeoutMs=1000&csrf=" + url.QueryEscape(cc.csrf) + "&base=" + cc.version
 	}
 
 	t.Run("commit_over_the_store_limit_is_413", func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"crypto/x509/pkix"
 	"html"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -26,6 +27,9 @@ type consoleClient struct {
 	base string
 	c    *http.Client
 	csrf string // the CSRF token of the last page read
+	// version is the hidden field base of the last form read: the read
+	// model's position its data was read at.
+	version string
 }
 
 func (h *harness) consoleClient(t testing.TB, tlsCert ...reqOpt) *consoleClient {
@@ -52,7 +56,10 @@ type page struct {
 	Header   http.Header
 }
 
-var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+var (
+	csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	baseField = regexp.MustCompile(`name="base" value="([^"]*)"`)
+)
 
 func (cc *consoleClient) do(req *http.Request) page {
 	cc.t.Helper()
@@ -66,6 +73,9 @@ func (cc *consoleClient) do(req *http.Request) page {
 	if m := csrfField.FindStringSubmatch(p.Body); m != nil {
 		cc.csrf = html.UnescapeString(m[1])
 	}
+	if m := baseField.FindStringSubmatch(p.Body); m != nil {
+		cc.version = html.UnescapeString(m[1])
+	}
 	return p
 }
 
@@ -75,11 +85,17 @@ func (cc *consoleClient) get(path string) page {
 	return cc.do(req)
 }
 
-// post sends form with the last page's CSRF token unless form sets csrf.
+// post sends form with the last page's CSRF token unless form sets csrf,
+// and the last form's base unless form sets base, as a browser posts the
+// form it shows.
 func (cc *consoleClient) post(path string, form url.Values) page {
 	cc.t.Helper()
+	form = maps.Clone(form) // the caller's may be posted again, with the base of the page then
 	if _, ok := form["csrf"]; !ok {
 		form.Set("csrf", cc.csrf)
+	}
+	if _, ok := form["base"]; !ok && cc.version != "" {
+		form.Set("base", cc.version)
 	}
 	req, _ := http.NewRequest("POST", cc.base+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

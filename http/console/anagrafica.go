@@ -110,26 +110,29 @@ func yesNo(b bool) cell {
 func recordLink(base, id string) cell { return cell{Text: id, Href: base + url.PathEscape(id)} }
 
 // registryNew opens a registry's blank form f to a caller who may
-// register a record (f.mayWrite), and answers the others its denial.
+// register a record (f.mayWrite), and answers the others its denial. Its
+// base is the position this replica has applied: a record registered
+// under the id it is saved with after that was not there to be seen.
 func (c *Console) registryNew(rq *request, page, title string, f writeForm) error {
 	if err := f.mayWrite(rq.p, c.deps.Model); err != nil {
 		return err
 	}
+	f.state().Base = c.deps.Model.AppliedPosition()
 	return c.renderForm(rq, http.StatusOK, page, title, f)
 }
 
-// registryForm opens the form of the registry entry of that kind and id
-// as the registry's read operation lets the caller see it, shown by show
-// (read-only unless the caller may write it: renderForm); an id it does
-// not hold (the empty one too) is the read's 404.
-func (c *Console) registryForm(rq *request, kind, id, page string,
-	show func(v any) (title string, form writeForm)) error {
-	v, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
-	if err != nil {
-		return err
+// registryOpener reads the registry entry of that kind and id as the
+// registry's read operation lets the caller see it, its form as show
+// makes it; an id it does not hold (the empty one too) is the read's 404.
+func (c *Console) registryOpener(rq *request, kind, id string, show func(v any) (title string, form writeForm)) opener {
+	return func() (string, writeForm, error) {
+		v, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
+		if err != nil {
+			return "", nil, err
+		}
+		title, form := show(v)
+		return title, form, nil
 	}
-	title, form := show(v)
-	return c.renderForm(rq, http.StatusOK, page, title, form)
 }
 
 // registryRead is the read of the registry entry of that kind and id
@@ -139,20 +142,6 @@ func (c *Console) registryRead(rq *request, kind, id string) func() error {
 		_, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
 		return err
 	}
-}
-
-// saved ends a registry form: a write goes on to next; input errors and
-// delegation come back to the form with what was typed.
-func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f writeForm) error {
-	if err == nil {
-		return c.afterWrite(rq, res, next)
-	}
-	fe, status, ok := formError(err)
-	if !ok {
-		return err
-	}
-	f.state().Errors = fe
-	return c.renderForm(rq, status, page, title, f)
 }
 
 // mayWriteScoped is mayWrite of the forms of a registry scoped by role
@@ -195,25 +184,28 @@ func (c *Console) newTipo(rq *request) error {
 	return c.registryNew(rq, "tipo.html", "Nuovo tipo pendenza", &tipoForm{New: true, Enabled: true})
 }
 
+func (c *Console) openTipo(rq *request, id string) opener {
+	return c.registryOpener(rq, "tipo", id, func(v any) (string, writeForm) {
+		t := v.(events.PendenzaTypeRegistered)
+		return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
+			Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous}
+	})
+}
+
 func (c *Console) formTipo(rq *request) error {
-	return c.registryForm(rq, "tipo", rq.r.PathValue("id"), "tipo.html",
-		func(v any) (string, writeForm) {
-			t := v.(events.PendenzaTypeRegistered)
-			return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
-				Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous}
-		})
+	return c.showForm(rq, "tipo.html", c.openTipo(rq, rq.r.PathValue("id")))
 }
 
 func (c *Console) saveTipo(rq *request) error {
 	pf := rq.r.PostForm
 	f := &tipoForm{New: pf.Get("nuovo") == "1", IDTipoPendenza: pf.Get("idTipoPendenza"), Descrizione: pf.Get("descrizione"),
-		Enabled: pf.Get("abilitato") == "on", Spontaneous: pf.Get("pagamentoSpontaneo") == "on"}
-	res, err := save(f.New, "idTipoPendenza", c.registryRead(rq, "tipo", f.IDTipoPendenza), func() (commands.Result, error) {
+		Enabled: pf.Get("abilitato") == "on", Spontaneous: pf.Get("pagamentoSpontaneo") == "on", formState: formState{Base: postedBase(rq.r)}}
+	res, err := c.save(rq, f.Base, f.New, "idTipoPendenza", c.registryRead(rq, "tipo", f.IDTipoPendenza), func() (commands.Result, error) {
 		// The form edits what it shows; GovPay's other fields stay as stored.
 		return c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
-			Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true})
+			Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true, Base: f.Base})
 	})
-	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f)
+	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f, c.openTipo(rq, f.IDTipoPendenza))
 }
 
 // --- operatori ---
@@ -263,33 +255,37 @@ func (c *Console) newOperatore(rq *request) error {
 		&operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)})
 }
 
+func (c *Console) openOperatore(rq *request, principal string) opener {
+	return c.registryOpener(rq, "operatore", principal, func(v any) (string, writeForm) {
+		o := v.(*projections.Operator)
+		return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
+			RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles)}
+	})
+}
+
 func (c *Console) formOperatore(rq *request) error {
-	return c.registryForm(rq, "operatore", rq.r.URL.Query().Get("principal"), "operatore.html",
-		func(v any) (string, writeForm) {
-			o := v.(*projections.Operator)
-			return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
-				RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles)}
-		})
+	return c.showForm(rq, "operatore.html", c.openOperatore(rq, rq.r.URL.Query().Get("principal")))
 }
 
 func (c *Console) saveOperatore(rq *request) error {
 	pf := rq.r.PostForm
 	f := &operatoreForm{New: pf.Get("nuovo") == "1", Principal: pf.Get("principal"), RagioneSociale: pf.Get("ragioneSociale"),
-		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleChoices(rq.p, pf["ruoli"])}
+		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleChoices(rq.p, pf["ruoli"]),
+		formState: formState{Base: postedBase(rq.r)}}
 	// The form does not show the personal role (acl, domini, tipiPendenza
 	// of the API's body): it stays as stored.
 	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale,
-		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}}
+		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}, Base: f.Base}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}
 	if pw := pf.Get("password"); pw != "" {
 		in.Password = &pw
 	}
-	res, err := save(f.New, "principal", c.registryRead(rq, "operatore", f.Principal), func() (commands.Result, error) {
+	res, err := c.save(rq, f.Base, f.New, "principal", c.registryRead(rq, "operatore", f.Principal), func() (commands.Result, error) {
 		return c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
 	})
-	return c.saved(rq, res, err, "/console/operatori", "operatore.html", "Operatore", f)
+	return c.saved(rq, res, err, "/console/operatori", "operatore.html", "Operatore", f, c.openOperatore(rq, f.Principal))
 }
 
 // --- ruoli ---
@@ -366,21 +362,25 @@ func (c *Console) newRuolo(rq *request) error {
 	return c.registryNew(rq, "ruolo.html", "Nuovo ruolo", f)
 }
 
+func (c *Console) openRuolo(rq *request, id string) opener {
+	return c.registryOpener(rq, "ruolo", id, func(v any) (string, writeForm) {
+		r := v.(*projections.RoleRecord)
+		f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
+		c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
+		return "Ruolo " + r.Event.IDRuolo, f
+	})
+}
+
 func (c *Console) formRuolo(rq *request) error {
-	return c.registryForm(rq, "ruolo", rq.r.PathValue("id"), "ruolo.html",
-		func(v any) (string, writeForm) {
-			r := v.(*projections.RoleRecord)
-			f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
-			c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
-			return "Ruolo " + r.Event.IDRuolo, f
-		})
+	return c.showForm(rq, "ruolo.html", c.openRuolo(rq, rq.r.PathValue("id")))
 }
 
 func (c *Console) saveRuolo(rq *request) error {
 	pf := rq.r.PostForm
-	f := &ruoloForm{New: pf.Get("nuovo") == "1", IDRuolo: pf.Get("idRuolo"), Domini: pf["domini"], Unita: pf.Get("unita"), Tipi: pf["tipi"]}
+	f := &ruoloForm{New: pf.Get("nuovo") == "1", IDRuolo: pf.Get("idRuolo"), Domini: pf["domini"], Unita: pf.Get("unita"), Tipi: pf["tipi"],
+		formState: formState{Base: postedBase(rq.r)}}
 	in := commands.DefineRole{IDRuolo: f.IDRuolo, ACL: []events.ACLEntry{}, Domini: f.Domini, UnitaOperative: parseFormUnits(f.Unita),
-		TipiPendenza: f.Tipi}
+		TipiPendenza: f.Tipi, Base: f.Base}
 	if in.Domini == nil {
 		in.Domini = []string{}
 	}
@@ -407,10 +407,10 @@ func (c *Console) saveRuolo(rq *request) error {
 		}
 	}
 	c.fillRuolo(f, rq.p, checked)
-	res, err := save(f.New, "idRuolo", c.registryRead(rq, "ruolo", f.IDRuolo), func() (commands.Result, error) {
+	res, err := c.save(rq, f.Base, f.New, "idRuolo", c.registryRead(rq, "ruolo", f.IDRuolo), func() (commands.Result, error) {
 		return c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
 	})
-	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", "Ruolo", f)
+	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", "Ruolo", f, c.openRuolo(rq, f.IDRuolo))
 }
 
 // --- intermediari ---
@@ -445,26 +445,30 @@ func (c *Console) newIntermediario(rq *request) error {
 	return c.registryNew(rq, "intermediario.html", "Nuovo intermediario", &intermediarioForm{New: true, Enabled: true})
 }
 
+func (c *Console) openIntermediario(rq *request, id string) opener {
+	return c.registryOpener(rq, "intermediario", id, func(v any) (string, writeForm) {
+		e := v.(*projections.Intermediary).Event
+		return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,
+			Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal}
+	})
+}
+
 func (c *Console) formIntermediario(rq *request) error {
-	return c.registryForm(rq, "intermediario", rq.r.PathValue("id"), "intermediario.html",
-		func(v any) (string, writeForm) {
-			e := v.(*projections.Intermediary).Event
-			return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,
-				Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal}
-		})
+	return c.showForm(rq, "intermediario.html", c.openIntermediario(rq, rq.r.PathValue("id")))
 }
 
 func (c *Console) saveIntermediario(rq *request) error {
 	pf := rq.r.PostForm
 	f := &intermediarioForm{New: pf.Get("nuovo") == "1", IDIntermediario: pf.Get("idIntermediario"),
-		Denominazione: pf.Get("denominazione"), Enabled: pf.Get("abilitato") == "on", ConnectorPrincipal: pf.Get("connettorePrincipal")}
+		Denominazione: pf.Get("denominazione"), Enabled: pf.Get("abilitato") == "on", ConnectorPrincipal: pf.Get("connettorePrincipal"),
+		formState: formState{Base: postedBase(rq.r)}}
 	in := commands.PutIntermediary{IDIntermediario: f.IDIntermediario, Denominazione: f.Denominazione, Enabled: f.Enabled,
-		ConnectorPrincipal: f.ConnectorPrincipal}
+		ConnectorPrincipal: f.ConnectorPrincipal, Base: f.Base}
 	if pw := pf.Get("connettorePassword"); pw != "" {
 		in.ConnectorPassword = &pw
 	}
-	res, err := save(f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario), func() (commands.Result, error) {
+	res, err := c.save(rq, f.Base, f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario), func() (commands.Result, error) {
 		return c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
 	})
-	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", "Intermediario", f)
+	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", "Intermediario", f, c.openIntermediario(rq, f.IDIntermediario))
 }

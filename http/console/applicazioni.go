@@ -171,14 +171,20 @@ func (c *Console) newApplicazione(rq *request) error {
 	return c.registryNew(rq, "applicazione.html", "Nuova applicazione", &f)
 }
 
-func (c *Console) editApplicazione(rq *request) error {
-	a, err := c.applicazioni().GetApplicazione(rq.p, rq.r.PathValue("id"))
-	if err != nil {
-		return err
+func (c *Console) openApplicazione(rq *request, id string) opener {
+	return func() (string, writeForm, error) {
+		a, err := c.applicazioni().GetApplicazione(rq.p, id)
+		if err != nil {
+			return "", nil, err
+		}
+		f := formOf(a)
+		c.pickers(&f, rq.p)
+		return "Applicazione " + a.IDA2A, &f, nil
 	}
-	f := formOf(a)
-	c.pickers(&f, rq.p)
-	return c.renderForm(rq, http.StatusOK, "applicazione.html", "Applicazione "+a.IDA2A, &f)
+}
+
+func (c *Console) editApplicazione(rq *request) error {
+	return c.showForm(rq, "applicazione.html", c.openApplicazione(rq, rq.r.PathValue("id")))
 }
 
 // saveApplicazione turns the form into PutApplication. A password left
@@ -186,11 +192,11 @@ func (c *Console) editApplicazione(rq *request) error {
 func (c *Console) saveApplicazione(rq *request) error {
 	pf := rq.r.PostForm
 	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
-		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], formState: formState{Errors: fieldErrors{}}}
+		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], formState: formState{Errors: fieldErrors{}, Base: postedBase(rq.r)}}
 	// The form does not show the personal role nor GovPay's other fields:
 	// they stay as stored.
 	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, KeepFields: true,
-		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}}
+		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}, Base: f.Base}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}
@@ -220,19 +226,14 @@ func (c *Console) saveApplicazione(rq *request) error {
 	}
 	if len(f.Errors) == 0 {
 		read := func() error { _, err := c.applicazioni().GetApplicazione(rq.p, f.IDA2A); return err }
-		res, err := save(f.New, "idA2A", read, func() (commands.Result, error) {
+		res, err := c.save(rq, f.Base, f.New, "idA2A", read, func() (commands.Result, error) {
 			return c.applicazioni().PutApplicazione(rq.r.Context(), rq.actor(), in)
 		})
-		if err == nil {
-			return c.afterWrite(rq, res, "/console/applicazioni/"+f.IDA2A)
+		if err != nil {
+			c.pickers(&f, rq.p)
 		}
-		fe, status, ok := formError(err)
-		if !ok {
-			return err
-		}
-		f.Errors = fe
-		c.pickers(&f, rq.p)
-		return c.renderForm(rq, status, "applicazione.html", "Applicazione", &f)
+		return c.saved(rq, res, err, "/console/applicazioni/"+f.IDA2A, "applicazione.html", "Applicazione", &f,
+			c.openApplicazione(rq, f.IDA2A))
 	}
 	c.pickers(&f, rq.p)
 	return c.renderForm(rq, http.StatusBadRequest, "applicazione.html", "Applicazione", &f)

@@ -1,8 +1,6 @@
 package console
 
 import (
-	"net/http"
-
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -47,24 +45,30 @@ func (c *Console) newDominio(rq *request) error {
 	return c.registryNew(rq, "dominio.html", "Nuovo dominio", &dominioForm{New: true, Enabled: true})
 }
 
-func (c *Console) editDominio(rq *request) error {
-	e, err := c.domini().GetDominio(rq.p, rq.r.PathValue("id"))
-	if err != nil {
-		return err
+func (c *Console) openDominio(rq *request, id string) opener {
+	return func() (string, writeForm, error) {
+		e, err := c.domini().GetDominio(rq.p, id)
+		if err != nil {
+			return "", nil, err
+		}
+		return "Dominio " + e.IDDominio, &dominioForm{IDDominio: e.IDDominio,
+			RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}, nil
 	}
-	return c.renderForm(rq, http.StatusOK, "dominio.html", "Dominio "+e.IDDominio, &dominioForm{IDDominio: e.IDDominio,
-		RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled})
+}
+
+func (c *Console) editDominio(rq *request) error {
+	return c.showForm(rq, "dominio.html", c.openDominio(rq, rq.r.PathValue("id")))
 }
 
 func (c *Console) saveDominio(rq *request) error {
 	pf := rq.r.PostForm
 	f := &dominioForm{New: pf.Get("nuovo") == "1", IDDominio: pf.Get("idDominio"), RagioneSociale: pf.Get("ragioneSociale"),
-		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on"}
+		IDIntermediario: pf.Get("idIntermediario"), Enabled: pf.Get("abilitato") == "on", formState: formState{Base: postedBase(rq.r)}}
 	read := func() error { _, err := c.domini().GetDominio(rq.p, f.IDDominio); return err }
-	res, err := save(f.New, "idDominio", read, func() (commands.Result, error) {
+	res, err := c.save(rq, f.Base, f.New, "idDominio", read, func() (commands.Result, error) {
 		// The form edits what it shows; GovPay's other fields stay as stored.
 		return c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
-			RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true})
+			RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true, Base: f.Base})
 	})
-	return c.saved(rq, res, err, "/console/domini", "dominio.html", "Dominio", f)
+	return c.saved(rq, res, err, "/console/domini", "dominio.html", "Dominio", f, c.openDominio(rq, f.IDDominio))
 }

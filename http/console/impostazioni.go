@@ -32,28 +32,35 @@ func (f *protezioneForm) mayWrite(p domain.Principal, _ *projections.ReadModel) 
 
 func (c *Console) impostazioniOps() impostazioniOps { return c.ops }
 
+// openImpostazioni reads the setting as the page shows it.
+func (c *Console) openImpostazioni(rq *request) opener {
+	return func() (string, writeForm, error) {
+		pr, err := c.impostazioniOps().GetProtezione(rq.p)
+		if err != nil {
+			return "", nil, err
+		}
+		cp := pr.Captcha
+		f := protezioneForm{Enabled: pr.Enabled, ServerURL: cp.ServerURL, SecretSet: cp.SecretKey != "",
+			Soglia: strconv.FormatFloat(cp.Soglia, 'f', -1, 64), Parametro: cp.Parametro, DenyOnFail: cp.DenyOnFail,
+			TimeoutMs: strconv.Itoa(cp.TimeoutMs)}
+		if cp.Parametro == "" {
+			f.Parametro, f.DenyOnFail, f.TimeoutMs = commands.DefaultCaptchaParam, true, strconv.Itoa(commands.DefaultCaptchaTimeout)
+		}
+		return "Impostazioni", &f, nil
+	}
+}
+
 func (c *Console) impostazioni(rq *request) error {
-	pr, err := c.impostazioniOps().GetProtezione(rq.p)
-	if err != nil {
-		return err
-	}
-	cp := pr.Captcha
-	f := protezioneForm{Enabled: pr.Enabled, ServerURL: cp.ServerURL, SecretSet: cp.SecretKey != "",
-		Soglia: strconv.FormatFloat(cp.Soglia, 'f', -1, 64), Parametro: cp.Parametro, DenyOnFail: cp.DenyOnFail,
-		TimeoutMs: strconv.Itoa(cp.TimeoutMs)}
-	if cp.Parametro == "" {
-		f.Parametro, f.DenyOnFail, f.TimeoutMs = commands.DefaultCaptchaParam, true, strconv.Itoa(commands.DefaultCaptchaTimeout)
-	}
-	return c.renderForm(rq, http.StatusOK, "impostazioni.html", "Impostazioni", &f)
+	return c.showForm(rq, "impostazioni.html", c.openImpostazioni(rq))
 }
 
 func (c *Console) saveImpostazioni(rq *request) error {
 	pf := rq.r.PostForm
 	f := protezioneForm{Enabled: pf.Get("abilitato") == "on", ServerURL: pf.Get("serverURL"), Soglia: pf.Get("soglia"),
 		Parametro: pf.Get("parametro"), DenyOnFail: pf.Get("denyOnFail") == "on", TimeoutMs: pf.Get("timeoutMs"),
-		formState: formState{Errors: fieldErrors{}}}
+		formState: formState{Errors: fieldErrors{}, Base: postedBase(rq.r)}}
 	in := commands.ConfigureProtection{Enabled: f.Enabled, Captcha: commands.CaptchaInput{ServerURL: f.ServerURL,
-		SecretKey: pf.Get("secretKey"), Parametro: &f.Parametro, DenyOnFail: &f.DenyOnFail}}
+		SecretKey: pf.Get("secretKey"), Parametro: &f.Parametro, DenyOnFail: &f.DenyOnFail}, Base: f.Base}
 	if f.Soglia != "" {
 		v, err := strconv.ParseFloat(f.Soglia, 64)
 		if err != nil {
@@ -68,25 +75,27 @@ func (c *Console) saveImpostazioni(rq *request) error {
 		}
 		in.Captcha.TimeoutMs = &v
 	}
-	status := http.StatusBadRequest
+	var (
+		res commands.Result
+		err error
+	)
 	if len(f.Errors) == 0 {
-		res, err := c.impostazioniOps().PutProtezione(rq.r.Context(), rq.actor(), in)
-		if err == nil {
-			return c.afterWrite(rq, res, "/console/impostazioni")
-		}
-		fe, st, ok := formError(err)
-		if !ok {
+		res, err = c.save(rq, f.Base, false, "", nil, func() (commands.Result, error) {
+			return c.impostazioniOps().PutProtezione(rq.r.Context(), rq.actor(), in)
+		})
+	}
+	if _, _, comesBack := formError(err); comesBack || len(f.Errors) > 0 {
+		// The form comes back, saying whether a secret is stored, only to a
+		// caller the page's GET shows it to: the input is checked before the
+		// write's gate, so a refused save reaches here from anyone.
+		pr, err := c.impostazioniOps().GetProtezione(rq.p)
+		if err != nil {
 			return err
 		}
-		f.Errors, status = fe, st
+		f.SecretSet = pr.Captcha.SecretKey != ""
 	}
-	// The form comes back, saying whether a secret is stored, only to a
-	// caller the page's GET shows it to: the input is checked before the
-	// write's gate, so a refused save reaches here from anyone.
-	pr, err := c.impostazioniOps().GetProtezione(rq.p)
-	if err != nil {
-		return err
+	if len(f.Errors) > 0 {
+		return c.renderForm(rq, http.StatusBadRequest, "impostazioni.html", "Impostazioni", &f)
 	}
-	f.SecretSet = pr.Captcha.SecretKey != ""
-	return c.renderForm(rq, status, "impostazioni.html", "Impostazioni", &f)
+	return c.saved(rq, res, err, "/console/impostazioni", "impostazioni.html", "Impostazioni", &f, c.openImpostazioni(rq))
 }

@@ -203,6 +203,12 @@ type fieldErrors map[string]string
 type formState struct {
 	Errors   fieldErrors
 	CanWrite bool
+	// Base is the version of the data the form was opened on (its hidden
+	// field base, as posted back): the position of the read models' state
+	// it was read from (Console.open; a blank form's, the state where its
+	// record was still to be registered). Its save is written only over
+	// that state (commands' Base, see Console.save).
+	Base events.Position
 }
 
 func (f *formState) state() *formState { return f }
@@ -263,17 +269,25 @@ func newCasella(name, label string, checked bool) casella {
 
 // modulo opens a console form (template "modulo" in layout.html): the
 // error of the whole form, if any, announced first, then the form posting
-// to Action with the session's CSRF token, the same way on every form. A
-// form the caller may not save (editable false) opens read-only: its
-// fields in a disabled fieldset that says why, closed by template "salva"
-// instead of the Salva button.
+// to Action with the session's CSRF token and, for a form that writes,
+// the version of the data it shows (formState.Base), the same way on
+// every form. A form the caller may not save (editable false) opens
+// read-only: its fields in a disabled fieldset that says why, closed by
+// template "salva" instead of the Salva button.
 type modulo struct {
 	Action, ID, Error, CSRF string
 	ReadOnly                bool
+	Base                    events.Position
 }
 
-func newModulo(action, id string, errs fieldErrors, editable bool, csrf string) modulo {
-	return modulo{Action: action, ID: id, Error: errs[""], CSRF: csrf, ReadOnly: !editable}
+// newModulo is the template function modulo; base, given by the forms
+// that write, is their formState.Base.
+func newModulo(action, id string, errs fieldErrors, editable bool, csrf string, base ...events.Position) modulo {
+	m := modulo{Action: action, ID: id, Error: errs[""], CSRF: csrf, ReadOnly: !editable}
+	if len(base) > 0 {
+		m.Base = base[0]
+	}
+	return m
 }
 
 // readonlyIf is the campo option "readonly" when readonly holds, else no
@@ -333,6 +347,12 @@ func formError(err error) (fieldErrors, int, bool) {
 		return fieldErrors{"principal": "Il principal è già in uso da un'altra applicazione o operatore."}, http.StatusConflict, true
 	case errors.As(err, &taken):
 		return fieldErrors{taken.field: "Questo identificativo è già registrato: per modificarlo aprilo dall'elenco."}, http.StatusConflict, true
+	case errors.Is(err, errBadBase):
+		return fieldErrors{"": "Il modulo non indica la versione dei dati su cui è stato aperto, o ne indica una che non esiste: " +
+			"riapri la pagina e salva di nuovo. Nulla è stato modificato."}, http.StatusBadRequest, true
+	case errors.Is(err, errBaseNotApplied):
+		return fieldErrors{"": "Questo server non ha ancora applicato i dati su cui hai aperto il modulo: salva di nuovo tra poco. " +
+			"Nulla è stato modificato."}, http.StatusServiceUnavailable, true
 	}
 	return nil, 0, false
 }
@@ -344,16 +364,143 @@ type registeredError struct{ field string }
 
 func (e *registeredError) Error() string { return "console: " + e.field + " is registered already" }
 
-// save runs write, the save of a registry form, unless the form registers
-// a new record (isNew) and read, the record page's read, finds one under
-// its id: a *registeredError on the key field then, and nothing written.
-// A record the caller may not read is not found so: the write's own
-// decision then answers, which tells nothing of it.
-func save(isNew bool, field string, read func() error, write func() (commands.Result, error)) (commands.Result, error) {
+// Errors of a form's base (formState.Base), nothing written: errBadBase
+// for a base that is no position of the log (missing, not a number, 0,
+// beyond the log's end), errBaseNotApplied for one this replica has not
+// applied within the write wait (the form was opened on a replica ahead
+// of it).
+var (
+	errBadBase        = errors.New("console: the form's base is not a position of the log")
+	errBaseNotApplied = errors.New("console: the form's base is not applied here")
+)
+
+// postedBase is the base a form posted (hidden field base), 0 when it is
+// missing or no position.
+func postedBase(r *http.Request) events.Position {
+	pos, err := strconv.ParseUint(r.PostForm.Get("base"), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return events.Position(pos)
+}
+
+// save runs write, the save of a form opened at base (formState.Base,
+// which write gives its command as Base: it writes nothing over a record
+// changed after that state, commands.StaleError), once this replica has
+// applied base (at most the write wait), unless the form registers a new
+// record (isNew) and read, the record page's read, finds one under its id:
+// a *registeredError on the key field then, and nothing written, as when
+// the record was registered after the blank form was opened (a stale
+// write). A record the caller may not read is not found so: the write's
+// own decision then answers, which tells nothing of it. Every form that
+// writes opened at a position (the caller's own registration is in the
+// log), so a base of 0 is refused, not taken for "no check".
+func (c *Console) save(rq *request, base events.Position, isNew bool, field string, read func() error,
+	write func() (commands.Result, error)) (commands.Result, error) {
+	if err := c.reached(rq.r.Context(), base); err != nil {
+		return commands.Result{}, err
+	}
 	if isNew && read() == nil {
 		return commands.Result{}, &registeredError{field: field}
 	}
-	return write()
+	res, err := write()
+	if _, stale := errors.AsType[*commands.StaleError](err); stale && isNew {
+		return res, &registeredError{field: field}
+	}
+	return res, err
+}
+
+// reached waits until this replica has applied base, a form's base (at
+// most the write wait): errBadBase for 0 or a position beyond the log's
+// end (asked of the store only for a base not applied here),
+// errBaseNotApplied when it was not applied in time.
+func (c *Console) reached(ctx context.Context, base events.Position) error {
+	m := c.deps.Model
+	if base == 0 {
+		return errBadBase
+	}
+	if m.AppliedPosition() >= base {
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, c.deps.WriteWait)
+	last, err := c.deps.Store.LastPosition(lctx)
+	cancel()
+	if err == nil && base > last {
+		return errBadBase
+	}
+	if err := m.WaitWithin(ctx, base, c.deps.WriteWait); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errBaseNotApplied
+	}
+	return nil
+}
+
+// opener reads a record as its page shows it: the page's title and the
+// record's form, or the read's error (its denial, its 404).
+type opener func() (title string, f writeForm, err error)
+
+// open runs o on one state of the read models (it may run more than
+// once, see ReadModel.Consistent) and sets the form's base to that
+// state's position.
+func (c *Console) open(o opener) (string, writeForm, error) {
+	var (
+		title string
+		f     writeForm
+		err   error
+	)
+	base := c.deps.Model.Consistent(func() { title, f, err = o() })
+	if err != nil {
+		return "", nil, err
+	}
+	f.state().Base = base
+	return title, f, nil
+}
+
+// showForm is the page of the record o reads, its form at the record's
+// version (read-only unless the caller may write it: renderForm).
+func (c *Console) showForm(rq *request, page string, o opener) error {
+	title, f, err := c.open(o)
+	if err != nil {
+		return err
+	}
+	return c.renderForm(rq, http.StatusOK, page, title, f)
+}
+
+// saved ends a form's save: a write goes on to next; a save over a
+// record changed after its form was opened (commands.StaleError) wrote
+// nothing and opens o's form again on the record as it is now, 409, asking
+// the operator to review it and save again; input errors, delegation and
+// the form's base come back to the form f with what was typed.
+func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f writeForm, o opener) error {
+	if err == nil {
+		return c.afterWrite(rq, res, next)
+	}
+	if stale, ok := errors.AsType[*commands.StaleError](err); ok {
+		ctx := rq.r.Context()
+		if err := c.deps.Model.WaitWithin(ctx, stale.At, c.deps.WriteWait); err != nil && ctx.Err() != nil {
+			return err // the browser is gone
+		}
+		title, f, err := c.open(o)
+		if err != nil {
+			return err // the caller may no longer read it, or it is gone
+		}
+		msg := "Nulla è stato salvato: questi dati sono stati modificati da un'altra operazione dopo che hai aperto il modulo. " +
+			"Il modulo mostra ora i dati attuali: rivedi le modifiche e salva di nuovo."
+		if f.state().Base < stale.At {
+			msg = "Nulla è stato salvato: questi dati sono stati modificati da un'altra operazione dopo che hai aperto il modulo, " +
+				"ma questo server non ha ancora applicato quella modifica: ricarica la pagina tra poco, rivedi i dati e salva di nuovo."
+		}
+		f.state().Errors = fieldErrors{"": msg}
+		return c.renderForm(rq, http.StatusConflict, page, title, f)
+	}
+	fe, status, ok := formError(err)
+	if !ok {
+		return err
+	}
+	f.state().Errors = fe
+	return c.renderForm(rq, status, page, title, f)
 }
 
 // fieldOf maps a command's field name to the form's input name.
