@@ -313,12 +313,7 @@ func TestRagioneriaMatrix(t *testing.T) {
 func TestRagioneriaSeesOnlyItsEntitiesOfAPayment(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	pa := w.createPendenza(t, "appA", "two-1", d1, t1, citizen1)
-	pb := w.createPendenza(t, "appB", "two-2", d2, t1, citizen1)
-	var pay pagamentoCreated
-	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
-		{"idDominio": d1, "numeroAvviso": pa.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": pb.NumeroAvviso}}},
-		asSPID(citizen1)).decode(t, &pay)
+	pa, pb, pay := w.payAcrossEntities(t, "two")
 	var v pagamentoView
 	w.must(t, "GET", rg+"/pagamenti/"+pay.ID, nil, as("appA")).decode(t, &v) // RAGIONERIA on d1 only
 	if len(v.Pendenze) != 1 || v.Pendenze[0].IDDominio != d1 || v.Pendenze[0].NumeroAvviso != pa.NumeroAvviso {
@@ -474,12 +469,7 @@ func TestPendenzeCreatorRules(t *testing.T) {
 func TestRagioneriaPaymentStatoIsOfItsItems(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newBackofficeWorld(t)
-	pa := w.createPendenza(t, "appA", "st-1", d1, t1, citizen1)
-	pb := w.createPendenza(t, "appB", "st-2", d2, t1, citizen1)
-	var pay pagamentoCreated
-	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
-		{"idDominio": d1, "numeroAvviso": pa.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": pb.NumeroAvviso}}},
-		asSPID(citizen1)).decode(t, &pay)
+	pa, pb, pay := w.payAcrossEntities(t, "st")
 	expect := func(base string, opt reqOpt, want string) {
 		t.Helper()
 		var one pagamentoView

@@ -97,6 +97,19 @@ func (w *world) createPendenza(t testing.TB, app, id, dominio, tipo, payer strin
 	return v
 }
 
+// payAcrossEntities has citizen1 pay, in one payment on the spid mount,
+// a pendenza of appA at d1 and one of appB at d2 (ids prefix-1, prefix-2):
+// a payment whose items lie in two entities' scopes.
+func (w *world) payAcrossEntities(t testing.TB, prefix string) (pa, pb pendenzaView, pay pagamentoCreated) {
+	t.Helper()
+	pa = w.createPendenza(t, "appA", prefix+"-1", d1, t1, citizen1)
+	pb = w.createPendenza(t, "appB", prefix+"-2", d2, t1, citizen1)
+	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": pa.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": pb.NumeroAvviso}}},
+		asSPID(citizen1)).decode(t, &pay)
+	return pa, pb, pay
+}
+
 func sslSubject2() pkix.Name {
 	return pkix.Name{CommonName: "stranger", Organization: []string{"Ente"}, Country: []string{"IT"}}
 }
