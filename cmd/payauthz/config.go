@@ -120,7 +120,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.NATSURL, "nats-url", c.NATSURL, "external NATS server or cluster (comma-separated URLs); empty runs an embedded server")
 	fs.IntVar(&c.StreamReplicas, "stream-replicas", c.StreamReplicas, "JetStream stream replicas on an external cluster (1 or 3)")
 	fs.StringVar(&c.Store, "store", c.Store, "event store: jetstream, or a KurrentDB/EventStoreDB connection string (kurrentdb://host:2113?tls=false, esdb://, kurrentdb+discover://)")
-	fs.DurationVar(&c.ConsistencyWait, "consistency-wait", c.ConsistencyWait, "how long a request waits for its consistency token")
+	fs.DurationVar(&c.ConsistencyWait, "consistency-wait", c.ConsistencyWait, "how long a request waits for the read models to reach a position (its consistency token, its own write, the log as of start-up)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.DecisionLog, "decision-log", c.DecisionLog, "authorization decisions: log (the service log), off, or a file path (JSON lines)")
