@@ -3,7 +3,8 @@ package domain
 // Ragioneria API rules (API.md section 8). Ragioneria resources
 // (reconciliations, settlement reports, collections, payment transactions)
 // carry an idDominio but no pendenza type, so only the grant's Domini
-// applies; its Tipi are ignored here (CanGrantAPI still checks them).
+// applies; its Tipi are ignored here (CanGrantAPI still checks them), but
+// for the one read of a pendenza (CanReadPendenzaRagioneria).
 // Every function first requires an active application authorized on
 // RAGIONERIA (RuleUnknownPrincipal, RulePrincipalDisabled, RuleAPIEntry).
 
@@ -77,6 +78,15 @@ func CanReadReconciliation(p Principal, v ReconciliationView) error {
 // collections of idDominio (RuleAPIScope).
 func CanReadRagioneriaDominio(p Principal, idDominio string) error {
 	return inRagioneria(&p, idDominio)
+}
+
+// CanReadPendenzaRagioneria decides a Ragioneria read of a stored
+// pendenza (GET /pendenze/byAvviso): unlike the Ragioneria resources, a
+// pendenza has a type, so the grant must hold its entity (or unit) and its
+// type, as every API's grant does for a pendenza (RuleAPIScope). A missing
+// one is learnt by CanLearnMissingInGrant, denied alike.
+func CanReadPendenzaRagioneria(p Principal, v PendenzaView) error {
+	return pendenzaInGrant(&p, APIRagioneria, &v)
 }
 
 // CanUseRagioneria decides whether p may list Ragioneria resources at all

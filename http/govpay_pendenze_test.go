@@ -377,6 +377,30 @@ func TestGovPayByAvviso(t *testing.T) {
 	}
 }
 
+// TestRagioneriaByAvvisoKeepsTheGrantsTypes: a pendenza has a type, so
+// the Ragioneria read by notice holds a RAGIONERIA grant to its types as
+// every other API's grant is held for a pendenza: an application granted
+// one type of the entity does not read another application's pendenza of
+// another type (its payer included), and learns a notice is missing only
+// with every type, else the same 403 as for one outside its types.
+func TestRagioneriaByAvvisoKeepsTheGrantsTypes(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putApp(t, "appT1", "appT1", pw, true, apiGrant("RAGIONERIA", []string{d1}, []string{t1}))
+	mine := w.createPendenza(t, "appA", "bt1", d1, t1, citizen1)
+	other := w.createPendenza(t, "appA", "bt2", d1, tSpont, citizen1)
+	by := func(avviso string) string { return "/ragioneria/rs/basic/v3/pendenze/byAvviso/" + d1 + "/" + avviso }
+	w.do(t, "GET", by(mine.NumeroAvviso), nil, as("appT1")).expect(t, http.StatusOK, "")
+	outside := w.do(t, "GET", by(other.NumeroAvviso), nil, as("appT1"))
+	outside.expect(t, http.StatusForbidden, "403000")
+	missing := w.do(t, "GET", by("999999999999999999"), nil, as("appT1"))
+	missing.expect(t, http.StatusForbidden, "403000")
+	if a, b := outside.fault(t), missing.fault(t); a != b {
+		t.Fatalf("a missing notice is told from one outside the grant's types: %+v, %+v", b, a)
+	}
+	w.do(t, "GET", by("999999999999999999"), nil, as("appC")).expect(t, http.StatusNotFound, "404000")
+}
+
 // TestGovPayPendenzaNamesItsDominio: a pendenza answers, on every API and
 // in every answer that carries it (PUT, PATCH, GET by id and by notice,
 // lists), GovPay's dominio object {idDominio, ragioneSociale}, which every

@@ -36,8 +36,13 @@ func ReadByAvvisoPagamento(m Notices, p domain.Principal, idDominio, numeroAvvis
 }
 
 // ReadByAvvisoRagioneria is the Ragioneria v3 read: idDominio in the
-// RAGIONERIA grant, decided before the lookup (403 before 404).
+// RAGIONERIA grant, decided before the lookup (403 before 404), then the
+// pendenza's type in it too (domain.CanReadPendenzaRagioneria); a missing
+// notice is told only to a grant over idDominio and every type, anyone
+// else gets the denial of one outside its types.
 func ReadByAvvisoRagioneria(m Notices, p domain.Principal, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	return find(rec, ReadRagioneriaDominio(p, idDominio, rec),
-		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) }, nil)
+	pd, err := find(rec, ReadRagioneriaDominio(p, idDominio, rec),
+		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) },
+		func() error { return domain.CanLearnMissingInGrant(p, domain.APIRagioneria, idDominio) })
+	return decided(rec, "CanReadPendenzaRagioneria", domain.CanReadPendenzaRagioneria, p, pd, err)
 }
