@@ -4,6 +4,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -317,4 +318,57 @@ func TestDNOfAttributes(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrBadDN", name, err)
 		}
 	}
+}
+
+// FuzzDNOfAttributes: a certificate subject as issued (up to three
+// attributes, grouped into RDNs by shape) that DNOfAttributes accepts
+// prints, by String, to text that ParseDN reads back to the same DN with
+// every value exactly as issued; what it refuses wraps ErrBadDN.
+func FuzzDNOfAttributes(f *testing.F) {
+	f.Add("CN", "node\t", "O", "PagoPA", "C", "IT", uint8(0))
+	f.Add("CN", " a ", "OU", "#x", "2.5.4.99", "#0c0161", uint8(1))
+	f.Add("cn", "a\\,b", "O", "x+y", "C", `"IT"`, uint8(3))
+	f.Add("CN", "\r\n", "O", "=", "C", "\\", uint8(2))
+	f.Add("CN", "", "O", "é ", "C", "\u00a0", uint8(0))
+	f.Fuzz(func(t *testing.T, t1, v1, t2, v2, t3, v3 string, shape uint8) {
+		avas := []AVA{{t1, v1}, {t2, v2}, {t3, v3}}
+		// Bit i of shape joins attribute i+1 to the RDN of attribute i.
+		rdns := [][]AVA{{avas[0]}}
+		for i, a := range avas[1:] {
+			if shape&(1<<i) != 0 {
+				rdns[len(rdns)-1] = append(rdns[len(rdns)-1], a)
+			} else {
+				rdns = append(rdns, []AVA{a})
+			}
+		}
+		d, err := DNOfAttributes(rdns)
+		if err != nil {
+			if !errors.Is(err, ErrBadDN) {
+				t.Fatalf("error %v does not wrap ErrBadDN", err)
+			}
+			return
+		}
+		text := d.String()
+		again, err := ParseDN(text)
+		if err != nil {
+			t.Fatalf("%q (from %q) does not parse: %v", text, rdns, err)
+		}
+		if !DNEqual(d, again) || again.String() != text || DNKey(again) != DNKey(d) {
+			t.Fatalf("%q (from %q) reads back as %q", text, rdns, again.String())
+		}
+		var want, got []string
+		for _, a := range avas {
+			want = append(want, upperASCII(a.Type)+"="+a.Value)
+		}
+		for _, rdn := range again.rdns {
+			for _, a := range rdn {
+				got = append(got, a.Type+"="+a.Value)
+			}
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(want, got) {
+			t.Fatalf("%q reads back attributes %q, issued %q", text, got, want)
+		}
+	})
 }
