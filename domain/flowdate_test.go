@@ -1,6 +1,10 @@
 package domain
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+	"time"
+)
 
 func TestSameFlowDate(t *testing.T) {
 	t.Parallel()
@@ -51,4 +55,64 @@ func TestRecordedDatesReadBack(t *testing.T) {
 			t.Errorf("%q is recorded", s)
 		}
 	}
+	// What time.Parse alone takes and RFC 3339 does not write: a one-digit
+	// hour, a comma before the fraction, offsets of 24 hours or 60 minutes.
+	for _, s := range []string{"2026-01-03T9:00:00Z", "2026-01-03T10:00:00,5Z", "2026-01-03T10:00:00+24:00",
+		"2026-01-03T10:00:00+23:60", "2026-01-03T9:00:00", "2026-01-03T10:00:00,5"} {
+		if _, ok := ParseFlowDate(s); ok {
+			t.Errorf("%q is read as a date", s)
+		}
+	}
+}
+
+// rfc3339 is RFC 3339's grammar (section 5.6) of a full-date or a
+// date-time, and the date-time without a zone a path may name: a second
+// reading of the dates ParseRecordedDate and ParseFlowDate accept.
+var rfc3339 = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])` +
+	`(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(?P<zone>Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$`)
+
+// FuzzFlowDate: a date is recorded only when RFC 3339 writes it, a path's
+// date also as a date-time without zone; ParseFlowDate reads back every
+// recorded date, and a report is found under its own date and the other
+// spellings of its instant, and not under the next instant.
+func FuzzFlowDate(f *testing.F) {
+	for _, s := range []string{"2026-01-03", "2026-01-03T10:00:00Z", "2026-01-03T10:00:00+01:00", "2026-01-03T10:00:00.123Z",
+		"2026-01-03T10:00:00", "2026-01-03T10:00:00.5", "0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59.999999999Z",
+		"2026-02-29", "2026-01-03T24:00:00Z", "2026-01-03T10:00:00-00:00", "03/01/2026", ""} {
+		f.Add(s)
+	}
+	zone := rfc3339.SubexpIndex("zone")
+	f.Fuzz(func(t *testing.T, s string) {
+		rt, rok := ParseRecordedDate(s)
+		ft, fok := ParseFlowDate(s)
+		m := rfc3339.FindStringSubmatch(s)
+		withZone := m != nil && (len(s) == len("2006-01-02") || m[zone] != "")
+		if rok && !withZone {
+			t.Fatalf("%q recorded: RFC 3339 does not write it", s)
+		}
+		if fok && m == nil {
+			t.Fatalf("%q read as a flow date: RFC 3339 does not write it", s)
+		}
+		if rok && (!fok || !ft.Equal(rt)) {
+			t.Fatalf("%q recorded as %v, read back as %v (%v)", s, rt, ft, fok)
+		}
+		if !fok {
+			if SameFlowDate(s, s) {
+				t.Fatalf("%q is no date but names a report", s)
+			}
+			return
+		}
+		asked := []string{s, ft.Format(time.RFC3339Nano)}
+		if u := ft.UTC(); u.Year() >= 0 && u.Year() <= 9999 {
+			asked = append(asked, u.Format(time.RFC3339Nano), u.Format("2006-01-02T15:04:05.999999999"))
+		}
+		for _, a := range asked {
+			if !SameFlowDate(s, a) {
+				t.Fatalf("the report of %q is not found under %q", s, a)
+			}
+		}
+		if next := ft.Add(time.Nanosecond).Format(time.RFC3339Nano); SameFlowDate(s, next) {
+			t.Fatalf("the report of %q is found under %q", s, next)
+		}
+	})
 }
