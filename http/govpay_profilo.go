@@ -88,7 +88,11 @@ func (s *Server) patchProfilo(c *echo.Context) error {
 	}
 	members := make([]string, 0, len(ops))
 	for _, op := range ops {
-		members = append(members, strings.TrimPrefix(op.Path, "/"))
+		member, ok := strings.CutPrefix(op.Path, "/")
+		if !ok {
+			return syntaxError("path " + op.Path + " names no member (the patch of /profilo is one REPLACE of /password)")
+		}
+		members = append(members, member)
 	}
 	if err := operations.ChangeOwnProfile(p, members, nil); err != nil {
 		return err

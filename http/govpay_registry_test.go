@@ -650,6 +650,7 @@ func TestPatchProfilo(t *testing.T) {
 		{"takes_acl_with_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw), op("ADD", "/acl", aclOf("Pendenze", "W"))), opts(as("opRO")), http.StatusForbidden, ff},
 		{"application", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw)), opts(as("appA")), http.StatusForbidden, ff},
 		{"not_a_replace", "PATCH", bo + "/profilo", patch(op("ADD", "/password", newPw)), opts(as("opRO")), http.StatusBadRequest, bad},
+		{"path_not_a_pointer", "PATCH", bo + "/profilo", patch(op("REPLACE", "password", newPw)), opts(as("opRO")), http.StatusBadRequest, bad},
 		{"empty_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", "")), opts(as("opRO")), http.StatusBadRequest, bad},
 		{"not_a_patch", "PATCH", bo + "/profilo", map[string]any{"password": newPw}, opts(as("opRO")), http.StatusBadRequest, bad},
 		{"changes_own_password", "PATCH", bo + "/profilo", patch(op("REPLACE", "/password", newPw)), opts(as("opRO")), http.StatusOK, ""},
