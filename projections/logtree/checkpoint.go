@@ -72,8 +72,10 @@ func ParseCheckpoint(text string) (Checkpoint, error) {
 	if !ok {
 		return c, fmt.Errorf("%w: want a time line, got %q", ErrBadCheckpoint, lines[3])
 	}
+	// As the size and the root, the time only as Text writes it (UTC, no
+	// trailing zero): a checkpoint has one text.
 	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
+	if err != nil || t.UTC().Format(time.RFC3339Nano) != ts {
 		return c, fmt.Errorf("%w: time %q", ErrBadCheckpoint, ts)
 	}
 	return Checkpoint{Size: size, Root: root, Time: t}, nil
