@@ -43,6 +43,18 @@ func decodeSiteverify(body []byte) (siteverifyReply, error) {
 	if err := json.Unmarshal(body, &r); err != nil {
 		return siteverifyReply{}, fmt.Errorf("siteverify: %w", err)
 	}
+	// encoding/json matches keys without regard to case, so "Success" or
+	// "SCORE" would stand for the reply's success or score. siteverify
+	// spells them in lower case: only those keys decide.
+	r.Success, r.Score = false, nil
+	if err := json.Unmarshal(raw["success"], &r.Success); err != nil {
+		return siteverifyReply{}, fmt.Errorf("siteverify: success: %w", err)
+	}
+	if score, ok := raw["score"]; ok {
+		if err := json.Unmarshal(score, &r.Score); err != nil {
+			return siteverifyReply{}, fmt.Errorf("siteverify: score: %w", err)
+		}
+	}
 	return r, nil
 }
 
