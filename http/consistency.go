@@ -136,12 +136,21 @@ func (s *Server) answerToken(c *echo.Context) error {
 	if t.err != nil {
 		return t.err
 	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.ConsistencyWait)
-	defer cancel()
-	if last, err := s.logEnd.since(ctx, s.store, t.since); err == nil && t.pos > last {
+	if s.beyondLog(c.Request().Context(), t.pos, t.since) {
 		return syntaxError("X-Consistency-Token: the position is beyond the end of the log")
 	}
 	return errConsistencyTimeout
+}
+
+// beyondLog reports whether pos, a position a caller waited for in vain
+// since then, lies beyond the end of the log (read through the shared
+// logEnd, at most --consistency-wait; false when the store cannot tell).
+// A consistency token and a console form's base are answered by it.
+func (s *Server) beyondLog(ctx context.Context, pos events.Position, since time.Time) bool {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.ConsistencyWait)
+	defer cancel()
+	last, err := s.logEnd.since(ctx, s.store, since)
+	return err == nil && pos > last
 }
 
 // logEnd shares reads of the log's last position between requests. A

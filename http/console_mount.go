@@ -34,6 +34,7 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 		},
 		Token:     func(pos events.Position) string { return Token(s.store.Backend(), pos) },
 		WriteWait: s.cfg.ConsistencyWait,
+		BeyondLog: s.beyondLog,
 		Audit:     s.consoleExplain,
 		WhoCan:    s.consoleWhoCan,
 		Fault: func(err error) console.Fault {

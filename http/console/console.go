@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"html/template"
@@ -66,6 +67,10 @@ type Deps struct {
 	// WriteWait bounds how long a write waits to be applied locally before
 	// the page shows it (the server's --consistency-wait).
 	WriteWait time.Duration
+	// BeyondLog reports whether a position waited for in vain since then
+	// lies beyond the end of the log: the API's answer to a consistency
+	// token, given to a form's base.
+	BeyondLog func(ctx context.Context, pos events.Position, since time.Time) bool
 	// Audit answers the auditors' questions with the Backoffice API's
 	// function (scope checks included); nil hides the Audit page.
 	Audit AuditFunc

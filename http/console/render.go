@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -411,9 +412,9 @@ func (c *Console) save(rq *request, base events.Position, isNew bool, field stri
 }
 
 // reached waits until this replica has applied base, a form's base (at
-// most the write wait): errBadBase for 0 or a position beyond the log's
-// end (asked of the store only for a base not applied here),
-// errBaseNotApplied when it was not applied in time.
+// most the write wait), as the API waits for a consistency token:
+// errBadBase for 0 or, once the wait ends, a position beyond the log's end
+// (Deps.BeyondLog), errBaseNotApplied for one not applied in time.
 func (c *Console) reached(ctx context.Context, base events.Position) error {
 	m := c.deps.Model
 	if base == 0 {
@@ -422,19 +423,17 @@ func (c *Console) reached(ctx context.Context, base events.Position) error {
 	if m.AppliedPosition() >= base {
 		return nil
 	}
-	lctx, cancel := context.WithTimeout(ctx, c.deps.WriteWait)
-	last, err := c.deps.Store.LastPosition(lctx)
-	cancel()
-	if err == nil && base > last {
+	since := time.Now()
+	if err := m.WaitWithin(ctx, base, c.deps.WriteWait); err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if c.deps.BeyondLog(ctx, base, since) {
 		return errBadBase
 	}
-	if err := m.WaitWithin(ctx, base, c.deps.WriteWait); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return errBaseNotApplied
-	}
-	return nil
+	return errBaseNotApplied
 }
 
 // opener reads a record as its page shows it: the page's title and the
