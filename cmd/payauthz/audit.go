@@ -103,6 +103,10 @@ func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRestoreComplete(a.DataDir); err != nil {
+		lock.unlock()
+		return nil, err
+	}
 	s, err := jetstream.Open(ctx, jetstream.Config{DataDir: a.DataDir, ReadOnly: true, StoreOptions: events.StoreOptions{Logger: a.logger()}})
 	if err != nil {
 		lock.unlock()

@@ -185,8 +185,10 @@ func restoreCmd() *cobra.Command {
 original event ids, times, actors and stream versions, into the embedded log under --data-dir,
 which must be empty. The positions of the restored log are those of the original (JetStream
 positions are dense). Every event is decoded before anything is written, and a restore that
-fails part way removes what it wrote. Start the service on DIR afterwards: it rebuilds its
-read models.`,
+fails part way removes what it wrote. Until its last commit is written, DIR holds the file
+restore-incomplete: serve, backup and the audit tools refuse DIR while it is there (a restore
+killed part way leaves it), and restore run again removes the partial log and starts over.
+Start the service on DIR afterwards: it rebuilds its read models.`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if from == "" || dataDir == "" {
@@ -227,6 +229,15 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 	if _, err := os.Lstat(snaps); !errors.Is(err, os.ErrNotExist) {
 		return 0, fmt.Errorf("%s holds read-model snapshots (%s): restore needs an empty data dir", dataDir, snaps)
 	}
+	// A restore that died part way (kill -9, a power cut: its clean-up
+	// below never ran) left its marker and part of the backup: that part
+	// is this restore's to remove, and it starts over.
+	marker := filepath.Join(dataDir, restoreMarker)
+	if _, err := os.Lstat(marker); err == nil {
+		if err := os.RemoveAll(filepath.Join(dataDir, "jetstream")); err != nil {
+			return 0, fmt.Errorf("removing the log of a restore that did not complete: %w", err)
+		}
+	}
 	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dataDir})
 	if err != nil {
 		return 0, err
@@ -237,15 +248,23 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 	} else if last != 0 {
 		return 0, fmt.Errorf("%s already holds a log (last position %d): restore needs an empty data dir", dataDir, last)
 	}
-	// The log was empty: a restore that fails from here removes what it
-	// wrote, so that no service starts on part of the backup as if it were
-	// the whole, and the restore can be run again.
+	// The log is empty. Until the last commit is written the marker says
+	// that what the data dir holds is part of a backup: serve and the tools
+	// refuse it (checkRestoreComplete), even after a crash. A restore that
+	// fails from here removes what it wrote, so that no service starts on
+	// part of the backup as if it were the whole, and the restore can be
+	// run again.
+	if err := durable.WriteFile(marker, []byte(from+"\n"), 0o600); err != nil {
+		return 0, fmt.Errorf("restore marker: %w", err)
+	}
 	defer func() {
 		if err != nil {
 			_ = store.Close()
 			if rmErr := os.RemoveAll(filepath.Join(dataDir, "jetstream")); rmErr != nil {
 				err = fmt.Errorf("%w; removing the partly restored log: %v", err, rmErr)
+				return // the marker stays: the data dir holds part of the backup
 			}
+			_ = durable.Remove(marker)
 		}
 	}()
 	// The version each stream had after its last restored commit: the
@@ -275,7 +294,33 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 			versions[c.stream] = envs[len(envs)-1].Version
 		}
 	}
+	// Every append was fsynced before it was acknowledged: the log is
+	// whole once the server has stopped, and only then is the marker gone.
+	if err := store.Close(); err != nil {
+		return 0, err
+	}
+	if err := durable.Remove(marker); err != nil {
+		return 0, fmt.Errorf("restore marker: %w", err)
+	}
 	return len(evs), nil
+}
+
+// restoreMarker is the file in a data dir that a restore writes before its
+// first commit and removes after its last one.
+const restoreMarker = "restore-incomplete"
+
+// checkRestoreComplete refuses a data dir whose embedded log is part of a
+// backup: a restore into it began and did not complete. The service
+// started on it, or a backup or an audit of it, would take the part for
+// the whole log.
+func checkRestoreComplete(dataDir string) error {
+	if _, err := os.Lstat(filepath.Join(dataDir, restoreMarker)); errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	return fmt.Errorf("%s holds a restore that did not complete (%s): its log is part of a backup; "+
+		"run payauthz restore --from FILE --data-dir %s again", dataDir, restoreMarker, dataDir)
 }
 
 // backupCommit is one commit of a backup, decoded: its stream, its

@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -403,5 +406,87 @@ func TestRestoreRefusesADataDirWithSnapshots(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "jetstream")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a refused restore wrote a log: %v", err)
+	}
+}
+
+// TestRestoreCutShortByACrash: a restore killed part way (kill -9, a power
+// cut: its own clean-up never runs) leaves part of the backup in the data
+// dir. Neither the service nor the tools may take that part for the whole
+// log, and running the restore again completes it.
+func TestRestoreCutShortByACrash(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "data")
+	withDataDir(t, src, false, func(s *jetstream.Store) {
+		for i := range 3000 {
+			id := fmt.Sprintf("%011d", i)
+			if _, err := s.Append(t.Context(), events.StreamDominio+id, events.ExpectNoStream(), events.Record{
+				Event: events.CreditorEntityRegistered{IDDominio: id, RagioneSociale: "Comune", Enabled: true}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	file := filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", src, "--to", file)
+
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	cmd := exec.Command(os.Args[0], "restore", "--from", file, "--data-dir", data)
+	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// Kill it once it has written some of the log.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if des, _ := os.ReadDir(filepath.Join(data, "jetstream")); len(des) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the restore wrote no log")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("the restore completed before it was killed: a larger backup is needed")
+	}
+	if last := lastPosition(t, data); last == 0 || last >= 3000 {
+		t.Fatalf("the killed restore wrote up to position %d, want part of 3000", last)
+	}
+
+	// The tools refuse the part: a backup of it would look whole.
+	if _, _, err := run(t, "backup", "--data-dir", data, "--to", filepath.Join(dir, "part.backup")); err == nil ||
+		!strings.Contains(err.Error(), "restore") {
+		t.Errorf("backup of a restore cut short: %v, want a refusal naming the restore", err)
+	}
+	// So does the service.
+	srv := exec.Command(os.Args[0], "serve", "--data-dir", data, "--http-addr", freePort(t),
+		"--admin-password-file", adminPasswordFile(t, dir))
+	srv.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
+	stderr := &syncBuffer{}
+	srv.Stderr = stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill() })
+	done := make(chan error, 1)
+	go func() { done <- srv.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(stderr.String(), "restore") {
+			t.Errorf("serve on a restore cut short: %v, want a refusal naming the restore\n%s", err, stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve runs on a restore cut short:\n%s", stderr)
+	}
+
+	// Run again, the restore starts over and completes.
+	mustRun(t, "restore", "--from", file, "--data-dir", data)
+	sameLog(t, readAll(t, src), readAll(t, data))
+	if _, _, err := run(t, "backup", "--data-dir", data, "--to", filepath.Join(dir, "whole.backup")); err != nil {
+		t.Errorf("backup of the completed restore: %v", err)
 	}
 }

@@ -101,6 +101,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		return err
 	}
 	defer lock.unlock()
+	if len(cfg.natsURLs()) == 0 && !kurrentdb.IsConnectionString(cfg.Store) {
+		if err := checkRestoreComplete(cfg.DataDir); err != nil { // the embedded log
+			return err
+		}
+	}
 	if err := removeStaleLiveLogFile(cfg.DataDir); err != nil {
 		return err
 	}

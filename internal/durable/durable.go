@@ -101,6 +101,17 @@ func (f *File) Cleanup() error {
 	return f.pending.Cleanup()
 }
 
+// Remove removes the file at path, if there is one, and fsyncs its
+// directory, so that the removal survives a crash: a marker file whose
+// absence says that a job completed is removed so, after the job's own
+// writes are durable.
+func Remove(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
 // RemoveLeftovers removes the temporary files that writes of path left
 // behind when their process died before Commit or Cleanup (a kill -9 in
 // the middle of a large snapshot): the files next to path named as Create

@@ -223,3 +223,26 @@ func TestRemoveLeftovers(t *testing.T) {
 		t.Fatalf("a missing dir: %d, %v; want 0, nil", n, err)
 	}
 }
+
+// TestRemove: the file goes, a missing one is no error, and a directory
+// that does not exist is (its fsync fails).
+func TestRemove(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "marker")
+	if err := WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(path); err != nil {
+		t.Fatalf("remove: %v", err)
+	}
+	if got := entries(t, dir); len(got) != 0 {
+		t.Fatalf("dir holds %v, want nothing", got)
+	}
+	if err := Remove(path); err != nil {
+		t.Fatalf("remove of a missing file: %v", err)
+	}
+	if err := Remove(filepath.Join(dir, "missing", "marker")); err == nil {
+		t.Fatal("remove in a missing directory succeeded")
+	}
+}
