@@ -334,8 +334,13 @@ type backupCommit struct {
 
 // backupCommits groups a backup's events into their commits and decodes
 // every payload, so that a backup restore cannot write (a commit cut short
-// or not whole, an event this build does not know) is refused before
-// anything is written.
+// or not whole, its events or the commits out of order, an event this
+// build does not know) is refused before anything is written. Restore
+// writes the commits in the file's order and the events of each in its
+// lines' order: a file whose order is not the log's (every event's place
+// in its commit, commits at growing positions) would give another log,
+// restored at once when it comes from another backend (no position to
+// compare).
 func backupCommits(evs []backupEvent) ([]backupCommit, error) {
 	var out []backupCommit
 	for i := 0; i < len(evs); {
@@ -344,11 +349,17 @@ func backupCommits(evs []backupEvent) ([]backupCommit, error) {
 		if i+size > len(evs) {
 			return nil, fmt.Errorf("the commit at position %d is cut short", c.Position)
 		}
+		if n := len(out); n > 0 && c.Position <= out[n-1].position {
+			return nil, fmt.Errorf("the commit at position %d comes after the one at position %d", c.Position, out[n-1].position)
+		}
 		recs := make([]events.Record, size)
 		for j := range size {
 			e := evs[i+j]
-			if e.Position != c.Position || e.Stream != c.Stream {
+			if e.Position != c.Position || e.Stream != c.Stream || e.CommitSize != c.CommitSize {
 				return nil, fmt.Errorf("the commit at position %d is not whole", c.Position)
+			}
+			if e.Index != j {
+				return nil, fmt.Errorf("the commit at position %d holds event %d of its commit in place %d", c.Position, e.Index, j)
 			}
 			ev, err := events.DefaultCodec.Decode(e.Name, e.Data)
 			if err != nil {

@@ -490,3 +490,67 @@ func TestRestoreCutShortByACrash(t *testing.T) {
 		t.Errorf("backup of the completed restore: %v", err)
 	}
 }
+
+// TestRestoreRefusesABackupOutOfOrder: restore writes a backup's lines in
+// the file's order, so a file whose order is not the log's (two events of
+// a commit exchanged, each keeping its place in the commit; a commit
+// moved before an earlier one) would restore another log, with every
+// position in place. It is refused before anything is written.
+func TestRestoreRefusesABackupOutOfOrder(t *testing.T) {
+	l := newAuditLog(t)
+	good := filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", l.dir, "--to", good)
+	_, evs, err := readBackup(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair := -1 // the first event of a commit of two or more
+	for i, e := range evs {
+		if e.Index == 0 && e.CommitSize > 1 {
+			pair = i
+			break
+		}
+	}
+	single := -1 // the first of two commits of one event each, in a row
+	for i := range len(evs) - 1 {
+		if evs[i].CommitSize == 1 && evs[i+1].CommitSize == 1 {
+			single = i
+			break
+		}
+	}
+	if pair < 0 || single < 0 {
+		t.Fatalf("the log has no commit of two events (%d) or no two commits of one (%d)", pair, single)
+	}
+	for _, c := range []struct {
+		name, want string
+		change     func(i int, e *backupEvent)
+	}{
+		{"events_of_a_commit_exchanged", "in place", func(i int, e *backupEvent) {
+			switch i {
+			case pair:
+				*e = evs[pair+1]
+			case pair + 1:
+				*e = evs[pair]
+			}
+		}},
+		{"commits_exchanged", "comes after", func(i int, e *backupEvent) {
+			switch i {
+			case single:
+				*e = evs[single+1]
+			case single + 1:
+				*e = evs[single]
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := rewriteBackup(t, good, c.change)
+			dir := filepath.Join(t.TempDir(), "data")
+			if _, _, err := run(t, "restore", "--from", bad, "--data-dir", dir); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("restore of a backup out of order: %v, want an error saying %q", err, c.want)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("the refused restore wrote into the data dir: %v", err)
+			}
+		})
+	}
+}
