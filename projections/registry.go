@@ -2,6 +2,7 @@ package projections
 
 import (
 	"errors"
+	"slices"
 	"sync/atomic"
 
 	"github.com/payauthz/payauthz/domain"
@@ -30,7 +31,9 @@ type registry struct {
 	types          *table[events.PendenzaTypeRegistered]   // idTipoPendenza → type
 	intermediaries *table[*Intermediary]                   // idIntermediario → intermediary
 	// byConnector indexes intermediaries by their connector principal (as
-	// written): principal → idIntermediario list, replaced on every change.
+	// written): principal → idIntermediario list, sorted (so a snapshot's
+	// restore, which puts intermediaries in id order, builds the list a
+	// replay builds), replaced on every change.
 	byConnector *table[[]string]
 	protection  atomic.Pointer[events.PublicAPIProtectionConfigured]
 }
@@ -72,7 +75,8 @@ func (r *registry) putIntermediary(e events.IntermediaryRegistered, pos events.P
 	}
 	if !existed || old.Event.ConnectorPrincipal != e.ConnectorPrincipal {
 		r.byConnector.update(e.ConnectorPrincipal, func(ids []string, _ bool) []string {
-			return append(ids[:len(ids):len(ids)], e.IDIntermediario)
+			at, _ := slices.BinarySearch(ids, e.IDIntermediario)
+			return slices.Insert(ids[:len(ids):len(ids)], at, e.IDIntermediario)
 		})
 	}
 }

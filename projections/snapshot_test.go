@@ -553,3 +553,23 @@ func TestSnapshotterRemovesUnfinishedWrites(t *testing.T) {
 		t.Fatalf("the snapshot after the clean-up: %v", err)
 	}
 }
+
+// TestRestoreRebuildsConnectorIndexAsReplay: two intermediaries sharing a
+// node connector, registered against their ids' order, come back from a
+// snapshot in the connector index as the replay put them.
+func TestRestoreRebuildsConnectorIndexAsReplay(t *testing.T) {
+	hash := mustHash(t, "password-1")
+	log := [][]events.Event{
+		{events.IntermediaryRegistered{IDIntermediario: "INT2", Denominazione: "B", Enabled: true, ConnectorPrincipal: "conn", ConnectorPasswordHash: hash}},
+		{events.IntermediaryRegistered{IDIntermediario: "INT1", Denominazione: "A", Enabled: true, ConnectorPrincipal: "conn"}},
+		{events.IntermediaryRegistered{IDIntermediario: "INT3", Denominazione: "C", Enabled: true, ConnectorPrincipal: "other"}},
+		{events.IntermediaryUpdated{IDIntermediario: "INT3", Denominazione: "C", Enabled: true, ConnectorPrincipal: "conn"}},
+	}
+	full := New()
+	feedAll(t, full, log, 0, len(log))
+	loaded := restored(t, full)
+	assertSameModels(t, loaded, full)
+	if !loaded.KnownNodeCredentials("conn", "password-1") {
+		t.Error("the shared connector's password is not known after the restore")
+	}
+}
