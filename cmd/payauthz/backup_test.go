@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -435,18 +436,15 @@ func TestRestoreCutShortByACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	// Kill it once it has written some of the log.
+	// Kill it as soon as it has written some of the log: a message block
+	// that is not empty.
 	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if des, _ := os.ReadDir(filepath.Join(data, "jetstream")); len(des) > 0 {
-			break
-		}
+	for !logWritten(filepath.Join(data, "jetstream")) {
 		if time.Now().After(deadline) {
 			t.Fatal("the restore wrote no log")
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -489,6 +487,23 @@ func TestRestoreCutShortByACrash(t *testing.T) {
 	if _, _, err := run(t, "backup", "--data-dir", data, "--to", filepath.Join(dir, "whole.backup")); err != nil {
 		t.Errorf("backup of the completed restore: %v", err)
 	}
+}
+
+// logWritten reports whether the JetStream store under dir holds a message
+// block that is not empty.
+func logWritten(dir string) bool {
+	written := false
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".blk") {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.Size() > 0 {
+			written = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return written
 }
 
 // TestRestoreRefusesABackupOutOfOrder: restore writes a backup's lines in
