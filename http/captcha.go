@@ -85,6 +85,12 @@ type captchaClient struct {
 // captchaChecksPerClient bounds one client address's checks in flight.
 const captchaChecksPerClient = 4
 
+// maxCaptchaToken bounds the token a check sends on (bytes). reCAPTCHA's
+// and hCaptcha's tokens are a few KB at most, and the token is the
+// public's to choose, up to the header block's 64 KiB: a longer one fails
+// the check without the service being asked.
+const maxCaptchaToken = 4096
+
 func newCaptchaClient(checks int) *captchaClient {
 	tr := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -136,8 +142,11 @@ var errCaptchaUnavailable = errors.New("captcha service unavailable")
 // verify asks the service about token for client (its address's key). It
 // returns whether the check passed, errCaptchaUnavailable (wrapped) when
 // no answer could be had, or errCaptchaBusy when no slot is free for
-// client.
+// client. A token longer than maxCaptchaToken fails unasked.
 func (cc *captchaClient) verify(ctx context.Context, cfg events.CaptchaSettings, token, remoteIP, client string) (bool, error) {
+	if len(token) > maxCaptchaToken {
+		return false, nil
+	}
 	if !cc.acquire(client) {
 		return false, errCaptchaBusy
 	}

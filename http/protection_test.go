@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -43,6 +44,7 @@ type siteverifyServer struct {
 	*httptest.Server
 	release chan struct{}
 	mu      sync.Mutex
+	calls   int // every request it was sent
 	remotes []string
 	secrets []string
 	paths   []string // the path of each call
@@ -65,6 +67,9 @@ func (sv *siteverifyServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		_, _ = io.WriteString(w, body)
 	}
+	sv.mu.Lock()
+	sv.calls++
+	sv.mu.Unlock()
 	if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/x-www-form-urlencoded" || r.ParseForm() != nil {
 		reply(200, `{"success":false,"error-codes":["bad-request"]}`)
 		return
@@ -295,6 +300,39 @@ func protectedNotice(t *testing.T, extra map[string]any, opts ...harnessOption) 
 	p := w.createPendenza(t, "appA", "protected", d1, t1, citizen1)
 	w.protect(t, true, sv.URL, true, extra)
 	return w, sv, pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+}
+
+// TestCaptchaTokenIsBounded: the token is the public's to choose, up to
+// the header block's 64 KiB, and was sent on to the service as it came. A
+// token longer than maxCaptchaToken bytes now fails the check (403, also
+// when denyOnFail is off: the check did not pass, the service did not
+// fail) and the service is not asked; one of that length still is.
+func TestCaptchaTokenIsBounded(t *testing.T) {
+	t.Parallel()
+	w, sv, avviso := protectedNotice(t, nil)
+	byAvviso := strings.Replace(avviso, "/avvisi/", "/pendenze/byAvviso/", 1)
+	payment := map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": path.Base(avviso)}}}
+	param := commands.DefaultCaptchaParam
+	long := strings.Repeat("v", maxCaptchaToken+1)
+	calls := func() int {
+		sv.mu.Lock()
+		defer sv.mu.Unlock()
+		return sv.calls
+	}
+	for _, denyOnFail := range []bool{true, false} {
+		w.protect(t, true, sv.URL, denyOnFail, nil)
+		w.do(t, "GET", avviso, nil, withHeader(param, long)).expect(t, 403, "403000")
+		w.do(t, "GET", avviso+"?"+param+"="+long, nil).expect(t, 403, "403000")
+		w.do(t, "GET", byAvviso, nil, withHeader(param, long)).expect(t, 403, "403000")
+		w.do(t, "POST", pgPublic+"/pagamenti", payment, withHeader(param, long)).expect(t, 403, "403000")
+		if n := calls(); n != 0 {
+			t.Fatalf("denyOnFail %v: a token of %d bytes reached the service (%d calls)", denyOnFail, len(long), n)
+		}
+	}
+	w.do(t, "GET", avviso, nil, withHeader(param, long[1:])).expect(t, 403, "403000") // not a token the service passes
+	if n := calls(); n != 1 {
+		t.Fatalf("a token of %d bytes: %d calls to the service, want 1", maxCaptchaToken, n)
+	}
 }
 
 // TestCaptchaChecksAreBounded: however many public requests carry a
