@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // ConsistencyHeader carries a consistency token both ways.
@@ -110,6 +111,23 @@ func (s *Server) caughtUp(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// requestWaits gives every wait of a request one deadline
+// (projections.WithWaitDeadline): its consistency token, the log as of
+// start-up (caughtUp), the log's end (beyondLog), a PATCH's newer base,
+// its own write, the console's. Each lasts at most --consistency-wait, but
+// one request may make several, and net/http does not end a handler when
+// --request-timeout cuts its connection: together they end a tenth of
+// --request-timeout before that, time left to write the answer (503). The
+// request's context keeps no deadline of its own (Config.RequestTimeout).
+func (s *Server) requestWaits(next echo.HandlerFunc) echo.HandlerFunc {
+	budget := s.cfg.RequestTimeout - s.cfg.RequestTimeout/10
+	return func(c *echo.Context) error {
+		r := c.Request()
+		c.SetRequest(r.WithContext(projections.WithWaitDeadline(r.Context(), time.Now().Add(budget))))
+		return next(c)
+	}
+}
+
 // tokenKey holds the request's *unhonoured token, if any.
 const tokenKey = "payauthz.token"
 
@@ -144,10 +162,16 @@ func (s *Server) answerToken(c *echo.Context) error {
 
 // beyondLog reports whether pos, a position a caller waited for in vain
 // since then, lies beyond the end of the log (read through the shared
-// logEnd, at most --consistency-wait; false when the store cannot tell).
-// A consistency token and a console form's base are answered by it.
+// logEnd, at most --consistency-wait and within the request's waits;
+// false when the store cannot tell, or the request has no time left to
+// ask it). A consistency token and a console form's base are answered by
+// it.
 func (s *Server) beyondLog(ctx context.Context, pos events.Position, since time.Time) bool {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.ConsistencyWait)
+	d := projections.WaitBound(ctx, s.cfg.ConsistencyWait)
+	if d <= 0 {
+		return false // no read that fails at once for the requests that share it
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	last, err := s.logEnd.since(ctx, s.store, since)
 	return err == nil && pos > last

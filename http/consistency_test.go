@@ -119,6 +119,48 @@ func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
 	}
 }
 
+// deadlineLog keeps the deadline of each read of the log's end.
+type deadlineLog struct {
+	events.LogReader
+	mu        sync.Mutex
+	deadlines []time.Time // the zero time for a read without one
+}
+
+func (d *deadlineLog) LastPosition(ctx context.Context) (events.Position, error) {
+	dl, _ := ctx.Deadline()
+	d.mu.Lock()
+	d.deadlines = append(d.deadlines, dl)
+	d.mu.Unlock()
+	return d.LogReader.LastPosition(ctx)
+}
+
+// TestRequestWaitsShareItsTimeout: a request's waits each lasted up to
+// --consistency-wait, one after another, however long that made the
+// request: a token beyond the log's end waited for the read models, then
+// as long again for the log's end, past --request-timeout (more than
+// --consistency-wait), when the connection is cut and no answer reaches
+// the caller. They now share one deadline within --request-timeout: the
+// read of the log's end is given only what the token's wait left.
+func TestRequestWaitsShareItsTimeout(t *testing.T) {
+	t.Parallel()
+	const wait, timeout = 2 * time.Second, 3 * time.Second
+	log := &deadlineLog{}
+	h := newHarness(t, withConsistencyWait(wait), withRequestTimeout(timeout),
+		withLogReader(func(s events.LogReader) events.LogReader { log.LogReader = s; return log }))
+	h.must(t, "GET", bo+"/profilo", nil) // the connection is open: the request below starts at once
+	start := time.Now()
+	h.do(t, "GET", bo+"/profilo", nil, asAdmin(), withToken(Token(h.store.Backend(), 1<<40))).expect(t, 400, "SINTASSI")
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.deadlines) != 1 {
+		t.Fatalf("%d reads of the log's end, want 1", len(log.deadlines))
+	}
+	if dl := log.deadlines[0]; dl.IsZero() || dl.After(start.Add(timeout)) {
+		t.Fatalf("after waiting %v for its token the request read the log's end until %v after it came in, past --request-timeout %v",
+			wait, dl.Sub(start), timeout)
+	}
+}
+
 // failingLog is a store whose reads of the log's end fail.
 type failingLog struct {
 	events.LogReader

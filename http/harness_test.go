@@ -49,6 +49,7 @@ type harnessConfig struct {
 	replicas        int      // stream replicas on that cluster
 	dataDir         string   // a data dir that outlives the replica (restart tests)
 	bodyTimeout     time.Duration
+	requestTimeout  time.Duration
 	captchaChecks   int
 	throttle        bool   // the default failed-login throttles instead of none
 	snapshotDir     string // start the read models from the snapshot there
@@ -236,6 +237,11 @@ func withConsistencyWait(d time.Duration) harnessOption {
 	return func(c *harnessConfig) { c.consistencyWait = d }
 }
 
+// withRequestTimeout sets Limits.RequestTimeout (--request-timeout).
+func withRequestTimeout(d time.Duration) harnessOption {
+	return func(c *harnessConfig) { c.requestTimeout = d }
+}
+
 type harness struct {
 	store    events.Store
 	model    *projections.ReadModel
@@ -350,7 +356,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
 		Log: vlog,
-		Limits: Limits{BodyTimeout: cfg.bodyTimeout, CaptchaChecks: cfg.captchaChecks, PasswordVerifications: cfg.verifications,
+		Limits: Limits{BodyTimeout: cfg.bodyTimeout, RequestTimeout: cfg.requestTimeout, CaptchaChecks: cfg.captchaChecks, PasswordVerifications: cfg.verifications,
 			FailedLoginsPerAddress: throttleBurst(cfg.throttle), FailedLoginsPerPrincipal: throttleBurst(cfg.throttle)},
 	}, log, model, cmds, logger)
 	if err != nil {

@@ -17,7 +17,7 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.Recover()) // a bug answers the 500 FaultBean, never a dropped connection
-	e.Use(requestIDs(), headerLimit, s.following)
+	e.Use(requestIDs(), headerLimit, s.following, s.requestWaits)
 
 	healthz := func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) }
 	e.GET("/healthz", healthz)

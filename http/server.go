@@ -96,8 +96,9 @@ type Limits struct {
 	// RequestTimeout bounds a request from its headers to the end of its
 	// response: the connection is cut after it. (The handler's context
 	// keeps no deadline of its own: the store's calls keep their own
-	// shorter timeouts, which a context deadline would replace.) Default
-	// 60 s.
+	// shorter timeouts, which a context deadline would replace. A
+	// request's waits for the read models share a deadline a tenth of it
+	// earlier: requestWaits.) Default 60 s.
 	RequestTimeout time.Duration
 	// MaxConnections bounds the open connections of each listener; further
 	// clients wait in the kernel's accept queue. Default 4096.

@@ -137,17 +137,39 @@ func (m *ReadModel) WaitFor(ctx context.Context, pos events.Position) error {
 	}
 }
 
-// WaitWithin is WaitFor for at most d: nil at once when pos is applied
-// (no timer is made), else ctx's error or context.DeadlineExceeded when pos
-// was not applied within d. A write waits so for its own apply, a request
-// for its consistency token.
+// WaitWithin is WaitFor for at most d, and never past ctx's wait deadline
+// (WithWaitDeadline): nil at once when pos is applied (no timer is made),
+// else ctx's error or context.DeadlineExceeded when pos was not applied
+// in time. A write waits so for its own apply, a request for its
+// consistency token.
 func (m *ReadModel) WaitWithin(ctx context.Context, pos events.Position, d time.Duration) error {
 	if m.AppliedPosition() >= pos {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, d)
+	ctx, cancel := context.WithTimeout(ctx, WaitBound(ctx, d))
 	defer cancel()
 	return m.WaitFor(ctx, pos)
+}
+
+// waitDeadlineKey holds the deadline of the waits made with a context
+// (WithWaitDeadline).
+type waitDeadlineKey struct{}
+
+// WithWaitDeadline returns ctx with t as the deadline its waits share
+// (WaitWithin, WaitBound): each still lasts at most its own d, and all of
+// them end by t, however many one request makes. ctx itself gets no
+// deadline, so a store call made with it keeps its own timeout.
+func WithWaitDeadline(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, waitDeadlineKey{}, t)
+}
+
+// WaitBound is d, or what is left before ctx's wait deadline when that
+// ends sooner (0 once it passed).
+func WaitBound(ctx context.Context, d time.Duration) time.Duration {
+	if t, ok := ctx.Value(waitDeadlineKey{}).(time.Time); ok {
+		d = min(d, max(time.Until(t), 0))
+	}
+	return d
 }
 
 // Apply folds one event into the read models. Events must arrive in log

@@ -265,3 +265,30 @@ func TestWaitFor(t *testing.T) {
 		t.Fatalf("WaitFor after apply = %v", err)
 	}
 }
+
+// TestWaitWithinKeepsTheWaitDeadline: the waits made with a context that
+// carries a wait deadline (one request's) end by it, however long each
+// may last on its own; the context itself gets no deadline, which a store
+// call made with it would take for its own timeout.
+func TestWaitWithinKeepsTheWaitDeadline(t *testing.T) {
+	m := New()
+	start := time.Now()
+	ctx := WithWaitDeadline(context.Background(), start.Add(50*time.Millisecond))
+	if _, ok := ctx.Deadline(); ok {
+		t.Fatal("the context has a deadline")
+	}
+	for range 3 {
+		if err := m.WaitWithin(ctx, 1, time.Minute); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("WaitWithin = %v, want deadline", err)
+		}
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Fatalf("three waits of up to a minute with a deadline 50ms away took %v", took)
+	}
+	if d := WaitBound(ctx, time.Minute); d != 0 {
+		t.Fatalf("WaitBound past the deadline = %v, want 0", d)
+	}
+	if d := WaitBound(context.Background(), time.Minute); d != time.Minute {
+		t.Fatalf("WaitBound without a wait deadline = %v, want its own d", d)
+	}
+}
