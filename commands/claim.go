@@ -15,9 +15,11 @@ import (
 // concurrent writers of one new identifier are decided by the identifier's
 // own claim stream, appended with an expected version.
 
-// Claim kinds.
+// Claim kinds. An X-APP-ID (apikey) names an application's idA2A or an
+// operator's principal: claimAppID keeps one X-APP-ID to one of them.
 const (
 	claimPrincipal = "principal"
+	claimAppID     = "appid"
 	claimAvviso    = "avviso"
 )
 
@@ -34,6 +36,15 @@ func principalKey(name string) string {
 func applicationHolder(idA2A string) string   { return "APPLICATION:" + idA2A }
 func operatorHolder(principal string) string  { return "OPERATOR:" + principal }
 func pendenzaHolder(idA2A, idP string) string { return "PENDENZA:" + idA2A + "/" + idP }
+
+// holderOf is the holder of the application idA2A id or the operator id,
+// by kind.
+func holderOf(kind domain.PrincipalKind, id string) string {
+	if kind == domain.KindApplication {
+		return applicationHolder(id)
+	}
+	return operatorHolder(id)
+}
 
 // claim claims kind/id for holder. fresh reports that this call made the
 // claim (the caller releases it if its own write then fails). A claim held
@@ -72,33 +83,55 @@ func (h *Handler) release(ctx context.Context, actor Actor, kind, id, holder str
 	}
 }
 
-// withPrincipal runs write (the registration of holder under name) holding
-// the claim on name: a claim this call made is released again when write
-// fails, unless its append went unanswered (errUnconfirmed: the
-// registration may be stored, and the claim is then its only guard against
-// a replica whose read model has not applied it). write returns the
-// holder's former principal ("" for none) as its stream held it when the
-// successful append was decided, and that one is released when it is not
-// name. Not the read model's: two concurrent renames both read the same
-// former principal there (one of them replaced the other's new one, which
-// would stay claimed), and a lagging replica reads none.
-func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, holder string, write func() (res Result, former string, err error)) (Result, error) {
-	fresh, err := h.claim(ctx, actor, claimPrincipal, principalKey(name), holder)
+// withClaim runs write holding the claim on kind/id for holder: a claim
+// another holder has is ErrPrincipalInUse (for name, the identifier as the
+// caller gave it); a claim this call made is released again when write
+// fails, unless its append went unanswered (errUnconfirmed: the write may
+// be stored, and the claim is then its only guard against a replica whose
+// read model has not applied it). It passes write's answer on.
+func (h *Handler) withClaim(ctx context.Context, actor Actor, kind, id, holder, name string, write func() (res Result, former string, err error)) (Result, string, error) {
+	fresh, err := h.claim(ctx, actor, kind, id, holder)
 	if errors.Is(err, errTaken) {
-		return Result{}, fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
+		return Result{}, "", fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
 	}
 	if err != nil {
-		return Result{}, err
+		return Result{}, "", err
 	}
 	res, former, err := write()
+	if err != nil && fresh && !errors.Is(err, errUnconfirmed) {
+		h.release(ctx, actor, kind, id, holder)
+	}
+	return res, former, err
+}
+
+// withPrincipal runs write (the registration of holder under name) holding
+// the claim on name (see withClaim). write returns the holder's former
+// principal ("" for none) as its stream held it when the successful append
+// was decided, and that one is released when it is not name. Not the read
+// model's: two concurrent renames both read the same former principal
+// there (one of them replaced the other's new one, which would stay
+// claimed), and a lagging replica reads none.
+func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, holder string, write func() (res Result, former string, err error)) (Result, error) {
+	res, former, err := h.withClaim(ctx, actor, claimPrincipal, principalKey(name), holder, name, write)
 	if err != nil {
-		if fresh && !errors.Is(err, errUnconfirmed) {
-			h.release(ctx, actor, claimPrincipal, principalKey(name), holder)
-		}
 		return res, err
 	}
 	if former != "" && principalKey(former) != principalKey(name) {
 		h.release(ctx, actor, claimPrincipal, principalKey(former), holder)
 	}
 	return res, nil
+}
+
+// withAppID runs write (the registration of the application idA2A id or
+// the operator id, by kind) holding the claim on id as an X-APP-ID, when
+// the read model does not know that holder yet: two concurrent
+// registrations of an application and an operator under one new X-APP-ID
+// do not both succeed. A holder the read model knows has its X-APP-ID
+// already (the claim its registration made, or a registration older than
+// claims on X-APP-IDs, which appIDFree and ReadModel.LookupAppID decide).
+func (h *Handler) withAppID(ctx context.Context, actor Actor, kind domain.PrincipalKind, id string, write func() (res Result, former string, err error)) (Result, string, error) {
+	if h.registered(kind, id) {
+		return write()
+	}
+	return h.withClaim(ctx, actor, claimAppID, id, holderOf(kind, id), id, write)
 }

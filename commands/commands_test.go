@@ -470,6 +470,57 @@ func TestConcurrentRegistrationsOfOnePrincipal(t *testing.T) {
 	exactlyOneWins(t, errs, commands.ErrPrincipalInUse)
 }
 
+// TestConcurrentRegistrationsOfOneAppID: of an application and an
+// operator registered at once that one new X-APP-ID would name (the
+// application's idA2A, the operator's principal; their principals differ),
+// exactly one succeeds and the other is 409. A replica whose read model
+// has not applied the winner refuses the other kind too.
+func TestConcurrentRegistrationsOfOneAppID(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	lagging := projections.New() // replica B: up to date before the writes below
+	if err := lagging.CatchUp(ctx, e.Store, logger); err != nil {
+		t.Fatal(err)
+	}
+	hB := commands.NewHandler(e.Store, lagging, logger)
+	putApp := func(h *commands.Handler, id string) error {
+		_, err := h.PutApplication(ctx, e.Admin, commands.PutApplication{IDA2A: id, Principal: id + "-app", Credentials: commands.Credentials{Enabled: true}})
+		return err
+	}
+	putOp := func(h *commands.Handler, principal string) error {
+		_, err := h.PutOperator(ctx, e.Admin, commands.PutOperator{Principal: principal, RagioneSociale: "x", Credentials: commands.Credentials{Enabled: true}})
+		return err
+	}
+	for round := range 5 {
+		name := fmt.Sprintf("shared%d", round)
+		errs := eventstoretest.Concurrently(2, func(i int) error {
+			if i == 0 {
+				return putApp(e.H, name)
+			}
+			return putOp(e.H, name)
+		})
+		exactlyOneWins(t, errs, commands.ErrPrincipalInUse)
+		// The loser again, on the lagging replica, which knows neither.
+		err := putOp(hB, name)
+		if errs[0] != nil {
+			err = putApp(hB, name)
+		}
+		if !errors.Is(err, commands.ErrPrincipalInUse) {
+			t.Fatalf("%s: the kind that lost, on a lagging replica: %v, want ErrPrincipalInUse", name, err)
+		}
+	}
+	e.Sync(t)
+	for round := range 5 {
+		name := fmt.Sprintf("shared%d", round)
+		_, isApp := e.Model.Application(name)
+		_, isOp := e.Model.Operator(name)
+		if isApp == isOp {
+			t.Fatalf("%s is an application: %v, an operator: %v; want exactly one", name, isApp, isOp)
+		}
+	}
+}
+
 // exactlyOneWins asserts that one of concurrent writes succeeded and every
 // other failed with loser.
 func exactlyOneWins(t *testing.T, errs []error, loser error) {

@@ -105,7 +105,9 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 		return Result{}, err
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, applicationHolder(c.IDA2A), func() (Result, string, error) {
-		return h.putApplication(ctx, actor, c, personalRole, grants, hash, keyHash)
+		return h.withAppID(ctx, actor, domain.KindApplication, c.IDA2A, func() (Result, string, error) {
+			return h.putApplication(ctx, actor, c, personalRole, grants, hash, keyHash)
+		})
 	})
 }
 
@@ -225,13 +227,16 @@ func sameGrant(a, b events.ApplicationAPIAuthorized) bool {
 
 // mayRegister is what registering an operator or an application asks
 // once the operation has decided (the actor's W right, and what the
-// operation adds): that the roles exist, that the principal is free for
-// the holder kind/id.
+// operation adds): that the roles exist, that the principal and the
+// X-APP-ID id are free for the holder kind/id.
 func (h *Handler) mayRegister(roles []string, principal string, kind domain.PrincipalKind, id string) error {
 	if err := h.checkRolesExist(roles); err != nil {
 		return err
 	}
-	return h.principalFree(principal, kind, id)
+	if err := h.principalFree(principal, kind, id); err != nil {
+		return err
+	}
+	return h.appIDFree(kind, id)
 }
 
 // principalFree fails with ErrPrincipalInUse when name belongs to another
@@ -247,6 +252,34 @@ func (h *Handler) principalFree(name string, kind domain.PrincipalKind, id strin
 		return fmt.Errorf("%w: %s (the same certificate subject as %s)", ErrPrincipalInUse, name, rec.Principal.Name)
 	}
 	return nil
+}
+
+// appIDFree fails with ErrPrincipalInUse when id, the X-APP-ID of a new
+// application (its idA2A) or operator (its principal), by kind, names
+// another principal already: one X-APP-ID names one principal, or the
+// one registered later would take the other's apikey authentication over.
+// A holder already registered keeps what it has (see withAppID): an
+// application and an operator of one X-APP-ID in a log written before
+// this refusal may both still be written.
+func (h *Handler) appIDFree(kind domain.PrincipalKind, id string) error {
+	if h.registered(kind, id) {
+		return nil
+	}
+	if rec, ok := h.model.LookupAppID(id); ok && !sameHolder(rec.Principal, kind, id) {
+		return fmt.Errorf("%w: %s (an X-APP-ID of another principal)", ErrPrincipalInUse, id)
+	}
+	return nil
+}
+
+// registered reports whether the read model holds the application idA2A
+// id or the operator id, by kind.
+func (h *Handler) registered(kind domain.PrincipalKind, id string) bool {
+	if kind == domain.KindApplication {
+		_, ok := h.model.Application(id)
+		return ok
+	}
+	_, ok := h.model.Operator(id)
+	return ok
 }
 
 // sameHolder reports whether p is the application idA2A id or the operator

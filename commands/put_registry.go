@@ -326,8 +326,10 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 		return Result{}, err
 	}
 	return h.withPrincipal(ctx, actor, c.Principal, operatorHolder(c.Principal), func() (Result, string, error) {
-		res, err := h.putOperator(ctx, actor, c, personalRole, hash, keyHash)
-		return res, "", err // an operator's principal is its id: it has no former one
+		return h.withAppID(ctx, actor, domain.KindOperator, c.Principal, func() (Result, string, error) {
+			res, err := h.putOperator(ctx, actor, c, personalRole, hash, keyHash)
+			return res, "", err // an operator's principal is its id: it has no former one
+		})
 	})
 }
 

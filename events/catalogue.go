@@ -20,7 +20,9 @@ import (
 // IdentifierClaimed records that an identifier that must be unique across
 // aggregates is held by one of them: a principal (Kind "principal", ID its
 // canonical key: a certificate subject in canonical DN form, any other name
-// as it is; held by "APPLICATION:<idA2A>" or "OPERATOR:<principal>") or a
+// as it is; held by "APPLICATION:<idA2A>" or "OPERATOR:<principal>"), an
+// X-APP-ID of apikey authentication (Kind "appid", ID an application's
+// idA2A or an operator's principal as it is; the same holders), or a
 // notice number (Kind "avviso", ID "<idDominio>/<numeroAvviso>"; held by
 // "PENDENZA:<idA2A>/<idPendenza>"). An identifier's claims form their own
 // stream, appended with an expected version, so that of two concurrent

@@ -39,6 +39,7 @@ type Application struct {
 	PasswordHash string         `json:"-"`
 	APIKeyHash   string         `json:"-"`
 	Position     events.Position
+	Registered   events.Position // the event that registered it (see lookupAppID)
 	Personal     events.PersonalRole
 	Fields       events.ApplicationFields // GovPay's, for reads
 }
@@ -75,6 +76,7 @@ type Operator struct {
 	PasswordHash   string `json:"-"`
 	APIKeyHash     string `json:"-"`
 	Position       events.Position
+	Registered     events.Position // the event that registered it (see lookupAppID)
 	Personal       events.PersonalRole
 }
 
@@ -122,13 +124,21 @@ func (p *principals) defineRole(e events.RoleDefined, pos events.Position) error
 }
 
 func (p *principals) putOperator(e events.OperatorRegistered, pos events.Position) error {
+	return p.putOperatorSince(e, pos, pos)
+}
+
+// putOperatorSince is putOperator for an operator registered at
+// registered when it is new (a snapshot's); one already stored keeps its
+// own registration.
+func (p *principals) putOperatorSince(e events.OperatorRegistered, registered, pos events.Position) error {
 	op := &Operator{Principal: e.Principal, RagioneSociale: e.RagioneSociale, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
-		Personal: e.PersonalRole}
+		Registered: registered, Personal: e.PersonalRole}
 	if err := checkOperator(e); err != nil {
 		return err
 	}
 	if old, ok := p.ops.get(e.Principal); ok {
+		op.Registered = old.Registered
 		p.unhold(old.Principal, old.Roles)
 		if op.PasswordHash == "" {
 			op.PasswordHash = old.PasswordHash
@@ -144,13 +154,21 @@ func (p *principals) putOperator(e events.OperatorRegistered, pos events.Positio
 }
 
 func (p *principals) putApplication(e events.ApplicationRegistered, pos events.Position) error {
+	return p.putApplicationSince(e, pos, pos)
+}
+
+// putApplicationSince is putApplication for an application registered at
+// registered when it is new (a snapshot's); one already stored keeps its
+// own registration.
+func (p *principals) putApplicationSince(e events.ApplicationRegistered, registered, pos events.Position) error {
 	app := &Application{IDA2A: e.IDA2A, Principal: e.Principal, Enabled: e.Enabled,
 		Roles: append([]string(nil), e.Roles...), PasswordHash: e.PasswordHash, APIKeyHash: e.APIKeyHash, Position: pos,
-		Personal: e.PersonalRole, Fields: e.ApplicationFields}
+		Registered: registered, Personal: e.PersonalRole, Fields: e.ApplicationFields}
 	if err := checkApplication(e); err != nil {
 		return err
 	}
 	if old, ok := p.apps.get(e.IDA2A); ok {
+		app.Registered = old.Registered
 		p.unhold(old.Principal, old.Roles)
 		app.Grants = old.Grants
 		if app.PasswordHash == "" && old.Principal == app.Principal {
@@ -496,7 +514,10 @@ func (m *ReadModel) AuthenticateWithPosition(gate Gate, from string, kind Creden
 }
 
 // LookupAppID returns the principal an X-APP-ID names: the application
-// idA2A, else the operator whose principal it is.
+// idA2A or the operator whose principal it is. The commands register no
+// application and operator under one X-APP-ID (ErrPrincipalInUse); of two
+// that a log written before they were refused holds, the one registered
+// first is named, as the refusal would have decided.
 func (m *ReadModel) LookupAppID(id string) (*PrincipalRecord, bool) {
 	rec, _, ok := m.lookupAppID(id)
 	return rec, ok
@@ -506,9 +527,12 @@ func (m *ReadModel) LookupAppID(id string) (*PrincipalRecord, bool) {
 func (m *ReadModel) lookupAppID(id string) (rec *PrincipalRecord, pos events.Position, ok bool) {
 	pos = m.read(func() {
 		rec, ok = nil, false
-		if app, found := m.principals.apps.get(id); found {
+		app, isApp := m.principals.apps.get(id)
+		op, isOp := m.principals.ops.get(id)
+		switch {
+		case isApp && (!isOp || app.Registered < op.Registered):
 			rec, ok = m.principals.byName.get(app.Principal)
-		} else if op, found := m.principals.ops.get(id); found {
+		case isOp:
 			rec, ok = m.principals.byName.get(op.Principal)
 		}
 	})

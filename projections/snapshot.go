@@ -46,7 +46,10 @@ import (
 // event time (LatestAt), which names a snapshot in the history. Version 8
 // keeps the id of the last event applied (LastID), which tells whether
 // the log the snapshot is loaded against is the one it was taken from.
-const SnapshotVersion uint32 = 8
+// Version 9 keeps when each application and operator was registered
+// (Registered), which decides an X-APP-ID that names both: a version 8
+// file would read as all registered at 0.
+const SnapshotVersion uint32 = 9
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"
@@ -109,6 +112,7 @@ type snapApp struct {
 	Roles                          []string
 	Grants                         []snapGrant
 	Position                       events.Position
+	Registered                     events.Position
 	APIKeyHash                     string                   // absent from older snapshots: no key
 	Personal                       events.PersonalRole      // absent from older snapshots: none
 	Fields                         events.ApplicationFields // absent from older snapshots: none
@@ -155,7 +159,7 @@ func (m *ReadModel) state() (*snapshotState, error) {
 	sort.Slice(st.Operators, func(i, j int) bool { return st.Operators[i].Principal < st.Operators[j].Principal })
 	p.apps.each(func(_ string, a *Application) bool {
 		sa := snapApp{IDA2A: a.IDA2A, Principal: a.Principal, PasswordHash: a.PasswordHash, Enabled: a.Enabled,
-			Roles: a.Roles, Position: a.Position, APIKeyHash: a.APIKeyHash, Personal: a.Personal, Fields: a.Fields}
+			Roles: a.Roles, Position: a.Position, Registered: a.Registered, APIKeyHash: a.APIKeyHash, Personal: a.Personal, Fields: a.Fields}
 		for _, g := range a.Grants {
 			sa.Grants = append(sa.Grants, snapGrant{API: g.API.String(), Domini: g.Domini.List(), Units: g.Domini.Units(), Tipi: g.Tipi.List()})
 		}
@@ -233,14 +237,14 @@ func fromState(st *snapshotState) (*ReadModel, error) {
 		e := events.OperatorRegistered{Principal: op.Principal, RagioneSociale: op.RagioneSociale,
 			PasswordHash: op.PasswordHash, APIKeyHash: op.APIKeyHash, Enabled: op.Enabled, Roles: op.Roles,
 			PersonalRole: op.Personal}
-		if err := p.putOperator(e, op.Position); err != nil {
+		if err := p.putOperatorSince(e, op.Registered, op.Position); err != nil {
 			return nil, fmt.Errorf("operator %s: %w", op.Principal, err)
 		}
 	}
 	for _, sa := range st.Apps {
 		e := events.ApplicationRegistered{IDA2A: sa.IDA2A, Principal: sa.Principal, PasswordHash: sa.PasswordHash,
 			APIKeyHash: sa.APIKeyHash, Enabled: sa.Enabled, Roles: sa.Roles, PersonalRole: sa.Personal, ApplicationFields: sa.Fields}
-		if err := p.putApplication(e, sa.Position); err != nil {
+		if err := p.putApplicationSince(e, sa.Registered, sa.Position); err != nil {
 			return nil, fmt.Errorf("application %s: %w", sa.IDA2A, err)
 		}
 		for _, g := range sa.Grants {

@@ -573,3 +573,42 @@ func TestRestoreRebuildsConnectorIndexAsReplay(t *testing.T) {
 		t.Error("the shared connector's password is not known after the restore")
 	}
 }
+
+// TestAppIDOfAnApplicationAndAnOperator: a log written before the
+// commands refused it may hold an application and an operator that one
+// X-APP-ID names. The one registered first answers the X-APP-ID, in either
+// order, however often the other was written since, and after a snapshot
+// (which restores operators before applications) as after the replay.
+func TestAppIDOfAnApplicationAndAnOperator(t *testing.T) {
+	appKey, opKey := mustHash(t, "app-key-0123456789"), mustHash(t, "op-key-0123456789")
+	app := events.ApplicationRegistered{IDA2A: "x", Principal: "x-app", APIKeyHash: appKey, Enabled: true, Roles: []string{}}
+	op := events.OperatorRegistered{Principal: "x", RagioneSociale: "Op", APIKeyHash: opKey, Enabled: true, Roles: []string{}}
+	for _, tc := range []struct {
+		name string
+		log  [][]events.Event
+		want domain.PrincipalKind
+		key  string
+	}{
+		{"operator_first", [][]events.Event{{op}, {app}, {events.ApplicationUpdated(app)}}, domain.KindOperator, "op-key-0123456789"},
+		{"application_first", [][]events.Event{{app}, {op}, {events.OperatorUpdated(op)}}, domain.KindApplication, "app-key-0123456789"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New()
+			feedAll(t, m, tc.log, 0, len(tc.log))
+			loaded := restored(t, m)
+			assertSameModels(t, loaded, m)
+			for name, model := range map[string]*ReadModel{"replay": m, "snapshot": loaded} {
+				rec, ok := model.LookupAppID("x")
+				if !ok || rec.Principal.Kind != tc.want {
+					t.Fatalf("%s: X-APP-ID x names %+v (%v), want the %v registered first", name, rec, ok, tc.want)
+				}
+				for _, key := range []string{"app-key-0123456789", "op-key-0123456789"} {
+					_, err := model.AuthenticateAs(nil, "", CredentialAPIKey, "x", key)
+					if (key == tc.key) != (err == nil) {
+						t.Fatalf("%s: apikey x with %s: %v", name, key, err)
+					}
+				}
+			}
+		})
+	}
+}
