@@ -785,6 +785,9 @@ func TestAuditPointsOfHistoryTheLogDoesNotHold(t *testing.T) {
 		{"time_before_the_first_event_refused", "data", "2000-01-01T00:00:00Z", 400, false,
 			"data 2000-01-01T00:00:00Z is before the log's first event (" + first.Format(time.RFC3339Nano) + ")"},
 		{"time_just_before_the_first_event_refused", "data", first.Add(-time.Nanosecond).Format(time.RFC3339Nano), 400, false, "is before the log's first event"},
+		// time.Time's zero instant is a time like any other, not "no time".
+		{"zero_time_refused", "data", "0001-01-01T00:00:00Z", 400, false,
+			"data 0001-01-01T00:00:00Z is before the log's first event (" + first.Format(time.RFC3339Nano) + ")"},
 		{"time_of_the_first_event_answered", "data", first.Format(time.RFC3339Nano), 200, true, ""},
 		{"time_after_the_end_answered", "data", time.Now().Add(time.Hour).UTC().Format(time.RFC3339), 200, false, ""},
 	} {

@@ -153,7 +153,7 @@ func untilOf(pos *uint64, data string) (projections.Until, error) {
 		if err != nil {
 			return u, syntaxError("data must be an RFC 3339 time")
 		}
-		u.Time = t
+		u = u.At(t)
 	}
 	return u, nil
 }

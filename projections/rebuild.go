@@ -16,19 +16,33 @@ type Until struct {
 	Position events.Position
 	// Time, when not zero, stops before the first commit appended after it.
 	Time time.Time
+	// timeSet: Time was given with At, time.Time's zero instant included.
+	timeSet bool
 }
 
+// At returns u stopping at t too. Any instant t is a time to stop at, the
+// zero one (0001-01-01T00:00:00Z) included, which the field Time alone
+// would read as no time at all, and so the log's end: an input that names
+// it is a time before the log's first event (CheckPoint).
+func (u Until) At(t time.Time) Until {
+	u.Time, u.timeSet = t, true
+	return u
+}
+
+// hasTime reports whether u stops at a time.
+func (u Until) hasTime() bool { return u.timeSet || !u.Time.IsZero() }
+
 // IsEnd reports whether u is the log's end.
-func (u Until) IsEnd() bool { return u.Position == 0 && u.Time.IsZero() }
+func (u Until) IsEnd() bool { return u.Position == 0 && !u.hasTime() }
 
 // String describes u for humans.
 func (u Until) String() string {
 	switch {
-	case u.Position != 0 && !u.Time.IsZero():
+	case u.Position != 0 && u.hasTime():
 		return fmt.Sprintf("position %d and %s", u.Position, u.Time.Format(time.RFC3339))
 	case u.Position != 0:
 		return fmt.Sprintf("position %d", u.Position)
-	case !u.Time.IsZero():
+	case u.hasTime():
 		return u.Time.Format(time.RFC3339Nano)
 	}
 	return "end of the log"
@@ -87,7 +101,7 @@ func CheckPoint(ctx context.Context, store events.LogReader, u Until) error {
 	if u.Position > last {
 		return &PointError{Position: u.Position, Last: last}
 	}
-	if u.Time.IsZero() {
+	if !u.hasTime() {
 		return nil
 	}
 	var first time.Time
@@ -151,7 +165,7 @@ func RebuildFrom(ctx context.Context, store events.LogReader, m *ReadModel, u Un
 		if u.Position != 0 && env.Position > u.Position {
 			return errReached
 		}
-		if !u.Time.IsZero() && env.Index == 0 && env.Time.After(u.Time) {
+		if u.hasTime() && env.Index == 0 && env.Time.After(u.Time) {
 			stopAt = env.Position
 		}
 		if stopAt != 0 && env.Position >= stopAt {

@@ -428,7 +428,7 @@ func (m *ReadModel) SameLog(ctx context.Context, r events.Reader) error {
 func SnapshotAtOrBefore(dir string, u Until, last events.Position) (*ReadModel, error) {
 	for _, e := range history(filepath.Join(dir, HistoryDir)) {
 		if e.position > last || (u.Position != 0 && e.position > u.Position) ||
-			(!u.Time.IsZero() && e.latestAt > u.Time.UnixNano()) {
+			(u.hasTime() && time.Unix(0, e.latestAt).After(u.Time)) {
 			continue
 		}
 		if m, err := loadSnapshotFile(filepath.Join(dir, HistoryDir, e.name)); err == nil {

@@ -144,7 +144,7 @@ func (p *pointFlags) until() (projections.Until, error) {
 		if err != nil {
 			return u, usageErrorf("--at %q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", p.at)
 		}
-		u.Time = t
+		u = u.At(t)
 	}
 	return u, nil
 }

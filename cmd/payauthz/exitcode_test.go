@@ -42,6 +42,8 @@ func TestExitCodes(t *testing.T) {
 		{"what_can_last_position_accepted", []string{"audit", "what-can", dd, "--principal", "app1", "--position", pos(uint64(l.last))}, 0, ""},
 		{"explain_at_before_start", append(explain, "--at", "2000-01-01T00:00:00Z"), exitUsage, "is before the log's first event"},
 		{"replay_at_before_start", []string{"replay", dd, "--at", "2000-01-01T00:00:00Z"}, exitUsage, "is before the log's first event"},
+		{"explain_at_zero_time", append(explain, "--at", "0001-01-01T00:00:00Z"), exitUsage, "--at 0001-01-01T00:00:00Z is before the log's first event"},
+		{"what_can_at_zero_time", []string{"audit", "what-can", dd, "--principal", "app1", "--at", "0001-01-01T00:00:00Z"}, exitUsage, "is before the log's first event"},
 		{"replay_to_last_accepted", []string{"replay", dd, "--to", pos(uint64(l.last))}, 0, ""},
 		{"explain_at_now_accepted", append(explain, "--at", time.Now().Add(time.Minute).UTC().Format(time.RFC3339)), 0, ""},
 		{"explain_extra_argument_usage", append(explain, "extra"), exitUsage, `unknown command "extra"`},
