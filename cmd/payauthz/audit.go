@@ -130,14 +130,24 @@ func (s lockedStore) Close() error {
 type pointFlags struct {
 	position uint64
 	at       string
+	// positionGiven: the position flag (positionFlag) was given, 0 too.
+	positionGiven func() bool
+	positionFlag  string
 }
 
 func (p *pointFlags) bind(fs *pflag.FlagSet, positionFlag string) {
-	fs.Uint64Var(&p.position, positionFlag, 0, "log position to stop at (inclusive)")
+	fs.Uint64Var(&p.position, positionFlag, 0, "log position to stop at (inclusive), from 1")
 	fs.StringVar(&p.at, "at", "", "time to stop at, RFC 3339 (the last commit appended at or before it)")
+	p.positionFlag = positionFlag
+	p.positionGiven = func() bool { return fs.Changed(positionFlag) }
 }
 
 func (p *pointFlags) until() (projections.Until, error) {
+	if p.position == 0 && p.positionGiven() {
+		// Positions start at 1; 0 would be read as no position, the
+		// end of the log (the Backoffice refuses posizione=0 alike).
+		return projections.Until{}, usageErrorf("--%s 0: a log position is a whole number from 1 (leave it out for the end of the log)", p.positionFlag)
+	}
 	u := projections.Until{Position: events.Position(p.position)}
 	if p.at != "" {
 		t, err := time.Parse(time.RFC3339Nano, p.at)
