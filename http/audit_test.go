@@ -385,6 +385,10 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_write_incasso_missing_entity_422", "POST", bo + "/incassi/99999999999", incasso, opts(asAdmin()), pq(adminUser, B, bof, "write-incasso", audit.Resource{IDDominio: "99999999999"})},
 		{"bo_patch_profilo_application_403", "PATCH", bo + "/profilo", newPassword, opts(as("appA")), pq("appA", B, bof, "patch-profilo", res)},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
+		// A principal without a password (a certificate's operator) or
+		// without an API key cannot pass basic or apikey, whatever it sends.
+		{"bo_profile_certificate_operator_via_basic", "GET", bo + "/profilo", nil, opts(asBasic(opSSL, pw)), pq(opSSL, B, bof, "profilo", res)},
+		{"pe_list_apikey_without_a_key", "GET", "/pendenze/rs/apikey/v2/pendenze", nil, opts(asAPIKey("appA", "any-key-0123456789")), pq("appA", domain.AuthAPIKey, pen, "list", res)},
 		// last: opRO sets its password (to the same one)
 		{"bo_patch_profilo_without_password_422", "PATCH", "/backoffice/rs/ssl/v1/profilo", newPassword, opts(asCert(opSSLCert)), pq(opSSL, domain.AuthSSL, bof, "patch-profilo", res)},
 		{"bo_patch_profilo_password", "PATCH", bo + "/profilo", newPassword, opts(as("opRO")), pq("opRO", B, bof, "patch-profilo", res)},
@@ -445,6 +449,20 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	}
 	if outcomes["allow"] == 0 || outcomes["deny"] == 0 || outcomes["not-found"] == 0 || outcomes["unauthenticated"] == 0 || outcomes["unprocessable"] == 0 {
 		t.Fatalf("the matrix must exercise every outcome: %v", outcomes)
+	}
+	// Who-can asks about each principal through the credential it has:
+	// the certificate's operator, which has no password, through ssl.
+	who, err := audit.WhoCan(w.model, bof, "profilo", res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range who.Holders {
+		if h.Principal == opSSL && h.Auth != domain.AuthSSL.String() {
+			t.Fatalf("who-can lists %s through %s, which it cannot pass", opSSL, h.Auth)
+		}
+	}
+	if !hasHolder(*who, opSSL) {
+		t.Fatalf("who-can does not list %s: %+v", opSSL, who.Holders)
 	}
 }
 

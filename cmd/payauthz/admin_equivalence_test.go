@@ -110,20 +110,17 @@ protezione:
 
 // supplySecrets adds to an export the secrets it omits, as whoever applies
 // it supplies them: the protection cannot be enabled without its captcha
-// secret, and an operator that has a password gets one (whether it has
-// one decides PATCH /profilo; the decisions assume valid credentials
-// otherwise).
+// secret, and the credentials of its principals (supplyCredentials).
 func supplySecrets(t *testing.T, exported string, m *projections.ReadModel) string {
 	t.Helper()
 	var doc struct {
-		Rest       map[string]any   `yaml:",inline"`
-		Operatori  []map[string]any `yaml:"operatori"`
+		Rest       map[string]any `yaml:",inline"`
 		Protezione struct {
 			Rest    map[string]any `yaml:",inline"`
 			Captcha map[string]any `yaml:"captcha"`
 		} `yaml:"protezione"`
 	}
-	if err := yaml.Unmarshal([]byte(exported), &doc); err != nil {
+	if err := yaml.Unmarshal([]byte(supplyCredentials(t, exported, m)), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Protezione.Captcha == nil {
@@ -131,13 +128,53 @@ func supplySecrets(t *testing.T, exported string, m *projections.ReadModel) stri
 	}
 	doc.Protezione.Captcha["secretKey"] = "captcha-secret-1"
 	passwords := 0
-	for _, op := range doc.Operatori {
-		if o, ok := m.Operator(fmt.Sprint(op["principal"])); ok && o.PasswordHash != "" {
-			op["password"], passwords = "restored-password-1", passwords+1
+	for _, op := range doc.Rest["operatori"].([]any) {
+		if _, ok := op.(map[string]any)["password"]; ok {
+			passwords++
 		}
 	}
 	if passwords < 3 {
 		t.Fatalf("%d operators with a password in the export:\n%s", passwords, exported)
+	}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// supplyCredentials gives each operator and application of an export that
+// has a password or an API key in m (the deployment exported) one, as
+// whoever applies it supplies them: whether a principal has one decides
+// whether it can authenticate with basic or apikey at all, and PATCH
+// /profilo (the decisions assume the secrets valid).
+func supplyCredentials(t *testing.T, exported string, m *projections.ReadModel) string {
+	t.Helper()
+	var doc struct {
+		Rest         map[string]any   `yaml:",inline"`
+		Operatori    []map[string]any `yaml:"operatori,omitempty"`
+		Applicazioni []map[string]any `yaml:"applicazioni,omitempty"`
+	}
+	if err := yaml.Unmarshal([]byte(exported), &doc); err != nil {
+		t.Fatal(err)
+	}
+	give := func(entry map[string]any, password, apiKey string) {
+		if password != "" {
+			entry["password"] = "restored-password-1"
+		}
+		if apiKey != "" {
+			entry["apiKey"] = "restored-api-key-0123456789"
+		}
+	}
+	for _, op := range doc.Operatori {
+		if o, ok := m.Operator(fmt.Sprint(op["principal"])); ok {
+			give(op, o.PasswordHash, o.APIKeyHash)
+		}
+	}
+	for _, app := range doc.Applicazioni {
+		if a, ok := m.Application(fmt.Sprint(app["idA2A"])); ok {
+			give(app, a.PasswordHash, a.APIKeyHash)
+		}
 	}
 	b, err := yaml.Marshal(doc)
 	if err != nil {

@@ -191,7 +191,7 @@ func TestAdminCLI(t *testing.T) {
 	}
 	b := startAdminService(t, cfg, "b")
 	exp := filepath.Join(t.TempDir(), "exported.yaml")
-	if err := os.WriteFile(exp, []byte(exported), 0o600); err != nil {
+	if err := os.WriteFile(exp, []byte(supplyCredentials(t, exported, liveModel(t, a.data))), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if out := admin("--context", "b", "apply", "-f", exp); !strings.Contains(out, "0 failed") {

@@ -149,7 +149,9 @@ func (e *Explanation) Allowed() bool { return e.Outcome == OutcomeAllow }
 // the HTTP layer checks in the same order: the {auth} accepted by the API,
 // the principal's resolution, entry into the API, then the operation's
 // domain decisions. Credentials are assumed valid (a password or a
-// certificate is not part of the log an auditor replays), and the captcha
+// certificate is not part of the log an auditor replays) when the
+// principal has one of the kind auth asks (a password for basic, an API
+// key for apikey: that is in the log), and the captcha
 // of the public Pagamento API is not evaluated. It returns ErrUnknownOperation
 // or ErrBadQuery for a query it cannot decide.
 func Explain(m *projections.ReadModel, q Query) (*Explanation, error) {
@@ -301,6 +303,11 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 		return domain.Principal{}, false
 	}
 	x.PrincipalPosition = uint64(rec.Position)
+	if why := noCredential(rec, auth); why != "" {
+		x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication, Detail: why})
+		x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, why
+		return domain.Principal{}, false
+	}
 	state := "enabled"
 	if !rec.Principal.Enabled {
 		state = "disabled"
@@ -309,6 +316,21 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 		Detail: fmt.Sprintf("registered %s (%s), shaped by the event at position %d; credentials assumed valid",
 			strings.ToLower(rec.Principal.Kind.String()), state, rec.Position)})
 	return rec.Principal, true
+}
+
+// noCredential says why rec can never pass auth's check, "" when it may:
+// basic needs a password, apikey an API key, and whether the principal
+// has one is in the log (their hashes), though the secrets are not (those
+// are assumed valid). The service answers such a caller 401 whatever it
+// presents (projections.ReadModel.AuthenticateWithPosition).
+func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) string {
+	switch {
+	case auth == domain.AuthBasic && rec.PasswordHash == "":
+		return "registered without a password: basic authentication cannot succeed (401)"
+	case auth == domain.AuthAPIKey && rec.APIKeyHash == "":
+		return "registered without an API key: apikey authentication cannot succeed (401)"
+	}
+	return ""
 }
 
 // evidence lists the principal's roles (Backoffice) or its grant on the

@@ -3,6 +3,7 @@ package audit_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"testing"
@@ -481,5 +482,44 @@ func TestWhoCanNamesTheCitizensOfAPaymentAndANotice(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWhoCanAsksThroughTheCredentialAPrincipalHas: basic needs a password
+// and apikey an API key (without one the service answers 401 whatever is
+// sent: explain says unauthenticated); who-can lists each operator
+// through the credential it has, and not one that has none.
+func TestWhoCanAsksThroughTheCredentialAPrincipalHas(t *testing.T) {
+	h := newHistory(t)
+	const certificate, fiscalCode = "CN=op-ssl,O=Ente,C=IT", "RSSMRA80A01H501U"
+	for _, op := range []struct {
+		name             string
+		password, apiKey *string
+	}{
+		{"opPassword", ptr("op-password-1"), nil}, {certificate, nil, nil}, {fiscalCode, nil, nil},
+		{"opKey", nil, ptr("op-api-key-0123456789")}, {"opNone", nil, nil},
+	} {
+		h.do(t, func(ctx context.Context) (commands.Result, error) {
+			return h.H.PutOperator(ctx, h.Admin, commands.PutOperator{Principal: op.name, RagioneSociale: "Ufficio",
+				Credentials: commands.Credentials{Password: op.password, APIKey: op.apiKey, Enabled: true, Roles: []string{commands.AdminRole}}})
+		})
+	}
+	res, err := audit.WhoCan(h.Model, domain.APIBackoffice, "profilo", audit.Resource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, hd := range res.Holders {
+		got[hd.Principal] = hd.Auth
+	}
+	want := map[string]string{"admin": "basic", "opPassword": "basic", certificate: "ssl", fiscalCode: "spid", "opKey": "apikey"}
+	if !maps.Equal(got, want) {
+		t.Fatalf("who-can lists %v, want %v", got, want)
+	}
+	for _, q := range []audit.Query{{Principal: "opNone"}, {Principal: certificate}, {Principal: "opPassword", Auth: domain.AuthAPIKey}} {
+		q.API, q.Operation = domain.APIBackoffice, "profilo"
+		if x := explain(t, h.Model, q); x.Outcome != audit.OutcomeUnauthenticated {
+			t.Fatalf("%s via %s: %s/%s, want unauthenticated", q.Principal, q.Auth, x.Outcome, x.Rule)
+		}
 	}
 }

@@ -40,6 +40,11 @@ func TestAnswersAgreeWithTheirPosition(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
+			// Basic needs a password to pass (explain: unauthenticated without).
+			passwordHash, err := domain.HashPassword("app-password-1")
+			if err != nil {
+				t.Fatal(err)
+			}
 			m := projections.New()
 			pos := events.Position(0)
 			commit := func(evs ...events.Event) {
@@ -50,7 +55,7 @@ func TestAnswersAgreeWithTheirPosition(t *testing.T) {
 			}
 			grant := events.ApplicationAPIAuthorized{IDA2A: "app", API: "PENDENZE", Domini: []string{d1}, TipiPendenza: []string{"*"}}
 			revoke := events.ApplicationAPIRevoked{IDA2A: "app", API: "PENDENZE"}
-			commit(events.ApplicationRegistered{IDA2A: "app", Principal: "app", Enabled: true, Roles: []string{}},
+			commit(events.ApplicationRegistered{IDA2A: "app", Principal: "app", Enabled: true, Roles: []string{}, PasswordHash: passwordHash},
 				events.CreditorEntityRegistered{IDDominio: d1, RagioneSociale: "E", Enabled: true},
 				events.PendenzaTypeRegistered{IDTipoPendenza: t1, Descrizione: "T", Enabled: true},
 				events.PendenzaCreated{IDA2A: "app", IDPendenza: "P1", IDDominio: d1, IDTipoPendenza: t1, Causale: "c", AmountCents: 1,

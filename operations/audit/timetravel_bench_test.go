@@ -40,10 +40,15 @@ func BenchmarkTimeTravel(b *testing.B) {
 		events.Record{Event: events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tassa rifiuti", Enabled: true}}); err != nil {
 		b.Fatal(err)
 	}
+	// Basic needs a password to pass: one hash serves every application.
+	hash, err := domain.HashPassword("bench-password-1")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for i := range 1000 {
 		id := fmt.Sprintf("app%05d", i)
 		if _, err := s.Append(ctx, events.StreamApplicazione+id, events.ExpectNoStream(),
-			events.Record{Event: events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}}},
+			events.Record{Event: events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}, PasswordHash: hash}},
 			events.Record{Event: events.ApplicationAPIAuthorized{IDA2A: id, API: "PENDENZE", Domini: []string{fmt.Sprintf("%011d", i%100)},
 				TipiPendenza: []string{"*"}}}); err != nil {
 			b.Fatal(err)

@@ -31,8 +31,8 @@ type WhoCanResult struct {
 const anyCitizen = "*"
 
 // WhoCan returns every principal of m allowed to do the operation on the
-// resource: each registered application and operator (through any auth
-// type the API accepts; credentials assumed valid), and on the Pagamento
+// resource: each registered application and operator (through the
+// credential it has, Credential; its secret assumed valid), and on the Pagamento
 // API a citizen (each the resource names: the payer of the named pendenza
 // or of the notice's, the payers of a payment's items and its remitter;
 // and any citizen) and an anonymous caller. Each holder carries the roles or grant that cover the
@@ -113,16 +113,21 @@ func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource)
 		res.Holders = append(res.Holders, h)
 		return nil
 	}
+	registered := func(name string, kind domain.PrincipalKind) error {
+		rec, ok := m.Lookup(name)
+		if !ok || rec.Principal.Kind != kind {
+			return nil // an operator's name that resolves to an application, listed with them
+		}
+		as, auth, _ := Credential(m, rec)
+		return try(as, auth)
+	}
 	for _, app := range m.Applications() {
-		if err := try(app.Principal, domain.AuthBasic); err != nil {
+		if err := registered(app.Principal, domain.KindApplication); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range m.Operators() {
-		if rec, ok := m.Lookup(o.Principal); ok && rec.Principal.Kind != domain.KindOperator {
-			continue // the name resolves to an application, listed above
-		}
-		if err := try(o.Principal, domain.AuthBasic); err != nil {
+		if err := registered(o.Principal, domain.KindOperator); err != nil {
 			return nil, err
 		}
 	}
@@ -140,6 +145,35 @@ func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource)
 		}
 	}
 	return res, nil
+}
+
+// Credential is how the registered principal of rec authenticates, for
+// the questions that ask about it as a caller (who-can, what-can): by its
+// name with basic when it has a password; else with ssl when its name is
+// the certificate subject it is found by; else with spid when its name is
+// the fiscal code the identity proxy names it by; else with apikey, named as
+// X-APP-ID names it (an application's idA2A, an operator's principal),
+// when it has an API key. ok is false for a principal with none of them:
+// it is asked with basic, which it cannot pass (Explain: unauthenticated).
+func Credential(m *projections.ReadModel, rec *projections.PrincipalRecord) (name string, auth domain.AuthType, ok bool) {
+	p := rec.Principal
+	if rec.PasswordHash != "" {
+		return p.Name, domain.AuthBasic, true
+	}
+	if byDN, found := m.LookupDN(p.Name); found && byDN.Principal.Name == p.Name {
+		return p.Name, domain.AuthSSL, true
+	}
+	if code, isCode := domain.ParseCitizen(p.Name); isCode && code == p.Name {
+		return p.Name, domain.AuthSPID, true // the identity proxy's fiscal code
+	}
+	id := p.Name
+	if p.Kind == domain.KindApplication {
+		id = p.IDA2A
+	}
+	if byID, found := m.LookupAppID(id); found && byID.Principal.Name == p.Name && rec.APIKeyHash != "" {
+		return id, domain.AuthAPIKey, true
+	}
+	return p.Name, domain.AuthBasic, false
 }
 
 // namedCitizens are the fiscal codes a Pagamento resource names, each

@@ -40,9 +40,14 @@ func BenchmarkWhatCan(b *testing.B) {
 		apply(events.CreditorEntityRegistered{IDDominio: fmt.Sprintf("%011d", i), RagioneSociale: "Comune", Enabled: true})
 	}
 	apply(events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Descrizione: "Tari", Enabled: true})
+	// Basic needs a password to pass: one hash serves every principal.
+	hash, err := domain.HashPassword("bench-password-1")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for i := range 1000 {
 		id := fmt.Sprintf("app%05d", i)
-		apply(events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}})
+		apply(events.ApplicationRegistered{IDA2A: id, Principal: id, Enabled: true, Roles: []string{}, PasswordHash: hash})
 		apply(events.ApplicationAPIAuthorized{IDA2A: id, API: "PENDENZE", Domini: []string{fmt.Sprintf("%011d", i%100)}, TipiPendenza: []string{"*"}})
 	}
 	var tenth []string
@@ -50,7 +55,7 @@ func BenchmarkWhatCan(b *testing.B) {
 		tenth = append(tenth, fmt.Sprintf("%011d", i))
 	}
 	apply(events.RoleDefined{IDRuolo: "tenth", ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: tenth, TipiPendenza: []string{"*"}})
-	apply(events.OperatorRegistered{Principal: "auditor", RagioneSociale: "Ente", Enabled: true, Roles: []string{"tenth"}})
+	apply(events.OperatorRegistered{Principal: "auditor", RagioneSociale: "Ente", Enabled: true, Roles: []string{"tenth"}, PasswordHash: hash})
 	for i := range n {
 		apply(jetstreamtest.Event(i))
 	}

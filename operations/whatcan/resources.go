@@ -76,8 +76,9 @@ func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, b
 // principal name could act on, in creation order, starting after the
 // first after resources, deciding at most limit (0: all) of them. Each is
 // decided by the operation's own decision (audit.Operation.Decide), after
-// the gates the HTTP layer applies first (the basic auth accepted, the
-// principal's entry into the API). service and right name the Backoffice
+// the gates the HTTP layer applies first (a credential the principal has,
+// audit.Credential, whose auth the API accepts; the principal's entry into
+// the API). service and right name the Backoffice
 // right for BACKOFFICE/servizio (default Pendenze R; one that is none is
 // audit.ErrBadQuery). emit returning an
 // error stops the listing with it. A listing streams (emit writes as it
@@ -101,7 +102,8 @@ func Resources(m *projections.ReadModel, name string, api domain.API, operation,
 	if err != nil {
 		return nil, err
 	}
-	if domain.AcceptsAuth(api, domain.AuthBasic) != nil || domain.CanEnterAPI(p, api) != nil {
+	_, auth, authenticates := audit.Credential(m, rec)
+	if !authenticates || domain.AcceptsAuth(api, auth) != nil || domain.CanEnterAPI(p, api) != nil {
 		return page, nil // denied at the door: nothing
 	}
 	// decide takes the resources in creation order, skipping the first

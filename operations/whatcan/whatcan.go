@@ -63,8 +63,9 @@ type Result struct {
 }
 
 // WhatCan returns, for every operation of the catalogue on the APIs the
-// principal's kind may use, whether name (authenticating with basic;
-// credentials assumed valid) could perform it against m, over which
+// principal's kind may use, whether name (authenticating with the
+// credential it has, audit.Credential; its secret assumed valid) could
+// perform it against m, over which
 // entities × pendenza types and through which role or grant, with the
 // resources it owns. Each answer is Explain's decision on probes: the
 // whole scope ("*") first, then every entity × type pair the principal's
@@ -90,7 +91,9 @@ func whatCan(m *projections.ReadModel, name string) (*Result, error) {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownPrincipal, name)
 	}
 	p := rec.Principal
-	res := &Result{Principal: name, Kind: p.Kind.String(), Auth: domain.AuthBasic.String(), Capabilities: []Capability{}}
+	as, auth, _ := audit.Credential(m, rec)
+	who := caller{as, auth}
+	res := &Result{Principal: name, Kind: p.Kind.String(), Auth: auth.String(), Capabilities: []Capability{}}
 	domini, units, tipi := candidates(m, p)
 	for _, op := range audit.Catalogue() {
 		if op.API == domain.APINodo {
@@ -100,7 +103,7 @@ func whatCan(m *projections.ReadModel, name string) (*Result, error) {
 			for _, s := range domain.Services {
 				for _, right := range []string{"R", "W"} {
 					c := Capability{API: op.API.String(), Operation: op.Name, Service: s.String(), Right: right}
-					probe(m, name, op, &c, audit.Resource{Service: s.String(), Right: right}, domini, units, tipi)
+					probe(m, who, op, &c, audit.Resource{Service: s.String(), Right: right}, domini, units, tipi)
 					res.Capabilities = append(res.Capabilities, c)
 				}
 			}
@@ -118,7 +121,7 @@ func whatCan(m *projections.ReadModel, name string) (*Result, error) {
 		case p.Kind == domain.KindApplication:
 			base.IDA2A = p.IDA2A
 		}
-		probe(m, name, op, &c, base, domini, units, tipi)
+		probe(m, who, op, &c, base, domini, units, tipi)
 		res.Capabilities = append(res.Capabilities, c)
 	}
 	res.Owned = owned(m, p)
@@ -181,6 +184,13 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
+// caller is how the principal asked about authenticates
+// (audit.Credential): the name it presents and the auth type.
+type caller struct {
+	name string
+	auth domain.AuthType
+}
+
 // storedProbe names a stored resource of every kind, so that an operation
 // on one is asked about ("allowed to ask; it does not exist").
 func storedProbe(r audit.Resource) audit.Resource { return r.WithIDs(domain.Wildcard) }
@@ -200,8 +210,8 @@ func or(a, b string) string {
 // pendenza is missing may need more than acting on one (a role on every
 // entity, a grant of every type), and a stored pendenza of the place is
 // decided as the held one. It reports whether the answer is per resource.
-func ask(m *projections.ReadModel, name string, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
-	q := audit.Query{Principal: name, Auth: domain.AuthBasic, API: op.API, Operation: op.Name, Resource: r}
+func ask(m *projections.ReadModel, who caller, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
+	q := audit.Query{Principal: who.name, Auth: who.auth, API: op.API, Operation: op.Name, Resource: r}
 	k := &known{Model: m}
 	x, err := audit.ExplainOn(m, k, q)
 	stored := errors.Is(err, audit.ErrBadQuery)
@@ -231,11 +241,11 @@ const probeNotice = "000000000000000000"
 // probe fills c: the whole scope first, else each entity alone (what an
 // operation on the entity itself decides on, whatever its roles' types)
 // and each entity × type pair.
-func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capability, base audit.Resource, domini []string, units []domain.Place, tipi []string) {
+func probe(m *projections.ReadModel, who caller, op *audit.Operation, c *Capability, base audit.Resource, domini []string, units []domain.Place, tipi []string) {
 	c.Scope = []Scope{}
 	r := base
 	r.IDDominio, r.IDTipoPendenza = domain.Wildcard, domain.Wildcard
-	x, stored, err := ask(m, name, op, r)
+	x, stored, err := ask(m, who, op, r)
 	if err != nil {
 		c.Rule, c.Detail = "error", err.Error()
 		return
@@ -275,7 +285,7 @@ func probe(m *projections.ReadModel, name string, op *audit.Operation, c *Capabi
 			}
 			r := base
 			r.IDDominio, r.IDUnitaOperativa, r.IDTipoPendenza = pl.IDDominio, pl.IDUnita, t
-			x, s, err := ask(m, name, op, r)
+			x, s, err := ask(m, who, op, r)
 			if err != nil || !granted(x) {
 				continue
 			}
