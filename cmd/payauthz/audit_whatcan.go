@@ -33,6 +33,11 @@ every stored resource of that operation it could act on, one per line as decided
 			if principal == "" {
 				return usageErrorf("--principal is required")
 			}
+			if limit < 0 {
+				// 0 is every resource; a negative limit is none of
+				// Resources' (the Backoffice refuses limite below 1).
+				return usageErrorf("--limit %d: want 0 (all) or more", limit)
+			}
 			var api domain.API
 			var opName string
 			if resources != "" {

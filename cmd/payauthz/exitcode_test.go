@@ -62,6 +62,7 @@ func TestExitCodes(t *testing.T) {
 		{"what_can_bad_resources_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE"}, exitUsage, "want API/OPERATION"},
 		{"what_can_unknown_resources_operation_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE/fly"}, exitUsage, "fly"},
 		{"what_can_resources_bad_service_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "BACKOFFICE/servizio", "--servizio", "Pendenz"}, exitUsage, "Pendenz"},
+		{"what_can_resources_negative_limit_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE/read", "--limit", "-1"}, exitUsage, "--limit -1"},
 		{"what_can_resources_of_no_resource_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE/create"}, exitUsage, "acts on no stored"},
 		{"events_bad_format_usage", []string{"audit", "events", dd, "--format", "xml"}, exitUsage, "--format"},
 		{"events_unknown_type_usage", []string{"audit", "events", dd, "--type", "NoSuchEvent"}, exitUsage, "unknown event type"},
