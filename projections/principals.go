@@ -489,13 +489,12 @@ func (m *ReadModel) AuthenticateWithPosition(gate Gate, from string, kind Creden
 	)
 	switch kind {
 	case CredentialPassword:
-		if rec, pos, ok = m.LookupWithPosition(name); ok {
-			hash, cache = rec.PasswordHash, &rec.verified
-		}
+		rec, pos, ok = m.LookupWithPosition(name)
 	case CredentialAPIKey:
-		if rec, pos, ok = m.lookupAppID(name); ok {
-			hash, cache = rec.APIKeyHash, &rec.verifiedKey
-		}
+		rec, pos, ok = m.lookupAppID(name)
+	}
+	if ok {
+		hash, cache = rec.credential(kind)
 	}
 	if !ok || hash == "" {
 		if err := verifyDummy(gate, from, name, secret); err != nil {
@@ -511,6 +510,23 @@ func (m *ReadModel) AuthenticateWithPosition(gate Gate, from string, kind Creden
 		return rec, pos, nil
 	}
 	return nil, pos, ErrUnauthenticated
+}
+
+// credential is rec's hash of the secret of kind ("" when it has none) and
+// the cache of the last one verified.
+func (rec *PrincipalRecord) credential(kind CredentialKind) (hash string, cache *atomic.Pointer[[32]byte]) {
+	if kind == CredentialAPIKey {
+		return rec.APIKeyHash, &rec.verifiedKey
+	}
+	return rec.PasswordHash, &rec.verified
+}
+
+// HasCredential reports whether rec has a secret of kind: without one it
+// never authenticates with kind, whatever the caller presents
+// (AuthenticateWithPosition).
+func (rec *PrincipalRecord) HasCredential(kind CredentialKind) bool {
+	hash, _ := rec.credential(kind)
+	return hash != ""
 }
 
 // LookupAppID returns the principal an X-APP-ID names: the application

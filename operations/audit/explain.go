@@ -325,9 +325,9 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 // presents (projections.ReadModel.AuthenticateWithPosition).
 func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) string {
 	switch {
-	case auth == domain.AuthBasic && rec.PasswordHash == "":
+	case auth == domain.AuthBasic && !rec.HasCredential(projections.CredentialPassword):
 		return "registered without a password: basic authentication cannot succeed (401)"
-	case auth == domain.AuthAPIKey && rec.APIKeyHash == "":
+	case auth == domain.AuthAPIKey && !rec.HasCredential(projections.CredentialAPIKey):
 		return "registered without an API key: apikey authentication cannot succeed (401)"
 	}
 	return ""

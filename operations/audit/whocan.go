@@ -157,7 +157,7 @@ func whoCan(m *projections.ReadModel, api domain.API, op *Operation, r Resource)
 // it is asked with basic, which it cannot pass (Explain: unauthenticated).
 func Credential(m *projections.ReadModel, rec *projections.PrincipalRecord) (name string, auth domain.AuthType, ok bool) {
 	p := rec.Principal
-	if rec.PasswordHash != "" {
+	if rec.HasCredential(projections.CredentialPassword) {
 		return p.Name, domain.AuthBasic, true
 	}
 	if byDN, found := m.LookupDN(p.Name); found && byDN.Principal.Name == p.Name {
@@ -170,7 +170,7 @@ func Credential(m *projections.ReadModel, rec *projections.PrincipalRecord) (nam
 	if p.Kind == domain.KindApplication {
 		id = p.IDA2A
 	}
-	if byID, found := m.LookupAppID(id); found && byID.Principal.Name == p.Name && rec.APIKeyHash != "" {
+	if byID, found := m.LookupAppID(id); found && byID.Principal.Name == p.Name && rec.HasCredential(projections.CredentialAPIKey) {
 		return id, domain.AuthAPIKey, true
 	}
 	return p.Name, domain.AuthBasic, false
