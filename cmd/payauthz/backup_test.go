@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -334,6 +333,20 @@ func rewriteBackup(t *testing.T, from string, change func(i int, e *backupEvent)
 	return path
 }
 
+// backedUpLog is newAuditLog's log, its backup file and the backup's
+// events as read back.
+func backedUpLog(t *testing.T) (l *auditLog, file string, evs []backupEvent) {
+	t.Helper()
+	l = newAuditLog(t)
+	file = filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", l.dir, "--to", file)
+	_, evs, err := readBackup(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, file, evs
+}
+
 // TestRestoreFailureLeavesNoLog: a restore that fails part way leaves no
 // log in the data dir, neither the commits before the one it could not
 // restore nor an empty stream: a service started there would serve an
@@ -343,13 +356,7 @@ func rewriteBackup(t *testing.T, from string, change func(i int, e *backupEvent)
 // positions) only once the commits before it are written, which are then
 // removed. The good backup then restores into the same data dir.
 func TestRestoreFailureLeavesNoLog(t *testing.T) {
-	l := newAuditLog(t)
-	good := filepath.Join(t.TempDir(), "payauthz.backup")
-	mustRun(t, "backup", "--data-dir", l.dir, "--to", good)
-	_, evs, err := readBackup(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, good, evs := backedUpLog(t)
 	lastEvent := len(evs) - 1
 	for _, c := range []struct {
 		name, want string
@@ -430,12 +437,7 @@ func TestRestoreCutShortByACrash(t *testing.T) {
 
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	cmd := exec.Command(os.Args[0], "restore", "--from", file, "--data-dir", data)
-	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	rs := spawn(t, "restore", "--from", file, "--data-dir", data)
 	// Kill it as soon as it has written some of the log: a message block
 	// that is not empty.
 	deadline := time.Now().Add(20 * time.Second)
@@ -445,10 +447,10 @@ func TestRestoreCutShortByACrash(t *testing.T) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := rs.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Wait(); err == nil {
+	if err := rs.cmd.Wait(); err == nil {
 		t.Fatal("the restore completed before it was killed: a larger backup is needed")
 	}
 	if last := lastPosition(t, data); last == 0 || last >= 3000 {
@@ -461,24 +463,13 @@ func TestRestoreCutShortByACrash(t *testing.T) {
 		t.Errorf("backup of a restore cut short: %v, want a refusal naming the restore", err)
 	}
 	// So does the service.
-	srv := exec.Command(os.Args[0], "serve", "--data-dir", data, "--http-addr", freePort(t),
+	srv := spawn(t, "serve", "--data-dir", data, "--http-addr", freePort(t),
 		"--admin-password-file", adminPasswordFile(t, dir))
-	srv.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
-	stderr := &syncBuffer{}
-	srv.Stderr = stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
+	if !srv.exitsWithin(20 * time.Second) {
+		t.Fatalf("serve runs on a restore cut short:\n%s", srv.stderr)
 	}
-	t.Cleanup(func() { _ = srv.Process.Kill() })
-	done := make(chan error, 1)
-	go func() { done <- srv.Wait() }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(stderr.String(), "restore") {
-			t.Errorf("serve on a restore cut short: %v, want a refusal naming the restore\n%s", err, stderr)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve runs on a restore cut short:\n%s", stderr)
+	if srv.cmd.ProcessState.Success() || !strings.Contains(srv.stderr.String(), "restore") {
+		t.Errorf("serve on a restore cut short: %v, want a refusal naming the restore\n%s", srv.cmd.ProcessState, srv.stderr)
 	}
 
 	// Run again, the restore starts over and completes.
@@ -512,13 +503,7 @@ func logWritten(dir string) bool {
 // moved before an earlier one) would restore another log, with every
 // position in place. It is refused before anything is written.
 func TestRestoreRefusesABackupOutOfOrder(t *testing.T) {
-	l := newAuditLog(t)
-	good := filepath.Join(t.TempDir(), "payauthz.backup")
-	mustRun(t, "backup", "--data-dir", l.dir, "--to", good)
-	_, evs, err := readBackup(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, good, evs := backedUpLog(t)
 	pair := -1 // the first event of a commit of two or more
 	for i, e := range evs {
 		if e.Index == 0 && e.CommitSize > 1 {

@@ -98,16 +98,8 @@ func freePort(t *testing.T) string {
 
 func startChild(t *testing.T, dir, addr string, extra ...string) *child {
 	t.Helper()
-	args := append([]string{"serve", "--data-dir", dir, "--http-addr", addr}, extra...)
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &child{cmd: cmd, url: "http://" + addr, stderr: stderr}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	c := spawn(t, append([]string{"serve", "--data-dir", dir, "--http-addr", addr}, extra...)...)
+	c.url = "http://" + addr
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		res, err := http.Get(c.url + "/readyz")
@@ -118,9 +110,37 @@ func startChild(t *testing.T, dir, addr string, extra ...string) *child {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("service not ready: %v\n%s", err, stderr.String())
+			t.Fatalf("service not ready: %v\n%s", err, c.stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// spawn starts this binary with args as a child process (killed when the
+// test ends), its standard error kept.
+func spawn(t *testing.T, args ...string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return &child{cmd: cmd, stderr: stderr}
+}
+
+// exitsWithin waits up to d for the child to end by itself; false when it
+// still runs (the test then fails, and its clean-up kills it).
+func (c *child) exitsWithin(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { _ = c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
 	}
 }
 
@@ -565,26 +585,15 @@ func TestServeStopsWhenTheProjectionsStop(t *testing.T) {
 	appendToDataDir(t, data, events.StreamRuolo+"future", events.Record{ID: "future-role",
 		Event: events.RoleDefined{IDRuolo: "future", ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}},
 			Domini: []string{"*"}, TipiPendenza: []string{"*"}}})
-	cmd := exec.Command(os.Args[0], "serve", "--data-dir", data, "--http-addr", freePort(t),
+	c := spawn(t, "serve", "--data-dir", data, "--http-addr", freePort(t),
 		"--admin-password-file", adminPasswordFile(t, dir), "--snapshot-interval", "1s")
-	cmd.Env = append(os.Environ(), "PAYAUTHZ_E2E_CHILD=1")
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	if !c.exitsWithin(30 * time.Second) {
+		t.Fatalf("serve still running on a log its projections cannot apply:\n%s", c.stderr)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve still running on a log its projections cannot apply:\n%s", stderr)
+	if code := c.cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit status %d, want 1\n%s", code, c.stderr)
 	}
-	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Errorf("exit status %d, want 1\n%s", code, stderr)
-	}
-	if out := stderr.String(); !strings.Contains(out, "the projections stopped") || !strings.Contains(out, "Future") {
+	if out := c.stderr.String(); !strings.Contains(out, "the projections stopped") || !strings.Contains(out, "Future") {
 		t.Errorf("stderr does not say the projections stopped at the role of service Future:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(data, "snapshots", projections.SnapshotFile)); !errors.Is(err, os.ErrNotExist) {
