@@ -135,3 +135,19 @@ func (h *Handler) withAppID(ctx context.Context, actor Actor, kind domain.Princi
 	}
 	return h.withClaim(ctx, actor, claimAppID, id, holderOf(kind, id), id, write)
 }
+
+// register hashes a registration's password and API key (nil: not given,
+// see hashCredentials) and runs write, the registration of the
+// application idA2A id or the operator id (by kind) under principal, with
+// them, holding the claims that keep each of its names one principal's:
+// the principal (withPrincipal) and the X-APP-ID (withAppID).
+func (h *Handler) register(ctx context.Context, actor Actor, principal string, kind domain.PrincipalKind, id string, password, apiKey *string,
+	write func(hash, keyHash string) (res Result, former string, err error)) (Result, error) {
+	hash, keyHash, err := h.hashCredentials(password, apiKey)
+	if err != nil {
+		return Result{}, err
+	}
+	return h.withPrincipal(ctx, actor, principal, holderOf(kind, id), func() (Result, string, error) {
+		return h.withAppID(ctx, actor, kind, id, func() (Result, string, error) { return write(hash, keyHash) })
+	})
+}

@@ -100,15 +100,10 @@ func (h *Handler) PutApplication(ctx context.Context, actor Actor, c PutApplicat
 	if err := checkCommitSize(largest...); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := h.hashCredentials(c.Password, c.APIKey)
-	if err != nil {
-		return Result{}, err
-	}
-	return h.withPrincipal(ctx, actor, c.Principal, applicationHolder(c.IDA2A), func() (Result, string, error) {
-		return h.withAppID(ctx, actor, domain.KindApplication, c.IDA2A, func() (Result, string, error) {
+	return h.register(ctx, actor, c.Principal, domain.KindApplication, c.IDA2A, c.Password, c.APIKey,
+		func(hash, keyHash string) (Result, string, error) {
 			return h.putApplication(ctx, actor, c, personalRole, grants, hash, keyHash)
 		})
-	})
 }
 
 // putApplication also returns the application's principal before the

@@ -321,16 +321,11 @@ func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (
 	if err := h.mayRegister(c.Roles, c.Principal, domain.KindOperator, c.Principal); err != nil {
 		return Result{}, err
 	}
-	hash, keyHash, err := h.hashCredentials(c.Password, c.APIKey)
-	if err != nil {
-		return Result{}, err
-	}
-	return h.withPrincipal(ctx, actor, c.Principal, operatorHolder(c.Principal), func() (Result, string, error) {
-		return h.withAppID(ctx, actor, domain.KindOperator, c.Principal, func() (Result, string, error) {
+	return h.register(ctx, actor, c.Principal, domain.KindOperator, c.Principal, c.Password, c.APIKey,
+		func(hash, keyHash string) (Result, string, error) {
 			res, err := h.putOperator(ctx, actor, c, personalRole, hash, keyHash)
 			return res, "", err // an operator's principal is its id: it has no former one
 		})
-	})
 }
 
 func (h *Handler) putOperator(ctx context.Context, actor Actor, c PutOperator, personalRole *domain.Role, hash, keyHash string) (Result, error) {
