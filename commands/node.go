@@ -49,7 +49,7 @@ func (h *Handler) RecordReceipt(ctx context.Context, actor Actor, c RecordReceip
 	pd, found := h.model.PendenzaByNotice(c.IDDominio, c.NumeroAvviso)
 	if found {
 		e.IDA2A, e.IDPendenza, e.IDUnitaOperativa = pd.IDA2A, pd.IDPendenza, pd.IDUnitaOperativa
-		if pay, ok := h.model.PaymentCovering(c.IDDominio, c.NumeroAvviso); ok {
+		if pay, ok := h.model.PaymentCovering(pd); ok {
 			e.PaymentID = pay.Event.ID
 		}
 	}

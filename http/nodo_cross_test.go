@@ -150,3 +150,41 @@ func TestNodoOutsidersLearnNothingOfIntermediaries(t *testing.T) {
 		t.Fatalf("the disabled intermediary's connector is told %q", fb.Dettaglio)
 	}
 }
+
+// TestNodoReceiptCompletesOnlyItsPendenzasPayment: a notice number moves
+// with its pendenza to another entity and may then be given to a new
+// pendenza at the first one; a receipt for the new pendenza pays it, and
+// leaves alone the payment a citizen started for the pendenza that held
+// the number before (still unpaid, at an entity another intermediary
+// serves): that payment stays IN_CORSO and the collection names no payment.
+func TestNodoReceiptCompletesOnlyItsPendenzasPayment(t *testing.T) {
+	t.Parallel()
+	w := newNodeWorld(t)
+	moved := w.createPendenza(t, "appB", "moved", d1, t1, citizen1)
+	var pay pagamentoCreated
+	w.must(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": moved.NumeroAvviso}}}, asSPID(citizen1)).decode(t, &pay)
+	w.must(t, "PUT", "/pendenze/rs/basic/v2/pendenze/appB/moved", pendenzaBodyFor(d2, t1, citizen1), as("appB"))
+	reuse := pendenzaBodyFor(d1, t1, citizen2)
+	reuse["numeroAvviso"] = moved.NumeroAvviso
+	w.must(t, "PUT", "/pendenze/rs/basic/v2/pendenze/appB/reuse", reuse, as("appB"))
+
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(moved, "R-REUSE", 123.45, "ESEGUITO"),
+		asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+
+	var pv pagamentoView
+	w.must(t, "GET", "/pagamento/rs/spid/v2/pagamenti/"+pay.ID, nil, asSPID(citizen1)).decode(t, &pv)
+	if pv.Stato != "IN_CORSO" {
+		t.Fatalf("the payment of the moved pendenza is %q after a receipt for another pendenza", pv.Stato)
+	}
+	var pd pendenzaView
+	w.must(t, "GET", "/pendenze/rs/basic/v2/pendenze/appB/reuse", nil, as("appB")).decode(t, &pd)
+	if pd.Stato != "ESEGUITA" {
+		t.Fatalf("the pendenza the receipt pays is %q", pd.Stato)
+	}
+	var ri Page[riscossioneView]
+	w.must(t, "GET", rg+"/riscossioni", nil, as("appA")).decode(t, &ri)
+	if len(ri.Risultati) != 1 || ri.Risultati[0].IDPendenza != "reuse" || ri.Risultati[0].IDPagamento != "" {
+		t.Fatalf("riscossioni = %s", mustJSON(t, ri))
+	}
+}

@@ -288,14 +288,29 @@ func callerKey(p domain.Principal) string {
 	return ""
 }
 
-// PaymentCovering returns the latest payment started for the notice.
-func (m *ReadModel) PaymentCovering(idDominio, numeroAvviso string) (*Payment, bool) {
+// PaymentCovering returns the latest payment started for pd's notice,
+// when that payment was started for pd: a notice number moves with its
+// pendenza (to another entity) and may then be given to another one, and
+// a payment of the pendenza that held it before is not pd's.
+func (m *ReadModel) PaymentCovering(pd Pendenza) (*Payment, bool) {
 	return whole(m, func() (*Payment, bool) {
-		id, ok := m.money.byNotice.get(idDominio + "/" + numeroAvviso)
+		id, ok := m.money.byNotice.get(pd.IDDominio + "/" + pd.NumeroAvviso)
 		if !ok {
 			return nil, false
 		}
-		return m.money.payments.get(id)
+		pay, ok := m.money.payments.get(id)
+		if !ok {
+			return nil, false
+		}
+		for _, it := range pay.Event.Items {
+			if it.IDDominio == pd.IDDominio && it.NumeroAvviso == pd.NumeroAvviso {
+				if it.IDA2A != pd.IDA2A || it.IDPendenza != pd.IDPendenza {
+					return nil, false
+				}
+				return pay, true
+			}
+		}
+		return nil, false
 	})
 }
 
