@@ -89,15 +89,16 @@ type RecordSettlementReport struct {
 }
 
 // ValidFlusso reports whether s is an idFlusso: 1 to 70 letters, digits,
-// '_', '.' or '-' (pagoPA's flow ids, e.g. "2026-01-03ABI12345-S001"), so
-// that every recorded report is addressable in a path.
-func ValidFlusso(s string) bool { return ValidToken(s, 70) }
+// '_', '.' or '-' (pagoPA's flow ids, e.g. "2026-01-03ABI12345-S001"), but
+// not "." or "..", so that every recorded report is addressable in a path
+// (ValidPathToken).
+func ValidFlusso(s string) bool { return ValidPathToken(s, 70) }
 
 // checkFlussoRef validates the optional idFlusso by which a reconciliation
 // or an incasso names a settlement report.
 func checkFlussoRef(s string) error {
 	if s != "" && !ValidFlusso(s) {
-		return invalid("idFlusso", "is not a settlement report id ([A-Za-z0-9_.-]{1,70})")
+		return invalid("idFlusso", "is not a settlement report id ([A-Za-z0-9_.-]{1,70}, not . or ..)")
 	}
 	return nil
 }
@@ -111,7 +112,7 @@ func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c Rec
 		return Result{}, err
 	}
 	if !ValidFlusso(c.IDFlusso) {
-		return Result{}, invalid("idFlusso", "must be 1 to 70 letters, digits, '_', '.' or '-'")
+		return Result{}, invalid("idFlusso", "must be 1 to 70 letters, digits, '_', '.' or '-', and not . or ..")
 	}
 	if !validDate(c.DataFlusso) {
 		return Result{}, invalid("dataFlusso", "must be an RFC 3339 date-time or a YYYY-MM-DD date")

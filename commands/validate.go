@@ -22,7 +22,13 @@ func ValidDominio(s string) bool { return reDominio.MatchString(s) }
 // ValidID reports whether s is an idTipoPendenza, idA2A, idPendenza,
 // idRuolo or idIntermediario. "." and ".." are never ids: they are path
 // segments.
-func ValidID(s string) bool { return s != "." && s != ".." && ValidToken(s, 35) }
+func ValidID(s string) bool { return ValidPathToken(s, 35) }
+
+// ValidPathToken reports whether s is an id the service puts in a path:
+// ValidToken, but never "." or "..", which a client or proxy resolves as
+// dot segments before the request arrives, so that what is stored under
+// such an id could never be asked for.
+func ValidPathToken(s string, max int) bool { return s != "." && s != ".." && ValidToken(s, max) }
 
 // ValidToken reports whether s is 1 to max characters of [A-Za-z0-9_.-]:
 // the alphabet of every id the service puts in a path or a log line.

@@ -277,6 +277,7 @@ func TestRagioneriaMatrix(t *testing.T) {
 		{"creator_repeat_is_200", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", rec, opts(as("appA")), 200, ""},
 		{"importo_missing_400", "PUT", rg + "/riconciliazioni/" + d1 + "/r5", map[string]any{"causale": "Riversamento"}, opts(as("appA")), 400, "SINTASSI"},
 		{"id_flusso_not_a_report_id_400", "PUT", rg + "/riconciliazioni/" + d1 + "/r6", map[string]any{"importo": 10, "causale": "Riversamento", "idFlusso": "ABC/1 x"}, opts(as("appA")), 400, "SINTASSI"},
+		{"id_flusso_dot_segment_400", "PUT", rg + "/riconciliazioni/" + d1 + "/r7", map[string]any{"importo": 10, "causale": "Riversamento", "idFlusso": ".."}, opts(as("appA")), 400, "SINTASSI"},
 		{"creator_conflicting_repeat_409", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", map[string]any{"importo": 11, "causale": "Riversamento"}, opts(as("appA")), 409, "409000"},
 		{"other_app_same_id_403", "PUT", rg + "/riconciliazioni/" + d1 + "/r1", rec, opts(as("appC")), 403, "403000"},
 		{"out_of_scope_entity_403", "PUT", rg + "/riconciliazioni/" + d2 + "/r2", rec, opts(as("appA")), 403, "403000"},

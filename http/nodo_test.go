@@ -374,6 +374,9 @@ func testNodoFlussi(t *testing.T, w *nodeWorld) {
 		{"no_lines", flusso("F-X", d1, 0), []reqOpt{node}, 400},
 		{"importo_totale_missing", withField(good, "importoTotale", nil), []reqOpt{node}, 400},
 		{"id_flusso_with_slash", flusso("F/X", d1, 1, line(w.p1.NumeroAvviso, 1, 0)), []reqOpt{node}, 400},
+		// A dot segment: a client resolves it, the report could never be asked for.
+		{"id_flusso_dot", flusso(".", d1, 1, line(w.p1.NumeroAvviso, 1, 0)), []reqOpt{node}, 400},
+		{"id_flusso_dot_dot", flusso("..", d1, 1, line(w.p1.NumeroAvviso, 1, 0)), []reqOpt{node}, 400},
 		{"created", good, []reqOpt{node}, 201},
 		{"identical_repeat", good, []reqOpt{node}, 200},
 		{"conflicting_repeat", flusso("2026-01-03ABI00001-S001", d1, 100, line(w.p1.NumeroAvviso, 100, 0)), []reqOpt{node}, 409},
