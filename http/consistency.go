@@ -167,13 +167,7 @@ func (s *Server) answerToken(c *echo.Context) error {
 // ask it). A consistency token and a console form's base are answered by
 // it.
 func (s *Server) beyondLog(ctx context.Context, pos events.Position, since time.Time) bool {
-	d := projections.WaitBound(ctx, s.cfg.ConsistencyWait)
-	if d <= 0 {
-		return false // no read that fails at once for the requests that share it
-	}
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	last, err := s.logEnd.since(ctx, s.store, since)
+	last, err := s.logEnd.since(ctx, s.store, since, s.cfg.ConsistencyWait)
 	return err == nil && pos > last
 }
 
@@ -181,9 +175,10 @@ func (s *Server) beyondLog(ctx context.Context, pos events.Position, since time.
 // token a caller holds was written before its request came in, so a read
 // that started after that moment is as good as a new one: every request
 // that came in before the latest read started reuses its answer, a
-// failure included. Requests reach it only after waiting
-// --consistency-wait, and only once authenticated, so the store sees at
-// most about one call per wait, whatever the number of callers.
+// failure included (not one cut short by its caller's own time).
+// Requests reach it only after waiting --consistency-wait, and only once
+// authenticated, so the store sees at most about one call per wait,
+// whatever the number of callers.
 type logEnd struct {
 	mu   sync.Mutex // held across the store call: one read at a time
 	read time.Time  // when the latest read started; guarded by mu
@@ -191,16 +186,30 @@ type logEnd struct {
 	err  error
 }
 
-// since returns the log's last position as read at or after t.
-func (l *logEnd) since(ctx context.Context, store events.LogReader, t time.Time) (events.Position, error) {
+// since returns the log's last position as read at or after t, reading
+// it for at most wait and within ctx's waits (projections.WaitBound). A
+// read cut short by its caller's own time (what its request's waits had
+// left, its cancellation) is not the store's answer: it is kept for no
+// one, and the next caller reads anew.
+func (l *logEnd) since(ctx context.Context, store events.LogReader, t time.Time, wait time.Duration) (events.Position, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.read.IsZero() && !l.read.Before(t) {
 		return l.last, l.err
 	}
-	l.read = time.Now()
-	l.last, l.err = store.LastPosition(ctx)
-	return l.last, l.err
+	d := projections.WaitBound(ctx, wait) // what is left once another's read ended
+	if d <= 0 {
+		return 0, context.DeadlineExceeded
+	}
+	read := time.Now()
+	rctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	last, err := store.LastPosition(rctx)
+	if err != nil && (ctx.Err() != nil || d < wait && rctx.Err() != nil) {
+		return last, err
+	}
+	l.read, l.last, l.err = read, last, err
+	return last, err
 }
 
 // afterWrite sets the consistency token of a write at pos and waits until

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // TestConsistencyTokenNamesItsBackend: a token is read back only by a
@@ -181,7 +182,7 @@ func TestLogEndSharesFailures(t *testing.T) {
 	var end logEnd
 	cameIn := time.Now() // before any read: the requests waited together
 	for range 8 {
-		if _, err := end.since(t.Context(), store, cameIn); err == nil {
+		if _, err := end.since(t.Context(), store, cameIn, time.Second); err == nil {
 			t.Fatal("a failed read answered no error")
 		}
 	}
@@ -189,7 +190,7 @@ func TestLogEndSharesFailures(t *testing.T) {
 		t.Fatalf("8 requests that came in together made %d store calls, want 1", n)
 	}
 	time.Sleep(time.Millisecond) // a request that comes in after that read
-	if _, err := end.since(t.Context(), store, time.Now()); err == nil || store.n.Load() != 2 {
+	if _, err := end.since(t.Context(), store, time.Now(), time.Second); err == nil || store.n.Load() != 2 {
 		t.Fatalf("a later request: %v after %d calls, want its own failed read (2 calls)", err, store.n.Load())
 	}
 }
@@ -340,4 +341,43 @@ func TestReplicaCatchingUpDecidesNothing(t *testing.T) {
 	gate.reopen()
 	eventually(t, "the replica catches up", func() bool { return r.do(t, "GET", "/readyz", nil).Status == 200 })
 	r.do(t, "GET", bo+"/profilo", nil, as("opCatch")).expect(t, 403, "403000")
+}
+
+// slowLog answers reads of the log's end after delay, or the caller's
+// context error when that ends first.
+type slowLog struct {
+	events.LogReader
+	delay time.Duration
+}
+
+func (s *slowLog) LastPosition(ctx context.Context) (events.Position, error) {
+	select {
+	case <-time.After(s.delay):
+		return s.LogReader.LastPosition(ctx)
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+// TestLogEndKeepsNoFailureOfOneRequestsTime: a read of the log's end
+// bounded by what its request's waits had left (projections.WaitBound)
+// and cut short by that is not the store's answer. Requests that came in
+// before it started took its failure for their own, answering a token
+// beyond the log's end 503 rather than 400, though the store answers
+// within their --consistency-wait; they now read it themselves.
+func TestLogEndKeepsNoFailureOfOneRequestsTime(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConsistencyWait(2*time.Second),
+		withLogReader(func(s events.LogReader) events.LogReader {
+			return &slowLog{LogReader: s, delay: 100 * time.Millisecond}
+		}))
+	beyond := events.Position(1 << 40)
+	cameIn := time.Now() // both requests waited for the token since then
+	late := projections.WithWaitDeadline(t.Context(), time.Now().Add(10*time.Millisecond))
+	if h.srv.beyondLog(late, beyond, cameIn) {
+		t.Fatal("a request with 10ms left read the log's end, which takes 100ms")
+	}
+	if !h.srv.beyondLog(t.Context(), beyond, cameIn) {
+		t.Fatal("a request with its whole --consistency-wait left was not told that the position is beyond the log's end: it took the other request's time-out for the store's answer")
+	}
 }
