@@ -68,7 +68,7 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		since := time.Now()
-		if err := s.model.WaitWithin(c.Request().Context(), pos, s.cfg.ConsistencyWait); err == nil {
+		if err := s.model.WaitWithin(waitContext(c), pos, s.cfg.ConsistencyWait); err == nil {
 			return next(c)
 		}
 		if c.Request().Context().Err() != nil {
@@ -97,7 +97,7 @@ func (s *Server) caughtUp(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.model.AppliedPosition() >= s.cfg.ReadyAt {
 			return next(c)
 		}
-		ctx := c.Request().Context()
+		ctx := waitContext(c)
 		if err := s.model.WaitWithin(ctx, s.cfg.ReadyAt, s.cfg.ConsistencyWait); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -111,19 +111,44 @@ func (s *Server) caughtUp(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requestWaits gives every wait of a request one deadline
-// (projections.WithWaitDeadline): its consistency token, the log as of
-// start-up (caughtUp), the log's end (beyondLog), a PATCH's newer base,
-// its own write, the console's. Each lasts at most --consistency-wait, but
-// one request may make several, and net/http does not end a handler when
-// --request-timeout cuts its connection: together they end a tenth of
-// --request-timeout before that, time left to write the answer (503). The
-// request's context keeps no deadline of its own (Config.RequestTimeout).
+// requestWaits gives every wait of a request one deadline: its
+// consistency token, the log as of start-up (caughtUp), the log's end
+// (beyondLog), a PATCH's newer base, its own write, the console's. Each
+// lasts at most --consistency-wait, but one request may make several, and
+// net/http does not end a handler when --request-timeout cuts its
+// connection: together they end a tenth of --request-timeout before that,
+// time left to write the answer (503). The deadline is kept in the echo
+// context, one allocation: most requests never wait, and the context a
+// wait is given (waitContext, projections.WithWaitDeadline) is made only
+// by the requests that do. The request's context keeps no deadline of its
+// own (Config.RequestTimeout).
 func (s *Server) requestWaits(next echo.HandlerFunc) echo.HandlerFunc {
 	budget := s.cfg.RequestTimeout - s.cfg.RequestTimeout/10
 	return func(c *echo.Context) error {
-		r := c.Request()
-		c.SetRequest(r.WithContext(projections.WithWaitDeadline(r.Context(), time.Now().Add(budget))))
+		c.Set(waitDeadlineKey, time.Now().Add(budget))
+		return next(c)
+	}
+}
+
+// waitDeadlineKey holds the deadline of the request's waits (requestWaits).
+const waitDeadlineKey = "payauthz.waitDeadline"
+
+// waitContext is the context a wait of the request is given: its own,
+// with the deadline its waits share (requestWaits). Every wait for the
+// read models in this package is given it.
+func waitContext(c *echo.Context) context.Context {
+	ctx := c.Request().Context()
+	if t, ok := c.Get(waitDeadlineKey).(time.Time); ok {
+		return projections.WithWaitDeadline(ctx, t)
+	}
+	return ctx
+}
+
+// waitsInContext puts the deadline of the request's waits into its
+// context, for a handler that is given the request alone (the console).
+func waitsInContext(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		c.SetRequest(c.Request().WithContext(waitContext(c)))
 		return next(c)
 	}
 }
@@ -154,7 +179,7 @@ func (s *Server) answerToken(c *echo.Context) error {
 	if t.err != nil {
 		return t.err
 	}
-	if s.beyondLog(c.Request().Context(), t.pos, t.since) {
+	if s.beyondLog(waitContext(c), t.pos, t.since) {
 		return syntaxError("X-Consistency-Token: the position is beyond the end of the log")
 	}
 	return errConsistencyTimeout
@@ -222,7 +247,7 @@ func (s *Server) afterWrite(c *echo.Context, pos events.Position) error {
 		return nil
 	}
 	c.Response().Header().Set(ConsistencyHeader, Token(s.store.Backend(), pos))
-	if err := s.model.WaitWithin(c.Request().Context(), pos, s.cfg.ConsistencyWait); err != nil {
+	if err := s.model.WaitWithin(waitContext(c), pos, s.cfg.ConsistencyWait); err != nil {
 		return errConsistencyTimeout
 	}
 	return nil

@@ -3,11 +3,15 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
@@ -379,5 +383,19 @@ func TestLogEndKeepsNoFailureOfOneRequestsTime(t *testing.T) {
 	}
 	if !h.srv.beyondLog(t.Context(), beyond, cameIn) {
 		t.Fatal("a request with its whole --consistency-wait left was not told that the position is beyond the log's end: it took the other request's time-out for the store's answer")
+	}
+}
+
+// TestRequestWaitsCostOneAllocation: every request goes through
+// requestWaits, and most never wait (their positions are applied): giving
+// its waits their deadline costs one allocation, not a copy of the
+// request and a context (three, a few hundred bytes, on every request).
+func TestRequestWaitsCostOneAllocation(t *testing.T) {
+	h := newHarness(t)
+	c := h.srv.echo.NewContext(httptest.NewRequest(http.MethodGet, "/healthz", nil), httptest.NewRecorder())
+	mw := h.srv.requestWaits(func(*echo.Context) error { return nil })
+	_ = mw(c) // the context's store made once, as the pooled contexts keep theirs
+	if n := testing.AllocsPerRun(100, func() { _ = mw(c) }); n > 1 {
+		t.Fatalf("requestWaits: %v allocations a request, want at most 1", n)
 	}
 }

@@ -47,8 +47,8 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 	}
 	s.console = c
 	h := echo.WrapHandler(c)
-	e.Any("/console", h, s.caughtUp)
-	e.Any("/console/*", h, s.caughtUp)
+	e.Any("/console", h, s.caughtUp, waitsInContext)
+	e.Any("/console/*", h, s.caughtUp, waitsInContext)
 	return nil
 }
 
