@@ -674,6 +674,7 @@ func TestAuditEndpoints(t *testing.T) {
 		{"unknown_operation_400", "GET", q("api", "PENDENZE", "operazione", "fly"), nil, opts(asAdmin()), 400, "SINTASSI"},
 		{"missing_operation_400", "GET", q("api", "PENDENZE"), nil, opts(asAdmin()), 400, "SINTASSI"},
 		{"bad_position_400", "GET", q("api", "PENDENZE", "operazione", "list", "posizione", "x"), nil, opts(asAdmin()), 400, "SINTASSI"},
+		{"zero_position_400", "GET", q("api", "PENDENZE", "operazione", "list", "posizione", "0"), nil, opts(asAdmin()), 400, "SINTASSI"},
 		{"bad_time_400", "GET", q("api", "PENDENZE", "operazione", "list", "data", "yesterday"), nil, opts(asAdmin()), 400, "SINTASSI"},
 		{"missing_field_400", "GET", q("api", "PENDENZE", "operazione", "read", "idA2A", "appA"), nil, opts(asAdmin()), 400, "SINTASSI"},
 		{"explain_admin", "POST", verifica, explainBody("appA", "PENDENZE", "read", map[string]any{"idA2A": "appA", "idPendenza": "pa1"}), opts(asAdmin()), 200, ""},

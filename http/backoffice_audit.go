@@ -88,13 +88,9 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var pos *uint64
-	if v := c.QueryParam("posizione"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n == 0 {
-			return syntaxError("posizione must be a positive integer")
-		}
-		pos = &n
+	pos, err := queryPosizione(c)
+	if err != nil {
+		return err
 	}
 	r := audit.ResourceFrom(c.QueryParam)
 	res, err := s.whoCan(c.Request().Context(), p, c.QueryParam("api"), c.QueryParam("operazione"), pos, c.QueryParam("data"), r)
@@ -140,11 +136,30 @@ func parseAuditAPI(s string) (domain.API, error) {
 	return api, nil
 }
 
+// queryPosizione reads the query's posizione, nil when absent (untilOf
+// refuses 0).
+func queryPosizione(c *echo.Context) (*uint64, error) {
+	v := c.QueryParam("posizione")
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return nil, errPosizione
+	}
+	return &n, nil
+}
+
+// errPosizione is a posizione that is no log position.
+var errPosizione = syntaxError("posizione must be a positive integer")
+
+// untilOf is the point of history an audit question names: a position
+// from 1 (nil: none) and an RFC 3339 time ("": none).
 func untilOf(pos *uint64, data string) (projections.Until, error) {
 	var u projections.Until
 	if pos != nil {
 		if *pos == 0 {
-			return u, syntaxError("posizione must be a positive integer")
+			return u, errPosizione
 		}
 		u.Position = events.Position(*pos)
 	}

@@ -35,13 +35,9 @@ func (s *Server) whatCanQuery(c *echo.Context) (string, *projections.ReadModel, 
 	if name == "" {
 		return "", nil, syntaxError("principal is required")
 	}
-	var pos *uint64
-	if v := c.QueryParam("posizione"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n == 0 {
-			return "", nil, syntaxError("posizione must be a positive integer")
-		}
-		pos = &n
+	pos, err := queryPosizione(c)
+	if err != nil {
+		return "", nil, err
 	}
 	until, err := untilOf(pos, c.QueryParam("data"))
 	if err != nil {

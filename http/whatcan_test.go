@@ -145,6 +145,13 @@ func TestWhatCanOverHTTP(t *testing.T) {
 	}
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=nobody", nil, asAdmin()).expect(t, http.StatusNotFound, "404000")
 	w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA", nil, as("opD1")).expect(t, http.StatusForbidden, "403000")
+	for _, pos := range []string{"0", "x", "-1"} {
+		r := w.do(t, "GET", "/backoffice/rs/basic/v1/autorizzazioni/principal?principal=appA&posizione="+pos, nil, asAdmin())
+		r.expect(t, http.StatusBadRequest, "SINTASSI")
+		if d := r.fault(t).Dettaglio; d != "posizione must be a positive integer" {
+			t.Errorf("posizione=%s: dettaglio %q", pos, d)
+		}
+	}
 }
 
 // TestWhatCanPay: what-can answers PAGAMENTO pay for the caller's right to
