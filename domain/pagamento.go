@@ -23,7 +23,9 @@ type kindRule struct {
 // The Pagamento API rules that differ only in what they answer whom.
 var (
 	readPendenzaPagamento = kindRule{citizenPayer: true,
-		citizen:   "a citizen sees only the pendenze it is payer of",
+		citizen: "a citizen sees only the pendenze it is payer of",
+		// Not reached: CanReadPendenzaPagamento decides anonymous callers
+		// by their session. Kept so that the rule fails closed.
 		anonymous: "anonymous callers cannot read pendenze",
 		entry:     "the caller cannot read pendenze on the PAGAMENTO API"}
 	listPendenzePagamento = kindRule{
@@ -69,15 +71,27 @@ func (r *kindRule) decide(p *Principal, payerID string, app func() error) error 
 // applications see pendenze in their PAGAMENTO scope (RuleAPIScope),
 // citizens those they are payer of (RulePayer), anonymous callers only
 // those their own session created (RuleSession, compared in constant
-// time), no other (RuleAnonymous).
+// time). Every other pendenza is denied to an anonymous caller alike,
+// another session's, one no session created and (through
+// CanLearnMissingPendenzaPagamento) a missing one: the detail never tells
+// it which of them an id is.
 func CanReadPendenzaPagamento(p Principal, v PendenzaView) error {
-	if p.Kind == KindAnonymous && v.SessionHash != "" {
-		if p.SessionHash != "" && ctEqual(v.SessionHash, p.SessionHash) {
+	if p.Kind == KindAnonymous {
+		if err := active(&p); err != nil {
+			return err
+		}
+		if inSession(&p, v.SessionHash) {
 			return nil
 		}
 		return deny(RuleSession, "an anonymous caller reads only the pendenze its own session created")
 	}
 	return readPendenzaPagamento.decide(&p, v.PayerID, func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
+}
+
+// inSession reports whether sessionHash is the anonymous p's own,
+// non-empty session, compared in constant time.
+func inSession(p *Principal, sessionHash string) bool {
+	return p.SessionHash != "" && ctEqual(sessionHash, p.SessionHash)
 }
 
 // CanCreatePendenzaPagamento decides POST /pendenze/{idDominio}/
@@ -195,7 +209,7 @@ func CanReadPayment(p Principal, v PaymentView) error {
 		}
 		return deny(RulePayer, "a citizen reads only payments it is payer or remitter of")
 	case KindAnonymous:
-		if v.CallerKind == KindAnonymous && p.SessionHash != "" && ctEqual(v.SessionHash, p.SessionHash) {
+		if v.CallerKind == KindAnonymous && inSession(&p, v.SessionHash) {
 			return nil
 		}
 		return deny(RuleSession, "an anonymous caller reads only its own session's payments")

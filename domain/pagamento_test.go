@@ -32,7 +32,7 @@ func TestPagamentoRules(t *testing.T) {
 		{"read_pendenza_citizen_payer", CanReadPendenzaPagamento(cit, other), ""},
 		{"read_pendenza_citizen_not_payer", CanReadPendenzaPagamento(cit, farEntity), RulePayer},
 		{"read_pendenza_citizen_no_payer", CanReadPendenzaPagamento(cit, noPayer), RulePayer},
-		{"read_pendenza_anonymous", CanReadPendenzaPagamento(anon, own), RuleAnonymous},
+		{"read_pendenza_anonymous", CanReadPendenzaPagamento(anon, own), RuleSession},
 		{"read_pendenza_operator", CanReadPendenzaPagamento(operator(), own), RuleAPIEntry},
 
 		{"list_pendenze_app", CanListPendenzePagamento(a), ""},
@@ -146,7 +146,7 @@ func TestCanCreatePendenzaPagamento(t *testing.T) {
 		{"anonymous_reads_its_session", CanReadPendenzaPagamento(Anonymous(sess), mine), ""},
 		{"anonymous_other_session", CanReadPendenzaPagamento(Anonymous(other), mine), RuleSession},
 		{"anonymous_without_session", CanReadPendenzaPagamento(Anonymous(""), mine), RuleSession},
-		{"anonymous_sessionless_pendenza", CanReadPendenzaPagamento(Anonymous(sess), PendenzaView{IDDominio: d1}), RuleAnonymous},
+		{"anonymous_sessionless_pendenza", CanReadPendenzaPagamento(Anonymous(sess), PendenzaView{IDDominio: d1}), RuleSession},
 		{"anonymous_may_ask", CanAskPendenzaPagamento(Anonymous(sess)), ""},
 	})
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,13 @@ func TestAForbiddenMissingResourceReadsAsAnothers(t *testing.T) {
 	entityEvent := eventAt(w.must(t, "PUT", bo+"/domini/"+d2, map[string]any{"ragioneSociale": "Ente due", "abilitato": true}))
 	registryEvent := eventAt(w.must(t, "PUT", bo+"/tipiPendenza/REGISTRO", map[string]any{"descrizione": "Registro", "abilitato": true, "pagamentoSpontaneo": false}))
 	missingEvent := bo + "/eventi/" + strconv.FormatUint(uint64(w.logEnd(t))+1000, 10)
+	// A pendenza an anonymous session created, read by id by another
+	// session; a portal id no pendenza holds.
+	const pgPub = "/pagamento/rs/public/v2"
+	var anons pendenzaCreata
+	w.must(t, "POST", pgPub+"/pendenze/"+d1+"/"+tSpont, map[string]any{"causale": "Dono", "importo": 5,
+		"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}, withHeader("X-Nothing", "1")).decode(t, &anons)
+	missingPortal := pgPub + "/pendenze/" + anons.IDA2A + "/" + strings.Repeat("0", 32)
 	for _, c := range []struct {
 		name             string
 		existing, absent string
@@ -35,6 +43,8 @@ func TestAForbiddenMissingResourceReadsAsAnothers(t *testing.T) {
 		{"backoffice_pendenza", bo + "/pendenze/appB/pb1", bo + "/pendenze/appB/nope", opts(as("opD1"))},
 		{"pagamento_pendenza_of_an_application", pg + "/pendenze/appB/pb1", pg + "/pendenze/appB/nope", opts(as("appA"))},
 		{"pagamento_pendenza_of_a_citizen", "/pagamento/rs/spid/v2/pendenze/appB/pb1", "/pagamento/rs/spid/v2/pendenze/appB/nope", opts(asSPID(citizen1))},
+		{"public_pendenza_of_another_session", pgPub + "/pendenze/" + anons.IDA2A + "/" + anons.IDPendenza, missingPortal, nil},
+		{"public_pendenza_of_an_application", pgPub + "/pendenze/appB/pb1", missingPortal, nil},
 		{"pendenze_under_another_ida2a", pe + "/pendenze/appB/pb1", pe + "/pendenze/appB/nope", opts(as("appA"))},
 		{"pendenze_by_avviso_outside_the_grant", pe + "/pendenze/byAvviso/" + d2 + "/" + pb1.NumeroAvviso, pe + "/pendenze/byAvviso/" + d2 + "/999999999999999999", opts(as("appA"))},
 		{"evento_of_a_pendenza", pendenzaEvent, missingEvent, opts(as("opD1"))},
