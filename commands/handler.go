@@ -134,6 +134,12 @@ func based(base events.Position, decide decideFunc) decideFunc {
 // a registration or a pendenza that was written.
 var errUnconfirmed = errors.New("the append may have been stored")
 
+// MayHaveWritten reports whether err, a command's failure, may have left
+// its write in the log all the same (its append went unanswered): what
+// the write binds to its caller, an anonymous session's cookie, must
+// reach the caller as if it had succeeded.
+func MayHaveWritten(err error) bool { return errors.Is(err, errUnconfirmed) }
+
 // unanswered reports an append error after which the store may hold the
 // commit: it was unavailable, or the caller stopped waiting.
 func unanswered(err error) bool {

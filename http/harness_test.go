@@ -55,6 +55,7 @@ type harnessConfig struct {
 	snapshotDir     string // start the read models from the snapshot there
 	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
 	beforeAppend    func(stream string, recs []events.Record)
+	afterAppend     func(stream string, pos events.Position, err error) (events.Position, error)
 	secureCookies   bool // Config.SecureCookies: a proxy terminates TLS
 	wrapLog         func(events.LogReader) events.LogReader
 	gate            *projectionGate
@@ -72,15 +73,31 @@ func withBeforeAppend(hook func(stream string, recs []events.Record)) harnessOpt
 	return func(c *harnessConfig) { c.beforeAppend = hook }
 }
 
-// hookedStore is the commands' store with withBeforeAppend's hook.
+// withAfterAppend passes every append's answer of the service's commands
+// through hook, which answers in its place: a test loses the store's
+// answer to an append the store made (an outage between the write and
+// its acknowledgement).
+func withAfterAppend(hook func(stream string, pos events.Position, err error) (events.Position, error)) harnessOption {
+	return func(c *harnessConfig) { c.afterAppend = hook }
+}
+
+// hookedStore is the commands' store with withBeforeAppend's and
+// withAfterAppend's hooks (either may be nil).
 type hookedStore struct {
 	events.StreamStore
 	before func(stream string, recs []events.Record)
+	after  func(stream string, pos events.Position, err error) (events.Position, error)
 }
 
 func (s hookedStore) Append(ctx context.Context, stream string, expected events.Expected, recs ...events.Record) (events.Position, error) {
-	s.before(stream, recs)
-	return s.StreamStore.Append(ctx, stream, expected, recs...)
+	if s.before != nil {
+		s.before(stream, recs)
+	}
+	pos, err := s.StreamStore.Append(ctx, stream, expected, recs...)
+	if s.after != nil {
+		return s.after(stream, pos, err)
+	}
+	return pos, err
 }
 
 // logCaughtUp waits until the verifiable log's tree holds the whole log
@@ -302,8 +319,8 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 	}
 	startedAt := model.AppliedPosition()
 	var cmdStore events.StreamStore = store
-	if cfg.beforeAppend != nil {
-		cmdStore = hookedStore{StreamStore: store, before: cfg.beforeAppend}
+	if cfg.beforeAppend != nil || cfg.afterAppend != nil {
+		cmdStore = hookedStore{StreamStore: store, before: cfg.beforeAppend, after: cfg.afterAppend}
 	}
 	cmds := commands.NewHandler(cmdStore, model, logger)
 	if _, err := cmds.Bootstrap(ctx, adminUser, adminPass); err != nil { // a no-op on a log set up already

@@ -90,14 +90,9 @@ func (s *Server) postPagamento(c *echo.Context) error {
 		in.SessionHash = actor.Principal.SessionHash
 	}
 	id, res, err := s.cmds.StartPayment(c.Request().Context(), actor, in)
+	keepSession(c, cookie, err)
 	if err != nil {
 		return err
-	}
-	if cookie != nil {
-		// The payment is written in the new session: its cookie goes out
-		// with any answer from here on, a 503 of the wait below included,
-		// or the payment would belong to a session nobody holds.
-		c.SetCookie(cookie)
 	}
 	if err := s.afterWrite(c, res.Position); err != nil {
 		return err
@@ -247,6 +242,18 @@ func (s *Server) sessionActor(c *echo.Context) (commands.Actor, *http.Cookie, er
 	return actor, s.sessionCookie(c.Request(), value, 0), nil
 }
 
+// keepSession sets cookie, the new session an anonymous write was made in
+// (nil: none was issued), on the answer to that write, err its command's
+// outcome, whenever the write may be in the log: it succeeded, a 503 of
+// the consistency wait after it included, or its append went unanswered
+// (commands.MayHaveWritten). Otherwise what it wrote would belong to a
+// session nobody holds.
+func keepSession(c *echo.Context, cookie *http.Cookie, err error) {
+	if cookie != nil && (err == nil || commands.MayHaveWritten(err)) {
+		c.SetCookie(cookie)
+	}
+}
+
 // pendenzaPagamentoBody is what a payer sends to create its own pendenza
 // on the Pagamento API. GovPay's portal sends the fields of the type's
 // form, which its scripts turn into a pendenza; here the pendenza's own
@@ -299,9 +306,7 @@ func (s *Server) pgPostPendenza(c *echo.Context) error {
 	res, id, err := s.cmds.CreatePendenzaPagamento(c.Request().Context(), actor, commands.CreatePendenzaPagamento{
 		IDDominio: idDominio, IDTipoPendenza: idTipo, IDUnita: body.IDUnitaOperativa, Causale: body.Causale,
 		AmountCents: int64(*body.Importo), Payer: payer})
-	if err == nil && cookie != nil {
-		c.SetCookie(cookie)
-	}
+	keepSession(c, cookie, err)
 	return s.written(c, res, err, func() (any, error) {
 		pd, ok := s.model.Pendenza(domain.PortalIDA2A, id)
 		if !ok {

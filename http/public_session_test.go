@@ -2,11 +2,15 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -165,5 +169,68 @@ func TestUnverifiableSessionCookieIsExpired(t *testing.T) {
 	if res := h.do(t, "GET", pub+"/domini", nil, withCookie(sessionCookieOf(paid))); res.Status != http.StatusOK || sessionCookieOf(res) != nil &&
 		sessionCookieOf(res).MaxAge < 0 {
 		t.Fatalf("a valid session: %d, cookie %v; want 200 and the cookie kept", res.Status, sessionCookieOf(res))
+	}
+}
+
+// TestAnonymousWriteWithoutTheStoresAnswerKeepsItsSession: an anonymous
+// write whose append the store made but did not acknowledge (an outage
+// between the two) is answered 503, and that answer still sets the
+// PAYAUTHZ_SESSION cookie of the session it was written in: the payment
+// or pendenza may exist, and only that cookie reads it (API.md section 6).
+func TestAnonymousWriteWithoutTheStoresAnswerKeepsItsSession(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	var lose atomic.Bool
+	h := newHarness(t, withAfterAppend(func(stream string, pos events.Position, err error) (events.Position, error) {
+		lost := strings.HasPrefix(stream, events.StreamPagamento) || strings.HasPrefix(stream, events.StreamPendenza+domain.PortalIDA2A+"/")
+		if err == nil && lost && lose.Load() {
+			return 0, fmt.Errorf("%w: the acknowledgement was lost", events.ErrUnavailable)
+		}
+		return pos, err
+	}))
+	h.putEntity(t, d1)
+	h.putType(t, tSpont, true)
+	payer := map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}
+	const pub = "/pagamento/rs/public/v2"
+	lose.Store(true)
+	for _, c := range []struct {
+		name string
+		path string
+		body map[string]any
+		read func(t *testing.T) string // the GET of what the session wrote
+	}{
+		{"payment", pub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
+			"importo": 5, "causale": "Dono", "soggettoPagatore": payer}}},
+			func(t *testing.T) string {
+				all := h.model.Payments(func(*projections.Payment) bool { return true })
+				if len(all) != 1 {
+					t.Fatalf("%d payments written, want 1", len(all))
+				}
+				return pub + "/pagamenti/" + all[0].Event.ID
+			}},
+		{"pendenza", pub + "/pendenze/" + d1 + "/" + tSpont, map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": payer},
+			func(t *testing.T) string {
+				mine := h.model.Pendenze(projections.PendenzeFilter{Creator: domain.PortalIDA2A})
+				if len(mine) != 1 {
+					t.Fatalf("%d pendenze written, want 1", len(mine))
+				}
+				return pub + "/pendenze/" + mine[0].IDA2A + "/" + mine[0].IDPendenza
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.do(t, "POST", c.path, c.body)
+			r.expect(t, http.StatusServiceUnavailable, "503000")
+			session := sessionCookieOf(r)
+			if session == nil {
+				t.Fatalf("the 503 of an unacknowledged write sets no %s cookie; Set-Cookie %q", SessionCookie, r.Header.Values("Set-Cookie"))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := h.model.WaitFor(ctx, h.logEnd(t)); err != nil {
+				t.Fatal(err)
+			}
+			read := c.read(t)
+			h.must(t, "GET", read, nil, withCookie(session))
+			h.do(t, "GET", read, nil).expect(t, http.StatusForbidden, "403000") // a new session, not the writer's
+		})
 	}
 }
