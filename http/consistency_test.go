@@ -131,6 +131,25 @@ type deadlineLog struct {
 	deadlines []time.Time // the zero time for a read without one
 }
 
+// The --consistency-wait and --request-timeout of waitDeadlines' service.
+const waitsFor, waitsTimeout = 2 * time.Second, 3 * time.Second
+
+// waitDeadlines is a service with waitsFor and waitsTimeout whose reads of
+// the log's end keep their deadlines in the deadlineLog.
+func waitDeadlines(t *testing.T) (*harness, *deadlineLog) {
+	log := &deadlineLog{}
+	h := newHarness(t, withConsistencyWait(waitsFor), withRequestTimeout(waitsTimeout),
+		withLogReader(func(s events.LogReader) events.LogReader { log.LogReader = s; return log }))
+	return h, log
+}
+
+// since is the deadlines of the reads after the first n.
+func (d *deadlineLog) since(n int) []time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]time.Time(nil), d.deadlines[n:]...)
+}
+
 func (d *deadlineLog) LastPosition(ctx context.Context) (events.Position, error) {
 	dl, _ := ctx.Deadline()
 	d.mu.Lock()
@@ -148,21 +167,15 @@ func (d *deadlineLog) LastPosition(ctx context.Context) (events.Position, error)
 // read of the log's end is given only what the token's wait left.
 func TestRequestWaitsShareItsTimeout(t *testing.T) {
 	t.Parallel()
-	const wait, timeout = 2 * time.Second, 3 * time.Second
-	log := &deadlineLog{}
-	h := newHarness(t, withConsistencyWait(wait), withRequestTimeout(timeout),
-		withLogReader(func(s events.LogReader) events.LogReader { log.LogReader = s; return log }))
+	h, log := waitDeadlines(t)
 	h.must(t, "GET", bo+"/profilo", nil) // the connection is open: the request below starts at once
 	start := time.Now()
 	h.do(t, "GET", bo+"/profilo", nil, asAdmin(), withToken(Token(h.store.Backend(), 1<<40))).expect(t, 400, "SINTASSI")
-	log.mu.Lock()
-	defer log.mu.Unlock()
-	if len(log.deadlines) != 1 {
-		t.Fatalf("%d reads of the log's end, want 1", len(log.deadlines))
-	}
-	if dl := log.deadlines[0]; dl.IsZero() || dl.After(start.Add(timeout)) {
+	if got := log.since(0); len(got) != 1 {
+		t.Fatalf("%d reads of the log's end, want 1", len(got))
+	} else if dl := got[0]; dl.IsZero() || dl.After(start.Add(waitsTimeout)) {
 		t.Fatalf("after waiting %v for its token the request read the log's end until %v after it came in, past --request-timeout %v",
-			wait, dl.Sub(start), timeout)
+			waitsFor, dl.Sub(start), waitsTimeout)
 	}
 }
 

@@ -260,27 +260,20 @@ func TestConsoleSaveRefusesABadBase(t *testing.T) {
 // --request-timeout.
 func TestConsoleWaitsShareTheRequestsTimeout(t *testing.T) {
 	t.Parallel()
-	const wait, timeout = 2 * time.Second, 3 * time.Second
-	log := &deadlineLog{}
-	h := newHarness(t, withConsistencyWait(wait), withRequestTimeout(timeout),
-		withLogReader(func(s events.LogReader) events.LogReader { log.LogReader = s; return log }))
+	h, log := waitDeadlines(t)
 	h.putEntity(t, d1)
 	cc := h.consoleClient(t)
 	cc.login(adminUser, adminPass)
 	cc.get("/console/domini/" + d1)
 	beyond := strconv.FormatUint(uint64(h.logEnd(t))+1000, 10)
-	log.mu.Lock()
-	reads := len(log.deadlines)
-	log.mu.Unlock()
+	reads := len(log.since(0))
 	start := time.Now()
 	cc.post("/console/domini", url.Values{"idDominio": {d1}, "ragioneSociale": {"Altro"}, "abilitato": {"on"}, "base": {beyond}}).
 		expect(t, http.StatusBadRequest, "Il modulo non indica")
-	log.mu.Lock()
-	defer log.mu.Unlock()
-	if got := log.deadlines[reads:]; len(got) != 1 {
+	if got := log.since(reads); len(got) != 1 {
 		t.Fatalf("%d reads of the log's end, want 1", len(got))
-	} else if dl := got[0]; dl.IsZero() || dl.After(start.Add(timeout)) {
+	} else if dl := got[0]; dl.IsZero() || dl.After(start.Add(waitsTimeout)) {
 		t.Fatalf("after waiting %v for its base the save read the log's end until %v after it came in, past --request-timeout %v",
-			wait, dl.Sub(start), timeout)
+			waitsFor, dl.Sub(start), waitsTimeout)
 	}
 }

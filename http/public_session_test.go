@@ -38,33 +38,7 @@ func TestAnonymousWriteAnsweredWith503KeepsItsSession(t *testing.T) {
 	setup.stop()
 	// The same log on a replica whose every apply outlasts its wait.
 	h := newHarness(t, withDataDir(dir), withConsistencyWait(time.Nanosecond))
-	payer := map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}
-	const pub = "/pagamento/rs/public/v2"
-	for _, c := range []struct {
-		name string
-		path string
-		body map[string]any
-		read func(t *testing.T) string // the GET of what the session wrote
-	}{
-		{"payment", pub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
-			"importo": 5, "causale": "Dono", "soggettoPagatore": payer}}},
-			func(t *testing.T) string {
-				all := h.model.Payments(func(*projections.Payment) bool { return true })
-				if len(all) == 0 {
-					t.Fatal("no payment was written")
-				}
-				return pub + "/pagamenti/" + all[len(all)-1].Event.ID // the 503's: the tries are sequential
-			}},
-		{"pendenza", pub + "/pendenze/" + d1 + "/" + tSpont, map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": payer},
-			func(t *testing.T) string {
-				mine := h.model.Pendenze(projections.PendenzeFilter{Creator: domain.PortalIDA2A})
-				if len(mine) == 0 {
-					t.Fatal("no pendenza was written")
-				}
-				last := mine[len(mine)-1] // the 503's: the tries are sequential
-				return pub + "/pendenze/" + last.IDA2A + "/" + last.IDPendenza
-			}},
-	} {
+	for _, c := range anonymousWrites(h) {
 		t.Run(c.name, func(t *testing.T) {
 			// The projections may win the race against the wait now and
 			// then (201, with the cookie): try again until a 503 comes.
@@ -74,23 +48,7 @@ func TestAnonymousWriteAnsweredWith503KeepsItsSession(t *testing.T) {
 					break
 				}
 			}
-			r.expect(t, http.StatusServiceUnavailable, "503000")
-			session := sessionCookieOf(r)
-			if session == nil {
-				t.Fatalf("the 503 after the write sets no %s cookie; Set-Cookie %q", SessionCookie, r.Header.Values("Set-Cookie"))
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			last, err := h.store.LastPosition(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := h.model.WaitFor(ctx, last); err != nil {
-				t.Fatal(err)
-			}
-			read := c.read(t)
-			h.must(t, "GET", read, nil, withCookie(session))
-			h.do(t, "GET", read, nil).expect(t, http.StatusForbidden, "403000") // a new session, not the writer's
+			readsWithItsSession(t, h, r, c) // the last one written is the 503's: the tries are sequential
 		})
 	}
 }
@@ -189,48 +147,71 @@ func TestAnonymousWriteWithoutTheStoresAnswerKeepsItsSession(t *testing.T) {
 	}))
 	h.putEntity(t, d1)
 	h.putType(t, tSpont, true)
-	payer := map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}
-	const pub = "/pagamento/rs/public/v2"
 	lose.Store(true)
-	for _, c := range []struct {
-		name string
-		path string
-		body map[string]any
-		read func(t *testing.T) string // the GET of what the session wrote
-	}{
-		{"payment", pub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
-			"importo": 5, "causale": "Dono", "soggettoPagatore": payer}}},
-			func(t *testing.T) string {
-				all := h.model.Payments(func(*projections.Payment) bool { return true })
-				if len(all) != 1 {
-					t.Fatalf("%d payments written, want 1", len(all))
-				}
-				return pub + "/pagamenti/" + all[0].Event.ID
-			}},
-		{"pendenza", pub + "/pendenze/" + d1 + "/" + tSpont, map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": payer},
-			func(t *testing.T) string {
-				mine := h.model.Pendenze(projections.PendenzeFilter{Creator: domain.PortalIDA2A})
-				if len(mine) != 1 {
-					t.Fatalf("%d pendenze written, want 1", len(mine))
-				}
-				return pub + "/pendenze/" + mine[0].IDA2A + "/" + mine[0].IDPendenza
-			}},
-	} {
+	for _, c := range anonymousWrites(h) {
 		t.Run(c.name, func(t *testing.T) {
-			r := h.do(t, "POST", c.path, c.body)
-			r.expect(t, http.StatusServiceUnavailable, "503000")
-			session := sessionCookieOf(r)
-			if session == nil {
-				t.Fatalf("the 503 of an unacknowledged write sets no %s cookie; Set-Cookie %q", SessionCookie, r.Header.Values("Set-Cookie"))
+			if n := readsWithItsSession(t, h, h.do(t, "POST", c.path, c.body), c); n != 1 {
+				t.Fatalf("%d written, want 1", n)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if err := h.model.WaitFor(ctx, h.logEnd(t)); err != nil {
-				t.Fatal(err)
-			}
-			read := c.read(t)
-			h.must(t, "GET", read, nil, withCookie(session))
-			h.do(t, "GET", read, nil).expect(t, http.StatusForbidden, "403000") // a new session, not the writer's
 		})
 	}
+}
+
+// anonymousWrite is a write of the public Pagamento API that binds what
+// it writes to the caller's session: path and body, and written, which
+// names the GET of the last one written and how many there are.
+type anonymousWrite struct {
+	name    string
+	path    string
+	body    map[string]any
+	written func(t *testing.T) (read string, n int)
+}
+
+// anonymousWrites are the public API's writes (a payment, a pendenza) of
+// a spontaneous type tSpont at d1, as h's model shows what they wrote.
+func anonymousWrites(h *harness) []anonymousWrite {
+	payer := map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}
+	const pub = "/pagamento/rs/public/v2"
+	return []anonymousWrite{
+		{"payment", pub + "/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
+			"importo": 5, "causale": "Dono", "soggettoPagatore": payer}}},
+			func(t *testing.T) (string, int) {
+				all := h.model.Payments(func(*projections.Payment) bool { return true })
+				if len(all) == 0 {
+					t.Fatal("no payment was written")
+				}
+				return pub + "/pagamenti/" + all[len(all)-1].Event.ID, len(all)
+			}},
+		{"pendenza", pub + "/pendenze/" + d1 + "/" + tSpont, map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": payer},
+			func(t *testing.T) (string, int) {
+				mine := h.model.Pendenze(projections.PendenzeFilter{Creator: domain.PortalIDA2A})
+				if len(mine) == 0 {
+					t.Fatal("no pendenza was written")
+				}
+				last := mine[len(mine)-1]
+				return pub + "/pendenze/" + last.IDA2A + "/" + last.IDPendenza, len(mine)
+			}},
+	}
+}
+
+// readsWithItsSession asserts that r, the answer to w, is a 503 that sets
+// the PAYAUTHZ_SESSION cookie of the session w was written in, and that
+// once the log is applied that cookie reads the last one w wrote while a
+// new session may not. It returns how many w's kind there are.
+func readsWithItsSession(t *testing.T, h *harness, r *response, w anonymousWrite) (n int) {
+	t.Helper()
+	r.expect(t, http.StatusServiceUnavailable, "503000")
+	session := sessionCookieOf(r)
+	if session == nil {
+		t.Fatalf("the 503 after the write sets no %s cookie; Set-Cookie %q", SessionCookie, r.Header.Values("Set-Cookie"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.model.WaitFor(ctx, h.logEnd(t)); err != nil {
+		t.Fatal(err)
+	}
+	read, n := w.written(t)
+	h.must(t, "GET", read, nil, withCookie(session))
+	h.do(t, "GET", read, nil).expect(t, http.StatusForbidden, "403000") // a new session, not the writer's
+	return n
 }
