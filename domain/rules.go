@@ -38,14 +38,14 @@ const (
 	// RulePayer denies a citizen what it is neither payer nor remitter of
 	// (section 6).
 	RulePayer = "citizen-payer"
-	// RuleAnonymous denies anonymous callers pendenze reads and payments by
-	// pendenza id (section 6).
+	// RuleAnonymous denies anonymous callers the list of pendenze and
+	// payments by pendenza id (section 6).
 	RuleAnonymous = "anonymous-not-allowed"
 	// RuleSpontaneous denies a spontaneous payment of a type that is not
 	// spontaneous or not enabled (section 6).
 	RuleSpontaneous = "spontaneous-type"
-	// RuleSession denies an anonymous caller payments of other sessions
-	// (section 6).
+	// RuleSession denies an anonymous caller the payments and the pendenze
+	// (by id) its own session did not create (section 6).
 	RuleSession = "anonymous-session"
 	// RulePaymentOwner denies an application payments it did not start
 	// (section 6).
