@@ -84,15 +84,14 @@ func (h *Handler) release(ctx context.Context, actor Actor, kind, id, holder str
 }
 
 // withClaim runs write holding the claim on kind/id for holder: a claim
-// another holder has is ErrPrincipalInUse (for name, the identifier as the
-// caller gave it); a claim this call made is released again when write
+// another holder has answers inUse (an ErrPrincipalInUse); a claim this call made is released again when write
 // fails, unless its append went unanswered (errUnconfirmed: the write may
 // be stored, and the claim is then its only guard against a replica whose
 // read model has not applied it). It passes write's answer on.
-func (h *Handler) withClaim(ctx context.Context, actor Actor, kind, id, holder, name string, write func() (res Result, former string, err error)) (Result, string, error) {
+func (h *Handler) withClaim(ctx context.Context, actor Actor, kind, id, holder string, inUse error, write func() (res Result, former string, err error)) (Result, string, error) {
 	fresh, err := h.claim(ctx, actor, kind, id, holder)
 	if errors.Is(err, errTaken) {
-		return Result{}, "", fmt.Errorf("%w: %s", ErrPrincipalInUse, name)
+		return Result{}, "", inUse
 	}
 	if err != nil {
 		return Result{}, "", err
@@ -112,7 +111,7 @@ func (h *Handler) withClaim(ctx context.Context, actor Actor, kind, id, holder, 
 // there (one of them replaced the other's new one, which would stay
 // claimed), and a lagging replica reads none.
 func (h *Handler) withPrincipal(ctx context.Context, actor Actor, name, holder string, write func() (res Result, former string, err error)) (Result, error) {
-	res, former, err := h.withClaim(ctx, actor, claimPrincipal, principalKey(name), holder, name, write)
+	res, former, err := h.withClaim(ctx, actor, claimPrincipal, principalKey(name), holder, fmt.Errorf("%w: %s", ErrPrincipalInUse, name), write)
 	if err != nil {
 		return res, err
 	}
@@ -133,7 +132,7 @@ func (h *Handler) withAppID(ctx context.Context, actor Actor, kind domain.Princi
 	if h.registered(kind, id) {
 		return write()
 	}
-	return h.withClaim(ctx, actor, claimAppID, id, holderOf(kind, id), id, write)
+	return h.withClaim(ctx, actor, claimAppID, id, holderOf(kind, id), appIDInUse(kind, id), write)
 }
 
 // register hashes a registration's password and API key (nil: not given,

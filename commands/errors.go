@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 )
@@ -18,6 +19,30 @@ var (
 	// ErrNotFound: the resource does not exist (HTTP 404).
 	ErrNotFound = errors.New("not found")
 )
+
+// AppIDInUseError: the X-APP-ID of a new application (its idA2A) or
+// operator (its principal) names another principal already (HTTP 409, as
+// ErrPrincipalInUse, which it wraps). Field is the field that holds it:
+// "idA2A" for an application, "principal" for an operator.
+type AppIDInUseError struct {
+	Field string
+	ID    string
+}
+
+func (e *AppIDInUseError) Error() string {
+	return fmt.Sprintf("%v: %s (an X-APP-ID of another principal)", ErrPrincipalInUse, e.ID)
+}
+
+func (e *AppIDInUseError) Unwrap() error { return ErrPrincipalInUse }
+
+// appIDInUse is the AppIDInUseError of the application idA2A id or the
+// operator id, by kind.
+func appIDInUse(kind domain.PrincipalKind, id string) error {
+	if kind == domain.KindApplication {
+		return &AppIDInUseError{Field: "idA2A", ID: id}
+	}
+	return &AppIDInUseError{Field: "principal", ID: id}
+}
 
 // InvalidError is malformed input: a bad id, a missing or invalid field
 // (HTTP 400, SINTASSI).

@@ -261,7 +261,7 @@ func (h *Handler) appIDFree(kind domain.PrincipalKind, id string) error {
 		return nil
 	}
 	if rec, ok := h.model.LookupAppID(id); ok && !sameHolder(rec.Principal, kind, id) {
-		return fmt.Errorf("%w: %s (an X-APP-ID of another principal)", ErrPrincipalInUse, id)
+		return appIDInUse(kind, id)
 	}
 	return nil
 }

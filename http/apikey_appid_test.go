@@ -36,13 +36,17 @@ func TestOneAppIDNamesOnePrincipal(t *testing.T) {
 		return map[string]any{"principal": principal, "apiKey": appKey, "abilitato": true, "ruoli": []string{},
 			"autorizzazioniApi": []map[string]any{apiGrant("PENDENZE", []string{d1}, []string{"*"})}}
 	}
-	// refused asserts that the PUT is 409 409000, that the log ends where
-	// it did (nothing stored, not even a claim) and that the resource is
-	// not there.
-	refused := func(t *testing.T, path string, body map[string]any, opts ...reqOpt) {
+	// refused asserts that the PUT is 409 409000 with dettaglio detail,
+	// that the log ends where it did (nothing stored, not even a claim) and
+	// that the resource is not there.
+	refused := func(t *testing.T, path string, body map[string]any, detail string, opts ...reqOpt) {
 		t.Helper()
 		end := h.logEnd(t)
-		h.do(t, "PUT", path, body, opts...).expect(t, http.StatusConflict, "409000")
+		r := h.do(t, "PUT", path, body, opts...)
+		r.expect(t, http.StatusConflict, "409000")
+		if got := r.fault(t).Dettaglio; got != detail {
+			t.Errorf("PUT %s: dettaglio %q, want %q", path, got, detail)
+		}
 		if got := h.logEnd(t); got != end {
 			t.Fatalf("PUT %s was refused but the log moved from %d to %d", path, end, got)
 		}
@@ -57,7 +61,8 @@ func TestOneAppIDNamesOnePrincipal(t *testing.T) {
 			opt  reqOpt
 		}{{"by_an_application_administrator", asBasic("appAdmin", pw)}, {"by_the_administrator", asAdmin()}} {
 			t.Run(by.name, func(t *testing.T) {
-				refused(t, bo+"/applicazioni/opX", application("opX-app"), by.opt)
+				refused(t, bo+"/applicazioni/opX", application("opX-app"),
+					"idA2A opX is the X-APP-ID of another application or operator", by.opt)
 				h.do(t, "GET", bok+"/profilo", nil, asAPIKey("opX", opKey)).expect(t, http.StatusOK, "")
 				h.do(t, "GET", pek+"/pendenze", nil, asAPIKey("opX", appKey)).expect(t, http.StatusUnauthorized, "401000")
 			})
@@ -72,7 +77,7 @@ func TestOneAppIDNamesOnePrincipal(t *testing.T) {
 	t.Run("application_first", func(t *testing.T) {
 		h.must(t, "PUT", bo+"/applicazioni/appY", application("appY-user"))
 		h.do(t, "GET", pek+"/pendenze", nil, asAPIKey("appY", appKey)).expect(t, http.StatusOK, "")
-		refused(t, bo+"/operatori/appY", operator("appY"), asAdmin())
+		refused(t, bo+"/operatori/appY", operator("appY"), "principal appY is the X-APP-ID of another application or operator", asAdmin())
 		h.do(t, "GET", pek+"/pendenze", nil, asAPIKey("appY", appKey)).expect(t, http.StatusOK, "")
 		h.do(t, "GET", bok+"/profilo", nil, asAPIKey("appY", opKey)).expect(t, http.StatusUnauthorized, "401000")
 		// Another principal is free; the holder itself may write again.
@@ -86,7 +91,7 @@ func TestOneAppIDNamesOnePrincipal(t *testing.T) {
 		h.must(t, "PUT", bo+"/applicazioni/appZ", application("appZ"))
 		h.must(t, "PUT", bo+"/applicazioni/appZ", application("appZ"))
 		h.do(t, "GET", pek+"/pendenze", nil, asAPIKey("appZ", appKey)).expect(t, http.StatusOK, "")
-		refused(t, bo+"/operatori/appZ", operator("appZ"), asAdmin())
+		refused(t, bo+"/operatori/appZ", operator("appZ"), "the principal is already in use", asAdmin())
 	})
 }
 

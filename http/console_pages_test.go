@@ -67,6 +67,13 @@ func TestConsoleGrantingFlow(t *testing.T) {
 	if _, ok := w.model.Application("bad id!"); ok {
 		t.Fatal("an invalid application was written")
 	}
+	// An idA2A that is an operator's principal (its X-APP-ID): 409, told
+	// next to the idA2A field, not the principal's.
+	cc.post("/console/applicazioni", grantForm("opD1", "opD1-app", pw, true, nil)).
+		expect(t, 409, `<span class="errore-campo" id="err-idA2A">È già l&#39;X-APP-ID`)
+	if _, ok := w.model.Application("opD1"); ok {
+		t.Fatal("an application under an operator's X-APP-ID was written")
+	}
 }
 
 func TestConsoleAuthorization(t *testing.T) {

@@ -54,6 +54,7 @@ func fault(err error) (int, FaultBean) {
 		unproc    *commands.UnprocessableError
 		bad       *badRequest
 		tmr       *tooManyRequests
+		appID     *commands.AppIDInUseError
 	)
 	switch {
 	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleAuthNotAccepted:
@@ -78,6 +79,9 @@ func fault(err error) (int, FaultBean) {
 		return http.StatusUnprocessableEntity, FaultBean{"RICHIESTA", "422000", "Richiesta non processabile", unproc.Detail}
 	case errors.Is(err, errNotFound), errors.Is(err, commands.ErrNotFound):
 		return http.StatusNotFound, FaultBean{"RICHIESTA", "404000", "Risorsa non trovata", ""}
+	case errors.As(err, &appID):
+		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto",
+			appID.Field + " " + appID.ID + " is the X-APP-ID of another application or operator"}
 	case errors.Is(err, commands.ErrPrincipalInUse):
 		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the principal is already in use"}
 	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):

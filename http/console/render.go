@@ -336,6 +336,7 @@ func formError(err error) (fieldErrors, int, bool) {
 		invalid   *commands.InvalidError
 		unproc    *commands.UnprocessableError
 		taken     *registeredError
+		appID     *commands.AppIDInUseError
 	)
 	switch {
 	case errors.As(err, &invalid):
@@ -344,6 +345,8 @@ func formError(err error) (fieldErrors, int, bool) {
 		return fieldErrors{"": unproc.Detail}, http.StatusUnprocessableEntity, true
 	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleDelegation:
 		return fieldErrors{"": "Non puoi concedere più di quanto possiedi: " + forbidden.Detail}, http.StatusForbidden, true
+	case errors.As(err, &appID):
+		return fieldErrors{appID.Field: "È già l'X-APP-ID (idA2A di un'applicazione o principal di un operatore) di un altro principal."}, http.StatusConflict, true
 	case errors.Is(err, commands.ErrPrincipalInUse):
 		return fieldErrors{"principal": "Il principal è già in uso da un'altra applicazione o operatore."}, http.StatusConflict, true
 	case errors.As(err, &taken):
