@@ -80,3 +80,33 @@ func TestFaultBeanOfEveryStatus(t *testing.T) {
 		t.Fatalf("fault(consistency timeout) = %d %+v, want 503 INTERNO 503000", status, fb)
 	}
 }
+
+// TestAPIAnswersAreNotStored: every answer of the APIs, an error's too,
+// is Cache-Control: no-store: the answers carry personal data and are
+// decided per caller, so no shared cache may keep one for another caller.
+func TestAPIAnswersAreNotStored(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "ns-1", d1, t1, citizen1)
+	for _, c := range []struct {
+		name   string
+		path   string
+		opts   []reqOpt
+		status int
+	}{
+		{"allowed", pe + "/pendenze/appA/ns-1", opts(as("appA")), http.StatusOK},
+		{"not_authenticated", pe + "/pendenze/appA/ns-1", opts(asBasic("appA", "wrong")), http.StatusUnauthorized},
+		{"forbidden", pe + "/pendenze/appA/ns-1", opts(as("appB")), http.StatusForbidden},
+		{"no_such_route", pe + "/nothing", opts(as("appA")), http.StatusNotFound},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := w.do(t, "GET", c.path, nil, c.opts...)
+			if r.Status != c.status {
+				t.Fatalf("status %d, want %d: %s", r.Status, c.status, r.Body)
+			}
+			if got := r.Header.Values("Cache-Control"); len(got) != 1 || got[0] != "no-store" {
+				t.Errorf("Cache-Control %q, want no-store", got)
+			}
+		})
+	}
+}

@@ -50,7 +50,7 @@ func (s *Server) routes() *echo.Echo {
 			// decision (authenticate): a caller that is not authenticated
 			// costs the store nothing. A panic below instrument is an
 			// error it counts and records (outcome error).
-			g := e.Group(prefix, s.instrument(api), middleware.Recover(), acceptsAuth(api, auth), s.caughtUp, s.consistency, s.authenticate(api, auth))
+			g := e.Group(prefix, noStore, s.instrument(api), middleware.Recover(), acceptsAuth(api, auth), s.caughtUp, s.consistency, s.authenticate(api, auth))
 			for _, r := range table {
 				if r.api == api {
 					g.Add(r.method, r.path, r.handler)
@@ -203,5 +203,20 @@ func (s *Server) apiRoutes() []route {
 		{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso", s.nodoVerifica},
 		{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/ricevute", s.nodoRicevuta},
 		{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/flussiRendicontazione", s.nodoFlusso},
+	}
+}
+
+// noStoreValue is noStore's Cache-Control, one slice for every answer
+// (net/http only reads it; a Set replaces it, an Add copies it).
+var noStoreValue = []string{"no-store"}
+
+// noStore marks every answer of the APIs, errors included, Cache-Control:
+// no-store: they carry personal data (payers, fiscal codes, payments) and
+// are decided per caller, so no shared cache may keep one or serve it to
+// another caller.
+func noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		c.Response().Header()["Cache-Control"] = noStoreValue
+		return next(c)
 	}
 }
