@@ -64,11 +64,8 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Set(tokenKey, &unhonoured{err: syntaxError("X-Consistency-Token: " + err.Error())})
 			return next(c)
 		}
-		if s.model.AppliedPosition() >= pos {
-			return next(c)
-		}
 		since := time.Now()
-		if err := s.model.WaitWithin(waitContext(c), pos, s.cfg.ConsistencyWait); err == nil {
+		if err := s.waitApplied(c, pos); err == nil {
 			return next(c)
 		}
 		if c.Request().Context().Err() != nil {
@@ -94,13 +91,9 @@ func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 // console; /healthz, /readyz and /metrics answer while it waits.
 func (s *Server) caughtUp(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if s.model.AppliedPosition() >= s.cfg.ReadyAt {
-			return next(c)
-		}
-		ctx := waitContext(c)
-		if err := s.model.WaitWithin(ctx, s.cfg.ReadyAt, s.cfg.ConsistencyWait); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+		if err := s.waitApplied(c, s.cfg.ReadyAt); err != nil {
+			if err := c.Request().Context().Err(); err != nil {
+				return err
 			}
 			if s.model.Stopped() != nil {
 				return err
@@ -247,8 +240,19 @@ func (s *Server) afterWrite(c *echo.Context, pos events.Position) error {
 		return nil
 	}
 	c.Response().Header().Set(ConsistencyHeader, Token(s.store.Backend(), pos))
-	if err := s.model.WaitWithin(waitContext(c), pos, s.cfg.ConsistencyWait); err != nil {
+	if err := s.waitApplied(c, pos); err != nil {
 		return errConsistencyTimeout
 	}
 	return nil
+}
+
+// waitApplied waits until the read models here have applied pos: at once,
+// one atomic load, when they have; else for at most --consistency-wait
+// within the request's waits (waitContext, made only then). Every wait of
+// a request for the read models is this one.
+func (s *Server) waitApplied(c *echo.Context, pos events.Position) error {
+	if s.model.AppliedPosition() >= pos {
+		return nil
+	}
+	return s.model.WaitWithin(waitContext(c), pos, s.cfg.ConsistencyWait)
 }

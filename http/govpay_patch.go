@@ -123,7 +123,7 @@ func (s *Server) patchRegistry(reg domain.Registry, readID func(*echo.Context) (
 			if !errors.As(err, &stale) || attempt == patchAttempts {
 				return err
 			}
-			if s.model.WaitWithin(waitContext(c), stale.At, s.cfg.ConsistencyWait) != nil {
+			if s.waitApplied(c, stale.At) != nil {
 				return errConsistencyTimeout
 			}
 		}
