@@ -48,7 +48,7 @@ func ParseConnectionString(s string) (*kdb.Configuration, error) {
 	}
 	conf, err := kdb.ParseConnectionString(s)
 	if err != nil {
-		return nil, fmt.Errorf("kurrentdb: connection string: %s", redact(s, err.Error()))
+		return nil, fmt.Errorf("kurrentdb: connection string: %s", parseProblem(s, err))
 	}
 	if err := conf.Validate(); err != nil {
 		return nil, fmt.Errorf("kurrentdb: connection string: %w", err)
@@ -61,10 +61,8 @@ func ParseConnectionString(s string) (*kdb.Configuration, error) {
 func Redact(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {
-		if at := strings.LastIndex(s, "@"); at >= 0 {
-			if i := strings.Index(s, "://"); i >= 0 && i < at {
-				return s[:i+3] + "xxxxx" + s[at:]
-			}
+		if start, end, ok := userinfo(s); ok {
+			return s[:start] + "xxxxx" + s[end:]
 		}
 		return s
 	}
@@ -72,6 +70,35 @@ func Redact(s string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	}
 	return u.String()
+}
+
+// userinfo returns where the user information of connection string s
+// lies, whether s parses as a URL or not: after "://", up to the last "@".
+// ok is false when s holds none.
+func userinfo(s string) (start, end int, ok bool) {
+	i, at := strings.Index(s, "://"), strings.LastIndex(s, "@")
+	if i < 0 || at < i+3 {
+		return 0, 0, false
+	}
+	return i + 3, at, true
+}
+
+// parseProblem is the client's complaint about connection string s,
+// without its password. The client returns url.Parse's errors as they
+// are, and they quote the whole string: such a complaint is told by the
+// problem alone, as url.Parse finds it with the user information put
+// aside, so that not even the part of a password that breaks the URL's
+// syntax is repeated.
+func parseProblem(s string, err error) string {
+	var uerr *url.Error
+	start, end, ok := userinfo(s)
+	if !errors.As(err, &uerr) || !ok {
+		return redact(s, err.Error())
+	}
+	if _, err := url.Parse(s[:start] + "user" + s[end:]); errors.As(err, &uerr) {
+		return uerr.Err.Error()
+	}
+	return "the user name or password is not valid in a URL (percent-encode its reserved characters)"
 }
 
 // redact removes the password of s from msg.
