@@ -246,6 +246,17 @@ func mapAppendError(stream string, err error) error {
 	return fmt.Errorf("append %s: %w", stream, err)
 }
 
+// readFailure is the error of a read that failed with err: the caller's
+// own cancellation or deadline when ctx is done (the client reports those
+// as gRPC statuses, which would read as an outage), mapReadError's
+// otherwise.
+func readFailure(ctx context.Context, what string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return mapReadError(what, err)
+}
+
 // mapReadError turns the client's answers to a read into the port's errors.
 func mapReadError(what string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -88,11 +88,11 @@ func clientLogger(logger *slog.Logger) kdb.LoggingFunc {
 func (s *Store) ping(ctx context.Context) error {
 	rs, err := s.client.ReadAll(ctx, kdb.ReadAllOptions{Direction: kdb.Backwards, From: kdb.End{}}, 1)
 	if err != nil {
-		return mapReadError("read $all", err)
+		return readFailure(ctx, "read $all", err)
 	}
 	defer rs.Close()
 	if _, err := rs.Recv(); err != nil && !isEOF(err) {
-		return mapReadError("read $all", err)
+		return readFailure(ctx, "read $all", err)
 	}
 	return nil
 }
@@ -138,12 +138,12 @@ func (s *Store) Append(ctx context.Context, stream string, expected events.Expec
 func (s *Store) positionAt(ctx context.Context, name string, rev uint64) (events.Position, error) {
 	rs, err := s.client.ReadStream(ctx, name, kdb.ReadStreamOptions{From: kdb.Revision(rev)}, 1)
 	if err != nil {
-		return 0, mapReadError("read "+name, err)
+		return 0, readFailure(ctx, "read "+name, err)
 	}
 	defer rs.Close()
 	ev, err := rs.Recv()
 	if err != nil {
-		return 0, mapReadError("read "+name, err)
+		return 0, readFailure(ctx, "read "+name, err)
 	}
 	pos, ok := positionOf(ev.OriginalEvent().Position)
 	if !ok {
@@ -185,10 +185,7 @@ func (s *Store) readStream(ctx context.Context, name string, from uint64, n uint
 		if notFound(err) {
 			return nil, nil
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, mapReadError("read "+name, err)
+		return nil, readFailure(ctx, "read "+name, err)
 	}
 	defer rs.Close()
 	var out []*kdb.RecordedEvent
@@ -201,10 +198,7 @@ func (s *Store) readStream(ctx context.Context, name string, from uint64, n uint
 			return nil, nil
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, mapReadError("read "+name, err)
+			return nil, readFailure(ctx, "read "+name, err)
 		}
 		out = append(out, ev.OriginalEvent())
 	}
@@ -220,7 +214,7 @@ func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
 	}
 	rs, err := s.client.ReadAll(ctx, kdb.ReadAllOptions{Direction: kdb.Backwards, From: kdb.End{}}, math.MaxInt64)
 	if err != nil {
-		return 0, mapReadError("read $all", err)
+		return 0, readFailure(ctx, "read $all", err)
 	}
 	defer rs.Close()
 	for {
@@ -229,10 +223,7 @@ func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
 			return 0, nil
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				return 0, ctx.Err()
-			}
-			return 0, mapReadError("read $all", err)
+			return 0, readFailure(ctx, "read $all", err)
 		}
 		r := ev.OriginalEvent()
 		if r == nil || isSystem(r.EventType, r.StreamID) {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kurrent-io/KurrentDB-Client-Go/protos/kurrentdb/protocols/v1/shared"
 	api "github.com/kurrent-io/KurrentDB-Client-Go/protos/kurrentdb/protocols/v1/streams"
@@ -361,5 +362,41 @@ func TestCancelledAppendIsACancellation(t *testing.T) {
 		events.Record{Event: events.CreditorEntityRegistered{IDDominio: "00000000001"}})
 	if !errors.Is(err, context.Canceled) || errors.Is(err, events.ErrUnavailable) {
 		t.Fatalf("append with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestCancelledReadsAreCancellations: a read whose caller cancelled it or
+// whose deadline passed ends with the context's error, as JetStream's do,
+// never as an outage (the HTTP layer answers and logs those differently).
+func TestCancelledReadsAreCancellations(t *testing.T) {
+	s := openOn(t, &wireServer{answer: success(1, 0), all: []*api.ReadResp_ReadEvent{
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1),
+	}})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"cancelled", cancelled, context.Canceled}, {"deadline_passed", expired, context.DeadlineExceeded}} {
+		t.Run(c.name, func(t *testing.T) {
+			reads := map[string]func() error{
+				"last_position": func() error { _, err := s.LastPosition(c.ctx); return err },
+				"read":          func() error { return s.Read(c.ctx, 0, func(context.Context, events.Envelope) error { return nil }) },
+				"load":          func() error { _, err := s.Load(c.ctx, "a"); return err },
+				"position_at":   func() error { _, err := s.positionAt(c.ctx, "payauthz-a", 0); return err },
+			}
+			for name, read := range reads {
+				if err := read(); !errors.Is(err, c.want) || errors.Is(err, events.ErrUnavailable) {
+					t.Errorf("%s: %v, want %v and not an outage", name, err, c.want)
+				}
+			}
+		})
+	}
+	// The same reads with a live context answer.
+	if p, err := s.LastPosition(context.Background()); err != nil || p != 100 {
+		t.Fatalf("last position = %d, %v; want 100", p, err)
 	}
 }
