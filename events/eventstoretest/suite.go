@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -49,6 +50,7 @@ func Run(t *testing.T, h Harness, caps Capabilities) {
 	t.Run("expected_version_is_per_stream_nats_7361", func(t *testing.T) { testPerStreamVersion(t, h) })
 	t.Run("last_position", func(t *testing.T) { testLastPosition(t, h) })
 	t.Run("invalid_append_writes_nothing", func(t *testing.T) { testInvalidAppend(t, h) })
+	t.Run("commit_over_the_store_limit_is_too_large", func(t *testing.T) { testTooLarge(t, h) })
 	if caps.DedupeByID {
 		t.Run("retried_append_stored_once", func(t *testing.T) { testDedupe(t, h) })
 	}
@@ -162,6 +164,23 @@ func testInvalidAppend(t *testing.T, h Harness) {
 	if last, err := s.LastPosition(ctx(t)); err != nil || last != before {
 		t.Fatalf("last position after refused appends: %d, %v; want %d", last, err, before)
 	}
+}
+
+// testTooLarge: a commit over what the store takes in one append (NATS's
+// max_payload, KurrentDB's maximum append size: 1 MiB by default) is
+// refused with ErrTooLarge, a client error and never an outage, and
+// writes nothing.
+func testTooLarge(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	big := events.CreditorEntityRegistered{IDDominio: "00000000001", RagioneSociale: strings.Repeat("x", 2<<20)}
+	_, err := s.Append(ctx(t), "dominio-1", events.ExpectNoStream(), rec("", big))
+	if !errors.Is(err, events.ErrTooLarge) || errors.Is(err, events.ErrUnavailable) {
+		t.Fatalf("append of a 2 MiB event: %v, want ErrTooLarge", err)
+	}
+	if last, err := s.LastPosition(ctx(t)); err != nil || last != 0 {
+		t.Fatalf("last position after the refused commit: %d, %v; want 0", last, err)
+	}
+	mustAppend(t, s, "dominio-1", events.ExpectNoStream(), rec("", entity(1)))
 }
 
 func testExpectedVersion(t *testing.T, h Harness) {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/uuid"
 	kdb "github.com/kurrent-io/KurrentDB-Client-Go/kurrentdb"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/payauthz/payauthz/events"
 )
@@ -243,7 +245,22 @@ func mapAppendError(stream string, err error) error {
 			return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
 		}
 	}
+	if overAppendSize(err) {
+		return fmt.Errorf("append %s: %w: %v", stream, events.ErrTooLarge, err)
+	}
 	return fmt.Errorf("append %s: %w", stream, err)
+}
+
+// overAppendSize reports the server's refusal of an append larger than its
+// maximum append size, or holding an event larger than its maximum event
+// size. AppendToStream's server answers those with InvalidArgument and a
+// message naming the limit ("Maximum Append Size of 1048576 Exceeded.",
+// "... exceeds Maximum Append Event Size of ..."); the trailer that tells
+// them apart (exception: maximum-append-size-exceeded) does not reach us
+// through the client, which reports the answer as ErrorCodeUnknown.
+func overAppendSize(err error) bool {
+	st, ok := status.FromError(err)
+	return ok && st.Code() == codes.InvalidArgument && strings.Contains(st.Message(), "Maximum Append")
 }
 
 // readFailure is the error of a read that failed with err: the caller's

@@ -188,9 +188,10 @@ func TestAppendOverTheWire(t *testing.T) {
 			CurrentRevisionOption:  &api.AppendResp_WrongExpectedVersion_CurrentRevision{CurrentRevision: 7},
 			ExpectedRevisionOption: &api.AppendResp_WrongExpectedVersion_ExpectedRevision{ExpectedRevision: 3}}}}, nil
 	}
-	grpcErr := func(c codes.Code) func() (*api.AppendResp, error) {
-		return func() (*api.AppendResp, error) { return nil, status.Error(c, "scripted") }
+	grpcStatus := func(c codes.Code, msg string) func() (*api.AppendResp, error) {
+		return func() (*api.AppendResp, error) { return nil, status.Error(c, msg) }
 	}
+	grpcErr := func(c codes.Code) func() (*api.AppendResp, error) { return grpcStatus(c, "scripted") }
 	cases := []struct {
 		name     string
 		answer   func() (*api.AppendResp, error)
@@ -204,6 +205,15 @@ func TestAppendOverTheWire(t *testing.T) {
 		{"aborted_is_unavailable", grpcErr(codes.Aborted), 0, events.ErrUnavailable, false},
 		{"permission_denied_is_neither", grpcErr(codes.PermissionDenied), 0, nil, true},
 		{"unauthenticated_is_neither", grpcErr(codes.Unauthenticated), 0, nil, true},
+		// What the server answers an append over --max-append-size, or
+		// holding an event over --max-append-event-size.
+		{"over_max_append_size_is_too_large", grpcStatus(codes.InvalidArgument, "Maximum Append Size of 1048576 Exceeded."),
+			0, events.ErrTooLarge, false},
+		{"over_max_event_size_is_too_large", grpcStatus(codes.InvalidArgument,
+			"Event with Id: 6f1f3b0e-6b0a-4c5e-9a52-706179617574, Size: 2097300, exceeds Maximum Append Event Size of 1048576."),
+			0, events.ErrTooLarge, false},
+		{"other_invalid_argument_is_neither", grpcStatus(codes.InvalidArgument, "Required Metadata Property 'type' is missing"),
+			0, nil, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -213,15 +223,15 @@ func TestAppendOverTheWire(t *testing.T) {
 				events.Record{ID: "r1", Event: events.CreditorEntityRegistered{IDDominio: "00000000001"}})
 			switch {
 			case c.notOther:
-				if err == nil || errors.Is(err, events.ErrConflict) || errors.Is(err, events.ErrUnavailable) {
+				if err == nil || errors.Is(err, events.ErrConflict) || errors.Is(err, events.ErrUnavailable) || errors.Is(err, events.ErrTooLarge) {
 					t.Fatalf("err = %v, want a plain error", err)
 				}
 			case c.wantErr != nil:
 				if !errors.Is(err, c.wantErr) {
 					t.Fatalf("err = %v, want %v", err, c.wantErr)
 				}
-				if c.wantErr == events.ErrConflict && errors.Is(err, events.ErrUnavailable) {
-					t.Fatalf("a conflict also reads as an outage: %v", err)
+				if c.wantErr != events.ErrUnavailable && errors.Is(err, events.ErrUnavailable) {
+					t.Fatalf("a refusal also reads as an outage: %v", err)
 				}
 			default:
 				if err != nil || pos != c.wantPos {
