@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v5"
@@ -39,7 +40,8 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 		WhoCan:    s.consoleWhoCan,
 		Fault: func(err error) console.Fault {
 			status, fb := fault(err)
-			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio}
+			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio,
+				RetryAfter: retryAfter(err, status)}
 		},
 	})
 	if err != nil {
@@ -53,12 +55,14 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 }
 
 // authenticateBasic is the credential check of basic authentication, with
-// the same verification budget and failed-login throttles.
+// the same verification budget and failed-login throttles. A refusal of
+// those is console.ErrLoginBusy that keeps the refusal, so that Deps.Fault
+// answers it as the API does (429, Retry-After).
 func (s *Server) authenticateBasic(r *http.Request, user, password string) (*projections.PrincipalRecord, error) {
 	rec, err := s.model.AuthenticateGated(s.logins, r.RemoteAddr, user, password)
 	var busy *tooManyRequests
 	if errors.As(err, &busy) {
-		return nil, console.ErrLoginBusy
+		return nil, fmt.Errorf("%w: %w", console.ErrLoginBusy, busy)
 	}
 	return rec, err
 }

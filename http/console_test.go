@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,18 +33,22 @@ type consoleClient struct {
 	version string
 }
 
-func (h *harness) consoleClient(t testing.TB, tlsCert ...reqOpt) *consoleClient {
+// consoleClient is a browser of the console; opts may send it over TLS
+// (asCert, viaTLS) or from another local address (fromLocalAddr).
+func (h *harness) consoleClient(t testing.TB, opts ...reqOpt) *consoleClient {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	r := &request{header: http.Header{}}
-	for _, o := range tlsCert {
+	for _, o := range opts {
 		o(r)
 	}
 	base := h.httpURL
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if r.tls || r.remoteLocal != "" {
+		tr = h.client(r).Transport.(*http.Transport).Clone()
+	}
 	if r.tls {
 		base = h.httpsURL
-		tr = h.client(r).Transport.(*http.Transport).Clone()
 	}
 	return &consoleClient{t: t, base: base, c: &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
@@ -212,6 +217,57 @@ func TestConsoleLogin(t *testing.T) {
 		cc.do(req).expect(t, 303)
 		cc.get("/console/").expect(t, 200, "RSSMRA80A01H501U")
 	})
+}
+
+// TestConsoleLoginThrottled: the login form goes through the API's
+// failed-login throttles. Past the burst of wrong passwords for a principal
+// from one address the form is refused with 429 and, as the API's answer,
+// Retry-After (README, Limits); that address cannot log in even with the
+// right password meanwhile, while the principal, from its own address,
+// still can.
+func TestConsoleLoginThrottled(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, withLoginThrottle())
+	attacker := w.consoleClient(t, fromLocalAddr("127.0.0.3"))
+	for i := range DefaultFailedLoginsPerPrincipal {
+		attacker.tryLogin("opRO", "wrong-"+strconv.Itoa(i)).expect(t, http.StatusUnauthorized, "Credenziali non valide")
+	}
+	for _, pass := range []string{"wrong-again", pw} {
+		p := attacker.tryLogin("opRO", pass)
+		p.expect(t, http.StatusTooManyRequests, "Troppi tentativi di accesso")
+		if s, err := strconv.Atoi(p.Header.Get("Retry-After")); err != nil || s < 1 {
+			t.Fatalf("429 with Retry-After %q, want whole seconds >= 1", p.Header.Get("Retry-After"))
+		}
+	}
+	attacker.get("/console/").expect(t, http.StatusSeeOther)
+	victim := w.consoleClient(t, fromLocalAddr("127.0.0.4"))
+	victim.login("opRO", pw)
+	victim.get("/console/").expect(t, http.StatusOK, "opRO")
+}
+
+// TestConsoleFormOverTheHashBudget: a form that sets a password hashes it
+// in the password budget; when no slot frees within the wait, the page is
+// the API's 429 with Retry-After: 1 (README, Limits) and nothing is
+// written.
+func TestConsoleFormOverTheHashBudget(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, withPasswordVerifications(1))
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	cc.get("/console/operatori?nuovo")
+	form := url.Values{"nuovo": {"1"}, "principal": {"opBudget"}, "ragioneSociale": {"Ente"}, "password": {"budget-password-1"},
+		"abilitato": {"on"}, "ruoli": {"readOnly"}}
+	w.srv.logins.slots <- struct{}{} // the one slot is busy
+	p := cc.post("/console/operatori", form)
+	<-w.srv.logins.slots
+	p.expect(t, http.StatusTooManyRequests, "Troppe richieste")
+	if got := p.Header.Get("Retry-After"); got != "1" {
+		t.Fatalf("429 with Retry-After %q, want 1", got)
+	}
+	if _, ok := w.model.Operator("opBudget"); ok {
+		t.Fatal("a form refused by the budget wrote the operator")
+	}
+	cc.post("/console/operatori", form).expect(t, http.StatusSeeOther)
 }
 
 func TestConsoleSessions(t *testing.T) {

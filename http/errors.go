@@ -135,6 +135,21 @@ func logged(err error, status int) bool {
 	return status >= 500 && !errors.Is(err, context.Canceled) && !errors.Is(err, errConsistencyTimeout) && !errors.Is(err, errCatchingUp)
 }
 
+// retryAfter is the Retry-After header of an answer with status for err,
+// "" for none: a refusal of the password budget or the failed-login
+// throttles says when to try again, every 503 one second. The APIs and the
+// console both answer it (errorHandler, the console's Deps.Fault).
+func retryAfter(err error, status int) string {
+	var tmr *tooManyRequests
+	switch {
+	case errors.As(err, &tmr):
+		return tmr.retryAfterSeconds()
+	case status == http.StatusServiceUnavailable:
+		return strconv.Itoa(1)
+	}
+	return ""
+}
+
 // errorHandler is the Echo error handler: every error becomes a FaultBean.
 func (s *Server) errorHandler(c *echo.Context, err error) {
 	if resp, uerr := echo.UnwrapResponse(c.Response()); uerr == nil && resp.Committed {
@@ -145,12 +160,8 @@ func (s *Server) errorHandler(c *echo.Context, err error) {
 		s.logger.Error("request failed", "method", methodLabel(c.Request().Method), "path", loggedValue(c.Request().URL.Path),
 			"request_id", requestID(c), "status", status, "error", err.Error())
 	}
-	var tmr *tooManyRequests
-	switch {
-	case errors.As(err, &tmr):
-		c.Response().Header().Set("Retry-After", tmr.retryAfterSeconds())
-	case status == http.StatusServiceUnavailable:
-		c.Response().Header().Set("Retry-After", strconv.Itoa(1))
+	if ra := retryAfter(err, status); ra != "" {
+		c.Response().Header().Set("Retry-After", ra)
 	}
 	if status == http.StatusUnauthorized && authSegment(c) == "basic" {
 		// RFC 7617: a basic challenge, so clients know to send credentials.

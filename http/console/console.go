@@ -77,16 +77,17 @@ type Deps struct {
 	// WhoCan lists who may do an operation, with the Backoffice API's
 	// function (GET /autorizzazioni).
 	WhoCan WhoCanFunc
-	// Fault is the HTTP layer's choice of status for an error: a failed
-	// page answers what the API answers.
+	// Fault is the HTTP layer's choice of status (and Retry-After) for an
+	// error: a failed page answers what the API answers.
 	Fault func(error) Fault
 }
 
-// Fault is how an error is answered: its HTTP status and GovPay's codice,
-// descrizione and dettaglio.
+// Fault is how an error is answered: its HTTP status, GovPay's codice,
+// descrizione and dettaglio, and the Retry-After header ("" for none).
 type Fault struct {
 	Status                         int
 	Codice, Descrizione, Dettaglio string
+	RetryAfter                     string
 }
 
 // Console is the console's http.Handler. It is safe for concurrent use.

@@ -77,8 +77,9 @@ func (c *Console) loginForm(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// ErrLoginBusy is what Deps.Authenticate returns when the password
-// verification budget or the failed-login throttles refused the attempt.
+// ErrLoginBusy is what Deps.Authenticate returns (wrapping the refusal, for
+// Deps.Fault) when the password verification budget or the failed-login
+// throttles refused the attempt.
 var ErrLoginBusy = errors.New("console: too many login attempts")
 
 const loginBusy = "Troppi tentativi di accesso: riprova tra qualche secondo."
@@ -98,6 +99,7 @@ func (c *Console) loginPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	rec, err := c.deps.Authenticate(r, user, pass)
 	if errors.Is(err, ErrLoginBusy) {
+		setRetryAfter(w, c.deps.Fault(err)) // when to try again, as the API tells it
 		c.showLogin(w, r, http.StatusTooManyRequests, user, loginBusy)
 		return
 	}

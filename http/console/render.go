@@ -191,7 +191,16 @@ func (c *Console) fail(rq *request, err error) {
 	if f.Status >= http.StatusInternalServerError && !errors.Is(err, context.Canceled) {
 		c.deps.Logger.Error("console: request failed", "path", r.URL.Path, "status", f.Status, "error", err)
 	}
+	setRetryAfter(w, f)
 	c.renderError(w, r, rq, f.Status, f.Codice, f.Descrizione, f.Dettaglio)
+}
+
+// setRetryAfter sets the Retry-After header f asks for, if any: a 429 or
+// 503 page tells when to try again as the API's answer does.
+func setRetryAfter(w http.ResponseWriter, f Fault) {
+	if f.RetryAfter != "" {
+		w.Header().Set("Retry-After", f.RetryAfter)
+	}
 }
 
 // fieldErrors are the form's messages by field name ("" for the form).
