@@ -168,11 +168,12 @@ func (st *sessions) end(id string) {
 }
 
 // resolve returns the principal of s as the read models hold it now, or
-// false when the session no longer stands: the principal is gone or
-// disabled, its password or its roles changed.
+// false when the session no longer stands: the principal is gone or may
+// no longer enter the Backoffice API (the one rule login asked), its
+// password or its roles changed.
 func (s *session) resolve(m *projections.ReadModel) (domain.Principal, bool) {
 	rec, ok := m.Lookup(s.name)
-	if !ok || !rec.Principal.Enabled {
+	if !ok || domain.CanEnterAPI(rec.Principal, domain.APIBackoffice) != nil {
 		return domain.Principal{}, false
 	}
 	if s.auth == domain.AuthBasic && rec.PasswordHash != s.pwHash {
