@@ -47,7 +47,8 @@ func newMetrics(model *projections.ReadModel) *metrics {
 		Name: "payauthz_captcha_checks_total", Help: "Captcha checks of the protected public API by outcome (missing, passed, failed, unavailable; busy: not made, no slot free, 429).",
 	}, []string{"outcome"})
 	m.reg.MustRegister(m.requests, m.decisions, m.latency, m.captchas,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector(),
+		&pacedCollector{c: collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), every: processReadEvery},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "payauthz_projection_position", Help: "Last log position applied by the projections.",
 		}, func() float64 { return float64(model.AppliedPosition()) }),

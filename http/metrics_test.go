@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -163,6 +166,65 @@ func TestProjectionLagSeconds(t *testing.T) {
 	probe.every = 0
 	if p3, _ := probe.measure(); p3 != p1+1 {
 		t.Fatalf("after the period: %v positions, want %v", p3, p1+1)
+	}
+}
+
+// TestProcessFiguresReadOncePerSecond: /metrics answers anyone, and
+// reading the process's figures (several /proc files, every open
+// descriptor) costs about a millisecond, some twenty times any other
+// request a stranger sends; they are read at most once a second however
+// often /metrics is scraped. 40 connections opened between two scrapes
+// within the second leave process_open_fds as it was; a second later it
+// counts them.
+func TestProcessFiguresReadOncePerSecond(t *testing.T) {
+	h := newHarness(t)
+	addr := strings.TrimPrefix(h.httpURL, "http://")
+	const opened = 40
+	openFDs := func() float64 {
+		fams, _ := scrape(t, h)
+		n := counterOf(fams, "process_open_fds", nil)
+		if n <= 0 {
+			t.Fatalf("process_open_fds = %v", n)
+		}
+		return n
+	}
+	// connect opens a connection the server has accepted (it answered on
+	// it): a descriptor on each side, both in this process.
+	connect := func() net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		fmt.Fprint(c, "GET /healthz HTTP/1.1\r\nHost: payauthz\r\n\r\n")
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		return c
+	}
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		before := openFDs()
+		for range opened {
+			connect()
+		}
+		within := openFDs()
+		if time.Since(start) >= processReadEvery/2 {
+			if attempt < 3 { // too slow a machine to tell: again
+				continue
+			}
+			t.Skip("could not open the connections within half a second")
+		}
+		if within != before {
+			t.Fatalf("process_open_fds read again within the second: %v, then %v", before, within)
+		}
+		time.Sleep(processReadEvery)
+		if after := openFDs(); after < before+opened {
+			t.Fatalf("process_open_fds %v a second after %d connections were opened, want at least %v", after, opened, before+opened)
+		}
+		return
 	}
 }
 
