@@ -43,6 +43,9 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio,
 				RetryAfter: retryAfter(err, status)}
 		},
+		Failed: func(w http.ResponseWriter, r *http.Request, status int, err error) {
+			s.logFailure(r, w.Header().Get(echo.HeaderXRequestID), status, err)
+		},
 	})
 	if err != nil {
 		return err

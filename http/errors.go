@@ -150,16 +150,24 @@ func retryAfter(err error, status int) string {
 	return ""
 }
 
+// logFailure writes the service log's 'request failed' line of a request
+// answered status for err, when logged counts it a failure of the service
+// and the pace allows a line now: for the APIs' requests (errorHandler)
+// and the console's pages alike.
+func (s *Server) logFailure(r *http.Request, requestID string, status int, err error) {
+	if logged(err, status) && s.failures.Allow() {
+		s.logger.Error("request failed", "method", methodLabel(r.Method), "path", loggedValue(r.URL.Path),
+			"request_id", requestID, "status", status, "error", err.Error())
+	}
+}
+
 // errorHandler is the Echo error handler: every error becomes a FaultBean.
 func (s *Server) errorHandler(c *echo.Context, err error) {
 	if resp, uerr := echo.UnwrapResponse(c.Response()); uerr == nil && resp.Committed {
 		return
 	}
 	status, fb := fault(err)
-	if logged(err, status) && s.failures.Allow() {
-		s.logger.Error("request failed", "method", methodLabel(c.Request().Method), "path", loggedValue(c.Request().URL.Path),
-			"request_id", requestID(c), "status", status, "error", err.Error())
-	}
+	s.logFailure(c.Request(), requestID(c), status, err)
 	if ra := retryAfter(err, status); ra != "" {
 		c.Response().Header().Set("Retry-After", ra)
 	}

@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -352,5 +354,35 @@ func TestFailedRequestsLogAtAPace(t *testing.T) {
 	}
 	if longest > loggedResourceBytes {
 		t.Errorf("a 'request failed' line holds a %d-byte path, want at most %d", longest, loggedResourceBytes)
+	}
+}
+
+// TestFailedConsolePagesLogAtAPace: a console page that fails is a
+// request that failed, reported by the one rule and at the one pace of
+// the API's (logFailure): while the store refuses writes, 60 failed saves
+// of a logged-in operator write a burst, then a line a second, each with
+// its request id; they wrote a line each, unpaced, the path whole.
+func TestFailedConsolePagesLogAtAPace(t *testing.T) {
+	lines := newLogLines()
+	var failing atomic.Bool
+	h := newHarness(t, withServiceLog(lines), withAfterAppend(func(_ string, pos events.Position, err error) (events.Position, error) {
+		if failing.Load() {
+			return 0, events.ErrUnavailable
+		}
+		return pos, err
+	}))
+	cc := h.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	failing.Store(true)
+	start := time.Now()
+	for i := range 60 {
+		cc.get("/console/tipi?nuovo").expect(t, http.StatusOK, `<label for="descrizione">`)
+		cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {fmt.Sprintf("FAIL%d", i)},
+			"descrizione": {"Tipo"}, "abilitato": {"on"}}).expect(t, http.StatusServiceUnavailable, "503000")
+	}
+	failed, _ := lines.count("request failed")
+	unpaced, _ := lines.count("console: request failed")
+	if most := failureLogBurst + int(time.Since(start).Seconds()) + 1; failed < 1 || failed > most || unpaced != 0 {
+		t.Errorf("60 failed saves: %d 'request failed' lines, want 1 to %d; %d of the console's own, want 0", failed, most, unpaced)
 	}
 }

@@ -80,6 +80,10 @@ type Deps struct {
 	// Fault is the HTTP layer's choice of status (and Retry-After) for an
 	// error: a failed page answers what the API answers.
 	Fault func(error) Fault
+	// Failed reports a page that failed with err, answered status, to the
+	// service log as the HTTP layer reports its failed requests (which
+	// failures, how often, how much of the path); nil reports none.
+	Failed func(w http.ResponseWriter, r *http.Request, status int, err error)
 }
 
 // Fault is how an error is answered: its HTTP status, GovPay's codice,

@@ -188,8 +188,8 @@ func (c *Console) fail(rq *request, err error) {
 		return
 	}
 	f := c.deps.Fault(err)
-	if f.Status >= http.StatusInternalServerError && !errors.Is(err, context.Canceled) {
-		c.deps.Logger.Error("console: request failed", "path", r.URL.Path, "status", f.Status, "error", err)
+	if c.deps.Failed != nil {
+		c.deps.Failed(w, r, f.Status, err)
 	}
 	setRetryAfter(w, f)
 	c.renderError(w, r, rq, f.Status, f.Codice, f.Descrizione, f.Dettaglio)
