@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
@@ -158,10 +157,10 @@ var errPosizione = syntaxError("posizione must be a positive integer")
 func untilOf(pos *uint64, data string) (projections.Until, error) {
 	var u projections.Until
 	if pos != nil {
-		if *pos == 0 {
+		var err error
+		if u, err = u.AtPosition(*pos); err != nil {
 			return u, errPosizione
 		}
-		u.Position = events.Position(*pos)
 	}
 	if data != "" {
 		t, err := time.Parse(time.RFC3339Nano, data)

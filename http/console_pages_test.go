@@ -289,6 +289,10 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	cc.post("/console/audit", q).expect(t, 400, "posizione 999999 is beyond the end of the log", `value="999999"`)
 	wq.Set("posizione", "999999")
 	cc.post("/console/audit", wq).expect(t, 400, "posizione 999999 is beyond the end of the log")
+	// Position 0 is no point of history (projections.Until.AtPosition, the
+	// API's and the CLI's check): a field error, not the log's end.
+	q.Set("posizione", "0")
+	cc.post("/console/audit", q).expect(t, 400, "La posizione è un numero intero da 1.", `value="0"`)
 
 	// A scoped auditor is refused questions outside its scope, as by the API.
 	w.putRole(t, "auditD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})

@@ -249,6 +249,19 @@ func TestCheckPointRefusesWhatTheLogDoesNotHold(t *testing.T) {
 	}
 }
 
+// TestAtPosition: a position a caller names is from 1; 0 would read as
+// the log's end, so it is refused, and a time set before stays.
+func TestAtPosition(t *testing.T) {
+	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	if u, err := (projections.Until{}).At(t0).AtPosition(0); !errors.Is(err, projections.ErrNoPosition) || u.Position != 0 {
+		t.Fatalf("AtPosition(0) = %v, %v; want ErrNoPosition", u, err)
+	}
+	u, err := (projections.Until{}).At(t0).AtPosition(7)
+	if err != nil || u.Position != 7 || !u.Time.Equal(t0) || u.IsEnd() {
+		t.Fatalf("AtPosition(7) = %v, %v; want position 7 at %s", u, err, t0)
+	}
+}
+
 // TestSnapshotOfAnotherLogIsNotUsed: a snapshot is trusted only against
 // the log it was taken from. Another log that reaches the snapshot's
 // position (another --nats-url or --store, a log reset and written again)

@@ -29,6 +29,22 @@ func (u Until) At(t time.Time) Until {
 	return u
 }
 
+// ErrNoPosition refuses position 0 as a point of history: log positions
+// start at 1, and an Until's zero Position is the log's end.
+var ErrNoPosition = errors.New("a log position is a whole number from 1")
+
+// AtPosition returns u stopping after the commit at position p, from 1;
+// ErrNoPosition for 0. It is the one check of a position a caller names
+// (the Backoffice's posizione, the console's form, the CLI's --position
+// and --to).
+func (u Until) AtPosition(p uint64) (Until, error) {
+	if p == 0 {
+		return u, ErrNoPosition
+	}
+	u.Position = events.Position(p)
+	return u, nil
+}
+
 // hasTime reports whether u stops at a time.
 func (u Until) hasTime() bool { return u.timeSet || !u.Time.IsZero() }
 

@@ -143,12 +143,13 @@ func (p *pointFlags) bind(fs *pflag.FlagSet, positionFlag string) {
 }
 
 func (p *pointFlags) until() (projections.Until, error) {
-	if p.position == 0 && p.positionGiven() {
-		// Positions start at 1; 0 would be read as no position, the
-		// end of the log (the Backoffice refuses posizione=0 alike).
-		return projections.Until{}, usageErrorf("--%s 0: a log position is a whole number from 1 (leave it out for the end of the log)", p.positionFlag)
+	var u projections.Until
+	if p.positionGiven() {
+		var err error
+		if u, err = u.AtPosition(p.position); err != nil {
+			return u, usageErrorf("--%s %d: %v (leave it out for the end of the log)", p.positionFlag, p.position, err)
+		}
 	}
-	u := projections.Until{Position: events.Position(p.position)}
 	if p.at != "" {
 		t, err := time.Parse(time.RFC3339Nano, p.at)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // The Audit page: explain a decision, now or at a point of the log's
@@ -77,7 +78,10 @@ func (c *Console) auditPage(rq *request) error {
 	f.Resource = q.Resource.Fields()
 	if f.Posizione != "" {
 		n, err := strconv.ParseUint(f.Posizione, 10, 64)
-		if err != nil || n == 0 {
+		if err == nil {
+			_, err = projections.Until{}.AtPosition(n)
+		}
+		if err != nil {
 			f.Errors["posizione"] = "La posizione è un numero intero da 1."
 		}
 		q.Posizione = &n
