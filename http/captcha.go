@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // siteverifyReply is the reCAPTCHA siteverify answer. Score is present for
@@ -66,7 +67,7 @@ func (r siteverifyReply) passes(soglia float64) bool {
 
 // captchaClient verifies tokens with a reCAPTCHA-compatible siteverify
 // service over one pooled HTTP client. A check never outlasts the
-// configured timeout; at most checks run at once, and at most perClient
+// configured timeout, nor its request's waits (verify); at most checks run at once, and at most perClient
 // of them for one client address: whatever the public sends, the service
 // is asked no more than that, and no one address takes every slot.
 type captchaClient struct {
@@ -139,22 +140,30 @@ var errCaptchaBusy = errors.New("too many captcha checks in flight")
 // non-200 or not a siteverify reply.
 var errCaptchaUnavailable = errors.New("captcha service unavailable")
 
-// verify asks the service about token for client (its address's key). It
-// returns whether the check passed, errCaptchaUnavailable (wrapped) when
-// no answer could be had, or errCaptchaBusy when no slot is free for
-// client. A token longer than maxCaptchaToken fails unasked.
+// verify asks the service about token for client (its address's key),
+// for at most the configured timeout and never past ctx's wait deadline
+// (projections.WaitBound: the request's waits, which end before
+// --request-timeout cuts its connection). It returns whether the check
+// passed, errCaptchaUnavailable (wrapped) when no answer could be had in
+// that time (a request with none left does not ask), or errCaptchaBusy
+// when no slot is free for client. A token longer than maxCaptchaToken
+// fails unasked.
 func (cc *captchaClient) verify(ctx context.Context, cfg events.CaptchaSettings, token, remoteIP, client string) (bool, error) {
 	if len(token) > maxCaptchaToken {
 		return false, nil
+	}
+	timeout := time.Duration(cfg.TimeoutMs) * time.Millisecond
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	timeout = projections.WaitBound(ctx, timeout)
+	if timeout <= 0 {
+		return false, fmt.Errorf("%w: the request's time ran out before the check", errCaptchaUnavailable)
 	}
 	if !cc.acquire(client) {
 		return false, errCaptchaBusy
 	}
 	defer cc.release(client)
-	timeout := time.Duration(cfg.TimeoutMs) * time.Millisecond
-	if timeout <= 0 {
-		timeout = 5 * time.Second
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	form := url.Values{"secret": {cfg.SecretKey}, "response": {token}}

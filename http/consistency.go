@@ -106,11 +106,12 @@ func (s *Server) caughtUp(next echo.HandlerFunc) echo.HandlerFunc {
 
 // requestWaits gives every wait of a request one deadline: its
 // consistency token, the log as of start-up (caughtUp), the log's end
-// (beyondLog), a PATCH's newer base, its own write, the console's. Each
-// lasts at most --consistency-wait, but one request may make several, and
+// (beyondLog), a PATCH's newer base, its own write, the console's, its
+// captcha check (protectPublic). Each lasts at most --consistency-wait
+// (the check its timeoutMs), but one request may make several, and
 // net/http does not end a handler when --request-timeout cuts its
 // connection: together they end a tenth of --request-timeout before that,
-// time left to write the answer (503). The deadline is kept in the echo
+// time left to write the answer (503; a check's, denyOnFail's). The deadline is kept in the echo
 // context, one allocation: most requests never wait, and the context a
 // wait is given (waitContext, projections.WithWaitDeadline) is made only
 // by the requests that do. The request's context keeps no deadline of its

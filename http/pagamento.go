@@ -159,7 +159,9 @@ func (s *Server) pgProfilo(c *echo.Context) error {
 // notice's UUID ("" for a payment or an unknown notice). Other mounts, and
 // the public one while the protection is off, cost one atomic load. The
 // captcha service is asked only when the UUID did not already pass, and
-// never for longer than the configured timeout.
+// never for longer than the configured timeout, nor past the deadline of
+// the request's waits (requestWaits): a check the deadline ends is a
+// time-out, which denyOnFail answers.
 func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uuid string) error {
 	auth := callerOf(c).auth
 	if auth != domain.AuthPublic {
@@ -188,7 +190,7 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 		if a, ok := remoteIP(r.RemoteAddr); ok {
 			ip = a.String()
 		}
-		passed, err := s.captcha.verify(r.Context(), cfg, token, ip, clientKey(r.RemoteAddr))
+		passed, err := s.captcha.verify(waitContext(c), cfg, token, ip, clientKey(r.RemoteAddr))
 		switch {
 		case errors.Is(err, errCaptchaBusy):
 			s.metrics.captchaBusy()

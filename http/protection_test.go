@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -385,6 +386,76 @@ func TestCaptchaChecksAreBounded(t *testing.T) {
 		}
 	}
 	w.do(t, "GET", avviso+"?gRecaptchaResponse=v2-ok", nil).expect(t, 200, "")
+}
+
+// TestCaptchaCheckEndsWithTheRequestsWaits: the siteverify call lasted
+// its timeoutMs whatever the request's other waits had taken, so a slow
+// service (timeoutMs beyond --request-timeout, or a check after a wait
+// for the request's consistency token) ran past --request-timeout: the
+// connection was cut and the payer had no answer. The call now ends with
+// the request's waits (waitDeadlines' timeouts), and the check it cut is
+// a time-out: 403 when denyOnFail, else the request passes.
+func TestCaptchaCheckEndsWithTheRequestsWaits(t *testing.T) {
+	t.Parallel()
+	gate := newProjectionGate()
+	w, sv, avviso := protectedNotice(t, nil, withConsistencyWait(waitsFor), withRequestTimeout(waitsTimeout), withProjectionGate(gate))
+	slow := withHeader(commands.DefaultCaptchaParam, "slow")
+	payment := map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": path.Base(avviso)}}}
+	// tokenWait is a consistency token this replica reaches after a wait
+	// of about a second: another replica's write, applied late.
+	tokenWait := func(t *testing.T, role string) reqOpt {
+		gate.shut()
+		pos, err := w.store.Append(t.Context(), events.StreamRuolo+role, events.ExpectNoStream(), events.Record{
+			ID: role, Event: events.RoleDefined{IDRuolo: role, TipiPendenza: []string{"*"},
+				ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}, Domini: []string{"*"}}})
+		if err != nil {
+			gate.reopen()
+			t.Fatal(err)
+		}
+		time.AfterFunc(time.Second, gate.reopen)
+		return withToken(Token(w.store.Backend(), pos))
+	}
+	for _, c := range []struct {
+		name       string
+		denyOnFail bool
+		timeoutMs  int
+		method     string
+		path       string
+		body       any
+		waitFirst  bool // the request waits for its consistency token first
+		status     int
+	}{
+		{"deny_on_fail_notice", true, 10000, "GET", avviso, nil, false, 403},
+		{"deny_on_fail_payment", true, 10000, "POST", pgPublic + "/pagamenti", payment, false, 403},
+		{"pass_on_fail_notice", false, 10000, "GET", avviso, nil, false, 200},
+		{"after_its_token_deny_on_fail", true, 2500, "GET", avviso, nil, true, 403},
+		{"after_its_token_pass_on_fail", false, 2500, "GET", avviso, nil, true, 200},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w.protect(t, true, sv.URL, c.denyOnFail, map[string]any{"timeoutMs": c.timeoutMs})
+			opts := []reqOpt{slow}
+			if c.waitFirst {
+				opts = append(opts, tokenWait(t, "late-"+c.name))
+			}
+			start := time.Now()
+			r := w.do(t, c.method, c.path, c.body, opts...)
+			if took := time.Since(start); took >= waitsTimeout {
+				t.Fatalf("answered after %v, past --request-timeout %v", took, waitsTimeout)
+			}
+			r.expect(t, c.status, codiceOf(c.status))
+			if c.status == 403 {
+				if d := r.fault(t).Dettaglio; !strings.Contains(d, "protected") {
+					t.Fatalf("dettaglio %q, want the protection's refusal", d)
+				}
+				return
+			}
+			var v avvisoView
+			r.decode(t, &v)
+			if v.NumeroAvviso != path.Base(avviso) {
+				t.Fatalf("notice = %+v", v)
+			}
+		})
+	}
 }
 
 // TestCaptchaSecretStaysWithItsServer: the stored secret stays with the
