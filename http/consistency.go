@@ -181,10 +181,10 @@ func (s *Server) answerToken(c *echo.Context) error {
 
 // beyondLog reports whether pos, a position a caller waited for in vain
 // since then, lies beyond the end of the log (read through the shared
-// logEnd, at most --consistency-wait and within the request's waits;
-// false when the store cannot tell, or the request has no time left to
-// ask it). A consistency token and a console form's base are answered by
-// it.
+// logEnd, a read at most --consistency-wait, all within the request's
+// waits; false when the store cannot tell, or the request's time ran out
+// before it could be told). A consistency token and a console form's base
+// are answered by it.
 func (s *Server) beyondLog(ctx context.Context, pos events.Position, since time.Time) bool {
 	last, err := s.logEnd.since(ctx, s.store, since, s.cfg.ConsistencyWait)
 	return err == nil && pos > last
@@ -197,37 +197,74 @@ func (s *Server) beyondLog(ctx context.Context, pos events.Position, since time.
 // failure included (not one cut short by its caller's own time).
 // Requests reach it only after waiting --consistency-wait, and only once
 // authenticated, so the store sees at most about one call per wait,
-// whatever the number of callers.
+// whatever the number of callers. One read is made at a time; a request
+// that finds one in flight waits for it within its own waits, and one
+// whose time ends first leaves the read to the others.
 type logEnd struct {
-	mu   sync.Mutex // held across the store call: one read at a time
-	read time.Time  // when the latest read started; guarded by mu
-	last events.Position
-	err  error
+	mu      sync.Mutex    // guards the fields below; not held across the store call
+	reading chan struct{} // closed when the read in flight ends; nil when none is
+	read    time.Time     // when the latest read started
+	last    events.Position
+	err     error
 }
 
 // since returns the log's last position as read at or after t, reading
 // it for at most wait and within ctx's waits (projections.WaitBound). A
 // read cut short by its caller's own time (what its request's waits had
 // left, its cancellation) is not the store's answer: it is kept for no
-// one, and the next caller reads anew.
+// one, and the next caller reads anew. Waiting for another's read in
+// flight is one of ctx's waits too: when their deadline passes (or ctx is
+// done) before that read ends, since returns context.DeadlineExceeded
+// (ctx's error), as a read with no time left does, and the read goes on
+// for those that wait with it.
 func (l *logEnd) since(ctx context.Context, store events.LogReader, t time.Time, wait time.Duration) (events.Position, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	if l.reading != nil {
+		wctx := ctx
+		if dl, ok := projections.WaitDeadline(ctx); ok {
+			var cancel context.CancelFunc
+			wctx, cancel = context.WithDeadline(ctx, dl)
+			defer cancel()
+		}
+		for l.reading != nil {
+			reading := l.reading
+			l.mu.Unlock()
+			select {
+			case <-reading:
+			case <-wctx.Done():
+				return 0, wctx.Err()
+			}
+			l.mu.Lock()
+		}
+	}
 	if !l.read.IsZero() && !l.read.Before(t) {
+		defer l.mu.Unlock()
 		return l.last, l.err
 	}
 	d := projections.WaitBound(ctx, wait) // what is left once another's read ended
 	if d <= 0 {
+		l.mu.Unlock()
 		return 0, context.DeadlineExceeded
 	}
-	read := time.Now()
+	read, done := time.Now(), make(chan struct{})
+	l.reading = done
+	l.mu.Unlock()
+	kept := false
+	var last events.Position
+	var err error
+	defer func() { // also when the store call panics: the next caller reads
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if kept {
+			l.read, l.last, l.err = read, last, err
+		}
+		l.reading = nil
+		close(done)
+	}()
 	rctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	last, err := store.LastPosition(rctx)
-	if err != nil && (ctx.Err() != nil || d < wait && rctx.Err() != nil) {
-		return last, err
-	}
-	l.read, l.last, l.err = read, last, err
+	last, err = store.LastPosition(rctx)
+	kept = err == nil || ctx.Err() == nil && (d >= wait || rctx.Err() == nil)
 	return last, err
 }
 

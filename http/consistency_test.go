@@ -128,7 +128,22 @@ func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
 type deadlineLog struct {
 	events.LogReader
 	mu        sync.Mutex
-	deadlines []time.Time // the zero time for a read without one
+	deadlines []time.Time   // the zero time for a read without one
+	gate      chan struct{} // the next read waits for it to close (hold)
+	held      chan struct{} // closed once that read started
+}
+
+// hold makes the next read of the log's end wait until release, whatever
+// its context, and then answer late (a store that does not answer within
+// its deadline); held is closed once that read started. release may be
+// called more than once.
+func (d *deadlineLog) hold() (held <-chan struct{}, release func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	gate, started := make(chan struct{}), make(chan struct{})
+	d.gate, d.held = gate, started
+	var once sync.Once
+	return started, func() { once.Do(func() { close(gate) }) }
 }
 
 // The --consistency-wait and --request-timeout of waitDeadlines' service.
@@ -154,7 +169,14 @@ func (d *deadlineLog) LastPosition(ctx context.Context) (events.Position, error)
 	dl, _ := ctx.Deadline()
 	d.mu.Lock()
 	d.deadlines = append(d.deadlines, dl)
+	gate, held := d.gate, d.held
+	d.gate, d.held = nil, nil
 	d.mu.Unlock()
+	if gate != nil {
+		close(held)
+		<-gate
+		ctx = context.WithoutCancel(ctx)
+	}
 	return d.LogReader.LastPosition(ctx)
 }
 
@@ -176,6 +198,91 @@ func TestRequestWaitsShareItsTimeout(t *testing.T) {
 	} else if dl := got[0]; dl.IsZero() || dl.After(start.Add(waitsTimeout)) {
 		t.Fatalf("after waiting %v for its token the request read the log's end until %v after it came in, past --request-timeout %v",
 			waitsFor, dl.Sub(start), waitsTimeout)
+	}
+}
+
+// TestLogEndWaitEndsWithTheRequest: requests that wait together for the
+// log's end make one read of it at a time, and the others queued for it
+// as long as it lasted, past their deadline: behind a slow read the
+// queued requests' answers came after --request-timeout had cut their
+// connections. A request now waits in the queue within its waits: when
+// their deadline passes it is answered as a read of the end that failed
+// (503, its token not reached), while the read in flight goes on and is
+// the answer of those that wait on with time left. The first read is held
+// here (a store that does not answer in time), made for a caller whose
+// waits have no deadline.
+func TestLogEndWaitEndsWithTheRequest(t *testing.T) {
+	t.Parallel()
+	h, log := waitDeadlines(t)
+	h.must(t, "GET", bo+"/profilo", nil) // the connection is open: the requests below start at once
+	end := h.logEnd(t)
+	held, release := log.hold()
+	defer release()
+	type read struct {
+		last events.Position
+		err  error
+	}
+	cameIn := time.Now() // before the held read: its answer is theirs
+	first, other := make(chan read, 1), make(chan read, 1)
+	go func() {
+		last, err := h.srv.logEnd.since(context.Background(), h.srv.store, cameIn, waitsFor)
+		first <- read{last, err}
+	}()
+	<-held
+	go func() { // waits with it, with time to spare
+		last, err := h.srv.logEnd.since(context.Background(), h.srv.store, cameIn, waitsFor)
+		other <- read{last, err}
+	}()
+
+	// Requests whose token lies beyond the log's end wait --consistency-wait
+	// for it, then queue behind the held read until their deadline.
+	time.AfterFunc(waitsTimeout+time.Second, release) // let the old queue end: its answers come too late
+	const callers = 4
+	beyond := withToken(Token(h.store.Backend(), 1<<40))
+	var wg sync.WaitGroup
+	res, took := make([]*response, callers), make([]time.Duration, callers)
+	for i := range callers {
+		wg.Go(func() {
+			start := time.Now()
+			res[i] = h.do(t, "GET", bo+"/profilo", nil, asAdmin(), beyond)
+			took[i] = time.Since(start)
+		})
+	}
+	wg.Wait()
+	for i, r := range res {
+		if r == nil {
+			t.FailNow() // its request failed (h.do said why)
+		}
+		if took[i] >= waitsTimeout {
+			t.Fatalf("a request queued behind the read of the log's end answered after %v, past --request-timeout %v", took[i], waitsTimeout)
+		}
+		r.expect(t, 503, "503000")
+	}
+	select {
+	case r := <-first:
+		t.Fatalf("the held read ended (%d, %v) before it was let go", r.last, r.err)
+	case r := <-other:
+		t.Fatalf("the caller waiting with time to spare was answered (%d, %v) before the read it waits for", r.last, r.err)
+	default:
+	}
+	if n := len(log.since(0)); n != 1 {
+		t.Fatalf("%d reads of the log's end while one was in flight, want that one", n)
+	}
+
+	release()
+	for name, ch := range map[string]chan read{"held read": first, "caller waiting with it": other} {
+		if r := <-ch; r.err != nil || r.last < end {
+			t.Fatalf("%s: %d, %v; want the log's end (%d)", name, r.last, r.err, end)
+		}
+	}
+	if n := len(log.since(0)); n != 1 {
+		t.Fatalf("%d reads of the log's end, want 1: the caller waiting with the held read shares its answer", n)
+	}
+	// The queue is free again: a request reads the end anew.
+	r := h.do(t, "GET", bo+"/profilo", nil, asAdmin(), beyond)
+	r.expect(t, 400, "SINTASSI")
+	if !strings.Contains(string(r.Body), "beyond the end of the log") {
+		t.Fatalf("body %s", r.Body)
 	}
 }
 

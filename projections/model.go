@@ -166,10 +166,18 @@ func WithWaitDeadline(ctx context.Context, t time.Time) context.Context {
 // WaitBound is d, or what is left before ctx's wait deadline when that
 // ends sooner (0 once it passed).
 func WaitBound(ctx context.Context, d time.Duration) time.Duration {
-	if t, ok := ctx.Value(waitDeadlineKey{}).(time.Time); ok {
+	if t, ok := WaitDeadline(ctx); ok {
 		d = min(d, max(time.Until(t), 0))
 	}
 	return d
+}
+
+// WaitDeadline returns the deadline ctx's waits share (WithWaitDeadline),
+// if it has one: the bound of a wait that has no d of its own, such as
+// one for another's call in flight.
+func WaitDeadline(ctx context.Context) (time.Time, bool) {
+	t, ok := ctx.Value(waitDeadlineKey{}).(time.Time)
+	return t, ok
 }
 
 // Apply folds one event into the read models. Events must arrive in log
