@@ -10,8 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +22,7 @@ import (
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/internal/durable"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 // backupFormat names the file format of payauthz backup: JSON lines, a
@@ -183,22 +187,25 @@ func restoreCmd() *cobra.Command {
 		Short: "Write a backup's events into an empty embedded log (the service stopped)",
 		Long: `restore verifies the backup's checksum, then appends its commits in order, each with its
 original event ids, times, actors and stream versions, into the embedded log under --data-dir,
-which must be empty. The positions of the restored log are those of the original (JetStream
-positions are dense). Every event is decoded before anything is written, and a restore that
-fails part way removes what it wrote. Until its last commit is written, DIR holds the file
-restore-incomplete: serve, backup and the audit tools refuse DIR while it is there (a restore
-killed part way leaves it), and restore run again removes the partial log and starts over.
+which must be empty. The positions of the restored log are those of the original when it comes
+from JetStream (its positions are dense); a KurrentDB log's are renumbered, and restore then says
+what becomes of the log checkpoints signed before the move (they hash the old positions). Every
+event is decoded before anything is written, and a restore that fails part way removes what it
+wrote. Until its last commit is written, DIR holds the file restore-incomplete: serve, backup and
+the audit tools refuse DIR while it is there (a restore killed part way leaves it), and restore run
+again removes the partial log and starts over.
 Start the service on DIR afterwards: it rebuilds its read models.`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if from == "" || dataDir == "" {
 				return usageErrorf("--from and --data-dir are required")
 			}
-			n, err := restore(cmd.Context(), from, dataDir)
+			r, err := restore(cmd.Context(), from, dataDir)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "restored %d events into %s\n", n, dataDir)
+			fmt.Fprintf(cmd.OutOrStdout(), "restored %d events into %s\n", r.events, dataDir)
+			r.noteMovedCheckpoints(cmd.OutOrStdout(), from, dataDir)
 			return nil
 		}),
 	}
@@ -208,26 +215,40 @@ Start the service on DIR afterwards: it rebuilds its read models.`,
 	return cmd
 }
 
-func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
+// restored is what a restore wrote: its events, and the checkpoints of
+// the backup that no longer verify.
+type restored struct {
+	events  int
+	backend string // the backup's
+	// moved counts the checkpoint events that cover an event restored at
+	// another position than the one it had (a log from another backend:
+	// the embedded log numbers its own): a leaf hashes its position
+	// (logtree.Leaf), so the restored log's roots at their sizes are not
+	// the signed ones. signers are the names that signed them.
+	moved   int
+	signers []string
+}
+
+func restore(ctx context.Context, from, dataDir string) (_ restored, err error) {
 	hd, evs, err := readBackup(from)
 	if err != nil {
-		return 0, err
+		return restored{}, err
 	}
 	commits, err := backupCommits(evs)
 	if err != nil {
-		return 0, err
+		return restored{}, err
 	}
 	// Like serve: no second embedded server on files a running one writes.
 	lock, err := lockDataDir(dataDir)
 	if err != nil {
-		return 0, err
+		return restored{}, err
 	}
 	defer lock.unlock()
 	// The service would start from a snapshot of another log (or of this
 	// one's lost files) whenever it is not beyond the restored log's end.
 	snaps := filepath.Join(dataDir, "snapshots")
 	if _, err := os.Lstat(snaps); !errors.Is(err, os.ErrNotExist) {
-		return 0, fmt.Errorf("%s holds read-model snapshots (%s): restore needs an empty data dir", dataDir, snaps)
+		return restored{}, fmt.Errorf("%s holds read-model snapshots (%s): restore needs an empty data dir", dataDir, snaps)
 	}
 	// A restore that died part way (kill -9, a power cut: its clean-up
 	// below never ran) left its marker and part of the backup: that part
@@ -235,18 +256,18 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 	marker := filepath.Join(dataDir, restoreMarker)
 	if _, err := os.Lstat(marker); err == nil {
 		if err := os.RemoveAll(filepath.Join(dataDir, "jetstream")); err != nil {
-			return 0, fmt.Errorf("removing the log of a restore that did not complete: %w", err)
+			return restored{}, fmt.Errorf("removing the log of a restore that did not complete: %w", err)
 		}
 	}
 	store, err := jetstream.Open(ctx, jetstream.Config{DataDir: dataDir})
 	if err != nil {
-		return 0, err
+		return restored{}, err
 	}
 	defer store.Close()
 	if last, err := store.LastPosition(ctx); err != nil {
-		return 0, err
+		return restored{}, err
 	} else if last != 0 {
-		return 0, fmt.Errorf("%s already holds a log (last position %d): restore needs an empty data dir", dataDir, last)
+		return restored{}, fmt.Errorf("%s already holds a log (last position %d): restore needs an empty data dir", dataDir, last)
 	}
 	// The log is empty. Until the last commit is written the marker says
 	// that what the data dir holds is part of a backup: serve and the tools
@@ -255,7 +276,7 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 	// part of the backup as if it were the whole, and the restore can be
 	// run again.
 	if err := durable.WriteFile(marker, []byte(from+"\n"), 0o600); err != nil {
-		return 0, fmt.Errorf("restore marker: %w", err)
+		return restored{}, fmt.Errorf("restore marker: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -272,6 +293,8 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 	// are reproduced exactly), else read back.
 	versions := map[string]events.Version{}
 	sameBackend := hd.Backend == store.Backend()
+	var leaves uint64                   // the events restored before c
+	movedFrom := uint64(math.MaxUint64) // the first of them restored at another position
 	for _, c := range commits {
 		expected := events.ExpectNoStream()
 		if v, ok := versions[c.stream]; ok {
@@ -279,30 +302,78 @@ func restore(ctx context.Context, from, dataDir string) (_ int, err error) {
 		}
 		pos, err := store.Append(ctx, c.stream, expected, c.recs...)
 		if err != nil {
-			return 0, fmt.Errorf("restore the commit at position %d: %w", c.position, err)
+			return restored{}, fmt.Errorf("restore the commit at position %d: %w", c.position, err)
 		}
 		if sameBackend {
 			if uint64(pos) != c.position {
-				return 0, fmt.Errorf("the commit at position %d was restored at %d", c.position, pos)
+				return restored{}, fmt.Errorf("the commit at position %d was restored at %d", c.position, pos)
 			}
 			versions[c.stream] = c.version
 		} else {
 			envs, err := store.Load(ctx, c.stream)
 			if err != nil || len(envs) == 0 {
-				return 0, fmt.Errorf("read back stream %s: %v", c.stream, err)
+				return restored{}, fmt.Errorf("read back stream %s: %v", c.stream, err)
 			}
 			versions[c.stream] = envs[len(envs)-1].Version
 		}
+		if uint64(pos) != c.position && movedFrom == math.MaxUint64 {
+			movedFrom = leaves
+		}
+		leaves += uint64(len(c.recs))
 	}
 	// Every append was fsynced before it was acknowledged: the log is
 	// whole once the server has stopped, and only then is the marker gone.
 	if err := store.Close(); err != nil {
-		return 0, err
+		return restored{}, err
 	}
 	if err := durable.Remove(marker); err != nil {
-		return 0, fmt.Errorf("restore marker: %w", err)
+		return restored{}, fmt.Errorf("restore marker: %w", err)
 	}
-	return len(evs), nil
+	r := restored{events: len(evs), backend: hd.Backend}
+	r.moved, r.signers = movedCheckpoints(commits, movedFrom)
+	return r, nil
+}
+
+// movedCheckpoints counts the checkpoint events of commits that cover leaf
+// movedFrom (their signed size is beyond it) and names their signers.
+func movedCheckpoints(commits []backupCommit, movedFrom uint64) (n int, signers []string) {
+	for _, c := range commits {
+		for _, rec := range c.recs {
+			ev, ok := rec.Event.(events.LogCheckpointSigned)
+			if !ok {
+				continue
+			}
+			if cp, err := logtree.ParseCheckpoint(logtree.NoteText(ev.Note)); err != nil || cp.Size <= movedFrom {
+				continue
+			}
+			n++
+			if name := logtree.SignerName(ev.Note); !slices.Contains(signers, name) {
+				signers = append(signers, name)
+			}
+		}
+	}
+	return n, signers
+}
+
+// noteMovedCheckpoints tells the operator, after a restore from another
+// backend, what became of the checkpoints signed before the move and what
+// key the service on the restored log must sign with.
+func (r restored) noteMovedCheckpoints(w io.Writer, from, dataDir string) {
+	if r.moved == 0 {
+		return
+	}
+	names := strings.Join(r.signers, ", ")
+	fmt.Fprintf(w, `note: log checkpoints in the backup signed before the move: %d, by %s. The backup comes from %s and the
+restored log has positions of its own; a leaf of the log's Merkle tree hashes its event's position, so
+those checkpoints do not verify against the restored log: payauthz audit verify on it reports them
+root-mismatch with their verifier key, unknown-key without it, and fails, from now on.
+Keep the backup file (%s) and the old log's payauthz audit verify report (run it before
+retiring the old log): they are what those checkpoints still prove.
+Start the service on %s with a new signing key, named otherwise than %s: a data dir without
+log-signing.key gets one at first start (--log-signing-key FILE too, when FILE is absent), named by
+--log-signer NAME. With the old key, or another key of that name, the service finds that the log does not
+match its checkpoints and signs no further checkpoint.
+`, r.moved, names, r.backend, from, dataDir, names)
 }
 
 // restoreMarker is the file in a data dir that a restore writes before its

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,9 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/mod/sumdb/note"
+
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/projections"
+	"github.com/payauthz/payauthz/projections/logtree"
 )
 
 // readAll returns every envelope of the log in dir.
@@ -302,14 +308,18 @@ func TestBackupOfARunningService(t *testing.T) {
 }
 
 // rewriteBackup rewrites the backup file from into a new file through
-// change, one event line at a time (a header or trailer line is kept),
+// header (nil: the header is kept) and change, one event line at a time,
 // and gives it a trailer whose checksum matches: a backup that passes the
-// checksum and that restore must refuse on its content.
-func rewriteBackup(t *testing.T, from string, change func(i int, e *backupEvent)) string {
+// checksum, that restore must refuse on its content or restore as another
+// backend's.
+func rewriteBackup(t *testing.T, from string, header func(hd *backupHeader), change func(i int, e *backupEvent)) string {
 	t.Helper()
 	hd, evs, err := readBackup(from)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if header != nil {
+		header(&hd)
 	}
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
@@ -374,7 +384,7 @@ func TestRestoreFailureLeavesNoLog(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			bad := rewriteBackup(t, good, c.change)
+			bad := rewriteBackup(t, good, nil, c.change)
 			dir := filepath.Join(t.TempDir(), "data")
 			if _, _, err := run(t, "restore", "--from", bad, "--data-dir", dir); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("restore of a backup with a bad last commit: %v, want an error saying %q", err, c.want)
@@ -543,7 +553,7 @@ func TestRestoreRefusesABackupOutOfOrder(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			bad := rewriteBackup(t, good, c.change)
+			bad := rewriteBackup(t, good, nil, c.change)
 			dir := filepath.Join(t.TempDir(), "data")
 			if _, _, err := run(t, "restore", "--from", bad, "--data-dir", dir); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("restore of a backup out of order: %v, want an error saying %q", err, c.want)
@@ -551,6 +561,185 @@ func TestRestoreRefusesABackupOutOfOrder(t *testing.T) {
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("the refused restore wrote into the data dir: %v", err)
 			}
+		})
+	}
+}
+
+// TestRestoreFromAnotherBackendNotesItsCheckpoints: a leaf of the log's
+// Merkle tree hashes its event's position, and a log restored from
+// another backend (KurrentDB: its positions are byte offsets, with gaps)
+// takes the embedded log's own positions, so the checkpoints signed
+// before the move no longer verify. restore says so after what it
+// restored, with their count and signer, what to keep, and what key the
+// service must sign with; and it is so: audit verify fails on them with
+// their key (root-mismatch) and without it (unknown-key), and the log
+// diverges for the old key and for a new key of the old name, not for a
+// key of another name. A backup restored at its own positions (the
+// embedded log's, or another backend's that happen to be the same) keeps
+// its checkpoints and restore says nothing of them.
+func TestRestoreFromAnotherBackendNotesItsCheckpoints(t *testing.T) {
+	data, key, _ := signedService(t, 1)
+	signer, _, _ := strings.Cut(key, "+")
+	file := filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", data, "--to", file)
+	_, evs, err := readBackup(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := 0
+	for _, e := range evs {
+		if e.Name == (events.LogCheckpointSigned{}).EventName() {
+			signed++
+		}
+	}
+	if signed == 0 {
+		t.Fatal("the backup holds no checkpoint")
+	}
+	const notePrefix = "note: "
+	restoreOK := func(t *testing.T, backup string) string {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "data")
+		out := mustRun(t, "restore", "--from", backup, "--data-dir", dir)
+		if strings.Contains(out, notePrefix) {
+			t.Fatalf("restore at the backup's own positions:\n%s", out)
+		}
+		if out := mustRun(t, "audit", "verify", "--data-dir", dir, "--verifier-key", key); !strings.Contains(out, fmt.Sprintf("checkpoints: %d, %d verified", signed, signed)) {
+			t.Fatalf("audit verify of the log restored at its own positions:\n%s", out)
+		}
+		return dir
+	}
+	t.Run("same_backend", func(t *testing.T) { restoreOK(t, file) })
+	t.Run("another_backend_same_positions", func(t *testing.T) {
+		restoreOK(t, rewriteBackup(t, file, func(hd *backupHeader) { hd.Backend = "kurrentdb" }, func(int, *backupEvent) {}))
+	})
+
+	// The log as a KurrentDB's backup would hold it: its commit positions
+	// are byte offsets in its log, and its checkpoints are signed (with the
+	// same key) over the tree of those positions.
+	oldKey, err := os.ReadFile(filepath.Join(data, "log-signing.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldSigner, _, err := logtree.ParseSigningKey(strings.TrimSpace(string(oldKey)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	offset := func(p uint64) uint64 { return 4096 + 1733*p }
+	tree := logtree.NewTree(nil) // small: its roots come from the leaves it keeps
+	moved := rewriteBackup(t, file, func(hd *backupHeader) {
+		hd.Backend, hd.Position = "kurrentdb", offset(hd.Position)
+	}, func(_ int, e *backupEvent) {
+		e.Position = offset(e.Position)
+		if e.Name == (events.LogCheckpointSigned{}).EventName() {
+			var ev events.LogCheckpointSigned
+			if err := json.Unmarshal(e.Data, &ev); err != nil {
+				t.Fatal(err)
+			}
+			cp, err := logtree.ParseCheckpoint(logtree.NoteText(ev.Note))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cp.Root, err = tree.RootAt(t.Context(), cp.Size); err != nil {
+				t.Fatal(err)
+			}
+			if ev.Note, err = logtree.SignCheckpoint(cp, oldSigner); err != nil {
+				t.Fatal(err)
+			}
+			ev.Root = base64.StdEncoding.EncodeToString(cp.Root)
+			if e.Data, err = events.DefaultCodec.Encode(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tree.Append(events.Envelope{ID: e.ID, Name: e.Name, Stream: e.Stream, Position: events.Position(e.Position), Index: e.Index,
+			Time: e.Time, Actor: e.Actor, CorrelationID: e.CorrelationID, Data: e.Data})
+	})
+	dir := filepath.Join(t.TempDir(), "data")
+	out := mustRun(t, "restore", "--from", moved, "--data-dir", dir)
+	restoredLine := fmt.Sprintf("restored %d events into %s\n", len(evs), dir)
+	if !strings.HasPrefix(out, restoredLine+notePrefix) {
+		t.Fatalf("restore from another backend: no note after the restored line:\n%s", out)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("log checkpoints in the backup signed before the move: %d, by %s. The backup comes from kurrentdb", signed, signer),
+		"do not verify against the restored log",
+		"root-mismatch with their verifier key, unknown-key without it",
+		"Keep the backup file (" + moved + ") and the old log's payauthz audit verify report",
+		"Start the service on " + dir + " with a new signing key, named otherwise than " + signer,
+		"--log-signing-key FILE", "--log-signer NAME",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("the note lacks %q:\n%s", want, out)
+		}
+	}
+
+	// What the note says, so.
+	out, _, err = run(t, "audit", "verify", "--data-dir", dir, "--verifier-key", key)
+	if err == nil || strings.Count(out, "root-mismatch") != signed || !strings.Contains(out, fmt.Sprintf("checkpoints: %d, 0 verified", signed)) {
+		t.Fatalf("audit verify of the moved log with the old key: %v\n%s", err, out)
+	}
+	_, otherKey, _ := note.GenerateKey(rand.Reader, "payauthz-other")
+	out, _, err = run(t, "audit", "verify", "--data-dir", dir, "--verifier-key", otherKey)
+	if err == nil || strings.Count(out, "unknown-key") != signed {
+		t.Fatalf("audit verify of the moved log without the old key: %v\n%s", err, out)
+	}
+	// Only the positions differ: the restored events at the positions
+	// they had (the restored log's are the original embedded log's)
+	// hash to the signed roots.
+	known, err := logtree.Verifiers(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, checked := logtree.NewTree(nil), 0
+	for _, env := range readAll(t, dir) {
+		env.Position = events.Position(offset(uint64(env.Position)))
+		if env.Name == (events.LogCheckpointSigned{}).EventName() {
+			var ev events.LogCheckpointSigned
+			if err := json.Unmarshal(env.Data, &ev); err != nil {
+				t.Fatal(err)
+			}
+			cp, err := logtree.OpenCheckpoint(ev.Note, known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if root, err := back.RootAt(t.Context(), cp.Size); err != nil || !bytes.Equal(root, cp.Root) {
+				t.Fatalf("the checkpoint of %d events does not match the restored events at their old positions: %v", cp.Size, err)
+			}
+			checked++
+		}
+		back.Append(env)
+	}
+	if checked != signed {
+		t.Fatalf("checked %d checkpoints, want %d", checked, signed)
+	}
+
+	sameName, _, _ := note.GenerateKey(rand.Reader, signer)
+	newName, _, _ := note.GenerateKey(rand.Reader, "payauthz-after-the-move")
+	for _, c := range []struct {
+		name, key string
+		diverges  bool
+	}{{"old_key", string(oldKey), true}, {"new_key_old_name", sameName, true}, {"new_key_new_name", newName, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			s, vkey, err := logtree.ParseSigningKey(strings.TrimSpace(c.key))
+			if err != nil {
+				t.Fatal(err)
+			}
+			withDataDir(t, dir, c.diverges, func(store *jetstream.Store) {
+				l, err := logtree.NewLog(store, s, vkey, slog.New(slog.DiscardHandler))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := l.CatchUp(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				if got := l.Diverged(); (got != nil) != c.diverges {
+					t.Fatalf("diverged: %v, want %v", got, c.diverges)
+				}
+				if !c.diverges {
+					if _, ok, err := l.Checkpoint(t.Context()); err != nil || !ok {
+						t.Fatalf("a key of a new name signs no checkpoint: %v %v", ok, err)
+					}
+				}
+			})
 		})
 	}
 }
