@@ -21,9 +21,10 @@ var strictJSON = json.JoinOptions(json.RejectUnknownMembers(true))
 
 // decodeJSON reads exactly one JSON object into v, strictly: names match
 // exactly, duplicate names, invalid UTF-8, unknown fields, wrong types,
-// trailing data are rejected with the contract's 400, and a body over the
-// size limit with 413 whatever it holds (it is read whole before it is
-// decoded); never a 500 and never a silent choice.
+// trailing data and nesting deeper than maxBodyDepth are rejected with the
+// contract's 400, and a body over the size limit with 413 whatever it
+// holds (it is read whole before it is decoded); never a 500 and never a
+// silent choice.
 func (s *Server) decodeJSON(c *echo.Context, v any) error {
 	r := c.Request()
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
@@ -33,6 +34,9 @@ func (s *Server) decodeJSON(c *echo.Context, v any) error {
 	if err != nil {
 		return jsonError(err)
 	}
+	if nestsDeeper(body, maxBodyDepth) {
+		return syntaxError(fmt.Sprintf("the body nests arrays and objects deeper than %d levels", maxBodyDepth))
+	}
 	if err := json.Unmarshal(body, v, strictJSON); err != nil {
 		return jsonError(err)
 	}
@@ -40,6 +44,40 @@ func (s *Server) decodeJSON(c *echo.Context, v any) error {
 		return r.required()
 	}
 	return nil
+}
+
+// maxBodyDepth bounds how deeply a request body nests arrays and objects.
+// A body's free JSON (a pendenza's datiAllegati, a voce's contabilita, a
+// type's settings) is kept in the log a few levels deeper than the body
+// held it, inside the commit and the event, and the log's decoders stop
+// at 10,000 levels: a body nested near that would be a commit the read
+// models could never apply. GovPay's own parser (Jackson) stops at 1,000.
+const maxBodyDepth = 1000
+
+// nestsDeeper reports whether the JSON text b nests arrays and objects
+// deeper than max, counting brackets outside strings. It reads any bytes
+// (invalid JSON the decoder refuses anyway) in one pass, allocating
+// nothing.
+func nestsDeeper(b []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, ch := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && ch == '\\':
+			escaped = true
+		case ch == '"':
+			inString = !inString
+		case inString:
+		case ch == '[' || ch == '{':
+			if depth++; depth > max {
+				return true
+			}
+		case ch == ']' || ch == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // requiredFields is a body with members that must be present: required

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	stdjson "encoding/json"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 )
 
@@ -40,6 +43,9 @@ func TestDecodeJSONStrict(t *testing.T) {
 		{"empty", ``, false, "empty"},
 		{"truncated", `{"abilitato":`, false, "malformed"},
 		{"not_an_object", `[]`, false, ""},
+		{"brackets_in_a_string", `{"ragioneSociale":"` + strings.Repeat("[{", 1500) + `"}`, true, ""},
+		{"brackets_after_an_escaped_quote", `{"ragioneSociale":"\\\"` + strings.Repeat("[", 1500) + `"}`, true, ""},
+		{"nested_past_the_bound", `{"ragioneSociale":` + strings.Repeat("[", maxBodyDepth) + strings.Repeat("]", maxBodyDepth) + `}`, false, "deeper than 1000"},
 		{"too_large", `{"ragioneSociale":"` + strings.Repeat("x", 5000) + `"}`, false, ""},
 		{"too_large_not_json", strings.Repeat("a", 5000), false, ""},                  // was 400 "malformed JSON at offset 0"
 		{"too_large_bad_member", `{"colore":` + strings.Repeat(" ", 5000), false, ""}, // was 400 "unknown field"
@@ -85,14 +91,23 @@ func TestStrictJSONOverHTTP(t *testing.T) {
 
 // FuzzDecodeJSON: whatever the body, the decoder answers a value or a
 // 400/413, never a panic or another status; what it accepts is valid
-// UTF-8 JSON that the standard library reads to the same value.
+// UTF-8 JSON that the standard library reads to the same value; and the
+// depth check reads the nesting of any valid JSON as jsontext does.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{`{"ragioneSociale":"Ente","abilitato":true}`, `{"abilitato":false,"ABILITATO":true}`,
 		`{"abilitato":false,"abilitato":true}`, "{\"ragioneSociale\":\"\xff\"}", `{"x":1}`, `[]`, `null`, ``, `{`,
-		`{"ragioneSociale":"\u00e8\ud800"}`, `{"idIntermediario":null}`, `{"abilitato":true} x`, `{"abilitato":1}`} {
+		`{"ragioneSociale":"\u00e8\ud800"}`, `{"idIntermediario":null}`, `{"abilitato":true} x`, `{"abilitato":1}`,
+		`[[{"a":[]}]]`, `{"a":"[\"{","b":[{}]}`, `["\\",[["]"]]]`, `{"ragioneSociale":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		if depth, ok := jsonDepth(body); ok {
+			for _, max := range []int{0, 1, 2, 3, maxBodyDepth} {
+				if got := nestsDeeper(body, max); got != (depth > max) {
+					t.Fatalf("%q nests %d levels: nestsDeeper(%d) = %v", body, depth, max, got)
+				}
+			}
+		}
 		var v dominioBody
 		err := decodeForTest(body, &v)
 		if err != nil {
@@ -114,4 +129,61 @@ func FuzzDecodeJSON(f *testing.F) {
 			t.Fatalf("%q: strict %s, encoding/json %s", body, a, b)
 		}
 	})
+}
+
+// TestDeepBodyNeverReachesTheLog: the log keeps a pendenza's datiAllegati
+// two levels deeper than the body held it, and its decoders stop at
+// 10,000 levels. A body the request decoder read (at most 10,000 levels)
+// but nested past maxBodyDepth is a 400 that writes nothing; before, one
+// nested 9,999 levels was appended, the read models could never apply
+// that commit, and the write answered 503 (in production the service
+// stopped, at every start). A body at the bound is still written.
+func TestDeepBodyNeverReachesTheLog(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	path := func(id string) string { return pe + "/pendenze/appA/" + id }
+	nested := func(levels int) string { return strings.Repeat("[", levels) + strings.Repeat("]", levels) }
+	body := func(datiAllegati string) string {
+		return `{"idTipoPendenza":"` + t1 + `","idDominio":"` + d1 + `","causale":"c","importo":1,` +
+			`"soggettoPagatore":{"tipo":"F","identificativo":"` + citizen1 + `","anagrafica":"M"},"datiAllegati":` + datiAllegati + `}`
+	}
+	voce := func(datiAllegati string) string {
+		return `{"idTipoPendenza":"` + t1 + `","idDominio":"` + d1 + `","causale":"c","importo":1,` +
+			`"soggettoPagatore":{"tipo":"F","identificativo":"` + citizen1 + `","anagrafica":"M"},"voci":[{"idVocePendenza":"v",` +
+			`"descrizione":"d","codEntrata":"E","importo":1,"datiAllegati":` + datiAllegati + `}]}`
+	}
+	for _, c := range []struct {
+		name, id, body string
+		status         int
+		codice         string
+	}{
+		{"at_the_bound", "deep1", body(nested(maxBodyDepth - 1)), 201, ""},
+		{"one_past_the_bound", "deep2", body(nested(maxBodyDepth)), 400, "SINTASSI"},
+		{"voce_one_past_the_bound", "deep3", voce(nested(maxBodyDepth - 2)), 400, "SINTASSI"},
+		{"deeper_than_the_log_reads", "deep4", body(nested(9998)), 400, "SINTASSI"},
+		{"voce_deeper_than_the_log_reads", "deep5", voce(nested(9996)), 400, "SINTASSI"},
+		{"past_the_decoders_bound", "deep6", body(nested(20000)), 400, "SINTASSI"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w.do(t, "PUT", path(c.id), c.body, as("appA")).expect(t, c.status, c.codice)
+			if c.status != 201 {
+				w.do(t, "GET", path(c.id), nil, as("appA")).expect(t, 404, "404000")
+			}
+		})
+	}
+	// The read models still apply what follows.
+	w.createPendenza(t, "appA", "after-deep", d1, t1, citizen1)
+	w.do(t, "GET", path("after-deep"), nil, as("appA")).expect(t, 200, "")
+}
+
+// jsonDepth is how deeply the one JSON value b nests arrays and objects,
+// as jsontext reads it (ok false: b is not one valid JSON value).
+func jsonDepth(b []byte) (depth int, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			return depth, errors.Is(err, io.EOF)
+		}
+		depth = max(depth, dec.StackDepth())
+	}
 }
