@@ -26,7 +26,7 @@ func checkAddress(field string, s *events.Subject) error {
 		max         int
 	}{{"indirizzo", s.Indirizzo, 70}, {"civico", s.Civico, 16}, {"cap", s.CAP, 16}, {"localita", s.Localita, 35},
 		{"provincia", s.Provincia, 35}} {
-		if len(f.value) > f.max {
+		if longerThan(f.value, f.max) {
 			return invalid(field+"."+f.name, "at most %d characters", f.max)
 		}
 	}
@@ -67,7 +67,7 @@ func validateDetails(d *events.PendenzaDetails) error {
 		max         int
 	}{{"tassonomia", d.Tassonomia, 35}, {"tassonomiaAvviso", d.TassonomiaAvviso, 140}, {"direzione", d.Direzione, 35},
 		{"divisione", d.Divisione, 35}, {"cartellaPagamento", d.CartellaPagamento, 35}} {
-		if len(f.value) > f.max {
+		if longerThan(f.value, f.max) {
 			return invalid(f.name, "at most %d characters", f.max)
 		}
 	}
@@ -86,13 +86,13 @@ func validateDetails(d *events.PendenzaDetails) error {
 // checkVoce validates one voce: its id, description and amount, and one
 // way to collect it (an entrata, IBANs with an accounting code, a stamp).
 func checkVoce(v *events.Voce) error {
-	if v.IDVocePendenza == "" || len(v.IDVocePendenza) > 35 {
+	if v.IDVocePendenza == "" || longerThan(v.IDVocePendenza, 35) {
 		return invalid("voci.idVocePendenza", "is required (at most 35 characters)")
 	}
-	if v.Descrizione == "" || len(v.Descrizione) > 140 {
+	if v.Descrizione == "" || longerThan(v.Descrizione, 140) {
 		return invalid("voci.descrizione", "is required (at most 140 characters)")
 	}
-	if len(v.DescrizioneCausaleRPT) > 140 {
+	if longerThan(v.DescrizioneCausaleRPT, 140) {
 		return invalid("voci.descrizioneCausaleRPT", "at most 140 characters")
 	}
 	if v.AmountCents < 0 {
@@ -118,13 +118,13 @@ func checkVoce(v *events.Voce) error {
 		default:
 			return invalid("voci.tipoContabilita", "must be CAPITOLO, SPECIALE, SIOPE or ALTRO")
 		}
-		if v.CodiceContabilita == "" || len(v.CodiceContabilita) > 135 {
+		if v.CodiceContabilita == "" || longerThan(v.CodiceContabilita, 135) {
 			return invalid("voci.codiceContabilita", "is required (at most 135 characters)")
 		}
 	}
 	if v.TipoBollo != "" || v.HashDocumento != "" || v.ProvinciaResidenza != "" {
 		kinds++
-		if v.TipoBollo != "01" || v.HashDocumento == "" || len(v.HashDocumento) > 70 || !reProvincia.MatchString(v.ProvinciaResidenza) {
+		if v.TipoBollo != "01" || v.HashDocumento == "" || longerThan(v.HashDocumento, 70) || !reProvincia.MatchString(v.ProvinciaResidenza) {
 			return invalid("voci.tipoBollo", "a stamp needs tipoBollo 01, hashDocumento and provinciaResidenza")
 		}
 	}

@@ -116,7 +116,7 @@ func validatePatchPendenza(c PatchPendenza) (domain.PendenzaStato, error) {
 	); err != nil {
 		return domain.PendenzaStato{}, err
 	}
-	if len(c.DescrizioneStato) > 255 {
+	if longerThan(c.DescrizioneStato, 255) {
 		return domain.PendenzaStato{}, invalid("descrizioneStato", "is at most 255 characters")
 	}
 	to, err := domain.ParseSettableStato(c.Stato)

@@ -187,8 +187,8 @@ func validatePendenza(c *PutPendenza) error {
 			return err
 		}
 	}
-	if c.Causale == "" || len(c.Causale) > 140 {
-		return invalid("causale", "is required (at most 140 characters)")
+	if err := checkCausale("causale", c.Causale); err != nil {
+		return err
 	}
 	if err := checkSubject("soggettoPagatore", &c.Payer); err != nil {
 		return err
@@ -197,6 +197,15 @@ func validatePendenza(c *PutPendenza) error {
 		return invalid("numeroAvviso", "must be 18 digits")
 	}
 	return validateDetails(&c.Details)
+}
+
+// checkCausale validates a pendenza's causale: 1 to 140 characters
+// (GovPay's NuovaPendenza).
+func checkCausale(field, s string) error {
+	if s == "" || longerThan(s, 140) {
+		return invalid(field, "is required (at most 140 characters)")
+	}
+	return nil
 }
 
 // checkSubject validates a payer or remitter and upper-cases its fiscal code.
@@ -208,10 +217,10 @@ func checkSubject(field string, s *events.Subject) error {
 	if !domain.ValidFiscalCode(s.Identificativo) && s.Identificativo != domain.AnonymousIdentificativo {
 		return invalid(field+".identificativo", "is not a fiscal code")
 	}
-	if s.Anagrafica == "" || len(s.Anagrafica) > 140 {
+	if s.Anagrafica == "" || longerThan(s.Anagrafica, 140) {
 		return invalid(field+".anagrafica", "is required (at most 140 characters)")
 	}
-	if len(s.Email) > 256 || (s.Email != "" && !strings.Contains(s.Email, "@")) {
+	if longerThan(s.Email, 256) || (s.Email != "" && !strings.Contains(s.Email, "@")) {
 		return invalid(field+".email", "is not an e-mail address")
 	}
 	return checkAddress(field, s)

@@ -138,8 +138,8 @@ func (h *Handler) resolveRef(p domain.Principal, ref PaymentRef, i int) (events.
 	); err != nil {
 		return events.PaymentItem{}, err
 	}
-	if ref.Causale == "" || len(ref.Causale) > 140 {
-		return events.PaymentItem{}, invalid(field+".causale", "is required (at most 140 characters)")
+	if err := checkCausale(field+".causale", ref.Causale); err != nil {
+		return events.PaymentItem{}, err
 	}
 	if ref.Payer == nil {
 		return events.PaymentItem{}, invalid(field+".soggettoPagatore", "is required")

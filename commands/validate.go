@@ -102,6 +102,11 @@ func checkPassword(field string, p *string) error {
 	return nil
 }
 
+// longerThan reports whether the text s holds more than max characters:
+// GovPay's maxLength counts characters, so "è" is one, though UTF-8
+// spends two bytes on it.
+func longerThan(s string, max int) bool { return len(s) > max && utf8.RuneCountInString(s) > max }
+
 // checkName validates a required descriptive name: 1 to MaxNameLength
 // bytes.
 func checkName(field, s string) error {

@@ -468,3 +468,51 @@ func TestGovPayPendenzaNamesItsDominio(t *testing.T) {
 	w.do(t, "GET", pe+"/pendenze/appA/dom1", nil, as("appB")).expect(t, 403, "403000")
 	w.do(t, "GET", bo+"/pendenze/appA/dom1", nil, as("opNoRole")).expect(t, 403, "403000")
 }
+
+// TestGovPayTextLimitsCountCharacters: GovPay's maxLength counts
+// characters, and so does every limit of a pendenza's text: a causale of
+// 140 accented letters (280 bytes) is written, one of 141 is a 400 that
+// writes nothing; the same for a voce's descrizione, the payer's address,
+// the state's description and a spontaneous payment's causale. Before,
+// the limits counted bytes and refused the 140 letters.
+func TestGovPayTextLimitsCountCharacters(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	path := func(id string) string { return pe + "/pendenze/appA/" + id }
+	letters := func(n int) string { return strings.Repeat("è", n) }
+	body := func(k string, v any) map[string]any { return withField(pendenzaBodyFor(d1, t1, citizen1), k, v) }
+	payer := func(k, v string) map[string]any {
+		return map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi", k: v}
+	}
+	voce := func(descrizione string) []map[string]any {
+		return []map[string]any{{"idVocePendenza": "v1", "importo": 123.45, "descrizione": descrizione, "codEntrata": "SRV-1"}}
+	}
+	spontaneous := func(causale string) map[string]any {
+		return map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont, "importo": 5,
+			"causale": causale, "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}}
+	}
+	w.createPendenza(t, "appA", "txt-patch", d1, t1, citizen1)
+	descr := func(v string) []map[string]any {
+		return patchStato("ANNULLATA", map[string]any{"op": "REPLACE", "path": "/descrizioneStato", "value": v})
+	}
+	runRows(t, w.harness, []row{
+		{"causale_of_140_letters", "PUT", path("txt1"), body("causale", letters(140)), opts(as("appA")), 201, ""},
+		{"causale_of_141_letters", "PUT", path("txt2"), body("causale", letters(141)), opts(as("appA")), 400, "SINTASSI"},
+		{"voce_of_140_letters", "PUT", path("txt3"), body("voci", voce(letters(140))), opts(as("appA")), 201, ""},
+		{"voce_of_141_letters", "PUT", path("txt4"), body("voci", voce(letters(141))), opts(as("appA")), 400, "SINTASSI"},
+		{"localita_of_35_letters", "PUT", path("txt5"), body("soggettoPagatore", payer("localita", letters(35))), opts(as("appA")), 201, ""},
+		{"localita_of_36_letters", "PUT", path("txt6"), body("soggettoPagatore", payer("localita", letters(36))), opts(as("appA")), 400, "SINTASSI"},
+		{"tassonomia_of_35_letters", "PUT", path("txt7"), body("tassonomia", letters(35)), opts(as("appA")), 201, ""},
+		{"tassonomia_of_36_letters", "PUT", path("txt8"), body("tassonomia", letters(36)), opts(as("appA")), 400, "SINTASSI"},
+		{"descrizione_stato_of_256_letters", "PATCH", path("txt-patch"), descr(letters(256)), opts(as("appA")), 400, "SINTASSI"},
+		{"descrizione_stato_of_255_letters", "PATCH", path("txt-patch"), descr(letters(255)), opts(as("appA")), 200, ""},
+		{"spontaneous_causale_of_140_letters", "POST", pg + "/pagamenti", spontaneous(letters(140)), opts(as("appA")), 201, ""},
+		{"spontaneous_causale_of_141_letters", "POST", pg + "/pagamenti", spontaneous(letters(141)), opts(as("appA")), 400, "SINTASSI"},
+	})
+	for _, id := range []string{"txt2", "txt4", "txt6", "txt8"} {
+		w.do(t, "GET", path(id), nil, as("appA")).expect(t, 404, "404000")
+	}
+	if got := string(w.must(t, "GET", path("txt1"), nil, as("appA")).Body); !strings.Contains(got, `"causale":"`+letters(140)+`"`) {
+		t.Fatalf("the causale of 140 letters reads %s", got)
+	}
+}
