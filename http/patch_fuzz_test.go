@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,8 @@ func FuzzPatchBodies(f *testing.F) {
 		`[{"op":"REPLACE","path":"/codificaAvvisi","value":{"codificaIuv":"99","regExpIuv":"(a+)+$"}}]`,
 		`[{"op":"REPLACE","path":"/servizioIntegrazione","value":{"url":"http://x","auth":{"username":"u"}}}]`,
 		`[{"op":"ADD","path":"/domini","value":1e400}]`, `[{"op":"NOPE","path":"x"}]`, `[]`, `{}`, `null`, ``,
+		`[{"op":"REPLACE","path":"/stato","value":"ANNULLATA"},{"op":"REPLACE","path":"/descrizioneStato","value":"` + strings.Repeat("è", 255) + `"}]`,
+		`[{"op":"REPLACE","path":"/domini","value":` + strings.Repeat("[", maxBodyDepth) + strings.Repeat("]", maxBodyDepth) + `}]`,
 	}
 	for i, s := range seeds {
 		f.Add(uint8(i), s)
