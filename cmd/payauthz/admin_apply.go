@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -133,8 +135,8 @@ role the file does not name is reported (roles cannot be disabled). Secrets are 
 to their services): the service never shows them, so apply never compares them. Given in the file,
 they are sent when the resource is created, and again only when the principal they belong to is
 renamed (the service drops them then). Every failure is reported with its resource and the service's answer;
-the others are still applied; the exit code is then 1. A file that is not such a configuration, names
-an unknown kind (a kind's name may be spelt in any case), or holds a resource without its id, with
+the others are still applied; the exit code is then 1. A file that is not such a configuration (one
+YAML document: a second one, after ---, is refused, never skipped), names an unknown kind (a kind's name may be spelt in any case), or holds a resource without its id, with
 an id YAML reads as a number (quote "01234567890": unquoted, its leading zero is lost) or with the
 id of another resource of its kind is refused before anything is sent (exit 2).`,
 		Args: cobra.NoArgs,
@@ -312,11 +314,26 @@ const (
 )
 
 // parseConfiguration reads a configuration file: the resource kinds and,
-// when present, the protection object.
+// when present, the protection object. A file is one YAML document: a
+// second one (after ---) is an error, never skipped.
 func parseConfiguration(b []byte) (configuration, map[string]any, error) {
 	var raw map[string]any
-	if err := yaml.Unmarshal(b, &raw); err != nil {
+	d := yaml.NewDecoder(bytes.NewReader(b))
+	if err := d.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, err
+	}
+	for {
+		var doc yaml.Node
+		err := d.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(doc.Content) > 0 && doc.Content[0].Tag != "!!null" { // a --- with nothing after it is no document
+			return nil, nil, fmt.Errorf("holds more than one YAML document (the second at line %d): apply takes one configuration; merge them", doc.Content[0].Line)
+		}
 	}
 	var prot map[string]any
 	if v, ok := raw[protectionKey]; ok {

@@ -594,3 +594,32 @@ protezione:
 		t.Errorf("after GovPay's shape: create on the new entity exit %d (want 0), on the old one %d (want %d)", got, denied, exitDenied)
 	}
 }
+
+// TestAdminApplyRefusesSeveralDocuments: a file of several YAML documents
+// (separated by ---) is refused whole before anything is sent (exit 2,
+// naming the second document's line): apply read the first and skipped
+// the others without a word ("applied 0 changes", exit 0). A document
+// marker before the configuration, or after it with nothing following,
+// is still one document: that file is applied (here it reaches for the
+// service, which is not there: exit 1).
+func TestAdminApplyRefusesSeveralDocuments(t *testing.T) {
+	cfg := downContext(t)
+	for _, c := range []struct {
+		name, text string
+		code       int
+		message    string
+	}{
+		{"two_documents", "domini: []\n---\noperatori:\n  - {principal: mario, ragioneSociale: Mario Rossi, abilitato: true, ruoli: []}\n",
+			exitUsage, "holds more than one YAML document (the second at line 3)"},
+		{"three_documents", "---\ndomini: []\n---\ntipiPendenza: []\n---\nruoli: []\n", exitUsage, "the second at line 4"},
+		{"marker_before", "---\ndomini:\n  - {idDominio: \"11111111111\", ragioneSociale: Comune A, abilitato: true}\n", exitFailure, "1 of 1 changes failed"},
+		{"marker_after", "domini:\n  - {idDominio: \"11111111111\", ragioneSociale: Comune A, abilitato: true}\n---\n# nothing more\n", exitFailure, "1 of 1 changes failed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := run(t, "admin", "--config", cfg, "apply", "-f", tempFile(t, "apply.yaml", c.text))
+			if exitCode(err) != c.code || err == nil || !strings.Contains(err.Error(), c.message) {
+				t.Fatalf("exit %d (%v), want %d saying %q", exitCode(err), err, c.code, c.message)
+			}
+		})
+	}
+}
