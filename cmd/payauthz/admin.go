@@ -147,6 +147,19 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, strings.TrimSpace(e.Body))
 }
 
+// argumentsRefused makes the service's 400 to a request built from the
+// command line alone (get's id, check's question, grant's scope) a usage
+// error, exit 2, as audit explain's answer to the same question is: the
+// service's check of those values is the one check, the CLI repeats none.
+// apply's 400s stay failures (the file's resources, each counted).
+func argumentsRefused(err error) error {
+	var ae *apiError
+	if errors.As(err, &ae) && ae.Status == http.StatusBadRequest {
+		return &exitError{code: exitUsage, err: err}
+	}
+	return err
+}
+
 func (c *adminClient) do(ctx context.Context, method, path string, body any, out any) (int, error) {
 	var rd io.Reader
 	if body != nil {
@@ -400,7 +413,7 @@ func adminReadCmd(f *adminFlags, use, short string, nargs int,
 			}
 			items, err := read(cmd.Context(), c, k, args[1:])
 			if err != nil {
-				return err
+				return argumentsRefused(err)
 			}
 			return printItems(cmd, f, k, items)
 		},

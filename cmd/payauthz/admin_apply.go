@@ -561,7 +561,7 @@ func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
 			path := "/applicazioni/" + url.PathEscape(args[0])
 			var app map[string]any
 			if _, err := c.do(cmd.Context(), http.MethodGet, path, nil, &app); err != nil {
-				return err
+				return argumentsRefused(err)
 			}
 			dropDerived("applicazioni", app)
 			var grants []any
@@ -580,7 +580,7 @@ func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
 			}
 			app["autorizzazioniApi"] = grants
 			if _, err := c.do(cmd.Context(), http.MethodPut, path, app, nil); err != nil {
-				return err
+				return argumentsRefused(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s on %s\n", map[bool]string{true: "granted", false: "revoked"}[grant], args[0], api)
 			return nil
@@ -606,7 +606,7 @@ func adminCheckCmd(f *adminFlags) *cobra.Command {
 	vals := make([]string, len(flags))
 	cmd := &cobra.Command{
 		Use:   "check --principal P --api A --operation O [resource flags]",
-		Short: "Explain the decision the live service would give: exit 0 allowed, 3 denied",
+		Short: "Explain the decision the live service would give: exit 0 allowed, 3 denied, 2 a question it refuses",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for i, fl := range flags {
@@ -623,7 +623,7 @@ func adminCheckCmd(f *adminFlags) *cobra.Command {
 			}
 			var x map[string]any
 			if _, err := c.do(cmd.Context(), http.MethodPost, "/autorizzazioni/verifica", body, &x); err != nil {
-				return err
+				return argumentsRefused(err)
 			}
 			if f.output == "json" {
 				if err := writeJSON(cmd.OutOrStdout(), x); err != nil {

@@ -623,3 +623,53 @@ func TestAdminApplyRefusesSeveralDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestAdminArgumentsTheServiceRefusesAreUsage: a request built from the
+// command line alone (get's id, check's question, grant's and revoke's
+// application and scope) that the service answers 400 is a usage error,
+// exit 2, as README's exit codes say and as audit explain answers the
+// same question: it exited 1, as a failure does. The service's answer is
+// the one check (the CLI repeats none) and is printed. A resource that is
+// not there (404), a denial (403, or check's 3) and a service that does
+// not answer stay what they were.
+func TestAdminArgumentsTheServiceRefusesAreUsage(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	startAdminService(t, cfg, "a")
+	adminCLI(t, cfg)("apply", "-f", tempFile(t, "app.yaml", `applicazioni:
+  - {idA2A: gestionale, principal: gestionale, password: gestionale-pw, abilitato: true, ruoli: []}
+`))
+	servizio := func(s string) []string {
+		return []string{"check", "--principal", "admin", "--api", "BACKOFFICE", "--operation", "servizio", "--servizio", s}
+	}
+	down := downContext(t)
+	for _, c := range []struct {
+		name    string
+		config  string
+		args    []string
+		code    int
+		message string
+	}{
+		{"get_bad_id_usage", cfg, []string{"get", "domini", "abc"}, exitUsage, "GET /domini/abc: 400"},
+		{"get_absent_failure", cfg, []string{"get", "domini", "99999999999"}, exitFailure, "GET /domini/99999999999: 404"},
+		{"check_unknown_operation_usage", cfg, []string{"check", "--principal", "admin", "--api", "PENDENZE", "--operation", "fly"}, exitUsage, `unknown operation \"fly\"`},
+		{"check_bad_auth_usage", cfg, []string{"check", "--principal", "admin", "--api", "PENDENZE", "--operation", "list", "--auth", "nope"}, exitUsage, `unknown auth type \"nope\"`},
+		{"check_bad_servizio_usage", cfg, servizio("Pendenz"), exitUsage, `unknown servizio \"Pendenz\"`},
+		{"check_allowed", cfg, servizio("Pendenze"), 0, ""},
+		{"check_denied", cfg, []string{"check", "--principal", "gestionale", "--api", "PENDENZE", "--operation", "list"}, exitDenied, "denied"},
+		{"grant_bad_dominio_usage", cfg, []string{"grant", "gestionale", "--api", "PENDENZE", "--domini", "abc", "--tipi", "*"}, exitUsage, `bad id \"abc\"`},
+		{"grant_absent_application_failure", cfg, []string{"grant", "nosuch", "--api", "PENDENZE", "--domini", "*", "--tipi", "*"}, exitFailure, "404"},
+		{"revoke_bad_id_usage", cfg, []string{"revoke", "bad id!", "--api", "PENDENZE"}, exitUsage, "bad idA2A in the path"},
+		{"get_no_service_failure", down, []string{"get", "domini", "abc"}, exitFailure, "connection refused"},
+		{"check_no_service_failure", down, servizio("Pendenz"), exitFailure, "connection refused"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := run(t, append([]string{"admin", "--config", c.config}, c.args...)...)
+			if got := exitCode(err); (err == nil) != (c.code == 0) || (err != nil && got != c.code) {
+				t.Fatalf("exit %d (%v), want %d", got, err, c.code)
+			}
+			if c.message != "" && !strings.Contains(err.Error(), c.message) {
+				t.Fatalf("error %v, want one saying %s", err, c.message)
+			}
+		})
+	}
+}
