@@ -299,6 +299,17 @@ func adminContextCmd(f *adminFlags) *cobra.Command {
 				return err
 			}
 			v := c
+			// A context is read from any directory: its files are saved
+			// as absolute paths, never against the directory of a later
+			// command.
+			for _, path := range []*string{&v.PasswordFile, &v.Cert, &v.Key, &v.CA} {
+				if *path == "" {
+					continue
+				}
+				if *path, err = filepath.Abs(*path); err != nil {
+					return err
+				}
+			}
 			cf.Contexts[args[0]] = &v
 			if cf.Current == "" {
 				cf.Current = args[0]

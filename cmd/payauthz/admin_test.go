@@ -673,3 +673,37 @@ func TestAdminArgumentsTheServiceRefusesAreUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestAdminContextPathsAreSavedWhole: a context saves the files it
+// authenticates with as absolute paths, so it works from any directory:
+// a relative --password-file (or --cert, --key, --ca) was saved as typed
+// and read against the directory of each later command, which found no
+// file there (exit 1) or another one.
+func TestAdminContextPathsAreSavedWhole(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	here, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(here, "pw"), []byte("admin-pass-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(here)
+	admin := adminCLI(t, cfg)
+	admin("context", "set", "rel", "--url", a.url+"/backoffice/rs/basic/v1", "--user", "admin", "--password-file", "pw")
+	admin("context", "set", "cert", "--url", a.url+"/backoffice/rs/basic/v1", "--cert", "c.pem", "--key", "sub/c.key", "--ca", "../ca.pem")
+	t.Chdir(elsewhere)
+	if out, errOut, err := run(t, "admin", "--config", cfg, "--context", "rel", "get", "operatori", "admin", "-o", "json"); err != nil || !strings.Contains(out, `"principal": "admin"`) {
+		t.Fatalf("the context from another directory: exit %d %v\n%s%s", exitCode(err), err, out, errOut)
+	}
+	saved, _ := os.ReadFile(cfg)
+	for _, want := range []string{"passwordFile: " + filepath.Join(here, "pw"), "cert: " + filepath.Join(here, "c.pem"),
+		"key: " + filepath.Join(here, "sub", "c.key"), "ca: " + filepath.Join(filepath.Dir(here), "ca.pem")} {
+		if !strings.Contains(string(saved), want+"\n") {
+			t.Errorf("the contexts file lacks %q:\n%s", want, saved)
+		}
+	}
+	// a wrong password file is still refused: 401, exit 1
+	admin("context", "set", "wrong", "--url", a.url+"/backoffice/rs/basic/v1", "--user", "admin", "--password-file", tempFile(t, "pw", "wrong-password\n"))
+	if _, _, err := run(t, "admin", "--config", cfg, "--context", "wrong", "get", "operatori", "admin"); exitCode(err) != exitFailure || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("a wrong password: exit %d %v", exitCode(err), err)
+	}
+}
