@@ -291,8 +291,12 @@ func adminContextCmd(f *adminFlags) *cobra.Command {
 		Short: "Save a connection as NAME (the first one saved becomes the current one)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := url.ParseRequestURI(c.URL); err != nil || c.URL == "" {
+			u, err := url.ParseRequestURI(c.URL)
+			if err != nil || c.URL == "" {
 				return usageErrorf("--url: want the Backoffice mount, e.g. http://localhost:8080/backoffice/rs/basic/v1")
+			}
+			if u.User != nil { // the URL itself is never echoed: it holds them
+				return usageErrorf("--url holds credentials, which would be saved and listed: give --user with --password-file or --password-env")
 			}
 			cf, err := f.load()
 			if err != nil {

@@ -707,3 +707,43 @@ func TestAdminContextPathsAreSavedWhole(t *testing.T) {
 		t.Fatalf("a wrong password: exit %d %v", exitCode(err), err)
 	}
 }
+
+// TestAdminContextRefusesCredentialsInTheURL: a --url holding credentials
+// (https://user:password@host/…) put the password on the command line,
+// saved it in the contexts file and echoed it in context list, and the
+// client authenticated with it; it is now a usage error (exit 2) that
+// names neither the URL nor the password, and nothing is saved. A URL
+// without them is saved.
+func TestAdminContextRefusesCredentialsInTheURL(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	for _, c := range []struct {
+		name, url string
+		code      int
+	}{
+		{"user_and_password_usage", "http://admin:url-secret-1@127.0.0.1:8080/backoffice/rs/basic/v1", exitUsage},
+		{"user_only_usage", "http://url-user-1@127.0.0.1:8080/backoffice/rs/basic/v1", exitUsage},
+		{"no_credentials_saved", "http://127.0.0.1:8080/backoffice/rs/basic/v1", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, errOut, err := run(t, "admin", "--config", cfg, "context", "set", c.name, "--url", c.url, "--user", "admin", "--password-env", "PW")
+			if got := exitCode(err); (err == nil) != (c.code == 0) || (err != nil && got != c.code) {
+				t.Fatalf("exit %d (%v), want %d", got, err, c.code)
+			}
+			saved, _ := os.ReadFile(cfg)
+			list := mustRun(t, "admin", "--config", cfg, "context", "list")
+			if c.code == 0 {
+				if !strings.Contains(list, c.name) {
+					t.Fatalf("not saved:\n%s", list)
+				}
+				return
+			}
+			if msg := err.Error() + errOut; strings.Contains(msg, "url-secret-1") || strings.Contains(msg, "url-user-1") ||
+				!strings.Contains(msg, "--password-file or --password-env") {
+				t.Fatalf("error %q", msg)
+			}
+			if strings.Contains(string(saved)+list, c.name) || strings.Contains(string(saved)+list, "url-secret-1") {
+				t.Fatalf("saved:\n%s\n%s", saved, list)
+			}
+		})
+	}
+}
