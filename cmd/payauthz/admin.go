@@ -100,15 +100,21 @@ func (f *adminFlags) client() (*adminClient, error) {
 		return nil, usageErrorf("no admin context %q (payauthz admin context set NAME --url …)", name)
 	}
 	c := &adminClient{base: strings.TrimRight(ctx.URL, "/"), user: ctx.User, spid: ctx.SPIDCode}
+	// An empty password is never sent: each request would be a failed
+	// login, answered 401 and counted by the service's throttle.
 	switch {
 	case ctx.PasswordFile != "":
 		b, err := os.ReadFile(ctx.PasswordFile)
 		if err != nil {
 			return nil, fmt.Errorf("password file: %w", err)
 		}
-		c.password = strings.TrimRight(string(b), "\r\n")
+		if c.password = strings.TrimRight(string(b), "\r\n"); c.password == "" {
+			return nil, fmt.Errorf("password file %s is empty", ctx.PasswordFile)
+		}
 	case ctx.PasswordEnv != "":
-		c.password = os.Getenv(ctx.PasswordEnv)
+		if c.password = os.Getenv(ctx.PasswordEnv); c.password == "" {
+			return nil, fmt.Errorf("variable %s (--password-env) is not set or empty", ctx.PasswordEnv)
+		}
 	}
 	tc := &tls.Config{MinVersion: tls.VersionTLS12}
 	if ctx.CA != "" {

@@ -502,7 +502,7 @@ func downContext(t *testing.T) string {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "admin.yaml")
 	adminCLI(t, cfg)("context", "set", "down", "--url", "http://"+freePort(t)+"/backoffice/rs/basic/v1", "--user", "admin",
-		"--password-env", "PAYAUTHZ_TEST_NO_PASSWORD")
+		"--password-file", tempFile(t, "pw", "no-password\n"))
 	return cfg
 }
 
@@ -745,5 +745,47 @@ func TestAdminContextRefusesCredentialsInTheURL(t *testing.T) {
 				t.Fatalf("saved:\n%s\n%s", saved, list)
 			}
 		})
+	}
+}
+
+// TestAdminContextWithoutItsPassword: a basic context whose
+// --password-env variable is not set (or empty), or whose --password-file
+// is empty, is refused before any request, naming the variable or the
+// file (exit 1): every request went out with an empty password, each a
+// 401 that named neither, and each a failed login that the service
+// throttles (an apply of many resources locked the principal out for a
+// while). With its password, the context works.
+func TestAdminContextWithoutItsPassword(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	bo := a.url + "/backoffice/rs/basic/v1"
+	admin("context", "set", "env", "--url", bo, "--user", "admin", "--password-env", "PAYAUTHZ_TEST_ADMIN_PW")
+	admin("context", "set", "empty-file", "--url", bo, "--user", "admin", "--password-file", tempFile(t, "pw", "\n"))
+	get := func(context string) (string, error) {
+		out, _, err := run(t, "admin", "--config", cfg, "--context", context, "get", "operatori", "admin", "-o", "json")
+		return out, err
+	}
+	for _, c := range []struct {
+		name, context string
+		env           *string
+		message       string
+	}{
+		{"variable_not_set", "env", nil, "variable PAYAUTHZ_TEST_ADMIN_PW (--password-env) is not set or empty"},
+		{"variable_empty", "env", new(""), "variable PAYAUTHZ_TEST_ADMIN_PW (--password-env) is not set or empty"},
+		{"file_empty", "empty-file", nil, "is empty"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.env != nil {
+				t.Setenv("PAYAUTHZ_TEST_ADMIN_PW", *c.env)
+			}
+			if _, err := get(c.context); exitCode(err) != exitFailure || err == nil || !strings.Contains(err.Error(), c.message) || strings.Contains(err.Error(), "401") {
+				t.Fatalf("exit %d (%v), want %d saying %q", exitCode(err), err, exitFailure, c.message)
+			}
+		})
+	}
+	t.Setenv("PAYAUTHZ_TEST_ADMIN_PW", "admin-pass-1")
+	if out, err := get("env"); err != nil || !strings.Contains(out, `"principal": "admin"`) {
+		t.Fatalf("with the variable set: %v\n%s", err, out)
 	}
 }
