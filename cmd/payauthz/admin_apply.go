@@ -340,6 +340,13 @@ func parseConfiguration(b []byte) (configuration, map[string]any, error) {
 		if prot, ok = v.(map[string]any); !ok {
 			return nil, nil, fmt.Errorf("%s must be an object {abilitato, captcha: {...}}", protectionKey)
 		}
+		// apply compares a captcha field by field: one that is not an
+		// object has none, and would pass as unchanged.
+		if c, named := prot["captcha"]; named {
+			if _, ok := c.(map[string]any); !ok {
+				return nil, nil, fmt.Errorf("%s.captcha must be an object {serverURL, secretKey, soglia, parametro, denyOnFail, timeoutMs}", protectionKey)
+			}
+		}
 		delete(raw, protectionKey)
 	}
 	rest, err := yaml.Marshal(raw)

@@ -789,3 +789,31 @@ func TestAdminContextWithoutItsPassword(t *testing.T) {
 		t.Fatalf("with the variable set: %v\n%s", err, out)
 	}
 }
+
+// TestAdminApplyRefusesAMalformedCaptcha: a protezione whose captcha is
+// not an object is refused before anything is sent (exit 2), as a
+// protezione that is not one is: apply compared only the captcha's
+// fields, found none, and answered "unchanged" (exit 0) when the rest
+// matched. A captcha object is applied (here it reaches for the service,
+// which is not there: exit 1).
+func TestAdminApplyRefusesAMalformedCaptcha(t *testing.T) {
+	cfg := downContext(t)
+	for _, c := range []struct {
+		name, captcha string
+		code          int
+		message       string
+	}{
+		{"string_usage", `"x"`, exitUsage, "protezione.captcha must be an object"},
+		{"list_usage", "[1]", exitUsage, "protezione.captcha must be an object"},
+		{"null_usage", "", exitUsage, "protezione.captcha must be an object"},
+		{"object_applied", "{soglia: 0.5}", exitFailure, "1 of 1 changes failed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := tempFile(t, "apply.yaml", "protezione:\n  abilitato: false\n  captcha: "+c.captcha+"\n")
+			_, _, err := run(t, "admin", "--config", cfg, "apply", "-f", file)
+			if exitCode(err) != c.code || err == nil || !strings.Contains(err.Error(), c.message) {
+				t.Fatalf("exit %d (%v), want %d saying %q", exitCode(err), err, c.code, c.message)
+			}
+		})
+	}
+}
