@@ -129,14 +129,16 @@ captcha.secretKey is sent with the settings when they change, and never exported
 file twice writes no event. A field the file does not name keeps its value (an update sends it as the
 deployment holds it), so what is written is what the plan shows. Nothing is deleted or disabled unless --prune: then every
 intermediary, entity, type, operator and application of a kind the file lists but that the
-file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), and a
-role the file does not name is reported (roles cannot be disabled). Secrets are write-only
+file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), never the
+principal apply runs as (it would lock itself out), and a role the file does not name is reported
+(roles cannot be disabled). Secrets are write-only
 (passwords, API keys, the node connector's password, the entities' and applications' connectors
 to their services): the service never shows them, so apply never compares them. Given in the file,
 they are sent when the resource is created, and again only when the principal they belong to is
 renamed (the service drops them then). Every failure is reported with its resource and the service's answer;
-the others are still applied; the exit code is then 1. A file that is not such a configuration (one
-YAML document: a second one, after ---, is refused, never skipped), names an unknown kind (a kind's name may be spelt in any case), or holds a resource without its id, with
+the others are still applied; the exit code is then 1. A file that is not such a configuration
+(one YAML document: a second one, after ---, is refused, never skipped), names an unknown kind
+(a kind's name may be spelt in any case), or holds a resource without its id, with
 an id YAML reads as a number (quote "01234567890": unquoted, its leading zero is lost) or with the
 id of another resource of its kind is refused before anything is sent (exit 2).`,
 		Args: cobra.NoArgs,
