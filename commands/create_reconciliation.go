@@ -29,8 +29,8 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 	); err != nil {
 		return Result{}, err
 	}
-	if c.Causale == "" || len(c.Causale) > 140 {
-		return Result{}, invalid("causale", "is required (at most 140 characters)")
+	if err := checkCausale("causale", c.Causale); err != nil {
+		return Result{}, err
 	}
 	if err := checkFlussoRef(c.IDFlusso); err != nil {
 		return Result{}, err

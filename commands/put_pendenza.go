@@ -199,8 +199,9 @@ func validatePendenza(c *PutPendenza) error {
 	return validateDetails(&c.Details)
 }
 
-// checkCausale validates a pendenza's causale: 1 to 140 characters
-// (GovPay's NuovaPendenza).
+// checkCausale validates a causale: 1 to 140 characters (GovPay's
+// NuovaPendenza). It is the one causale rule: a pendenza's, a spontaneous
+// payment's, an incasso's and a reconciliation's.
 func checkCausale(field, s string) error {
 	if s == "" || longerThan(s, 140) {
 		return invalid(field, "is required (at most 140 characters)")

@@ -45,8 +45,8 @@ func validateIncasso(c *RecordIncasso) error {
 	if err := CheckDominio("idDominio", c.IDDominio); err != nil {
 		return err
 	}
-	if c.Causale == "" || len(c.Causale) > 140 {
-		return invalid("causale", "is required (at most 140 characters)")
+	if err := checkCausale("causale", c.Causale); err != nil {
+		return err
 	}
 	if err := checkFlussoRef(c.IDFlusso); err != nil {
 		return err

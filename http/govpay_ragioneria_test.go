@@ -463,3 +463,35 @@ func TestGovPayIncassoNamesItsDominio(t *testing.T) {
 	check(t, "GET /incassi", page.Risultati[0])
 	w.do(t, "GET", path, nil, as("opRendRD2")).expect(t, 403, "403000")
 }
+
+// TestIncassoAndRiconciliazioneCausaleCountsCharacters: the causale of an
+// incasso and of a reconciliation is 1 to 140 characters, as a pendenza's
+// is (commands' one causale rule): 140 accented letters (280 bytes) are
+// written, 141 are a 400 that writes nothing. Both counted bytes and
+// refused the 140 letters, while they said "at most 140 characters".
+func TestIncassoAndRiconciliazioneCausaleCountsCharacters(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	letters := func(n int) string { return strings.Repeat("è", n) }
+	incasso := func(causale string) map[string]any {
+		return map[string]any{"causale": causale, "importo": 10.5, "idFlusso": "2026-01-03ABI00001-S1"}
+	}
+	ric := func(causale string) map[string]any { return map[string]any{"importo": 10.5, "causale": causale} }
+	runRows(t, w.harness, []row{
+		{"incasso_of_140_letters", "POST", bo + "/incassi/" + d1, incasso(letters(140)), opts(as("opD1")), 201, ""},
+		{"incasso_of_141_letters", "POST", bo + "/incassi/" + d1, incasso(letters(141)), opts(as("opD1")), 400, "SINTASSI"},
+		{"incasso_empty", "POST", bo + "/incassi/" + d1, incasso(""), opts(as("opD1")), 400, "SINTASSI"},
+		{"riconciliazione_of_140_letters", "PUT", rg + "/riconciliazioni/" + d1 + "/ric140", ric(letters(140)), opts(as("appA")), 201, ""},
+		{"riconciliazione_of_141_letters", "PUT", rg + "/riconciliazioni/" + d1 + "/ric141", ric(letters(141)), opts(as("appA")), 400, "SINTASSI"},
+		{"riconciliazione_empty", "PUT", rg + "/riconciliazioni/" + d1 + "/ric0", ric(""), opts(as("appA")), 400, "SINTASSI"},
+	})
+	w.do(t, "GET", rg+"/riconciliazioni/"+d1+"/ric141", nil, as("appA")).expect(t, 404, "404000")
+	w.do(t, "GET", rg+"/riconciliazioni/"+d1+"/ric0", nil, as("appA")).expect(t, 404, "404000")
+	if got := string(w.must(t, "GET", rg+"/riconciliazioni/"+d1+"/ric140", nil, as("appA")).Body); !strings.Contains(got, letters(140)) {
+		t.Fatalf("the reconciliation of 140 letters reads %s", got)
+	}
+	list := string(w.must(t, "GET", bo+"/incassi", nil, asAdmin()).Body)
+	if n := strings.Count(list, `"causale"`); n != 1 || !strings.Contains(list, letters(140)) {
+		t.Fatalf("the incassi are %s; want the one of 140 letters", list)
+	}
+}
