@@ -265,14 +265,16 @@ func TestErrorsBeforeEchoAreClientErrors(t *testing.T) {
 }
 
 // logLines is a slog.Handler that counts the service log's lines by
-// message and keeps the longest path attribute it saw.
+// message, and those without a request_id, and keeps the longest path
+// attribute it saw.
 type logLines struct {
 	mu      sync.Mutex
 	n       map[string]int
-	longest int // of a "path"
+	noID    map[string]int // lines without a request_id, by message
+	longest int            // of a "path"
 }
 
-func newLogLines() *logLines { return &logLines{n: map[string]int{}} }
+func newLogLines() *logLines { return &logLines{n: map[string]int{}, noID: map[string]int{}} }
 
 func (l *logLines) Enabled(context.Context, slog.Level) bool { return true }
 func (l *logLines) WithAttrs([]slog.Attr) slog.Handler       { return l }
@@ -281,13 +283,27 @@ func (l *logLines) Handle(_ context.Context, r slog.Record) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n[r.Message]++
+	id := false
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "path" {
+		switch a.Key {
+		case "path":
 			l.longest = max(l.longest, len(a.Value.String()))
+		case "request_id":
+			id = a.Value.String() != ""
 		}
 		return true
 	})
+	if !id {
+		l.noID[r.Message]++
+	}
 	return nil
+}
+
+// withoutID is how many lines of msg held no request_id.
+func (l *logLines) withoutID(msg string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.noID[msg]
 }
 
 func (l *logLines) count(msg string) (n, longest int) {
@@ -377,12 +393,19 @@ func TestFailedConsolePagesLogAtAPace(t *testing.T) {
 	start := time.Now()
 	for i := range 60 {
 		cc.get("/console/tipi?nuovo").expect(t, http.StatusOK, `<label for="descrizione">`)
-		cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {fmt.Sprintf("FAIL%d", i)},
-			"descrizione": {"Tipo"}, "abilitato": {"on"}}).expect(t, http.StatusServiceUnavailable, "503000")
+		p := cc.post("/console/tipi", url.Values{"nuovo": {"1"}, "idTipoPendenza": {fmt.Sprintf("FAIL%d", i)},
+			"descrizione": {"Tipo"}, "abilitato": {"on"}})
+		p.expect(t, http.StatusServiceUnavailable, "503000")
+		if got := p.Header.Get("Retry-After"); got != "1" {
+			t.Fatalf("a failed save's 503 page has Retry-After %q, want 1 as the API's 503", got)
+		}
 	}
 	failed, _ := lines.count("request failed")
 	unpaced, _ := lines.count("console: request failed")
 	if most := failureLogBurst + int(time.Since(start).Seconds()) + 1; failed < 1 || failed > most || unpaced != 0 {
 		t.Errorf("60 failed saves: %d 'request failed' lines, want 1 to %d; %d of the console's own, want 0", failed, most, unpaced)
+	}
+	if n := lines.withoutID("request failed"); n != 0 {
+		t.Errorf("%d 'request failed' lines of failed pages without their request id", n)
 	}
 }
