@@ -34,9 +34,10 @@ func (u Until) At(t time.Time) Until {
 var ErrNoPosition = errors.New("a log position is a whole number from 1")
 
 // AtPosition returns u stopping after the commit at position p, from 1;
-// ErrNoPosition for 0. It is the one check of a position a caller names
-// (the Backoffice's posizione, the console's form, the CLI's --position
-// and --to).
+// ErrNoPosition for 0. It is the one check of a point of history a caller
+// names by position (the Backoffice's audit posizione, the console's Audit
+// form, the CLI's --position and --to); a checkpoint or an event looked up
+// by position is not a point of history, and 0 finds none.
 func (u Until) AtPosition(p uint64) (Until, error) {
 	if p == 0 {
 		return u, ErrNoPosition
