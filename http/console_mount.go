@@ -40,9 +40,9 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 		WhoCan:    s.consoleWhoCan,
 		Fault: func(err error) console.Fault {
 			status, fb := fault(err)
-			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio,
-				RetryAfter: retryAfter(err, status)}
+			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio}
 		},
+		RetryAfter: retryAfter,
 		Failed: func(w http.ResponseWriter, r *http.Request, status int, err error) {
 			s.logFailure(r, w.Header().Get(echo.HeaderXRequestID), status, err)
 		},

@@ -245,8 +245,12 @@ func TestConsoleSaveRefusesABadBase(t *testing.T) {
 			t.Fatal(err)
 		}
 		ahead := h.logEnd(t)
-		cc.post("/console/domini", url.Values{"idDominio": {d1}, "ragioneSociale": {"Altro"}, "abilitato": {"on"},
-			"base": {strconv.FormatUint(uint64(ahead), 10)}}).expect(t, http.StatusServiceUnavailable, "non ha ancora applicato")
+		p := cc.post("/console/domini", url.Values{"idDominio": {d1}, "ragioneSociale": {"Altro"}, "abilitato": {"on"},
+			"base": {strconv.FormatUint(uint64(ahead), 10)}})
+		p.expect(t, http.StatusServiceUnavailable, "non ha ancora applicato")
+		if got := p.Header.Get("Retry-After"); got != "1" { // as every 503 of the API
+			t.Fatalf("the form's 503 has Retry-After %q, want 1", got)
+		}
 		if after := h.logEnd(t); after != ahead {
 			t.Fatalf("a save this replica could not check wrote (log %d → %d)", ahead, after)
 		}

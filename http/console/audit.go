@@ -113,6 +113,7 @@ func (c *Console) auditPage(rq *request) error {
 			return err
 		}
 		f.Errors = fe
+		c.setRetryAfter(rq.w, err, status)
 		return c.render(rq, status, "audit.html", "Audit", f)
 	}
 	f.Answer = x

@@ -77,9 +77,13 @@ type Deps struct {
 	// WhoCan lists who may do an operation, with the Backoffice API's
 	// function (GET /autorizzazioni).
 	WhoCan WhoCanFunc
-	// Fault is the HTTP layer's choice of status (and Retry-After) for an
-	// error: a failed page answers what the API answers.
+	// Fault is the HTTP layer's choice of status for an error: a failed
+	// page answers what the API answers.
 	Fault func(error) Fault
+	// RetryAfter is the HTTP layer's Retry-After header of an answer with
+	// status for err ("" for none), for failed pages and refused forms
+	// alike; nil sends none.
+	RetryAfter func(err error, status int) string
 	// Failed reports a page that failed with err, answered status, to the
 	// service log as the HTTP layer reports its failed requests (which
 	// failures, how often, how much of the path); nil reports none.
@@ -87,11 +91,10 @@ type Deps struct {
 }
 
 // Fault is how an error is answered: its HTTP status, GovPay's codice,
-// descrizione and dettaglio, and the Retry-After header ("" for none).
+// descrizione and dettaglio.
 type Fault struct {
 	Status                         int
 	Codice, Descrizione, Dettaglio string
-	RetryAfter                     string
 }
 
 // Console is the console's http.Handler. It is safe for concurrent use.

@@ -99,7 +99,7 @@ func (c *Console) loginPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	rec, err := c.deps.Authenticate(r, user, pass)
 	if errors.Is(err, ErrLoginBusy) {
-		setRetryAfter(w, c.deps.Fault(err)) // when to try again, as the API tells it
+		c.setRetryAfter(w, err, c.deps.Fault(err).Status) // when to try again, as the API tells it
 		c.showLogin(w, r, http.StatusTooManyRequests, user, loginBusy)
 		return
 	}

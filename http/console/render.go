@@ -191,15 +191,19 @@ func (c *Console) fail(rq *request, err error) {
 	if c.deps.Failed != nil {
 		c.deps.Failed(w, r, f.Status, err)
 	}
-	setRetryAfter(w, f)
+	c.setRetryAfter(w, err, f.Status)
 	c.renderError(w, r, rq, f.Status, f.Codice, f.Descrizione, f.Dettaglio)
 }
 
-// setRetryAfter sets the Retry-After header f asks for, if any: a 429 or
-// 503 page tells when to try again as the API's answer does.
-func setRetryAfter(w http.ResponseWriter, f Fault) {
-	if f.RetryAfter != "" {
-		w.Header().Set("Retry-After", f.RetryAfter)
+// setRetryAfter sets the Retry-After header the API answers with status
+// for err, if any: a 429 or 503 page, or a form refused with one, tells
+// when to try again as the API's answer does.
+func (c *Console) setRetryAfter(w http.ResponseWriter, err error, status int) {
+	if c.deps.RetryAfter == nil {
+		return
+	}
+	if ra := c.deps.RetryAfter(err, status); ra != "" {
+		w.Header().Set("Retry-After", ra)
 	}
 }
 
@@ -511,6 +515,7 @@ func (c *Console) saved(rq *request, res commands.Result, err error, next, page,
 		return err
 	}
 	f.state().Errors = fe
+	c.setRetryAfter(rq.w, err, status)
 	return c.renderForm(rq, status, page, title, f)
 }
 
