@@ -194,12 +194,31 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 		return err
 	}
 	if err := m.stage(env); err != nil {
-		err = fmt.Errorf("%w: %w", ErrStopped, err)
-		m.stopped.Store(&err)
-		m.wake()
-		return err
+		return m.halt(err)
 	}
 	return nil
+}
+
+// refuse stops the read models at a commit the log holds and no
+// subscription can hand them (one this build cannot decode), as Apply
+// stops them at one they cannot apply: the error is Stopped's from then
+// on. Models already stopped keep their first error.
+func (m *ReadModel) refuse(err error) error {
+	m.wmu.Lock()
+	defer m.wmu.Unlock()
+	if err := m.Stopped(); err != nil {
+		return err
+	}
+	return m.halt(err)
+}
+
+// halt stops the read models for good with err (wmu held) and returns
+// Stopped's error.
+func (m *ReadModel) halt(err error) error {
+	err = fmt.Errorf("%w: %w", ErrStopped, err)
+	m.stopped.Store(&err)
+	m.wake()
+	return err
 }
 
 // wake wakes WaitFor's waiters: the applied position moved, or the models

@@ -26,7 +26,7 @@ type envelopeKey struct{}
 // after the applied position, so a snapshot-loaded or partially applied
 // model resumes where it stopped, and it resubscribes from the applied
 // position whenever the store's subscription fails. It returns Stopped's
-// error once a commit cannot be applied.
+// error once a commit cannot be applied, or cannot be decoded.
 func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Logger) error {
 	if logger == nil {
 		logger = slog.Default()
@@ -42,9 +42,9 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 			Multiplier: 2, Logger: wlog}.Middleware,
 		middleware.CorrelationID,
 	)
-	sub := &logSubscriber{store: store, model: m, logger: logger}
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
+	sub := &logSubscriber{store: store, model: m, logger: logger, stop: stop}
 	router.AddConsumerHandler("projections", logTopic, sub, func(msg *message.Message) error {
 		batch, ok := msg.Context().Value(envelopeKey{}).([]events.Envelope)
 		if !ok {
@@ -76,10 +76,13 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 // in order. A nacked message is sent again (the router's retry middleware
 // has already retried it); Apply skips what it already applied, and
 // refuses everything once a commit stopped the models (Run then ends).
+// A commit the store cannot decode stops the models too, once everything
+// before it is applied: every subscription would meet it again.
 type logSubscriber struct {
 	store  events.Store
 	model  *ReadModel
 	logger *slog.Logger
+	stop   context.CancelFunc // ends Run's router
 }
 
 const maxBatch = 1024
@@ -92,6 +95,7 @@ type envelopeQueue struct {
 	mu     sync.Mutex
 	items  []events.Envelope
 	closed bool
+	failed error                  // why the writer closed the queue early (see fail)
 	ready  chan struct{}          // holds a token while items are queued or the queue is closed
 	space  chan struct{}          // holds a token when the reader took items from a full queue
 	spare  chan []events.Envelope // applied batches, reused rather than allocated
@@ -128,11 +132,25 @@ func (q *envelopeQueue) push(ctx context.Context, env events.Envelope) error {
 	}
 }
 
-func (q *envelopeQueue) close() {
+func (q *envelopeQueue) close() { q.fail(nil) }
+
+// fail closes the queue after what it holds, with err (nil: the
+// subscription ended with its context) for the reader once it took
+// everything (failure).
+func (q *envelopeQueue) fail(err error) {
 	q.mu.Lock()
-	q.closed = true
+	if !q.closed {
+		q.closed, q.failed = true, err
+	}
 	q.mu.Unlock()
 	signal(q.ready)
+}
+
+// failure is fail's error.
+func (q *envelopeQueue) failure() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.failed
 }
 
 // take waits for queued envelopes and returns all of them (at most
@@ -185,6 +203,12 @@ func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *messag
 			if ctx.Err() != nil {
 				return
 			}
+			if errors.Is(err, events.ErrDecode) || errors.Is(err, events.ErrUnknownEvent) {
+				// A commit this build cannot decode (a newer build's
+				// event): as deterministic as one Apply refuses.
+				buf.fail(err)
+				return
+			}
 			s.logger.Warn("log subscription ended; resubscribing", "from", uint64(from), "error", err)
 			select {
 			case <-time.After(backoff):
@@ -201,6 +225,10 @@ func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *messag
 		for {
 			batch, ok := buf.take()
 			if !ok {
+				if err := buf.failure(); err != nil {
+					_ = s.model.refuse(err) // what came before it is applied
+					s.stop()
+				}
 				return
 			}
 			if err := s.deliver(ctx, out, batch); err != nil {

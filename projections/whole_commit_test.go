@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
@@ -276,6 +278,54 @@ func TestRunEndsAtACommitItCannotApply(t *testing.T) {
 			}
 			if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
 				t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
+			}
+		})
+	}
+}
+
+// A commit the store cannot decode (an event name of a newer build, a
+// payload this build does not read) is as deterministic as one the checks
+// refuse: every subscription meets it again. Run and CatchUp end there
+// with Stopped's error naming it, the commits before it applied; before,
+// the subscription failed, the runner resubscribed every second for ever
+// with a warning, and the replica kept answering from models that would
+// never see a revocation after it.
+func TestRunEndsAtACommitItCannotDecode(t *testing.T) {
+	for name, payload := range map[string]string{
+		"unknown_event": `[{"id":"x","name":"NoSuchEvent","time":"2026-01-01T00:00:00Z","data":{}}]`,
+		"bad_payload":   `[{"id":"x","name":"CreditorEntityRegistered","time":"2026-01-01T00:00:00Z","data":{"abilitato":"yes"}}]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			s := jetstreamtest.Open(t)
+			if _, err := s.Append(ctx, events.StreamDominio+"01234567890", events.ExpectNoStream(), events.Record{
+				ID: "entity", Event: events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.JetStream().PublishMsg(ctx, &nats.Msg{Subject: s.Subject("future"), Data: []byte(payload)}); err != nil {
+				t.Fatal(err)
+			}
+			logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+			ctx, cancel := context.WithTimeout(ctx, 20*time.Second) // bounds a hang only
+			defer cancel()
+			for name, follow := range map[string]func(m *ReadModel) error{
+				"run":      func(m *ReadModel) error { return m.Run(ctx, s, logger) },
+				"catch_up": func(m *ReadModel) error { return m.CatchUp(ctx, s, logger) },
+			} {
+				t.Run(name, func(t *testing.T) {
+					m := New()
+					err := follow(m)
+					if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "at 2") {
+						t.Fatalf("following a log with a commit it cannot decode: %v, want ErrStopped naming position 2", err)
+					}
+					if !errors.Is(m.Stopped(), ErrStopped) {
+						t.Errorf("Stopped() = %v, want ErrStopped", m.Stopped())
+					}
+					if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
+						t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
+					}
+				})
 			}
 		})
 	}
