@@ -103,11 +103,11 @@ var ErrStopped = errors.New("projections: the read models stopped applying the l
 
 // Stopped returns nil while the read models follow the log, and an error
 // wrapping ErrStopped once a commit could not be applied: an event this
-// build cannot fold (a log written by a newer build), a commit its checks
-// refuse, or a fold that panicked. Applying a commit is deterministic, so
-// the models never get past it: they stay behind the log for good, and a
-// revocation after it is never seen. After a panic they may also hold
-// part of the commit. The service stops rather than answer from them
+// build cannot decode or fold (a log written by a newer build), a commit
+// its checks refuse, or a check or fold that panicked. Applying a commit
+// is deterministic, so the models never get past it: they stay behind the
+// log for good, and a revocation after it is never seen. After a fold
+// that panicked they may also hold part of the commit. The service stops rather than answer from them
 // (README, "Configuration").
 func (m *ReadModel) Stopped() error {
 	if err := m.stopped.Load(); err != nil {
@@ -282,22 +282,43 @@ func (m *ReadModel) ApplyCommit(pos events.Position, evs ...events.Event) error 
 // position the model never reaches. A commit that fails stops the models
 // (Apply): no part of it is published later.
 func (m *ReadModel) publish(envs []events.Envelope) error {
+	if err := m.fold(envs); err != nil {
+		return err
+	}
+	m.staged, m.stagedPos = m.staged[:0], 0
+	m.wake()
+	if m.OnApplied != nil {
+		for _, env := range envs {
+			m.OnApplied(env)
+		}
+	}
+	return nil
+}
+
+// fold checks the commit envs, then folds it inside the publication
+// window (see publish).
+func (m *ReadModel) fold(envs []events.Envelope) (err error) {
 	last := envs[len(envs)-1]
+	var env events.Envelope // the event being folded, once the checks passed
+	defer func() {
+		// A check or a fold that panics (a bug) is an error, which stops
+		// the models (Apply): not a crash in the middle of the appliers,
+		// nor, under Run's recoverer, a commit sent again for ever. A fold
+		// leaves part of the commit folded.
+		if r := recover(); r != nil {
+			if env.Name == "" {
+				err = fmt.Errorf("check the commit at %d: panic: %v", last.Position, r)
+			} else {
+				err = fmt.Errorf("apply %s at %d: panic: %v", env.Name, env.Position, r)
+			}
+		}
+	}()
 	if err := m.check(envs); err != nil {
 		return err
 	}
 	m.seq.Add(1) // odd: readers wait and retry
-	err := func() (err error) {
+	return func() error {
 		defer m.seq.Add(1) // even again, whatever happened
-		var env events.Envelope
-		defer func() {
-			// A fold that panics (a bug) leaves part of the commit folded:
-			// an error, which stops the models (Apply), not a crash in the
-			// middle of the appliers.
-			if r := recover(); r != nil {
-				err = fmt.Errorf("apply %s at %d: panic: %v", env.Name, env.Position, r)
-			}
-		}()
 		for _, env = range envs {
 			if err := m.apply(env); err != nil {
 				return fmt.Errorf("apply %s at %d: %w", env.Name, env.Position, err)
@@ -312,17 +333,6 @@ func (m *ReadModel) publish(envs []events.Envelope) error {
 		m.lastID = last.ID
 		return nil
 	}()
-	if err != nil {
-		return err
-	}
-	m.staged, m.stagedPos = m.staged[:0], 0
-	m.wake()
-	if m.OnApplied != nil {
-		for _, env := range envs {
-			m.OnApplied(env)
-		}
-	}
-	return nil
 }
 
 // readAttempts is how many runs of a read's f a commit may interrupt

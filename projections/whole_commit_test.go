@@ -248,6 +248,37 @@ func TestAFoldThatPanicsStopsTheModels(t *testing.T) {
 	}
 }
 
+// A commit whose checks panic (a bug) stops the models as a fold that
+// panics does, under Run as under Apply: before, the panic escaped Apply,
+// Run's recoverer turned it into a failed message, and the router sent
+// the commit again for ever while the replica went on serving models that
+// would never get past it. The bug is simulated by taking away the table
+// the grant's check reads.
+func TestRunEndsAtACommitWhoseCheckPanics(t *testing.T) {
+	ctx := t.Context()
+	s := jetstreamtest.Open(t)
+	if _, err := s.Append(ctx, events.StreamDominio+"01234567890", events.ExpectNoStream(), events.Record{
+		ID: "entity", Event: events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ctx, events.StreamApplicazione+"app", events.ExpectNoStream(), events.Record{
+		ID: "grant", Event: events.ApplicationAPIAuthorized{IDA2A: "app", API: "PENDENZE", Domini: []string{"*"},
+			TipiPendenza: []string{"*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second) // bounds a hang only
+	defer cancel()
+	m := New()
+	m.principals.apps = nil
+	if err := m.Run(ctx, s, logger); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "panic") {
+		t.Fatalf("following a log with a commit whose check panics: %v, want ErrStopped naming the panic", err)
+	}
+	if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
+		t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
+	}
+}
+
 // Run and CatchUp end, with Stopped's error, at a commit of the log the
 // models cannot apply: they never get past it, and the service stops
 // rather than follow the log no further (before, Run retried it for ever
