@@ -112,13 +112,14 @@ type profiloView struct {
 	Tipo         string       `json:"tipo"`
 	IDA2A        string       `json:"idA2A,omitempty"`
 	Ruoli        []string     `json:"ruoli,omitempty"`
-	ACL          []profiloACL `json:"acl,omitempty"`
+	// ACL is GovPay's required acl: [] for a caller with no right.
+	ACL []profiloACL `json:"acl"`
 	// AutorizzazioniAPI lists an application's API grants.
 	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
 }
 
 func profileOf(p domain.Principal) profiloView {
-	v := profiloView{Nome: p.Name, Principal: p.Name, Tipo: p.Kind.String(), IDA2A: p.IDA2A}
+	v := profiloView{Nome: p.Name, Principal: p.Name, Tipo: p.Kind.String(), IDA2A: p.IDA2A, ACL: []profiloACL{}}
 	for _, r := range p.Roles {
 		if r.ID != domain.PersonalRole { // its rights are listed in acl under its id
 			v.Ruoli = append(v.Ruoli, r.ID)

@@ -67,9 +67,6 @@ func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
 		bo := profileOf(p)
 		v := govpayProfilo{Nome: p.Name, ACL: bo.ACL,
 			Additions: profiloExtras{Principal: bo.Principal, Tipo: bo.Tipo, IDA2A: bo.IDA2A, AutorizzazioniAPI: bo.AutorizzazioniAPI}}
-		if v.ACL == nil {
-			v.ACL = []profiloACL{}
-		}
 		v.Domini, v.TipiPendenza = s.scopeRefs(operations.ProfiloAPIDomini(p, api), operations.ProfiloAPITipi(p, api))
 		return c.JSON(http.StatusOK, v)
 	}

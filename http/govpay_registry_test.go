@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -1151,4 +1152,43 @@ func asBasicIf(path, app string) reqOpt {
 		return as(app)
 	}
 	return func(*request) {}
+}
+
+// members decodes a JSON object's members, each left raw.
+func members(t *testing.T, body []byte) map[string]json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return m
+}
+
+// TestGovPayProfiloACLAlwaysPresent: acl is a required member of GovPay's
+// profilo (Backoffice v1 and Pagamento v2): a caller with no right at all
+// (a role with an empty acl, a citizen) gets "acl": [], not no acl.
+func TestGovPayProfiloACLAlwaysPresent(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putRole(t, "noRights", acl{}, []string{d1}, []string{"*"})
+	w.putOperator(t, "opNoRights", pw, true, "noRights")
+	for _, c := range []struct {
+		name, path string
+		as         reqOpt
+		entries    int
+	}{
+		{"backoffice_role_without_rights", bo + "/profilo", as("opNoRights"), 0},
+		{"backoffice_administrator", bo + "/profilo", asAdmin(), len(allServices)},
+		{"pagamento_citizen", "/pagamento/rs/spid/v2/profilo", asSPID(citizen1), 0},
+		{"pagamento_application", pg + "/profilo", as("appA"), 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := members(t, w.must(t, "GET", c.path, nil, c.as).Body)
+			var entries []json.RawMessage
+			if raw, ok := m["acl"]; !ok || json.Unmarshal(raw, &entries) != nil || entries == nil || len(entries) != c.entries {
+				t.Fatalf("acl = %s (present %v), want a list of %d", m["acl"], ok, c.entries)
+			}
+		})
+	}
+	w.do(t, "GET", bo+"/profilo", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000") // no role: no profile
 }
