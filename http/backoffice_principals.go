@@ -113,20 +113,23 @@ func (b *credentialsBody) credentials(enabled bool) commands.Credentials {
 }
 
 type operatoreView struct {
-	Principal      string      `json:"principal"`
-	RagioneSociale string      `json:"ragioneSociale"`
-	Abilitato      bool        `json:"abilitato"`
-	Ruoli          []string    `json:"ruoli"`
-	ACL            []aclEntry  `json:"acl,omitempty"`
-	Domini         *dominiList `json:"domini,omitempty"`
-	TipiPendenza   []string    `json:"tipiPendenza,omitempty"`
+	Principal      string     `json:"principal"`
+	RagioneSociale string     `json:"ragioneSociale"`
+	Abilitato      bool       `json:"abilitato"`
+	Ruoli          []string   `json:"ruoli"`
+	ACL            []aclEntry `json:"acl,omitempty"`
+	Domini         dominiList `json:"domini"`
+	TipiPendenza   []string   `json:"tipiPendenza"`
 }
 
+// toOperatore shows the personal role, when there is one, as acl over
+// domini × tipiPendenza; without one, domini and tipiPendenza (GovPay's
+// required members) are [] and acl is absent, a body PUT accepts unchanged.
 func toOperatore(o *projections.Operator) operatoreView {
-	v := operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles)}
+	v := operatoreView{Principal: o.Principal, RagioneSociale: o.RagioneSociale, Abilitato: o.Enabled, Ruoli: nonNilList(o.Roles),
+		Domini: dominiList{IDs: []string{}}, TipiPendenza: []string{}}
 	if r, ok := o.PersonalRole(); ok {
-		d := dominiOf(r.Domini)
-		v.ACL, v.Domini, v.TipiPendenza = roleACL(r), &d, r.Tipi.List()
+		v.ACL, v.Domini, v.TipiPendenza = roleACL(r), dominiOf(r.Domini), r.Tipi.List()
 	}
 	return v
 }

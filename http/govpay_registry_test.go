@@ -1007,7 +1007,7 @@ func TestGovPayPersonalRoles(t *testing.T) {
 		w.do(t, "GET", bo+"/pendenze/appA/P-D1", nil, as("opPers")).expect(t, http.StatusForbidden, codiceOf(http.StatusForbidden))
 		var op operatoreView
 		w.must(t, "GET", bo+"/operatori/opPers", nil).decode(t, &op)
-		if op.ACL != nil || op.Domini != nil {
+		if op.ACL != nil || len(op.Domini.IDs) != 0 || op.Domini.Units != nil || len(op.TipiPendenza) != 0 {
 			t.Fatalf("operator still shows a personal role: %+v", op)
 		}
 	})
@@ -1191,4 +1191,53 @@ func TestGovPayProfiloACLAlwaysPresent(t *testing.T) {
 		})
 	}
 	w.do(t, "GET", bo+"/profilo", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000") // no role: no profile
+}
+
+// TestGovPayOperatoreScopeAlwaysPresent: domini and tipiPendenza are
+// required members of GovPay's operatore: an operator without a personal
+// role reads "domini": [] and "tipiPendenza": [] (and no acl), in the list
+// as by id, and that body PUT back unchanged changes nothing (200, no
+// event, still no personal role).
+func TestGovPayOperatoreScopeAlwaysPresent(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	empty := func(t *testing.T, what string, m map[string]json.RawMessage) {
+		t.Helper()
+		for _, f := range []string{"domini", "tipiPendenza"} {
+			if string(m[f]) != "[]" {
+				t.Fatalf("%s: %s = %s, want []", what, f, m[f])
+			}
+		}
+		if _, ok := m["acl"]; ok {
+			t.Fatalf("%s: acl = %s without a personal role", what, m["acl"])
+		}
+	}
+	res := w.must(t, "GET", bo+"/operatori/opD1", nil)
+	empty(t, "GET /operatori/opD1", members(t, res.Body))
+	var page struct{ Risultati []json.RawMessage }
+	w.must(t, "GET", bo+"/operatori?risultatiPerPagina=200", nil).decode(t, &page)
+	for _, raw := range page.Risultati {
+		if m := members(t, raw); string(m["principal"]) == `"opD1"` {
+			empty(t, "the list's opD1", m)
+		}
+	}
+
+	before := w.logEnd(t)
+	var body map[string]any
+	res.decode(t, &body)
+	w.do(t, "PUT", bo+"/operatori/opD1", body, asAdmin()).expect(t, http.StatusOK, "")
+	if after := w.logEnd(t); after != before {
+		t.Fatalf("PUT of the operator as GET shows it wrote (log end %d → %d)", before, after)
+	}
+	empty(t, "GET after the PUT", members(t, w.must(t, "GET", bo+"/operatori/opD1", nil).Body))
+
+	// An operator with a personal role reads it, as before.
+	w.must(t, "PUT", bo+"/operatori/opPers", map[string]any{"ragioneSociale": "P", "password": pw, "abilitato": true,
+		"ruoli": []string{}, "acl": acl{aclOf("Pendenze", "R")}, "domini": []string{d1}, "tipiPendenza": []string{t1}})
+	m := members(t, w.must(t, "GET", bo+"/operatori/opPers", nil).Body)
+	if string(m["domini"]) != `["`+d1+`"]` || string(m["tipiPendenza"]) != `["`+t1+`"]` || m["acl"] == nil {
+		t.Fatalf("operator with a personal role: %v", m)
+	}
+	w.do(t, "GET", bo+"/operatori/opD1", nil, as("opRO")).expect(t, http.StatusOK, "")
+	w.do(t, "GET", bo+"/operatori/opD1", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000")
 }
