@@ -20,13 +20,17 @@ type aclEntry struct {
 }
 
 type ruoloBody struct {
+	ID           *string    `json:"id,omitempty"`      // GovPay's; optional, must equal the path
 	IDRuolo      *string    `json:"idRuolo,omitempty"` // optional; must equal the path
 	ACL          []aclEntry `json:"acl"`
 	Domini       dominiList `json:"domini"`
 	TipiPendenza []string   `json:"tipiPendenza"`
 }
 
+// ruoloView is GovPay's ruolo, named by id, with idRuolo, its name here,
+// and the role's scope.
 type ruoloView struct {
+	ID           string     `json:"id"`
 	IDRuolo      string     `json:"idRuolo"`
 	ACL          []aclEntry `json:"acl"`
 	Domini       dominiList `json:"domini"`
@@ -34,7 +38,7 @@ type ruoloView struct {
 }
 
 func toRuolo(r *projections.RoleRecord) ruoloView {
-	return ruoloView{IDRuolo: r.Event.IDRuolo, ACL: roleACL(r.Role), Domini: dominiOf(r.Role.Domini), TipiPendenza: r.Role.Tipi.List()}
+	return ruoloView{ID: r.Event.IDRuolo, IDRuolo: r.Event.IDRuolo, ACL: roleACL(r.Role), Domini: dominiOf(r.Role.Domini), TipiPendenza: r.Role.Tipi.List()}
 }
 
 // roleACL is a role's acl in wire form, in the services' order.
@@ -59,7 +63,7 @@ func aclEvents(body []aclEntry) []events.ACLEntry {
 
 func (s *Server) putRuolo(c *echo.Context) error {
 	var body ruoloBody
-	id, _, err := s.decodePut(c, idParam("idRuolo", commands.ValidID), &body, &body.IDRuolo, nil)
+	id, _, err := s.decodePut(c, idParam("idRuolo", commands.ValidID), &body, nil, &body.ID, &body.IDRuolo)
 	if err != nil {
 		return err
 	}
@@ -155,7 +159,7 @@ func principalParam(c *echo.Context) (string, error) {
 
 func (s *Server) putOperatore(c *echo.Context) error {
 	var body operatoreBody
-	principal, enabled, err := s.decodePut(c, principalParam, &body, &body.Principal, &body.Abilitato)
+	principal, enabled, err := s.decodePut(c, principalParam, &body, &body.Abilitato, &body.Principal)
 	if err != nil {
 		return err
 	}
@@ -316,7 +320,7 @@ func toApplicazione(a *projections.Application) applicazioneView {
 
 func (s *Server) putApplicazione(c *echo.Context) error {
 	var body applicazioneBody
-	id, enabled, err := s.decodePut(c, idParam("idA2A", commands.ValidID), &body, &body.IDA2A, &body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idA2A", commands.ValidID), &body, &body.Abilitato, &body.IDA2A)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func toDominio(e events.CreditorEntityRegistered) dominioView {
 
 func (s *Server) putDominio(c *echo.Context) error {
 	var body dominioBody
-	id, enabled, err := s.decodePut(c, idParam("idDominio", commands.ValidDominio), &body, &body.IDDominio, &body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idDominio", commands.ValidDominio), &body, &body.Abilitato, &body.IDDominio)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func toTipo(e events.PendenzaTypeRegistered) tipoView {
 
 func (s *Server) putTipoPendenza(c *echo.Context) error {
 	var body tipoBody
-	id, enabled, err := s.decodePut(c, idParam("idTipoPendenza", commands.ValidID), &body, &body.IDTipoPendenza, &body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idTipoPendenza", commands.ValidID), &body, &body.Abilitato, &body.IDTipoPendenza)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ type intermediarioView struct {
 
 func (s *Server) putIntermediario(c *echo.Context) error {
 	var body intermediarioBody
-	id, enabled, err := s.decodePut(c, idParam("idIntermediario", commands.ValidID), &body, &body.IDIntermediario, &body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam("idIntermediario", commands.ValidID), &body, &body.Abilitato, &body.IDIntermediario)
 	if err != nil {
 		return err
 	}

@@ -1241,3 +1241,46 @@ func TestGovPayOperatoreScopeAlwaysPresent(t *testing.T) {
 	w.do(t, "GET", bo+"/operatori/opD1", nil, as("opRO")).expect(t, http.StatusOK, "")
 	w.do(t, "GET", bo+"/operatori/opD1", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000")
 }
+
+// TestGovPayRuoloID: GovPay's ruolo and ruoloIndex name the role by id:
+// GET of a role, the role list and a PATCH's answer carry "id" (next to
+// idRuolo), and a PUT of what GET returned is accepted unchanged and
+// writes nothing; an id in the body that is not the path's is a 400.
+func TestGovPayRuoloID(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	named := func(t *testing.T, what string, m map[string]json.RawMessage, id string) {
+		t.Helper()
+		if string(m["id"]) != `"`+id+`"` || string(m["idRuolo"]) != `"`+id+`"` {
+			t.Fatalf("%s: id %s, idRuolo %s, want %q", what, m["id"], m["idRuolo"], id)
+		}
+	}
+	res := w.must(t, "GET", bo+"/ruoli/opD1", nil, as("opRO"))
+	named(t, "GET /ruoli/opD1", members(t, res.Body), "opD1")
+	var page struct{ Risultati []json.RawMessage }
+	w.must(t, "GET", bo+"/ruoli?risultatiPerPagina=200", nil).decode(t, &page)
+	if len(page.Risultati) == 0 {
+		t.Fatal("no role listed")
+	}
+	for _, raw := range page.Risultati {
+		m := members(t, raw)
+		var id string
+		if err := json.Unmarshal(m["idRuolo"], &id); err != nil {
+			t.Fatalf("list entry %s: %v", raw, err)
+		}
+		named(t, "the list's "+id, m, id)
+	}
+
+	var body map[string]any
+	res.decode(t, &body)
+	before := w.logEnd(t)
+	w.do(t, "PUT", bo+"/ruoli/opD1", body, asAdmin()).expect(t, http.StatusOK, "")
+	body["id"] = "readOnly"
+	w.do(t, "PUT", bo+"/ruoli/opD1", body, asAdmin()).expect(t, http.StatusBadRequest, "SINTASSI")
+	if after := w.logEnd(t); after != before {
+		t.Fatalf("PUT of the role as GET shows it, then with another id, wrote (log end %d → %d)", before, after)
+	}
+	patched := w.must(t, "PATCH", bo+"/ruoli/opD1", []map[string]any{{"op": "REPLACE", "path": "/tipiPendenza", "value": []string{t1}}})
+	named(t, "PATCH /ruoli/opD1", members(t, patched.Body), "opD1")
+	w.do(t, "GET", bo+"/ruoli/opD1", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000")
+}

@@ -43,7 +43,7 @@ func (s *Server) putUnitaOperativa(c *echo.Context) error {
 		return err
 	}
 	var body unitaOperativaBody
-	id, enabled, err := s.decodePut(c, idParam(pIDUnita.name, pIDUnita.valid), &body, &body.IDUnita, &body.Abilitato)
+	id, enabled, err := s.decodePut(c, idParam(pIDUnita.name, pIDUnita.valid), &body, &body.Abilitato, &body.IDUnita)
 	if err != nil {
 		return err
 	}

@@ -132,20 +132,23 @@ func (s *Server) gatedBody(c *echo.Context, a, b param, gate func(domain.Princip
 
 // decodePut reads what every registry PUT of the Backoffice starts with:
 // the resource id from the path (by readID), the JSON body, the body's own
-// id bodyID and, when abilitato is not nil, the required abilitato (absent
+// ids bodyIDs and, when abilitato is not nil, the required abilitato (absent
 // is a 400, not false, so that a client that forgets it disables nothing).
-// The body may carry the resource's own id, as GET returns it, so that a
-// client can PUT back what it read; the path stays the authority, and a
-// body id that differs from it is a 400.
-func (s *Server) decodePut(c *echo.Context, readID func(*echo.Context) (string, error), body any, bodyID **string, abilitato **bool) (id string, enabled bool, err error) {
+// The body may carry the resource's own id, as GET returns it (a role's
+// under two names, GovPay's id and idRuolo), so that a client can PUT back
+// what it read; the path stays the authority, and a body id that differs
+// from it is a 400.
+func (s *Server) decodePut(c *echo.Context, readID func(*echo.Context) (string, error), body any, abilitato **bool, bodyIDs ...**string) (id string, enabled bool, err error) {
 	if id, err = readID(c); err != nil {
 		return "", false, err
 	}
 	if err = s.decodeJSON(c, body); err != nil {
 		return "", false, err
 	}
-	if *bodyID != nil && **bodyID != id {
-		return "", false, syntaxError(c.Path()[strings.LastIndex(c.Path(), ":")+1:] + " in the body differs from the one in the path")
+	for _, bodyID := range bodyIDs {
+		if *bodyID != nil && **bodyID != id {
+			return "", false, syntaxError("the id in the body differs from the " + c.Path()[strings.LastIndex(c.Path(), ":")+1:] + " in the path")
+		}
 	}
 	if abilitato != nil {
 		enabled, err = requireBool("abilitato", *abilitato)

@@ -24,11 +24,14 @@ import (
 
 // dropDerived removes from a resource of kind the fields of a GET that
 // restate others, so that export leaves them out and a PUT built from the
-// GET does not send them twice: an application's GovPay flags restate its
-// autorizzazioniApi, and so do its domini and tipiPendenza, unless it has
-// an acl: they are then its personal role's scope too, which nothing else
-// carries.
+// GET does not send them twice: a role's GovPay id restates its idRuolo;
+// an application's GovPay flags restate its autorizzazioniApi, and so do
+// its domini and tipiPendenza, unless it has an acl: they are then its
+// personal role's scope too, which nothing else carries.
 func dropDerived(kind string, item map[string]any) {
+	if kind == "ruoli" {
+		delete(item, "id")
+	}
 	if kind != "applicazioni" {
 		return
 	}

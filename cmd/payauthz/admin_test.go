@@ -189,6 +189,9 @@ func TestAdminCLI(t *testing.T) {
 	if strings.Contains(exported, "password") || strings.Contains(exported, "$argon2") {
 		t.Fatalf("export holds secrets:\n%s", exported)
 	}
+	if regexp.MustCompile(`(?m)^[ -]*id: `).MatchString(exported) {
+		t.Fatalf("export holds a role's GovPay id, which restates its idRuolo:\n%s", exported)
+	}
 	b := startAdminService(t, cfg, "b")
 	exp := filepath.Join(t.TempDir(), "exported.yaml")
 	if err := os.WriteFile(exp, []byte(supplyCredentials(t, exported, liveModel(t, a.data))), 0o600); err != nil {
