@@ -27,16 +27,21 @@ import (
 // GET does not send them twice: a role's GovPay id restates its idRuolo;
 // an application's GovPay flags restate its autorizzazioniApi, and so do
 // its domini and tipiPendenza, unless it has an acl: they are then its
-// personal role's scope too, which nothing else carries.
+// personal role's scope too, which nothing else carries. An operator's
+// domini and tipiPendenza without an acl ([], GovPay's required members)
+// are the scope of no personal role.
 func dropDerived(kind string, item map[string]any) {
-	if kind == "ruoli" {
+	switch kind {
+	case "ruoli":
 		delete(item, "id")
-	}
-	if kind != "applicazioni" {
 		return
-	}
-	for _, f := range govpayFlags {
-		delete(item, f)
+	case "applicazioni":
+		for _, f := range govpayFlags {
+			delete(item, f)
+		}
+	case "operatori":
+	default:
+		return
 	}
 	if _, personal := item["acl"]; !personal {
 		delete(item, "domini")

@@ -192,6 +192,9 @@ func TestAdminCLI(t *testing.T) {
 	if regexp.MustCompile(`(?m)^[ -]*id: `).MatchString(exported) {
 		t.Fatalf("export holds a role's GovPay id, which restates its idRuolo:\n%s", exported)
 	}
+	if strings.Contains(exported, "domini: []") || strings.Contains(exported, "tipiPendenza: []") {
+		t.Fatalf("export holds the empty scope of operators without a personal role:\n%s", exported)
+	}
 	b := startAdminService(t, cfg, "b")
 	exp := filepath.Join(t.TempDir(), "exported.yaml")
 	if err := os.WriteFile(exp, []byte(supplyCredentials(t, exported, liveModel(t, a.data))), 0o600); err != nil {
