@@ -19,6 +19,7 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/jetstream/jetstreamtest"
 )
 
@@ -284,34 +285,13 @@ func TestRunEndsAtACommitWhoseCheckPanics(t *testing.T) {
 // rather than follow the log no further (before, Run retried it for ever
 // and CatchUp never returned).
 func TestRunEndsAtACommitItCannotApply(t *testing.T) {
-	ctx := t.Context()
-	s := jetstreamtest.Open(t)
-	if _, err := s.Append(ctx, events.StreamDominio+"01234567890", events.ExpectNoStream(), events.Record{
-		ID: "entity", Event: events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Append(ctx, events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
+	s := logOfOneEntity(t)
+	if _, err := s.Append(t.Context(), events.StreamRuolo+"future", events.ExpectNoStream(), events.Record{
 		ID: "future-role", Event: events.RoleDefined{IDRuolo: "future", ACL: []events.ACLEntry{{Service: "Future", Rights: []string{"R"}}},
 			Domini: []string{"*"}, TipiPendenza: []string{"*"}}}); err != nil {
 		t.Fatal(err)
 	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second) // bounds a hang only
-	defer cancel()
-	for name, follow := range map[string]func(m *ReadModel) error{
-		"run":      func(m *ReadModel) error { return m.Run(ctx, s, logger) },
-		"catch_up": func(m *ReadModel) error { return m.CatchUp(ctx, s, logger) },
-	} {
-		t.Run(name, func(t *testing.T) {
-			m := New()
-			if err := follow(m); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "Future") {
-				t.Fatalf("following a log with a role of an unknown service: %v, want ErrStopped naming it", err)
-			}
-			if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
-				t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
-			}
-		})
-	}
+	followersStopAfterTheFirstCommit(t, s, "Future")
 }
 
 // A commit the store cannot decode (an event name of a newer build, a
@@ -328,35 +308,49 @@ func TestRunEndsAtACommitItCannotDecode(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx := t.Context()
-			s := jetstreamtest.Open(t)
-			if _, err := s.Append(ctx, events.StreamDominio+"01234567890", events.ExpectNoStream(), events.Record{
-				ID: "entity", Event: events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true}}); err != nil {
+			s := logOfOneEntity(t)
+			if _, err := s.JetStream().PublishMsg(t.Context(), &nats.Msg{Subject: s.Subject("future"), Data: []byte(payload)}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.JetStream().PublishMsg(ctx, &nats.Msg{Subject: s.Subject("future"), Data: []byte(payload)}); err != nil {
-				t.Fatal(err)
+			followersStopAfterTheFirstCommit(t, s, "at 2")
+		})
+	}
+}
+
+// logOfOneEntity is an embedded log whose one commit (position 1)
+// registers entity 01234567890.
+func logOfOneEntity(t *testing.T) *jetstream.Store {
+	t.Helper()
+	s := jetstreamtest.Open(t)
+	if _, err := s.Append(t.Context(), events.StreamDominio+"01234567890", events.ExpectNoStream(), events.Record{
+		ID: "entity", Event: events.CreditorEntityRegistered{IDDominio: "01234567890", RagioneSociale: "A", Enabled: true}}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// followersStopAfterTheFirstCommit follows s with Run and with CatchUp,
+// each into new read models, and checks that both end with Stopped's
+// error saying want, the log's first commit applied and nothing after it.
+func followersStopAfterTheFirstCommit(t *testing.T, s events.Store, want string) {
+	t.Helper()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // bounds a hang only
+	defer cancel()
+	for name, follow := range map[string]func(m *ReadModel) error{
+		"run":      func(m *ReadModel) error { return m.Run(ctx, s, logger) },
+		"catch_up": func(m *ReadModel) error { return m.CatchUp(ctx, s, logger) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := New()
+			if err := follow(m); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("following a log it cannot follow to its end: %v, want ErrStopped saying %q", err, want)
 			}
-			logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-			ctx, cancel := context.WithTimeout(ctx, 20*time.Second) // bounds a hang only
-			defer cancel()
-			for name, follow := range map[string]func(m *ReadModel) error{
-				"run":      func(m *ReadModel) error { return m.Run(ctx, s, logger) },
-				"catch_up": func(m *ReadModel) error { return m.CatchUp(ctx, s, logger) },
-			} {
-				t.Run(name, func(t *testing.T) {
-					m := New()
-					err := follow(m)
-					if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "at 2") {
-						t.Fatalf("following a log with a commit it cannot decode: %v, want ErrStopped naming position 2", err)
-					}
-					if !errors.Is(m.Stopped(), ErrStopped) {
-						t.Errorf("Stopped() = %v, want ErrStopped", m.Stopped())
-					}
-					if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
-						t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
-					}
-				})
+			if !errors.Is(m.Stopped(), ErrStopped) {
+				t.Errorf("Stopped() = %v, want ErrStopped", m.Stopped())
+			}
+			if _, ok := m.Entity("01234567890"); !ok || m.AppliedPosition() != 1 {
+				t.Errorf("applied position %d, want the commit before it (1) applied", m.AppliedPosition())
 			}
 		})
 	}
