@@ -49,7 +49,9 @@ func decodeCommit(into []events.Envelope, codec *events.Codec, data []byte) ([]e
 }
 
 // decodeWireEvent reads one {id, name, actor, correlationId, time, data}
-// object. Unknown members are skipped, as encoding/json did.
+// object. Unknown members are skipped and a repeated member's last value
+// counts, as encoding/json did: a payload is of the type of the last name,
+// whichever came first.
 func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (events.Envelope, error) {
 	var env events.Envelope
 	if err := expectDelim(dec, '{'); err != nil {
@@ -67,16 +69,20 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 		}
 		switch memberName(member) {
 		case `"id"`:
-			env.ID, err = readString(dec)
+			env.ID, err = readString(dec, env.ID)
 		case `"name"`:
-			env.Name, err = readString(dec)
+			if env.Name, err = readString(dec, env.Name); err == nil && env.Event != nil {
+				// The payload was decoded under an earlier name: decode it
+				// again at the end, under the last.
+				payload, env.Event = env.Data, nil
+			}
 		case `"actor"`:
-			env.Actor, err = readString(dec)
+			env.Actor, err = readString(dec, env.Actor)
 		case `"correlationId"`:
-			env.CorrelationID, err = readString(dec)
+			env.CorrelationID, err = readString(dec, env.CorrelationID)
 		case `"time"`:
 			var t string
-			if t, err = readString(dec); err == nil {
+			if t, err = readString(dec, ""); err == nil {
 				if env.Time, err = time.Parse(time.RFC3339Nano, t); err != nil {
 					err = fmt.Errorf("%w: time: %v", events.ErrDecode, err)
 				}
@@ -96,9 +102,10 @@ func decodeWireEvent(codec *events.Codec, dec *jsontext.Decoder, data []byte) (e
 				if v, err = dec.ReadValue(); err != nil {
 					err = fmt.Errorf("%w: %v", events.ErrDecode, err)
 				}
-				payload = v.Clone()
+				payload, env.Event = v.Clone(), nil
 				break
 			}
+			payload = nil // an earlier payload is replaced
 			if env.Event, err = codec.DecodeFrom(env.Name, dec); err == nil {
 				env.Data = bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n:")
 			}
@@ -151,9 +158,9 @@ func memberName(raw []byte) string {
 	return ""
 }
 
-// readString reads a string member's value; null reads as "", as
-// encoding/json left a string untouched by null.
-func readString(dec *jsontext.Decoder) (string, error) {
+// readString reads a string member's value; null leaves cur, the value
+// so far, as encoding/json left a string untouched by null.
+func readString(dec *jsontext.Decoder, cur string) (string, error) {
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", events.ErrDecode, err)
@@ -162,7 +169,7 @@ func readString(dec *jsontext.Decoder) (string, error) {
 	case '"':
 		return tok.String(), nil
 	case 'n':
-		return "", nil
+		return cur, nil
 	}
 	return "", fmt.Errorf("%w: %s where a string belongs", events.ErrDecode, tok.Kind())
 }

@@ -22,7 +22,11 @@ func decodeCommitV1(codec *events.Codec, data []byte) ([]events.Envelope, error)
 	out := make([]events.Envelope, len(commit))
 	for i, w := range commit {
 		var err error
-		e := reflect.New(reflect.TypeOf(mustDecode(codec, w.Name))).Interface()
+		zero := mustDecode(codec, w.Name)
+		if zero == nil {
+			return nil, fmt.Errorf("%w: %q", events.ErrUnknownEvent, w.Name)
+		}
+		e := reflect.New(reflect.TypeOf(zero)).Interface()
 		if err = json.Unmarshal(w.Data, e); err != nil {
 			return nil, fmt.Errorf("%w: %v", events.ErrDecode, err)
 		}
@@ -47,6 +51,14 @@ var commitSamples = []string{
 	`[{"id":"4","name":"ApplicationRegistered","time":"2026-11-22T00:00:00Z","data":{"idA2A":"a","principal":"p","abilitato":true,"ruoli":[]}},{"id":"5","name":"ApplicationAPIAuthorized","time":"2026-11-22T00:00:00Z","data":{"idA2A":"a","api":"PENDENZE","domini":["01234567890"],"tipiPendenza":["*"]}}]`,
 	`[{"id":"6","name":"PaymentStarted","time":"2026-11-22T00:00:00Z","data":{"id":"PAY","tipoChiamante":"ANONYMOUS","hashSessione":"ab","soggettoVersante":{"tipo":"F","identificativo":"X","anagrafica":"Y"},"pendenze":[{"idDominio":"d","idTipoPendenza":"t","importoCentesimi":1}]}}]`,
 	`[{"id":"7","name":"PublicAPIProtectionConfigured","time":"2026-11-22T00:00:00Z","data":{"abilitato":true,"captcha":{"serverURL":"http://x","soglia":0.5,"timeoutMs":300}}}]`,
+	// A repeated envelope member: the last one counts, as in encoding/json
+	// (the payload before the name and again after it; the name again after
+	// the payload, which is then of the last name's type; a string member
+	// again as null, which leaves it as it was).
+	`[{"id":"8","data":{"idRuolo":"A"},"name":"RoleDefined","time":"2026-11-22T00:00:00Z","data":{"idRuolo":"B"}}]`,
+	`[{"id":"9","name":"RoleDefined","time":"2026-11-22T00:00:00Z","data":{"idDominio":"01234567890"},"name":"CreditorEntityUpdated"}]`,
+	`[{"id":"10","data":{"idRuolo":"A"},"name":"RoleDefined","NAME":"CreditorEntityUpdated","time":"2026-11-22T00:00:00Z"}]`,
+	`[{"id":"11","name":"RoleDefined","actor":"x","correlationId":"c","time":"2026-11-22T00:00:00Z","data":{},"id":null,"Actor":null,"correlationId":null,"name":null}]`,
 }
 
 func TestDecodeCommitAgreesWithEncodingJSON(t *testing.T) {
