@@ -210,6 +210,9 @@ func FuzzParseDN(f *testing.F) {
 	for _, s := range []string{
 		"CN=a, O=b, C=IT", "/C=IT/O=b/CN=a", `CN=Rossi\, Mario,C=IT`, "O=x+CN=y", `CN=\#x`, `CN=a\20`, "cn=é",
 		`CN=Citt\C3\A0;O=x`, "/C=IT/O=A/B+C/CN=x", `2.5.4.3=#0403616263`, `CN=\ \ a\ \ `, `CN=a\0D\0A`,
+		// Empty; hex escapes of a byte that is not UTF-8, of a NUL; a
+		// dangling escape; empty RDNs and attributes in either form.
+		"", `CN=\FF`, `CN=\00`, `CN=a\`, "/", "CN=a,,O=b", "CN=a+", "/C=IT//CN=x",
 	} {
 		f.Add(s)
 	}

@@ -32,11 +32,25 @@ func FuzzConsoleForms(f *testing.F) {
 		"%%%&&&==",
 	}
 	for i, s := range seeds {
+		// Each also with the base a form was opened at (the first
+		// position): without one every save is refused before its command.
 		f.Add(uint8(i), s)
+		f.Add(uint8(i), s+"&base=1")
 	}
 	// The settings form with a threshold of NaN, every other field valid.
 	f.Add(uint8(slices.Index(consoleForms, "/console/impostazioni")),
 		"abilitato=on&serverURL=http%3A%2F%2F127.0.0.1%3A9%2Fsiteverify&secretKey=s&soglia=NaN&timeoutMs=1000&parametro=g")
+	// The hidden field that keeps a scope's units ("idDominio=UO1,UO2;…"),
+	// malformed; text that is not UTF-8, a NUL, a field given twice; each
+	// with a base.
+	for path, body := range map[string]string{
+		"/console/ruoli": "nuovo=1&idRuolo=r2&acl_Pendenze_R=on&tipi=*&unita=%3D%3B" + d1 + "%3D%2C%3B%3DU1%3B" + d1 + "%3DU1%2CU1&base=1",
+		"/console/applicazioni": "nuovo=1&idA2A=appG&auth=basic&principal=appG&password=password-123&api_PAGAMENTO=on&unita_PAGAMENTO=" +
+			d1 + "%3D%3B%3DU1&tipi_PAGAMENTO=*&base=1",
+		"/console/domini": "nuovo=1&idDominio=%FF%FE&ragioneSociale=%C3%28%00&idDominio=" + d1 + "&base=1",
+	} {
+		f.Add(uint8(slices.Index(consoleForms, path)), body)
+	}
 	f.Fuzz(func(t *testing.T, form uint8, body string) {
 		path := consoleForms[int(form)%len(consoleForms)]
 		cc := w.consoleClient(t)

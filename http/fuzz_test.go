@@ -10,7 +10,12 @@ import (
 func FuzzParseBasic(f *testing.F) {
 	for _, s := range []string{"Basic " + base64.StdEncoding.EncodeToString([]byte("user:pass")), "basic dTpw", "Basic %%%",
 		"Basic ", "Bearer x", "", "BASIC " + base64.StdEncoding.EncodeToString([]byte(":nouser")),
-		"Basic " + base64.StdEncoding.EncodeToString([]byte("a:b:c"))} {
+		"Basic " + base64.StdEncoding.EncodeToString([]byte("a:b:c")),
+		// Credentials that are not UTF-8 or hold a NUL, an empty password,
+		// base64 broken by a line feed (the decoder skips it) or unpadded, an
+		// over-long header, no space after the scheme.
+		"Basic " + base64.StdEncoding.EncodeToString([]byte("\xff\xfe:\x00")), "Basic " + base64.StdEncoding.EncodeToString([]byte("u:")),
+		"Basic dXNl\ncjpwYXNz", "Basic dTp", "Basic " + strings.Repeat("A", 4096), "BasicdTpw"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, h string) {
@@ -33,7 +38,11 @@ func FuzzParseBasic(f *testing.F) {
 }
 
 func FuzzParseImporto(f *testing.F) {
-	for _, s := range []string{"0", "1", "12.5", "12.50", "10.005", "-1", "01", "1e3", "", ".5", "5.", "99999999999.99", "1000000000000"} {
+	for _, s := range []string{"0", "1", "12.5", "12.50", "10.005", "-1", "01", "1e3", "", ".5", "5.", "99999999999.99", "1000000000000",
+		// The bound and one cent past it, either sign; a sign alone, a
+		// minus zero, a plus, white space, two dots, not UTF-8, 20 digits.
+		"999999999.99", "-999999999.99", "1000000000.00", "-1000000000", "-", "-0", "-0.00", "+1", " 7.1 ", "1.2.3", "\xff",
+		"99999999999999999999"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -97,7 +97,12 @@ func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{`{"ragioneSociale":"Ente","abilitato":true}`, `{"abilitato":false,"ABILITATO":true}`,
 		`{"abilitato":false,"abilitato":true}`, "{\"ragioneSociale\":\"\xff\"}", `{"x":1}`, `[]`, `null`, ``, `{`,
 		`{"ragioneSociale":"\u00e8\ud800"}`, `{"idIntermediario":null}`, `{"abilitato":true} x`, `{"abilitato":1}`,
-		`[[{"a":[]}]]`, `{"a":"[\"{","b":[{}]}`, `["\\",[["]"]]]`, `{"ragioneSociale":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`} {
+		`[[{"a":[]}]]`, `{"a":"[\"{","b":[{}]}`, `["\\",[["]"]]]`, `{"ragioneSociale":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+		// A name spelled with an escape, once and twice; a NUL; free JSON
+		// (a raw member) with huge numbers and nested to the bound.
+		`{"r\u0061gioneSociale":"Ente"}`, `{"ragioneSociale":"a","r\u0061gioneSociale":"b"}`, `{"\u0041bilitato":true}`,
+		`{"ragioneSociale":"\u0000"}`, `{"ragioneSociale":"E","servizioMyPivot":{"n":[1e400,-0,123456789012345678901234567890]}}`,
+		`{"ragioneSociale":"E","servizioGovPay":` + strings.Repeat("[", maxBodyDepth-1) + strings.Repeat("]", maxBodyDepth-1) + `}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {

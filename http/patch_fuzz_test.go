@@ -47,6 +47,12 @@ func FuzzPatchBodies(f *testing.F) {
 		`[{"op":"ADD","path":"/domini","value":1e400}]`, `[{"op":"NOPE","path":"x"}]`, `[]`, `{}`, `null`, ``,
 		`[{"op":"REPLACE","path":"/stato","value":"ANNULLATA"},{"op":"REPLACE","path":"/descrizioneStato","value":"` + strings.Repeat("è", 255) + `"}]`,
 		`[{"op":"REPLACE","path":"/domini","value":` + strings.Repeat("[", maxBodyDepth) + strings.Repeat("]", maxBodyDepth) + `}]`,
+		// Escapes in names and paths (JSON's and JSON Pointer's), a member
+		// given twice, invalid UTF-8, a lone surrogate, trailing data.
+		`[{"op":"REPLACE","path":"/\u0061bilitato","v\u0061lue":false}]`, `[{"op":"ADD","path":"/domini~1x~0","value":"x"}]`,
+		`[{"op":"REPLACE","path":"","value":{}}]`, `[{"op":"REPLACE","op":"ADD","path":"/abilitato","value":false}]`,
+		"[{\"op\":\"REPLACE\",\"path\":\"/descrizioneStato\",\"value\":\"\xff\"}]",
+		`[{"op":"REPLACE","path":"/password","value":"\ud800\u0000"}]`, `[{"op":"REPLACE","path":"/abilitato","value":true}] [`,
 	}
 	for i, s := range seeds {
 		f.Add(uint8(i), s)

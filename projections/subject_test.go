@@ -28,6 +28,13 @@ func FuzzUnpackSubject(f *testing.F) {
 	f.Add(packSubject(events.Subject{Tipo: "F", Identificativo: "X", Email: "e"}))
 	f.Add("\x01")
 	f.Add("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01")
+	// Empty, a length past the end, a varint cut short, data after the
+	// last field, a field that is not UTF-8.
+	f.Add("")
+	f.Add("\x05ab")
+	f.Add("\x80")
+	f.Add(packSubject(events.Subject{Tipo: "F"}) + "x")
+	f.Add(packSubject(events.Subject{Anagrafica: "\xff\x00"}))
 	f.Fuzz(func(t *testing.T, p string) {
 		s, err := unpackSubject(p)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
@@ -125,6 +126,16 @@ func TestDecodeCommitRefusesBadCommits(t *testing.T) {
 // the encoding/json reference decode, they decode alike.
 func FuzzDecodeCommit(f *testing.F) {
 	for _, s := range commitSamples {
+		f.Add([]byte(s))
+	}
+	// Empty; no event; strings not UTF-8 or with a lone surrogate; numbers
+	// past int64 and float64; a payload and an unknown member nested deep.
+	const head = `[{"id":"1","name":"PendenzaCreated","time":"2026-11-22T00:00:00Z",`
+	for _, s := range []string{``, `[]`, head + "\"actor\":\"\xff\",\"data\":{\"causale\":\"\xfe\"}}]",
+		head + `"actor":"\ud800","data":{"causale":"\udc00x"}}]`,
+		head + `"data":{"importoCentesimi":99999999999999999999}}]`, head + `"data":{"importoCentesimi":1e400}}]`,
+		head + `"data":{"datiAllegati":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}}]`,
+		head + `"x":` + strings.Repeat("{\"a\":", 10000) + "1" + strings.Repeat("}", 10000) + `,"data":{}}]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

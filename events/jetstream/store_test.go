@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nats-io/nats.go"
@@ -58,7 +59,8 @@ func TestGarbageMessageIsADecodeErrorNotAPanic(t *testing.T) {
 }
 
 func FuzzSubjectEncoding(f *testing.F) {
-	for _, s := range []string{"dominio-1", "a.b", "x.*", "x.>", "CN=a, O=b, C=IT", "", " ", "é"} {
+	for _, s := range []string{"dominio-1", "a.b", "x.*", "x.>", "CN=a, O=b, C=IT", "", " ", "é",
+		"\xff\xfe", "\x00", "=", "-_/+", strings.Repeat("x", 1000)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, stream string) {

@@ -2,6 +2,7 @@ package logtree_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"golang.org/x/mod/sumdb/note"
@@ -28,6 +29,14 @@ func FuzzCheckpoint(f *testing.F) {
 	f.Add(msg)
 	f.Add("payauthz event log v1\n01\nAAAA\ntime x\n")
 	f.Add("")
+	// A size past uint64, signed sizes, CRLF lines, a time with an offset
+	// or a trailing zero, an origin that is not UTF-8.
+	f.Add("payauthz event log v1\n18446744073709551616\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\ntime 2026-01-01T00:00:00Z\n")
+	f.Add("payauthz event log v1\n+1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\ntime 2026-01-01T00:00:00Z\n")
+	f.Add("payauthz event log v1\r\n-1\r\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\ntime 2026-01-01T00:00:00Z\r\n")
+	f.Add("payauthz event log v1\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\ntime 2026-01-01T01:00:00+01:00\n")
+	f.Add("payauthz event log v1\n1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\ntime 2026-01-01T00:00:00.50Z\n")
+	f.Add("payauthz event log v1\xff\n1\nAAAA\ntime 2026-01-01T00:00:00Z\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		if c, err := logtree.ParseCheckpoint(s); err == nil && c.Text() != s {
 			t.Fatalf("%q parsed, prints %q", s, c.Text())
@@ -58,6 +67,14 @@ func FuzzCheckProof(f *testing.F) {
 	f.Add(cons)
 	f.Add([]byte(`{"kind":"inclusion","leafIndex":18446744073709551615,"proof":[]}`))
 	f.Add([]byte(`{}`))
+	// null, trailing data, a member given twice, empty checkpoints, a hash
+	// of the wrong size, a name that is not UTF-8, deep nesting.
+	f.Add([]byte(`null`))
+	f.Add(append(append([]byte(nil), good...), " {}"...))
+	f.Add([]byte(`{"kind":"inclusion","kind":"consistency","old":"","new":"","proof":[]}`))
+	f.Add([]byte(`{"kind":"inclusion","leafHash":"AAAA","checkpoint":"","proof":[""]}`))
+	f.Add([]byte("{\"kind\":\"\xff\"}"))
+	f.Add([]byte(`{"event":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := logtree.Check(b, known)
 		if err != nil {
