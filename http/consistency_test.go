@@ -49,6 +49,36 @@ func TestConsistencyTokenNamesItsBackend(t *testing.T) {
 	}
 }
 
+// FuzzParseToken: whatever a caller sends as X-Consistency-Token, a
+// token is read only when it is the backend's name, ':' and the decimal
+// digits of a position, which Token spells back (without leading zeros).
+func FuzzParseToken(f *testing.F) {
+	for _, s := range []string{Token("jetstream", 42), "jetstream:0", "jetstream:007", "jetstream:", "jetstream", ":42",
+		"jetstream:18446744073709551615", "jetstream:18446744073709551616", "jetstream:000000000000000000001",
+		"jetstream:+1", "jetstream:-1", "jetstream: 1", "jetstream:1:2", "JetStream:1", "kurrentdb:1", "jetstream:\xff", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		pos, err := ParseToken("jetstream", tok)
+		if err != nil {
+			if pos != 0 {
+				t.Fatalf("ParseToken(%q) refused with position %d", tok, pos)
+			}
+			return
+		}
+		num, ok := strings.CutPrefix(tok, "jetstream:")
+		if !ok || num == "" || strings.Trim(num, "0123456789") != "" {
+			t.Fatalf("ParseToken(%q) = %d: not the backend and a number", tok, pos)
+		}
+		if want := strings.TrimLeft(num, "0"); Token("jetstream", pos) != "jetstream:"+want && !(want == "" && pos == 0) {
+			t.Fatalf("ParseToken(%q) = %d, which Token spells %q", tok, pos, Token("jetstream", pos))
+		}
+		if back, err := ParseToken("jetstream", Token("jetstream", pos)); err != nil || back != pos {
+			t.Fatalf("Token of %d does not parse back: %d, %v", pos, back, err)
+		}
+	})
+}
+
 // countingLog counts the server's reads of the log's end.
 type countingLog struct {
 	events.LogReader
