@@ -56,8 +56,10 @@ func validateIncasso(c *RecordIncasso) error {
 			return invalid(d.field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")
 		}
 	}
-	if len(c.IBANAccredito) > 35 || len(c.SCT) > 35 {
-		return invalid("ibanAccredito", "ibanAccredito and sct are at most 35 characters")
+	for _, f := range []struct{ field, v string }{{"ibanAccredito", c.IBANAccredito}, {"sct", c.SCT}} {
+		if longerThan(f.v, 35) {
+			return invalid(f.field, "must be at most 35 characters")
+		}
 	}
 	if c.AmountCents <= 0 {
 		return unprocessable("importo must be greater than zero")

@@ -464,12 +464,15 @@ func TestGovPayIncassoNamesItsDominio(t *testing.T) {
 	w.do(t, "GET", path, nil, as("opRendRD2")).expect(t, 403, "403000")
 }
 
-// TestIncassoAndRiconciliazioneCausaleCountsCharacters: the causale of an
+// TestIncassoAndRiconciliazioneTextsCountCharacters: the causale of an
 // incasso and of a reconciliation is 1 to 140 characters, as a pendenza's
 // is (commands' one causale rule): 140 accented letters (280 bytes) are
 // written, 141 are a 400 that writes nothing. Both counted bytes and
-// refused the 140 letters, while they said "at most 140 characters".
-func TestIncassoAndRiconciliazioneCausaleCountsCharacters(t *testing.T) {
+// refused the 140 letters, while they said "at most 140 characters". An
+// incasso's ibanAccredito and sct are at most 35 characters, counted so
+// too: 35 letters are written, 36 are a 400 (they counted bytes and
+// refused the 35 letters).
+func TestIncassoAndRiconciliazioneTextsCountCharacters(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newWorld(t)
 	letters := func(n int) string { return strings.Repeat("è", n) }
@@ -481,6 +484,10 @@ func TestIncassoAndRiconciliazioneCausaleCountsCharacters(t *testing.T) {
 		{"incasso_of_140_letters", "POST", bo + "/incassi/" + d1, incasso(letters(140)), opts(as("opD1")), 201, ""},
 		{"incasso_of_141_letters", "POST", bo + "/incassi/" + d1, incasso(letters(141)), opts(as("opD1")), 400, "SINTASSI"},
 		{"incasso_empty", "POST", bo + "/incassi/" + d1, incasso(""), opts(as("opD1")), 400, "SINTASSI"},
+		{"iban_of_35_letters", "POST", bo + "/incassi/" + d1, withField(incasso("iban"), "ibanAccredito", letters(35)), opts(as("opD1")), 201, ""},
+		{"iban_of_36_letters", "POST", bo + "/incassi/" + d1, withField(incasso("iban"), "ibanAccredito", letters(36)), opts(as("opD1")), 400, "SINTASSI"},
+		{"sct_of_35_letters", "POST", bo + "/incassi/" + d1, withField(incasso("sct"), "sct", letters(35)), opts(as("opD1")), 201, ""},
+		{"sct_of_36_letters", "POST", bo + "/incassi/" + d1, withField(incasso("sct"), "sct", letters(36)), opts(as("opD1")), 400, "SINTASSI"},
 		{"riconciliazione_of_140_letters", "PUT", rg + "/riconciliazioni/" + d1 + "/ric140", ric(letters(140)), opts(as("appA")), 201, ""},
 		{"riconciliazione_of_141_letters", "PUT", rg + "/riconciliazioni/" + d1 + "/ric141", ric(letters(141)), opts(as("appA")), 400, "SINTASSI"},
 		{"riconciliazione_empty", "PUT", rg + "/riconciliazioni/" + d1 + "/ric0", ric(""), opts(as("appA")), 400, "SINTASSI"},
@@ -491,7 +498,8 @@ func TestIncassoAndRiconciliazioneCausaleCountsCharacters(t *testing.T) {
 		t.Fatalf("the reconciliation of 140 letters reads %s", got)
 	}
 	list := string(w.must(t, "GET", bo+"/incassi", nil, asAdmin()).Body)
-	if n := strings.Count(list, `"causale"`); n != 1 || !strings.Contains(list, letters(140)) {
-		t.Fatalf("the incassi are %s; want the one of 140 letters", list)
+	if n := strings.Count(list, `"causale"`); n != 3 || !strings.Contains(list, letters(140)) ||
+		!strings.Contains(list, `"ibanAccredito":"`+letters(35)+`"`) {
+		t.Fatalf("the incassi are %s; want the one of 140 letters and the two of 35", list)
 	}
 }
