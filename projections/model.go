@@ -61,7 +61,8 @@ type ReadModel struct {
 	money      *money
 
 	// OnApplied, when set before the first Apply, is called after each
-	// event is applied (metrics, invalidation fan-out). It must not block.
+	// event is applied (the verifiable log's Feed). It must not block. If
+	// it panics, the models stop there (Stopped).
 	OnApplied func(env events.Envelope)
 
 	snapStats snapshotStats // see SnapshotStats
@@ -104,11 +105,13 @@ var ErrStopped = errors.New("projections: the read models stopped applying the l
 // Stopped returns nil while the read models follow the log, and an error
 // wrapping ErrStopped once a commit could not be applied: an event this
 // build cannot decode or fold (a log written by a newer build), a commit
-// its checks refuse, or a check or fold that panicked. Applying a commit
-// is deterministic, so the models never get past it: they stay behind the
-// log for good, and a revocation after it is never seen. After a fold
-// that panicked they may also hold part of the commit. The service stops rather than answer from them
-// (README, "Configuration").
+// its checks refuse, or a check or fold that panicked; or once OnApplied
+// panicked on a commit they applied (its hook never sees the rest of
+// it). Applying a commit is deterministic, so the models never get past
+// it: they stay behind the log for good, and a revocation after it is
+// never seen. After a fold that panicked they may also hold part of the
+// commit. The service stops rather than answer from them (README,
+// "Configuration").
 func (m *ReadModel) Stopped() error {
 	if err := m.stopped.Load(); err != nil {
 		return *err
@@ -276,39 +279,31 @@ func (m *ReadModel) ApplyCommit(pos events.Position, evs ...events.Event) error 
 }
 
 // publish folds the envelopes of one commit into the read models inside a
-// publication window and advances the applied position (wmu held). The
-// commit is checked first: folded halfway, its first events would stay
-// visible (and a principal they register would authenticate) at a
-// position the model never reaches. A commit that fails stops the models
-// (Apply): no part of it is published later.
-func (m *ReadModel) publish(envs []events.Envelope) error {
-	if err := m.fold(envs); err != nil {
-		return err
-	}
-	m.staged, m.stagedPos = m.staged[:0], 0
-	m.wake()
-	if m.OnApplied != nil {
-		for _, env := range envs {
-			m.OnApplied(env)
-		}
-	}
-	return nil
-}
-
-// fold checks the commit envs, then folds it inside the publication
-// window (see publish).
-func (m *ReadModel) fold(envs []events.Envelope) (err error) {
+// publication window, advances the applied position, then hands each
+// event to OnApplied (wmu held). The commit is checked first: folded
+// halfway, its first events would stay visible (and a principal they
+// register would authenticate) at a position the model never reaches. A
+// commit that fails stops the models (Apply): no part of it is published
+// later.
+func (m *ReadModel) publish(envs []events.Envelope) (err error) {
 	last := envs[len(envs)-1]
-	var env events.Envelope // the event being folded, once the checks passed
+	var env events.Envelope // the event being folded or handed on, once the checks passed
+	folded := false
 	defer func() {
-		// A check or a fold that panics (a bug) is an error, which stops
-		// the models (Apply): not a crash in the middle of the appliers,
-		// nor, under Run's recoverer, a commit sent again for ever. A fold
-		// leaves part of the commit folded.
+		// A check, a fold or OnApplied that panics (a bug) is an error,
+		// which stops the models (Apply): not a crash in the middle of the
+		// appliers, nor, under Run's recoverer, a commit sent again for
+		// ever. A fold leaves part of the commit folded. OnApplied leaves
+		// the rest of the commit unseen, for good, since Apply skips what
+		// it applied: the verifiable log's tree would lack those leaves
+		// and every checkpoint after them would be wrong.
 		if r := recover(); r != nil {
-			if env.Name == "" {
+			switch {
+			case env.Name == "":
 				err = fmt.Errorf("check the commit at %d: panic: %v", last.Position, r)
-			} else {
+			case folded:
+				err = fmt.Errorf("OnApplied %s at %d: panic: %v", env.Name, env.Position, r)
+			default:
 				err = fmt.Errorf("apply %s at %d: panic: %v", env.Name, env.Position, r)
 			}
 		}
@@ -317,7 +312,7 @@ func (m *ReadModel) fold(envs []events.Envelope) (err error) {
 		return err
 	}
 	m.seq.Add(1) // odd: readers wait and retry
-	return func() error {
+	if err := func() error {
 		defer m.seq.Add(1) // even again, whatever happened
 		for _, env = range envs {
 			if err := m.apply(env); err != nil {
@@ -332,7 +327,18 @@ func (m *ReadModel) fold(envs []events.Envelope) (err error) {
 		m.applied.Store(uint64(last.Position))
 		m.lastID = last.ID
 		return nil
-	}()
+	}(); err != nil {
+		return err
+	}
+	folded = true
+	m.staged, m.stagedPos = m.staged[:0], 0
+	m.wake()
+	if m.OnApplied != nil {
+		for _, env = range envs {
+			m.OnApplied(env)
+		}
+	}
+	return nil
 }
 
 // readAttempts is how many runs of a read's f a commit may interrupt

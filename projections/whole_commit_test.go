@@ -280,6 +280,41 @@ func TestRunEndsAtACommitWhoseCheckPanics(t *testing.T) {
 	}
 }
 
+// A hook that panics on a commit the models applied (OnApplied: the
+// service's is the verifiable log's Feed) stops the models as a check or
+// a fold that panics does. Before, the panic escaped Apply, Run's
+// recoverer sent the commit again, Apply skipped it as applied, and the
+// hook never saw the rest of that commit: the tree went on without those
+// leaves, and every checkpoint after them was wrong, silently.
+func TestRunEndsAtACommitWhoseOnAppliedPanics(t *testing.T) {
+	s := logOfOneEntity(t)
+	if _, err := s.Append(t.Context(), events.StreamDominio+"09876543210", events.ExpectNoStream(),
+		events.Record{ID: "second", Event: events.CreditorEntityRegistered{IDDominio: "09876543210", RagioneSociale: "B", Enabled: true}},
+		events.Record{ID: "third", Event: events.PendenzaTypeRegistered{IDTipoPendenza: "TARI", Enabled: true}}); err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // bounds a hang only
+	defer cancel()
+	m := New()
+	var fed []string
+	m.OnApplied = func(env events.Envelope) {
+		if env.ID == "second" {
+			panic("the hook failed")
+		}
+		fed = append(fed, env.ID)
+	}
+	if err := m.Run(ctx, s, logger); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "panic: the hook failed") {
+		t.Fatalf("following a log whose hook panics: %v, want ErrStopped naming the panic", err)
+	}
+	if !errors.Is(m.Stopped(), ErrStopped) {
+		t.Errorf("Stopped() = %v, want ErrStopped", m.Stopped())
+	}
+	if !slices.Equal(fed, []string{"entity"}) {
+		t.Errorf("the hook was fed %v, want only the first commit's event", fed)
+	}
+}
+
 // Run and CatchUp end, with Stopped's error, at a commit of the log the
 // models cannot apply: they never get past it, and the service stops
 // rather than follow the log no further (before, Run retried it for ever
