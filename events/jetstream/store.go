@@ -490,9 +490,13 @@ func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, unti
 	}()
 	// A 1 s idle heartbeat (the default would be 15 s) notices within
 	// about two seconds a consumer lost with its stream leader in a
-	// cluster fail-over, so the subscription is made again at once.
-	it, err := cons.Messages(jetstream.PullMaxMessages(4096), jetstream.PullExpiry(5*time.Second),
-		jetstream.PullHeartbeat(time.Second))
+	// cluster fail-over, so the subscription is made again at once. What
+	// the consumer holds ahead of h is bounded in commits and in bytes
+	// (pullBytes). Not with PullMaxBytes, which bounds bytes alone: it
+	// gives each consumer a channel of a million messages (8 MB), and made
+	// a read of a small log three times slower.
+	it, err := cons.Messages(jetstream.PullMaxMessagesWithBytesLimit(pullCommits, s.pullBytes()),
+		jetstream.PullExpiry(5*time.Second), jetstream.PullHeartbeat(time.Second))
 	if err != nil {
 		return fmt.Errorf("ordered consumer: %w: %v", events.ErrUnavailable, err)
 	}
@@ -527,6 +531,27 @@ func (s *Store) consumeWith(ctx context.Context, codec *events.Codec, from, unti
 			return nil
 		}
 	}
+}
+
+// pullCommits is how many commits a consumer asks the server for at
+// once, and so about the most it holds ahead of its handler.
+const pullCommits = 4096
+
+// pullBytes bounds the bytes of one pull request of a consumer: twice the
+// largest commit the server takes (max_payload bounds a message's headers
+// and commit; its subject and the delivery's reply add less than a KiB),
+// and never less than twice 8 MiB, the largest max_payload the server
+// accepts without a warning. A request must hold the largest message the
+// log has, or the consumer stops for good: the server refuses every
+// request and nats.go asks again, silently. The log keeps commits
+// written under an earlier max_payload, so a max_payload lowered later
+// must not strand them. nats.go sends a consumer's next request only as
+// the handler takes what the previous ones brought, so a consumer holds
+// at most two requests' worth ahead of its handler: at most pullCommits
+// commits and 4 * max(max_payload, 8 MiB) bytes (32 MiB at the default
+// 1 MiB), where the commits alone let 4096 commits of 1 MiB take 4 GiB.
+func (s *Store) pullBytes() int {
+	return 2 * int(max(s.nc.MaxPayload(), server.MAX_PAYLOAD_MAX_SIZE))
 }
 
 // Close drains the connection and stops an embedded server. Every
