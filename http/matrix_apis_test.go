@@ -398,7 +398,9 @@ func TestDisabledEntityOrTypeIs422(t *testing.T) {
 
 // TestPendenzeCreatorRules: the Pendenze API's rules that hang on the
 // creator and its current scope (API.md section 5). GET /pendenze lists
-// the caller's own, narrowed by idDominio and stato, GovPay-paginated; a
+// the caller's own, narrowed by idDominio, stato and GovPay's idDebitore
+// (the payer's fiscal code, without case: it was ignored, and a debtor's
+// list held every payer's), GovPay-paginated; a
 // PATCH under another idA2A is 403 before the lookup; once the creator's
 // PENDENZE scope no longer covers its pendenza, it still reads it, but
 // may neither patch it nor PUT it there, only move it into scope.
@@ -427,6 +429,10 @@ func TestPendenzeCreatorRules(t *testing.T) {
 		{"by_state_cancelled", "appA", "?stato=ANNULLATA", []string{"a2"}},
 		{"by_state_open", "appA", "?stato=NON_ESEGUITA", []string{"a1"}},
 		{"by_entity_and_state", "appB", "?idDominio=" + d2 + "&stato=NON_ESEGUITA", []string{"b2"}},
+		{"by_debtor", "appB", "?idDebitore=" + citizen1, []string{"b1", "b2"}},
+		{"by_debtor_in_lower_case", "appB", "?idDebitore=" + strings.ToLower(citizen1), []string{"b1", "b2"}},
+		{"by_debtor_of_none_of_them", "appB", "?idDebitore=" + citizen2, nil},
+		{"by_debtor_and_entity", "appB", "?idDebitore=" + citizen1 + "&idDominio=" + d2, []string{"b2"}},
 	} {
 		t.Run("list_"+c.name, func(t *testing.T) {
 			var got []string

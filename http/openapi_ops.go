@@ -123,7 +123,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/configurazioni/hardening"}:                                {summary: "Read the public API protection", resp: hardeningView{}},
 	{domain.APIPendenze, http.MethodPut, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Create or update a pendenza", body: pendenzaBody{}, resp: pendenzaView{}, created: true},
 	{domain.APIPendenze, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                               {summary: "Read a pendenza the caller created", resp: pendenzaView{}},
-	{domain.APIPendenze, http.MethodGet, "/pendenze"}:                                                  {summary: "List the pendenze the caller created", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIPendenze, http.MethodGet, "/pendenze"}:                                                  {summary: "List the pendenze the caller created", query: []string{"idDominio", "stato", "idDebitore"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIPagamento, http.MethodPost, "/pagamenti"}:                                               {summary: "Start a payment", body: pagamentoBody{}, resp: pagamentoCreated{}, createsOnly: true},
 	{domain.APIPagamento, http.MethodGet, "/pagamenti/:id"}:                                            {summary: "Read a payment", resp: pagamentoView{}, params: paymentID},
 	{domain.APIPagamento, http.MethodGet, "/pagamenti"}:                                                {summary: "List the caller's payments", resp: Page[pagamentoView]{}, list: true},
@@ -265,6 +265,7 @@ var paramSchemas = map[string]paramSchema{
 	"indice":             {pattern: reIndice.String()},              // a collection's (riscossioni), no leading zero
 	"stato":              {enum: domainNames(domain.PendenzaStati)}, // a list's filter (checkListFilters)
 	"dataOraFlusso":      {description: "an RFC 3339 date-time, one without a zone (UTC) or a date (domain.ParseFlowDate)"},
+	"idDebitore":         {description: "the payer's fiscal code, compared without case (GovPay's filter of the Pendenze list)"},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 1, max: maxRisultatiPerPagina},

@@ -67,21 +67,29 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {
-	return s.listPendenze(c, operations.OwnPendenze)
+	return s.listPendenze(c, operations.OwnPendenze, "idDebitore")
 }
 
 // listPendenze answers a list of pendenze on the Pendenze or Pagamento
-// API: the idDominio and stato filters, checked, then what the list
-// operation answers with them (its gate, its index, its read decision on
-// each pendenza).
-func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error)) error {
+// API: the idDominio and stato filters, checked, and the payer's filter
+// under the API's name for it (payerParam, "" for none: GovPay's
+// idDebitore on the Pendenze API, a fiscal code compared as payers' are,
+// without case), then what the list operation answers with them (its
+// gate, its index, its read decision on each pendenza).
+func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error), payerParam string) error {
 	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
 	if err := checkListFilters(dominio, stato); err != nil {
 		return err
 	}
+	var payer string
+	if payerParam != "" {
+		payer = domain.NormalFiscalCode(c.QueryParam(payerParam))
+	}
 	var keep func(domain.PendenzaView) bool
-	if dominio != "" {
-		keep = func(v domain.PendenzaView) bool { return v.IDDominio == dominio }
+	if dominio != "" || payer != "" {
+		keep = func(v domain.PendenzaView) bool {
+			return (dominio == "" || v.IDDominio == dominio) && (payer == "" || v.PayerID == payer)
+		}
 	}
 	items, err := list(s.model, callerOf(c).principal, keep, nil)
 	if err != nil {
