@@ -19,14 +19,14 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
-	if err := checkListFilters(dominio, stato); err != nil {
+	q, err := parsePendenzeQuery(c, "idDebitore")
+	if err != nil {
 		return err
 	}
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
-		return (dominio == "" || v.IDDominio == dominio) && scope.AdmitsPendenza(v)
+		return q.keeps(v) && scope.AdmitsPendenza(v)
 	}})
-	return pageJSON(c, filterStato(items, stato), s.pendenza)
+	return pageJSON(c, filterStato(items, q.stato), s.pendenza)
 }
 
 // checkListFilters validates the idDominio and stato filters of lists.

@@ -465,6 +465,53 @@ func TestPendenzeCreatorRules(t *testing.T) {
 	})
 }
 
+// TestPendenzeListsByPayer: every list of pendenze narrows by the payer's
+// fiscal code under GovPay's name for it on that API (idDebitore on the
+// Backoffice and Pendenze APIs, idPagatore on the Pagamento API, compared
+// without case), within what the caller may list. The Backoffice and
+// Pagamento lists ignored it, and a portal asking for one payer's
+// pendenze got every payer's (the Pendenze API's rows are in
+// TestPendenzeCreatorRules).
+func TestPendenzeListsByPayer(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "a1", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "a2", d1, t1, citizen2)
+	w.createPendenza(t, "appB", "b1", d2, t1, citizen1)
+	const pgSpid = "/pagamento/rs/spid/v2"
+	for _, c := range []struct {
+		name, path string
+		who        reqOpt
+		want       []string
+	}{
+		{"backoffice_all", bo + "/pendenze", asAdmin(), []string{"a1", "a2", "b1"}},
+		{"backoffice_by_debtor", bo + "/pendenze?idDebitore=" + citizen1, asAdmin(), []string{"a1", "b1"}},
+		{"backoffice_by_debtor_in_lower_case", bo + "/pendenze?idDebitore=" + strings.ToLower(citizen2), asAdmin(), []string{"a2"}},
+		{"backoffice_by_debtor_in_scope", bo + "/pendenze?idDebitore=" + citizen1, as("opD1"), []string{"a1"}},
+		{"backoffice_by_debtor_and_entity", bo + "/pendenze?idDebitore=" + citizen1 + "&idDominio=" + d2, asAdmin(), []string{"b1"}},
+		{"backoffice_by_no_fiscal_code", bo + "/pendenze?idDebitore=nobody", asAdmin(), nil},
+		{"pagamento_all", pg + "/pendenze", as("appA"), []string{"a1", "a2"}},
+		{"pagamento_by_payer", pg + "/pendenze?idPagatore=" + citizen2, as("appA"), []string{"a2"}},
+		{"pagamento_by_payer_out_of_scope", pg + "/pendenze?idPagatore=" + citizen1, as("appB"), []string{"b1"}},
+		{"pagamento_other_apis_name_ignored", pg + "/pendenze?idDebitore=" + citizen2, as("appA"), []string{"a1", "a2"}},
+		{"pagamento_citizen_own", pgSpid + "/pendenze?idPagatore=" + citizen1, asSPID(citizen1), []string{"a1", "b1"}},
+		{"pagamento_citizen_asks_for_another", pgSpid + "/pendenze?idPagatore=" + citizen2, asSPID(citizen1), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var page Page[pendenzaView]
+			w.must(t, "GET", c.path, nil, c.who).decode(t, &page)
+			var got []string
+			for _, p := range page.Risultati {
+				got = append(got, p.IDPendenza)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("GET %s lists %v, want %v", c.path, got, c.want)
+			}
+		})
+	}
+}
+
 // TestRagioneriaPaymentStatoIsOfItsItems: on the Ragioneria API a payment
 // touching entities outside the reader's scope answers the state of the
 // items it shows (ESEGUITO once receipts cover each of them), list item

@@ -90,7 +90,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodPatch, "/applicazioni/:idA2A"}:                                   {summary: "Change an application by GovPay's patch operations (ADD, DELETE, REPLACE), decided and written as the PUT of the result", body: []patchOp{}, resp: applicazioneView{}},
 	{domain.APIBackoffice, http.MethodGet, "/applicazioni/:idA2A"}:                                     {summary: "Read an application", resp: applicazioneView{}},
 	{domain.APIBackoffice, http.MethodGet, "/applicazioni"}:                                            {summary: "List applications", resp: Page[applicazioneView]{}, list: true},
-	{domain.APIBackoffice, http.MethodGet, "/pendenze"}:                                                {summary: "List pendenze in the caller's scope", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/pendenze"}:                                                {summary: "List pendenze in the caller's scope", query: []string{"idDominio", "stato", "idDebitore"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                             {summary: "Read a pendenza", resp: pendenzaView{}},
 	{domain.APIBackoffice, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments in the caller's scope", resp: Page[pagamentoView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment", resp: pagamentoView{}, params: paymentID},
@@ -128,7 +128,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIPagamento, http.MethodGet, "/pagamenti/:id"}:                                            {summary: "Read a payment", resp: pagamentoView{}, params: paymentID},
 	{domain.APIPagamento, http.MethodGet, "/pagamenti"}:                                                {summary: "List the caller's payments", resp: Page[pagamentoView]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/pendenze/:idA2A/:idPendenza"}:                              {summary: "Read a pendenza to pay", resp: pendenzaView{}},
-	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"idDominio", "stato"}, resp: Page[pendenzaView]{}, list: true},
+	{domain.APIPagamento, http.MethodGet, "/pendenze"}:                                                 {summary: "List the pendenze the caller may pay", query: []string{"idDominio", "stato", "idPagatore"}, resp: Page[pendenzaView]{}, list: true},
 	{domain.APIPagamento, http.MethodPost, "/pendenze/:idDominio/:idTipoPendenza"}:                     {summary: "POST /pendenze/{idDominio}/{idTipoPendenza} (the two segments are the entity and the type): a payer creates its own pendenza of a type that allows it (citizens: as payer; anonymous: the session's; applications: in their PAGAMENTO scope); 201", body: pendenzaPagamentoBody{}, resp: pendenzaCreata{}, createsOnly: true, docPath: "/pendenze/:idA2A/:idPendenza"},
 	{domain.APIPagamento, http.MethodGet, "/avvisi/:idDominio/:numeroAvviso"}:                          {summary: "Read a payment notice", resp: avvisoView{}, captcha: true},
 	{domain.APIPagamento, http.MethodGet, "/profilo"}:                                                  {summary: "The caller's profile", resp: profiloView{}},
@@ -265,7 +265,8 @@ var paramSchemas = map[string]paramSchema{
 	"indice":             {pattern: reIndice.String()},              // a collection's (riscossioni), no leading zero
 	"stato":              {enum: domainNames(domain.PendenzaStati)}, // a list's filter (checkListFilters)
 	"dataOraFlusso":      {description: "an RFC 3339 date-time, one without a zone (UTC) or a date (domain.ParseFlowDate)"},
-	"idDebitore":         {description: "the payer's fiscal code, compared without case (GovPay's filter of the Pendenze list)"},
+	"idDebitore":         {description: "the payer's fiscal code, compared without case (GovPay's filter of the Backoffice and Pendenze lists)"},
+	"idPagatore":         {description: "the payer's fiscal code, compared without case (GovPay's filter of the Pagamento list)"},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 1, max: maxRisultatiPerPagina},

@@ -118,7 +118,7 @@ func (s *Server) pgGetPendenza(c *echo.Context) error {
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {
-	return s.listPendenze(c, operations.PendenzePagamento, "")
+	return s.listPendenze(c, operations.PendenzePagamento, "idPagatore")
 }
 
 func (s *Server) getAvviso(c *echo.Context) error {

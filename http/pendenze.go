@@ -71,29 +71,41 @@ func (s *Server) listOwnPendenze(c *echo.Context) error {
 }
 
 // listPendenze answers a list of pendenze on the Pendenze or Pagamento
-// API: the idDominio and stato filters, checked, and the payer's filter
-// under the API's name for it (payerParam, "" for none: GovPay's
-// idDebitore on the Pendenze API, a fiscal code compared as payers' are,
-// without case), then what the list operation answers with them (its
-// gate, its index, its read decision on each pendenza).
+// API: its filters (pendenzeQuery, the payer's under the API's name for
+// it), then what the list operation answers with them (its gate, its
+// index, its read decision on each pendenza).
 func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error), payerParam string) error {
-	dominio, stato := c.QueryParam("idDominio"), c.QueryParam("stato")
-	if err := checkListFilters(dominio, stato); err != nil {
+	q, err := parsePendenzeQuery(c, payerParam)
+	if err != nil {
 		return err
 	}
-	var payer string
-	if payerParam != "" {
-		payer = domain.NormalFiscalCode(c.QueryParam(payerParam))
-	}
 	var keep func(domain.PendenzaView) bool
-	if dominio != "" || payer != "" {
-		keep = func(v domain.PendenzaView) bool {
-			return (dominio == "" || v.IDDominio == dominio) && (payer == "" || v.PayerID == payer)
-		}
+	if q.dominio != "" || q.payer != "" {
+		keep = q.keeps
 	}
 	items, err := list(s.model, callerOf(c).principal, keep, nil)
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, filterStato(items, stato), s.pendenza)
+	return pageJSON(c, filterStato(items, q.stato), s.pendenza)
+}
+
+// pendenzeQuery is what a list of pendenze is narrowed by, on every API:
+// idDominio and stato, checked (checkListFilters), and the payer's fiscal
+// code under the API's name for it (GovPay's idDebitore on the Backoffice
+// and Pendenze APIs, idPagatore on the Pagamento API), compared as payers'
+// are, without case (domain.NormalFiscalCode); a value that is no fiscal
+// code matches nothing, as in GovPay.
+type pendenzeQuery struct{ dominio, stato, payer string }
+
+func parsePendenzeQuery(c *echo.Context, payerParam string) (pendenzeQuery, error) {
+	q := pendenzeQuery{dominio: c.QueryParam("idDominio"), stato: c.QueryParam("stato"),
+		payer: domain.NormalFiscalCode(c.QueryParam(payerParam))}
+	return q, checkListFilters(q.dominio, q.stato)
+}
+
+// keeps reports whether v passes the idDominio and payer filters (stato
+// is the stored pendenza's: filterStato).
+func (q pendenzeQuery) keeps(v domain.PendenzaView) bool {
+	return (q.dominio == "" || v.IDDominio == q.dominio) && (q.payer == "" || v.PayerID == q.payer)
 }
