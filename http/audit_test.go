@@ -205,6 +205,22 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 	updatePU := func(unit string) audit.Resource {
 		return audit.Resource{IDA2A: "appPU", IDPendenza: "pu1", IDDominio: d1, IDUnitaOperativa: unit, IDTipoPendenza: t1}
 	}
+	// A settlement report of d1 from its intermediary's node, an incasso
+	// of d1, and the receipt of paid, read as a receipt and as a
+	// collection (item 1).
+	const flow, flowDate = "F-D1", "2026-01-03"
+	w.must(t, "POST", nd+"/intermediari/INTP/flussiRendicontazione", flusso(flow, d1, 123.45, line(paid.NumeroAvviso, 123.45, 0)),
+		asBasic("node-p", "node-p-secret"))
+	var inc struct {
+		IDIncasso string `json:"idIncasso"`
+	}
+	w.must(t, "POST", bo+"/incassi/"+d1, incasso, asAdmin()).decode(t, &inc)
+	paidIUV := domain.IUVOfNotice(paid.NumeroAvviso)
+	receiptOf := func(d, iur string) audit.Resource { return audit.Resource{IDDominio: d, IUV: paidIUV, IDRicevuta: iur} }
+	flowAt := func(d string) audit.Resource {
+		return audit.Resource{IDDominio: d, IDFlusso: flow, DataOraFlusso: flowDate}
+	}
+	notice := func(d, avviso string) audit.Resource { return audit.Resource{IDDominio: d, NumeroAvviso: avviso} }
 	rows := []agreeRow{
 		// PENDENZE
 		{"pe_creates_in_scope", "PUT", pe + "/pendenze/appA/new1", pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), pq("appA", B, pen, "create", in("appA", d1))},
@@ -385,6 +401,41 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_write_incasso_missing_entity_422", "POST", bo + "/incassi/99999999999", incasso, opts(asAdmin()), pq(adminUser, B, bof, "write-incasso", audit.Resource{IDDominio: "99999999999"})},
 		{"bo_patch_profilo_application_403", "PATCH", bo + "/profilo", newPassword, opts(as("appA")), pq("appA", B, bof, "patch-profilo", res)},
 		{"bo_profile_no_role", "GET", bo + "/profilo", nil, opts(as("opNoRole")), pq("opNoRole", B, bof, "profilo", res)},
+		// every operation of the catalogue not asked above
+		{"bo_servizi_acl", "GET", bo + "/enumerazioni/serviziACL", nil, opts(as("opRO")), pq("opRO", B, bof, "serviziACL", res)},
+		{"bo_logout", "GET", bo + "/logout", nil, opts(as("opRO")), pq("opRO", B, bof, "logout", res)},
+		{"bo_list_ricevute", "GET", bo + "/ricevute?idDominio=" + d1, nil, opts(as("opD1")), pq("opD1", B, bof, "list-ricevute", audit.Resource{IDDominio: d1})},
+		{"bo_list_ricevute_without_the_right_403", "GET", bo + "/ricevute", nil, opts(as("opPU")), pq("opPU", B, bof, "list-ricevute", res)},
+		{"bo_ricevuta_in_scope", "GET", bo + "/ricevute/" + d1 + "/" + paidIUV + "/IUR-PAID", nil, opts(as("opD1")), pq("opD1", B, bof, "read-ricevuta", receiptOf(d1, "IUR-PAID"))},
+		{"bo_riscossione_in_scope", "GET", bo + "/riscossioni/" + d1 + "/" + paidIUV + "/IUR-PAID/1", nil, opts(as("opD1")), pq("opD1", B, bof, "read-riscossione", receiptOf(d1, "IUR-PAID"))},
+		{"bo_riscossione_other_entity_403", "GET", bo + "/riscossioni/" + d2 + "/" + paidIUV + "/IUR-PAID/1", nil, opts(as("opD1")), pq("opD1", B, bof, "read-riscossione", receiptOf(d2, "IUR-PAID"))},
+		{"bo_riscossione_missing_404", "GET", bo + "/riscossioni/" + d1 + "/" + paidIUV + "/IUR-NOPE/1", nil, opts(as("opD1")), pq("opD1", B, bof, "read-riscossione", receiptOf(d1, "IUR-NOPE"))},
+		{"bo_flusso_in_scope", "GET", bo + "/flussiRendicontazione/" + d1 + "/" + flow + "/" + flowDate, nil, opts(as("opD1")), pq("opD1", B, bof, "read-flusso", flowAt(d1))},
+		{"bo_flusso_other_entity_403", "GET", bo + "/flussiRendicontazione/" + d2 + "/" + flow + "/" + flowDate, nil, opts(as("opD1")), pq("opD1", B, bof, "read-flusso", flowAt(d2))},
+		{"bo_incasso_in_scope", "GET", bo + "/incassi/" + d1 + "/" + inc.IDIncasso, nil, opts(as("opD1")), pq("opD1", B, bof, "read-incasso", audit.Resource{IDDominio: d1, IDIncasso: inc.IDIncasso})},
+		{"bo_incasso_other_entity_403", "GET", bo + "/incassi/" + d2 + "/" + inc.IDIncasso, nil, opts(as("opD1")), pq("opD1", B, bof, "read-incasso", audit.Resource{IDDominio: d2, IDIncasso: inc.IDIncasso})},
+		{"bo_incasso_missing_404", "GET", bo + "/incassi/" + d1 + "/NOPE", nil, opts(as("opD1")), pq("opD1", B, bof, "read-incasso", audit.Resource{IDDominio: d1, IDIncasso: "NOPE"})},
+		{"pg_logout_anonymous", "GET", pgPub + "/logout", nil, nil, pq("", P, pag, "logout", res)},
+		{"pg_app_payable_domini", "GET", pg + "/domini", nil, opts(as("appA")), pq("appA", B, pag, "payable-domini", res)},
+		{"pg_citizen_payable_tipi", "GET", pgSpid + "/domini/" + d1 + "/tipiPendenza", nil, opts(asSPID(citizen1)), pq(citizen1, S, pag, "payable-tipi", audit.Resource{IDDominio: d1})},
+		{"pg_app_payable_tipi_out_of_scope_403", "GET", pg + "/domini/" + d1 + "/tipiPendenza", nil, opts(as("appB")), pq("appB", B, pag, "payable-tipi", audit.Resource{IDDominio: d1})},
+		{"pg_citizen_payable_units_missing_entity_404", "GET", pgSpid + "/domini/99999999999/unitaOperative", nil, opts(asSPID(citizen1)), pq(citizen1, S, pag, "payable-tipi", audit.Resource{IDDominio: "99999999999"})},
+		{"pg_app_by_avviso", "GET", pg + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appA")), pq("appA", B, pag, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
+		{"pg_app_by_avviso_out_of_scope_403", "GET", pg + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, pag, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
+		{"pe_profile", "GET", pe + "/profilo", nil, opts(as("appA")), pq("appA", B, pen, "profilo", res)},
+		{"pe_by_avviso_own", "GET", pe + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appA")), pq("appA", B, pen, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
+		{"pe_by_avviso_other_creator_403", "GET", pe + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, pen, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
+		{"rg_profile", "GET", rg + "/profilo", nil, opts(as("appC")), pq("appC", B, rag, "profilo", res)},
+		{"rg_reads_flusso_in_scope", "GET", rg + "/flussiRendicontazione/" + d1 + "/" + flow, nil, opts(as("appC")), pq("appC", B, rag, "read-dominio", audit.Resource{IDDominio: d1, IDFlusso: flow})},
+		{"rg_reads_flusso_at_in_scope", "GET", rg + "/flussiRendicontazione/" + d1 + "/" + flow + "/" + flowDate, nil, opts(as("appC")), pq("appC", B, rag, "read-flusso", flowAt(d1))},
+		{"rg_reads_flusso_at_out_of_scope_403", "GET", rg + "/flussiRendicontazione/" + d1 + "/" + flow + "/" + flowDate, nil, opts(as("appB")), pq("appB", B, rag, "read-flusso", flowAt(d1))},
+		{"rg_ricevuta_in_scope", "GET", rg + "/ricevute/" + d1 + "/" + paidIUV + "/IUR-PAID", nil, opts(as("appC")), pq("appC", B, rag, "read-ricevuta", receiptOf(d1, "IUR-PAID"))},
+		{"rg_ricevuta_out_of_scope_403", "GET", rg + "/ricevute/" + d1 + "/" + paidIUV + "/IUR-PAID", nil, opts(as("appB")), pq("appB", B, rag, "read-ricevuta", receiptOf(d1, "IUR-PAID"))},
+		{"rg_ricevuta_missing_404", "GET", rg + "/ricevute/" + d1 + "/" + paidIUV + "/IUR-NOPE", nil, opts(as("appC")), pq("appC", B, rag, "read-ricevuta", receiptOf(d1, "IUR-NOPE"))},
+		{"rg_riscossione_in_scope", "GET", rg + "/riscossioni/" + d1 + "/" + paidIUV + "/IUR-PAID/1", nil, opts(as("appC")), pq("appC", B, rag, "read-riscossione", receiptOf(d1, "IUR-PAID"))},
+		{"rg_riscossione_out_of_scope_403", "GET", rg + "/riscossioni/" + d1 + "/" + paidIUV + "/IUR-PAID/1", nil, opts(as("appB")), pq("appB", B, rag, "read-riscossione", receiptOf(d1, "IUR-PAID"))},
+		{"rg_by_avviso_in_scope", "GET", rg + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appC")), pq("appC", B, rag, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
+		{"rg_by_avviso_out_of_scope_403", "GET", rg + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, rag, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
 		// A principal without a password (a certificate's operator) or
 		// without an API key cannot pass basic or apikey, whatever it sends.
 		{"bo_profile_certificate_operator_via_basic", "GET", bo + "/profilo", nil, opts(asBasic(opSSL, pw)), pq(opSSL, B, bof, "profilo", res)},
