@@ -436,6 +436,12 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"rg_riscossione_out_of_scope_403", "GET", rg + "/riscossioni/" + d1 + "/" + paidIUV + "/IUR-PAID/1", nil, opts(as("appB")), pq("appB", B, rag, "read-riscossione", receiptOf(d1, "IUR-PAID"))},
 		{"rg_by_avviso_in_scope", "GET", rg + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appC")), pq("appC", B, rag, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
 		{"rg_by_avviso_out_of_scope_403", "GET", rg + "/pendenze/byAvviso/" + d1 + "/" + pa1.NumeroAvviso, nil, opts(as("appB")), pq("appB", B, rag, "read-by-avviso", notice(d1, pa1.NumeroAvviso))},
+		// The auditors' questions about the whole log: Giornale degli
+		// Eventi R on every entity and type, not on some.
+		{"bo_what_can_admin", "GET", bo + "/autorizzazioni/principal?principal=appA", nil, opts(asAdmin()), pq(adminUser, B, bof, "audit-whole-log", res)},
+		{"bo_what_can_scoped_auditor_403", "GET", bo + "/autorizzazioni/principal?principal=appA", nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "audit-whole-log", res)},
+		{"bo_what_can_resources_scoped_auditor_403", "GET", bo + "/autorizzazioni/principal/risorse?principal=appA&api=PENDENZE&operazione=read", nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "audit-whole-log", res)},
+		{"bo_log_checkpoints_scoped_auditor_403", "GET", bo + "/giornale/checkpoint", nil, opts(as("opGiornaleUO1")), pq("opGiornaleUO1", B, bof, "audit-whole-log", res)},
 		// A principal without a password (a certificate's operator) or
 		// without an API key cannot pass basic or apikey, whatever it sends.
 		{"bo_profile_certificate_operator_via_basic", "GET", bo + "/profilo", nil, opts(asBasic(opSSL, pw)), pq(opSSL, B, bof, "profilo", res)},

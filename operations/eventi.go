@@ -115,6 +115,8 @@ func Audit(p domain.Principal, rec Recorder) error {
 // Giornale degli Eventi R on every entity and type, domain.CanAudit of no
 // place.
 func AuditWholeLog(p domain.Principal, rec Recorder) error {
+	needs(rec, domain.ServiceGiornaleEventi, domain.RightRead)
+	placed(rec, everywhere)
 	return AuditResource(p, nil, rec)
 }
 

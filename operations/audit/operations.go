@@ -218,10 +218,14 @@ var catalogue = []*Operation{
 			"GET /operatori", "PUT /operatori/{principal}", "GET /applicazioni",
 			"GET /pendenze", "GET /pendenze/{idA2A}/{idPendenza}", "GET /pagamenti", "GET /pagamenti/{id}",
 			"GET /riconciliazioni", "GET /flussiRendicontazione", "GET /riscossioni", "GET /incassi", "GET /eventi",
-			"POST /autorizzazioni/verifica", "GET /autorizzazioni", "GET /autorizzazioni/principal", "GET /autorizzazioni/principal/risorse",
-			"GET /giornale/checkpoint", "GET /giornale/prove/inclusione", "GET /giornale/prove/consistenza",
+			"POST /autorizzazioni/verifica", "GET /autorizzazioni",
 			"GET /configurazioni/hardening", "PUT /configurazioni/hardening", "GET /operazioni/resetCacheAnagrafica"},
 		decide: decideService},
+	{API: domain.APIBackoffice, Name: "audit-whole-log",
+		Summary: "ask about the whole log: what-can of any principal, the verifiable log's checkpoints and proofs (Giornale degli Eventi R on every entity and type)",
+		Routes: []string{"GET /autorizzazioni/principal", "GET /autorizzazioni/principal/risorse",
+			"GET /giornale/checkpoint", "GET /giornale/prove/inclusione", "GET /giornale/prove/consistenza"},
+		decide: gate(operations.AuditWholeLog)},
 	// The registry reads a Resource can name: the entry is looked up
 	// after the right (403 before 404), as the routes do.
 	{API: domain.APIBackoffice, Name: "read-dominio", Summary: "read the entity idDominio (Anagrafica Creditore R on it)",
