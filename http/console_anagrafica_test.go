@@ -343,3 +343,24 @@ func TestConsoleRecordFormsReadOnlyWithoutWrite(t *testing.T) {
 		clients["opScoped"].get("/console/tipi?nuovo").expect(t, 200, `id="salva"`)
 	})
 }
+
+// TestConsoleRoleChoicesAreTheRolesList: a form's role picker offers every
+// role to a caller that may list them (GET /ruoli: Anagrafica Ruoli R),
+// and to any other only the roles the form's principal holds.
+func TestConsoleRoleChoicesAreTheRolesList(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putRole(t, "appsOnly", acl{aclOf("Anagrafica Applicazioni", "R")}, []string{"*"}, []string{"*"})
+	w.putOperator(t, "opApps", pw, true, "appsOnly")
+	w.putApp(t, "appHolds", "appHolds", pw, true)
+	w.must(t, "PATCH", bo+"/applicazioni/appHolds", []map[string]any{{"op": "ADD", "path": "/ruoli", "value": "opD1"}})
+	const offered, held = `id="ruolo-readOnly" name="ruoli" value="readOnly">`, `id="ruolo-opD1" name="ruoli" value="opD1" checked>`
+	admin := w.consoleClient(t)
+	admin.login(adminUser, adminPass)
+	admin.get("/console/applicazioni/appHolds").expect(t, 200, offered, held)
+	apps := w.consoleClient(t)
+	apps.login("opApps", pw)
+	p := apps.get("/console/applicazioni/appHolds")
+	p.expect(t, 200, held)
+	p.lacks(t, offered)
+}

@@ -225,14 +225,15 @@ func (f *operatoreForm) mayWrite(p domain.Principal, _ *projections.ReadModel) e
 }
 
 // roleChoices are the roles a form offers p: every role when p may list
-// them (GET /ruoli: Anagrafica Ruoli R), else only those the form's
+// them (GET /ruoli, operations.ListRegistry), else only those the form's
 // principal holds already, so that saving the form keeps them.
 func (c *Console) roleChoices(p domain.Principal, held []string) []string {
-	if !may(p, domain.RegistryRuoli.Service(), domain.RightRead) {
+	roles, err := operations.ListRegistry(c.deps.Model.Roles, p, domain.RegistryRuoli, nil)
+	if err != nil {
 		return slices.Clone(held)
 	}
 	var out []string
-	for _, r := range c.deps.Model.Roles() {
+	for _, r := range roles {
 		out = append(out, r.Event.IDRuolo)
 	}
 	return out
