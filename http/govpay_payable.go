@@ -3,9 +3,9 @@ package httpapi
 import (
 	"github.com/labstack/echo/v5"
 
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // pgDomini answers GET /domini on the Pagamento API: the entities the
@@ -16,7 +16,7 @@ func (s *Server) pgDomini(c *echo.Context) error {
 		return err
 	}
 	keep := admitted(s.model.Entities(), func(e events.CreditorEntityRegistered) bool {
-		return scope.AdmitsDominio(domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled})
+		return scope.AdmitsDominio(projections.EntityViewOf(e))
 	})
 	return pageJSON(c, keep, func(e events.CreditorEntityRegistered) dominioRef {
 		return dominioRef{IDDominio: e.IDDominio, RagioneSociale: e.RagioneSociale}
@@ -31,7 +31,7 @@ func (s *Server) pgTipiPendenza(c *echo.Context) error {
 		return err
 	}
 	keep := admitted(s.model.PendenzaTypes(), func(t events.PendenzaTypeRegistered) bool {
-		return scope.AdmitsTipo(dominio, domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous})
+		return scope.AdmitsTipo(dominio, projections.TypeViewOf(t))
 	})
 	return pageJSON(c, keep, func(t events.PendenzaTypeRegistered) tipoRef {
 		return tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione}

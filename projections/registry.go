@@ -89,7 +89,12 @@ func (m *ReadModel) Entity(id string) (events.CreditorEntityRegistered, bool) {
 // EntityView returns the facts decisions need about idDominio.
 func (m *ReadModel) EntityView(id string) (domain.EntityView, bool) {
 	e, ok := m.Entity(id)
-	return domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}, ok
+	return EntityViewOf(e), ok
+}
+
+// EntityViewOf is the facts decisions need about the entity e.
+func EntityViewOf(e events.CreditorEntityRegistered) domain.EntityView {
+	return domain.EntityView{IDDominio: e.IDDominio, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}
 }
 
 // Entities returns every creditor entity, sorted by idDominio.
@@ -125,7 +130,12 @@ func (m *ReadModel) PendenzaType(id string) (events.PendenzaTypeRegistered, bool
 // TypeView returns the facts decisions need about a pendenza type.
 func (m *ReadModel) TypeView(id string) (domain.TypeView, bool) {
 	t, ok := m.PendenzaType(id)
-	return domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous}, ok
+	return TypeViewOf(t), ok
+}
+
+// TypeViewOf is the facts decisions need about the pendenza type t.
+func TypeViewOf(t events.PendenzaTypeRegistered) domain.TypeView {
+	return domain.TypeView{IDTipoPendenza: t.IDTipoPendenza, Enabled: t.Enabled, Spontaneous: t.Spontaneous}
 }
 
 // PendenzaTypes returns every pendenza type, sorted by id.
