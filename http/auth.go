@@ -192,7 +192,10 @@ func (s *Server) nodeCredentials(c *echo.Context, cl *caller) error {
 func (s *Server) presented(r *http.Request, auth domain.AuthType) (cr nodeCredentials, ok bool) {
 	switch auth {
 	case domain.AuthBasic:
-		cr.user, cr.password, ok = parseBasic(r.Header.Get("Authorization"))
+		var h string
+		if h, ok = oneValue(r.Header, authorizationKey); ok {
+			cr.user, cr.password, ok = parseBasic(h)
+		}
 	case domain.AuthSSL:
 		cr.dn, ok = s.verifiedSubject(r)
 	}
@@ -328,7 +331,7 @@ func (s *Server) spidPrincipal(c *echo.Context) (string, bool) {
 // spidPresented returns the value a trusted identity proxy sent as the
 // caller's fiscal code, unparsed (domain.SPIDCaller parses it); the
 // connecting address (never a forwarded header) must be inside
-// --spid-trusted-proxies.
+// --spid-trusted-proxies, and the header given once (oneValue).
 func (s *Server) spidPresented(c *echo.Context) (string, bool) {
 	addr, ok := remoteIP(c.Request().RemoteAddr)
 	if !ok {
@@ -344,9 +347,26 @@ func (s *Server) spidPresented(c *echo.Context) (string, bool) {
 	if !trusted {
 		return "", false
 	}
-	// One value only: a proxy that appends its own to the client's would
-	// otherwise leave the client's first.
-	vs := c.Request().Header.Values(spidHeader)
+	return oneValue(c.Request().Header, spidKey)
+}
+
+// Credential headers as net/http keys them (http.CanonicalHeaderKey),
+// for oneValue.
+var (
+	authorizationKey = http.CanonicalHeaderKey("Authorization")
+	spidKey          = http.CanonicalHeaderKey(spidHeader)
+	appIDKey         = http.CanonicalHeaderKey(appIDHeader)
+	apiKeyKey        = http.CanonicalHeaderKey(apiKeyHeader)
+)
+
+// oneValue returns the value of the credential header key (canonical, as
+// net/http stores a request's headers) when the request carries exactly
+// one. Two values are ambiguous: a proxy in front may read the last where
+// we would read the first, or append its own to the client's, which would
+// leave the client's first. They authenticate no one. Looked up without
+// canonicalizing key, which Header.Get would do on every request.
+func oneValue(h http.Header, key string) (string, bool) {
+	vs := h[key]
 	if len(vs) != 1 {
 		return "", false
 	}

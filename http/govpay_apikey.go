@@ -18,13 +18,14 @@ const (
 	maxAPIKeyHeader = 1024
 )
 
-// apiKeyPrincipal verifies the request's X-APP-ID and X-API-KEY through
-// the same credential path as a basic password (verified-credential
-// cache, equal cost for an unknown id and a wrong key), and the position
-// of the state the principal was read from.
+// apiKeyPrincipal verifies the request's X-APP-ID and X-API-KEY (one of
+// each, oneValue) through the same credential path as a basic password
+// (verified-credential cache, equal cost for an unknown id and a wrong
+// key), and the position of the state the principal was read from.
 func (s *Server) apiKeyPrincipal(r *http.Request) (*projections.PrincipalRecord, events.Position, error) {
-	id, key := r.Header.Get(appIDHeader), r.Header.Get(apiKeyHeader)
-	if id == "" || key == "" || len(id) > maxAPIKeyHeader || len(key) > maxAPIKeyHeader {
+	id, okID := oneValue(r.Header, appIDKey)
+	key, okKey := oneValue(r.Header, apiKeyKey)
+	if !okID || !okKey || id == "" || key == "" || len(id) > maxAPIKeyHeader || len(key) > maxAPIKeyHeader {
 		return nil, 0, errUnauthenticated
 	}
 	return s.model.AuthenticateWithPosition(s.logins, r.RemoteAddr, projections.CredentialAPIKey, id, key)

@@ -773,6 +773,12 @@ func TestAPIKeyAuthentication(t *testing.T) {
 		{"principal_without_key", "GET", pek + "/pendenze", nil, opts(asAPIKey("appA", pw)), 401, "401000"},
 		{"no_headers", "GET", pek + "/pendenze", nil, nil, 401, "401000"},
 		{"only_app_id", "GET", pek + "/pendenze", nil, opts(withHeader(appIDHeader, "appK")), 401, "401000"},
+		// A credential header given twice is ambiguous (a proxy in front
+		// may read the last): 401 on every API, whichever value is good.
+		{"app_id_twice_on_pendenze", "GET", pek + "/pendenze", nil, opts(asAPIKey("appK", appKey), alsoHeader(appIDHeader, "opK")), 401, "401000"},
+		{"app_id_twice_on_pagamento", "GET", pak + "/pagamenti", nil, opts(asAPIKey("appK", appKey), alsoHeader(appIDHeader, "appK")), 401, "401000"},
+		{"api_key_twice_on_ragioneria", "GET", rak + "/riconciliazioni", nil, opts(asAPIKey("appK", appKey), alsoHeader(apiKeyHeader, opKey)), 401, "401000"},
+		{"api_key_twice_on_backoffice", "GET", bok + "/domini/" + d1, nil, opts(asAPIKey("opK", "wrong-key-0123456789"), alsoHeader(apiKeyHeader, opKey)), 401, "401000"},
 		{"oversized_key", "GET", pek + "/pendenze", nil, opts(asAPIKey("appK", strings.Repeat("k", 2000))), 401, "401000"},
 		{"basic_password_is_not_the_key", "GET", pe + "/pendenze", nil, opts(asBasic("appK-user", appKey)), 401, "401000"},
 		{"basic_still_works", "GET", pe + "/pendenze", nil, opts(asBasic("appK-user", pw)), 200, ""},

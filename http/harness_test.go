@@ -452,6 +452,9 @@ func withCookie(c *http.Cookie) reqOpt { return func(r *request) { r.cookies = a
 func fromLocalAddr(ip string) reqOpt   { return func(r *request) { r.remoteLocal = ip } }
 func withToken(tok string) reqOpt      { return withHeader(ConsistencyHeader, tok) }
 
+// alsoHeader adds a value of header k after those set before it.
+func alsoHeader(k, v string) reqOpt { return func(r *request) { r.header.Add(k, v) } }
+
 func basicHeader(user, pass string) string {
 	return "Basic " + b64(user+":"+pass)
 }

@@ -82,6 +82,8 @@ func TestNodoBasicMatrix(t *testing.T) {
 		{"connector_wrong_password", avviso(intB, d1, w.p1.NumeroAvviso), []reqOpt{asBasic(nodeB, "wrong-secret")}, 401, "401000", ""},
 		{"unknown_user", avviso(intB, d1, w.p1.NumeroAvviso), []reqOpt{asBasic("nobody", nodeBPass)}, 401, "401000", ""},
 		{"no_credentials", avviso(intB, d1, w.p1.NumeroAvviso), nil, 401, "401000", ""},
+		{"authorization_given_twice", avviso(intB, d1, w.p1.NumeroAvviso),
+			[]reqOpt{node, alsoHeader("Authorization", basicHeader(nodeB2, nodeB2Pass))}, 401, "401000", ""},
 		{"other_intermediarys_connector", avviso(intB, d1, w.p1.NumeroAvviso), []reqOpt{asBasic(nodeB2, nodeB2Pass)}, 403, "403000", "node connector"},
 		{"other_intermediarys_connector_wrong_password", avviso(intB, d1, w.p1.NumeroAvviso), []reqOpt{asBasic(nodeB2, "wrong-secret")}, 401, "401000", ""},
 		{"registered_application", avviso(intB, d1, w.p1.NumeroAvviso), []reqOpt{as("appA")}, 403, "403000", "node connector"},
