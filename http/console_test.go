@@ -359,3 +359,22 @@ func TestConsoleDisabled(t *testing.T) {
 	cc := h.consoleClient(t)
 	cc.get("/console/login").expect(t, 200)
 }
+
+// TestConsoleStaticFolderIsNotListed: the console's static files are
+// served, but their folder is no page: it answers as any unknown console
+// path does (404), not with a listing of the files.
+func TestConsoleStaticFolderIsNotListed(t *testing.T) {
+	t.Parallel()
+	cc := newHarness(t).consoleClient(t)
+	unknown := cc.get("/console/nessuna-pagina")
+	unknown.expect(t, http.StatusNotFound)
+	for _, path := range []string{"/console/static/", "/console/static"} {
+		p := cc.get(path)
+		p.expect(t, http.StatusNotFound)
+		if p.Body != unknown.Body {
+			t.Fatalf("%s: %q, want what an unknown path answers, %q", path, p.Body, unknown.Body)
+		}
+	}
+	cc.get("/console/static/console.css").expect(t, http.StatusOK, "payauthz console")
+	cc.get("/console/static/console.js").expect(t, http.StatusOK, "Optional enhancement")
+}

@@ -160,7 +160,9 @@ func (c *Console) parseTemplates() error {
 func (c *Console) routes() {
 	m := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
-	m.Handle("GET /console/static/", http.StripPrefix("/console/static/", http.FileServerFS(static)))
+	// One file a path, never the folder: a subtree pattern would have the
+	// file server list the folder's files.
+	m.Handle("GET /console/static/{file}", http.StripPrefix("/console/static/", http.FileServerFS(static)))
 	m.HandleFunc("GET /console/login", c.loginPage)
 	m.HandleFunc("POST /console/login", c.loginPassword)
 	m.HandleFunc("POST /console/login/certificato", c.loginCertificate)
