@@ -31,8 +31,11 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 
 // checkListFilters validates the idDominio and stato filters of lists.
 func checkListFilters(dominio, stato string) error {
-	if dominio != "" && !commands.ValidDominio(dominio) {
-		return syntaxError("bad idDominio filter")
+	if dominio != "" {
+		// The console's lists check their filter so too, and answer alike.
+		if err := commands.CheckDominio("idDominio", dominio); err != nil {
+			return err
+		}
 	}
 	if _, err := domain.ParsePendenzaStato(stato); stato != "" && err != nil {
 		return syntaxError("stato must be ESEGUITA, NON_ESEGUITA or ANNULLATA")

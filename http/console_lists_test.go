@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"html"
 	"strings"
 	"testing"
 )
@@ -33,6 +34,27 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 		for _, p := range []string{"/console/pagamenti", "/console/pagamenti/" + payD1, "/console/riconciliazioni",
 			"/console/rendicontazioni", "/console/riscossioni", "/console/eventi"} {
 			cc.get(p).expect(t, 403, "403000")
+		}
+	})
+	// A malformed idDominio filter is the API's error on the console too:
+	// the API's list answers 400 after its gate (403 without the
+	// service), and the console's page the same status, codice and
+	// dettaglio, not an empty table.
+	t.Run("bad_entity_filter_as_the_api", func(t *testing.T) {
+		lists := map[string]string{"/console/riconciliazioni": bo + "/riconciliazioni", "/console/rendicontazioni": bo + "/flussiRendicontazione",
+			"/console/riscossioni": bo + "/riscossioni", "/console/pendenze": bo + "/pendenze"}
+		for _, op := range []string{"opD1", "opPendenze"} {
+			cc := w.consoleClient(t)
+			cc.login(op, pw)
+			for page, api := range lists {
+				const filter = "?idDominio=abc"
+				res := w.do(t, "GET", api+filter, nil, as(op))
+				if res.Status != 400 && res.Status != 403 {
+					t.Fatalf("GET %s as %s: %d %s", api+filter, op, res.Status, res.Body)
+				}
+				fb := res.fault(t)
+				cc.get(page+filter).expect(t, res.Status, "<code>"+fb.Codice+"</code>", html.EscapeString(fb.Dettaglio))
+			}
 		}
 	})
 	t.Run("event_log_scoped_and_redacted", func(t *testing.T) {

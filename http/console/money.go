@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
@@ -83,13 +84,19 @@ func pageOf[T any](rq *request, t *table, rows []T, row func(T) []cell) {
 }
 
 // rendicontazioni opens one of the Rendicontazioni e Incassi lists: the
-// API's gate and scope for the idDominio filter, and the entity picker
-// (the entities the unfiltered scope reaches, whole or in some units).
+// API's gate, its check of the idDominio filter and its scope for it, and
+// the entity picker (the entities the unfiltered scope reaches, whole or
+// in some units).
 func (c *Console) rendicontazioni(rq *request, t *table) (operations.EntityScope, error) {
 	t.Dominio = rq.r.URL.Query().Get("idDominio")
 	all, err := c.money().Rendicontazioni(rq.p, "")
 	if err != nil {
 		return all, err
+	}
+	if t.Dominio != "" { // as the API's idDominio filter
+		if err := commands.CheckDominio("idDominio", t.Dominio); err != nil {
+			return all, err
+		}
 	}
 	t.Entities = c.entityOptions([]option{{"", "Tutti i domini del tuo ambito"}}, all.Reaches)
 	return c.money().Rendicontazioni(rq.p, t.Dominio)
