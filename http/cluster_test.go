@@ -72,10 +72,12 @@ func eventually(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// expectOnB asserts B's answer twice: with A's token (decided after B
-// applied it), then without a token once B has applied it.
+// expectOnB asserts the answer of A, the writer, at once and with no
+// token, then B's answer twice: with A's token (decided after B applied
+// it), then without a token once B has applied it.
 func (p *clusterPair) expectOnB(t *testing.T, write *response, status int, codice, method, path string, opts ...reqOpt) {
 	t.Helper()
+	p.a.do(t, method, path, nil, opts...).expect(t, status, codice)
 	withTok := append(append([]reqOpt(nil), opts...), withToken(write.Header.Get(ConsistencyHeader)))
 	p.b.do(t, method, path, nil, withTok...).expect(t, status, codice)
 	waitApplied(t, p.b, positionOf(t, write))
@@ -114,6 +116,39 @@ func TestCluster_writes_on_a_are_enforced_on_b(t *testing.T) {
 		w := app(true, "new-password-456", pendenze)
 		p.expectOnB(t, w, 401, "401000", "GET", pe+"/pendenze", as("appX"))
 		p.expectOnB(t, w, 200, "", "GET", pe+"/pendenze", asBasic("appX", "new-password-456"))
+	})
+	t.Run("api_key_change_on_a_drops_verified_key_on_b", func(t *testing.T) {
+		const pek = "/pendenze/rs/apikey/v2"
+		key := func(k string) *response {
+			return a.must(t, "PUT", bo+"/applicazioni/appX", map[string]any{"principal": "appX", "apiKey": k, "abilitato": true,
+				"ruoli": []string{}, "autorizzazioniApi": []map[string]any{pendenze}})
+		}
+		p.expectOnB(t, key("app-x-key-0123456789"), 200, "", "GET", pek+"/pendenze", asAPIKey("appX", "app-x-key-0123456789"))
+		w := key("app-x-key-9876543210")
+		p.expectOnB(t, w, 401, "401000", "GET", pek+"/pendenze", asAPIKey("appX", "app-x-key-0123456789"))
+		p.expectOnB(t, w, 200, "", "GET", pek+"/pendenze", asAPIKey("appX", "app-x-key-9876543210"))
+	})
+	t.Run("role_redefined_on_a_reaches_its_holder_on_b", func(t *testing.T) {
+		role := func(entries acl) *response {
+			return a.must(t, "PUT", bo+"/ruoli/rX", map[string]any{"acl": entries, "domini": []string{"*"}, "tipiPendenza": []string{"*"}})
+		}
+		role(acl{aclOf("Pendenze", "R")})
+		a.putOperator(t, "opX", pw, true, "rX")
+		p.expectOnB(t, role(acl{aclOf("Pendenze", "R")}), 200, "", "GET", bo+"/pendenze", as("opX"))
+		p.expectOnB(t, role(acl{aclOf("Anagrafica Creditore", "R")}), 403, "403000", "GET", bo+"/pendenze", as("opX"))
+	})
+	t.Run("connector_password_change_on_a_drops_verified_credential_on_b", func(t *testing.T) {
+		connector := func(password string) *response {
+			return a.must(t, "PUT", bo+"/intermediari/INTX", map[string]any{"denominazione": "X", "abilitato": true,
+				"connettoreNodo": map[string]any{"principal": "node-x", "password": password}})
+		}
+		connector("node-x-secret-1")
+		a.must(t, "PUT", bo+"/domini/"+d1, map[string]any{"ragioneSociale": "Ente " + d1, "abilitato": true, "idIntermediario": "INTX"})
+		notice := nd + "/intermediari/INTX/avvisi/" + d1 + "/000000000000000001"
+		p.expectOnB(t, connector("node-x-secret-1"), 404, "404000", "GET", notice, asBasic("node-x", "node-x-secret-1"))
+		w := connector("node-x-secret-2")
+		p.expectOnB(t, w, 401, "401000", "GET", notice, asBasic("node-x", "node-x-secret-1"))
+		p.expectOnB(t, w, 404, "404000", "GET", notice, asBasic("node-x", "node-x-secret-2"))
 	})
 	t.Run("protection_change_on_a_enforced_on_b", func(t *testing.T) {
 		v := pendenzaView{}
