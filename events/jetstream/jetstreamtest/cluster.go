@@ -17,8 +17,9 @@ import (
 // Cluster is a NATS JetStream cluster of in-process servers on loopback
 // ports, each with its own server name and file store under a test temp
 // dir. Nodes can be stopped and started again on the same ports and
-// store, which is how fault tests kill and revive them. It is safe for
-// concurrent use.
+// store, which is how fault tests kill and revive them. A cluster of one
+// node is a single server, not clustered: service replicas that share
+// one NATS server. It is safe for concurrent use.
 type Cluster struct {
 	tb      testing.TB
 	name    string
@@ -48,10 +49,12 @@ func NewCluster(tb testing.TB, n int) *Cluster {
 			NoSigs:     true,
 			NoLog:      true,
 			SyncAlways: true,
+		}
+		if n > 1 {
 			// NoAdvertise: clients know only the URLs they were given, so a
 			// test can isolate a replica by stopping the one node it uses.
-			Cluster: server.ClusterOpts{Name: c.name, Host: "127.0.0.1", Port: routePorts[i], NoAdvertise: true},
-			Routes:  server.RoutesFromStr(strings.Join(routes, ",")),
+			o.Cluster = server.ClusterOpts{Name: c.name, Host: "127.0.0.1", Port: routePorts[i], NoAdvertise: true}
+			o.Routes = server.RoutesFromStr(strings.Join(routes, ","))
 		}
 		c.opts = append(c.opts, o)
 	}
@@ -125,7 +128,8 @@ func (c *Cluster) StartAll() {
 
 // WaitReady waits until the running nodes agree on a JetStream meta
 // leader that sees all of them online (the cluster can then place
-// streams of up to that many replicas).
+// streams of up to that many replicas); a single server, until its
+// JetStream is enabled.
 func (c *Cluster) WaitReady(timeout time.Duration) {
 	c.tb.Helper()
 	if err := c.waitReady(timeout); err != nil {
@@ -144,7 +148,10 @@ func (c *Cluster) waitReady(timeout time.Duration) error {
 			}
 		}
 		c.mu.Unlock()
-		ok := len(running) > 0
+		if len(c.opts) == 1 && len(running) == 1 && running[0].JetStreamEnabled() {
+			return nil
+		}
+		ok := len(running) > 0 && len(c.opts) > 1
 		for _, s := range running {
 			if !s.JetStreamIsClustered() || !s.JetStreamIsCurrent() {
 				ok = false
