@@ -227,17 +227,6 @@ func TestGovPayPayable(t *testing.T) {
 		{"tipi_citizen_unknown_entity", "GET", pgSpid + "/domini/" + dNone + "/tipiPendenza", nil, opts(asSPID(citizen1)), 404, "404000"},
 		{"tipi_anonymous", "GET", pgPublic + "/domini/" + d1 + "/tipiPendenza", nil, nil, 200, ""},
 	})
-	ids := func(path string, opt reqOpt, field string) []string {
-		var page struct {
-			Risultati []map[string]string `json:"risultati"`
-		}
-		w.must(t, "GET", path, nil, opt).decode(t, &page)
-		var out []string
-		for _, r := range page.Risultati {
-			out = append(out, r[field])
-		}
-		return out
-	}
 	for _, c := range []struct {
 		name, path string
 		opt        reqOpt
@@ -250,9 +239,7 @@ func TestGovPayPayable(t *testing.T) {
 		{"citizen_spontaneous_types", pgSpid + "/domini/" + d2 + "/tipiPendenza", asSPID(citizen1), "idTipoPendenza", []string{tSpont}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := ids(c.path, c.opt, c.field)
-			slices.Sort(got)
-			if !slices.Equal(got, c.want) {
+			if got := w.listed(t, c.path, c.field, c.opt); !slices.Equal(got, c.want) {
 				t.Fatalf("%s lists %v, want %v", c.path, got, c.want)
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -585,6 +586,23 @@ func (h *harness) must(t testing.TB, method, path string, body any, opts ...reqO
 		t.Fatalf("%s %s: status %d: %s", method, path, r.Status, r.Body)
 	}
 	return r
+}
+
+// listed GETs a GovPay list (as admin when no opts) and returns, sorted,
+// the given field of each of its risultati: the ids a list shows.
+func (h *harness) listed(t testing.TB, path, field string, opts ...reqOpt) []string {
+	t.Helper()
+	var page struct {
+		Risultati []map[string]any `json:"risultati"`
+	}
+	h.must(t, "GET", path, nil, opts...).decode(t, &page)
+	var ids []string
+	for _, r := range page.Risultati {
+		id, _ := r[field].(string)
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 const bo = "/backoffice/rs/basic/v1"

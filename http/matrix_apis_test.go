@@ -413,12 +413,6 @@ func TestPendenzeCreatorRules(t *testing.T) {
 	w.createPendenza(t, "appB", "b1", d1, t1, citizen1)
 	w.createPendenza(t, "appB", "b2", d2, t1, citizen1)
 
-	listed := func(t *testing.T, user, query string) Page[pendenzaView] {
-		t.Helper()
-		var page Page[pendenzaView]
-		w.must(t, "GET", pe+"/pendenze"+query, nil, as(user)).decode(t, &page)
-		return page
-	}
 	for _, c := range []struct {
 		name, user, query string
 		want              []string
@@ -435,18 +429,14 @@ func TestPendenzeCreatorRules(t *testing.T) {
 		{"by_debtor_and_entity", "appB", "?idDebitore=" + citizen1 + "&idDominio=" + d2, []string{"b2"}},
 	} {
 		t.Run("list_"+c.name, func(t *testing.T) {
-			var got []string
-			for _, p := range listed(t, c.user, c.query).Risultati {
-				got = append(got, p.IDPendenza)
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, c.want) {
+			if got := w.listed(t, pe+"/pendenze"+c.query, "idPendenza", as(c.user)); !slices.Equal(got, c.want) {
 				t.Fatalf("%s lists %v, want %v", c.user, got, c.want)
 			}
 		})
 	}
 	t.Run("list_paginated", func(t *testing.T) {
-		page := listed(t, "appB", "?risultatiPerPagina=1&pagina=2")
+		var page Page[pendenzaView]
+		w.must(t, "GET", pe+"/pendenze?risultatiPerPagina=1&pagina=2", nil, as("appB")).decode(t, &page)
 		if page.NumRisultati != 2 || page.NumPagine != 2 || page.Pagina != 2 || page.RisultatiPerPagina != 1 || len(page.Risultati) != 1 {
 			t.Fatalf("page = %+v", page)
 		}
@@ -498,14 +488,7 @@ func TestPendenzeListsByPayer(t *testing.T) {
 		{"pagamento_citizen_asks_for_another", pgSpid + "/pendenze?idPagatore=" + citizen2, asSPID(citizen1), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var page Page[pendenzaView]
-			w.must(t, "GET", c.path, nil, c.who).decode(t, &page)
-			var got []string
-			for _, p := range page.Risultati {
-				got = append(got, p.IDPendenza)
-			}
-			slices.Sort(got)
-			if !slices.Equal(got, c.want) {
+			if got := w.listed(t, c.path, "idPendenza", c.who); !slices.Equal(got, c.want) {
 				t.Fatalf("GET %s lists %v, want %v", c.path, got, c.want)
 			}
 		})
