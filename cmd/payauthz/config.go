@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/events/kurrentdb"
 	httpapi "github.com/payauthz/payauthz/http"
 	"github.com/payauthz/payauthz/http/console"
@@ -265,9 +266,10 @@ func (c Config) Validate() error {
 	if c.DecisionLog == "" {
 		errs = append(errs, errors.New("--decision-log must be log, off or a file path"))
 	}
-	if c.DecisionLogSubject != "" && (strings.ContainsAny(c.DecisionLogSubject, " \t*>") ||
-		strings.HasPrefix(c.DecisionLogSubject, ".") || strings.HasSuffix(c.DecisionLogSubject, ".")) {
-		errs = append(errs, fmt.Errorf("--decision-log-subject %q: not a NATS subject to publish on", c.DecisionLogSubject))
+	if c.DecisionLogSubject != "" {
+		if err := checkDecisionLogSubject(c.DecisionLogSubject); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.DecisionLogSubject != "" && (c.NATSURL == "" || c.Store != "jetstream") {
 		// The embedded server admits no subscriber of it (its one listener
@@ -275,6 +277,26 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("--decision-log-subject needs --nats-url: collectors subscribe on the NATS server the log lives on"))
 	}
 	return errors.Join(errs...)
+}
+
+// checkDecisionLogSubject is the one check of a --decision-log-subject
+// value: a literal subject (no spaces, wildcards or empty tokens) the NATS
+// server gives no meaning of its own. Under the event log's prefix the
+// stream would capture the decision JSON as a commit and every replica's
+// read models would stop at it; a $-subject is the server's (JetStream API
+// commands such as $JS.API.STREAM.PURGE.<stream>, $SYS, $KV, $O), and
+// _INBOX. holds the replies of requests.
+func checkDecisionLogSubject(subject string) error {
+	switch {
+	case strings.ContainsAny(subject, " \t*>") || strings.HasPrefix(subject, ".") || strings.HasSuffix(subject, "."):
+		return fmt.Errorf("--decision-log-subject %q: not a NATS subject to publish on", subject)
+	case strings.HasPrefix(subject, jetstream.DefaultSubjectPrefix+"."):
+		return fmt.Errorf("--decision-log-subject %q: under the event log's subjects (%s.>): decisions would be appended to the event log",
+			subject, jetstream.DefaultSubjectPrefix)
+	case strings.HasPrefix(subject, "$") || strings.HasPrefix(subject, "_INBOX."):
+		return fmt.Errorf("--decision-log-subject %q: a subject reserved by NATS ($-subjects are the server's and JetStream's API, _INBOX. the replies of requests)", subject)
+	}
+	return nil
 }
 
 // checkStore is the one check of a --store value, serve's and the log

@@ -393,6 +393,55 @@ func TestDecisionLogSubjectNeedsANATSServer(t *testing.T) {
 	}
 }
 
+// TestDecisionLogSubjectRefusesReservedSubjects: the decision log publishes
+// on its subject of the log's NATS server, so a subject the server gives
+// a meaning refuses serve at start (exit 2): one under the event log's
+// prefix would append decision JSON to the log (every replica's read
+// models stop at it), a $-subject is the server's (JetStream API commands
+// such as $JS.API.STREAM.PURGE.PAYAUTHZ, $SYS, $KV, $O), and _INBOX.
+// holds the replies of requests.
+func TestDecisionLogSubjectRefusesReservedSubjects(t *testing.T) {
+	for _, c := range []struct {
+		subject, why string // why: in the error, "" when accepted
+	}{
+		{"payauthz.decisions", ""},
+		{"audit.payauthz.ev.x", ""},
+		{"payauthz.evidence", ""},
+		{"payauthz.ev.cGVuZGVuemE", "event log"},
+		{"payauthz.ev.decisions", "event log"},
+		{"$JS.API.STREAM.PURGE.PAYAUTHZ", "reserved"},
+		{"$JS.API.STREAM.DELETE.PAYAUTHZ", "reserved"},
+		{"$SYS.REQ.SERVER.PING", "reserved"},
+		{"$KV.snapshots.x", "reserved"},
+		{"$O.objects.x", "reserved"},
+		{"_INBOX.abc", "reserved"},
+		{"payauthz decisions", "not a NATS subject"},
+		{"payauthz.*", "not a NATS subject"},
+		{".payauthz", "not a NATS subject"},
+	} {
+		t.Run(c.subject, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.DecisionLogSubject, cfg.NATSURL = c.subject, "nats://127.0.0.1:4222"
+			err := cfg.Validate()
+			if c.why == "" {
+				if err != nil {
+					t.Fatalf("Validate: %v, want accepted", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "--decision-log-subject") || !strings.Contains(err.Error(), c.why) {
+				t.Fatalf("Validate: %v, want a --decision-log-subject error saying %q", err, c.why)
+			}
+		})
+	}
+	dir := filepath.Join(t.TempDir(), "data")
+	_, _, err := run(t, "serve", "--data-dir", dir, "--http-addr", "127.0.0.1:0", "--nats-url", "nats://127.0.0.1:1",
+		"--decision-log-subject", "$JS.API.STREAM.PURGE.PAYAUTHZ")
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "--decision-log-subject") {
+		t.Fatalf("serve --decision-log-subject $JS.API.STREAM.PURGE.PAYAUTHZ: exit %d (%v), want %d", exitCode(err), err, exitUsage)
+	}
+}
+
 // TestStreamReplicasNeedANATSCluster: --stream-replicas 3 is a stream on an
 // external cluster; the embedded server is one node and refuses such a
 // stream only once its files are written, so serve refuses the flag first

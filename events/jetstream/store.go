@@ -19,6 +19,12 @@ import (
 	"github.com/payauthz/payauthz/events"
 )
 
+// DefaultSubjectPrefix is the prefix of the log's subjects when Config
+// names none (the service's): the stream captures every subject under it
+// (DefaultSubjectPrefix + ".>"), so anything published there is appended
+// to the log.
+const DefaultSubjectPrefix = "payauthz.ev"
+
 // Config configures the store. The zero value (plus DataDir) runs an
 // embedded server.
 type Config struct {
@@ -26,7 +32,7 @@ type Config struct {
 	URLs          []string // external servers; empty runs the embedded server
 	Replicas      int      // stream replicas on an external cluster (default 1)
 	StreamName    string   // default "PAYAUTHZ"
-	SubjectPrefix string   // default "payauthz.ev"
+	SubjectPrefix string   // default DefaultSubjectPrefix
 	events.StoreOptions
 	// ReadOnly opens an existing log for reading: the stream is bound, not
 	// created or updated (a missing one is an error), and Append always
@@ -76,7 +82,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		cfg.StreamName = "PAYAUTHZ"
 	}
 	if cfg.SubjectPrefix == "" {
-		cfg.SubjectPrefix = "payauthz.ev"
+		cfg.SubjectPrefix = DefaultSubjectPrefix
 	}
 	if cfg.Replicas <= 0 {
 		cfg.Replicas = 1
