@@ -203,7 +203,7 @@ func checkApplicationFields(f *events.ApplicationFields) error {
 		if ca.CodificaIuv != "" && !reCodificaIUV.MatchString(ca.CodificaIuv) {
 			return invalid("codificaAvvisi.codificaIuv", "must be one to three digits")
 		}
-		if len(ca.RegExpIuv) > MaxNameLength {
+		if longerThan(ca.RegExpIuv, MaxNameLength) {
 			return invalid("codificaAvvisi.regExpIuv", "at most %d characters", MaxNameLength)
 		}
 	}

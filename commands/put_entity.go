@@ -134,7 +134,7 @@ func checkContacts(c events.Contacts) error {
 	for _, f := range []struct{ name, v string }{{"indirizzo", c.Indirizzo}, {"civico", c.Civico}, {"cap", c.CAP},
 		{"localita", c.Localita}, {"provincia", c.Provincia}, {"nazione", c.Nazione}, {"email", c.Email}, {"pec", c.PEC},
 		{"tel", c.Tel}, {"fax", c.Fax}, {"web", c.Web}, {"area", c.Area}} {
-		if len(f.v) > MaxNameLength {
+		if longerThan(f.v, MaxNameLength) {
 			return invalid(f.name, "at most %d characters", MaxNameLength)
 		}
 	}
@@ -147,7 +147,7 @@ func checkEntityFields(f *events.EntityFields) error {
 	if err := checkContacts(f.Contacts); err != nil {
 		return err
 	}
-	if len(f.AutStampaPosteItaliane) > MaxNameLength {
+	if longerThan(f.AutStampaPosteItaliane, MaxNameLength) {
 		return invalid("autStampaPosteItaliane", "at most %d characters", MaxNameLength)
 	}
 	for _, c := range []struct {

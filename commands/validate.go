@@ -68,7 +68,10 @@ func checkID(field, s string) error {
 // event is written.
 const (
 	// MaxNameLength bounds descriptive names (ragioneSociale, descrizione,
-	// denominazione), in bytes.
+	// denominazione) and the registry's other free texts (an entity's
+	// address and contacts, autStampaPosteItaliane, regExpIuv), in
+	// characters (longerThan), as GovPay counts its limits (its schemas'
+	// maxLength, its database's VARCHAR columns).
 	MaxNameLength = 255
 	// MaxPrincipalLength bounds a principal (an application's, an
 	// operator's or a node connector's), in bytes.
@@ -108,9 +111,9 @@ func checkPassword(field string, p *string) error {
 func longerThan(s string, max int) bool { return len(s) > max && utf8.RuneCountInString(s) > max }
 
 // checkName validates a required descriptive name: 1 to MaxNameLength
-// bytes.
+// characters.
 func checkName(field, s string) error {
-	if s == "" || len(s) > MaxNameLength {
+	if s == "" || longerThan(s, MaxNameLength) {
 		return invalid(field, "is required (at most %d characters)", MaxNameLength)
 	}
 	return nil

@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v5"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations/whatcan"
 )
@@ -92,6 +94,64 @@ func TestGovPayDominioBody(t *testing.T) {
 			h.do(t, "PUT", bo+"/domini/12345678902", govpay(c.change), asAdmin()).expect(t, c.status, codiceOf(c.status))
 			h.do(t, "GET", bo+"/domini/12345678902", nil, asAdmin()).expect(t, http.StatusNotFound, codiceOf(http.StatusNotFound))
 		})
+	}
+}
+
+// TestRegistryNamesCountCharacters: the registry's names (an entity's or
+// unit's ragioneSociale, an intermediary's denominazione, a type's
+// descrizione, an operator's ragioneSociale) and the other texts bounded
+// by commands.MaxNameLength (an entity's address and contacts,
+// autStampaPosteItaliane, an application's regExpIuv) are at most 255
+// characters, GovPay's limits counting characters (its schemas' maxLength,
+// its database's VARCHAR columns): 255 accented letters (510 bytes) are
+// written, 256 are a 400 that writes nothing. Before, the limit counted bytes and refused
+// the 255 letters while its message said characters.
+func TestRegistryNamesCountCharacters(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	letters := func(n int) string { return strings.Repeat("è", n) }
+	const n = commands.MaxNameLength
+	entity := func(k string, n int) map[string]any {
+		b := map[string]any{"ragioneSociale": "Ente", "abilitato": true}
+		b[k] = letters(n)
+		return b
+	}
+	unit := map[string]any{"abilitato": true}
+	intermediary := func(n int) map[string]any {
+		return map[string]any{"denominazione": letters(n), "abilitato": true,
+			"connettoreNodo": map[string]any{"principal": "nodo-" + strconv.Itoa(n), "password": pw}}
+	}
+	application := func(n int) map[string]any {
+		return map[string]any{"principal": "gestionale-" + strconv.Itoa(n), "password": pw, "abilitato": true, "ruoli": []string{},
+			"codificaAvvisi": map[string]any{"regExpIuv": letters(n)}}
+	}
+	admin := opts(asAdmin())
+	rows := []row{
+		{"entity_of_255_letters", "PUT", bo + "/domini/12345678901", entity("ragioneSociale", n), admin, 201, ""},
+		{"entity_of_256_letters", "PUT", bo + "/domini/12345678902", entity("ragioneSociale", n+1), admin, 400, "SINTASSI"},
+		{"unit_of_255_letters", "PUT", bo + "/domini/" + d1 + "/unitaOperative/U1", withField(unit, "ragioneSociale", letters(n)), admin, 201, ""},
+		{"unit_of_256_letters", "PUT", bo + "/domini/" + d1 + "/unitaOperative/U2", withField(unit, "ragioneSociale", letters(n+1)), admin, 400, "SINTASSI"},
+		{"intermediary_of_255_letters", "PUT", bo + "/intermediari/I1", intermediary(n), admin, 201, ""},
+		{"intermediary_of_256_letters", "PUT", bo + "/intermediari/I2", intermediary(n + 1), admin, 400, "SINTASSI"},
+		{"type_of_255_letters", "PUT", bo + "/tipiPendenza/T1", map[string]any{"descrizione": letters(n), "abilitato": true}, admin, 201, ""},
+		{"type_of_256_letters", "PUT", bo + "/tipiPendenza/T2", map[string]any{"descrizione": letters(n + 1), "abilitato": true}, admin, 400, "SINTASSI"},
+		{"operator_of_255_letters", "PUT", bo + "/operatori/op1", map[string]any{"ragioneSociale": letters(n), "abilitato": true, "ruoli": []string{}}, admin, 201, ""},
+		{"operator_of_256_letters", "PUT", bo + "/operatori/op2", map[string]any{"ragioneSociale": letters(n + 1), "abilitato": true, "ruoli": []string{}}, admin, 400, "SINTASSI"},
+		{"address_of_255_letters", "PUT", bo + "/domini/12345678903", entity("indirizzo", n), admin, 201, ""},
+		{"address_of_256_letters", "PUT", bo + "/domini/12345678904", entity("indirizzo", n+1), admin, 400, "SINTASSI"},
+		{"aut_stampa_of_255_letters", "PUT", bo + "/domini/12345678905", entity("autStampaPosteItaliane", n), admin, 201, ""},
+		{"aut_stampa_of_256_letters", "PUT", bo + "/domini/12345678906", entity("autStampaPosteItaliane", n+1), admin, 400, "SINTASSI"},
+		{"reg_exp_iuv_of_255_letters", "PUT", bo + "/applicazioni/A1", application(n), admin, 201, ""},
+		{"reg_exp_iuv_of_256_letters", "PUT", bo + "/applicazioni/A2", application(n + 1), admin, 400, "SINTASSI"},
+	}
+	runRows(t, w.harness, rows)
+	for _, r := range rows {
+		if r.status == 400 {
+			w.do(t, "GET", r.path, nil, asAdmin()).expect(t, 404, "404000")
+		}
+	}
+	if got := string(w.must(t, "GET", bo+"/domini/12345678901", nil, asAdmin()).Body); !strings.Contains(got, `"ragioneSociale":"`+letters(n)+`"`) {
+		t.Fatalf("the ragioneSociale of 255 letters reads %s", got)
 	}
 }
 
