@@ -49,10 +49,12 @@ func ParseToken(backend, token string) (events.Position, error) {
 // one not reached in time. A caller whose credentials fail is answered
 // 401, or 503 when its token was not reached: the credentials it presents
 // may be the very write it waits for (a new password), so this replica
-// cannot tell them wrong; that answer needs no store call either. So is a
-// caller refused (403) before its token was answered for, as the node
-// API's admission refuses: the intermediary, its connector or its
-// enabling may be that write.
+// cannot tell them wrong; that answer needs no store call either, and
+// the failure still counts as a failed login (throttles, log, metric):
+// else a token that never arrives would let anyone guess passwords
+// unthrottled. So is a caller refused (403) before its token was
+// answered for, as the node API's admission refuses: the intermediary,
+// its connector or its enabling may be that write.
 func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		tok := c.Request().Header.Get(ConsistencyHeader)
