@@ -340,3 +340,41 @@ func (w *world) capability(t *testing.T, name, api, op string) whatcan.Capabilit
 	t.Fatalf("%s: no %s %s in %+v", name, api, op, res.Capabilities)
 	return whatcan.Capability{}
 }
+
+// TestWhatCanDenialNamesWhatStandsInTheWay: an operation denied over the
+// whole scope and on every pair is reported with the rule of the pairs
+// that came closest (passed the most checks), as explain answers on one
+// of them and the service denies it: an application granted PAGAMENTO on
+// an entity × a type that is not spontaneous may not create a pendenza
+// there (spontaneous-type), even when most pairs probed (its PENDENZE
+// grant's entity, the spontaneous type) lie outside its PAGAMENTO grant;
+// one whose PAGAMENTO grant names no type is outside it everywhere
+// (api-scope), one without the grant may not enter (api-entry).
+func TestWhatCanDenialNamesWhatStandsInTheWay(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putApp(t, "appT1", "appT1", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{t1}), apiGrant("PENDENZE", []string{d2}, []string{"*"}))
+	w.putApp(t, "appNoType", "appNoType", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{}), apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	body := map[string]any{"causale": "Dono", "importo": 5, "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "M R"}}
+	// detail: what-can's detail is explain's on d1 × t1, the one pair in
+	// the grant (appNoType's names the first pair probed, as far).
+	for _, tc := range []struct {
+		app, rule string
+		detail    bool
+	}{
+		{"appT1", domain.RuleSpontaneous, true},
+		{"appNoType", domain.RuleAPIScope, false},
+		{"appC", domain.RuleAPIEntry, true},
+	} {
+		c := w.capability(t, tc.app, "PAGAMENTO", "create-pendenza")
+		x, err := audit.Explain(w.model, audit.Query{Principal: tc.app, API: domain.APIPagamento, Operation: "create-pendenza",
+			Resource: audit.Resource{IDDominio: d1, IDTipoPendenza: t1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Allowed || c.Rule != tc.rule || x.Rule != tc.rule || tc.detail && c.Detail != x.Detail {
+			t.Fatalf("%s PAGAMENTO create-pendenza: what-can %+v, explain on %s × %s %s (%s), want %s", tc.app, c, d1, t1, x.Rule, x.Detail, tc.rule)
+		}
+		w.do(t, "POST", "/pagamento/rs/basic/v2/pendenze/"+d1+"/"+t1, body, as(tc.app)).expect(t, http.StatusForbidden, "403000")
+	}
+}

@@ -240,7 +240,12 @@ const probeNotice = "000000000000000000"
 
 // probe fills c: the whole scope first, else each entity alone (what an
 // operation on the entity itself decides on, whatever its roles' types)
-// and each entity × type pair.
+// and each entity × type pair. Denied everywhere, its rule is that of the
+// pair that came closest to being allowed (closer): what stands in the
+// way once the principal's scope lets it ask, as explain answers on that
+// pair (a grant of an entity × a type that is not spontaneous denies
+// creating a pendenza there for the type, not for the scope "*" is
+// outside of); the whole scope's only when no pair was decided.
 func probe(m *projections.ReadModel, who caller, op *audit.Operation, c *Capability, base audit.Resource, domini []string, units []domain.Place, tipi []string) {
 	c.Scope = []Scope{}
 	r := base
@@ -263,6 +268,7 @@ func probe(m *projections.ReadModel, who caller, op *audit.Operation, c *Capabil
 	} else {
 		c.Rule, c.Detail = x.Rule, x.Detail
 	}
+	var closest *audit.Explanation   // the denied pair that came closest
 	allowed := map[string][]string{} // via → "dominio\x00tipo" pairs
 	scopes := map[string]Scope{}     // via → the role's or grant's own scope
 	// places are the entities named whole, then the units of entities
@@ -286,7 +292,13 @@ func probe(m *projections.ReadModel, who caller, op *audit.Operation, c *Capabil
 			r := base
 			r.IDDominio, r.IDUnitaOperativa, r.IDTipoPendenza = pl.IDDominio, pl.IDUnita, t
 			x, s, err := ask(m, who, op, r)
-			if err != nil || !granted(x) {
+			if err != nil {
+				continue
+			}
+			if !granted(x) {
+				if closest == nil || closer(x, closest) {
+					closest = x
+				}
 				continue
 			}
 			c.Allowed, c.PerResource = true, c.PerResource || s
@@ -303,6 +315,9 @@ func probe(m *projections.ReadModel, who caller, op *audit.Operation, c *Capabil
 			}
 		}
 	}
+	if !c.Allowed && closest != nil {
+		c.Rule, c.Detail = closest.Rule, closest.Detail
+	}
 	if c.Allowed {
 		c.Rule, c.Detail = "", ""
 		for _, v := range sortedKeys(toSet(allowed)) {
@@ -316,6 +331,28 @@ func probe(m *projections.ReadModel, who caller, op *audit.Operation, c *Capabil
 	if len(c.Scope) == 0 && c.Allowed {
 		c.Scope = []Scope{{Via: ViaResource, Domini: []string{domain.Wildcard}, Tipi: []string{domain.Wildcard}}}
 	}
+}
+
+// closer: denial x passed more checks than y (the steps before the
+// operation, then the operation's own checks), so it names what is left
+// in the way of a request that got further; on a tie, y (the one asked
+// first) stays.
+func closer(x, y *audit.Explanation) bool { return passed(x) > passed(y) }
+
+func passed(x *audit.Explanation) int {
+	n := 0
+	for _, st := range x.Trail {
+		steps := st.Checks
+		if len(steps) == 0 {
+			steps = []audit.Step{st}
+		}
+		for _, c := range steps {
+			if c.Passed {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // ViaResource is the Via of an operation no role or grant scopes: each
