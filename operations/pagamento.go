@@ -183,11 +183,16 @@ func AskCreatePendenzaPagamento(p domain.Principal, idDominio string, rec Record
 }
 
 // CreatePendenzaPagamento is POST /pendenze/{idDominio}/{idTipoPendenza}
-// on the Pagamento API at the place at with payer payerID: the caller's
-// rule on the whole place, entity × type (and unit), before the lookups
-// (403 before 422, as PaySpontaneous), an unknown or disabled entity, type
-// or unit 422, then the type's rule (domain.CanCreatePendenzaPagamento).
+// on the Pagamento API at the place at with payer payerID: its gate
+// (AskCreatePendenzaPagamento, which the route also runs before the body
+// is read), the caller's rule on the whole place, entity × type (and
+// unit), before the lookups (403 before 422, as PaySpontaneous), an
+// unknown or disabled entity, type or unit 422, then the type's rule
+// (domain.CanCreatePendenzaPagamento).
 func CreatePendenzaPagamento(m Registry, p domain.Principal, at domain.Place, payerID string, rec Recorder) error {
+	if err := AskCreatePendenzaPagamento(p, at.IDDominio, rec); err != nil {
+		return err
+	}
 	if err := check(rec, "CanAskCreatePendenzaPagamento", domain.CanAskCreatePendenzaPagamento(p, at, payerID)); err != nil {
 		return err
 	}
