@@ -18,8 +18,8 @@ type PendenzaView struct {
 	PayerID        string // soggettoPagatore.identificativo, upper-cased
 	NumeroAvviso   string
 	UUID           string
-	SessionHash    string // the anonymous session that created it (Pagamento API), "" for none
-	Paid           bool   // a receipt paid it (Stato ESEGUITA)
+	SessionHash    string        // the anonymous session that created it (Pagamento API), "" for none
+	Stato          PendenzaStato // StatoEseguita once a receipt paid it
 }
 
 // PaymentItemView is one pendenza a payment covers.

@@ -177,6 +177,13 @@ func TestGovPayPatchPendenza(t *testing.T) {
 		{"admin_cannot_cancel_paid", "PATCH", pp(bo, "appA", "pt3"), patchStato("ANNULLATA"), opts(asAdmin()), 422, "422000"},
 	})
 
+	// One rule refuses a paid pendenza whatever asks to change it
+	// (domain.StatoChangeable): PUT and PATCH answer the same 422.
+	put := w.do(t, "PUT", pp(pe, "appA", "pt3"), pendenzaBodyFor(d1, t1, citizen1), as("appA"))
+	patch := w.do(t, "PATCH", pp(pe, "appA", "pt3"), patchStato("ANNULLATA"), as("appA"))
+	if put.Status != 422 || patch.Status != 422 || string(put.Body) != string(patch.Body) {
+		t.Fatalf("a paid pendenza: PUT %d %s, PATCH %d %s", put.Status, put.Body, patch.Status, patch.Body)
+	}
 	if got := string(w.must(t, "GET", pp(pe, "appA", "pt3"), nil, as("appA")).Body); !strings.Contains(got, `"importo":123.45`) ||
 		!strings.Contains(got, `"stato":"ESEGUITA"`) {
 		t.Fatalf("the paid pendenza after a refused rewrite reads %s", got)

@@ -112,7 +112,7 @@ func payable(m Registry, rec Recorder, pd projections.Pendenza, err error) (proj
 	if err != nil {
 		return pd, err
 	}
-	if err := inState(rec, "PayableStato", domain.PayableStato, pd, "be paid"); err != nil {
+	if err := inState(rec, "PayableStato", domain.PayableStato, pd.View(), "be paid"); err != nil {
 		return pd, err
 	}
 	if _, err := CheckEntityAndType(m, pd.IDDominio, pd.IDTipoPendenza, rec); err != nil {

@@ -49,7 +49,7 @@ func PatchOwnPendenza(m Pendenze, p domain.Principal, idA2A, idPendenza string, 
 	if err := check(rec, "CanUpdatePendenza", domain.CanUpdatePendenza(p, v, idA2A, v.Place())); err != nil {
 		return v, err
 	}
-	return v, changeable(pd, rec)
+	return v, changeable(v, rec)
 }
 
 // The Backoffice patch needs Pendenze W, stated once for its gate and
@@ -68,27 +68,25 @@ func PatchPendenzaBackofficeGate(p domain.Principal, _ string, rec Recorder) err
 // pendenza's entity × type, from one role (OnPendenza).
 func PatchPendenzaBackoffice(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (domain.PendenzaView, error) {
 	pd, err := OnPendenza(m, p, patchBackofficeService, patchBackofficeRight, idA2A, idPendenza, rec)
+	v := pd.View()
 	if err != nil {
-		return pd.View(), err
+		return v, err
 	}
-	return pd.View(), changeable(pd, rec)
+	return v, changeable(v, rec)
 }
 
 // changeable passes a pendenza whose state a caller may change
-// (domain.StatoChangeable): a paid one is 422.
-func changeable(pd projections.Pendenza, rec Recorder) error {
-	return inState(rec, "StatoChangeable", domain.StatoChangeable, pd, "change state")
+// (domain.StatoChangeable), by PATCH or by PUT: a paid one is 422.
+func changeable(v domain.PendenzaView, rec Recorder) error {
+	return inState(rec, "StatoChangeable", domain.StatoChangeable, v, "change state")
 }
 
 // inState passes a pendenza whose state the rule allows what is asked of
 // it (doing): otherwise the request is 422, recorded under the rule's name.
-func inState(rec Recorder, name string, rule func(domain.PendenzaStato) error, pd projections.Pendenza, doing string) error {
-	st, err := domain.ParsePendenzaStato(pd.Stato)
-	if err == nil {
-		err = rule(st)
-	}
+func inState(rec Recorder, name string, rule func(domain.PendenzaStato) error, v domain.PendenzaView, doing string) error {
+	err := rule(v.Stato)
 	if err != nil {
-		err = Unprocessable("pendenza %s/%s cannot %s: %v", pd.IDA2A, pd.IDPendenza, doing, err)
+		err = Unprocessable("pendenza %s/%s cannot %s: %v", v.IDA2A, v.IDPendenza, doing, err)
 	}
 	return check(rec, name, err)
 }

@@ -68,8 +68,8 @@ func WritePendenzaUnder(p domain.Principal, idA2A string, rec Recorder) error {
 // PutPendenza decides PUT /pendenze/{idA2A}/{idPendenza} moving (or
 // creating) the pendenza to the place at (entity, unit, type): the gate,
 // then creation (existing nil) or update of existing, then a paid one is
-// 422 (as its PATCH), then an unknown or disabled entity, type or unit is
-// 422. The command decides with the stream it loaded; Explain with the
+// 422 (changeable, as its PATCH), then an unknown or disabled entity, type
+// or unit is 422. The command decides with the stream it loaded; Explain with the
 // read model.
 func PutPendenza(m Registry, p domain.Principal, existing *domain.PendenzaView, idA2A string, at domain.Place, rec Recorder) error {
 	if err := WritePendenzaUnder(p, idA2A, rec); err != nil {
@@ -84,8 +84,10 @@ func PutPendenza(m Registry, p domain.Principal, existing *domain.PendenzaView, 
 	if err != nil {
 		return err
 	}
-	if existing != nil && existing.Paid {
-		return check(rec, "StatoChangeable", Unprocessable("%v", domain.ErrPendenzaPaid))
+	if existing != nil {
+		if err := changeable(*existing, rec); err != nil {
+			return err
+		}
 	}
 	if _, err = CheckEntityAndType(m, at.IDDominio, at.IDTipoPendenza, rec); err != nil {
 		return err

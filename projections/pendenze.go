@@ -30,14 +30,17 @@ const (
 	statoCount
 )
 
-func (s stato) String() string {
+func (s stato) String() string { return s.pendenzaStato().String() }
+
+// pendenzaStato is s as decisions name it.
+func (s stato) pendenzaStato() domain.PendenzaStato {
 	switch s {
 	case statoPaid:
-		return StatoEseguita
+		return domain.StatoEseguita
 	case statoCancelled:
-		return StatoAnnullata
+		return domain.StatoAnnullata
 	}
-	return StatoNonEseguita
+	return domain.StatoNonEseguita
 }
 
 // ownership is the compact ownership record of one pendenza: what every
@@ -131,11 +134,13 @@ type Pendenza struct {
 	Position         events.Position
 }
 
-// View returns the facts decisions need.
+// View returns the facts decisions need (a state ParsePendenzaStato does
+// not read is the zero state).
 func (p Pendenza) View() domain.PendenzaView {
+	st, _ := domain.ParsePendenzaStato(p.Stato)
 	return domain.PendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDDominio: p.IDDominio, IDUnita: p.IDUnitaOperativa,
 		IDTipoPendenza: p.IDTipoPendenza, PayerID: strings.ToUpper(p.Payer.Identificativo),
-		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID, SessionHash: p.SessionHash, Paid: p.Stato == StatoEseguita}
+		NumeroAvviso: p.NumeroAvviso, UUID: p.UUID, SessionHash: p.SessionHash, Stato: st}
 }
 
 // noticeKey indexes a notice: the (interned) entity and the 18-digit
@@ -411,7 +416,7 @@ func (p *pendenze) setDescr(key, descr string) {
 func (p *pendenze) view(o *ownership, idA2A, idPendenza, session string) domain.PendenzaView {
 	return domain.PendenzaView{IDA2A: idA2A, IDPendenza: idPendenza, IDDominio: p.names.name(o.dominio),
 		IDUnita: p.unita(o), IDTipoPendenza: p.names.name(o.tipo), PayerID: o.payer(), NumeroAvviso: o.avviso(), UUID: o.uuid(),
-		SessionHash: session, Paid: o.stato == statoPaid}
+		SessionHash: session, Stato: o.stato.pendenzaStato()}
 }
 
 // session is the hash of the anonymous session that created the pendenza
