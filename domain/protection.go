@@ -46,6 +46,27 @@ var (
 	ProtectedNotice = ProtectedRequest{2}
 )
 
+// Protects reports whether the protection decides requests under auth:
+// only the public mount's, only while pv.Enabled. Any other request
+// passes it, whatever it carries (CanPassPublicProtection), so none of
+// its facts need be gathered.
+func Protects(auth AuthType, pv ProtectionView) bool {
+	return auth == AuthPublic && pv.Enabled
+}
+
+// NeedsCaptcha reports whether CanPassPublicProtection's answer to req
+// under auth turns on the captcha: a request the protection covers
+// (Protects), but not a notice read its UUID passed (uuidMatched). When
+// it does not, the answer is the same whatever the captcha outcome, and
+// the captcha service need not be asked.
+func NeedsCaptcha(auth AuthType, pv ProtectionView, req ProtectedRequest, uuidMatched bool) bool {
+	return Protects(auth, pv) && req.covered() && !(req == ProtectedNotice && uuidMatched)
+}
+
+// covered reports whether req is a request the protection covers (not the
+// zero ProtectedRequest).
+func (req ProtectedRequest) covered() bool { return req == ProtectedPayment || req == ProtectedNotice }
+
 // CanPassPublicProtection decides a request on the Pagamento API under
 // auth: only the public mount is protected, and only while pv.Enabled.
 // Then a notice read passes when uuidMatched (the UUID query parameter
@@ -55,13 +76,13 @@ var (
 // token, a token that failed, an unavailable service with denyOnFail, a
 // UUID on a payment, and the zero ProtectedRequest.
 func CanPassPublicProtection(auth AuthType, pv ProtectionView, req ProtectedRequest, uuidMatched bool, captcha CaptchaOutcome) error {
-	if auth != AuthPublic || !pv.Enabled {
+	if !Protects(auth, pv) {
 		return nil
 	}
-	if req != ProtectedPayment && req != ProtectedNotice {
+	if !req.covered() {
 		return deny(RulePublicProtection, "the request is not one the public API serves under protection")
 	}
-	if req == ProtectedNotice && uuidMatched {
+	if !NeedsCaptcha(auth, pv, req, uuidMatched) { // a notice its UUID passed
 		return nil
 	}
 	switch captcha {

@@ -29,3 +29,33 @@ func TestCanPassPublicProtection(t *testing.T) {
 		{"zero_request_denied", CanPassPublicProtection(AuthPublic, on, ProtectedRequest{}, true, CaptchaPassed), RulePublicProtection},
 	})
 }
+
+// TestNeedsCaptchaIsWhatTheDecisionTurnsOn: NeedsCaptcha is true exactly
+// when CanPassPublicProtection answers differently for some captcha
+// outcome, on every mount, setting and request; where Protects is false
+// every request passes.
+func TestNeedsCaptchaIsWhatTheDecisionTurnsOn(t *testing.T) {
+	t.Parallel()
+	outcomes := []CaptchaOutcome{CaptchaMissing, CaptchaPassed, CaptchaFailed, CaptchaUnavailable}
+	for _, auth := range append(AuthTypes, AuthType{}) {
+		for _, pv := range []ProtectionView{{}, {Enabled: true}, {DenyOnFail: true}, {Enabled: true, DenyOnFail: true}} {
+			for _, req := range []ProtectedRequest{ProtectedPayment, ProtectedNotice, {}} {
+				for _, uuid := range []bool{false, true} {
+					first := CanPassPublicProtection(auth, pv, req, uuid, outcomes[0])
+					turns := false
+					for _, o := range outcomes[1:] {
+						if (CanPassPublicProtection(auth, pv, req, uuid, o) == nil) != (first == nil) {
+							turns = true
+						}
+					}
+					if got := NeedsCaptcha(auth, pv, req, uuid); got != turns {
+						t.Errorf("%s %+v %v uuid %v: NeedsCaptcha %v, the decision turns on the captcha: %v", auth, pv, req, uuid, got, turns)
+					}
+					if !Protects(auth, pv) && first != nil {
+						t.Errorf("%s %+v %v: not protected, yet denied: %v", auth, pv, req, first)
+					}
+				}
+			}
+		}
+	}
+}

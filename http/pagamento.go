@@ -156,28 +156,27 @@ func (s *Server) pgProfilo(c *echo.Context) error {
 // protectPublic applies the public API protection (API.md section 7): it
 // gathers the facts (the setting, a UUID match for notices, the captcha
 // outcome) and lets domain.CanPassPublicProtection decide. uuid is the
-// notice's UUID ("" for a payment or an unknown notice). Other mounts, and
-// the public one while the protection is off, cost one atomic load. The
-// captcha service is asked only when the UUID did not already pass, and
-// never for longer than the configured timeout, nor past the deadline of
-// the request's waits (requestWaits): a check the deadline ends is a
+// notice's UUID ("" for a payment or an unknown notice). A request the
+// protection does not decide (domain.Protects: other mounts, the public
+// one while the protection is off) costs one atomic load and allocates
+// nothing. The captcha service is asked only when the decision turns on
+// it (domain.NeedsCaptcha: not when the UUID already passed), and never
+// for longer than the configured timeout, nor past the deadline of the
+// request's waits (requestWaits): a check the deadline ends is a
 // time-out, which denyOnFail answers.
 func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uuid string) error {
 	auth := callerOf(c).auth
-	if auth != domain.AuthPublic {
-		return nil
-	}
 	pr := s.model.Protection()
 	pv := domain.ProtectionView{Enabled: pr.Enabled, DenyOnFail: pr.Captcha.DenyOnFail}
-	if !pv.Enabled {
-		return nil
+	if !domain.Protects(auth, pv) {
+		return domain.CanPassPublicProtection(auth, pv, req, false, domain.CaptchaMissing)
 	}
 	r := c.Request()
 	q := r.URL.Query()
 	given := q.Get("UUID")
-	uuidMatched := req == domain.ProtectedNotice && given != "" && uuid != "" && domain.ConstantTimeEqual(given, uuid)
-	if uuidMatched {
-		return domain.CanPassPublicProtection(auth, pv, req, true, domain.CaptchaMissing)
+	uuidMatched := given != "" && uuid != "" && domain.ConstantTimeEqual(given, uuid)
+	if !domain.NeedsCaptcha(auth, pv, req, uuidMatched) {
+		return domain.CanPassPublicProtection(auth, pv, req, uuidMatched, domain.CaptchaMissing)
 	}
 	cfg := pr.Captcha
 	token := strings.TrimSpace(q.Get(cfg.Parametro))
@@ -207,7 +206,7 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 		}
 	}
 	s.metrics.captcha(outcome)
-	return domain.CanPassPublicProtection(auth, pv, req, false, outcome)
+	return domain.CanPassPublicProtection(auth, pv, req, uuidMatched, outcome)
 }
 
 // Anonymous writes: each costs the log an event and nothing authenticates

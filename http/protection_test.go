@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -632,4 +633,24 @@ func startReplica(t *testing.T, h *harness) string {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return "http://" + srv.Addrs()[0].String()
+}
+
+// TestUnprotectedRequestsAllocateNothing: the protection's facts are
+// gathered only for a request it decides (domain.Protects): on another
+// mount, and on the public one while it is off, protectPublic passes the
+// request without reading its query or allocating.
+func TestUnprotectedRequestsAllocateNothing(t *testing.T) {
+	h := newHarness(t)
+	c := h.srv.echo.NewContext(httptest.NewRequest(http.MethodGet, pgPublic+"/avvisi/"+d1+"/1?UUID=u", nil), httptest.NewRecorder())
+	for _, auth := range []domain.AuthType{domain.AuthBasic, domain.AuthSPID, domain.AuthPublic} {
+		c.Set(callerKey, &caller{auth: auth})
+		for _, req := range []domain.ProtectedRequest{domain.ProtectedPayment, domain.ProtectedNotice} {
+			if err := h.srv.protectPublic(c, req, "u"); err != nil {
+				t.Fatalf("%s %v: %v", auth, req, err)
+			}
+			if n := testing.AllocsPerRun(100, func() { _ = h.srv.protectPublic(c, req, "u") }); n != 0 {
+				t.Errorf("%s %v: %v allocations, want 0", auth, req, n)
+			}
+		}
+	}
 }
