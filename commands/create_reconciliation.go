@@ -7,6 +7,7 @@ import (
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // CreateReconciliation creates a reconciliation on the Ragioneria API
@@ -45,7 +46,8 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 		}
 		var existing *domain.ReconciliationView
 		if prev != nil {
-			existing = &domain.ReconciliationView{IDDominio: prev.IDDominio, ID: prev.ID, IDA2A: prev.IDA2A}
+			v := (&projections.Reconciliation{Event: *prev}).View() // as the read model shows it
+			existing = &v
 		}
 		if err := operations.WriteReconciliation(h.model, p, c.IDDominio, existing, nil); err != nil {
 			return nil, err
