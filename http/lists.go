@@ -5,7 +5,6 @@ import (
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
-	"github.com/payauthz/payauthz/projections"
 )
 
 // The lists of things that belong to an entity, shared by the Backoffice
@@ -30,7 +29,7 @@ func (s *Server) pageRiconciliazioni(c *echo.Context, gate listOf) error {
 	if err != nil {
 		return err
 	}
-	items := s.model.Reconciliations(func(r *projections.Reconciliation) bool { return sc.AdmitsReconciliation(r.View()) })
+	items := sc.Reconciliations(s.model)
 	return pageJSON(c, items, s.riconciliazione)
 }
 
@@ -39,7 +38,7 @@ func (s *Server) pageFlussi(c *echo.Context, gate listOf) error {
 	if err != nil {
 		return err
 	}
-	items := s.model.SettlementReports(func(r *projections.SettlementReport) bool { return sc.Admits(r.Event.IDDominio) })
+	items := sc.SettlementReports(s.model)
 	return pageJSON(c, items, s.flusso)
 }
 
@@ -48,6 +47,6 @@ func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {
 	if err != nil {
 		return err
 	}
-	items := s.model.Receipts(sc.AdmitsCollection)
+	items := sc.Collections(s.model)
 	return pageJSON(c, items, s.riscossione)
 }

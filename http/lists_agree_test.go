@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -273,6 +274,7 @@ func TestListsAgreeWithReads(t *testing.T) {
 	}
 
 	t.Run("filters", func(t *testing.T) { listFiltersKeepWhatTheyName(t, w) })
+	t.Run("console_money_lists_are_the_apis", func(t *testing.T) { consoleMoneyListsAreTheAPIs(t, w) })
 	for _, a := range apis {
 		for i, e := range a.endpoints {
 			for name, opt := range a.callers {
@@ -374,4 +376,50 @@ func normalize(v any) any {
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out
+}
+
+// consoleMoneyListsAreTheAPIs: the console's Riconciliazioni,
+// Rendicontazioni and Riscossioni pages show each caller the rows the
+// Backoffice API's list of the same name shows it (each row kept by one
+// choice of rule, operations.EntityScope's), no more, no fewer.
+func consoleMoneyListsAreTheAPIs(t *testing.T, w *listsWorld) {
+	lists := []struct {
+		page, api string
+		id        func(m map[string]any) string // the row's detail path on the console
+	}{
+		{"riconciliazioni", "/riconciliazioni", func(m map[string]any) string { return str(m, "idDominio") + "/" + str(m, "id") }},
+		{"rendicontazioni", "/flussiRendicontazione", func(m map[string]any) string { return str(m, "idDominio") + "/" + str(m, "idFlusso") }},
+		{"riscossioni", "/riscossioni", func(m map[string]any) string { return str(m, "idDominio") + "/" + str(m, "iur") }},
+	}
+	for _, op := range []string{adminUser, "opD1", "opUO1", "opT1", "opMix"} {
+		cc := w.consoleClient(t)
+		if op == adminUser {
+			cc.login(adminUser, adminPass)
+		} else {
+			cc.login(op, pw)
+		}
+		opt := as(op)
+		if op == adminUser {
+			opt = asAdmin()
+		}
+		for _, l := range lists {
+			items, status := listAll(t, w.harness, bo+l.api, opt)
+			pg := cc.get("/console/" + l.page)
+			if pg.Status != status {
+				t.Fatalf("%s %s: console %d, API %d", op, l.page, pg.Status, status)
+			}
+			var api, shown []string
+			for _, it := range items {
+				api = append(api, l.id(it))
+			}
+			for _, m := range regexp.MustCompile(`href="/console/`+l.page+`/([^"]+)"`).FindAllStringSubmatch(pg.Body, -1) {
+				shown = append(shown, m[1])
+			}
+			slices.Sort(api)
+			slices.Sort(shown)
+			if len(api) >= 25 || !slices.Equal(api, shown) {
+				t.Errorf("%s %s: the console shows %v, the API lists %v", op, l.page, shown, api)
+			}
+		}
+	}
 }

@@ -173,6 +173,32 @@ func (e EntityScope) AdmitsReconciliation(v domain.ReconciliationView) bool {
 	return e.Admits(v.IDDominio) && (!e.ragioneria || domain.CanReadReconciliation(e.p, v) == nil)
 }
 
+// MoneyRecords lists the stored records of the lists by entity, in
+// order, each kept by keep.
+type MoneyRecords interface {
+	Reconciliations(keep func(*projections.Reconciliation) bool) []*projections.Reconciliation
+	SettlementReports(keep func(*projections.SettlementReport) bool) []*projections.SettlementReport
+	Receipts(keep func(*projections.Receipt) bool) []*projections.Receipt
+}
+
+// Reconciliations are the rows of a list of reconciliations (the
+// Ragioneria API's, the Backoffice's): each AdmitsReconciliation keeps.
+func (e EntityScope) Reconciliations(m MoneyRecords) []*projections.Reconciliation {
+	return m.Reconciliations(func(r *projections.Reconciliation) bool { return e.AdmitsReconciliation(r.View()) })
+}
+
+// SettlementReports are the rows of a list of settlement reports: each of
+// an entity the scope admits.
+func (e EntityScope) SettlementReports(m MoneyRecords) []*projections.SettlementReport {
+	return m.SettlementReports(func(r *projections.SettlementReport) bool { return e.Admits(r.Event.IDDominio) })
+}
+
+// Collections are the rows of a list of collections (riscossioni): each
+// receipt AdmitsCollection keeps.
+func (e EntityScope) Collections(m MoneyRecords) []*projections.Receipt {
+	return m.Receipts(e.AdmitsCollection)
+}
+
 // ReadRendicontazione is the Backoffice's read of one reconciliation,
 // settlement report or collection of idDominio (the console's detail
 // pages): Rendicontazioni e Incassi R on idDominio first (403 whether or

@@ -149,7 +149,7 @@ func (c *Console) listRiconciliazioni(rq *request) error {
 	return rendicontazioniList(c, rq, "Riconciliazioni", &table{Caption: "Riconciliazioni", Action: "/console/riconciliazioni",
 		Headers: []string{"Dominio", "Riconciliazione", "Applicazione", "Importo", "Causale", "Flusso"}},
 		func(scope operations.EntityScope) []*projections.Reconciliation {
-			return c.deps.Model.Reconciliations(func(r *projections.Reconciliation) bool { return scope.AdmitsReconciliation(r.View()) })
+			return scope.Reconciliations(c.deps.Model)
 		},
 		func(r *projections.Reconciliation) []cell {
 			e := r.Event
@@ -162,7 +162,7 @@ func (c *Console) listRendicontazioni(rq *request) error {
 	return rendicontazioniList(c, rq, "Rendicontazioni", &table{Caption: "Flussi di rendicontazione", Action: "/console/rendicontazioni",
 		Headers: []string{"Dominio", "Flusso", "Intermediario", "Data", "Totale", "Voci"}},
 		func(scope operations.EntityScope) []*projections.SettlementReport {
-			return c.deps.Model.SettlementReports(func(r *projections.SettlementReport) bool { return scope.Admits(r.Event.IDDominio) })
+			return scope.SettlementReports(c.deps.Model)
 		},
 		func(r *projections.SettlementReport) []cell {
 			e := r.Event
@@ -175,9 +175,7 @@ func (c *Console) listRendicontazioni(rq *request) error {
 func (c *Console) listRiscossioni(rq *request) error {
 	return rendicontazioniList(c, rq, "Riscossioni", &table{Caption: "Riscossioni (ricevute con esito ESEGUITO)", Action: "/console/riscossioni",
 		Headers: []string{"Dominio", "Ricevuta", "Numero avviso", "Pendenza", "Importo", "Data pagamento"}},
-		func(scope operations.EntityScope) []*projections.Receipt {
-			return c.deps.Model.Receipts(scope.AdmitsCollection)
-		},
+		func(scope operations.EntityScope) []*projections.Receipt { return scope.Collections(c.deps.Model) },
 		func(r *projections.Receipt) []cell {
 			e := r.Event
 			return []cell{{Text: e.IDDominio}, {Text: e.IDRicevuta, Href: detailHref("riscossioni", e.IDDominio, e.IDRicevuta)},
