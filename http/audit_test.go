@@ -450,6 +450,23 @@ func TestExplainAgreesWithLiveDecisions(t *testing.T) {
 		{"bo_patch_profilo_without_password_422", "PATCH", "/backoffice/rs/ssl/v1/profilo", newPassword, opts(asCert(opSSLCert)), pq(opSSL, domain.AuthSSL, bof, "patch-profilo", res)},
 		{"bo_patch_profilo_password", "PATCH", bo + "/profilo", newPassword, opts(as("opRO")), pq("opRO", B, bof, "patch-profilo", res)},
 	}
+	// Every operation of the audit catalogue is asked by some row: one
+	// added without a row fails here.
+	t.Run("every_catalogue_operation_has_a_row", func(t *testing.T) {
+		asked := map[*audit.Operation]bool{}
+		for _, r := range rows {
+			op, err := audit.Lookup(r.q.API, r.q.Operation)
+			if err != nil {
+				t.Fatalf("%s: %v", r.name, err)
+			}
+			asked[op] = true
+		}
+		for _, op := range audit.Catalogue() {
+			if !asked[op] {
+				t.Errorf("%s: no row asks it", op.Key())
+			}
+		}
+	})
 	outcomes := map[string]int{}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
