@@ -3,6 +3,7 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/payauthz/payauthz/domain"
@@ -376,5 +377,63 @@ func TestWhatCanDenialNamesWhatStandsInTheWay(t *testing.T) {
 			t.Fatalf("%s PAGAMENTO create-pendenza: what-can %+v, explain on %s × %s %s (%s), want %s", tc.app, c, d1, t1, x.Rule, x.Detail, tc.rule)
 		}
 		w.do(t, "POST", "/pagamento/rs/basic/v2/pendenze/"+d1+"/"+t1, body, as(tc.app)).expect(t, http.StatusForbidden, "403000")
+	}
+}
+
+// TestWhatCanProbesUnits: an operation on an operational unit named by
+// its id (read-unita-operativa) is probed with a unit, not refused as a
+// query missing one: the admin may read and write the units of every
+// entity, and no operation of the catalogue answers an error for it or
+// for an operator scoped to one entity or to one unit. Each operator's
+// answer agrees with explain and the live service on a concrete unit.
+func TestWhatCanProbesUnits(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/UO1", map[string]any{"ragioneSociale": "Ufficio UO1", "abilitato": true})
+	w.must(t, "PUT", bo+"/ruoli/soloUO1", map[string]any{"acl": fullACL("R", "W"),
+		"domini": []any{map[string]any{"idDominio": d1, "unitaOperative": []string{"UO1"}}}, "tipiPendenza": []string{"*"}})
+	w.putOperator(t, "opUO1", pw, true, "soloUO1")
+	for _, name := range []string{adminUser, "opD1", "opUO1"} {
+		res, err := whatcan.WhatCan(w.model, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Capabilities {
+			if c.Rule == "error" {
+				t.Errorf("%s %s %s %s: %s", name, c.API, c.Operation, c.Service, c.Detail)
+			}
+		}
+	}
+	for _, op := range []string{"read-unita-operativa", "write-unita-operativa"} {
+		if c := w.capability(t, adminUser, "BACKOFFICE", op); !c.Allowed || len(c.Scope) != 1 || fmt.Sprint(c.Scope[0].Domini) != "[*]" {
+			t.Errorf("admin BACKOFFICE %s: %+v", op, c)
+		}
+	}
+	// On a concrete unit of each entity (d1's UO1, which exists; d2's,
+	// which does not), what-can and explain answer alike, as GET does.
+	for _, name := range []string{adminUser, "opD1", "opUO1"} {
+		c := w.capability(t, name, "BACKOFFICE", "read-unita-operativa")
+		for _, d := range []string{d1, d2} {
+			x, err := audit.Explain(w.model, audit.Query{Principal: name, API: domain.APIBackoffice, Operation: "read-unita-operativa",
+				Resource: audit.Resource{IDDominio: d, IDUnitaOperativa: "UO1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inScope := c.Allowed && len(c.Scope) > 0 && (c.Scope[0].Domini[0] == domain.Wildcard || slices.Contains(c.Scope[0].Domini, d))
+			explained := x.Outcome == audit.OutcomeAllow || x.Outcome == audit.OutcomeNotFound
+			// Denied, what-can names the rule of the operator's own
+			// entity (the closest to being allowed), as explain there.
+			if inScope != explained || !c.Allowed && (c.Rule != x.Rule || d == d1 && c.Detail != x.Detail) {
+				t.Errorf("%s read-unita-operativa %s/UO1: what-can %+v, explain %s %s (%s)", name, d, c, x.Outcome, x.Rule, x.Detail)
+			}
+			who := as(name)
+			if name == adminUser {
+				who = asAdmin()
+			}
+			live := w.do(t, "GET", bo+"/domini/"+d+"/unitaOperative/UO1", nil, who)
+			if live.Status == http.StatusForbidden == explained {
+				t.Errorf("%s GET %s/UO1: %d, explain %s", name, d, live.Status, x.Outcome)
+			}
+		}
 	}
 }

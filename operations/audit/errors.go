@@ -1,6 +1,9 @@
 package audit
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 var (
 	// ErrUnknownOperation is returned for an operation that is not in the
@@ -14,3 +17,14 @@ var (
 	// again, or at a position (posizione).
 	ErrBusy = errors.New("audit: the log moved on while the answer was read; ask again, or at a posizione")
 )
+
+// MissingFieldError is ErrBadQuery for a query that left empty a field its
+// operation needs: Field is the field's wire name (Resource's JSON name).
+type MissingFieldError struct{ Field string }
+
+func (e *MissingFieldError) Error() string {
+	return fmt.Sprintf("%v: %s is required", ErrBadQuery, e.Field)
+}
+
+// Unwrap makes it ErrBadQuery.
+func (e *MissingFieldError) Unwrap() error { return ErrBadQuery }

@@ -151,11 +151,12 @@ type Model interface {
 // Key is "API/name", e.g. "PENDENZE/read".
 func (o *Operation) Key() string { return o.API.String() + "/" + o.Name }
 
-// need takes (field, value) pairs and reports the first field left empty.
+// need takes (field, value) pairs and reports the first field left empty
+// (a *MissingFieldError).
 func need(fieldsAndValues ...string) error {
 	for i := 0; i+1 < len(fieldsAndValues); i += 2 {
 		if fieldsAndValues[i+1] == "" {
-			return fmt.Errorf("%w: %s is required", ErrBadQuery, fieldsAndValues[i])
+			return &MissingFieldError{Field: fieldsAndValues[i]}
 		}
 	}
 	return nil

@@ -204,12 +204,14 @@ func or(a, b string) string {
 
 // ask is Explain on r, or on r naming stored resources when the operation
 // needs one (a resource that does not exist: may the caller ask about
-// it?). When that is denied after the operation looked a pendenza up (by
-// its id or its notice) and r names a whole place (an entity and a type),
-// it asks again of an open pendenza held at that place: learning that a
-// pendenza is missing may need more than acting on one (a role on every
-// entity, a grant of every type), and a stored pendenza of the place is
-// decided as the held one. It reports whether the answer is per resource.
+// it?), a unit of r's entity too when the operation names a unit by its
+// id and r names none. When that is denied after the operation looked a
+// pendenza up (by its id or its notice) and r names a whole place (an
+// entity and a type), it asks again of an open pendenza held at that
+// place: learning that a pendenza is missing may need more than acting on
+// one (a role on every entity, a grant of every type), and a stored
+// pendenza of the place is decided as the held one. It reports whether
+// the answer is per resource.
 func ask(m *projections.ReadModel, who caller, op *audit.Operation, r audit.Resource) (*audit.Explanation, bool, error) {
 	q := audit.Query{Principal: who.name, Auth: who.auth, API: op.API, Operation: op.Name, Resource: r}
 	k := &known{Model: m}
@@ -218,6 +220,15 @@ func ask(m *projections.ReadModel, who caller, op *audit.Operation, r audit.Reso
 	if stored {
 		q.Resource = storedProbe(r)
 		x, err = audit.ExplainOn(m, k, q)
+		var missing *audit.MissingFieldError
+		if errors.As(err, &missing) && missing.Field == "idUnitaOperativa" && r.IDUnitaOperativa == "" {
+			// An operation on a unit named by its id (GET
+			// /domini/{idDominio}/unitaOperative/{idUnita}): a unit of
+			// the place's entity that does not exist, as any stored
+			// resource is probed.
+			q.Resource.IDUnitaOperativa = domain.Wildcard
+			x, err = audit.ExplainOn(m, k, q)
+		}
 	}
 	if err != nil || x.Outcome != audit.OutcomeDeny || !k.lookedUp || !wholePlace(r) {
 		return x, stored, err
