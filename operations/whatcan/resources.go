@@ -55,18 +55,19 @@ func kindOf(m *projections.ReadModel, op *audit.Operation, p domain.Principal, b
 		}
 		return kindPendenza, nil
 	}
-	err := op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String(),
-		IDDominio: domain.Wildcard, IDA2A: domain.Wildcard})
-	if !errors.Is(err, audit.ErrBadQuery) {
+	// The stored resource an operation acts on is the id it asks for
+	// when none is given.
+	var missing *audit.MissingFieldError
+	if !errors.As(op.Decide(m, p, audit.Resource{Service: domain.ServicePendenze.String(), Right: domain.RightRead.String(),
+		IDDominio: domain.Wildcard, IDA2A: domain.Wildcard}), &missing) {
 		return 0, ErrNoResources
 	}
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "idPagamento"):
+	switch missing.Field {
+	case "idPagamento":
 		return kindPayment, nil
-	case strings.Contains(msg, "idRiconciliazione"):
+	case "idRiconciliazione":
 		return kindReconciliation, nil
-	case strings.Contains(msg, "idPendenza"):
+	case "idPendenza":
 		return kindPendenza, nil
 	}
 	return 0, ErrNoResources
