@@ -296,3 +296,31 @@ func TestConsoleBrowser(t *testing.T) {
 		b.shot("operatore-limitato-403")
 	})
 }
+
+// TestConsoleNarrowWindow opens every page an administrator sees in a
+// window as narrow as a phone's (390 CSS pixels): none may be wider than
+// the window, so that the page never scrolls sideways with its header and
+// menu left behind; a wide table scrolls inside its own box instead.
+func TestConsoleNarrowWindow(t *testing.T) {
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "narrow-1", d1, t1, citizen1)
+	b := newBrowser(t, w.httpURL)
+	b.login(adminUser, adminPass)
+	b.run(chromedp.EmulateViewport(390, 900))
+	for _, path := range adminPages("/console/pendenze/appA/narrow-1") {
+		b.open(path)
+		var wide []string
+		b.run(chromedp.Evaluate(`(() => {
+			const w = document.documentElement.clientWidth, out = [];
+			if (document.documentElement.scrollWidth > w) out.push("page " + document.documentElement.scrollWidth + "px");
+			for (const e of document.querySelectorAll("body *")) {
+				const r = e.getBoundingClientRect();
+				if (r.right > w + 0.5 && !e.closest(".scorre")) out.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " to " + Math.round(r.right) + "px");
+			}
+			return out.slice(0, 5);
+		})()`, &wide))
+		if len(wide) > 0 {
+			t.Errorf("%s is wider than a 390px window: %s", path, strings.Join(wide, ", "))
+		}
+	}
+}
