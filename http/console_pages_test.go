@@ -283,7 +283,9 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	// A point of history the log does not hold is refused on the form, as
 	// by the API (the same server functions).
 	q.Set("data", "2000-01-01T00:00")
-	cc.post("/console/audit", q).expect(t, 400, "data 2000-01-01T00:00:00Z is before the log", `value="2000-01-01T00:00"`)
+	past := cc.post("/console/audit", q)
+	past.expect(t, 400, `id="errore-modulo">data 2000-01-01T00:00:00Z is before the log`, `value="2000-01-01T00:00"`)
+	past.lacks(t, "invalid :")
 	q.Del("data")
 	q.Set("posizione", "999999")
 	cc.post("/console/audit", q).expect(t, 400, "posizione 999999 is beyond the end of the log", `value="999999"`)
@@ -293,6 +295,12 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	// API's and the CLI's check): a field error, not the log's end.
 	q.Set("posizione", "0")
 	cc.post("/console/audit", q).expect(t, 400, "La posizione è un numero intero da 1.", `value="0"`)
+	// A question the API refuses says what is wrong, and keeps what was typed.
+	q.Del("posizione")
+	q.Set("operazione", "paga")
+	bad := cc.post("/console/audit", q)
+	bad.expect(t, 400, `id="errore-modulo">audit: unknown operation &#34;paga&#34; on the PAGAMENTO API`, `value="paga"`)
+	bad.lacks(t, "invalid :")
 
 	// A scoped auditor is refused questions outside its scope, as by the API.
 	w.putRole(t, "auditD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})

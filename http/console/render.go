@@ -352,6 +352,10 @@ func formError(err error) (fieldErrors, int, bool) {
 		appID     *commands.AppIDInUseError
 	)
 	switch {
+	case errors.As(err, &invalid) && invalid.Field == "":
+		// Not about one field (a question the Audit page asks): its detail
+		// alone, without Error's "invalid : " before it.
+		return fieldErrors{"": invalid.Detail}, http.StatusBadRequest, true
 	case errors.As(err, &invalid):
 		return fieldErrors{fieldOf(invalid.Field): invalid.Error()}, http.StatusBadRequest, true
 	case errors.As(err, &unproc):
