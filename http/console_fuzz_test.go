@@ -11,7 +11,7 @@ import (
 // consoleForms are the console's forms that write (each POST parses
 // r.PostForm into a command's input).
 var consoleForms = []string{"/console/applicazioni", "/console/ruoli", "/console/operatori", "/console/domini",
-	"/console/tipi", "/console/intermediari", "/console/impostazioni", "/console/audit"}
+	"/console/tipi", "/console/intermediari", "/console/impostazioni", "/console/audit", "/console/profilo/password"}
 
 // FuzzConsoleForms posts arbitrary form bodies, with a valid session and
 // CSRF token, to every console form: bad input must come back as a page

@@ -378,3 +378,46 @@ func TestConsoleStaticFolderIsNotListed(t *testing.T) {
 	cc.get("/console/static/console.css").expect(t, http.StatusOK, "payauthz console")
 	cc.get("/console/static/console.js").expect(t, http.StatusOK, "Optional enhancement")
 }
+
+// TestConsoleChangeOwnPassword: an operator changes its own password on
+// its profile page (PATCH /profilo's change), with no Anagrafica right.
+// The form asks for the current password, checked as a login checks it,
+// and the new one twice; a refusal keeps the old password and says why
+// next to its field. The change ends the session it was made in, as it
+// ends the operator's others, and the login page says so.
+func TestConsoleChangeOwnPassword(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putOperator(t, "opOwnPw", pw, true, "readOnly")
+	cc := w.consoleClient(t)
+	cc.login("opOwnPw", pw)
+	cc.get("/console/").expect(t, 200, `id="modulo-password"`, `<label for="attuale">`, `<label for="password">`, `<label for="conferma">`)
+	const newPw = "a-new-password-1"
+	for _, c := range []struct {
+		name                   string
+		current, next, confirm string
+		status                 int
+		field, says            string
+	}{
+		{"wrong_current", "wrong-password", newPw, newPw, 400, "attuale", "La password attuale non è corretta."},
+		{"confirmation_differs", pw, newPw, newPw + "x", 400, "conferma", "Le due password non coincidono."},
+		{"too_short", pw, "short", "short", 400, "password", "invalid password: must be at least 8 characters"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := cc.post("/console/profilo/password", url.Values{"attuale": {c.current}, "password": {c.next}, "conferma": {c.confirm}})
+			p.expect(t, c.status, `aria-describedby="err-`+c.field+`"`, `<span class="errore-campo" id="err-`+c.field+`">`+html.EscapeString(c.says))
+			w.do(t, "GET", bo+"/profilo", nil, as("opOwnPw")).expect(t, 200, "") // the old password still holds
+		})
+	}
+	p := cc.post("/console/profilo/password", url.Values{"attuale": {pw}, "password": {newPw}, "conferma": {newPw}})
+	if p.Status != http.StatusSeeOther || p.Location != "/console/login?password=cambiata" {
+		t.Fatalf("change: status %d, location %q: %s", p.Status, p.Location, p.Body)
+	}
+	cc.get("/console/login?password=cambiata").expect(t, 200, "La tua password è stata cambiata: accedi con quella nuova.")
+	if p := cc.get("/console/"); p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location, "/console/login") {
+		t.Fatalf("the session lives on after the change: %d %q", p.Status, p.Location)
+	}
+	w.do(t, "GET", bo+"/profilo", nil, as("opOwnPw")).expect(t, 401, "")
+	w.do(t, "GET", bo+"/profilo", nil, asBasic("opOwnPw", newPw)).expect(t, 200, "")
+	cc.login("opOwnPw", newPw)
+}

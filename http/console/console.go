@@ -169,6 +169,7 @@ func (c *Console) routes() {
 	m.HandleFunc("POST /console/login/spid", c.loginSPID)
 	m.Handle("POST /console/logout", c.page(c.logout))
 	m.Handle("GET /console/{$}", c.page(c.home))
+	m.Handle("POST /console/profilo/password", c.page(c.changePassword))
 	m.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))
 
 	// A registry's list, blank form (the list's URL with ?nuovo or ?nuova,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -15,8 +16,9 @@ type loginView struct {
 	Next     string
 	Username string
 	Error    string
-	TLS      bool // offer the client certificate
-	SPID     bool // offer SPID (the request came through a trusted proxy)
+	Notice   string // why the operator is asked to log in again
+	TLS      bool   // offer the client certificate
+	SPID     bool   // offer SPID (the request came through a trusted proxy)
 	Token    string
 }
 
@@ -55,8 +57,11 @@ func (c *Console) showLogin(w http.ResponseWriter, r *http.Request, status int, 
 		next = r.PostForm.Get("next")
 	}
 	_, spid := c.deps.SPIDCode(r)
-	v := view{Title: "Accesso", Data: loginView{Next: safeNext(next), Username: username, Error: msg, TLS: r.TLS != nil,
-		SPID: spid, Token: tok}}
+	lv := loginView{Next: safeNext(next), Username: username, Error: msg, TLS: r.TLS != nil, SPID: spid, Token: tok}
+	if r.Method == http.MethodGet && r.URL.Query().Get("password") == "cambiata" {
+		lv.Notice = passwordChanged
+	}
+	v := view{Title: "Accesso", Data: lv}
 	if err := c.write(w, status, "login.html", v); err != nil {
 		c.deps.Logger.Error("console: render login", "error", err)
 	}
@@ -165,10 +170,13 @@ func (c *Console) logout(rq *request) error {
 	return nil
 }
 
-// homeView is the principal's profile: its roles and effective rights.
+// homeView is the principal's profile: its roles and effective rights,
+// and the form that changes its own password when it may (Password).
 type homeView struct {
-	Kind   string
-	Rights []rightView
+	Kind     string
+	Rights   []rightView
+	Password bool
+	Errors   fieldErrors
 }
 
 type rightView struct {
@@ -191,10 +199,58 @@ func scopeWords(none, all bool, ids []string) string {
 }
 
 func (c *Console) home(rq *request) error {
-	v := homeView{Kind: rq.p.Kind.String()}
-	for _, er := range domain.EffectiveRights(rq.p) {
+	return c.render(rq, http.StatusOK, "home.html", "Profilo", c.profile(rq.p))
+}
+
+func (c *Console) profile(p domain.Principal) homeView {
+	v := homeView{Kind: p.Kind.String(), Password: operations.ChangeOwnPassword(p, nil) == nil}
+	for _, er := range domain.EffectiveRights(p) {
 		v.Rights = append(v.Rights, rightView{Role: er.Role, Service: er.Service.String(),
 			Rights: strings.Join(er.Rights.List(), ", "), Domini: entitiesText(er.Domini), Tipi: scopeText(er.Tipi)})
 	}
-	return c.render(rq, http.StatusOK, "home.html", "Profilo", v)
+	return v
+}
+
+func (c *Console) profilo() profiloOps { return c.ops }
+
+const passwordChanged = "La tua password è stata cambiata: accedi con quella nuova."
+
+// changePassword is PATCH /profilo's change of the caller's own password,
+// by the same command (operations.ChangeOwnPassword decides). The form
+// also asks for the current password, checked as a login checks it (its
+// cache, budget and throttles), so that a session left open does not let
+// another change it, and the new one twice. The change ends the session
+// it was made in, as it ends the operator's others (session.resolve):
+// the login page says why.
+func (c *Console) changePassword(rq *request) error {
+	pf, ctx := rq.r.PostForm, rq.r.Context()
+	v := c.profile(rq.p)
+	status := http.StatusBadRequest
+	rec, err := c.deps.Authenticate(rq.r, rq.p.Name, pf.Get("attuale"))
+	switch {
+	case errors.Is(err, ErrLoginBusy):
+		return err
+	case err != nil || rec.Principal.Name != rq.p.Name:
+		v.Errors = fieldErrors{"attuale": "La password attuale non è corretta."}
+	case pf.Get("password") != pf.Get("conferma"):
+		v.Errors = fieldErrors{"conferma": "Le due password non coincidono."}
+	default:
+		res, err := c.profilo().ChangeOwnPassword(ctx, rq.actor(), pf.Get("password"))
+		if err == nil {
+			// Applied here before the login page asks for the new password.
+			if err := c.deps.Model.WaitWithin(ctx, res.Position, c.deps.WriteWait); err != nil && ctx.Err() != nil {
+				return err // the browser is gone
+			}
+			c.sessions.end(rq.sid)
+			c.setCookie(rq.w, rq.r, CookieName, "", -1)
+			http.Redirect(rq.w, rq.r, "/console/login?password=cambiata", http.StatusSeeOther)
+			return nil
+		}
+		var ok bool
+		if v.Errors, status, ok = formError(err); !ok {
+			return err
+		}
+		c.setRetryAfter(rq.w, err, status)
+	}
+	return c.render(rq, status, "home.html", "Profilo", v)
 }

@@ -34,6 +34,10 @@ type impostazioniOps interface {
 	PutProtezione(ctx context.Context, a commands.Actor, in commands.ConfigureProtection) (commands.Result, error)
 }
 
+type profiloOps interface {
+	ChangeOwnPassword(ctx context.Context, a commands.Actor, password string) (commands.Result, error)
+}
+
 type pendenzeOps interface {
 	PagePendenze(p domain.Principal, f pendenzeFilter) (pendenzePage, error)
 	GetPendenza(p domain.Principal, idA2A, idPendenza string) (projections.Pendenza, error)
@@ -50,6 +54,7 @@ var (
 	_ dominiOps       = backoffice{}
 	_ impostazioniOps = backoffice{}
 	_ pendenzeOps     = backoffice{}
+	_ profiloOps      = backoffice{}
 )
 
 // ListApplicazioni: GET /applicazioni (Anagrafica Applicazioni R).
@@ -99,4 +104,9 @@ func (b backoffice) PutProtezione(ctx context.Context, a commands.Actor, in comm
 // pendenza is 404 only for a caller who may learn it, else 403).
 func (b backoffice) GetPendenza(p domain.Principal, idA2A, idPendenza string) (projections.Pendenza, error) {
 	return operations.ReadPendenzaBackoffice(b.model, p, idA2A, idPendenza, nil)
+}
+
+// ChangeOwnPassword: PATCH /profilo's REPLACE of /password.
+func (b backoffice) ChangeOwnPassword(ctx context.Context, a commands.Actor, password string) (commands.Result, error) {
+	return b.cmds.ChangeOwnPassword(ctx, a, password)
 }
