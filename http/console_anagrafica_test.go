@@ -167,13 +167,15 @@ func TestConsoleKeepsWhatItDoesNotShow(t *testing.T) {
 	const codifica = `"codificaAvvisi":{"codificaIuv":"77"}`
 
 	w.must(t, "PUT", bo+"/operatori/opKeep", body("ragioneSociale", "Ufficio", "password", pw, "abilitato", true))
-	cc.get("/console/operatore?principal=opKeep").expect(t, 200, `value="Ufficio"`)
+	// The page shows the personal role it keeps.
+	cc.get("/console/operatore?principal=opKeep").expect(t, 200, `value="Ufficio"`,
+		`id="ruolo-personale">Ruolo personale (si modifica dall'API o dalla CLI; resta com'è): Pendenze R — domini: `+d1+`; tipi pendenza: tutti (*)`)
 	cc.post("/console/operatori", url.Values{"principal": {"opKeep"}, "ragioneSociale": {"Ufficio tributi"}}).expect(t, 303)
 	bodyHas(t, w.must(t, "GET", bo+"/operatori/opKeep", nil), `"ragioneSociale":"Ufficio tributi"`, `"abilitato":false`, `"servizio":"Pendenze"`, `"domini":["`+d1+`"]`)
 
 	w.must(t, "PUT", bo+"/applicazioni/appKeep", body("principal", "appKeep", "password", pw, "abilitato", true,
 		"codificaAvvisi", map[string]any{"codificaIuv": "77"}))
-	cc.get("/console/applicazioni/appKeep").expect(t, 200)
+	cc.get("/console/applicazioni/appKeep").expect(t, 200, `id="ruolo-personale">Ruolo personale`, `Pendenze R — domini: `+d1)
 	cc.post("/console/applicazioni", grantForm("appKeep", "appKeep", "", false, nil)).expect(t, 303)
 	bodyHas(t, w.must(t, "GET", bo+"/applicazioni/appKeep", nil), `"servizio":"Pendenze"`, codifica)
 
@@ -188,6 +190,7 @@ func TestConsoleKeepsWhatItDoesNotShow(t *testing.T) {
 	if fresh := w.must(t, "GET", bo+"/operatori/opFresh", nil); strings.Contains(string(fresh.Body), `"servizio"`) {
 		t.Fatalf("a new operator from the console holds a personal role: %s", fresh.Body)
 	}
+	cc.get("/console/operatore?principal=opFresh").lacks(t, "ruolo-personale")
 }
 
 // bodyHas asserts that r's body holds each of parts.

@@ -216,6 +216,7 @@ type operatoreForm struct {
 	RagioneSociale string
 	Roles          []string
 	AllRoles       []string
+	Personal       string // the personal role, shown, kept (personalLabel)
 	formState
 }
 
@@ -260,7 +261,8 @@ func (c *Console) openOperatore(rq *request, principal string) opener {
 	return c.registryOpener(rq, "operatore", principal, func(v any) (string, writeForm) {
 		o := v.(*projections.Operator)
 		return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
-			RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles)}
+			RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles),
+			Personal: personalLabel(o.PersonalRole())}
 	})
 }
 

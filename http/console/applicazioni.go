@@ -80,6 +80,7 @@ type appForm struct {
 	Enabled   bool
 	Roles     []string
 	AllRoles  []string
+	Personal  string // the personal role, shown, kept (personalLabel)
 	Grants    []grantForm
 	formState
 }
@@ -148,7 +149,8 @@ func held(opts []option, values []string) []option {
 }
 
 func formOf(a *projections.Application) appForm {
-	f := appForm{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled, Roles: a.Roles, Auth: "basic"}
+	f := appForm{IDA2A: a.IDA2A, Principal: a.Principal, Enabled: a.Enabled, Roles: a.Roles, Auth: "basic",
+		Personal: personalLabel(a.PersonalRole())}
 	if _, err := domain.ParseDN(a.Principal); err == nil && a.PasswordHash == "" {
 		f.Auth = "ssl"
 	}

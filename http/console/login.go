@@ -188,6 +188,23 @@ func scopeText(s domain.Scope) string { return scopeWords(s.IsNone(), s.IsAll(),
 // entitiesText is scopeText for an entity scope, its units named.
 func entitiesText(s domain.EntityScope) string { return scopeWords(s.IsNone(), s.IsAll(), s.Labels()) }
 
+// personalLabel names the rights and scope of a personal role (the API's
+// acl, domini and tipiPendenza of an operator or application), "" for
+// none: its record's page shows it; the form does not edit it and its
+// save keeps it.
+func personalLabel(r domain.Role, ok bool) string {
+	if !ok {
+		return ""
+	}
+	var rights []string
+	for _, s := range domain.Services {
+		if l := r.Rights(s).List(); len(l) > 0 {
+			rights = append(rights, s.String()+" "+strings.Join(l, ", "))
+		}
+	}
+	return strings.Join(rights, "; ") + " — domini: " + entitiesText(r.Domini) + "; tipi pendenza: " + scopeText(r.Tipi)
+}
+
 func scopeWords(none, all bool, ids []string) string {
 	switch {
 	case none:
