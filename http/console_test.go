@@ -366,8 +366,10 @@ func TestConsoleDisabled(t *testing.T) {
 func TestConsoleStaticFolderIsNotListed(t *testing.T) {
 	t.Parallel()
 	cc := newHarness(t).consoleClient(t)
+	// An unknown path is the console's own page, in Italian with a way
+	// back, not the mux's plain-text "404 page not found".
 	unknown := cc.get("/console/nessuna-pagina")
-	unknown.expect(t, http.StatusNotFound)
+	unknown.expect(t, http.StatusNotFound, `<html lang="it">`, "<h1>Risorsa non trovata</h1>", `<a href="/console/">`)
 	for _, path := range []string{"/console/static/", "/console/static"} {
 		p := cc.get(path)
 		p.expect(t, http.StatusNotFound)
