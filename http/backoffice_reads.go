@@ -78,13 +78,13 @@ var rePaymentID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func validPaymentID(s string) bool { return rePaymentID.MatchString(s) }
 
 func (s *Server) boListRiconciliazioni(c *echo.Context) error {
-	return s.pageRiconciliazioni(c, operations.RendicontazioniList)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Reconciliations, s.riconciliazione)
 }
 
 func (s *Server) boListFlussi(c *echo.Context) error {
-	return s.pageFlussi(c, operations.RendicontazioniList)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.SettlementReports, s.flusso)
 }
 
 func (s *Server) boListRiscossioni(c *echo.Context) error {
-	return s.pageRiscossioni(c, operations.RendicontazioniList)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Collections, s.riscossione)
 }

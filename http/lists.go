@@ -24,29 +24,14 @@ func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
 	return sc, checkListFilters(dominio, "")
 }
 
-func (s *Server) pageRiconciliazioni(c *echo.Context, gate listOf) error {
+// pageByEntity answers a list of what belongs to entities: the gate and
+// the idDominio filter (entityScope), then the records the scope keeps
+// (of: operations.EntityScope's Reconciliations, SettlementReports or
+// Collections), each answered as view.
+func pageByEntity[T, V any](c *echo.Context, m operations.MoneyRecords, gate listOf, of func(operations.EntityScope, operations.MoneyRecords) []T, view func(T) V) error {
 	sc, err := entityScope(c, gate)
 	if err != nil {
 		return err
 	}
-	items := sc.Reconciliations(s.model)
-	return pageJSON(c, items, s.riconciliazione)
-}
-
-func (s *Server) pageFlussi(c *echo.Context, gate listOf) error {
-	sc, err := entityScope(c, gate)
-	if err != nil {
-		return err
-	}
-	items := sc.SettlementReports(s.model)
-	return pageJSON(c, items, s.flusso)
-}
-
-func (s *Server) pageRiscossioni(c *echo.Context, gate listOf) error {
-	sc, err := entityScope(c, gate)
-	if err != nil {
-		return err
-	}
-	items := sc.Collections(s.model)
-	return pageJSON(c, items, s.riscossione)
+	return pageJSON(c, of(sc, m), view)
 }

@@ -34,17 +34,19 @@ func (s *Server) getRiconciliazione(c *echo.Context) error {
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
-	return s.pageRiconciliazioni(c, operations.RagioneriaList)
+	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.Reconciliations, s.riconciliazione)
 }
 
-func (s *Server) listFlussi(c *echo.Context) error { return s.pageFlussi(c, operations.RagioneriaList) }
+func (s *Server) listFlussi(c *echo.Context) error {
+	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.SettlementReports, s.flusso)
+}
 
 func (s *Server) getFlusso(c *echo.Context) error {
 	return read2[operations.SettlementReports](c, s.model, pIDDominio, pIDFlusso, operations.ReadFlusso, s.flusso)
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {
-	return s.pageRiscossioni(c, operations.RagioneriaList)
+	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.Collections, s.riscossione)
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
