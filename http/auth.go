@@ -27,8 +27,9 @@ type caller struct {
 	api       domain.API
 	auth      domain.AuthType
 	principal domain.Principal
-	// newSession is set for an anonymous caller without a valid cookie; a
-	// payment it starts issues a cookie.
+	// newSession is set for an anonymous caller without a valid cookie
+	// (none, or one whose session ended); a payment it starts issues a
+	// cookie.
 	newSession bool
 	// node holds the credentials of a node API caller: they are matched
 	// against the named intermediary's connector, not resolved as a
@@ -155,15 +156,20 @@ func (s *Server) resolve(c *echo.Context, cl *caller) error {
 		hash := ""
 		if ck, err := r.Cookie(SessionCookie); err == nil {
 			h, err := s.session.verify(ck.Value)
-			if err != nil {
+			switch {
+			case errors.Is(err, errSessionExpired):
+				// An ended session is no session: its caller is answered
+				// as one without a cookie (a write starts a new session).
+			case err != nil:
 				// A forged or tampered cookie authenticates nobody. It is
 				// also expired: one this server cannot verify (signed
 				// with a key since replaced) would otherwise make every
 				// later request of that browser 401, /logout included.
-				c.SetCookie(s.sessionCookie(r, "", -1))
+				c.SetCookie(s.sessionCookie(r, "", time.Time{}))
 				return errUnauthenticated
+			default:
+				hash = h
 			}
-			hash = h
 		}
 		cl.principal = domain.Anonymous(hash)
 		cl.newSession = hash == ""

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func FuzzParseBasic(f *testing.F) {
@@ -96,26 +99,45 @@ func FuzzDecodeSiteverify(f *testing.F) {
 	})
 }
 
+// FuzzSessionCookie: of the values a client may send, only the cookie the
+// signer issued verifies; of the others only the same session's cookie in
+// the format before sessions ended (the id alone, signed) is a session
+// the server signed, taken as ended. A value with another issue time
+// than the one signed, or spelled otherwise, is forged.
 func FuzzSessionCookie(f *testing.F) {
-	s, _ := newSessionSigner("")
-	good, _, _ := s.issue()
-	id, mac, _ := strings.Cut(good, ".")
-	for _, v := range []string{good, "", ".", "a.b", good + "x", strings.ToUpper(good),
-		withPaddingBits(id) + "." + mac, id + "." + withPaddingBits(mac),
+	now := time.Unix(1_800_000_000, 0)
+	s, _ := newSessionSigner("", time.Hour, func() time.Time { return now })
+	good, _, _, _ := s.issue()
+	payload, mac, _ := strings.Cut(good, ".")
+	raw, _ := sessionEncoding.DecodeString(payload)
+	id := raw[:sessionIDLen]
+	legacy := sessionEncoding.EncodeToString(id) + "." + sessionEncoding.EncodeToString(s.mac(id))
+	later := bytes.Clone(raw)
+	later[sessionPayloadLen-1]++
+	for _, v := range []string{good, legacy, "", ".", "a.b", good + "x", strings.ToUpper(good),
+		sessionEncoding.EncodeToString(later) + "." + mac, sessionEncoding.EncodeToString(id) + "." + mac,
+		// payload and MAC are 24 and 32 bytes: their base64url has no or
+		// two unused bits.
+		payload + "." + withPaddingBits(mac), withPaddingBits(sessionEncoding.EncodeToString(id)) + legacy[len(legacy)-len(mac)-1:],
 		// The decoder skips CR and LF, strict or not.
-		id[:4] + "\n" + id[4:] + "." + mac, id + "." + mac[:8] + "\r\n" + mac[8:]} {
+		payload[:4] + "\n" + payload[4:] + "." + mac, payload + "." + mac[:8] + "\r\n" + mac[8:],
+		payload[:22] + strings.Repeat("\n", 10) + "." + mac} {
 		f.Add(v)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		if _, err := s.verify(v); err == nil && v != good {
+		_, err := s.verify(v)
+		switch {
+		case err == nil && v != good:
 			t.Fatalf("forged cookie %q verified", v)
+		case errors.Is(err, errSessionExpired) && v != legacy:
+			t.Fatalf("cookie %q taken as an ended session the server signed", v)
 		}
 	})
 }
 
 // withPaddingBits spells the same bytes as the unpadded base64url part
 // otherwise: the unused low bit of its last character set (a 16-byte id
-// leaves four such bits, a 32-byte MAC two).
+// of the former format leaves four such bits, a 32-byte MAC two).
 func withPaddingBits(part string) string {
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 	last := strings.IndexByte(alphabet, part[len(part)-1])

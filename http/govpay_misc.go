@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -31,7 +32,7 @@ func (s *Server) logout(api domain.API) echo.HandlerFunc {
 			return err
 		}
 		if cl.auth == domain.AuthPublic {
-			c.SetCookie(s.sessionCookie(c.Request(), "", -1))
+			c.SetCookie(s.sessionCookie(c.Request(), "", time.Time{}))
 		}
 		return c.NoContent(http.StatusOK)
 	}

@@ -57,7 +57,8 @@ type harnessConfig struct {
 	verifiableLog   bool   // keep the verifiable log (projections/logtree), signing on demand
 	beforeAppend    func(stream string, recs []events.Record)
 	afterAppend     func(stream string, pos events.Position, err error) (events.Position, error)
-	secureCookies   bool // Config.SecureCookies: a proxy terminates TLS
+	secureCookies   bool             // Config.SecureCookies: a proxy terminates TLS
+	sessionClock    func() time.Time // Config.SessionClock (nil: time.Now)
 	wrapLog         func(events.LogReader) events.LogReader
 	gate            *projectionGate
 	serviceLog      slog.Handler // the service log's handler instead of a discarding one
@@ -251,6 +252,12 @@ func withPasswordVerifications(n int) harnessOption {
 
 func withSecureCookies() harnessOption { return func(c *harnessConfig) { c.secureCookies = true } }
 
+// withSessionClock sets the clock of anonymous sessions' lifetimes
+// (Config.SessionClock); now must be safe for concurrent use.
+func withSessionClock(now func() time.Time) harnessOption {
+	return func(c *harnessConfig) { c.sessionClock = now }
+}
+
 func withConsistencyWait(d time.Duration) harnessOption {
 	return func(c *harnessConfig) { c.consistencyWait = d }
 }
@@ -371,7 +378,7 @@ func newHarness(t testing.TB, opts ...harnessOption) *harness {
 		HTTPAddr: "127.0.0.1:0", HTTPSAddr: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile, ClientCA: caFile,
 		SPIDTrustedProxies: cfg.spidProxies, ConsistencyWait: cfg.consistencyWait, MaxBodyBytes: cfg.maxBody,
 		SessionKeyFile: filepath.Join(dir, "session.key"), ReadyAt: last, SecureCookies: cfg.secureCookies,
-		DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
+		SessionClock: cfg.sessionClock, DecisionLogger: cfg.decisionLogger, DisableDecisionLog: cfg.decisionOff,
 		DecisionPublisher: decisionPublisher(store, cfg.decisionSubject), DecisionSubject: cfg.decisionSubject,
 		Log: vlog,
 		Limits: Limits{BodyTimeout: cfg.bodyTimeout, RequestTimeout: cfg.requestTimeout, CaptchaChecks: cfg.captchaChecks, PasswordVerifications: cfg.verifications,

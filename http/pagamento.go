@@ -235,12 +235,12 @@ func (s *Server) sessionActor(c *echo.Context) (commands.Actor, *http.Cookie, er
 	if !cl.newSession {
 		return actor, nil, nil
 	}
-	value, hash, err := s.session.issue()
+	value, hash, expires, err := s.session.issue()
 	if err != nil {
 		return actor, nil, err
 	}
 	actor.Principal = domain.Anonymous(hash)
-	return actor, s.sessionCookie(c.Request(), value, 0), nil
+	return actor, s.sessionCookie(c.Request(), value, expires), nil
 }
 
 // keepSession sets cookie, the new session an anonymous write was made in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -103,31 +104,47 @@ func TestSecureCookiesSetting(t *testing.T) {
 }
 
 // TestUnverifiableSessionCookieIsExpired: a PAYAUTHZ_SESSION the server
-// cannot verify (forged, tampered, or signed with a key since replaced)
-// is answered 401 and expired, so that the browser's next request is a
-// new anonymous caller rather than another 401; /logout clears it too.
+// cannot verify (forged, tampered — its issue time included, as a client
+// extending its session would — or signed with a key since replaced) is
+// answered 401 and expired, so that the browser's next request is a new
+// anonymous caller rather than another 401; /logout clears it too.
 func TestUnverifiableSessionCookieIsExpired(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	h := newHarness(t)
 	h.putEntity(t, d1)
 	h.putType(t, tSpont, true)
 	const pub = "/pagamento/rs/public/v2"
-	stale := &http.Cookie{Name: SessionCookie, Value: "AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
-	for _, path := range []string{pub + "/domini", pub + "/logout"} {
-		res := h.do(t, "GET", path, nil, withCookie(stale))
-		res.expect(t, http.StatusUnauthorized, "401000")
-		if ck := sessionCookieOf(res); ck == nil || ck.MaxAge >= 0 || ck.Value != "" {
-			t.Fatalf("GET %s with an unverifiable session: cookie %v, want %s expired", path, ck, SessionCookie)
-		}
-	}
-	h.do(t, "GET", pub+"/domini", nil).expect(t, http.StatusOK, "") // the browser without it
 	paid := h.do(t, "POST", pub+"/pagamenti", map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont,
 		"importo": 5, "causale": "Dono", "soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}}})
 	paid.expect(t, http.StatusCreated, "")
-	if res := h.do(t, "GET", pub+"/domini", nil, withCookie(sessionCookieOf(paid))); res.Status != http.StatusOK || sessionCookieOf(res) != nil &&
+	valid := sessionCookieOf(paid)
+	if res := h.do(t, "GET", pub+"/domini", nil, withCookie(valid)); res.Status != http.StatusOK || sessionCookieOf(res) != nil &&
 		sessionCookieOf(res).MaxAge < 0 {
 		t.Fatalf("a valid session: %d, cookie %v; want 200 and the cookie kept", res.Status, sessionCookieOf(res))
 	}
+	payload, mac, _ := strings.Cut(valid.Value, ".")
+	raw, err := sessionEncoding.DecodeString(payload)
+	if err != nil || len(raw) != sessionPayloadLen {
+		t.Fatalf("session cookie %q: %v", valid.Value, err)
+	}
+	raw[sessionPayloadLen-2]++ // issued some minutes later, the MAC kept
+	for _, c := range []struct{ name, value string }{
+		{"forged", "AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"},
+		{"forged_with_a_time", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"},
+		{"issue_time_tampered", sessionEncoding.EncodeToString(raw) + "." + mac},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stale := &http.Cookie{Name: SessionCookie, Value: c.value}
+			for _, path := range []string{pub + "/domini", pub + "/logout"} {
+				res := h.do(t, "GET", path, nil, withCookie(stale))
+				res.expect(t, http.StatusUnauthorized, "401000")
+				if ck := sessionCookieOf(res); ck == nil || ck.MaxAge >= 0 || ck.Value != "" {
+					t.Fatalf("GET %s with an unverifiable session: cookie %v, want %s expired", path, ck, SessionCookie)
+				}
+			}
+		})
+	}
+	h.do(t, "GET", pub+"/domini", nil).expect(t, http.StatusOK, "") // the browser without it
 }
 
 // TestAnonymousWriteWithoutTheStoresAnswerKeepsItsSession: an anonymous
@@ -214,4 +231,94 @@ func readsWithItsSession(t *testing.T, h *harness, r *response, w anonymousWrite
 	h.must(t, "GET", read, nil, withCookie(session))
 	h.do(t, "GET", read, nil).expect(t, http.StatusForbidden, "403000") // a new session, not the writer's
 	return n
+}
+
+// TestAnonymousSessionEnds: an anonymous session lasts DefaultSessionTTL
+// from its issue, however it is used. Within it the session's cookie reads
+// what it wrote (Max-Age and Expires say how long is left); a second
+// write in it sets no newer cookie and extends nothing; from its end the
+// cookie is answered exactly as no cookie is (the same status, body and
+// cookies), and a write with it starts a new session. A cookie of the
+// format before sessions ended (the id alone, signed) is no session
+// either, even of a session still running.
+func TestAnonymousSessionEnds(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	start := time.Now().Truncate(time.Second)
+	var clock atomic.Int64 // the sessions' clock, Unix seconds
+	clock.Store(start.Unix())
+	at := func(d time.Duration) { clock.Store(start.Add(d).Unix()) }
+	h := newHarness(t, withSessionClock(func() time.Time { return time.Unix(clock.Load(), 0) }))
+	h.putEntity(t, d1)
+	h.putType(t, tSpont, true)
+	const pub = "/pagamento/rs/public/v2"
+	asIfNone := func(t *testing.T, method, path string, body any, ck *http.Cookie) *response {
+		t.Helper()
+		with, without := h.do(t, method, path, body, withCookie(ck)), h.do(t, method, path, body)
+		if with.Status != without.Status || string(with.Body) != string(without.Body) ||
+			!reflect.DeepEqual(with.Header.Values("Set-Cookie"), without.Header.Values("Set-Cookie")) {
+			t.Fatalf("%s %s with an ended session: %d %s %q; without a cookie: %d %s %q", method, path,
+				with.Status, with.Body, with.Header.Values("Set-Cookie"), without.Status, without.Body, without.Header.Values("Set-Cookie"))
+		}
+		return with
+	}
+	for _, w := range anonymousWrites(h) {
+		t.Run(w.name, func(t *testing.T) {
+			at(0)
+			first := h.do(t, "POST", w.path, w.body)
+			first.expect(t, http.StatusCreated, "")
+			session := sessionCookieOf(first)
+			if session == nil || session.MaxAge != int(DefaultSessionTTL/time.Second) || !session.Expires.Equal(start.Add(DefaultSessionTTL)) {
+				t.Fatalf("the session's cookie %v, want Max-Age %d and Expires %v", session, int(DefaultSessionTTL/time.Second), start.Add(DefaultSessionTTL))
+			}
+			read1, _ := w.written(t)
+			h.must(t, "GET", read1, nil, withCookie(session))
+
+			at(DefaultSessionTTL - time.Hour) // used again late in its life
+			again := h.do(t, "POST", w.path, w.body, withCookie(session))
+			again.expect(t, http.StatusCreated, "")
+			if ck := sessionCookieOf(again); ck != nil {
+				t.Fatalf("a write in a running session set the cookie again: %v", ck)
+			}
+			read2, _ := w.written(t)
+			at(DefaultSessionTTL - time.Second)
+			h.must(t, "GET", read1, nil, withCookie(session))
+			h.must(t, "GET", read2, nil, withCookie(session))
+			legacy := legacySessionCookie(t, h, session)
+			asIfNone(t, "GET", read1, nil, legacy).expect(t, http.StatusForbidden, "403000")
+
+			at(DefaultSessionTTL)
+			for _, read := range []string{pub + "/pendenze", pub + "/profilo"} {
+				asIfNone(t, "GET", read, nil, session)
+			}
+			asIfNone(t, "GET", read1, nil, session).expect(t, http.StatusForbidden, "403000")
+			asIfNone(t, "GET", read2, nil, session).expect(t, http.StatusForbidden, "403000")
+			if l := asIfNone(t, "GET", pub+"/pagamenti", nil, session); l.Status != http.StatusOK || !strings.Contains(string(l.Body), `"numRisultati":0`) {
+				t.Fatalf("GET /pagamenti with an ended session: %d %s, want 200 and none listed", l.Status, l.Body)
+			}
+
+			renewed := h.do(t, "POST", w.path, w.body, withCookie(session))
+			renewed.expect(t, http.StatusCreated, "")
+			next := sessionCookieOf(renewed)
+			if next == nil || next.Value == session.Value {
+				t.Fatalf("a write with an ended session: cookie %v, want a new session's", next)
+			}
+			read3, _ := w.written(t)
+			h.must(t, "GET", read3, nil, withCookie(next))
+			h.do(t, "GET", read1, nil, withCookie(next)).expect(t, http.StatusForbidden, "403000")
+		})
+	}
+}
+
+// legacySessionCookie is the cookie of session's id in the format before
+// sessions ended: base64url(id) "." base64url(HMAC-SHA256(key, id)),
+// signed with h's key.
+func legacySessionCookie(t *testing.T, h *harness, session *http.Cookie) *http.Cookie {
+	t.Helper()
+	payload, _, _ := strings.Cut(session.Value, ".")
+	raw, err := sessionEncoding.DecodeString(payload)
+	if err != nil || len(raw) != sessionPayloadLen {
+		t.Fatalf("session cookie %q: %v", session.Value, err)
+	}
+	id := raw[:sessionIDLen]
+	return &http.Cookie{Name: SessionCookie, Value: sessionEncoding.EncodeToString(id) + "." + sessionEncoding.EncodeToString(h.srv.session.mac(id))}
 }

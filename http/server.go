@@ -42,6 +42,13 @@ type Config struct {
 	// when shorter than 32 bytes. Replicas that share sessions must share
 	// this file. Empty: a random in-memory key.
 	SessionKeyFile string
+	// SessionTTL is how long an anonymous session lasts from its issue,
+	// however it is used (the cookie carries its signed issue time); 0
+	// chooses DefaultSessionTTL.
+	SessionTTL time.Duration
+	// SessionClock is the clock of those lifetimes; nil is time.Now. A
+	// test seam: the service keeps time.Now.
+	SessionClock func() time.Time
 	// ReadyAt is the log position the projections must reach before
 	// /readyz answers 200.
 	ReadyAt events.Position
@@ -191,7 +198,13 @@ func New(cfg Config, store events.LogReader, model *projections.ReadModel, cmds 
 	if cfg.CaptchaChecks <= 0 {
 		cfg.CaptchaChecks = DefaultCaptchaChecks
 	}
-	signer, err := newSessionSigner(cfg.SessionKeyFile)
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = DefaultSessionTTL
+	}
+	if cfg.SessionClock == nil {
+		cfg.SessionClock = time.Now
+	}
+	signer, err := newSessionSigner(cfg.SessionKeyFile, cfg.SessionTTL, cfg.SessionClock)
 	if err != nil {
 		return nil, err
 	}

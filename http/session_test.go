@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestSessionKeyFile: a missing key file is generated (32 bytes, mode
@@ -20,7 +21,7 @@ func TestSessionKeyFile(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		file := filepath.Join(dir, "session.key")
-		s, err := newSessionSigner(file)
+		s, err := newSessionSigner(file, DefaultSessionTTL, time.Now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,11 +33,11 @@ func TestSessionKeyFile(t *testing.T) {
 		if len(des) != 1 {
 			t.Fatalf("data dir holds %d files, want only session.key (no temporary file left)", len(des))
 		}
-		cookie, hash, err := s.issue()
+		cookie, hash, _, err := s.issue()
 		if err != nil {
 			t.Fatal(err)
 		}
-		restarted, err := newSessionSigner(file)
+		restarted, err := newSessionSigner(file, DefaultSessionTTL, time.Now)
 		if err != nil || !reflect.DeepEqual(restarted.key, s.key) {
 			t.Fatalf("restart read another key (%v)", err)
 		}
@@ -53,7 +54,7 @@ func TestSessionKeyFile(t *testing.T) {
 		for i := range signers {
 			wg.Go(func() {
 				<-start
-				s, err := newSessionSigner(file)
+				s, err := newSessionSigner(file, DefaultSessionTTL, time.Now)
 				if err != nil {
 					t.Error(err)
 					return
@@ -86,7 +87,7 @@ func TestSessionKeyFile(t *testing.T) {
 			if err := os.WriteFile(file, []byte(c.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := newSessionSigner(file)
+			_, err := newSessionSigner(file, DefaultSessionTTL, time.Now)
 			if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "want at least 32 bytes") ||
 				!strings.Contains(err.Error(), "remove it") {
 				t.Fatalf("newSessionSigner = %v, want it refused with the file's name and what to do", err)
@@ -99,7 +100,7 @@ func TestSessionKeyFile(t *testing.T) {
 	t.Run("missing_dir_fails_and_writes_nothing", func(t *testing.T) {
 		t.Parallel()
 		parent := t.TempDir()
-		_, err := newSessionSigner(filepath.Join(parent, "missing", "session.key"))
+		_, err := newSessionSigner(filepath.Join(parent, "missing", "session.key"), DefaultSessionTTL, time.Now)
 		if err == nil || !strings.Contains(err.Error(), "write session key") {
 			t.Fatalf("newSessionSigner = %v, want a write session key error", err)
 		}

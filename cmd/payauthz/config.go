@@ -55,6 +55,9 @@ type Config struct {
 	// session, the console's) Secure on every request: a plain-HTTP
 	// listener behind a TLS-terminating proxy.
 	SecureCookies bool
+	// SessionTTL is how long an anonymous session of the public Pagamento
+	// API lasts from its issue, however it is used (httpapi.Config.SessionTTL).
+	SessionTTL time.Duration
 	// ConsoleSecureCookies is the former name of SecureCookies, from when
 	// it covered the console's cookies only; either one set marks every
 	// cookie Secure, so a deployment that sets it keeps working.
@@ -100,11 +103,16 @@ func defaultConfig() Config {
 		Console:            true,
 		ConsoleIdleTimeout: console.DefaultIdleTimeout,
 		ConsoleMaxAge:      console.DefaultMaxAge,
+		SessionTTL:         httpapi.DefaultSessionTTL,
 		CheckpointInterval: time.Minute,
 		LogSigner:          defaultSigner(),
 		LiveLogAccess:      true,
 	}
 }
+
+// minSessionTTL is the shortest --session-ttl: a session's times are whole
+// seconds, and a payer must be able to come back from the PSP in it.
+const minSessionTTL = time.Minute
 
 // bindFlags registers every flag of c on fs.
 func (c *Config) bindFlags(fs *pflag.FlagSet) {
@@ -142,6 +150,7 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.ConsoleIdleTimeout, "console-idle-timeout", c.ConsoleIdleTimeout, "a console session unused this long ends")
 	fs.DurationVar(&c.ConsoleMaxAge, "console-max-age", c.ConsoleMaxAge, "a console session ends this long after login")
 	fs.BoolVar(&c.SecureCookies, "secure-cookies", c.SecureCookies, "mark every cookie (the public API's session, the console's) Secure on every request (behind a proxy that terminates TLS); otherwise on TLS requests only")
+	fs.DurationVar(&c.SessionTTL, "session-ttl", c.SessionTTL, "an anonymous session of the public Pagamento API (its PAYAUTHZ_SESSION cookie) ends this long after it started, used or not (at least 1m)")
 	fs.BoolVar(&c.ConsoleSecureCookies, "console-secure-cookies", c.ConsoleSecureCookies, "former name of --secure-cookies: marks every cookie Secure too")
 	fromEnv(fs)
 }
@@ -227,6 +236,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsoleIdleTimeout <= 0 || c.ConsoleMaxAge <= 0 {
 		errs = append(errs, errors.New("--console-idle-timeout and --console-max-age must be positive"))
+	}
+	if c.SessionTTL < minSessionTTL {
+		errs = append(errs, fmt.Errorf("--session-ttl must be at least %v", minSessionTTL))
 	}
 	if c.SnapshotInterval < 0 {
 		errs = append(errs, errors.New("--snapshot-interval must not be negative"))

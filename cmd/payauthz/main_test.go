@@ -355,11 +355,12 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	c := defaultConfig()
 	c.DataDir, c.StreamReplicas, c.MaxBodyBytes, c.LogLevel = "", 2, 10, "loud"
 	c.SPIDTrustedProxies = []string{"not-a-cidr"}
+	c.SessionTTL = 30 * time.Second
 	err := c.Validate()
 	if err == nil {
 		t.Fatal("invalid config accepted")
 	}
-	for _, want := range []string{"--data-dir", "--stream-replicas", "--max-body-bytes", "--log-level", "--spid-trusted-proxies"} {
+	for _, want := range []string{"--data-dir", "--stream-replicas", "--max-body-bytes", "--log-level", "--spid-trusted-proxies", "--session-ttl"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %s: %v", want, err)
 		}

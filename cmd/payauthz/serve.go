@@ -242,6 +242,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		ConsistencyWait:    cfg.ConsistencyWait,
 		MaxBodyBytes:       cfg.MaxBodyBytes,
 		SessionKeyFile:     filepath.Join(cfg.DataDir, "session.key"),
+		SessionTTL:         cfg.SessionTTL,
 		ReadyAt:            startLast,
 		DecisionLogger:     dlog,
 		DisableDecisionLog: cfg.DecisionLog == "off",
