@@ -83,7 +83,7 @@ func (s *Server) getRuolo(c *echo.Context) error {
 }
 
 func (s *Server) listRuoli(c *echo.Context) error {
-	return listRegistry(c, domain.RegistryRuoli, s.model.Roles, toRuolo)
+	return listRegistry(c, domain.RegistryRuoli, s.model.Roles, listFilters[*projections.RoleRecord]{}, toRuolo) // GovPay's has none
 }
 
 // --- operatori ---
@@ -177,8 +177,11 @@ func (s *Server) getOperatore(c *echo.Context) error {
 }
 
 func (s *Server) listOperatori(c *echo.Context) error {
-	return listRegistry(c, domain.RegistryOperatori, s.model.Operators, toOperatore)
+	return listRegistry(c, domain.RegistryOperatori, s.model.Operators, operatoriFilters, toOperatore)
 }
+
+// operatoriFilters are GovPay's filters of GET /operatori.
+var operatoriFilters = listFilters[*projections.Operator]{enabled: func(o *projections.Operator) bool { return o.Enabled }}
 
 // --- applicazioni ---
 
@@ -339,5 +342,14 @@ func (s *Server) getApplicazione(c *echo.Context) error {
 }
 
 func (s *Server) listApplicazioni(c *echo.Context) error {
-	return listRegistry(c, domain.RegistryApplicazioni, s.model.Applications, toApplicazione)
+	return listRegistry(c, domain.RegistryApplicazioni, s.model.Applications, applicazioniFilters, toApplicazione)
+}
+
+// applicazioniFilters are GovPay's filters of GET /applicazioni.
+var applicazioniFilters = listFilters[*projections.Application]{
+	enabled: func(a *projections.Application) bool { return a.Enabled },
+	text: []textFilter[*projections.Application]{
+		{param: "idA2A", fields: func(a *projections.Application) []string { return []string{a.IDA2A} }, about: "the application's idA2A"},
+		{param: "principal", fields: func(a *projections.Application) []string { return []string{a.Principal} }, about: "the application's principal"},
+	},
 }

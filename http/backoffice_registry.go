@@ -57,7 +57,19 @@ func (s *Server) getDominio(c *echo.Context) error {
 // the scope of a role giving it (a caller with the right on no entity gets
 // an empty page, not a 403).
 func (s *Server) listDomini(c *echo.Context) error {
-	return listed(c, operations.ListDomini, s.model.Entities, toDominio)
+	return listed(c, operations.ListDomini, s.model.Entities, dominiFilters, toDominio)
+}
+
+// dominiFilters are GovPay's filters of GET /domini (its idDominio has
+// the entity's format, so the part is the whole).
+var dominiFilters = listFilters[events.CreditorEntityRegistered]{
+	enabled: func(e events.CreditorEntityRegistered) bool { return e.Enabled },
+	text: []textFilter[events.CreditorEntityRegistered]{
+		{param: "idDominio", fields: func(e events.CreditorEntityRegistered) []string { return []string{e.IDDominio} },
+			check: func(v string) error { return checkListFilters(v, "") }},
+		{param: "ragioneSociale", fields: func(e events.CreditorEntityRegistered) []string { return []string{e.RagioneSociale} },
+			about: "the entity's ragioneSociale"},
+	},
 }
 
 // --- tipiPendenza ---
@@ -140,7 +152,19 @@ func (s *Server) getTipoPendenza(c *echo.Context) error {
 // listTipiPendenza needs Anagrafica Creditore R and lists only the types
 // in the scope of a role giving it.
 func (s *Server) listTipiPendenza(c *echo.Context) error {
-	return listed(c, operations.ListTipiPendenza, s.model.PendenzaTypes, toTipo)
+	return listed(c, operations.ListTipiPendenza, s.model.PendenzaTypes, tipiFilters, toTipo)
+}
+
+// tipiFilters are GovPay's filters of GET /tipiPendenza: its descrizione
+// is looked for in the type's id too, as GovPay's.
+var tipiFilters = listFilters[events.PendenzaTypeRegistered]{
+	enabled: func(e events.PendenzaTypeRegistered) bool { return e.Enabled },
+	text: []textFilter[events.PendenzaTypeRegistered]{
+		{param: "idTipoPendenza", fields: func(e events.PendenzaTypeRegistered) []string { return []string{e.IDTipoPendenza} },
+			about: "the type's idTipoPendenza"},
+		{param: "descrizione", fields: func(e events.PendenzaTypeRegistered) []string { return []string{e.Descrizione, e.IDTipoPendenza} },
+			about: "the type's descrizione or idTipoPendenza"},
+	},
 }
 
 // --- intermediari ---
@@ -196,7 +220,12 @@ func (s *Server) getIntermediario(c *echo.Context) error {
 }
 
 func (s *Server) listIntermediari(c *echo.Context) error {
-	return listRegistry(c, domain.RegistryIntermediari, s.model.Intermediaries, toIntermediario)
+	return listRegistry(c, domain.RegistryIntermediari, s.model.Intermediaries, intermediariFilters, toIntermediario)
+}
+
+// intermediariFilters are GovPay's filters of GET /intermediari.
+var intermediariFilters = listFilters[*projections.Intermediary]{
+	enabled: func(in *projections.Intermediary) bool { return in.Event.Enabled },
 }
 
 // readRegistry answers GET of one entry of the unscoped registry reg,
@@ -220,20 +249,30 @@ func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), reg do
 }
 
 // listRegistry answers a page of the unscoped registry reg: its service's
-// R, then every entry of all.
-func listRegistry[T, V any](c *echo.Context, reg domain.Registry, all func() []T, view func(T) V) error {
+// R, then every entry of all that the request's filters (f) keep.
+func listRegistry[T, V any](c *echo.Context, reg domain.Registry, all func() []T, f listFilters[T], view func(T) V) error {
 	entries, err := operations.ListRegistry(all, callerOf(c).principal, reg, nil)
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, entries, view)
+	return filteredPage(c, entries, f, view)
 }
 
 // listed answers a scoped Backoffice list as one GovPay page: list's gate,
-// then the records of all its scope admits, each rendered by view.
+// then the records of all its scope admits that the request's filters (f)
+// keep, each rendered by view.
 func listed[T, V any](c *echo.Context, list func(func() []T, domain.Principal, operations.Recorder) ([]T, error),
-	all func() []T, view func(T) V) error {
+	all func() []T, f listFilters[T], view func(T) V) error {
 	items, err := list(all, callerOf(c).principal, nil)
+	if err != nil {
+		return err
+	}
+	return filteredPage(c, items, f, view)
+}
+
+// filteredPage answers the page of the items f keeps.
+func filteredPage[T, V any](c *echo.Context, items []T, f listFilters[T], view func(T) V) error {
+	items, err := f.narrow(c, items)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,15 @@ func (s *Server) listUnitaOperative(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, s.model.Units(dominio), toUnitaOperativa)
+	return filteredPage(c, s.model.Units(dominio), unitFilters, toUnitaOperativa)
+}
+
+// unitFilters are GovPay's filters of the Backoffice list of units.
+var unitFilters = listFilters[events.UnitRegistered]{
+	enabled: func(u events.UnitRegistered) bool { return u.Enabled },
+	text: []textFilter[events.UnitRegistered]{
+		{param: "ragioneSociale", fields: func(u events.UnitRegistered) []string { return []string{u.RagioneSociale} }, about: "the unit's ragioneSociale"},
+	},
 }
 
 // pgUnitaOperative answers GET /domini/{idDominio}/unitaOperative on the
