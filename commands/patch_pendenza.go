@@ -19,6 +19,9 @@ type PatchPendenza struct {
 	IDPendenza       string
 	Stato            string // ANNULLATA or NON_ESEGUITA
 	DescrizioneStato string // optional, at most 255 characters
+	// Base is the position of the pendenza's state the change was asked
+	// from (a console form), 0 for none (the API's PATCH): see based.
+	Base events.Position
 }
 
 // PatchPendenza authorizes with the operation of c.API
@@ -37,7 +40,7 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 	if !ok {
 		return Result{}, fmt.Errorf("the %s API has no PATCH of pendenze", c.API)
 	}
-	return h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, func(stream []events.Envelope) ([]events.Event, error) {
+	return h.execute(ctx, actor, events.StreamPendenza+c.IDA2A+"/"+c.IDPendenza, based(c.Base, func(stream []events.Envelope) ([]events.Event, error) {
 		pd, ok := storedPendenza(stream)
 		if ok && h.paid(c.IDA2A, c.IDPendenza) {
 			pd.Stato = projections.StatoEseguita
@@ -62,7 +65,7 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 		return []events.Event{events.PendenzaStatusChanged{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza,
 			IDDominio: v.IDDominio, IDUnitaOperativa: v.IDUnita, IDTipoPendenza: v.IDTipoPendenza, Stato: to.String(),
 			DescrizioneStato: c.DescrizioneStato}}, nil
-	})
+	}))
 }
 
 // storedPendenza is the pendenza stream holds (false when it holds none),

@@ -9,9 +9,12 @@ import (
 )
 
 // consoleForms are the console's forms that write (each POST parses
-// r.PostForm into a command's input).
+// r.PostForm into a command's input); a pendenza's, that of fuzzPendenza.
 var consoleForms = []string{"/console/applicazioni", "/console/ruoli", "/console/operatori", "/console/domini",
-	"/console/tipi", "/console/intermediari", "/console/impostazioni", "/console/audit", "/console/profilo/password"}
+	"/console/tipi", "/console/intermediari", "/console/impostazioni", "/console/audit", "/console/profilo/password",
+	"/console/pendenze/appA/" + fuzzPendenza}
+
+const fuzzPendenza = "fz-1"
 
 // FuzzConsoleForms posts arbitrary form bodies, with a valid session and
 // CSRF token, to every console form: bad input must come back as a page
@@ -19,6 +22,7 @@ var consoleForms = []string{"/console/applicazioni", "/console/ruoli", "/console
 // Run: go test ./http -run '^$' -fuzz FuzzConsoleForms -fuzztime 1m
 func FuzzConsoleForms(f *testing.F) {
 	w := newWorld(f)
+	w.createPendenza(f, "appA", fuzzPendenza, d1, t1, citizen1)
 	seeds := []string{
 		"idA2A=appF&auth=basic&principal=appF&password=password-123&abilitato=on&api_PAGAMENTO=on&domini_PAGAMENTO=" + d1 + "&tipi_PAGAMENTO=*",
 		"idA2A=..&auth=ssl&principal=CN%3D%00x&api_PENDENZE=on&domini_PENDENZE=%2A%2A",
@@ -29,6 +33,7 @@ func FuzzConsoleForms(f *testing.F) {
 		"idIntermediario=INT1&connettorePrincipal=&connettoreAuth=ftp",
 		"abilitato=on&serverURL=%25zz&soglia=NaN&timeoutMs=-1&parametro=",
 		"api=PENDENZE&operazione=read&posizione=18446744073709551616&data=ieri",
+		"stato=ANNULLATA&descrizioneStato=%00%FF&stato=NON_ESEGUITA",
 		"%%%&&&==",
 	}
 	for i, s := range seeds {

@@ -195,6 +195,7 @@ func (c *Console) routes() {
 
 	m.Handle("GET /console/pendenze", c.page(c.listPendenze))
 	m.Handle("GET /console/pendenze/{idA2A}/{idPendenza}", c.page(c.getPendenza))
+	m.Handle("POST /console/pendenze/{idA2A}/{idPendenza}", c.page(c.patchPendenza))
 
 	m.Handle("GET /console/pagamenti", c.page(c.listPagamenti))
 	m.Handle("GET /console/pagamenti/{id}", c.page(c.getPagamento))

@@ -41,6 +41,7 @@ type profiloOps interface {
 type pendenzeOps interface {
 	PagePendenze(p domain.Principal, f pendenzeFilter) (pendenzePage, error)
 	GetPendenza(p domain.Principal, idA2A, idPendenza string) (projections.Pendenza, error)
+	PatchPendenza(ctx context.Context, a commands.Actor, in commands.PatchPendenza) (commands.Result, error)
 }
 
 // backoffice implements the pages' operations as the Backoffice API does.
@@ -104,6 +105,13 @@ func (b backoffice) PutProtezione(ctx context.Context, a commands.Actor, in comm
 // pendenza is 404 only for a caller who may learn it, else 403).
 func (b backoffice) GetPendenza(p domain.Principal, idA2A, idPendenza string) (projections.Pendenza, error) {
 	return operations.ReadPendenzaBackoffice(b.model, p, idA2A, idPendenza, nil)
+}
+
+// PatchPendenza: PATCH /pendenze/{idA2A}/{idPendenza} on the Backoffice
+// (the command authorizes it with operations.PatchPendenza's operation of
+// in.API).
+func (b backoffice) PatchPendenza(ctx context.Context, a commands.Actor, in commands.PatchPendenza) (commands.Result, error) {
+	return b.cmds.PatchPendenza(ctx, a, in)
 }
 
 // ChangeOwnPassword: PATCH /profilo's REPLACE of /password.

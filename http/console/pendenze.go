@@ -1,7 +1,9 @@
 package console
 
 import (
+	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/payauthz/payauthz/commands"
@@ -107,10 +109,99 @@ func (c *Console) listPendenze(rq *request) error {
 	return c.render(rq, http.StatusOK, "pendenze.html", "Pendenze", v)
 }
 
+// The pendenza's page cancels or reopens it: the form of the Backoffice's
+// PATCH /pendenze/{idA2A}/{idPendenza}, offered when that PATCH's operation
+// allows the caller the pendenza as shown (Pendenze W on its entity ×
+// type); the save issues the same command, which decides it again.
+
+// patchBackoffice is the Backoffice's PATCH of a pendenza.
+var patchBackoffice = func() operations.PatchPendenzaOn {
+	op, ok := operations.PatchPendenza(domain.APIBackoffice)
+	if !ok {
+		panic("console: the Backoffice API has no PATCH of pendenze")
+	}
+	return op
+}()
+
+// pendenzaForm is a pendenza's page: its data and the form that sets its
+// state.
+type pendenzaForm struct {
+	projections.Pendenza
+	// Immutable is why its state cannot change (the patch's 422: it is
+	// paid), for a caller the patch would otherwise allow.
+	Immutable string
+	// Descrizione is the descrizioneStato typed in the form.
+	Descrizione string
+	formState
+}
+
+// mayWrite: PATCH /pendenze/{idA2A}/{idPendenza} on the Backoffice, the
+// API's operation on the stored pendenza.
+func (f *pendenzaForm) mayWrite(p domain.Principal, m *projections.ReadModel) error {
+	_, err := patchBackoffice.Authorize(m, p, f.IDA2A, f.IDPendenza, nil)
+	return err
+}
+
+// Target is the state the form sets: a cancelled pendenza is reopened,
+// an open one cancelled.
+func (f *pendenzaForm) Target() string {
+	if f.Stato == projections.StatoAnnullata {
+		return projections.StatoNonEseguita
+	}
+	return projections.StatoAnnullata
+}
+
+// Action is the path of the pendenza's page, where its form posts.
+func (f *pendenzaForm) Action() string { return pendenzaPath(f.IDA2A, f.IDPendenza) }
+
+func pendenzaPath(idA2A, idPendenza string) string {
+	return "/console/pendenze/" + url.PathEscape(idA2A) + "/" + url.PathEscape(idPendenza)
+}
+
+func (c *Console) openPendenza(rq *request, idA2A, idPendenza string) opener {
+	return func() (string, writeForm, error) {
+		pd, err := c.pendenze().GetPendenza(rq.p, idA2A, idPendenza)
+		if err != nil {
+			return "", nil, err
+		}
+		f := &pendenzaForm{Pendenza: pd}
+		if u, ok := errors.AsType[*operations.UnprocessableError](f.mayWrite(rq.p, c.deps.Model)); ok {
+			f.Immutable = u.Detail
+		}
+		return "Pendenza " + pd.IDPendenza, f, nil
+	}
+}
+
 func (c *Console) getPendenza(rq *request) error {
-	pd, err := c.pendenze().GetPendenza(rq.p, rq.r.PathValue("idA2A"), rq.r.PathValue("idPendenza"))
-	if err != nil {
+	return c.showForm(rq, "pendenza.html", c.openPendenza(rq, rq.r.PathValue("idA2A"), rq.r.PathValue("idPendenza")))
+}
+
+// patchPendenza saves the form of a pendenza's page: the gate of the API's
+// patch first (the API decides it before it reads the body), then the
+// command, written only over the state the form was opened on. Bad input
+// and the 422 of a paid pendenza come back to its page as it is now.
+func (c *Console) patchPendenza(rq *request) error {
+	idA2A, idPendenza := rq.r.PathValue("idA2A"), rq.r.PathValue("idPendenza")
+	if err := patchBackoffice.Gate(rq.p, idA2A, nil); err != nil {
 		return err
 	}
-	return c.render(rq, http.StatusOK, "pendenza.html", "Pendenza "+pd.IDPendenza, pd)
+	pf := rq.r.PostForm
+	in := commands.PatchPendenza{API: domain.APIBackoffice, IDA2A: idA2A, IDPendenza: idPendenza,
+		Stato: pf.Get("stato"), DescrizioneStato: pf.Get("descrizioneStato"), Base: postedBase(rq.r)}
+	res, err := c.save(rq, in.Base, false, "", nil, func() (commands.Result, error) {
+		return c.pendenze().PatchPendenza(rq.r.Context(), rq.actor(), in)
+	})
+	o := c.openPendenza(rq, idA2A, idPendenza)
+	var (
+		title string
+		f     writeForm
+	)
+	if _, stale := errors.AsType[*commands.StaleError](err); err != nil && !stale {
+		var oerr error
+		if title, f, oerr = c.open(o); oerr != nil {
+			return err
+		}
+		f.(*pendenzaForm).Descrizione = in.DescrizioneStato
+	}
+	return c.saved(rq, res, err, pendenzaPath(idA2A, idPendenza), "pendenza.html", title, f, o)
 }
