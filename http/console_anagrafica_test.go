@@ -367,3 +367,74 @@ func TestConsoleRoleChoicesAreTheRolesList(t *testing.T) {
 	p.expect(t, 200, held)
 	p.lacks(t, offered)
 }
+
+// TestConsoleSetsAPIKey: the operator's and the application's forms set or
+// replace the API key of PUT /operatori and /applicazioni (GovPay's apikey
+// authentication) as they set the password: write-only, a key typed is
+// the one X-API-KEY then takes, an empty field keeps the stored one, and
+// no page shows it back nor the service log holds it. Only who may save
+// the record sets it.
+func TestConsoleSetsAPIKey(t *testing.T) {
+	t.Parallel()
+	lines := newLogLines()
+	w := newWorld(t, withServiceLog(lines))
+	const (
+		bok = "/backoffice/rs/apikey/v1"
+		pek = "/pendenze/rs/apikey/v2"
+	)
+	w.putOperator(t, "opKey", pw, true, "readOnly")
+	w.putApp(t, "appKey", "appKey", pw, true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	for _, c := range []struct {
+		name, form, save, appID, probe string
+		values                         url.Values
+	}{
+		{"operatore", "/console/operatore?principal=opKey", "/console/operatori", "opKey", bok + "/profilo",
+			url.Values{"principal": {"opKey"}, "ragioneSociale": {"Operatore opKey"}, "abilitato": {"on"}, "ruoli": {"readOnly"}}},
+		{"applicazione", "/console/applicazioni/appKey", "/console/applicazioni", "appKey", pek + "/pendenze",
+			grantForm("appKey", "appKey", "", false, map[string][2][]string{"PENDENZE": {{d1}, {"*"}}})},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			first, second := "key-"+c.appID+"-first-0123", "key-"+c.appID+"-second-0123"
+			withKey := func(key string) url.Values {
+				v := maps.Clone(c.values)
+				v.Set("apiKey", key)
+				return v
+			}
+			w.do(t, "GET", c.probe, nil, asAPIKey(c.appID, first)).expect(t, 401, "401000")
+			cc.get(c.form).expect(t, 200, `name="apiKey" type="password" autocomplete="new-password"`)
+			cc.post(c.save, withKey(first)).expect(t, 303)
+			w.do(t, "GET", c.probe, nil, asAPIKey(c.appID, first)).expect(t, 200, "")
+			// Empty keeps it (and the password: basic still works).
+			cc.get(c.form).lacks(t, first)
+			cc.post(c.save, withKey("")).expect(t, 303)
+			w.do(t, "GET", c.probe, nil, asAPIKey(c.appID, first)).expect(t, 200, "")
+			// A short key is the PUT's 400, next to the field, not shown back.
+			cc.get(c.form)
+			p := cc.post(c.save, withKey("short"))
+			p.expect(t, 400, `id="err-apiKey"`)
+			p.lacks(t, `value="short"`)
+			// Replaced: the former key no longer authenticates.
+			cc.post(c.save, withKey(second)).expect(t, 303)
+			w.do(t, "GET", c.probe, nil, asAPIKey(c.appID, second)).expect(t, 200, "")
+			w.do(t, "GET", c.probe, nil, asAPIKey(c.appID, first)).expect(t, 401, "401000")
+			for _, path := range []string{c.form, "/console/eventi", "/console/operatori", "/console/applicazioni"} {
+				cc.get(path).lacks(t, first, second, "$argon2id$")
+			}
+			for _, key := range []string{first, second, "short"} {
+				if lines.holds(key) {
+					t.Fatalf("the service log holds the key %q", key)
+				}
+			}
+		})
+	}
+	t.Run("read_only_operator_cannot_set_one", func(t *testing.T) {
+		ro := w.consoleClient(t)
+		ro.login("opRO", pw)
+		ro.get("/console/operatore?principal=opKey").expect(t, 200, "Sola lettura")
+		ro.post("/console/operatori", url.Values{"principal": {"opKey"}, "ragioneSociale": {"Operatore opKey"}, "abilitato": {"on"},
+			"ruoli": {"readOnly"}, "apiKey": {"key-by-read-only-0123"}}).expect(t, 403, "403000")
+		w.do(t, "GET", bok+"/profilo", nil, asAPIKey("opKey", "key-by-read-only-0123")).expect(t, 401, "401000")
+	})
+}

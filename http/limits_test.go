@@ -266,12 +266,13 @@ func TestErrorsBeforeEchoAreClientErrors(t *testing.T) {
 
 // logLines is a slog.Handler that counts the service log's lines by
 // message, and those without a request_id, and keeps the longest path
-// attribute it saw.
+// attribute it saw and the text of every line.
 type logLines struct {
 	mu      sync.Mutex
 	n       map[string]int
 	noID    map[string]int // lines without a request_id, by message
 	longest int            // of a "path"
+	text    strings.Builder
 }
 
 func newLogLines() *logLines { return &logLines{n: map[string]int{}, noID: map[string]int{}} }
@@ -283,8 +284,10 @@ func (l *logLines) Handle(_ context.Context, r slog.Record) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n[r.Message]++
+	l.text.WriteString(r.Message + "\n")
 	id := false
 	r.Attrs(func(a slog.Attr) bool {
+		l.text.WriteString(a.String() + "\n")
 		switch a.Key {
 		case "path":
 			l.longest = max(l.longest, len(a.Value.String()))
@@ -297,6 +300,13 @@ func (l *logLines) Handle(_ context.Context, r slog.Record) error {
 		l.noID[r.Message]++
 	}
 	return nil
+}
+
+// holds reports whether some line held s, in its message or an attribute.
+func (l *logLines) holds(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Contains(l.text.String(), s)
 }
 
 // withoutID is how many lines of msg held no request_id.

@@ -282,9 +282,7 @@ func (c *Console) saveOperatore(rq *request) error {
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}
-	if pw := pf.Get("password"); pw != "" {
-		in.Password = &pw
-	}
+	in.Password, in.APIKey = postedSecret(rq.r, "password"), postedSecret(rq.r, "apiKey")
 	res, err := c.save(rq, f.Base, f.New, "principal", c.registryRead(rq, "operatore", f.Principal), func() (commands.Result, error) {
 		return c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
 	})
@@ -467,9 +465,7 @@ func (c *Console) saveIntermediario(rq *request) error {
 		formState: formState{Base: postedBase(rq.r)}}
 	in := commands.PutIntermediary{IDIntermediario: f.IDIntermediario, Denominazione: f.Denominazione, Enabled: f.Enabled,
 		ConnectorPrincipal: f.ConnectorPrincipal, Base: f.Base}
-	if pw := pf.Get("connettorePassword"); pw != "" {
-		in.ConnectorPassword = &pw
-	}
+	in.ConnectorPassword = postedSecret(rq.r, "connettorePassword")
 	res, err := c.save(rq, f.Base, f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario), func() (commands.Result, error) {
 		return c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
 	})

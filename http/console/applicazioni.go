@@ -189,8 +189,9 @@ func (c *Console) editApplicazione(rq *request) error {
 	return c.showForm(rq, "applicazione.html", c.openApplicazione(rq, rq.r.PathValue("id")))
 }
 
-// saveApplicazione turns the form into PutApplication. A password left
-// empty keeps the stored one; an ssl principal has none.
+// saveApplicazione turns the form into PutApplication. A password or an
+// API key left empty keeps the stored one; an ssl principal has no
+// password (its API key authenticates its idA2A, whatever the principal).
 func (c *Console) saveApplicazione(rq *request) error {
 	pf := rq.r.PostForm
 	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
@@ -198,15 +199,14 @@ func (c *Console) saveApplicazione(rq *request) error {
 	// The form does not show the personal role nor GovPay's other fields:
 	// they stay as stored.
 	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, KeepFields: true,
-		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}, Base: f.Base}
+		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true,
+			APIKey: postedSecret(rq.r, "apiKey")}, Base: f.Base}
 	if in.Roles == nil {
 		in.Roles = []string{}
 	}
 	switch f.Auth {
 	case "basic":
-		if pw := pf.Get("password"); pw != "" {
-			in.Password = &pw
-		}
+		in.Password = postedSecret(rq.r, "password")
 	case "ssl":
 		if _, err := domain.ParseDN(f.Principal); err != nil {
 			f.Errors["principal"] = "Il soggetto del certificato non è un DN valido: " + err.Error()

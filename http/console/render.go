@@ -395,6 +395,16 @@ var (
 	errBaseNotApplied = errors.New("console: the form's base is not applied here")
 )
 
+// postedSecret is the write-only field name as a form posted it (a
+// password, an API key: never shown, so never posted back unchanged), as
+// the command takes it: nil, which keeps the stored one, when left empty.
+func postedSecret(r *http.Request, name string) *string {
+	if v := r.PostForm.Get(name); v != "" {
+		return &v
+	}
+	return nil
+}
+
 // postedBase is the base a form posted (hidden field base), 0 when it is
 // missing or no position.
 func postedBase(r *http.Request) events.Position {
