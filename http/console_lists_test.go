@@ -110,3 +110,18 @@ func TestConsolePendenzeOfAUnitScope(t *testing.T) {
 	cc.get("/console/pendenze?idDominio="+d2).lacks(t, "cu-d2")
 	cc.get("/console/pendenze?idDominio=abc").expect(t, 400, "SINTASSI") // as GET /pendenze?idDominio=abc
 }
+
+// TestConsoleEventLogLinks: the event log links only to what exists: no
+// "prima" for the log's first event (position 0 is no point of history,
+// projections.Until.AtPosition; the Audit form took it for the log's
+// end).
+func TestConsoleEventLogLinks(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cc := h.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	first := cc.get("/console/eventi")
+	first.expect(t, 200, `<td>1</td>`, `<td><a href="/console/audit?posizione=1">dopo</a></td>`,
+		`<a href="/console/audit?posizione=1">prima</a> · <a href="/console/audit?posizione=2">dopo</a>`)
+	first.lacks(t, "posizione=0")
+}

@@ -19,7 +19,10 @@ import (
 // moment just before and just after it.
 
 type eventRow struct {
-	Position    uint64
+	Position uint64
+	// Before is the position just before the event's, 0 for the log's
+	// first event: nothing precedes it, and 0 is no point of history
+	// (projections.Until.AtPosition), so it has no "prima" link.
 	Before      uint64
 	Name, Actor string
 	Time        string
