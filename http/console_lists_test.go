@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"html"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -114,7 +115,7 @@ func TestConsolePendenzeOfAUnitScope(t *testing.T) {
 // TestConsoleEventLogLinks: the event log links only to what exists: no
 // "prima" for the log's first event (position 0 is no point of history,
 // projections.Until.AtPosition; the Audit form took it for the log's
-// end).
+// end), and the next page only while later events are left.
 func TestConsoleEventLogLinks(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -123,5 +124,16 @@ func TestConsoleEventLogLinks(t *testing.T) {
 	first := cc.get("/console/eventi")
 	first.expect(t, 200, `<td>1</td>`, `<td><a href="/console/audit?posizione=1">dopo</a></td>`,
 		`<a href="/console/audit?posizione=1">prima</a> · <a href="/console/audit?posizione=2">dopo</a>`)
-	first.lacks(t, "posizione=0")
+	first.lacks(t, "posizione=0", "Eventi successivi")
+	for i := range 51 {
+		h.putType(t, "T"+strconv.Itoa(i), false)
+	}
+	end := uint64(h.logEnd(t))
+	cc.get("/console/eventi").expect(t, 200, "Eventi successivi (dalla posizione 51)")
+	last := cc.get("/console/eventi?da=51")
+	last.expect(t, 200, "<td>"+strconv.FormatUint(end, 10)+"</td>")
+	last.lacks(t, "Eventi successivi")
+	// A filter whose rows fill a page links on to the rest of the log.
+	cc.get("/console/eventi?tipo=PendenzaTypeRegistered").expect(t, 200, "Eventi successivi")
+	cc.get("/console/eventi?tipo=RoleDefined").lacks(t, "Eventi successivi")
 }

@@ -33,8 +33,11 @@ type eventRow struct {
 type eventiView struct {
 	Da, Tipo, Attore, Dominio, Dal string
 	Rows                           []eventRow
-	Next                           uint64
-	Error                          string
+	// Next is the position the next page starts at; More says the log
+	// has events there (the page stopped before the log's end).
+	Next  uint64
+	More  bool
+	Error string
 }
 
 // maxScanned bounds the events one page examines.
@@ -94,7 +97,8 @@ func (c *Console) listEventi(rq *request) error {
 			Actor: env.Actor, Time: env.Time.UTC().Format(time.RFC3339), Data: string(events.Redact(env.Data)), Stream: env.Stream})
 		return nil
 	})
-	if err != nil && !errors.Is(err, errPageDone) {
+	v.More = errors.Is(err, errPageDone)
+	if err != nil && !v.More {
 		return err
 	}
 	return c.render(rq, http.StatusOK, "eventi.html", "Giornale degli eventi", v)
