@@ -401,3 +401,22 @@ func TestConsoleUnchangedSaveAnnouncesNoChange(t *testing.T) {
 	p.expect(t, 200, "Comune Rinominato")
 	p.lacks(t, "Modifica registrata")
 }
+
+// TestConsoleAuditEmptyAnswers: the Audit page's tables say when they
+// have no row, as the console's other tables do, and its heading counts
+// one utenza in the singular.
+func TestConsoleAuditEmptyAnswers(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cc := h.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	cc.get("/console/audit")
+	who := url.Values{"domanda": {"chi"}, "api": {"BACKOFFICE"}, "operazione": {"audit-whole-log"}, "auth": {"basic"}}
+	cc.post("/console/audit", who).expect(t, 200, "Chi può: 1 utenza alla posizione", "<td>admin</td>")
+	who.Set("api", "PENDENZE") // no application is registered
+	who.Set("operazione", "profilo")
+	none := cc.post("/console/audit", who)
+	none.expect(t, 200, "Chi può: 0 utenze alla posizione", `<td colspan="4">Nessuna utenza.</td>`)
+	explain := url.Values{"principal": {"nessuno"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}, "auth": {"basic"}}
+	cc.post("/console/audit", explain).expect(t, 200, `<span id="esito">unauthenticated`, `<td colspan="8">Nessuna evidenza.</td>`)
+}
