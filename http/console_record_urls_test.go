@@ -118,3 +118,50 @@ func heading(body string) string {
 	}
 	return body[:min(len(body), 200)]
 }
+
+// TestConsoleFormTitlesAfterAnError: a form that comes back with an error
+// keeps the title it was opened with ("Nuovo dominio", "Operatore X"),
+// not the registry's bare name; and the password inputs say that an empty
+// one keeps the registered password only on a record's page, where one
+// may be registered.
+func TestConsoleFormTitlesAfterAnError(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	const keeps = "vuota lascia quella registrata"
+	for _, k := range registryKinds() {
+		t.Run(k.name, func(t *testing.T) {
+			blank := cc.get(k.blank)
+			blank.lacks(t, keeps)
+			key, _, _ := strings.Cut(strings.TrimPrefix(k.idInput, `id="`), `"`)
+			bad := cc.post(k.list, url.Values{k.marker: {"1"}, key: {""}})
+			if bad.Status < 400 || bad.Status >= 500 {
+				t.Fatalf("blank %s without its id: status %d:\n%s", k.name, bad.Status, heading(bad.Body))
+			}
+			bad.expect(t, bad.Status, "<h1>"+k.blankH1+"</h1>")
+			bad.lacks(t, keeps)
+			if k.id == "" {
+				return
+			}
+			cc.get(k.blank)
+			cc.post(k.list, k.form).expect(t, http.StatusSeeOther)
+			page := cc.get(k.record)
+			hasPassword := strings.Contains(page.Body, `type="password"`)
+			if hasPassword {
+				page.expect(t, http.StatusOK, keeps)
+			}
+			form := url.Values{"base": {"0"}} // no position: the form comes back
+			for f, v := range k.form {
+				if f != k.marker {
+					form[f] = v
+				}
+			}
+			again := cc.post(k.list, form)
+			again.expect(t, http.StatusBadRequest, "<h1>"+k.recordH1+"</h1>", `id="errore-modulo"`)
+			if hasPassword {
+				again.expect(t, http.StatusBadRequest, keeps)
+			}
+		})
+	}
+}

@@ -113,25 +113,24 @@ func recordLink(base, id string) cell { return cell{Text: id, Href: base + url.P
 // register a record (f.mayWrite), and answers the others its denial. Its
 // base is the position this replica has applied: a record registered
 // under the id it is saved with after that was not there to be seen.
-func (c *Console) registryNew(rq *request, page, title string, f writeForm) error {
+func (c *Console) registryNew(rq *request, page string, f writeForm) error {
 	if err := f.mayWrite(rq.p, c.deps.Model); err != nil {
 		return err
 	}
 	f.state().Base = c.deps.Model.AppliedPosition()
-	return c.renderForm(rq, http.StatusOK, page, title, f)
+	return c.renderForm(rq, http.StatusOK, page, f)
 }
 
 // registryOpener reads the registry entry of that kind and id as the
 // registry's read operation lets the caller see it, its form as show
 // makes it; an id it does not hold (the empty one too) is the read's 404.
-func (c *Console) registryOpener(rq *request, kind, id string, show func(v any) (title string, form writeForm)) opener {
-	return func() (string, writeForm, error) {
+func (c *Console) registryOpener(rq *request, kind, id string, show func(v any) writeForm) opener {
+	return func() (writeForm, error) {
 		v, err := c.anagrafica().ReadRegistry(rq.p, kind, id)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
-		title, form := show(v)
-		return title, form, nil
+		return show(v), nil
 	}
 }
 
@@ -170,6 +169,13 @@ func (f *tipoForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error 
 	return mayWriteScoped(p, f.New, func() error { return operations.WriteTipoPendenza(p, f.IDTipoPendenza, nil) })
 }
 
+func (f *tipoForm) title() string {
+	if f.New {
+		return "Nuovo tipo pendenza"
+	}
+	return "Tipo pendenza " + f.IDTipoPendenza
+}
+
 func (c *Console) listTipi(rq *request) error {
 	return registryList(c, rq, &tipoForm{New: true}, "Tipi pendenza", &table{Caption: "Tipi pendenza", Empty: "Nessun tipo pendenza.",
 		Headers: []string{"idTipoPendenza", "Descrizione", "Abilitato", "Pagamento spontaneo"}},
@@ -181,13 +187,13 @@ func (c *Console) listTipi(rq *request) error {
 }
 
 func (c *Console) newTipo(rq *request) error {
-	return c.registryNew(rq, "tipo.html", "Nuovo tipo pendenza", &tipoForm{New: true, Enabled: true})
+	return c.registryNew(rq, "tipo.html", &tipoForm{New: true, Enabled: true})
 }
 
 func (c *Console) openTipo(rq *request, id string) opener {
-	return c.registryOpener(rq, "tipo", id, func(v any) (string, writeForm) {
+	return c.registryOpener(rq, "tipo", id, func(v any) writeForm {
 		t := v.(events.PendenzaTypeRegistered)
-		return "Tipo pendenza " + t.IDTipoPendenza, &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
+		return &tipoForm{IDTipoPendenza: t.IDTipoPendenza,
 			Descrizione: t.Descrizione, Enabled: t.Enabled, Spontaneous: t.Spontaneous}
 	})
 }
@@ -205,7 +211,7 @@ func (c *Console) saveTipo(rq *request) error {
 		return c.anagrafica().PutTipo(rq.r.Context(), rq.actor(), commands.PutPendenzaType{IDTipoPendenza: f.IDTipoPendenza,
 			Descrizione: f.Descrizione, Enabled: f.Enabled, Spontaneous: f.Spontaneous, KeepFields: true, Base: f.Base})
 	})
-	return c.saved(rq, res, err, "/console/tipi", "tipo.html", "Tipo pendenza", f, c.openTipo(rq, f.IDTipoPendenza))
+	return c.saved(rq, res, err, "/console/tipi", "tipo.html", f, c.openTipo(rq, f.IDTipoPendenza))
 }
 
 // --- operatori ---
@@ -223,6 +229,13 @@ type operatoreForm struct {
 // mayWrite: PUT /operatori/{principal} (operations.WriteRegistry).
 func (f *operatoreForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
 	return operations.WriteRegistry(p, domain.RegistryOperatori, nil)
+}
+
+func (f *operatoreForm) title() string {
+	if f.New {
+		return "Nuovo operatore"
+	}
+	return "Operatore " + f.Principal
 }
 
 // roleChoices are the roles a form offers p: every role when p may list
@@ -253,14 +266,14 @@ func (c *Console) listOperatori(rq *request) error {
 }
 
 func (c *Console) newOperatore(rq *request) error {
-	return c.registryNew(rq, "operatore.html", "Nuovo operatore",
+	return c.registryNew(rq, "operatore.html",
 		&operatoreForm{New: true, Enabled: true, AllRoles: c.roleChoices(rq.p, nil)})
 }
 
 func (c *Console) openOperatore(rq *request, principal string) opener {
-	return c.registryOpener(rq, "operatore", principal, func(v any) (string, writeForm) {
+	return c.registryOpener(rq, "operatore", principal, func(v any) writeForm {
 		o := v.(*projections.Operator)
-		return "Operatore " + o.Principal, &operatoreForm{Principal: o.Principal,
+		return &operatoreForm{Principal: o.Principal,
 			RagioneSociale: o.RagioneSociale, Enabled: o.Enabled, Roles: o.Roles, AllRoles: c.roleChoices(rq.p, o.Roles),
 			Personal: personalLabel(o.PersonalRole())}
 	})
@@ -286,7 +299,7 @@ func (c *Console) saveOperatore(rq *request) error {
 	res, err := c.save(rq, f.Base, f.New, "principal", c.registryRead(rq, "operatore", f.Principal), func() (commands.Result, error) {
 		return c.anagrafica().PutOperatore(rq.r.Context(), rq.actor(), in)
 	})
-	return c.saved(rq, res, err, "/console/operatori", "operatore.html", "Operatore", f, c.openOperatore(rq, f.Principal))
+	return c.saved(rq, res, err, "/console/operatori", "operatore.html", f, c.openOperatore(rq, f.Principal))
 }
 
 // --- ruoli ---
@@ -318,6 +331,13 @@ type ruoloForm struct {
 // mayWrite: PUT /ruoli/{idRuolo} (operations.WriteRegistry).
 func (f *ruoloForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
 	return operations.WriteRegistry(p, domain.RegistryRuoli, nil)
+}
+
+func (f *ruoloForm) title() string {
+	if f.New {
+		return "Nuovo ruolo"
+	}
+	return "Ruolo " + f.IDRuolo
 }
 
 // fill builds the grid from acl and the pickers, marking what p lacks.
@@ -360,15 +380,15 @@ func (c *Console) listRuoli(rq *request) error {
 func (c *Console) newRuolo(rq *request) error {
 	f := &ruoloForm{New: true}
 	c.fillRuolo(f, rq.p, func(domain.Service, domain.Right) bool { return false })
-	return c.registryNew(rq, "ruolo.html", "Nuovo ruolo", f)
+	return c.registryNew(rq, "ruolo.html", f)
 }
 
 func (c *Console) openRuolo(rq *request, id string) opener {
-	return c.registryOpener(rq, "ruolo", id, func(v any) (string, writeForm) {
+	return c.registryOpener(rq, "ruolo", id, func(v any) writeForm {
 		r := v.(*projections.RoleRecord)
 		f := &ruoloForm{IDRuolo: r.Event.IDRuolo, Domini: r.Role.Domini.List(), Unita: formUnits(r.Role.Domini), Tipi: r.Role.Tipi.List()}
 		c.fillRuolo(f, rq.p, func(s domain.Service, rt domain.Right) bool { return r.Role.Has(s, rt) })
-		return "Ruolo " + r.Event.IDRuolo, f
+		return f
 	})
 }
 
@@ -411,7 +431,7 @@ func (c *Console) saveRuolo(rq *request) error {
 	res, err := c.save(rq, f.Base, f.New, "idRuolo", c.registryRead(rq, "ruolo", f.IDRuolo), func() (commands.Result, error) {
 		return c.anagrafica().PutRuolo(rq.r.Context(), rq.actor(), in)
 	})
-	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", "Ruolo", f, c.openRuolo(rq, f.IDRuolo))
+	return c.saved(rq, res, err, "/console/ruoli/"+f.IDRuolo, "ruolo.html", f, c.openRuolo(rq, f.IDRuolo))
 }
 
 // --- intermediari ---
@@ -429,6 +449,13 @@ func (f *intermediarioForm) mayWrite(p domain.Principal, _ *projections.ReadMode
 	return operations.WriteRegistry(p, domain.RegistryIntermediari, nil)
 }
 
+func (f *intermediarioForm) title() string {
+	if f.New {
+		return "Nuovo intermediario"
+	}
+	return "Intermediario " + f.IDIntermediario
+}
+
 func (c *Console) listIntermediari(rq *request) error {
 	reg := domain.RegistryIntermediari
 	return registryList(c, rq, &intermediarioForm{New: true}, "Intermediari", &table{Caption: "Intermediari e connettori al nodo", Empty: "Nessun intermediario.",
@@ -443,13 +470,13 @@ func (c *Console) listIntermediari(rq *request) error {
 }
 
 func (c *Console) newIntermediario(rq *request) error {
-	return c.registryNew(rq, "intermediario.html", "Nuovo intermediario", &intermediarioForm{New: true, Enabled: true})
+	return c.registryNew(rq, "intermediario.html", &intermediarioForm{New: true, Enabled: true})
 }
 
 func (c *Console) openIntermediario(rq *request, id string) opener {
-	return c.registryOpener(rq, "intermediario", id, func(v any) (string, writeForm) {
+	return c.registryOpener(rq, "intermediario", id, func(v any) writeForm {
 		e := v.(*projections.Intermediary).Event
-		return "Intermediario " + e.IDIntermediario, &intermediarioForm{IDIntermediario: e.IDIntermediario,
+		return &intermediarioForm{IDIntermediario: e.IDIntermediario,
 			Denominazione: e.Denominazione, Enabled: e.Enabled, ConnectorPrincipal: e.ConnectorPrincipal}
 	})
 }
@@ -469,5 +496,5 @@ func (c *Console) saveIntermediario(rq *request) error {
 	res, err := c.save(rq, f.Base, f.New, "idIntermediario", c.registryRead(rq, "intermediario", f.IDIntermediario), func() (commands.Result, error) {
 		return c.anagrafica().PutIntermediario(rq.r.Context(), rq.actor(), in)
 	})
-	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", "Intermediario", f, c.openIntermediario(rq, f.IDIntermediario))
+	return c.saved(rq, res, err, "/console/intermediari", "intermediario.html", f, c.openIntermediario(rq, f.IDIntermediario))
 }

@@ -95,6 +95,13 @@ func (f *appForm) mayWrite(p domain.Principal, _ *projections.ReadModel) error {
 	return operations.WriteApplicazione(p, f.IDA2A, nil)
 }
 
+func (f *appForm) title() string {
+	if f.New {
+		return "Nuova applicazione"
+	}
+	return "Applicazione " + f.IDA2A
+}
+
 var apiLabels = map[domain.API]string{domain.APIPagamento: "API Pagamento", domain.APIPendenze: "API Pendenze",
 	domain.APIRagioneria: "API Ragioneria"}
 
@@ -170,18 +177,18 @@ func (c *Console) newApplicazione(rq *request) error {
 	f := formOf(&projections.Application{Enabled: true})
 	f.New = true
 	c.pickers(&f, rq.p)
-	return c.registryNew(rq, "applicazione.html", "Nuova applicazione", &f)
+	return c.registryNew(rq, "applicazione.html", &f)
 }
 
 func (c *Console) openApplicazione(rq *request, id string) opener {
-	return func() (string, writeForm, error) {
+	return func() (writeForm, error) {
 		a, err := c.applicazioni().GetApplicazione(rq.p, id)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		f := formOf(a)
 		c.pickers(&f, rq.p)
-		return "Applicazione " + a.IDA2A, &f, nil
+		return &f, nil
 	}
 }
 
@@ -234,9 +241,9 @@ func (c *Console) saveApplicazione(rq *request) error {
 		if err != nil {
 			c.pickers(&f, rq.p)
 		}
-		return c.saved(rq, res, err, "/console/applicazioni/"+f.IDA2A, "applicazione.html", "Applicazione", &f,
+		return c.saved(rq, res, err, "/console/applicazioni/"+f.IDA2A, "applicazione.html", &f,
 			c.openApplicazione(rq, f.IDA2A))
 	}
 	c.pickers(&f, rq.p)
-	return c.renderForm(rq, http.StatusBadRequest, "applicazione.html", "Applicazione", &f)
+	return c.renderForm(rq, http.StatusBadRequest, "applicazione.html", &f)
 }

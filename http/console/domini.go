@@ -27,6 +27,13 @@ func (f *dominioForm) mayWrite(p domain.Principal, m *projections.ReadModel) err
 	return mayWriteScoped(p, f.New, func() error { return operations.WriteEntity(m, p, f.IDDominio, "", nil) })
 }
 
+func (f *dominioForm) title() string {
+	if f.New {
+		return "Nuovo dominio"
+	}
+	return "Dominio " + f.IDDominio
+}
+
 func (c *Console) domini() dominiOps { return c.ops }
 
 func (c *Console) listDomini(rq *request) error {
@@ -42,16 +49,16 @@ func (c *Console) listDomini(rq *request) error {
 }
 
 func (c *Console) newDominio(rq *request) error {
-	return c.registryNew(rq, "dominio.html", "Nuovo dominio", &dominioForm{New: true, Enabled: true})
+	return c.registryNew(rq, "dominio.html", &dominioForm{New: true, Enabled: true})
 }
 
 func (c *Console) openDominio(rq *request, id string) opener {
-	return func() (string, writeForm, error) {
+	return func() (writeForm, error) {
 		e, err := c.domini().GetDominio(rq.p, id)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
-		return "Dominio " + e.IDDominio, &dominioForm{IDDominio: e.IDDominio,
+		return &dominioForm{IDDominio: e.IDDominio,
 			RagioneSociale: e.RagioneSociale, IDIntermediario: e.IDIntermediario, Enabled: e.Enabled}, nil
 	}
 }
@@ -70,5 +77,5 @@ func (c *Console) saveDominio(rq *request) error {
 		return c.domini().PutDominio(rq.r.Context(), rq.actor(), commands.PutEntity{IDDominio: f.IDDominio,
 			RagioneSociale: f.RagioneSociale, IDIntermediario: f.IDIntermediario, Enabled: f.Enabled, KeepFields: true, Base: f.Base})
 	})
-	return c.saved(rq, res, err, "/console/domini", "dominio.html", "Dominio", f, c.openDominio(rq, f.IDDominio))
+	return c.saved(rq, res, err, "/console/domini", "dominio.html", f, c.openDominio(rq, f.IDDominio))
 }

@@ -30,14 +30,16 @@ func (f *protezioneForm) mayWrite(p domain.Principal, _ *projections.ReadModel) 
 	return operations.WriteConfigurazione(p, nil)
 }
 
+func (f *protezioneForm) title() string { return "Impostazioni" }
+
 func (c *Console) impostazioniOps() impostazioniOps { return c.ops }
 
 // openImpostazioni reads the setting as the page shows it.
 func (c *Console) openImpostazioni(rq *request) opener {
-	return func() (string, writeForm, error) {
+	return func() (writeForm, error) {
 		pr, err := c.impostazioniOps().GetProtezione(rq.p)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		cp := pr.Captcha
 		f := protezioneForm{Enabled: pr.Enabled, ServerURL: cp.ServerURL, SecretSet: cp.SecretKey != "",
@@ -46,7 +48,7 @@ func (c *Console) openImpostazioni(rq *request) opener {
 		if cp.Parametro == "" {
 			f.Parametro, f.DenyOnFail, f.TimeoutMs = commands.DefaultCaptchaParam, true, strconv.Itoa(commands.DefaultCaptchaTimeout)
 		}
-		return "Impostazioni", &f, nil
+		return &f, nil
 	}
 }
 
@@ -95,7 +97,7 @@ func (c *Console) saveImpostazioni(rq *request) error {
 		f.SecretSet = pr.Captcha.SecretKey != ""
 	}
 	if len(f.Errors) > 0 {
-		return c.renderForm(rq, http.StatusBadRequest, "impostazioni.html", "Impostazioni", &f)
+		return c.renderForm(rq, http.StatusBadRequest, "impostazioni.html", &f)
 	}
-	return c.saved(rq, res, err, "/console/impostazioni", "impostazioni.html", "Impostazioni", &f, c.openImpostazioni(rq))
+	return c.saved(rq, res, err, "/console/impostazioni", "impostazioni.html", &f, c.openImpostazioni(rq))
 }

@@ -158,17 +158,20 @@ func pendenzaPath(idA2A, idPendenza string) string {
 	return "/console/pendenze/" + url.PathEscape(idA2A) + "/" + url.PathEscape(idPendenza)
 }
 
+// title is the page's title.
+func (f *pendenzaForm) title() string { return "Pendenza " + f.IDPendenza }
+
 func (c *Console) openPendenza(rq *request, idA2A, idPendenza string) opener {
-	return func() (string, writeForm, error) {
+	return func() (writeForm, error) {
 		pd, err := c.pendenze().GetPendenza(rq.p, idA2A, idPendenza)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		f := &pendenzaForm{Pendenza: pd}
 		if u, ok := errors.AsType[*operations.UnprocessableError](f.mayWrite(rq.p, c.deps.Model)); ok {
 			f.Immutable = u.Detail
 		}
-		return "Pendenza " + pd.IDPendenza, f, nil
+		return f, nil
 	}
 }
 
@@ -192,16 +195,13 @@ func (c *Console) patchPendenza(rq *request) error {
 		return c.pendenze().PatchPendenza(rq.r.Context(), rq.actor(), in)
 	})
 	o := c.openPendenza(rq, idA2A, idPendenza)
-	var (
-		title string
-		f     writeForm
-	)
+	var f writeForm
 	if _, stale := errors.AsType[*commands.StaleError](err); err != nil && !stale {
 		var oerr error
-		if title, f, oerr = c.open(o); oerr != nil {
+		if f, oerr = c.open(o); oerr != nil {
 			return err
 		}
 		f.(*pendenzaForm).Descrizione = in.DescrizioneStato
 	}
-	return c.saved(rq, res, err, pendenzaPath(idA2A, idPendenza), "pendenza.html", title, f, o)
+	return c.saved(rq, res, err, pendenzaPath(idA2A, idPendenza), "pendenza.html", f, o)
 }

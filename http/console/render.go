@@ -235,14 +235,19 @@ func (f *formState) state() *formState { return f }
 type writeForm interface {
 	mayWrite(p domain.Principal, m *projections.ReadModel) error
 	state() *formState
+	// title is the page's title: the blank form's ("Nuovo dominio") or
+	// the record's ("Dominio X"), the same whether the form is opened or
+	// comes back with an error.
+	title() string
 }
 
-// renderForm renders a form that writes, editable with its Salva button
-// when p may save it (f.mayWrite), else read-only: its fields disabled
-// and no Salva (templates "modulo" and "salva" in layout.html).
-func (c *Console) renderForm(rq *request, status int, page, title string, f writeForm) error {
+// renderForm renders a form that writes under its title, editable with
+// its Salva button when p may save it (f.mayWrite), else read-only: its
+// fields disabled and no Salva (templates "modulo" and "salva" in
+// layout.html).
+func (c *Console) renderForm(rq *request, status int, page string, f writeForm) error {
 	f.state().CanWrite = f.mayWrite(rq.p, c.deps.Model) == nil
-	return c.render(rq, status, page, title, f)
+	return c.render(rq, status, page, f.title(), f)
 }
 
 // campo is one labelled input of a form (template "campo" in
@@ -466,35 +471,34 @@ func (c *Console) reached(ctx context.Context, base events.Position) error {
 	return errBaseNotApplied
 }
 
-// opener reads a record as its page shows it: the page's title and the
-// record's form, or the read's error (its denial, its 404).
-type opener func() (title string, f writeForm, err error)
+// opener reads a record as its page shows it: the record's form, or the
+// read's error (its denial, its 404).
+type opener func() (writeForm, error)
 
 // open runs o on one state of the read models (it may run more than
 // once, see ReadModel.Consistent) and sets the form's base to that
 // state's position.
-func (c *Console) open(o opener) (string, writeForm, error) {
+func (c *Console) open(o opener) (writeForm, error) {
 	var (
-		title string
-		f     writeForm
-		err   error
+		f   writeForm
+		err error
 	)
-	base := c.deps.Model.Consistent(func() { title, f, err = o() })
+	base := c.deps.Model.Consistent(func() { f, err = o() })
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	f.state().Base = base
-	return title, f, nil
+	return f, nil
 }
 
 // showForm is the page of the record o reads, its form at the record's
 // version (read-only unless the caller may write it: renderForm).
 func (c *Console) showForm(rq *request, page string, o opener) error {
-	title, f, err := c.open(o)
+	f, err := c.open(o)
 	if err != nil {
 		return err
 	}
-	return c.renderForm(rq, http.StatusOK, page, title, f)
+	return c.renderForm(rq, http.StatusOK, page, f)
 }
 
 // saved ends a form's save: a write goes on to next; a save over a
@@ -502,7 +506,7 @@ func (c *Console) showForm(rq *request, page string, o opener) error {
 // nothing and opens o's form again on the record as it is now, 409, asking
 // the operator to review it and save again; input errors, delegation and
 // the form's base come back to the form f with what was typed.
-func (c *Console) saved(rq *request, res commands.Result, err error, next, page, title string, f writeForm, o opener) error {
+func (c *Console) saved(rq *request, res commands.Result, err error, next, page string, f writeForm, o opener) error {
 	if err == nil {
 		return c.afterWrite(rq, res, next)
 	}
@@ -511,7 +515,7 @@ func (c *Console) saved(rq *request, res commands.Result, err error, next, page,
 		if err := c.deps.Model.WaitWithin(ctx, stale.At, c.deps.WriteWait); err != nil && ctx.Err() != nil {
 			return err // the browser is gone
 		}
-		title, f, err := c.open(o)
+		f, err := c.open(o)
 		if err != nil {
 			return err // the caller may no longer read it, or it is gone
 		}
@@ -522,7 +526,7 @@ func (c *Console) saved(rq *request, res commands.Result, err error, next, page,
 				"ma questo server non ha ancora applicato quella modifica: ricarica la pagina tra poco, rivedi i dati e salva di nuovo."
 		}
 		f.state().Errors = fieldErrors{"": msg}
-		return c.renderForm(rq, http.StatusConflict, page, title, f)
+		return c.renderForm(rq, http.StatusConflict, page, f)
 	}
 	fe, status, ok := formError(err)
 	if !ok {
@@ -530,7 +534,7 @@ func (c *Console) saved(rq *request, res commands.Result, err error, next, page,
 	}
 	f.state().Errors = fe
 	c.setRetryAfter(rq.w, err, status)
-	return c.renderForm(rq, status, page, title, f)
+	return c.renderForm(rq, status, page, f)
 }
 
 // fieldOf maps a command's field name to the form's input name.
