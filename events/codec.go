@@ -146,6 +146,14 @@ func (c *Codec) Names() []string {
 	return names
 }
 
+// Known reports whether name is a registered event name.
+func (c *Codec) Known(name string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ok := c.decoders[name]
+	return ok
+}
+
 // DefaultCodec holds the whole catalogue of payauthz events.
 var DefaultCodec = func() *Codec {
 	c := NewCodec()

@@ -62,17 +62,24 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 		cc := w.consoleClient(t)
 		cc.login("opD1", pw)
 		log := cc.get("/console/eventi")
-		log.expect(t, 200, "ml-d1", "PendenzaCreated")
-		log.lacks(t, "ml-d2", "OperatorRegistered", "passwordHash\":\"$")
+		log.expect(t, 200, "ml-d1", "<td>PendenzaCreated</td>")
+		log.lacks(t, "ml-d2", "<td>OperatorRegistered</td>", "passwordHash\":\"$")
 		ca := w.consoleClient(t)
 		ca.login(adminUser, adminPass)
 		all := ca.get("/console/eventi?tipo=OperatorRegistered")
-		all.expect(t, 200, "OperatorRegistered", "opD1")
-		all.lacks(t, "PendenzaCreated", "$argon2")
+		all.expect(t, 200, "<td>OperatorRegistered</td>", "opD1")
+		all.lacks(t, "<td>PendenzaCreated</td>", "$argon2")
 		if !strings.Contains(ca.get("/console/eventi?idDominio="+d2).Body, "ml-d2") {
 			t.Fatal("entity filter lost d2's pendenza")
 		}
 		ca.get("/console/eventi?da=abc").expect(t, 400, "La posizione")
+		// An event type the catalogue does not have is the error of its
+		// input, not an empty log; the input offers the catalogue's types.
+		typo := ca.get("/console/eventi?tipo=OperatorRegistred")
+		typo.expect(t, 400, `value="OperatorRegistred" aria-invalid="true" aria-describedby="err-tipo"`,
+			`<span class="errore-campo" id="err-tipo">`, `list="tipi-evento"`, `<option value="OperatorRegistered">`)
+		typo.lacks(t, "Nessun evento.")
+		ca.get("/console/eventi").expect(t, 200, `<datalist id="tipi-evento">`, `<option value="PendenzaCreated">`)
 		ca.get("/console/audit?posizione=3").expect(t, 200, `id="posizione" name="posizione" type="text" inputmode="numeric" value="3"`)
 	})
 }

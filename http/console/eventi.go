@@ -35,9 +35,12 @@ type eventiView struct {
 	Rows                           []eventRow
 	// Next is the position the next page starts at; More says the log
 	// has events there (the page stopped before the log's end).
-	Next  uint64
-	More  bool
-	Error string
+	Next uint64
+	More bool
+	// Types are the event types of the catalogue, the type filter's
+	// suggestions.
+	Types  []string
+	Errors fieldErrors
 }
 
 // maxScanned bounds the events one page examines.
@@ -51,22 +54,28 @@ func (c *Console) listEventi(rq *request) error {
 		return err
 	}
 	q := rq.r.URL.Query()
-	v := eventiView{Da: q.Get("da"), Tipo: q.Get("tipo"), Attore: q.Get("attore"), Dominio: q.Get("idDominio"), Dal: q.Get("dal")}
+	v := eventiView{Da: q.Get("da"), Tipo: q.Get("tipo"), Attore: q.Get("attore"), Dominio: q.Get("idDominio"), Dal: q.Get("dal"),
+		Types: events.DefaultCodec.Names(), Errors: fieldErrors{}}
 	da := uint64(1)
 	if v.Da != "" {
 		n, err := strconv.ParseUint(v.Da, 10, 64)
 		if err != nil || n == 0 {
-			v.Error = "La posizione è un numero intero da 1."
-			return c.render(rq, http.StatusBadRequest, "eventi.html", "Giornale degli eventi", v)
+			v.Errors["da"] = "La posizione è un numero intero da 1."
 		}
 		da = n
+	}
+	if v.Tipo != "" && !events.DefaultCodec.Known(v.Tipo) {
+		// Not a filter that matches nothing: a type no event can have.
+		v.Errors["tipo"] = "Non è un tipo di evento del catalogo: scegline uno dall'elenco."
 	}
 	var dal time.Time
 	if v.Dal != "" {
 		if dal, err = time.Parse("2006-01-02", v.Dal); err != nil {
-			v.Error = "La data è nel formato AAAA-MM-GG."
-			return c.render(rq, http.StatusBadRequest, "eventi.html", "Giornale degli eventi", v)
+			v.Errors["dal"] = "La data è nel formato AAAA-MM-GG."
 		}
+	}
+	if len(v.Errors) > 0 {
+		return c.render(rq, http.StatusBadRequest, "eventi.html", "Giornale degli eventi", v)
 	}
 	ctx, cancel := context.WithTimeout(rq.r.Context(), 5*time.Second)
 	defer cancel()

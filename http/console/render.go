@@ -258,6 +258,7 @@ type campo struct {
 	Name, Label, Value, Error     string
 	Type, Autocomplete, InputMode string
 	Step                          string
+	List                          string // the id of its datalist of suggestions
 	Required, Readonly            bool
 }
 
@@ -321,12 +322,13 @@ func readonlyIf(readonly bool) string {
 // newCampo is the template function campo: name, label, value, the
 // form's errors (nil on forms that report none) and options: "required",
 // "readonly", "type=…", "autocomplete=…", "inputmode=…", "step=…",
-// "error=KEY" (the error key, when not the name); "" is no option.
+// "list=…" (a datalist's id), "error=KEY" (the error key, when not the
+// name); "" is no option.
 func newCampo(name, label, value string, errs fieldErrors, opts ...string) (campo, error) {
 	f := campo{Name: name, Label: label, Value: value, Type: "text"}
 	errKey := name
 	valued := map[string]*string{"type": &f.Type, "autocomplete": &f.Autocomplete, "inputmode": &f.InputMode,
-		"step": &f.Step, "error": &errKey}
+		"step": &f.Step, "list": &f.List, "error": &errKey}
 	for _, o := range opts {
 		k, v, hasValue := strings.Cut(o, "=")
 		switch {
