@@ -295,12 +295,25 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	// API's and the CLI's check): a field error, not the log's end.
 	q.Set("posizione", "0")
 	cc.post("/console/audit", q).expect(t, 400, "La posizione è un numero intero da 1.", `value="0"`)
-	// A question the API refuses says what is wrong, and keeps what was typed.
+	// An operation the catalogue does not have on the API is the error of
+	// its input, which offers the catalogue's names, and keeps what was
+	// typed; for who-can too.
 	q.Del("posizione")
 	q.Set("operazione", "paga")
+	unknownOp := []string{`value="paga" aria-invalid="true" aria-describedby="err-operazione"`,
+		`<span class="errore-campo" id="err-operazione">Scegli un&#39;operazione dell&#39;API PAGAMENTO: `, `list="operazioni"`,
+		`<option value="payable-domini">`}
 	bad := cc.post("/console/audit", q)
-	bad.expect(t, 400, `id="errore-modulo">audit: unknown operation &#34;paga&#34; on the PAGAMENTO API`, `value="paga"`)
-	bad.lacks(t, "invalid :")
+	bad.expect(t, 400, unknownOp...)
+	bad.lacks(t, "invalid :", `id="errore-modulo"`)
+	wq.Del("posizione")
+	wq.Set("operazione", "paga")
+	cc.post("/console/audit", wq).expect(t, 400, unknownOp...)
+	cc.get("/console/audit").expect(t, 200, `<datalist id="operazioni">`, `<option value="audit-whole-log">`, `<option value="write-reconciliation">`)
+	q.Set("operazione", "audit-whole-log") // BACKOFFICE's, not PAGAMENTO's
+	cc.post("/console/audit", q).expect(t, 400, unknownOp[1])
+	q.Set("operazione", "PROFILO") // names are case-insensitive (audit.Lookup)
+	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">`)
 
 	// A scoped auditor is refused questions outside its scope, as by the API.
 	w.putRole(t, "auditD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})

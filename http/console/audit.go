@@ -3,7 +3,9 @@ package console
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -41,6 +43,7 @@ type auditForm struct {
 	Resource                                          []audit.Field // every field, as the API names it
 	APIs                                              []string
 	Operations                                        map[string][]string
+	Choices                                           []string // every API's operations, the input's suggestions
 	Answer                                            *audit.Explanation
 	Errors                                            fieldErrors
 }
@@ -58,7 +61,10 @@ func (c *Console) auditPage(rq *request) error {
 	for _, name := range f.APIs {
 		api, _ := domain.ParseAPI(name)
 		f.Operations[name] = audit.Names(api)
+		f.Choices = append(f.Choices, f.Operations[name]...)
 	}
+	slices.Sort(f.Choices)
+	f.Choices = slices.Compact(f.Choices)
 	if rq.r.Method != http.MethodPost {
 		// From the event log: "who could, just before or after event N".
 		if pos, err := strconv.ParseUint(rq.r.URL.Query().Get("posizione"), 10, 64); err == nil && pos > 0 {
@@ -76,6 +82,14 @@ func (c *Console) auditPage(rq *request) error {
 	q := ExplainQuery{Principal: f.Principal, Auth: f.Auth, API: f.API, Operazione: f.Operazione}
 	q.Resource = audit.ResourceFrom(pf.Get)
 	f.Resource = q.Resource.Fields()
+	if names, ok := f.Operations[f.API]; ok {
+		// The catalogue's own lookup, beside the input: a typo is not a
+		// question about the whole form.
+		api, _ := domain.ParseAPI(f.API)
+		if _, err := audit.Lookup(api, f.Operazione); err != nil {
+			f.Errors["operazione"] = "Scegli un'operazione dell'API " + f.API + ": " + strings.Join(names, ", ") + "."
+		}
+	}
 	if f.Posizione != "" {
 		n, err := strconv.ParseUint(f.Posizione, 10, 64)
 		if err == nil {
