@@ -60,13 +60,13 @@ func (s *Server) listDomini(c *echo.Context) error {
 	return listed(c, operations.ListDomini, s.model.Entities, dominiFilters, toDominio)
 }
 
-// dominiFilters are GovPay's filters of GET /domini (its idDominio has
-// the entity's format, so the part is the whole).
+// dominiFilters are GovPay's filters of GET /domini (its idDominio too is
+// a part, as GovPay's: not an idDominio's format).
 var dominiFilters = listFilters[events.CreditorEntityRegistered]{
 	enabled: func(e events.CreditorEntityRegistered) bool { return e.Enabled },
 	text: []textFilter[events.CreditorEntityRegistered]{
 		{param: "idDominio", fields: func(e events.CreditorEntityRegistered) []string { return []string{e.IDDominio} },
-			check: func(v string) error { return checkListFilters(v, "") }},
+			about: "the entity's idDominio"},
 		{param: "ragioneSociale", fields: func(e events.CreditorEntityRegistered) []string { return []string{e.RagioneSociale} },
 			about: "the entity's ragioneSociale"},
 	},

@@ -19,14 +19,12 @@ type listFilters[T any] struct {
 	text    []textFilter[T]
 }
 
-// textFilter is a text filter's query parameter and the fields of a record
-// its value is looked for in. check, when set, is the parameter's format,
-// as paramSchemas states it (a bad value is 400); otherwise the value is
-// any string and about says what it is matched against.
+// textFilter is a text filter's query parameter, the fields of a record
+// its value is looked for in, and what they are, for the document: the
+// value is any string.
 type textFilter[T any] struct {
 	param  string
 	fields func(T) []string
-	check  func(string) error
 	about  string
 }
 
@@ -46,20 +44,19 @@ func (f listFilters[T]) query() []string {
 	return q
 }
 
-// params are the formats of the text filters that take any string, for
-// the document (abilitato's, and a checked filter's, are paramSchemas').
+// params are the formats of the text filters, any string, for the
+// document (abilitato's is paramSchemas'): one that names a path parameter
+// elsewhere (idDominio) is no such format here.
 func (f listFilters[T]) params() map[string]paramSchema {
 	ps := map[string]paramSchema{}
 	for _, tf := range f.text {
-		if tf.check == nil {
-			ps[tf.param] = paramSchema{description: "a part of " + tf.about + ", compared without case (GovPay's filter)"}
-		}
+		ps[tf.param] = paramSchema{description: "a part of " + tf.about + ", compared without case (GovPay's filter)"}
 	}
 	return ps
 }
 
-// narrow keeps the items the request's filters admit: a bad abilitato, or
-// a value its check refuses, is 400.
+// narrow keeps the items the request's filters admit: a bad abilitato is
+// 400.
 func (f listFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 	var keep []func(T) bool
 	if v := c.QueryParam("abilitato"); f.enabled != nil && v != "" {
@@ -73,11 +70,6 @@ func (f listFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 		v := c.QueryParam(tf.param)
 		if v == "" {
 			continue
-		}
-		if tf.check != nil {
-			if err := tf.check(v); err != nil {
-				return nil, err
-			}
 		}
 		part := strings.ToLower(v)
 		keep = append(keep, func(x T) bool {

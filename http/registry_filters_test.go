@@ -69,6 +69,7 @@ func TestRegistryListFilters(t *testing.T) {
 		{"domini_ragioneSociale", bo + "/domini?ragioneSociale=comune%20DI", "idDominio", asAdmin(), []string{d3}},
 		{"domini_ragioneSociale_in_scope", bo + "/domini?ragioneSociale=ENTE", "idDominio", as("opD1"), []string{d1}},
 		{"domini_idDominio", bo + "/domini?idDominio=" + d2, "idDominio", asAdmin(), []string{d2}},
+		{"domini_idDominio_part", bo + "/domini?idDominio=" + d3[:4], "idDominio", asAdmin(), []string{d3}},
 		{"domini_enabled_and_named", bo + "/domini?abilitato=true&ragioneSociale=comune", "idDominio", asAdmin(), nil},
 		{"tipiPendenza_idTipoPendenza", bo + "/tipiPendenza?idTipoPendenza=nazio", "idTipoPendenza", asAdmin(), []string{tSpont}},
 		{"tipiPendenza_descrizione", bo + "/tipiPendenza?descrizione=CODICE%20della", "idTipoPendenza", asAdmin(), []string{"MULTA"}},
