@@ -377,6 +377,15 @@ func TestConsoleStaticFolderIsNotListed(t *testing.T) {
 			t.Fatalf("%s: %q, want what an unknown path answers, %q", path, p.Body, unknown.Body)
 		}
 	}
+	// So is a form posted where no page takes one: the console's page,
+	// not the mux's plain-text 405.
+	for _, path := range []string{"/console/nessuna-pagina", "/console/pagamenti", "/console/static/console.css"} {
+		p := cc.post(path, url.Values{})
+		p.expect(t, http.StatusNotFound)
+		if p.Body != unknown.Body {
+			t.Fatalf("POST %s: %q, want what an unknown path answers, %q", path, p.Body, unknown.Body)
+		}
+	}
 	cc.get("/console/static/console.css").expect(t, http.StatusOK, "payauthz console")
 	cc.get("/console/static/console.js").expect(t, http.StatusOK, "Optional enhancement")
 }

@@ -171,9 +171,10 @@ func (c *Console) routes() {
 	m.Handle("GET /console/{$}", c.page(c.home))
 	m.Handle("POST /console/profilo/password", c.page(c.changePassword))
 	m.Handle("GET /console", http.RedirectHandler("/console/", http.StatusMovedPermanently))
-	// Any other page is the console's own 404 (a mistyped or stale
-	// bookmark), the same for everyone: it tells nothing of sessions.
-	m.HandleFunc("GET /console/", func(w http.ResponseWriter, r *http.Request) {
+	// Any other page, whatever the method, is the console's own 404 (a
+	// mistyped or stale bookmark, a form posted to a page that takes
+	// none), the same for everyone: it tells nothing of sessions.
+	m.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) {
 		c.renderError(w, r, nil, http.StatusNotFound, "404000", "Risorsa non trovata", "")
 	})
 
