@@ -432,3 +432,25 @@ func TestConsoleChangeOwnPassword(t *testing.T) {
 	w.do(t, "GET", bo+"/profilo", nil, asBasic("opOwnPw", newPw)).expect(t, 200, "")
 	cc.login("opOwnPw", newPw)
 }
+
+// TestConsoleChangeOwnPasswordBoundsTheCurrentOne: the current password
+// the form asks for is bounded as the login's is (1,024 bytes): a longer
+// one, which no password is, is refused without reaching the credential
+// path, so it costs no hashing and counts against no failed-login
+// throttle, as a login that long does not. It reached the path, and the
+// sixth was throttled (429).
+func TestConsoleChangeOwnPasswordBoundsTheCurrentOne(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, withLoginThrottle())
+	w.putOperator(t, "opLongPw", pw, true, "readOnly")
+	cc := w.consoleClient(t)
+	cc.login("opLongPw", pw)
+	cc.get("/console/").expect(t, 200, `id="modulo-password"`) // the form, and its CSRF token
+	change := func(current string) page {
+		return cc.post("/console/profilo/password", url.Values{"attuale": {current}, "password": {"a-new-password-1"}, "conferma": {"a-new-password-1"}})
+	}
+	for range DefaultFailedLoginsPerPrincipal + 1 {
+		change(strings.Repeat("x", 1025)).expect(t, 400, "La password attuale non è corretta.")
+	}
+	change("wrong-password").expect(t, 400, "La password attuale non è corretta.") // checked, not throttled
+}

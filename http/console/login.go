@@ -91,18 +91,31 @@ const loginBusy = "Troppi tentativi di accesso: riprova tra qualche secondo."
 
 const badCredentials = "Credenziali non valide, oppure l'utenza non può accedere alla console."
 
+// errImpossibleCredentials: a username or password that no registered
+// credential can be, refused before the credential path hashes it.
+var errImpossibleCredentials = errors.New("console: no credential is this long")
+
+// authenticate checks a username and password as every console form that
+// asks for them does (the login, the change of one's own password):
+// through Deps.Authenticate (the Backoffice's basic credential path, its
+// cache, budget and throttles), after refusing, without hashing, an empty
+// username, one over 512 bytes or a password over 1,024, which no
+// registered credential is.
+func (c *Console) authenticate(r *http.Request, user, pass string) (*projections.PrincipalRecord, error) {
+	if user == "" || len(user) > 512 || len(pass) > 1024 {
+		return nil, errImpossibleCredentials
+	}
+	return c.deps.Authenticate(r, user, pass)
+}
+
 // loginPassword checks username and password through the Backoffice's
 // basic credential path.
 func (c *Console) loginPassword(w http.ResponseWriter, r *http.Request) {
 	if !c.loginForm(w, r) {
 		return
 	}
-	user, pass := r.PostForm.Get("username"), r.PostForm.Get("password")
-	if user == "" || len(user) > 512 || len(pass) > 1024 {
-		c.showLogin(w, r, http.StatusUnauthorized, user, badCredentials)
-		return
-	}
-	rec, err := c.deps.Authenticate(r, user, pass)
+	user := r.PostForm.Get("username")
+	rec, err := c.authenticate(r, user, r.PostForm.Get("password"))
 	if errors.Is(err, ErrLoginBusy) {
 		c.setRetryAfter(w, err, c.deps.Fault(err).Status) // when to try again, as the API tells it
 		c.showLogin(w, r, http.StatusTooManyRequests, user, loginBusy)
@@ -243,7 +256,7 @@ func (c *Console) changePassword(rq *request) error {
 	pf, ctx := rq.r.PostForm, rq.r.Context()
 	v := c.profile(rq.p)
 	status := http.StatusBadRequest
-	rec, err := c.deps.Authenticate(rq.r, rq.p.Name, pf.Get("attuale"))
+	rec, err := c.authenticate(rq.r, rq.p.Name, pf.Get("attuale"))
 	switch {
 	case errors.Is(err, ErrLoginBusy):
 		return err
