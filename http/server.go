@@ -382,7 +382,8 @@ func (s *Server) Addrs() []net.Addr {
 }
 
 // connectivity is implemented by stores that know whether they reach
-// their backend (the JetStream store does).
+// their backend (the JetStream store by its NATS connection, the KurrentDB
+// store by its subscriptions to $all).
 type connectivity interface{ Connected() bool }
 
 // ready reports whether this replica may take traffic: the store is

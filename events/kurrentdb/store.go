@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"sync/atomic"
 	"time"
 
 	kdb "github.com/kurrent-io/KurrentDB-Client-Go/kurrentdb"
@@ -34,6 +35,11 @@ type Store struct {
 	client *kdb.Client
 	codec  *events.Codec
 	logger *slog.Logger
+
+	// lost counts the subscriptions (Subscribe, Read) whose connection to
+	// the server dropped and that have not subscribed again yet: while
+	// one has, the server is out of reach (Connected).
+	lost atomic.Int32
 
 	shutdown events.Shutdown
 }
@@ -99,6 +105,12 @@ func (s *Store) ping(ctx context.Context) error {
 
 // Backend implements events.Store.
 func (s *Store) Backend() string { return "kurrentdb" }
+
+// Connected reports whether the server is within reach: no subscription
+// to $all has lost it without getting it back (a subscription that
+// dropped is reachable again once the server confirms a new one). The
+// service's readiness follows it, as it follows NATS's connection.
+func (s *Store) Connected() bool { return !s.shutdown.Closed() && s.lost.Load() == 0 }
 
 // Client returns the KurrentDB client (for tests).
 func (s *Store) Client() *kdb.Client { return s.client }
@@ -264,9 +276,17 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 	applied := from
 	wait := 100 * time.Millisecond
 	failures := 0
+	lost := false // this subscription counts in s.lost
+	found := func() {
+		if lost {
+			lost = false
+			s.lost.Add(-1)
+		}
+	}
+	defer found()
 	for {
 		before := applied
-		done, err := s.subscribeOnce(ctx, a, &applied, until, h)
+		done, err := s.subscribeOnce(ctx, a, &applied, until, h, found)
 		if done {
 			return err
 		}
@@ -286,6 +306,10 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 		if until > 0 && failures >= readRetries {
 			return mapReadError("subscribe to $all", err)
 		}
+		if !lost {
+			lost = true
+			s.lost.Add(1)
+		}
 		s.logger.Warn("kurrentdb subscription dropped; subscribing again", "after_position", uint64(applied), "error", err)
 		a.reset()
 		t := time.NewTimer(wait)
@@ -302,9 +326,11 @@ func (s *Store) consume(ctx context.Context, from, until events.Position, h even
 	}
 }
 
-// subscribeOnce runs one subscription from *applied. done reports that
-// consume must return err; otherwise err is the drop to recover from.
-func (s *Store) subscribeOnce(ctx context.Context, a *assembler, applied *events.Position, until events.Position, h events.Handler) (done bool, err error) {
+// subscribeOnce runs one subscription from *applied, calling subscribed
+// once the server confirmed it. done reports that consume must return err;
+// otherwise err is the drop to recover from.
+func (s *Store) subscribeOnce(ctx context.Context, a *assembler, applied *events.Position, until events.Position, h events.Handler,
+	subscribed func()) (done bool, err error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -322,6 +348,7 @@ func (s *Store) subscribeOnce(ctx context.Context, a *assembler, applied *events
 		return false, err
 	}
 	defer sub.Close()
+	subscribed()
 	for {
 		se := sub.Recv()
 		switch {
