@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"net/url"
 	"os"
@@ -202,6 +203,14 @@ func (c Config) Validate() error {
 	}
 	if c.HTTPAddr == "" && c.HTTPSAddr == "" {
 		errs = append(errs, errors.New("one of --http-addr and --https-addr is required"))
+	}
+	for _, l := range []struct{ flag, addr string }{{"--http-addr", c.HTTPAddr}, {"--https-addr", c.HTTPSAddr}} {
+		// Checked as healthcheck reads --http-addr (readyzURL), so that a
+		// value without a port is a usage error with the others, not a
+		// failure to listen once the rest is checked.
+		if _, _, err := net.SplitHostPort(l.addr); l.addr != "" && err != nil {
+			errs = append(errs, fmt.Errorf("%s %q: want host:port (e.g. :8080, 127.0.0.1:8080)", l.flag, l.addr))
+		}
 	}
 	if c.HTTPSAddr != "" && (c.TLSCert == "" || c.TLSKey == "") {
 		errs = append(errs, errors.New("--https-addr needs --tls-cert and --tls-key"))

@@ -68,6 +68,8 @@ func TestExitCodes(t *testing.T) {
 		{"events_unknown_type_usage", []string{"audit", "events", dd, "--type", "NoSuchEvent"}, exitUsage, "unknown event type"},
 		{"audit_bad_store_usage", []string{"audit", "events", dd, "--store", "mysql"}, exitUsage, "--store"},
 		{"healthcheck_no_timeout_usage", []string{"healthcheck", "--url", "http://" + freePort(t) + "/readyz", "--timeout", "0"}, exitUsage, "--timeout"},
+		{"serve_http_addr_without_port_usage", []string{"serve", "--data-dir", t.TempDir(), "--http-addr", "8080"}, exitUsage,
+			`--http-addr "8080": want host:port`},
 		{"serve_bad_value_usage", []string{"serve", "--data-dir", t.TempDir(), "--stream-replicas", "2", "--log-level", "loud"}, exitUsage,
 			"--stream-replicas must be 1 or 3"},
 	} {

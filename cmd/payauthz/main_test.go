@@ -356,11 +356,13 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	c.DataDir, c.StreamReplicas, c.MaxBodyBytes, c.LogLevel = "", 2, 10, "loud"
 	c.SPIDTrustedProxies = []string{"not-a-cidr"}
 	c.SessionTTL = 30 * time.Second
+	c.HTTPAddr, c.HTTPSAddr, c.TLSCert, c.TLSKey = "8080", "localhost", "cert.pem", "key.pem" // no ports
 	err := c.Validate()
 	if err == nil {
 		t.Fatal("invalid config accepted")
 	}
-	for _, want := range []string{"--data-dir", "--stream-replicas", "--max-body-bytes", "--log-level", "--spid-trusted-proxies", "--session-ttl"} {
+	for _, want := range []string{"--data-dir", "--stream-replicas", "--max-body-bytes", "--log-level", "--spid-trusted-proxies", "--session-ttl",
+		`--http-addr "8080"`, `--https-addr "localhost"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %s: %v", want, err)
 		}
