@@ -120,8 +120,8 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "event log (embedded NATS file store), keys, generated admin password")
 	fs.StringVar(&c.HTTPAddr, "http-addr", c.HTTPAddr, "plain HTTP listener (basic, spid, apikey, public)")
 	fs.StringVar(&c.HTTPSAddr, "https-addr", c.HTTPSAddr, "TLS listener (needs --tls-cert and --tls-key)")
-	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate (PEM)")
-	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS private key (PEM)")
+	fs.StringVar(&c.TLSCert, "tls-cert", c.TLSCert, "TLS certificate (PEM) of the --https-addr listener")
+	fs.StringVar(&c.TLSKey, "tls-key", c.TLSKey, "TLS private key (PEM) of the --https-addr listener")
 	fs.StringVar(&c.ClientCA, "client-ca", c.ClientCA, "client CA bundle (PEM); enables ssl authentication")
 	fs.StringSliceVar(&c.SPIDTrustedProxies, "spid-trusted-proxies", c.SPIDTrustedProxies, "CIDRs allowed to send X-SPID-FISCALNUMBER")
 	fs.StringVar(&c.AdminPrincipal, "admin-principal", c.AdminPrincipal, "first-start administrator principal")
@@ -214,6 +214,11 @@ func (c Config) Validate() error {
 	}
 	if c.HTTPSAddr != "" && (c.TLSCert == "" || c.TLSKey == "") {
 		errs = append(errs, errors.New("--https-addr needs --tls-cert and --tls-key"))
+	}
+	if (c.TLSCert != "" || c.TLSKey != "") && c.HTTPSAddr == "" {
+		// Else ignored: a deployment meaning to turn TLS on would serve
+		// plain HTTP alone.
+		errs = append(errs, errors.New("--tls-cert and --tls-key need --https-addr"))
 	}
 	if c.ClientCA != "" && c.HTTPSAddr == "" {
 		errs = append(errs, errors.New("--client-ca needs --https-addr"))

@@ -372,6 +372,42 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// TestTLSFilesNeedATLSListener: --tls-cert, --tls-key and --client-ca
+// are served only on --https-addr; without it they would do nothing, and
+// a deployment that meant to turn TLS on would serve plain HTTP alone, so
+// each is refused (exit 2), as --client-ca always was.
+func TestTLSFilesNeedATLSListener(t *testing.T) {
+	for _, c := range []struct {
+		name, httpsAddr, cert, key, ca string
+		want                           string // in the error, "" when accepted
+	}{
+		{"tls_listener", "127.0.0.1:8443", "cert.pem", "key.pem", "ca.pem", ""},
+		{"neither", "", "", "", "", ""},
+		{"cert_and_key_alone", "", "cert.pem", "key.pem", "", "--tls-cert and --tls-key need --https-addr"},
+		{"cert_alone", "", "cert.pem", "", "", "--tls-cert and --tls-key need --https-addr"},
+		{"key_alone", "", "", "key.pem", "", "--tls-cert and --tls-key need --https-addr"},
+		{"client_ca_alone", "", "", "", "ca.pem", "--client-ca needs --https-addr"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.HTTPSAddr, cfg.TLSCert, cfg.TLSKey, cfg.ClientCA = c.httpsAddr, c.cert, c.key, c.ca
+			err := cfg.Validate()
+			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+				t.Fatalf("Validate: %v, want %q", err, c.want)
+			}
+		})
+	}
+	t.Setenv("PAYAUTHZ_TLS_CERT", "cert.pem")
+	t.Setenv("PAYAUTHZ_TLS_KEY", "key.pem")
+	ch := spawn(t, "serve", "--data-dir", t.TempDir(), "--http-addr", "127.0.0.1:0")
+	if !ch.exitsWithin(20 * time.Second) {
+		t.Fatalf("serve with PAYAUTHZ_TLS_CERT and _KEY but no TLS listener serves plain HTTP:\n%s", ch.stderr)
+	}
+	if code := ch.cmd.ProcessState.ExitCode(); code != exitUsage || !strings.Contains(ch.stderr.String(), "--tls-cert and --tls-key need --https-addr") {
+		t.Fatalf("serve with PAYAUTHZ_TLS_CERT and _KEY but no TLS listener: exit %d, want %d\n%s", code, exitUsage, ch.stderr)
+	}
+}
+
 // TestDecisionLogSubjectNeedsANATSServer: decisions are published where a
 // collector can subscribe, the --nats-url server; with the embedded server
 // (no listener for collectors) or KurrentDB the flag would do nothing, so
