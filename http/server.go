@@ -322,9 +322,13 @@ type boundListener struct {
 	tls *tls.Config
 }
 
+// drainTimeout is how long a shutdown lets the requests in flight finish.
+const drainTimeout = 10 * time.Second
+
 // Serve serves the configured addresses (binding them first unless Listen
 // did) until ctx ends, then shuts down gracefully, letting requests in
-// flight finish (up to 10 s).
+// flight finish for up to drainTimeout; the connections of those still
+// running then are closed, and a warning says so.
 func (s *Server) Serve(ctx context.Context) error {
 	if err := s.Listen(); err != nil {
 		return err
@@ -356,10 +360,17 @@ func (s *Server) Serve(ctx context.Context) error {
 	case <-ctx.Done():
 	case serveErr = <-errc:
 	}
-	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 	defer cancel()
 	for _, hs := range servers {
-		_ = hs.Shutdown(shutCtx)
+		if err := hs.Shutdown(shutCtx); err != nil {
+			// The drain's time is up: cut what is left (closing a
+			// connection cancels its request's context) rather than let
+			// it run on while the caller stops the projections and the
+			// store under it.
+			_ = hs.Close()
+			s.logger.Warn("cut the requests still in flight when the shutdown's drain ended", "drain", drainTimeout)
+		}
 	}
 	s.decisions.close()
 	if errors.Is(serveErr, http.ErrServerClosed) {

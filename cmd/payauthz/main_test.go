@@ -726,3 +726,44 @@ func TestSecondSignalEndsAStalledShutdown(t *testing.T) {
 		t.Fatalf("exit after a second SIGTERM: %v, want killed by SIGTERM\n%s", c.cmd.ProcessState, c.stderr)
 	}
 }
+
+// TestDrainDeadlineCutsWhatIsLeft: a request still in flight when the
+// shutdown's 10 s drain ends is cut then, and the log says so, before the
+// projections and the store stop; the process still exits 0. It went on
+// running, unsaid, while they stopped under it.
+func TestDrainDeadlineCutsWhatIsLeft(t *testing.T) {
+	dir := t.TempDir()
+	c := startChild(t, filepath.Join(dir, "data"), freePort(t), "--admin-password-file", adminPasswordFile(t, dir),
+		"--consistency-wait", "30s")
+	cut := make(chan error, 1)
+	go func() { // in flight for 30s: its token's position is never reached
+		req, _ := http.NewRequest("GET", c.url+"/backoffice/rs/basic/v1/profilo", nil)
+		req.Header.Set("X-Consistency-Token", "jetstream:1000000")
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+			err = fmt.Errorf("answered %d", res.StatusCode)
+		}
+		cut <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // let it arrive
+	c.stop(t)
+	select {
+	case err := <-cut:
+		t.Logf("the request in flight: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the request in flight was still open after the process ended")
+	}
+	var warned bool
+	for _, line := range strings.Split(c.stderr.String(), "\n") {
+		switch {
+		case strings.Contains(line, "cut the requests still in flight"):
+			warned = strings.Contains(line, `"level":"WARN"`)
+		case strings.Contains(line, "snapshot written") && !warned:
+			t.Fatalf("the projections stopped before the requests in flight were cut:\n%s", c.stderr)
+		}
+	}
+	if !warned {
+		t.Fatalf("no warning that the drain's deadline cut a request:\n%s", c.stderr)
+	}
+}
