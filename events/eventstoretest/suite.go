@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -45,6 +46,8 @@ func Run(t *testing.T, h Harness, caps Capabilities) {
 	t.Run("concurrent_appends_one_wins", func(t *testing.T) { testConcurrentAppends(t, h) })
 	t.Run("global_order_total_and_gap_free", func(t *testing.T) { testGlobalOrder(t, h, caps) })
 	t.Run("read_and_subscribe_from_middle", func(t *testing.T) { testFromMiddle(t, h) })
+	t.Run("read_and_subscribe_envelopes_are_loads", func(t *testing.T) { testReadEnvelopes(t, h) })
+	t.Run("handler_error_stops_read_and_subscribe", func(t *testing.T) { testHandlerError(t, h) })
 	t.Run("subscribe_sees_new_appends", func(t *testing.T) { testSubscribeLive(t, h) })
 	t.Run("reopen_loses_nothing", func(t *testing.T) { testReopen(t, h, caps) })
 	t.Run("expected_version_is_per_stream_nats_7361", func(t *testing.T) { testPerStreamVersion(t, h) })
@@ -311,6 +314,121 @@ func testFromMiddle(t *testing.T, h Harness) {
 	}
 	if got := readAll(t, s, positions[9]); len(got) != 0 {
 		t.Fatalf("read from the end returned %d events", len(got))
+	}
+}
+
+// testReadEnvelopes: Read, Subscribe and, where the store offers them,
+// ReadRaw and SubscribeRaw hand over each event with what Load gives of
+// it: id, name, stream, version, position, place and size of its commit,
+// actor, correlation id, time (a Record's own time kept, as a restored
+// backup's), payload bytes and (but for the raw readers) the decoded
+// event. The event log shows stream, actor and payload; the projections
+// count a commit's events by Index and CommitSize; the log tree hashes
+// the payload bytes.
+func testReadEnvelopes(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	timed := rec("t1", entity(1))
+	timed.Time = at
+	mustAppend(t, s, "dominio-1", events.ExpectNoStream(), timed)
+	mustAppend(t, s, "ruolo-r", events.ExpectNoStream(), rec("r1", entity(2)), rec("r2", entity(3)))
+	var loaded []events.Envelope
+	for _, stream := range []string{"dominio-1", "ruolo-r"} {
+		envs, err := s.Load(ctx(t), stream)
+		if err != nil {
+			t.Fatalf("load %s: %v", stream, err)
+		}
+		loaded = append(loaded, envs...)
+	}
+	if !loaded[0].Time.Equal(at) {
+		t.Fatalf("a record's time %v was stored as %v", at, loaded[0].Time)
+	}
+	subscribe := func(sub func(context.Context, events.Position, events.Handler) error) func(context.Context, events.Position, events.Handler) error {
+		return func(c context.Context, from events.Position, h events.Handler) error {
+			c, cancel := context.WithCancel(c)
+			defer cancel()
+			n := 0
+			err := sub(c, from, func(c context.Context, env events.Envelope) error {
+				if n++; n == len(loaded) {
+					cancel()
+				}
+				return h(c, env)
+			})
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
+			return err
+		}
+	}
+	readers := map[string]func(context.Context, events.Position, events.Handler) error{
+		"read": s.Read, "subscribe": subscribe(s.Subscribe)}
+	raw := map[string]bool{}
+	if r, ok := s.(events.RawReader); ok {
+		readers["read_raw"], raw["read_raw"] = r.ReadRaw, true
+	}
+	if r, ok := s.(events.RawSubscriber); ok {
+		readers["subscribe_raw"], raw["subscribe_raw"] = subscribe(r.SubscribeRaw), true
+	}
+	for name, read := range readers {
+		t.Run(name, func(t *testing.T) {
+			var got []events.Envelope
+			if err := read(ctx(t), 0, func(_ context.Context, env events.Envelope) error {
+				got = append(got, env)
+				return nil
+			}); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if len(got) != len(loaded) {
+				t.Fatalf("%s handed %d events, Load %d", name, len(got), len(loaded))
+			}
+			for i, env := range got {
+				want := loaded[i]
+				if raw[name] {
+					if env.Event != nil {
+						t.Fatalf("%s decoded event %d: %#v", name, i, env.Event)
+					}
+					want.Event = nil
+				}
+				if env.ID != want.ID || env.Name != want.Name || env.Stream != want.Stream || env.Version != want.Version ||
+					env.Position != want.Position || env.Index != want.Index || env.CommitSize != want.CommitSize ||
+					env.Actor != want.Actor || env.CorrelationID != want.CorrelationID || !env.Time.Equal(want.Time) ||
+					string(env.Data) != string(want.Data) || !reflect.DeepEqual(env.Event, want.Event) {
+					t.Fatalf("%s handed event %d as %+v, Load as %+v", name, i, env, want)
+				}
+			}
+		})
+	}
+}
+
+// testHandlerError: a handler's error ends Read and Subscribe at once,
+// and they return it (errors.Is): the event log stops a page that way,
+// and the projections a subscription whose commit they cannot take.
+func testHandlerError(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	for i := range 3 {
+		mustAppend(t, s, fmt.Sprintf("dominio-%d", i), events.ExpectNoStream(), rec("", entity(i)))
+	}
+	stop := errors.New("enough")
+	for name, read := range map[string]func(context.Context, events.Position, events.Handler) error{
+		"read": s.Read, "subscribe": s.Subscribe} {
+		t.Run(name, func(t *testing.T) {
+			calls := 0
+			done := make(chan error, 1)
+			go func() {
+				done <- read(ctx(t), 0, func(context.Context, events.Envelope) error {
+					calls++
+					return stop
+				})
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, stop) || calls != 1 {
+					t.Fatalf("%s ended with %v after %d calls, want the handler's error after 1", name, err, calls)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s went on after its handler's error", name)
+			}
+		})
 	}
 }
 
