@@ -182,7 +182,8 @@ func CanAskSpontaneous(p Principal, idDominio, idTipo string) error {
 
 // CanReadPayment decides GET /pagamenti/{id} on the Pagamento API:
 // applications read the payments they started (RulePaymentOwner), citizens
-// those where they are payer of an item or the remitter (RulePayer),
+// those where they are payer of an item or the remitter (RulePayer; which
+// items they are shown is CanSeePaymentItem's),
 // anonymous callers those started in their own, non-empty session, compared
 // in constant time (RuleSession).
 func CanReadPayment(p Principal, v PaymentView) error {
@@ -215,6 +216,23 @@ func CanReadPayment(p Principal, v PaymentView) error {
 		return deny(RuleSession, "an anonymous caller reads only its own session's payments")
 	}
 	return deny(RuleAPIEntry, "the caller cannot read payments")
+}
+
+// CanSeePaymentItem reports whether p, which may read the payment v
+// (CanReadPayment), is shown its item i (an index in v.Items): the
+// application or session that started it and its remitter every item, a
+// citizen that is only payer the items it is payer of (the others are
+// other payers' pendenze, which paying with them does not make its own;
+// GovPay shows a payment to its remitter alone); no other caller is shown
+// any.
+func CanSeePaymentItem(p Principal, v PaymentView, i int) bool {
+	switch p.Kind {
+	case KindApplication, KindAnonymous:
+		return true
+	case KindCitizen:
+		return isPayer(&p, v.RemitterID) || (i < len(v.Items) && isPayer(&p, v.Items[i].PayerID))
+	}
+	return false
 }
 
 // CanListPaymentsPagamento decides GET /pagamenti on the Pagamento API at

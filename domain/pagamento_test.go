@@ -150,3 +150,33 @@ func TestCanCreatePendenzaPagamento(t *testing.T) {
 		{"anonymous_may_ask", CanAskPendenzaPagamento(Anonymous(sess)), ""},
 	})
 }
+
+// TestCanSeePaymentItem: a citizen that is only payer of a payment's
+// items is shown those items alone; its remitter, the starting
+// application and session every item; any other caller none.
+func TestCanSeePaymentItem(t *testing.T) {
+	t.Parallel()
+	v := PaymentView{CallerKind: KindApplication, CallerID: "A", RemitterID: "REM",
+		Items: []PaymentItemView{{PayerID: "CIT"}, {PayerID: "OTHER"}}}
+	for _, c := range []struct {
+		name string
+		p    Principal
+		want []bool
+	}{
+		{"payer_its_item_only", Citizen("CIT"), []bool{true, false}},
+		{"other_payer_its_item_only", Citizen("OTHER"), []bool{false, true}},
+		{"remitter_every_item", Citizen("REM"), []bool{true, true}},
+		{"unrelated_citizen_none", Citizen("NOBODY"), []bool{false, false}},
+		{"application_every_item", app("A", Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}), []bool{true, true}},
+		{"anonymous_every_item", Anonymous(strings.Repeat("ab", 32)), []bool{true, true}},
+		{"operator_none", operator(), []bool{false, false}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for i, want := range c.want {
+				if got := CanSeePaymentItem(c.p, v, i); got != want {
+					t.Fatalf("item %d shown = %v, want %v", i, got, want)
+				}
+			}
+		})
+	}
+}

@@ -539,3 +539,67 @@ func TestRagioneriaPaymentStatoIsOfItsItems(t *testing.T) {
 	}
 	expect(bo, asAdmin(), "ESEGUITO")
 }
+
+// TestCitizenSeesOnlyItsItemsOfAPayment: a payment covering pendenze of
+// different payers is read on the Pagamento API by a citizen that is payer
+// but not remitter with only the items it is payer of (importo theirs), as
+// the Ragioneria API shows only the reader's entities: it answered every
+// item, so one payer learned the others' pendenze (ids, notice numbers,
+// causali, amounts). The remitter and the starting application read it
+// whole; a citizen of none of it is 403.
+func TestCitizenSeesOnlyItsItemsOfAPayment(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putApp(t, "appAll", "appAll", pw, true, apiGrant("PAGAMENTO", []string{"*"}, []string{"*"}))
+	const pgSpid = "/pagamento/rs/spid/v2"
+	const citizen3 = "BNCGVN75C03L219Y" // payer and remitter of nothing
+	p1 := w.createPendenza(t, "appA", "mix-1", d1, t1, citizen1)
+	p2 := w.createPendenza(t, "appB", "mix-2", d2, t1, citizen2)
+	notices := map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": p1.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": p2.NumeroAvviso}}}
+	var byApp, byCitizen pagamentoCreated
+	w.must(t, "POST", pg+"/pagamenti", notices, as("appAll")).decode(t, &byApp)
+	w.must(t, "POST", pgSpid+"/pagamenti", notices, asSPID(citizen1)).decode(t, &byCitizen) // citizen1 remits both
+
+	items := func(v pagamentoView) []string {
+		var out []string
+		for _, it := range v.Pendenze {
+			out = append(out, it.IDPendenza)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, base, payment string
+		opt                 reqOpt
+		want                []string // nil: 403
+	}{
+		{"payer_sees_its_item_only", pgSpid, byApp.ID, asSPID(citizen1), []string{"mix-1"}},
+		{"other_payer_sees_its_item_only", pgSpid, byApp.ID, asSPID(citizen2), []string{"mix-2"}},
+		{"starting_application_sees_all", pg, byApp.ID, as("appAll"), []string{"mix-1", "mix-2"}},
+		{"remitter_sees_all", pgSpid, byCitizen.ID, asSPID(citizen1), []string{"mix-1", "mix-2"}},
+		{"payer_not_remitter_sees_its_item_only", pgSpid, byCitizen.ID, asSPID(citizen2), []string{"mix-2"}},
+		{"citizen_of_none_denied", pgSpid, byApp.ID, asSPID(citizen3), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.want == nil {
+				w.do(t, "GET", c.base+"/pagamenti/"+c.payment, nil, c.opt).expect(t, http.StatusForbidden, "403000")
+				return
+			}
+			var one pagamentoView
+			w.must(t, "GET", c.base+"/pagamenti/"+c.payment, nil, c.opt).decode(t, &one)
+			var page Page[pagamentoView]
+			w.must(t, "GET", c.base+"/pagamenti", nil, c.opt).decode(t, &page)
+			i := slices.IndexFunc(page.Risultati, func(p pagamentoView) bool { return p.ID == c.payment })
+			if i < 0 {
+				t.Fatalf("the list lacks the payment: %+v", page.Risultati)
+			}
+			var sum Importo
+			for _, it := range one.Pendenze {
+				sum += it.Importo
+			}
+			if got, listed := items(one), items(page.Risultati[i]); !slices.Equal(got, c.want) || !slices.Equal(listed, c.want) || one.Importo != sum {
+				t.Fatalf("read items %v (importo %v of %v), listed %v; want %v", got, one.Importo, sum, listed, c.want)
+			}
+		})
+	}
+}

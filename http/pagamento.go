@@ -102,15 +102,24 @@ func (s *Server) postPagamento(c *echo.Context) error {
 }
 
 func (s *Server) getPagamento(c *echo.Context) error {
-	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentPagamento, toPagamento)
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentPagamento, pagamentoFor(callerOf(c).principal))
 }
 
 func (s *Server) listPagamenti(c *echo.Context) error {
-	items, err := operations.PaymentsPagamento(s.model, callerOf(c).principal, nil)
+	p := callerOf(c).principal
+	items, err := operations.PaymentsPagamento(s.model, p, nil)
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, items, toPagamento)
+	return pageJSON(c, items, pagamentoFor(p))
+}
+
+// pagamentoFor renders a payment as the Pagamento API shows it to p: the
+// items operations.PaymentItemPagamento shows it.
+func pagamentoFor(p domain.Principal) func(*projections.Payment) pagamentoView {
+	return func(pay *projections.Payment) pagamentoView {
+		return toPagamentoShown(pay, operations.PaymentItemPagamento(p, pay))
+	}
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {

@@ -90,17 +90,22 @@ type pagamentoView struct {
 }
 
 func toPagamento(p *projections.Payment) pagamentoView {
-	return toPagamentoItems(p, func(domain.Place) bool { return true })
+	return toPagamentoShown(p, func(int) bool { return true })
 }
 
 // toPagamentoItems is the payment with only the items whose place (entity
 // and unit) keep admits (importo and stato are theirs): a reader scoped by
 // entity or unit sees nothing of the other places a payment touches.
 func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) pagamentoView {
-	shown := func(i int) bool {
+	return toPagamentoShown(p, func(i int) bool {
 		it := &p.Event.Items[i]
 		return keep(domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa})
-	}
+	})
+}
+
+// toPagamentoShown is the payment with only the items shown admits, by
+// their index (importo and stato are theirs).
+func toPagamentoShown(p *projections.Payment, shown func(i int) bool) pagamentoView {
 	v := pagamentoView{ID: p.Event.ID, Stato: p.StatoOf(shown), DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
 	if p.Event.Remitter != nil {
 		s := toSoggetto(*p.Event.Remitter)

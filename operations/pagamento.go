@@ -45,6 +45,14 @@ func PaymentsPagamento(m PaymentLists, p domain.Principal, rec Recorder) ([]*pro
 	return m.PaymentsOf(p, func(pay *projections.Payment) bool { return domain.CanReadPayment(p, pay.View()) == nil }), nil
 }
 
+// PaymentItemPagamento is which items of the payment pay, read by p on
+// the Pagamento API, p is shown (by their index in its event's items):
+// those domain.CanSeePaymentItem shows it.
+func PaymentItemPagamento(p domain.Principal, pay *projections.Payment) func(i int) bool {
+	v := pay.View()
+	return func(i int) bool { return domain.CanSeePaymentItem(p, v, i) }
+}
+
 // ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
 func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, check(rec, "CanAskPendenzaPagamento", domain.CanAskPendenzaPagamento(p)),
