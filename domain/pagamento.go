@@ -182,8 +182,9 @@ func CanAskSpontaneous(p Principal, idDominio, idTipo string) error {
 
 // CanReadPayment decides GET /pagamenti/{id} on the Pagamento API:
 // applications read the payments they started (RulePaymentOwner), citizens
-// those where they are payer of an item or the remitter (RulePayer; which
-// items they are shown is CanSeePaymentItem's),
+// those where they are payer of an item or the remitter (isRemitter: never
+// of an anonymous payment) (RulePayer; which items they are shown is
+// CanSeePaymentItem's),
 // anonymous callers those started in their own, non-empty session, compared
 // in constant time (RuleSession).
 func CanReadPayment(p Principal, v PaymentView) error {
@@ -200,7 +201,7 @@ func CanReadPayment(p Principal, v PaymentView) error {
 		}
 		return deny(RulePaymentOwner, "an application reads only the payments it started")
 	case KindCitizen:
-		if isPayer(&p, v.RemitterID) {
+		if isRemitter(&p, &v) {
 			return nil
 		}
 		for i := range v.Items {
@@ -230,9 +231,19 @@ func CanSeePaymentItem(p Principal, v PaymentView, i int) bool {
 	case KindApplication, KindAnonymous:
 		return true
 	case KindCitizen:
-		return isPayer(&p, v.RemitterID) || (i < len(v.Items) && isPayer(&p, v.Items[i].PayerID))
+		return isRemitter(&p, &v) || (i < len(v.Items) && isPayer(&p, v.Items[i].PayerID))
 	}
 	return false
+}
+
+// isRemitter reports whether the citizen p is the remitter of v: its
+// soggettoVersante, unless an anonymous caller started it. What an
+// anonymous caller gives as soggettoVersante is its own say (GovPay
+// stores an anonymous payment's remitter as ANONIMO): it makes no citizen
+// the remitter, else anyone could show a citizen a payment, every item of
+// it included, that the citizen never made.
+func isRemitter(p *Principal, v *PaymentView) bool {
+	return v.CallerKind != KindAnonymous && isPayer(p, v.RemitterID)
 }
 
 // CanListPaymentsPagamento decides GET /pagamenti on the Pagamento API at

@@ -73,6 +73,9 @@ func TestPagamentoRules(t *testing.T) {
 		{"payment_citizen_payer_of_one_item", CanReadPayment(cit, PaymentView{Items: []PaymentItemView{{PayerID: "X"}, {PayerID: "CIT"}}}), ""},
 		{"payment_citizen_unrelated", CanReadPayment(cit, PaymentView{RemitterID: "X", Items: []PaymentItemView{{PayerID: "Y"}}}), RulePayer},
 		{"payment_citizen_empty_ids", CanReadPayment(cit, PaymentView{Items: []PaymentItemView{{}}}), RulePayer},
+		{"payment_citizen_named_remitter_of_anonymous_payment", CanReadPayment(cit, PaymentView{CallerKind: KindAnonymous, SessionHash: session, RemitterID: "CIT"}), RulePayer},
+		{"payment_citizen_payer_of_anonymous_payment", CanReadPayment(cit, PaymentView{CallerKind: KindAnonymous, SessionHash: session, RemitterID: "X", Items: []PaymentItemView{{PayerID: "CIT"}}}), ""},
+		{"payment_citizen_remitter_of_app_payment", CanReadPayment(cit, PaymentView{CallerKind: KindApplication, CallerID: "A", RemitterID: "CIT"}), ""},
 		{"payment_same_session", CanReadPayment(anon, PaymentView{CallerKind: KindAnonymous, SessionHash: session}), ""},
 		{"payment_other_session", CanReadPayment(anon, PaymentView{CallerKind: KindAnonymous, SessionHash: strings.Repeat("ab", 31) + "ac"}), RuleSession},
 		{"payment_session_prefix", CanReadPayment(anon, PaymentView{CallerKind: KindAnonymous, SessionHash: session[:10]}), RuleSession},
@@ -170,7 +173,13 @@ func TestCanSeePaymentItem(t *testing.T) {
 		{"application_every_item", app("A", Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}), []bool{true, true}},
 		{"anonymous_every_item", Anonymous(strings.Repeat("ab", 32)), []bool{true, true}},
 		{"operator_none", operator(), []bool{false, false}},
+		{"named_remitter_of_anonymous_payment_its_item_only", Citizen("REM"), []bool{true, false}},
 	} {
+		v := v
+		if strings.HasPrefix(c.name, "named_remitter_of_anonymous") {
+			v = PaymentView{CallerKind: KindAnonymous, SessionHash: strings.Repeat("ab", 32), RemitterID: "REM",
+				Items: []PaymentItemView{{PayerID: "REM"}, {PayerID: "OTHER"}}}
+		}
 		t.Run(c.name, func(t *testing.T) {
 			for i, want := range c.want {
 				if got := CanSeePaymentItem(c.p, v, i); got != want {

@@ -603,3 +603,41 @@ func TestCitizenSeesOnlyItsItemsOfAPayment(t *testing.T) {
 		})
 	}
 }
+
+// TestAnonymousRemitterIsNoCitizen: the soggettoVersante an anonymous
+// caller gives is its own say (GovPay stores an anonymous payment's
+// remitter as ANONIMO), so it makes no citizen the payment's remitter: the
+// citizen it names read the payment whole, every item of the pendenze the
+// anonymous caller paid for others included. An application's remitter
+// is one (GovPay's portals pay for the citizens they authenticate), and
+// the payer of an item still reads that item.
+func TestAnonymousRemitterIsNoCitizen(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	p2 := w.createPendenza(t, "appA", "anon-2", d1, t1, citizen2)
+	versante := map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi"}
+	body := map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "numeroAvviso": p2.NumeroAvviso}}, "soggettoVersante": versante}
+	anon := w.must(t, "POST", pgPub+"/pagamenti", body, withHeader("X-Nothing", "1"))
+	var byAnon, byApp pagamentoCreated
+	anon.decode(t, &byAnon)
+	w.must(t, "POST", pg+"/pagamenti", body, as("appA")).decode(t, &byApp)
+	listed := func(t *testing.T, code, id string) bool {
+		t.Helper()
+		var page Page[pagamentoView]
+		w.must(t, "GET", pgSpid+"/pagamenti", nil, asSPID(code)).decode(t, &page)
+		return slices.ContainsFunc(page.Risultati, func(p pagamentoView) bool { return p.ID == id })
+	}
+	runRows(t, w.harness, []row{
+		{"named_remitter_of_anonymous_payment_denied", "GET", pgSpid + "/pagamenti/" + byAnon.ID, nil, opts(asSPID(citizen1)), 403, "403000"},
+		{"payer_of_anonymous_payment_reads", "GET", pgSpid + "/pagamenti/" + byAnon.ID, nil, opts(asSPID(citizen2)), 200, ""},
+		{"anonymous_session_reads", "GET", pgPub + "/pagamenti/" + byAnon.ID, nil, opts(withCookie(sessionCookieOf(anon))), 200, ""},
+		{"remitter_of_application_payment_reads", "GET", pgSpid + "/pagamenti/" + byApp.ID, nil, opts(asSPID(citizen1)), 200, ""},
+	})
+	t.Run("lists", func(t *testing.T) {
+		if listed(t, citizen1, byAnon.ID) || !listed(t, citizen2, byAnon.ID) || !listed(t, citizen1, byApp.ID) {
+			t.Fatalf("citizen1 lists the anonymous payment %v (want false), citizen2 %v, citizen1 the application's %v (want true)",
+				listed(t, citizen1, byAnon.ID), listed(t, citizen2, byAnon.ID), listed(t, citizen1, byApp.ID))
+		}
+	})
+}
