@@ -209,6 +209,11 @@ func checkCausale(field, s string) error {
 	return nil
 }
 
+// MaxAnagraficaLength bounds a payer's or remitter's anagrafica, in
+// characters: GovPay's Soggetto (maxLength 70, the VARCHAR(70) of its
+// debitore_anagrafica), which pagoPA's receipts carry as they are.
+const MaxAnagraficaLength = 70
+
 // checkSubject validates a payer or remitter and upper-cases its fiscal code.
 func checkSubject(field string, s *events.Subject) error {
 	if s.Tipo != "F" && s.Tipo != "G" {
@@ -218,8 +223,8 @@ func checkSubject(field string, s *events.Subject) error {
 	if !domain.ValidFiscalCode(s.Identificativo) && s.Identificativo != domain.AnonymousIdentificativo {
 		return invalid(field+".identificativo", "is not a fiscal code")
 	}
-	if s.Anagrafica == "" || longerThan(s.Anagrafica, 140) {
-		return invalid(field+".anagrafica", "is required (at most 140 characters)")
+	if s.Anagrafica == "" || longerThan(s.Anagrafica, MaxAnagraficaLength) {
+		return invalid(field+".anagrafica", "is required (at most %d characters)", MaxAnagraficaLength)
 	}
 	if longerThan(s.Email, 256) || (s.Email != "" && !strings.Contains(s.Email, "@")) {
 		return invalid(field+".email", "is not an e-mail address")
