@@ -17,6 +17,11 @@ var (
 	reCellulare = regexp.MustCompile(`^\+[0-9]{2}\s[0-9]{3}-[0-9]{7}$`)
 	reIBAN      = regexp.MustCompile(`^[a-zA-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$`)
 	reProvincia = regexp.MustCompile(`^[A-Z]{2}$`)
+	// reEmail is the email of GovPay's Soggetto (Pendenze v2, Pagamento
+	// v2), matched against the whole value: words of letters, digits and
+	// _ joined by - + . ' before the @, by - . after it, with at least
+	// one dot there.
+	reEmail = regexp.MustCompile(`^[A-Za-z0-9_]+([-+.'][A-Za-z0-9_]+)*@[A-Za-z0-9_]+([-.][A-Za-z0-9_]+)*\.[A-Za-z0-9_]+([-.][A-Za-z0-9_]+)*$`)
 )
 
 // checkAddress validates the address fields of a payer or remitter.

@@ -226,8 +226,8 @@ func checkSubject(field string, s *events.Subject) error {
 	if s.Anagrafica == "" || longerThan(s.Anagrafica, MaxAnagraficaLength) {
 		return invalid(field+".anagrafica", "is required (at most %d characters)", MaxAnagraficaLength)
 	}
-	if longerThan(s.Email, 256) || (s.Email != "" && !strings.Contains(s.Email, "@")) {
-		return invalid(field+".email", "is not an e-mail address")
+	if longerThan(s.Email, 256) || (s.Email != "" && !reEmail.MatchString(s.Email)) {
+		return invalid(field+".email", "is not an e-mail address (GovPay's Soggetto pattern, at most 256 characters)")
 	}
 	return checkAddress(field, s)
 }

@@ -100,3 +100,25 @@ func TestSoggettoAnagraficaIsGovPays(t *testing.T) {
 		{"anagrafica_empty", withSoggetto("anagrafica", ""), 400, "anagrafica"},
 	})
 }
+
+// TestSoggettoEmailIsGovPays: a payer's or remitter's email follows the
+// pattern of GovPay's Soggetto (Pendenze v2, Pagamento v2), the whole
+// value: local parts of letters, digits and _ joined by - + . ', a domain
+// with at least one dot; anything else is 400 wherever a Soggetto is
+// taken, and nothing is written.
+func TestSoggettoEmailIsGovPays(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	runSoggettoCases(t, w, []soggettoCase{
+		{"plain", withSoggetto("email", "mario.rossi@example.org"), 201, ""},
+		{"apostrophe_plus_and_hyphens", withSoggetto("email", "d'angelo+tari@posta-cert.comune.example.it"), 201, ""},
+		{"no_at", withSoggetto("email", "mario.rossi.example.org"), 400, "email"},
+		{"two_ats", withSoggetto("email", "mario@@example.org"), 400, "email"},
+		{"no_local_part", withSoggetto("email", "@example.org"), 400, "email"},
+		{"domain_without_dot", withSoggetto("email", "mario@localhost"), 400, "email"},
+		{"space_inside", withSoggetto("email", "mario rossi@example.org"), 400, "email"},
+		{"text_after_the_address", withSoggetto("email", "mario@example.org, luigi@example.org"), 400, "email"},
+		{"dot_before_at", withSoggetto("email", "mario.@example.org"), 400, "email"},
+		{"newline_inside", withSoggetto("email", "mario@example.org\nBcc: x@example.org"), 400, "email"},
+	})
+}
