@@ -200,11 +200,17 @@ func validatePendenza(c *PutPendenza) error {
 }
 
 // checkCausale validates a causale: 1 to 140 characters (GovPay's
-// NuovaPendenza). It is the one causale rule: a pendenza's, a spontaneous
-// payment's, an incasso's and a reconciliation's.
+// NuovaPendenza) of one line of text, without control characters (a
+// newline or a tab included): pagoPA carries it in XML, which cannot hold
+// most of them, and prints it on one line of the notice and the receipt.
+// It is the one causale rule: a pendenza's, a spontaneous payment's, an
+// incasso's and a reconciliation's.
 func checkCausale(field, s string) error {
 	if s == "" || longerThan(s, 140) {
 		return invalid(field, "is required (at most 140 characters)")
+	}
+	if hasControl(s) {
+		return invalid(field, "must not contain control characters")
 	}
 	return nil
 }

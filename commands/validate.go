@@ -130,11 +130,16 @@ func checkPrincipal(field, s string) error {
 	if !utf8.ValidString(s) {
 		return invalid(field, "must be valid UTF-8")
 	}
-	if !rePrincipal.MatchString(s) {
+	if hasControl(s) {
 		return invalid(field, "must not contain control characters")
 	}
 	return nil
 }
+
+// hasControl reports whether s holds a control character: one of
+// unicode.IsControl's (the C0 and C1 codes and DEL), which rePrincipal
+// refuses.
+func hasControl(s string) bool { return !rePrincipal.MatchString(s) }
 
 // ValidPrincipal reports whether s is a principal as checkPrincipal
 // reads one (an operator's in a path, /operatori/{principal}).

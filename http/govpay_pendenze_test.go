@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
@@ -508,5 +509,87 @@ func TestGovPayTextLimitsCountCharacters(t *testing.T) {
 	}
 	if got := string(w.must(t, "GET", path("txt1"), nil, as("appA")).Body); !strings.Contains(got, `"causale":"`+letters(140)+`"`) {
 		t.Fatalf("the causale of 140 letters reads %s", got)
+	}
+}
+
+// TestCausaleRefusesControlCharacters: a causale is one line of text: a
+// control character (C0, DEL, C1; a newline or tab too) is 400 naming
+// the causale, in a pendenza, a spontaneous payment, a pendenza of the
+// Pagamento API, an incasso and a reconciliation, and nothing is
+// written; letters beyond ASCII stay accepted.
+func TestCausaleRefusesControlCharacters(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	payer := map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}
+	bodies := []struct {
+		place, method, field string
+		path                 func(i int) string
+		body                 func(causale string) any
+	}{
+		{"pendenza", "PUT", "causale", func(i int) string { return fmt.Sprintf("%s/pendenze/appA/ctl-%d", pe, i) },
+			func(c string) any { return withField(pendenzaBodyFor(d1, t1, citizen1), "causale", c) }},
+		{"spontaneous", "POST", "pendenze[0].causale", func(int) string { return pg + "/pagamenti" },
+			func(c string) any {
+				return map[string]any{"pendenze": []map[string]any{{"idDominio": d1, "idTipoPendenza": tSpont, "importo": 5,
+					"causale": c, "soggettoPagatore": payer}}}
+			}},
+		{"pagamento_pendenza", "POST", "causale", func(int) string { return pg + "/pendenze/" + d1 + "/" + tSpont },
+			func(c string) any { return map[string]any{"causale": c, "importo": 5, "soggettoPagatore": payer} }},
+		{"incasso", "POST", "causale", func(int) string { return bo + "/incassi/" + d1 },
+			func(c string) any { return map[string]any{"causale": c, "importo": 10.5} }},
+		{"riconciliazione", "PUT", "causale", func(i int) string { return fmt.Sprintf("%s/riconciliazioni/%s/ctl-%d", rg, d1, i) },
+			func(c string) any { return map[string]any{"causale": c, "importo": 10.5} }},
+	}
+	callers := map[string]reqOpt{"incasso": as("opD1")} // else appA
+	count := func(list string) int {
+		var page struct {
+			NumRisultati int `json:"numRisultati"`
+		}
+		w.must(t, "GET", bo+"/"+list+"?risultatiPerPagina=1", nil, asAdmin()).decode(t, &page)
+		return page.NumRisultati
+	}
+	lists := []string{"pendenze", "pagamenti", "incassi", "riconciliazioni"}
+	before := map[string]int{}
+	for _, l := range lists {
+		before[l] = count(l)
+	}
+	for i, c := range []struct {
+		name, causale string
+		status        int
+	}{
+		{"letters_and_punctuation", "TARI 2026 – rata unica, è dovuta", 201},
+		{"nul", "TARI\x002026", 400},
+		{"bell", "TARI\a2026", 400},
+		{"newline", "TARI 2026\nrata 1", 400},
+		{"carriage_return", "TARI 2026\r", 400},
+		{"tab", "TARI\t2026", 400},
+		{"escape", "TARI \x1b[31m2026", 400},
+		{"delete", "TARI\x7f2026", 400},
+		{"c1_next_line", "TARI\u00852026", 400},
+	} {
+		for _, b := range bodies {
+			t.Run(c.name+"/"+b.place, func(t *testing.T) {
+				opt, ok := callers[b.place]
+				if !ok {
+					opt = as("appA")
+				}
+				r := w.do(t, b.method, b.path(i), b.body(c.causale), opt)
+				if c.status < 400 {
+					r.expect(t, c.status, "")
+					return
+				}
+				r.expect(t, c.status, "SINTASSI")
+				if d := r.fault(t).Dettaglio; !strings.Contains(d, b.field) || !strings.Contains(d, "control") {
+					t.Fatalf("dettaglio %q does not say %s holds a control character", d, b.field)
+				}
+			})
+		}
+	}
+	// The accepted row wrote one pendenza on each API (the spontaneous
+	// payment is a payment), one payment, one incasso, one reconciliation.
+	for l, n := range map[string]int{"pendenze": 2, "pagamenti": 1, "incassi": 1, "riconciliazioni": 1} {
+		if got := count(l); got != before[l]+n {
+			t.Fatalf("the Backoffice lists %d %s, want %d: a refused causale wrote something", got, l, before[l]+n)
+		}
 	}
 }
