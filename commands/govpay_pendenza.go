@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -23,6 +24,14 @@ var (
 	// one dot there.
 	reEmail = regexp.MustCompile(`^[A-Za-z0-9_]+([-+.'][A-Za-z0-9_]+)*@[A-Za-z0-9_]+([-.][A-Za-z0-9_]+)*\.[A-Za-z0-9_]+([-.][A-Za-z0-9_]+)*$`)
 )
+
+// tassonomieAvviso are the values of GovPay's TassonomiaAvviso (Pendenze
+// v2): AgID's categories of a notice, the only tassonomiaAvviso a
+// pendenza takes, written exactly so.
+var tassonomieAvviso = []string{"Cartelle esattoriali", "Diritti e concessioni", "Imposte e tasse",
+	"IMU, TASI e altre tasse comunali", "Ingressi a mostre e musei", "Multe e sanzioni amministrative",
+	"Previdenza e infortuni", "Servizi erogati dal comune", "Servizi erogati da altri enti", "Servizi scolastici",
+	"Tassa automobilistica", "Ticket e prestazioni sanitarie", "Trasporti, mobilità e parcheggi"}
 
 // checkAddress validates the address fields of a payer or remitter.
 func checkAddress(field string, s *events.Subject) error {
@@ -64,13 +73,16 @@ func validateDetails(d *events.PendenzaDetails) error {
 		jsonField{"proprieta", &d.Proprieta}, jsonField{"allegati", &d.Allegati}); err != nil {
 		return err
 	}
+	if d.TassonomiaAvviso != "" && !slices.Contains(tassonomieAvviso, d.TassonomiaAvviso) {
+		return invalid("tassonomiaAvviso", "must be one of GovPay's TassonomiaAvviso: %q", tassonomieAvviso)
+	}
 	if d.AnnoRiferimento != 0 && (d.AnnoRiferimento < 1000 || d.AnnoRiferimento > 9999) {
 		return invalid("annoRiferimento", "must be a year of four digits")
 	}
 	for _, f := range []struct {
 		name, value string
 		max         int
-	}{{"tassonomia", d.Tassonomia, 35}, {"tassonomiaAvviso", d.TassonomiaAvviso, 140}, {"direzione", d.Direzione, 35},
+	}{{"tassonomia", d.Tassonomia, 35}, {"direzione", d.Direzione, 35},
 		{"divisione", d.Divisione, 35}, {"cartellaPagamento", d.CartellaPagamento, 35}} {
 		if longerThan(f.value, f.max) {
 			return invalid(f.name, "at most %d characters", f.max)

@@ -593,3 +593,36 @@ func TestCausaleRefusesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestTassonomiaAvvisoIsGovPays: a pendenza's tassonomiaAvviso is one of
+// the values of GovPay's TassonomiaAvviso (Pendenze v2), as written;
+// anything else is 400 naming it, and nothing is written.
+func TestTassonomiaAvvisoIsGovPays(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	path := func(id string) string { return pe + "/pendenze/appA/" + id }
+	body := func(v string) map[string]any {
+		return withField(pendenzaBodyFor(d1, t1, citizen1), "tassonomiaAvviso", v)
+	}
+	var rows []row
+	for i, v := range []string{"Cartelle esattoriali", "Diritti e concessioni", "Imposte e tasse", "IMU, TASI e altre tasse comunali",
+		"Ingressi a mostre e musei", "Multe e sanzioni amministrative", "Previdenza e infortuni", "Servizi erogati dal comune",
+		"Servizi erogati da altri enti", "Servizi scolastici", "Tassa automobilistica", "Ticket e prestazioni sanitarie",
+		"Trasporti, mobilità e parcheggi"} {
+		rows = append(rows, row{"govpay_value_" + v, "PUT", path(fmt.Sprintf("tax-%d", i)), body(v), opts(as("appA")), 201, ""})
+	}
+	refused := map[string]string{"other": "Altro", "lower_case": "imposte e tasse", "trailing_space": "Imposte e tasse ",
+		"ascii_for_accent": "Trasporti, mobilita e parcheggi"}
+	for name, v := range refused {
+		rows = append(rows, row{name, "PUT", path("tax-" + name), body(v), opts(as("appA")), 400, "SINTASSI"})
+	}
+	runRows(t, w.harness, rows)
+	for name, v := range refused {
+		r := w.do(t, "PUT", path("tax-"+name), body(v), as("appA"))
+		if d := r.fault(t).Dettaglio; !strings.Contains(d, "tassonomiaAvviso") {
+			t.Fatalf("dettaglio %q does not name tassonomiaAvviso", d)
+		}
+		w.do(t, "GET", path("tax-"+name), nil, as("appA")).expect(t, 404, "404000")
+	}
+	w.must(t, "GET", path("tax-12"), nil, as("appA")) // "Trasporti, mobilità e parcheggi", accent and all
+}
