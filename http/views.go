@@ -21,7 +21,9 @@ func toSoggetto(s events.Subject) soggetto { return soggetto(s) }
 
 // pendenzaView is a pendenza on every API: its fields as written, with
 // GovPay's dominio object (which every GovPay schema of a pendenza
-// requires) and unitaOperativa next to idDominio and idUnitaOperativa.
+// requires) and unitaOperativa next to idDominio and idUnitaOperativa,
+// and GovPay's dataCaricamento: the date (UTC) the log recorded its
+// creation.
 type pendenzaView struct {
 	IDA2A            string             `json:"idA2A"`
 	IDPendenza       string             `json:"idPendenza"`
@@ -37,6 +39,7 @@ type pendenzaView struct {
 	Stato            string             `json:"stato"`
 	DescrizioneStato string             `json:"descrizioneStato,omitempty"`
 	UUID             string             `json:"UUID"`
+	DataCaricamento  string             `json:"dataCaricamento,omitempty" format:"date"` // as GovPay's PendenzaBase has it
 }
 
 // pendenza renders p, its entity and unit named as the registry holds them.
@@ -45,6 +48,9 @@ func (s *Server) pendenza(p projections.Pendenza) pendenzaView {
 		Dominio: s.dominioOf(p.IDDominio), IDUnitaOperativa: p.IDUnitaOperativa,
 		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
 		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID}
+	if !p.Created.IsZero() {
+		v.DataCaricamento = p.Created.UTC().Format(time.DateOnly)
+	}
 	if p.IDUnitaOperativa != "" {
 		u := unitaOperativaRef{IDUnita: p.IDUnitaOperativa}
 		if reg, ok := s.model.Unit(p.IDDominio, p.IDUnitaOperativa); ok {

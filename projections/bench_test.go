@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -118,7 +119,7 @@ func BenchmarkPendenzaOwnershipBytes(b *testing.B) {
 			p.put(events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%benchApps), IDPendenza: fmt.Sprintf("P%07d", i),
 				IDDominio: fmt.Sprintf("%011d", i%100), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti",
 				AmountCents: 12345, Payer: events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
-				NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}, events.Position(i+1))
+				NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}, events.Position(i+1), time.Time{})
 		}
 		p.details = detailsLog{} // measure ownership alone
 		runtime.GC()

@@ -90,13 +90,7 @@ func (m *ReadModel) AppliedPosition() events.Position {
 func (m *ReadModel) AppliedEvents() uint64 { return m.eventsCount.Load() }
 
 // LastEventTime returns the time of the last applied event (zero if none).
-func (m *ReadModel) LastEventTime() time.Time {
-	n := m.appliedAt.Load()
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n)
-}
+func (m *ReadModel) LastEventTime() time.Time { return fromUnixNanos(m.appliedAt.Load()) }
 
 // ErrStopped reports read models that stopped applying the log: a commit
 // they could not apply (see Stopped).
@@ -496,9 +490,9 @@ func (m *ReadModel) apply(env events.Envelope) error {
 	case events.ApplicationAPIRevoked:
 		return m.principals.revoke(e, env.Position)
 	case events.PendenzaCreated:
-		m.pendenze.put(e, env.Position)
+		m.pendenze.put(e, env.Position, env.Time)
 	case events.PendenzaUpdated:
-		m.pendenze.put(events.PendenzaCreated(e), env.Position)
+		m.pendenze.put(events.PendenzaCreated(e), env.Position, env.Time)
 	case events.PendenzaStatusChanged:
 		m.pendenze.changeStato(e)
 	case events.PaymentStarted:

@@ -221,6 +221,32 @@ func TestPendenzeIndexes(t *testing.T) {
 	}
 }
 
+// TestPendenzaCreatedIsItsFirstEventsTime: a pendenza's creation time is
+// the time its log recorded in the envelope of the event that created it,
+// not the time a replica applied it (feedAll's times are days away from
+// now); an update, later in the log, keeps it; a second replica of the
+// same log holds the same.
+func TestPendenzaCreatedIsItsFirstEventsTime(t *testing.T) {
+	p := events.PendenzaCreated{IDA2A: "app", IDPendenza: "p1", IDDominio: "11111111111", IDTipoPendenza: "T", Causale: "c",
+		Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U"}, NumeroAvviso: "000000000000000001",
+		UUID: "0123456789abcdef0123456789abcdef", AmountCents: 1000}
+	changed := p
+	changed.Causale = "changed"
+	log := [][]events.Event{{p}, {events.PendenzaUpdated(changed)}, {events.PendenzaCreated(changed)}}
+	base := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) // feedAll's first commit
+	for _, replica := range []string{"first", "second"} {
+		m := New()
+		feedAll(t, m, log[:1], 0, 1)
+		if got, _ := m.Pendenza("app", "p1"); !got.Created.Equal(base) {
+			t.Fatalf("%s replica: created %v, want its event's %v", replica, got.Created, base)
+		}
+		feedAll(t, m, log, 1, len(log)) // an update, then a repeated creation (a log before PendenzaUpdated)
+		if got, _ := m.Pendenza("app", "p1"); got.Causale != "changed" || !got.Created.Equal(base) {
+			t.Fatalf("%s replica, after the updates: causale %q, created %v, want %v", replica, got.Causale, got.Created, base)
+		}
+	}
+}
+
 // TestStateOfMissingPendenzaMakesNone: a receipt or a status change that
 // names a pendenza the model does not hold (another writer's log, a
 // receipt for a notice paid elsewhere) changes nothing, and above all

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
@@ -66,12 +67,18 @@ type ownership struct {
 // refused by the commands' validation long before this.
 const maxPacked = 1<<16 - 1
 
-// details is the rest of a pendenza, read only to build responses.
+// details is the rest of a pendenza, read only to build responses and
+// the lists' filters.
 type details struct {
 	causale  string
 	amount   int64
 	payer    string // packed (packSubject)
 	position events.Position
+	// created is when the pendenza was created, in unix nanoseconds (0:
+	// unknown): the time the log recorded in the envelope of its first
+	// event, so every replica, a replay and a restored snapshot hold the
+	// same; its updates keep it (GovPay's dataCaricamento).
+	created int64
 }
 
 // detailsLog holds the details of every version of every pendenza,
@@ -132,6 +139,9 @@ type Pendenza struct {
 	// descrizioneStato of a PATCH), "" when none was given.
 	DescrizioneStato string
 	Position         events.Position
+	// Created is when it was created: the time the log recorded for the
+	// event that created it, kept by its updates (zero: unknown).
+	Created time.Time
 }
 
 // View returns the facts decisions need (a state ParsePendenzaStato does
@@ -258,7 +268,10 @@ func (p *pendenze) pack(e *events.PendenzaCreated, payer string) (ownership, boo
 	return o, true
 }
 
-func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
+// put folds a PendenzaCreated or PendenzaUpdated at pos, whose envelope
+// recorded at (its time in the log: a pendenza created there is created
+// then).
+func (p *pendenze) put(e events.PendenzaCreated, pos events.Position, at time.Time) {
 	payer := strings.ToUpper(e.Payer.Identificativo)
 	o, ok := p.pack(&e, payer)
 	if !ok {
@@ -267,11 +280,13 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position) {
 	key := o.key() // the record's own bytes: the table and the lists share them
 
 	old, existed := p.own.get(key)
+	d := details{causale: e.Causale, amount: e.AmountCents, payer: packSubject(e.Payer), position: pos, created: unixNanos(at)}
 	if existed {
 		o.stato, o.anonymous = old.stato, old.anonymous
+		d.created = p.details.at(old.details).created
 	}
 	// A new entry even for an update: readers may be reading the old one.
-	o.details = p.details.add(details{causale: e.Causale, amount: e.AmountCents, payer: packSubject(e.Payer), position: pos})
+	o.details = p.details.add(d)
 	if e.SessionHash != "" && !existed { // a pendenza's session is the one that created it
 		p.putSession(&o, e.SessionHash)
 	}
@@ -498,7 +513,24 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 	}
 	return Pendenza{DescrizioneStato: descr, IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
 		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: payer,
-		NumeroAvviso: o.avviso(), UUID: o.uuid(), IDUnitaOperativa: p.unita(o), SessionHash: p.session(o), Stato: o.stato.String(), Position: d.position}, true
+		NumeroAvviso: o.avviso(), UUID: o.uuid(), IDUnitaOperativa: p.unita(o), SessionHash: p.session(o), Stato: o.stato.String(), Position: d.position,
+		Created: fromUnixNanos(d.created)}, true
+}
+
+// unixNanos is t in unix nanoseconds, 0 for the zero time (unknown).
+func unixNanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// fromUnixNanos is unixNanos undone: 0 is the zero time.
+func fromUnixNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
 }
 
 // noticeOwner returns the key of the pendenza holding this notice number

@@ -48,8 +48,11 @@ import (
 // the log the snapshot is loaded against is the one it was taken from.
 // Version 9 keeps when each application and operator was registered
 // (Registered), which decides an X-APP-ID that names both: a version 8
-// file would read as all registered at 0.
-const SnapshotVersion uint32 = 9
+// file would read as all registered at 0. Version 10 keeps when each
+// pendenza was created (its record's created): a version 9 record lacks
+// it, and a pendenza without it would answer no dataCaricamento and pass
+// no dataDa or dataA filter.
+const SnapshotVersion uint32 = 10
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"

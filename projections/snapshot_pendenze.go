@@ -12,7 +12,8 @@ import (
 // A pendenza record of a snapshot body, every integer a varint:
 //
 //	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | unit | state byte |
-//	causale | amount (signed) | payer (packed, see packSubject) | position
+//	causale | amount (signed) | payer (packed, see packSubject) | position |
+//	created (signed: unix nanoseconds, 0 unknown)
 //
 // rec is the ownership record as packed in memory (key, payer id, notice
 // number, UUID back to back), and dominio and tipo index the head's Names,
@@ -21,7 +22,7 @@ import (
 
 // minPendenzaRecord is the fewest bytes a record can take (every string
 // empty, every integer one byte): a count beyond body/min is a lie.
-const minPendenzaRecord = 13
+const minPendenzaRecord = 14
 
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
@@ -40,7 +41,8 @@ func appendPendenza(b []byte, o ownership, d details) []byte {
 	b = appendString(b, d.causale)
 	b = binary.AppendVarint(b, d.amount)
 	b = appendString(b, d.payer)
-	return binary.AppendUvarint(b, uint64(d.position))
+	b = binary.AppendUvarint(b, uint64(d.position))
+	return binary.AppendVarint(b, d.created)
 }
 
 var errShortBody = errors.New("body ends inside a record")
@@ -186,7 +188,7 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessi
 		o.tipo = uint32(r.small(nNames))
 		o.unita = uint32(r.small(nNames + 1))
 		o.stato = stato(r.byte())
-		d := details{causale: r.str(), amount: r.varint(), payer: r.str(), position: events.Position(r.uvarint())}
+		d := details{causale: r.str(), amount: r.varint(), payer: r.str(), position: events.Position(r.uvarint()), created: r.varint()}
 		if r.err != nil {
 			return fmt.Errorf("record %d: %w", i, r.err)
 		}
