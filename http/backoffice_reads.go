@@ -19,14 +19,14 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, err := parsePendenzeQuery(c, "idDebitore")
+	q, err := parsePendenzeQuery(c, debitoreFilters)
 	if err != nil {
 		return err
 	}
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
 		return q.keeps(v) && scope.AdmitsPendenza(v)
 	}})
-	return pageJSON(c, filterStato(items, q.stato), s.pendenza)
+	return pageJSON(c, q.narrow(items), s.pendenza)
 }
 
 // checkListFilters validates the idDominio and stato filters of lists.
@@ -41,19 +41,6 @@ func checkListFilters(dominio, stato string) error {
 		return syntaxError("stato must be ESEGUITA, NON_ESEGUITA or ANNULLATA")
 	}
 	return nil
-}
-
-func filterStato(items []projections.Pendenza, stato string) []projections.Pendenza {
-	if stato == "" {
-		return items
-	}
-	out := items[:0]
-	for _, p := range items {
-		if p.Stato == stato {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {

@@ -389,8 +389,8 @@ func TestOpenAPIAcceptsTheRequestsTheServerServes(t *testing.T) {
 	}
 }
 
-// TestOpenAPIListFiltersAreTheServers: a list documents the idDominio and
-// stato filters it reads, and only those: a filter the server reads
+// TestOpenAPIListFiltersAreTheServers: a list documents the idDominio,
+// stato, dataDa and dataA filters it reads, and only those: a filter the server reads
 // refuses a bad value (400 SINTASSI), one it ignores answers the page, and
 // one the document gives as any string (GovPay's idDominio on /domini, a
 // part of it) answers the page too. The Pendenze and Pagamento lists of
@@ -413,7 +413,7 @@ func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
 		if !doc.list || !ok || strings.Contains(k.path, ":") {
 			continue
 		}
-		for _, filter := range []string{"idDominio", "stato"} {
+		for _, filter := range []string{"idDominio", "stato", "dataDa", "dataA"} {
 			t.Run(k.api.String()+k.path+"?"+filter, func(t *testing.T) {
 				res := w.do(t, k.method, m.prefix+k.path+"?"+filter+"=bad", nil, m.caller)
 				documented := slices.Contains(doc.query, filter)

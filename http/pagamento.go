@@ -127,7 +127,7 @@ func (s *Server) pgGetPendenza(c *echo.Context) error {
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {
-	return s.listPendenze(c, operations.PendenzePagamento, "idPagatore")
+	return s.listPendenze(c, operations.PendenzePagamento, pagatoreFilters)
 }
 
 func (s *Server) getAvviso(c *echo.Context) error {

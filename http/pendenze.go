@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -67,15 +68,15 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {
-	return s.listPendenze(c, operations.OwnPendenze, "idDebitore")
+	return s.listPendenze(c, operations.OwnPendenze, debitoreFilters)
 }
 
 // listPendenze answers a list of pendenze on the Pendenze or Pagamento
-// API: its filters (pendenzeQuery, the payer's under the API's name for
-// it), then what the list operation answers with them (its gate, its
-// index, its read decision on each pendenza).
-func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error), payerParam string) error {
-	q, err := parsePendenzeQuery(c, payerParam)
+// API: its filters (pendenzeQuery, as the API's list takes them), then
+// what the list operation answers with them (its gate, its index, its
+// read decision on each pendenza).
+func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error), f pendenzeFilters) error {
+	q, err := parsePendenzeQuery(c, f)
 	if err != nil {
 		return err
 	}
@@ -87,25 +88,99 @@ func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeList
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, filterStato(items, q.stato), s.pendenza)
+	return pageJSON(c, q.narrow(items), s.pendenza)
 }
 
-// pendenzeQuery is what a list of pendenze is narrowed by, on every API:
-// idDominio and stato, checked (checkListFilters), and the payer's fiscal
-// code under the API's name for it (GovPay's idDebitore on the Backoffice
-// and Pendenze APIs, idPagatore on the Pagamento API), compared as payers'
-// are, without case (domain.NormalFiscalCode); a value that is no fiscal
-// code matches nothing, as in GovPay.
-type pendenzeQuery struct{ dominio, stato, payer string }
+// pendenzeFilters are the filters an API's list of pendenze takes, as
+// GovPay's list of that API has them: idDominio and stato on every API,
+// the payer's fiscal code under the API's name for it, and the window of
+// creation dataDa and dataA where GovPay's list has it (the Backoffice and
+// Pendenze APIs; the Pagamento API's has none). The handlers and the
+// OpenAPI document both read them from here.
+type pendenzeFilters struct {
+	payer  string // the payer's fiscal code
+	window bool   // dataDa and dataA
+}
 
-func parsePendenzeQuery(c *echo.Context, payerParam string) (pendenzeQuery, error) {
+var (
+	// debitoreFilters are the Backoffice's and the Pendenze API's.
+	debitoreFilters = pendenzeFilters{payer: "idDebitore", window: true}
+	// pagatoreFilters are the Pagamento API's.
+	pagatoreFilters = pendenzeFilters{payer: "idPagatore"}
+)
+
+// query are the filters' query parameters, for the document.
+func (f pendenzeFilters) query() []string {
+	q := []string{"idDominio", "stato", f.payer}
+	if f.window {
+		q = append(q, "dataDa", "dataA")
+	}
+	return q
+}
+
+// pendenzeQuery is what a list of pendenze is narrowed by (pendenzeFilters):
+// idDominio and stato, checked (checkListFilters); the payer's fiscal
+// code, compared as payers' are, without case (domain.NormalFiscalCode),
+// where a value that is no fiscal code matches nothing, as in GovPay; and
+// when the pendenze were created (projections.Pendenza's Created, the
+// time the log recorded), from and until, both kept, as GovPay's dataDa
+// and dataA bound its pendenze' creation (the zero time: no bound).
+type pendenzeQuery struct {
+	dominio, stato, payer string
+	from, until           time.Time
+}
+
+func parsePendenzeQuery(c *echo.Context, f pendenzeFilters) (pendenzeQuery, error) {
 	q := pendenzeQuery{dominio: c.QueryParam("idDominio"), stato: c.QueryParam("stato"),
-		payer: domain.NormalFiscalCode(c.QueryParam(payerParam))}
-	return q, checkListFilters(q.dominio, q.stato)
+		payer: domain.NormalFiscalCode(c.QueryParam(f.payer))}
+	err := checkListFilters(q.dominio, q.stato)
+	if err == nil && f.window {
+		q.from, err = windowBound(c, "dataDa", false)
+	}
+	if err == nil && f.window {
+		q.until, err = windowBound(c, "dataA", true)
+	}
+	return q, err
 }
 
-// keeps reports whether v passes the idDominio and payer filters (stato
-// is the stored pendenza's: filterStato).
+// windowBound reads the bound param of a window of time as GovPay's lists
+// take one: a date-time, RFC 3339 or without a zone (UTC), is that
+// instant; a date is its first instant (midnight UTC), or its last for the
+// window's end, so that the window keeps that whole day (the spellings
+// domain.ParseFlowDate reads). Absent is no bound, the zero time; anything
+// else is 400.
+func windowBound(c *echo.Context, param string, end bool) (time.Time, error) {
+	v := c.QueryParam(param)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, ok := domain.ParseFlowDate(v)
+	if !ok {
+		return time.Time{}, syntaxError(param + " must be a date-time (RFC 3339; without a zone, UTC) or a date")
+	}
+	if end && len(v) == len(time.DateOnly) {
+		t = t.AddDate(0, 0, 1).Add(-time.Nanosecond)
+	}
+	return t, nil
+}
+
+// keeps reports whether v passes the idDominio and payer filters (the
+// others are the stored pendenza's: narrow).
 func (q pendenzeQuery) keeps(v domain.PendenzaView) bool {
 	return (q.dominio == "" || v.IDDominio == q.dominio) && (q.payer == "" || v.PayerID == q.payer)
+}
+
+// narrow keeps the items in the state and the window of creation asked.
+func (q pendenzeQuery) narrow(items []projections.Pendenza) []projections.Pendenza {
+	if q.stato == "" && q.from.IsZero() && q.until.IsZero() {
+		return items
+	}
+	out := items[:0]
+	for _, p := range items {
+		if (q.stato == "" || p.Stato == q.stato) && (q.from.IsZero() || !p.Created.Before(q.from)) &&
+			(q.until.IsZero() || !p.Created.After(q.until)) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
