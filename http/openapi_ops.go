@@ -272,7 +272,7 @@ var paramSchemas = map[string]paramSchema{
 	"dataA":              {description: "the last instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (UTC) or a date (the whole day, UTC)"},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
-	"risultatiPerPagina": {integer: true, min: 1, max: maxRisultatiPerPagina},
+	"risultatiPerPagina": {integer: true, min: 0, max: maxRisultatiPerPagina, description: "0 counts the results (numRisultati) and answers none"},
 	"posizione":          logPosition,
 	"data":               {format: "date-time"},
 	"api":                {enum: audit.APINames()},

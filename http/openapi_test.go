@@ -489,6 +489,8 @@ func TestOpenAPIParameterBoundsAreTheServers(t *testing.T) {
 		{"risorse_limite_zero", risorse + "0", true},
 		{"page_max", bo + "/domini?risultatiPerPagina=" + itoa(maxRisultatiPerPagina), false},
 		{"page_over_max", bo + "/domini?risultatiPerPagina=" + itoa(maxRisultatiPerPagina+1), true},
+		{"page_of_no_results", bo + "/domini?risultatiPerPagina=0", false},
+		{"page_negative", bo + "/domini?risultatiPerPagina=-1", true},
 		{"stato", bo + "/pendenze?stato=" + domain.StatoEseguita.String(), false},
 		{"stato_unknown", bo + "/pendenze?stato=PAGATA", true},
 		{"stato_lower_case", bo + "/pendenze?stato=eseguita", true},

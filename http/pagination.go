@@ -20,8 +20,9 @@ type Page[T any] struct {
 // section 10); the OpenAPI document states it from here.
 const maxRisultatiPerPagina = 200
 
-// pageParams reads pagina (from 1) and risultatiPerPagina (default 25, max
-// maxRisultatiPerPagina).
+// pageParams reads pagina (from 1) and risultatiPerPagina (default 25,
+// from 0 to maxRisultatiPerPagina: 0 asks for the count alone, as GovPay's
+// lists take it).
 func pageParams(c *echo.Context) (pagina, per int, err error) {
 	pagina, per = 1, 25
 	if v := c.QueryParam("pagina"); v != "" {
@@ -30,21 +31,27 @@ func pageParams(c *echo.Context) (pagina, per int, err error) {
 		}
 	}
 	if v := c.QueryParam("risultatiPerPagina"); v != "" {
-		if per, err = strconv.Atoi(v); err != nil || per < 1 || per > maxRisultatiPerPagina {
-			return 0, 0, syntaxError("risultatiPerPagina must be a whole number from 1 to " + strconv.Itoa(maxRisultatiPerPagina))
+		if per, err = strconv.Atoi(v); err != nil || per < 0 || per > maxRisultatiPerPagina {
+			return 0, 0, syntaxError("risultatiPerPagina must be a whole number from 0 to " + strconv.Itoa(maxRisultatiPerPagina))
 		}
 	}
 	return pagina, per, nil
 }
 
-// paginate cuts all into the requested page, mapping each kept item.
+// paginate cuts all into the requested page, mapping each kept item. A
+// page of 0 results counts them and holds none: numPagine is then 0 (no
+// page holds a result; GovPay leaves it out, which its Pendenze API's
+// Lista requires) and there is no next page.
 func paginate[S, T any](c *echo.Context, all []S, conv func(S) T) (Page[T], error) {
 	pagina, per, err := pageParams(c)
 	if err != nil {
 		return Page[T]{}, err
 	}
 	n := len(all)
-	pages := (n + per - 1) / per
+	pages := 0
+	if per > 0 {
+		pages = (n + per - 1) / per
+	}
 	p := Page[T]{NumRisultati: n, NumPagine: pages, RisultatiPerPagina: per, Pagina: pagina, Risultati: []T{}}
 	if pagina <= pages { // pagina ≤ pages ≤ n: (pagina-1)*per cannot overflow
 		from := (pagina - 1) * per
