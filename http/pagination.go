@@ -39,9 +39,10 @@ func pageParams(c *echo.Context) (pagina, per int, err error) {
 }
 
 // paginate cuts all into the requested page, mapping each kept item. A
-// page of 0 results counts them and holds none: numPagine is then 0 (no
-// page holds a result; GovPay leaves it out, which its Pendenze API's
-// Lista requires) and there is no next page.
+// list with no results has one page, empty, as GovPay counts them. A page
+// of 0 results counts them and holds none: numPagine is then 0 (no page
+// holds a result; GovPay leaves it out, which its Pendenze API's Lista
+// requires) and there is no next page.
 func paginate[S, T any](c *echo.Context, all []S, conv func(S) T) (Page[T], error) {
 	pagina, per, err := pageParams(c)
 	if err != nil {
@@ -50,10 +51,10 @@ func paginate[S, T any](c *echo.Context, all []S, conv func(S) T) (Page[T], erro
 	n := len(all)
 	pages := 0
 	if per > 0 {
-		pages = (n + per - 1) / per
+		pages = max((n+per-1)/per, 1)
 	}
 	p := Page[T]{NumRisultati: n, NumPagine: pages, RisultatiPerPagina: per, Pagina: pagina, Risultati: []T{}}
-	if pagina <= pages { // pagina ≤ pages ≤ n: (pagina-1)*per cannot overflow
+	if pagina <= pages { // (pagina-1)*per ≤ n: it cannot overflow
 		from := (pagina - 1) * per
 		to := min(from+per, n)
 		for _, s := range all[from:to] {

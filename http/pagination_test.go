@@ -35,3 +35,21 @@ func TestPageOfNoResults(t *testing.T) {
 		w.do(t, "GET", l.path+"?risultatiPerPagina=-1", nil, l.as).expect(t, 400, "SINTASSI")
 	}
 }
+
+// TestEmptyListHasOnePage: a list with no results has one page, as
+// GovPay's lists count them (numPagine 1 when numRisultati is 0): the
+// first page, empty, is a page of the list; a later one is empty too and
+// has no next page.
+func TestEmptyListHasOnePage(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	for _, q := range []string{"", "?pagina=1&risultatiPerPagina=5", "?pagina=3"} {
+		var page map[string]json.RawMessage
+		r := w.must(t, "GET", pe+"/pendenze"+q, nil, as("appA"))
+		r.decode(t, &page)
+		if string(page["numRisultati"]) != "0" || string(page["numPagine"]) != "1" || string(page["risultati"]) != "[]" ||
+			page["prossimiRisultati"] != nil {
+			t.Fatalf("GET %s/pendenze%s: %s, want numRisultati 0, numPagine 1, no risultati, no next page", pe, q, r.Body)
+		}
+	}
+}
