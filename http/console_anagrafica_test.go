@@ -170,12 +170,26 @@ func TestConsoleKeepsWhatItDoesNotShow(t *testing.T) {
 	// The page shows the personal role it keeps.
 	cc.get("/console/operatore?principal=opKeep").expect(t, 200, `value="Ufficio"`,
 		`id="ruolo-personale">Ruolo personale (si modifica dall'API o dalla CLI; resta com'è): Pendenze R — domini: `+d1+`; tipi pendenza: tutti (*)`)
+	// A form that comes back with an error shows it too; a new record's
+	// has none to show.
+	cc.post("/console/operatori", url.Values{"principal": {"opKeep"}, "ragioneSociale": {""}}).expect(t, 400,
+		`id="err-ragioneSociale"`, `id="ruolo-personale">Ruolo personale (si modifica dall'API o dalla CLI; resta com'è): Pendenze R — domini: `+d1)
+	cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opNone"}, "ragioneSociale": {""}}).lacks(t, "ruolo-personale")
+	cc.get("/console/operatore?principal=opKeep")
 	cc.post("/console/operatori", url.Values{"principal": {"opKeep"}, "ragioneSociale": {"Ufficio tributi"}}).expect(t, 303)
 	bodyHas(t, w.must(t, "GET", bo+"/operatori/opKeep", nil), `"ragioneSociale":"Ufficio tributi"`, `"abilitato":false`, `"servizio":"Pendenze"`, `"domini":["`+d1+`"]`)
 
 	w.must(t, "PUT", bo+"/applicazioni/appKeep", body("principal", "appKeep", "password", pw, "abilitato", true,
 		"codificaAvvisi", map[string]any{"codificaIuv": "77"}))
 	cc.get("/console/applicazioni/appKeep").expect(t, 200, `id="ruolo-personale">Ruolo personale`, `Pendenze R — domini: `+d1)
+	// Its error forms, the console's own check (an API without a scope)
+	// and the command's (an undefined role), show it too.
+	cc.post("/console/applicazioni", grantForm("appKeep", "appKeep", "", false,
+		map[string][2][]string{"PAGAMENTO": {nil, {"*"}}})).expect(t, 400, `id="ruolo-personale"`, `Pendenze R — domini: `+d1)
+	undefined := grantForm("appKeep", "appKeep", "", false, nil)
+	undefined["ruoli"] = []string{"nessuno"}
+	cc.post("/console/applicazioni", undefined).expect(t, 422, `id="ruolo-personale"`, `Pendenze R — domini: `+d1)
+	cc.get("/console/applicazioni/appKeep")
 	cc.post("/console/applicazioni", grantForm("appKeep", "appKeep", "", false, nil)).expect(t, 303)
 	bodyHas(t, w.must(t, "GET", bo+"/applicazioni/appKeep", nil), `"servizio":"Pendenze"`, codifica)
 

@@ -288,7 +288,12 @@ func (c *Console) saveOperatore(rq *request) error {
 	f := &operatoreForm{New: pf.Get("nuovo") == "1", Principal: pf.Get("principal"), RagioneSociale: pf.Get("ragioneSociale"),
 		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], AllRoles: c.roleChoices(rq.p, pf["ruoli"]),
 		formState: formState{Base: postedBase(rq.r)}}
-	// The form does not show the personal role (acl, domini, tipiPendenza
+	if !f.New { // the form comes back, on an error, with what it keeps
+		if o, err := c.anagrafica().ReadRegistry(rq.p, "operatore", f.Principal); err == nil {
+			f.Personal = personalLabel(o.(*projections.Operator).PersonalRole())
+		}
+	}
+	// The form does not edit the personal role (acl, domini, tipiPendenza
 	// of the API's body): it stays as stored.
 	in := commands.PutOperator{Principal: f.Principal, RagioneSociale: f.RagioneSociale,
 		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true}, Base: f.Base}

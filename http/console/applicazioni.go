@@ -203,7 +203,12 @@ func (c *Console) saveApplicazione(rq *request) error {
 	pf := rq.r.PostForm
 	f := appForm{New: pf.Get("nuova") == "1", IDA2A: pf.Get("idA2A"), Auth: pf.Get("auth"), Principal: pf.Get("principal"),
 		Enabled: pf.Get("abilitato") == "on", Roles: pf["ruoli"], formState: formState{Errors: fieldErrors{}, Base: postedBase(rq.r)}}
-	// The form does not show the personal role nor GovPay's other fields:
+	if !f.New { // the form comes back, on an error, with what it keeps
+		if a, err := c.applicazioni().GetApplicazione(rq.p, f.IDA2A); err == nil {
+			f.Personal = personalLabel(a.PersonalRole())
+		}
+	}
+	// The form does not edit the personal role nor GovPay's other fields:
 	// they stay as stored.
 	in := commands.PutApplication{IDA2A: f.IDA2A, Principal: f.Principal, KeepFields: true,
 		Credentials: commands.Credentials{Enabled: f.Enabled, Roles: f.Roles, KeepPersonal: true,
