@@ -43,6 +43,10 @@ func (s *Server) mountConsole(e *echo.Echo) error {
 			return console.Fault{Status: status, Codice: fb.Codice, Descrizione: fb.Descrizione, Dettaglio: fb.Dettaglio}
 		},
 		RetryAfter: retryAfter,
+		Importo: func(s string) (int64, error) {
+			cents, err := ParseImporto([]byte(s))
+			return int64(cents), err
+		},
 		Failed: func(w http.ResponseWriter, r *http.Request, status int, err error) {
 			s.logFailure(r, w.Header().Get(echo.HeaderXRequestID), status, err)
 		},

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -77,10 +78,15 @@ func internalFault(error) Fault {
 	return Fault{Status: http.StatusInternalServerError, Codice: "500000"}
 }
 
+// noImporto reads no amount: these tests record no incasso (the HTTP
+// layer's reading is Deps.Importo in production and in the console tests
+// of package httpapi).
+func noImporto(string) (int64, error) { return 0, errors.New("no amounts in these tests") }
+
 // sessionFor returns a console over m and a session cookie of principal.
 func sessionFor(tb testing.TB, m *projections.ReadModel, principal string) (*Console, *http.Cookie) {
 	tb.Helper()
-	c, err := New(Config{}, Deps{Model: m, Token: func(p events.Position) string { return fmt.Sprint(p) }, Fault: internalFault})
+	c, err := New(Config{}, Deps{Model: m, Token: func(p events.Position) string { return fmt.Sprint(p) }, Fault: internalFault, Importo: noImporto})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -77,6 +77,9 @@ type Deps struct {
 	// WhoCan lists who may do an operation, with the Backoffice API's
 	// function (GET /autorizzazioni).
 	WhoCan WhoCanFunc
+	// Importo reads an amount in euro ("123.45") into cents as the API
+	// reads a body's importo (its format and bounds, its error).
+	Importo func(s string) (int64, error)
 	// Fault is the HTTP layer's choice of status for an error: a failed
 	// page answers what the API answers.
 	Fault func(error) Fault
@@ -117,6 +120,9 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	}
 	if deps.Fault == nil {
 		return nil, errors.New("console: Deps.Fault is required (the API's mapping of errors to statuses)")
+	}
+	if deps.Importo == nil {
+		return nil, errors.New("console: Deps.Importo is required (the API's reading of an amount)")
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
@@ -206,6 +212,10 @@ func (c *Console) routes() {
 	m.Handle("GET /console/rendicontazioni/{idDominio}/{idFlusso}", c.page(c.getRendicontazione))
 	m.Handle("GET /console/riscossioni", c.page(c.listRiscossioni))
 	m.Handle("GET /console/riscossioni/{idDominio}/{idRicevuta}", c.page(c.getRiscossione))
+	// The incassi: the list, the blank form (?nuovo), the record and an
+	// incasso's page (its idDominio and its id).
+	c.registry(m, "incassi", "nuovo", c.listIncassi, c.newIncasso, nil, c.saveIncasso)
+	m.Handle("GET /console/incassi/{idDominio}/{idIncasso}", c.page(c.getIncasso))
 	m.Handle("GET /console/eventi", c.page(c.listEventi))
 
 	m.Handle("GET /console/audit", c.page(c.auditPage))

@@ -60,6 +60,7 @@ var menu = []struct {
 	{"/console/riconciliazioni", "Riconciliazioni", domain.ServiceRendicontazioniIncassi},
 	{"/console/rendicontazioni", "Rendicontazioni", domain.ServiceRendicontazioniIncassi},
 	{"/console/riscossioni", "Riscossioni", domain.ServiceRendicontazioniIncassi},
+	{"/console/incassi", "Incassi", domain.ServiceRendicontazioniIncassi},
 	{"/console/domini", "Domini", domain.ServiceAnagraficaCreditore},
 	{"/console/tipi", "Tipi pendenza", domain.ServiceAnagraficaCreditore},
 	{"/console/applicazioni", "Applicazioni", domain.RegistryApplicazioni.Service()},

@@ -75,7 +75,7 @@ func TestCookiesSecure(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			con, err := New(Config{SecureCookies: c.secure}, Deps{Model: m, Token: func(events.Position) string { return "" },
-				SPIDCode: func(*http.Request) (string, bool) { return "", false }, Fault: internalFault})
+				SPIDCode: func(*http.Request) (string, bool) { return "", false }, Fault: internalFault, Importo: noImporto})
 			if err != nil {
 				t.Fatal(err)
 			}
