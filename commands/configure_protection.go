@@ -55,18 +55,18 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 		s.TimeoutMs = *c.Captcha.TimeoutMs
 	}
 	if !(s.Soglia >= 0 && s.Soglia <= 1) { // NaN is not a threshold
-		return Result{}, invalid("captcha.soglia", "must be between 0.0 and 1.0")
+		return Result{}, invalidAs(InvalidRange, "captcha.soglia", "must be between %.1f and %.1f", 0.0, 1.0)
 	}
 	if s.TimeoutMs < 1 || s.TimeoutMs > 60000 {
-		return Result{}, invalid("captcha.timeoutMs", "must be between 1 and 60000")
+		return Result{}, invalidAs(InvalidRange, "captcha.timeoutMs", "must be between %d and %d", 1, 60000)
 	}
 	if s.Parametro == "" || len(s.Parametro) > 64 {
-		return Result{}, invalid("captcha.parametro", "must be 1 to 64 characters")
+		return Result{}, invalidAs(InvalidLength, "captcha.parametro", "must be %d to %d characters", 1, 64)
 	}
 	if s.ServerURL != "" || c.Enabled {
 		u, err := url.Parse(s.ServerURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return Result{}, invalid("captcha.serverURL", "must be an absolute http(s) URL")
+			return Result{}, invalidAs(InvalidURL, "captcha.serverURL", "must be an absolute http(s) URL")
 		}
 	}
 	if err := operations.WriteConfigurazione(actor.Principal, nil); err != nil {
@@ -89,7 +89,7 @@ func (h *Handler) ConfigureProtection(ctx context.Context, actor Actor, c Config
 			e.Captcha.SecretKey = cur.Captcha.SecretKey
 		}
 		if e.Enabled && e.Captcha.SecretKey == "" {
-			return nil, invalid("captcha.secretKey", "is required to enable the protection, and again whenever serverURL changes")
+			return nil, invalidAs(InvalidSecret, "captcha.secretKey", "is required to enable the protection, and again whenever serverURL changes")
 		}
 		if cur != nil && *cur == e {
 			return nil, nil

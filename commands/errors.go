@@ -49,6 +49,12 @@ func appIDInUse(kind domain.PrincipalKind, id string) error {
 type InvalidError struct {
 	Field  string
 	Detail string
+	// Code names the check Detail reports, for a client that words it
+	// itself (the console, in Italian): one of the Invalid* codes, or ""
+	// for a check only Detail words. Args are the values its code
+	// documents; they never change Detail.
+	Code string
+	Args []any
 }
 
 func (e *InvalidError) Error() string { return fmt.Sprintf("invalid %s: %s", e.Field, e.Detail) }
@@ -56,6 +62,36 @@ func (e *InvalidError) Error() string { return fmt.Sprintf("invalid %s: %s", e.F
 func invalid(field, format string, args ...any) error {
 	return &InvalidError{Field: field, Detail: fmt.Sprintf(format, args...)}
 }
+
+// invalidAs is invalid with the check's code and its Args (args).
+func invalidAs(code, field, format string, args ...any) error {
+	return &InvalidError{Field: field, Detail: fmt.Sprintf(format, args...), Code: code, Args: args}
+}
+
+// Codes of InvalidError, with the Args each carries.
+const (
+	InvalidDominio       = "dominio"        // not 11 digits
+	InvalidID            = "id"             // not [A-Za-z0-9_.-]{1,35}, or . or ..
+	InvalidPasswordShort = "password-short" // min: fewer characters
+	InvalidPasswordLong  = "password-long"  // max: more bytes
+	InvalidRequiredChars = "required-chars" // max: empty or more characters
+	InvalidRequiredBytes = "required-bytes" // max: empty or more bytes
+	InvalidRequired      = "required"       // empty
+	InvalidUTF8          = "utf8"           // not valid UTF-8
+	InvalidControl       = "control"        // holds control characters
+	InvalidTooLong       = "too-long"       // max: more characters
+	InvalidLength        = "length"         // min, max: not that many characters
+	InvalidListLength    = "list-length"    // max: more entries
+	InvalidWildcard      = "wildcard"       // "*" with other entries
+	InvalidBadID         = "bad-id"         // the id: not one of the list's format
+	InvalidTwice         = "twice"          // the entry listed twice
+	InvalidRange         = "range"          // min, max: a number outside
+	InvalidURL           = "url"            // not an absolute http(s) URL
+	InvalidSecret        = "secret"         // the captcha secret is required
+	InvalidDate          = "date"           // not an RFC 3339 date-time or a date
+	InvalidFlusso        = "flusso"         // not a settlement report id
+	InvalidStato         = "stato"          // the parse's error: not a state a caller may set
+)
 
 // UnprocessableError is well-formed but semantically invalid input: an
 // unknown or disabled entity or type, an amount not above zero (HTTP 422).

@@ -98,7 +98,7 @@ func ValidFlusso(s string) bool { return ValidPathToken(s, 70) }
 // or an incasso names a settlement report.
 func checkFlussoRef(s string) error {
 	if s != "" && !ValidFlusso(s) {
-		return invalid("idFlusso", "is not a settlement report id ([A-Za-z0-9_.-]{1,70}, not . or ..)")
+		return invalidAs(InvalidFlusso, "idFlusso", "is not a settlement report id ([A-Za-z0-9_.-]{1,70}, not . or ..)")
 	}
 	return nil
 }

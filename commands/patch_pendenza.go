@@ -57,7 +57,7 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 		}
 		changed, err := domain.ChangeStato(from, to)
 		if err != nil {
-			return nil, unprocessable("%v", err)
+			return nil, operations.UnprocessableAs(operations.UnprocessableStatoChange, "%v", err)
 		}
 		if !changed {
 			return nil, nil
@@ -120,11 +120,11 @@ func validatePatchPendenza(c PatchPendenza) (domain.PendenzaStato, error) {
 		return domain.PendenzaStato{}, err
 	}
 	if longerThan(c.DescrizioneStato, 255) {
-		return domain.PendenzaStato{}, invalid("descrizioneStato", "is at most 255 characters")
+		return domain.PendenzaStato{}, invalidAs(InvalidTooLong, "descrizioneStato", "is at most %d characters", 255)
 	}
 	to, err := domain.ParseSettableStato(c.Stato)
 	if err != nil {
-		return to, invalid("stato", "%v", err)
+		return to, invalidAs(InvalidStato, "stato", "%v", err)
 	}
 	return to, nil
 }

@@ -294,7 +294,7 @@ func checkRoleIDs(ids []string) error {
 			return err
 		}
 		if seen[id] {
-			return invalid("ruoli", "role %s listed twice", id)
+			return invalidAs(InvalidTwice, "ruoli", "role %s listed twice", id)
 		}
 		seen[id] = true
 	}
@@ -307,7 +307,7 @@ func checkRoleIDs(ids []string) error {
 func (h *Handler) checkRolesExist(ids []string) error {
 	for _, id := range ids {
 		if _, ok := h.model.Role(id); !ok {
-			return unprocessable("role %s is not defined", id)
+			return operations.UnprocessableAs(operations.UnprocessableRoleUndefined, "role %s is not defined", id)
 		}
 	}
 	return nil
@@ -332,7 +332,7 @@ func (h *Handler) checkRoleDelegation(actor Actor, held, wanted []string, person
 		seen[id] = true
 		r, ok := h.model.Role(id)
 		if !ok {
-			return unprocessable("role %s is not defined", id)
+			return operations.UnprocessableAs(operations.UnprocessableRoleUndefined, "role %s is not defined", id)
 		}
 		roles = append(roles, r.Role)
 	}

@@ -207,10 +207,10 @@ func validatePendenza(c *PutPendenza) error {
 // incasso's and a reconciliation's.
 func checkCausale(field, s string) error {
 	if s == "" || longerThan(s, 140) {
-		return invalid(field, "is required (at most 140 characters)")
+		return invalidAs(InvalidRequiredChars, field, "is required (at most %d characters)", 140)
 	}
 	if hasControl(s) {
-		return invalid(field, "must not contain control characters")
+		return invalidAs(InvalidControl, field, "must not contain control characters")
 	}
 	return nil
 }
@@ -230,7 +230,7 @@ func checkSubject(field string, s *events.Subject) error {
 		return invalid(field+".identificativo", "is not a fiscal code")
 	}
 	if s.Anagrafica == "" || longerThan(s.Anagrafica, MaxAnagraficaLength) {
-		return invalid(field+".anagrafica", "is required (at most %d characters)", MaxAnagraficaLength)
+		return invalidAs(InvalidRequiredChars, field+".anagrafica", "is required (at most %d characters)", MaxAnagraficaLength)
 	}
 	if longerThan(s.Email, 256) || (s.Email != "" && !reEmail.MatchString(s.Email)) {
 		return invalid(field+".email", "is not an e-mail address (GovPay's Soggetto pattern, at most 256 characters)")

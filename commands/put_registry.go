@@ -367,7 +367,7 @@ func (h *Handler) ChangeOwnPassword(ctx context.Context, actor Actor, password s
 		return Result{}, err
 	}
 	if password == "" {
-		return Result{}, invalid("password", "is required")
+		return Result{}, invalidAs(InvalidRequired, "password", "is required")
 	}
 	if err := checkPassword("password", &password); err != nil {
 		return Result{}, err

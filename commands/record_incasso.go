@@ -53,16 +53,16 @@ func validateIncasso(c *RecordIncasso) error {
 	}
 	for _, d := range []struct{ field, v string }{{"dataValuta", c.DataValuta}, {"dataContabile", c.DataContabile}} {
 		if d.v != "" && !validDate(d.v) {
-			return invalid(d.field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")
+			return invalidAs(InvalidDate, d.field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")
 		}
 	}
 	for _, f := range []struct{ field, v string }{{"ibanAccredito", c.IBANAccredito}, {"sct", c.SCT}} {
 		if longerThan(f.v, 35) {
-			return invalid(f.field, "must be at most 35 characters")
+			return invalidAs(InvalidTooLong, f.field, "must be at most %d characters", 35)
 		}
 	}
 	if c.AmountCents <= 0 {
-		return unprocessable("importo must be greater than zero")
+		return operations.UnprocessableAs(operations.UnprocessableAmount, "importo must be greater than zero")
 	}
 	return nil
 }

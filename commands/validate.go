@@ -52,14 +52,14 @@ func ValidAvviso(s string) bool { return reAvviso.MatchString(s) }
 // anything but 11 digits.
 func CheckDominio(field, s string) error {
 	if !ValidDominio(s) {
-		return invalid(field, "must be 11 digits")
+		return invalidAs(InvalidDominio, field, "must be 11 digits")
 	}
 	return nil
 }
 
 func checkID(field, s string) error {
 	if !ValidID(s) {
-		return invalid(field, "must match [A-Za-z0-9_.-]{1,35} and not be . or ..")
+		return invalidAs(InvalidID, field, "must match [A-Za-z0-9_.-]{1,35} and not be . or ..")
 	}
 	return nil
 }
@@ -97,10 +97,10 @@ func CheckAdmin(principal, password string) error {
 
 func checkPassword(field string, p *string) error {
 	if p != nil && utf8.RuneCountInString(*p) < domain.MinPasswordLength {
-		return invalid(field, "must be at least %d characters", domain.MinPasswordLength)
+		return invalidAs(InvalidPasswordShort, field, "must be at least %d characters", domain.MinPasswordLength)
 	}
 	if p != nil && len(*p) > MaxPasswordLength {
-		return invalid(field, "must be at most %d bytes", MaxPasswordLength)
+		return invalidAs(InvalidPasswordLong, field, "must be at most %d bytes", MaxPasswordLength)
 	}
 	return nil
 }
@@ -114,7 +114,7 @@ func longerThan(s string, max int) bool { return len(s) > max && utf8.RuneCountI
 // characters.
 func checkName(field, s string) error {
 	if s == "" || longerThan(s, MaxNameLength) {
-		return invalid(field, "is required (at most %d characters)", MaxNameLength)
+		return invalidAs(InvalidRequiredChars, field, "is required (at most %d characters)", MaxNameLength)
 	}
 	return nil
 }
@@ -125,13 +125,13 @@ func checkName(field, s string) error {
 // carries).
 func checkPrincipal(field, s string) error {
 	if s == "" || len(s) > MaxPrincipalLength {
-		return invalid(field, "is required (at most %d bytes)", MaxPrincipalLength)
+		return invalidAs(InvalidRequiredBytes, field, "is required (at most %d bytes)", MaxPrincipalLength)
 	}
 	if !utf8.ValidString(s) {
-		return invalid(field, "must be valid UTF-8")
+		return invalidAs(InvalidUTF8, field, "must be valid UTF-8")
 	}
 	if hasControl(s) {
-		return invalid(field, "must not contain control characters")
+		return invalidAs(InvalidControl, field, "must not contain control characters")
 	}
 	return nil
 }
@@ -148,7 +148,7 @@ func ValidPrincipal(s string) bool { return checkPrincipal("principal", s) == ni
 // checkListLength bounds a list of ids.
 func checkListLength(field string, n int) error {
 	if n > MaxListEntries {
-		return invalid(field, "must hold at most %d entries", MaxListEntries)
+		return invalidAs(InvalidListLength, field, "must hold at most %d entries", MaxListEntries)
 	}
 	return nil
 }
@@ -161,12 +161,12 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 	for _, id := range list {
 		if id == domain.Wildcard {
 			if len(list) != 1 {
-				return invalid(field, `"*" must be alone`)
+				return invalidAs(InvalidWildcard, field, `"*" must be alone`)
 			}
 			continue
 		}
 		if !valid(id) {
-			return invalid(field, "bad id %q", id)
+			return invalidAs(InvalidBadID, field, "bad id %q", id)
 		}
 	}
 	return nil
@@ -186,14 +186,14 @@ func checkEntities(domini []string, units map[string][]string) ([]string, map[st
 	}
 	for d, us := range units {
 		if !ValidDominio(d) {
-			return nil, nil, invalid("domini.idDominio", "bad id %q", d)
+			return nil, nil, invalidAs(InvalidBadID, "domini.idDominio", "bad id %q", d)
 		}
 		if err := checkListLength("domini.unitaOperative", len(us)); err != nil {
 			return nil, nil, err
 		}
 		for _, u := range us {
 			if !ValidID(u) {
-				return nil, nil, invalid("domini.unitaOperative", "bad id %q", u)
+				return nil, nil, invalidAs(InvalidBadID, "domini.unitaOperative", "bad id %q", u)
 			}
 		}
 	}

@@ -105,7 +105,7 @@ func HasServiceRight(p Principal, s Service, r Right) error {
 // right at all, RuleRoleScope when none giving it covers idDominio.
 func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Covers(Place{IDDominio: idDominio}) }, func() error {
-		return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+		return denyAs(RuleRoleScope, DenyDominioScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
 	})
 }
 
@@ -116,7 +116,7 @@ func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
 // CanOnPlace.
 func CanReachDominio(p Principal, s Service, r Right, idDominio string) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.Reaches(idDominio) }, func() error {
-		return deny(RuleRoleScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+		return denyAs(RuleRoleScope, DenyDominioScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
 	})
 }
 

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 )
@@ -106,6 +107,17 @@ func holdsPlace(granter *Principal, h holding, pl Place, t string) bool {
 	return false
 }
 
+// denyOn denies by delegation the place pl (its entity, if any) with the
+// type t (if not ""): DenyGranterPlace, Detail format with args.
+func (h holding) denyOn(pl Place, t, format string, args ...any) error {
+	s := h.s
+	if h.any {
+		s = Service{}
+	}
+	return &ForbiddenError{Rule: RuleDelegation, Detail: fmt.Sprintf(format, args...), Code: DenyGranterPlace,
+		Args: []any{s, h.r, pl.IDDominio, pl.IDUnita, t}}
+}
+
 // where names an entity place in a denial.
 func where(pl Place) string {
 	if pl.IDUnita == "" {
@@ -120,14 +132,14 @@ func holdsScope(granter *Principal, h holding, domini EntityScope, tipi Scope) e
 	ds := entityValues(domini)
 	for _, d := range ds {
 		if !holdsPlace(granter, h, d, "") {
-			return deny(RuleDelegation, "the granter does not hold %s on %s", h, where(d))
+			return h.denyOn(d, "", "the granter does not hold %s on %s", h, where(d))
 		}
 	}
 	ts := scopeValues(tipi)
 	for _, d := range ds {
 		for _, t := range ts {
 			if !holdsPlace(granter, h, d, t) {
-				return deny(RuleDelegation, "the granter does not hold %s on %s with idTipoPendenza %s", h, where(d), t)
+				return h.denyOn(d, t, "the granter does not hold %s on %s with idTipoPendenza %s", h, where(d), t)
 			}
 		}
 	}
@@ -136,7 +148,7 @@ func holdsScope(granter *Principal, h holding, domini EntityScope, tipi Scope) e
 	}
 	for _, t := range ts {
 		if !holdsPlace(granter, h, Place{}, t) {
-			return deny(RuleDelegation, "the granter does not hold %s on idTipoPendenza %s", h, t)
+			return h.denyOn(Place{}, t, "the granter does not hold %s on idTipoPendenza %s", h, t)
 		}
 	}
 	return nil

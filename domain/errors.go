@@ -7,6 +7,33 @@ import "fmt"
 type ForbiddenError struct {
 	Rule   string
 	Detail string
+	// Code names the message Detail is, for a client that words denials
+	// itself (the console, in Italian): one of the Deny* codes, or "" for
+	// a denial its Rule alone words. Args are the values that message
+	// names, as its code documents; they never change Detail.
+	Code string
+	Args []any
+}
+
+// Codes of ForbiddenError, with the Args each carries.
+const (
+	DenyNoRole        = "no-role"        // Service, Right: no role gives it
+	DenyPendenzaScope = "pendenza-scope" // Service, Right: no role giving it covers the pendenza
+	DenyPaymentScope  = "payment-scope"  // Service, Right: none covers every pendenza of the payment
+	DenyGranter       = "granter"        // Service, Right: the granter does not hold it
+	DenyMissingScope  = "missing-scope"  // Service, Right: none covers every entity and type
+	DenyEventScope    = "event-scope"    // Service, Right: none covers the event's place
+	DenyDominioScope  = "dominio-scope"  // Service, Right, idDominio: none giving it has the entity
+	DenyTipoScope     = "tipo-scope"     // Service, Right, idTipoPendenza: none giving it has the type
+	// DenyGranterPlace: the granter does not hold a right on a place.
+	// Args: Service, Right (the zero Service for "any role"), idDominio,
+	// idUnitaOperativa, idTipoPendenza ("" where the place names none).
+	DenyGranterPlace = "granter-place"
+)
+
+// denyAs is deny with the message's code and its Args (args).
+func denyAs(rule, code, format string, args ...any) error {
+	return &ForbiddenError{Rule: rule, Detail: fmt.Sprintf(format, args...), Code: code, Args: args}
 }
 
 func (e *ForbiddenError) Error() string { return fmt.Sprintf("forbidden by %s: %s", e.Rule, e.Detail) }
@@ -35,6 +62,16 @@ const (
 	numRightDetails
 )
 
+// rightCodes are the code of each message.
+var rightCodes = [numRightDetails]string{
+	detailNoRole:        DenyNoRole,
+	detailPendenzaScope: DenyPendenzaScope,
+	detailPaymentScope:  DenyPaymentScope,
+	detailGranter:       DenyGranter,
+	detailMissingScope:  DenyMissingScope,
+	detailEventScope:    DenyEventScope,
+}
+
 // rightRules are the rule each message denies with.
 var rightRules = [numRightDetails]string{
 	detailNoRole:        RuleServiceRight,
@@ -61,7 +98,7 @@ var rightDenials = func() (d [numRightDetails][numServices][RightWrite + 1]*Forb
 	for m, f := range rightFormats {
 		for _, s := range Services {
 			for _, r := range []Right{RightRead, RightWrite} {
-				d[m][s.i][r] = &ForbiddenError{Rule: rightRules[m], Detail: fmt.Sprintf(f, s, r)}
+				d[m][s.i][r] = &ForbiddenError{Rule: rightRules[m], Detail: fmt.Sprintf(f, s, r), Code: rightCodes[m], Args: []any{s, r}}
 			}
 		}
 	}
@@ -71,7 +108,7 @@ var rightDenials = func() (d [numRightDetails][numServices][RightWrite + 1]*Forb
 // denyRight denies with the message m about s and r.
 func denyRight(m rightDetail, s Service, r Right) error {
 	if r != RightRead && r != RightWrite || int(s.i) >= len(rightDenials[m]) || s.i == 0 {
-		return deny(rightRules[m], rightFormats[m], s, r)
+		return denyAs(rightRules[m], rightCodes[m], rightFormats[m], s, r)
 	}
 	return rightDenials[m][s.i][r]
 }

@@ -30,7 +30,8 @@ func TestConsolePatchPendenza(t *testing.T) {
 	}
 	formOf := func(id string) string { return `action="/console/pendenze/appA/` + id + `"` }
 	// apiSays is the dettaglio of the Backoffice's PATCH as user, which
-	// must answer status (a refusal: nothing is written).
+	// must answer status (a refusal: nothing is written): the API's words,
+	// which the console's page says in Italian.
 	apiSays := func(t *testing.T, user, a2a, id string, status int) string {
 		t.Helper()
 		r := w.do(t, "PATCH", bo+"/pendenze/"+a2a+"/"+id, patchStato("ANNULLATA"), as(user))
@@ -68,7 +69,7 @@ func TestConsolePatchPendenza(t *testing.T) {
 		cc.post("/console/pendenze/appA/pc2", url.Values{"stato": {"ANNULLATA"}, "descrizioneStato": {strings.Repeat("x", 256)}}).
 			expect(t, http.StatusBadRequest, formOf("pc2"), `aria-invalid="true"`)
 		cc.post("/console/pendenze/appA/pc2", url.Values{"stato": {"PAGATA"}}).
-			expect(t, http.StatusBadRequest, formOf("pc2"), "stato must be ANNULLATA or NON_ESEGUITA")
+			expect(t, http.StatusBadRequest, formOf("pc2"), "stato: può essere solo ANNULLATA (annulla) o NON_ESEGUITA (riapri).")
 		cc.post("/console/pendenze/appA/pc2", url.Values{"stato": {"ANNULLATA"}, "base": {"0"}}).
 			expect(t, http.StatusBadRequest, "Il modulo non indica la versione")
 		if after := w.logEnd(t); after != before || stato("pc2") != "NON_ESEGUITA" {
@@ -84,8 +85,9 @@ func TestConsolePatchPendenza(t *testing.T) {
 		page.lacks(t, formOf("pc2"), `name="stato"`)
 		base := strconv.FormatUint(uint64(w.logEnd(t)), 10)
 		for _, s := range []string{"ANNULLATA", "PAGATA"} { // the gate decides before the input, as the API's
-			cc.post("/console/pendenze/appA/pc2", url.Values{"stato": {s}, "base": {base}}).
-				expect(t, http.StatusForbidden, "403000", want)
+			p := cc.post("/console/pendenze/appA/pc2", url.Values{"stato": {s}, "base": {base}})
+			p.expect(t, http.StatusForbidden, "403000", "Nessuno dei tuoi ruoli ti dà Pendenze W (scrittura).")
+			p.lacks(t, want) // the API's words, not the console's
 		}
 		if got := stato("pc2"); got != "NON_ESEGUITA" {
 			t.Fatalf("a read-only operator changed the stato to %q", got)
@@ -96,7 +98,9 @@ func TestConsolePatchPendenza(t *testing.T) {
 		cc := w.consoleClient(t)
 		cc.login("opD1", pw)
 		cc.get("/console/pendenze/appA/pc2")
-		cc.post("/console/pendenze/appB/pc-d2", cancel).expect(t, http.StatusForbidden, "403000", want)
+		p := cc.post("/console/pendenze/appB/pc-d2", cancel)
+		p.expect(t, http.StatusForbidden, "403000", "Nessuno dei tuoi ruoli che ti danno Pendenze W (scrittura) copre il dominio e il tipo di questa pendenza.")
+		p.lacks(t, want)
 		if pd, _ := w.model.Pendenza("appB", "pc-d2"); pd.Stato != "NON_ESEGUITA" {
 			t.Fatalf("stato of the other entity's pendenza = %q", pd.Stato)
 		}
@@ -110,13 +114,14 @@ func TestConsolePatchPendenza(t *testing.T) {
 		w.do(t, "POST", nodeBase+"/ricevute", ricevuta(paid, "IUR-CONSOLE-1", 123.45, "ESEGUITO"), node).expect(t, 201, "")
 		want := apiSays(t, "opD1", "appA", "pc3", http.StatusUnprocessableEntity)
 		p := cc.post("/console/pendenze/appA/pc3", cancel)
-		p.expect(t, http.StatusUnprocessableEntity, want)
-		p.lacks(t, formOf("pc3"))
+		const paidNote = "La pendenza appA/pc3 è pagata: il suo stato non si può più cambiare."
+		p.expect(t, http.StatusUnprocessableEntity, paidNote)
+		p.lacks(t, formOf("pc3"), want)
 		if got := stato("pc3"); got != "ESEGUITA" {
 			t.Fatalf("stato of the paid pendenza = %q", got)
 		}
 		page := cc.get("/console/pendenze/appA/pc3")
-		page.expect(t, http.StatusOK, "<dd>ESEGUITA</dd>", want)
+		page.expect(t, http.StatusOK, "<dd>ESEGUITA</dd>", `id="stato-immutabile">`+paidNote)
 		page.lacks(t, formOf("pc3"))
 	})
 	t.Run("cancel_over_a_change_it_did_not_show_writes_nothing", func(t *testing.T) {

@@ -412,7 +412,7 @@ func TestConsoleChangeOwnPassword(t *testing.T) {
 	}{
 		{"wrong_current", "wrong-password", newPw, newPw, 400, "attuale", "La password attuale non è corretta."},
 		{"confirmation_differs", pw, newPw, newPw + "x", 400, "conferma", "Le due password non coincidono."},
-		{"too_short", pw, "short", "short", 400, "password", "invalid password: must be at least 8 characters"},
+		{"too_short", pw, "short", "short", 400, "password", "password: almeno 8 caratteri."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := cc.post("/console/profilo/password", url.Values{"attuale": {c.current}, "password": {c.next}, "conferma": {c.confirm}})

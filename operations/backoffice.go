@@ -106,7 +106,7 @@ func WriteEntity(m Intermediaries, p domain.Principal, idDominio, idIntermediari
 		return err
 	}
 	if _, ok := m.Intermediary(idIntermediario); !ok {
-		return check(rec, "intermediary", Unprocessable("idIntermediario %s is not registered", idIntermediario))
+		return check(rec, "intermediary", UnprocessableAs(UnprocessableIntermediaryUnknown, "idIntermediario %s is not registered", idIntermediario))
 	}
 	return check(rec, "intermediary", nil)
 }

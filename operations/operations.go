@@ -15,6 +15,12 @@ var ErrUnauthenticated = errors.New("not authenticated")
 // unknown or disabled entity or type, an amount not above zero (HTTP 422).
 type UnprocessableError struct {
 	Detail string
+	// Code names the reason Detail gives, for a client that words it
+	// itself (the console, in Italian): one of the Unprocessable* codes,
+	// or "" for a reason only Detail words. Args are the values its code
+	// documents; they never change Detail.
+	Code string
+	Args []any
 }
 
 func (e *UnprocessableError) Error() string { return e.Detail }
@@ -23,6 +29,28 @@ func (e *UnprocessableError) Error() string { return e.Detail }
 func Unprocessable(format string, args ...any) error {
 	return &UnprocessableError{Detail: fmt.Sprintf(format, args...)}
 }
+
+// UnprocessableAs is Unprocessable with the reason's code and its Args
+// (args).
+func UnprocessableAs(code, format string, args ...any) error {
+	return &UnprocessableError{Detail: fmt.Sprintf(format, args...), Code: code, Args: args}
+}
+
+// Codes of UnprocessableError, with the Args each carries.
+const (
+	UnprocessableEntityUnknown       = "entity-unknown"       // idDominio
+	UnprocessableEntityDisabled      = "entity-disabled"      // idDominio
+	UnprocessableUnitUnknown         = "unit-unknown"         // idUnitaOperativa, idDominio
+	UnprocessableUnitDisabled        = "unit-disabled"        // idUnitaOperativa, idDominio
+	UnprocessableTypeUnknown         = "type-unknown"         // idTipoPendenza
+	UnprocessableTypeDisabled        = "type-disabled"        // idTipoPendenza
+	UnprocessableIntermediaryUnknown = "intermediary-unknown" // idIntermediario
+	UnprocessableRoleUndefined       = "role-undefined"       // idRuolo
+	UnprocessableAmount              = "amount"               // importo not above zero
+	UnprocessableStato               = "stato"                // idA2A, idPendenza, what, the rule's error: its state forbids it
+	UnprocessableStatoChange         = "stato-change"         // the change's error: the pendenza cannot take that state
+	UnprocessablePassword            = "password"             // the operator, the rule's error: it has no password to change
+)
 
 // Recorder receives the trail of an operation: each check by name (the
 // domain function that decided), with its outcome (nil when it passed).

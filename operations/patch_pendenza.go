@@ -86,7 +86,7 @@ func changeable(v domain.PendenzaView, rec Recorder) error {
 func inState(rec Recorder, name string, rule func(domain.PendenzaStato) error, v domain.PendenzaView, doing string) error {
 	err := rule(v.Stato)
 	if err != nil {
-		err = Unprocessable("pendenza %s/%s cannot %s: %v", v.IDA2A, v.IDPendenza, doing, err)
+		err = UnprocessableAs(UnprocessableStato, "pendenza %s/%s cannot %s: %v", v.IDA2A, v.IDPendenza, doing, err)
 	}
 	return check(rec, name, err)
 }

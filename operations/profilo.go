@@ -35,7 +35,7 @@ func ChangeOwnPassword(p domain.Principal, rec Recorder) error {
 	}
 	err := domain.PasswordChangeable(p)
 	if err != nil {
-		err = Unprocessable("operator %s cannot change its password: %v", p.Name, err)
+		err = UnprocessableAs(UnprocessablePassword, "operator %s cannot change its password: %v", p.Name, err)
 	}
 	return check(rec, "PasswordChangeable", err)
 }

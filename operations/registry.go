@@ -20,9 +20,9 @@ func CheckUnit(m Registry, idDominio, idUnita string, rec Recorder) error {
 	u, ok := m.Unit(idDominio, idUnita)
 	switch {
 	case !ok:
-		return check(rec, "unit", Unprocessable("idUnitaOperativa %s is not registered at idDominio %s", idUnita, idDominio))
+		return check(rec, "unit", UnprocessableAs(UnprocessableUnitUnknown, "idUnitaOperativa %s is not registered at idDominio %s", idUnita, idDominio))
 	case !u.Enabled:
-		return check(rec, "unit", Unprocessable("idUnitaOperativa %s of idDominio %s is disabled", idUnita, idDominio))
+		return check(rec, "unit", UnprocessableAs(UnprocessableUnitDisabled, "idUnitaOperativa %s of idDominio %s is disabled", idUnita, idDominio))
 	}
 	return check(rec, "unit", nil)
 }
@@ -33,9 +33,9 @@ func CheckEntity(m Registry, idDominio string, rec Recorder) error {
 	ent, ok := m.EntityView(idDominio)
 	switch {
 	case !ok:
-		return check(rec, "entity", Unprocessable("idDominio %s is not registered", idDominio))
+		return check(rec, "entity", UnprocessableAs(UnprocessableEntityUnknown, "idDominio %s is not registered", idDominio))
 	case !ent.Enabled:
-		return check(rec, "entity", Unprocessable("idDominio %s is disabled", idDominio))
+		return check(rec, "entity", UnprocessableAs(UnprocessableEntityDisabled, "idDominio %s is disabled", idDominio))
 	}
 	return check(rec, "entity", nil)
 }
@@ -49,9 +49,9 @@ func CheckEntityAndType(m Registry, idDominio, idTipo string, rec Recorder) (dom
 	t, ok := m.TypeView(idTipo)
 	switch {
 	case !ok:
-		return t, check(rec, "type", Unprocessable("idTipoPendenza %s is not registered", idTipo))
+		return t, check(rec, "type", UnprocessableAs(UnprocessableTypeUnknown, "idTipoPendenza %s is not registered", idTipo))
 	case !t.Enabled:
-		return t, check(rec, "type", Unprocessable("idTipoPendenza %s is disabled", idTipo))
+		return t, check(rec, "type", UnprocessableAs(UnprocessableTypeDisabled, "idTipoPendenza %s is disabled", idTipo))
 	}
 	return t, check(rec, "type", nil)
 }

@@ -43,7 +43,7 @@ func WriteUnit(m Entities, p domain.Principal, idDominio string, rec Recorder) e
 		return err
 	}
 	if _, ok := m.Entity(idDominio); !ok {
-		return check(rec, "entity", Unprocessable("idDominio %s is not registered", idDominio))
+		return check(rec, "entity", UnprocessableAs(UnprocessableEntityUnknown, "idDominio %s is not registered", idDominio))
 	}
 	return check(rec, "entity", nil)
 }

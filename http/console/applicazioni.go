@@ -116,7 +116,8 @@ func (c *Console) pickers(f *appForm, p domain.Principal) {
 	for i := range f.Grants {
 		api, _ := domain.ParseAPI(f.Grants[i].API)
 		if err := domain.CanGrantAPI(p, domain.Grant{API: api, Domini: domain.Entities(domain.ScopeAll()), Tipi: domain.ScopeAll()}); err != nil {
-			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi: " + err.Error()
+			m, _ := messaggio(err)
+			f.Grants[i].Limit = "Puoi autorizzare solo domini e tipi che possiedi. " + m
 		}
 	}
 	if f.Auth == "ssl" && f.Principal != "" {

@@ -168,8 +168,8 @@ func (c *Console) openPendenza(rq *request, idA2A, idPendenza string) opener {
 			return nil, err
 		}
 		f := &pendenzaForm{Pendenza: pd}
-		if u, ok := errors.AsType[*operations.UnprocessableError](f.mayWrite(rq.p, c.deps.Model)); ok {
-			f.Immutable = u.Detail
+		if err, ok := errors.AsType[*operations.UnprocessableError](f.mayWrite(rq.p, c.deps.Model)); ok {
+			f.Immutable, _ = messaggio(err)
 		}
 		return f, nil
 	}

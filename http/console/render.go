@@ -178,8 +178,9 @@ func (c *Console) renderError(w http.ResponseWriter, r *http.Request, rq *reques
 
 // fail answers err with the status, codice and descrizione the Backoffice
 // API gives it (Deps.Fault, the HTTP layer's one mapping of errors to
-// statuses): the console never chooses a status of its own, so the two
-// cannot drift. Only a missing CSRF token, which the API has no use for,
+// statuses), its dettaglio in the console's words (messaggio) when err is
+// a command's or an operation's: the console never chooses a status of
+// its own, so the two cannot drift. Only a missing CSRF token, which the API has no use for,
 // is decided here.
 func (c *Console) fail(rq *request, err error) {
 	w, r := rq.w, rq.r
@@ -189,6 +190,9 @@ func (c *Console) fail(rq *request, err error) {
 		return
 	}
 	f := c.deps.Fault(err)
+	if m, ok := messaggio(err); ok {
+		f.Dettaglio = m // the API's dettaglio, in the console's words
+	}
 	if c.deps.Failed != nil {
 		c.deps.Failed(w, r, f.Status, err)
 	}
@@ -348,8 +352,9 @@ func newCampo(name, label, value string, errs fieldErrors, opts ...string) (camp
 	return f, nil
 }
 
-// formError turns a write's error into messages next to the fields, or
-// returns false when err is not about the input (the caller then fails).
+// formError turns a write's error into messages next to the fields (in
+// the console's words, messaggio), or returns false when err is not about
+// the input (the caller then fails).
 // A denial of delegation is shown on the form with the API's 403.
 func formError(err error) (fieldErrors, int, bool) {
 	var (
@@ -365,11 +370,14 @@ func formError(err error) (fieldErrors, int, bool) {
 		// alone, without Error's "invalid : " before it.
 		return fieldErrors{"": invalid.Detail}, http.StatusBadRequest, true
 	case errors.As(err, &invalid):
-		return fieldErrors{fieldOf(invalid.Field): invalid.Error()}, http.StatusBadRequest, true
+		m, _ := messaggio(err)
+		return fieldErrors{fieldOf(invalid.Field): m}, http.StatusBadRequest, true
 	case errors.As(err, &unproc):
-		return fieldErrors{"": unproc.Detail}, http.StatusUnprocessableEntity, true
+		m, _ := messaggio(err)
+		return fieldErrors{"": m}, http.StatusUnprocessableEntity, true
 	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleDelegation:
-		return fieldErrors{"": "Non puoi concedere più di quanto possiedi: " + forbidden.Detail}, http.StatusForbidden, true
+		m, _ := messaggio(err)
+		return fieldErrors{"": m}, http.StatusForbidden, true
 	case errors.As(err, &appID):
 		return fieldErrors{appID.Field: "È già l'X-APP-ID (idA2A di un'applicazione o principal di un operatore) di un altro principal."}, http.StatusConflict, true
 	case errors.Is(err, commands.ErrPrincipalInUse):

@@ -1,0 +1,193 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/operations"
+)
+
+// The console's words for the errors of the commands and operations its
+// forms run, in one place: each typed error is worded from its code (the
+// Invalid*, Unprocessable* and Deny* codes, a denial without one from its
+// Rule) and the values it carries, never from its English Detail, which
+// stays the API's (the FaultBean's dettaglio). A field error names its
+// field as the API does.
+
+// parola is one message: its Italian from the error's Args.
+type parola func(args []any) string
+
+// testo is a message that names its Args in order, as fmt does.
+func testo(format string) parola {
+	return func(args []any) string { return fmt.Sprintf(format, args...) }
+}
+
+// invalidi words an InvalidError; its Args follow the field's name.
+var invalidi = map[string]parola{
+	commands.InvalidDominio:       testo("%s: deve essere di 11 cifre (il codice fiscale dell'ente)."),
+	commands.InvalidID:            testo("%s: da 1 a 35 caratteri tra lettere, cifre, «_», «.» e «-», e non «.» né «..»."),
+	commands.InvalidPasswordShort: testo("%s: almeno %d caratteri."),
+	commands.InvalidPasswordLong:  testo("%s: al più %d byte."),
+	commands.InvalidRequiredChars: testo("%s: obbligatorio, al più %d caratteri."),
+	commands.InvalidRequiredBytes: testo("%s: obbligatorio, al più %d byte."),
+	commands.InvalidRequired:      testo("%s: obbligatorio."),
+	commands.InvalidUTF8:          testo("%s: contiene byte che non sono testo UTF-8."),
+	commands.InvalidControl:       testo("%s: non può contenere caratteri di controllo."),
+	commands.InvalidTooLong:       testo("%s: al più %d caratteri."),
+	commands.InvalidLength:        testo("%s: da %d a %d caratteri."),
+	commands.InvalidListLength:    testo("%s: al più %d voci."),
+	commands.InvalidWildcard:      testo("%s: «*» (tutti) va scelto da solo."),
+	commands.InvalidBadID:         testo("%s: %q non è un identificativo valido."),
+	commands.InvalidTwice:         testo("%s: %s è indicato due volte."),
+	commands.InvalidRange:         testo("%s: deve essere tra %v e %v."),
+	commands.InvalidURL:           testo("%s: deve essere un URL assoluto http o https."),
+	commands.InvalidSecret: testo("%s: la chiave segreta è obbligatoria per attivare la protezione, " +
+		"e di nuovo quando cambia l'URL del server."),
+	commands.InvalidDate:   testo("%s: deve essere una data (AAAA-MM-GG) o una data e ora RFC 3339."),
+	commands.InvalidFlusso: testo("%s: non è l'identificativo di un flusso di rendicontazione (da 1 a 70 tra lettere, cifre, «_», «.» e «-»)."),
+	commands.InvalidStato: func(args []any) string {
+		return fmt.Sprintf("%s: può essere solo %s (annulla) o %s (riapri).", args[0], domain.StatoAnnullata, domain.StatoNonEseguita)
+	},
+}
+
+// nonProcessabili words an UnprocessableError.
+var nonProcessabili = map[string]parola{
+	operations.UnprocessableEntityUnknown:       testo("Il dominio %s non è registrato."),
+	operations.UnprocessableEntityDisabled:      testo("Il dominio %s è disabilitato."),
+	operations.UnprocessableUnitUnknown:         testo("L'unità operativa %s non è registrata presso il dominio %s."),
+	operations.UnprocessableUnitDisabled:        testo("L'unità operativa %s del dominio %s è disabilitata."),
+	operations.UnprocessableTypeUnknown:         testo("Il tipo pendenza %s non è registrato."),
+	operations.UnprocessableTypeDisabled:        testo("Il tipo pendenza %s è disabilitato."),
+	operations.UnprocessableIntermediaryUnknown: testo("L'intermediario %s non è registrato."),
+	operations.UnprocessableRoleUndefined:       testo("Il ruolo %s non è definito."),
+	operations.UnprocessableAmount:              testo("L'importo deve essere maggiore di zero."),
+	operations.UnprocessableStato: func(args []any) string {
+		if len(args) > 3 && errors.Is(asError(args[3]), domain.ErrPendenzaPaid) {
+			return fmt.Sprintf("La pendenza %s/%s è pagata: il suo stato non si può più cambiare.", args[0], args[1])
+		}
+		return fmt.Sprintf("Lo stato della pendenza %s/%s non consente questa modifica.", args[0], args[1])
+	},
+	operations.UnprocessableStatoChange: testo("La pendenza non può prendere questo stato."),
+	operations.UnprocessablePassword:    testo("L'operatore %s non accede con una password: non ha una password da cambiare."),
+}
+
+// dinieghi words a ForbiddenError by its code.
+var dinieghi = map[string]parola{
+	domain.DenyNoRole:        diritto("Nessuno dei tuoi ruoli ti dà %s."),
+	domain.DenyPendenzaScope: diritto("Nessuno dei tuoi ruoli che ti danno %s copre il dominio e il tipo di questa pendenza."),
+	domain.DenyPaymentScope:  diritto("Nessuno dei tuoi ruoli che ti danno %s copre ogni pendenza di questo pagamento."),
+	domain.DenyGranter:       diritto("Non puoi concedere più di quanto possiedi: non hai %s."),
+	domain.DenyMissingScope:  diritto("Nessuno dei tuoi ruoli che ti danno %s copre tutti i domini e tutti i tipi."),
+	domain.DenyEventScope:    diritto("Nessuno dei tuoi ruoli che ti danno %s copre il dominio, l'unità e il tipo di questo evento."),
+	domain.DenyDominioScope:  diritto("Nessuno dei tuoi ruoli che ti danno %s ha il dominio %s nel suo ambito."),
+	domain.DenyTipoScope:     diritto("Nessuno dei tuoi ruoli che ti danno %s ha il tipo pendenza %s nel suo ambito."),
+	domain.DenyGranterPlace: func(args []any) string {
+		d, u, t := arg(args, 2), arg(args, 3), arg(args, 4)
+		held := "alcun ruolo"
+		if s, _ := args[0].(domain.Service); s != (domain.Service{}) {
+			held = dirittoSu(args[0], args[1])
+		}
+		var where []string
+		switch {
+		case u != "":
+			where = append(where, "sull'unità operativa "+u+" del dominio "+d)
+		case d != "":
+			where = append(where, "sul dominio "+d)
+		}
+		if t != "" {
+			where = append(where, "sul tipo pendenza "+t)
+		}
+		return "Non puoi concedere più di quanto possiedi: non hai " + held + " " + strings.Join(where, " e ") + "."
+	},
+}
+
+// regole words a ForbiddenError without a code, by its Rule.
+var regole = map[string]string{
+	domain.RuleUnknownPrincipal:  "Non sei un utente registrato.",
+	domain.RulePrincipalDisabled: "La tua utenza è disabilitata.",
+	domain.RuleAPIEntry:          "La tua utenza non può usare questa funzione: nessun ruolo te la consente.",
+	domain.RuleServiceRight:      "Nessuno dei tuoi ruoli ti dà il diritto che questa operazione chiede.",
+	domain.RuleRoleScope:         "Nessuno dei tuoi ruoli che ti danno il diritto richiesto copre questi dati.",
+	domain.RuleDelegation:        "Non puoi concedere più di quanto possiedi.",
+	domain.RuleOwnProfile:        "Dal tuo profilo puoi cambiare solo la tua password: il resto si concede con Anagrafica Ruoli W.",
+}
+
+// diritto is a message naming its Args' service and right (at 0 and 1)
+// as one value, then the values after them.
+func diritto(format string) parola {
+	return func(args []any) string {
+		vals := []any{dirittoSu(arg0(args, 0), arg0(args, 1))}
+		if len(args) > 2 {
+			vals = append(vals, args[2:]...)
+		}
+		return fmt.Sprintf(format, vals...)
+	}
+}
+
+// dirittoSu names a right on a service: "Pendenze W (scrittura)".
+func dirittoSu(s, r any) string {
+	switch r {
+	case domain.RightRead:
+		return fmt.Sprintf("%v R (lettura)", s)
+	case domain.RightWrite:
+		return fmt.Sprintf("%v W (scrittura)", s)
+	}
+	return fmt.Sprintf("%v %v", s, r)
+}
+
+func arg0(args []any, i int) any {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
+func arg(args []any, i int) string { return fmt.Sprint(arg0(args, i)) }
+
+func asError(v any) error {
+	err, _ := v.(error)
+	return err
+}
+
+// messaggio is the console's words for err, an error of a command or an
+// operation: ok false for any other error (the store's, the context's),
+// which keeps the API's words.
+func messaggio(err error) (string, bool) {
+	var (
+		invalid   *commands.InvalidError
+		unproc    *commands.UnprocessableError
+		forbidden *domain.ForbiddenError
+	)
+	switch {
+	case errors.As(err, &invalid):
+		if w, ok := invalidi[invalid.Code]; ok {
+			return w(append([]any{invalid.Field}, invalid.Args...)), true
+		}
+		if invalid.Field == "" {
+			return "La richiesta non è valida.", true
+		}
+		return invalid.Field + ": valore non valido.", true
+	case errors.As(err, &unproc):
+		if w, ok := nonProcessabili[unproc.Code]; ok {
+			return w(unproc.Args), true
+		}
+		return "I dati sono ben formati ma non si possono usare così.", true
+	case errors.As(err, &forbidden):
+		if w, ok := dinieghi[forbidden.Code]; ok {
+			return w(forbidden.Args), true
+		}
+		if m, ok := regole[forbidden.Rule]; ok {
+			return m, true
+		}
+		return "Operazione non autorizzata.", true
+	case errors.Is(err, commands.ErrPrincipalInUse):
+		return "Il principal è già in uso da un'altra applicazione o operatore.", true
+	case errors.Is(err, commands.ErrConflict):
+		return "I dati sono stati modificati da un'altra operazione, o differiscono da quelli registrati: " +
+			"ricarica la pagina e riprova.", true
+	}
+	return "", false
+}

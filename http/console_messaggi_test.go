@@ -1,0 +1,102 @@
+package httpapi
+
+import (
+	"html"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestConsoleErrorsInItalian: an error a console form meets (a command's
+// bad input, a reference it cannot use, a denial of the write or of a
+// delegation) is worded in Italian from its code, naming the field a field
+// error names, on the form or on the error page; the API answers the same
+// request with its own words, unchanged.
+func TestConsoleErrorsInItalian(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	apiSays := func(t *testing.T, r *response, status int, dettaglio string) {
+		t.Helper()
+		r.expect(t, status, "")
+		if got := r.fault(t).Dettaglio; got != dettaglio {
+			t.Fatalf("the API's dettaglio = %q, want %q", got, dettaglio)
+		}
+	}
+	it := html.EscapeString
+
+	t.Run("field_errors_name_their_field", func(t *testing.T) {
+		cc.get("/console/operatori?nuovo")
+		p := cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opIt"}, "ragioneSociale": {""}})
+		p.expect(t, 400, `<span class="errore-campo" id="err-ragioneSociale">ragioneSociale: obbligatorio, al più 255 caratteri.</span>`)
+		p.lacks(t, "is required")
+		apiSays(t, w.do(t, "PUT", bo+"/operatori/opIt", map[string]any{"ragioneSociale": "", "abilitato": true, "ruoli": []string{}}, asAdmin()),
+			400, "invalid ragioneSociale: is required (at most 255 characters)")
+
+		p = cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opIt"}, "ragioneSociale": {"Ufficio"}, "password": {"corta"}})
+		p.expect(t, 400, `id="err-password">password: almeno `)
+		p.lacks(t, "must be at least")
+
+		cc.get("/console/impostazioni")
+		p = cc.post("/console/impostazioni", url.Values{"abilitato": {"on"}, "serverURL": {"notaurl"}, "secretKey": {"s"},
+			"soglia": {"0.5"}, "parametro": {"gRecaptchaResponse"}, "timeoutMs": {"300"}})
+		p.expect(t, 400, `id="err-serverURL">captcha.serverURL: deve essere un URL assoluto http o https.`)
+		p.lacks(t, "must be an absolute")
+
+		cc.get("/console/incassi?nuovo")
+		bad := url.Values{"idDominio": {d1}, "causale": {"Riversamento"}, "importo": {"10"}, "dataValuta": {"ieri"}}
+		cc.post("/console/incassi", bad).expect(t, 400,
+			`id="err-dataValuta">dataValuta: deve essere una data (AAAA-MM-GG) o una data e ora RFC 3339.`)
+	})
+	t.Run("references_it_cannot_use", func(t *testing.T) {
+		cc.get("/console/applicazioni/appA")
+		undefined := grantForm("appA", "appA", "", false, nil)
+		undefined["ruoli"] = []string{"nessuno"}
+		p := cc.post("/console/applicazioni", undefined)
+		p.expect(t, 422, `id="errore-modulo">Il ruolo nessuno non è definito.`)
+		p.lacks(t, "is not defined")
+
+		cc.get("/console/incassi?nuovo")
+		p = cc.post("/console/incassi", url.Values{"idDominio": {"99999999999"}, "causale": {"Riversamento"}, "importo": {"10"}})
+		p.expect(t, 422, `id="errore-modulo">Il dominio 99999999999 non è registrato.`)
+		apiSays(t, w.do(t, "POST", bo+"/incassi/99999999999", map[string]any{"causale": "Riversamento", "importo": 10}, asAdmin()),
+			422, "idDominio 99999999999 is not registered")
+		p = cc.post("/console/incassi", url.Values{"idDominio": {d1}, "causale": {"Riversamento"}, "importo": {"0"}})
+		p.expect(t, 422, `id="errore-modulo">`+it("L'importo deve essere maggiore di zero."))
+	})
+	t.Run("denials", func(t *testing.T) {
+		co := w.consoleClient(t)
+		co.login("opD1", pw)
+		co.get("/console/domini?nuovo")
+		p := co.post("/console/domini", url.Values{"nuovo": {"1"}, "idDominio": {"33333333333"}, "ragioneSociale": {"Ente"}, "abilitato": {"on"}})
+		p.expect(t, 403, "403000", "Nessuno dei tuoi ruoli che ti danno Anagrafica Creditore W (scrittura) ha il dominio 33333333333 nel suo ambito.")
+		p.lacks(t, "no role giving")
+		apiSays(t, w.do(t, "PUT", bo+"/domini/33333333333", map[string]any{"ragioneSociale": "Ente", "abilitato": true}, as("opD1")),
+			403, "no role giving Anagrafica Creditore W has idDominio 33333333333 in its scope")
+		co.get("/console/incassi?nuovo")
+		p = co.post("/console/incassi", url.Values{"idDominio": {d2}, "causale": {"Riversamento"}, "importo": {"10"}})
+		p.expect(t, 403, "Nessuno dei tuoi ruoli che ti danno Rendicontazioni e Incassi W (scrittura) ha il dominio "+d2+" nel suo ambito.")
+
+		w.putRole(t, "soloRuoliIt", acl{aclOf("Anagrafica Ruoli", "R", "W")}, []string{d1}, []string{"*"})
+		w.putOperator(t, "opRuoliIt", pw, true, "soloRuoliIt")
+		cr := w.consoleClient(t)
+		cr.login("opRuoliIt", pw)
+		cr.get("/console/ruoli?nuovo")
+		p = cr.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"oltre"}, aclField(5, "R"): {"on"},
+			"domini": {d1}, "tipi": {"*"}})
+		p.expect(t, 403, `id="errore-modulo">Non puoi concedere più di quanto possiedi: non hai `, `value="oltre"`)
+		p.lacks(t, "the granter")
+		// within what it holds, the same form is written
+		cr.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"dentroIt"}, aclField(3, "R"): {"on"},
+			"domini": {d1}, "tipi": {"*"}}).expect(t, 303)
+	})
+	t.Run("allowed_forms_show_no_error", func(t *testing.T) {
+		cc.get("/console/operatori?nuovo")
+		p := cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opItOk"}, "ragioneSociale": {"Ufficio"}, "password": {pw}})
+		p.expect(t, 303)
+		if page := cc.get(p.Location); strings.Contains(page.Body, "errore") {
+			t.Fatalf("a written form shows an error: %s", page.Body)
+		}
+	})
+}
