@@ -13,6 +13,12 @@ var (
 	ErrDecode = errors.New("events: bad event payload")
 	// ErrUnavailable is returned when the store cannot be reached.
 	ErrUnavailable = errors.New("events: store unavailable")
+	// ErrAccessDenied is returned by a read or subscription the store's
+	// server refused for good: the account's credentials are not (or no
+	// longer) accepted, or it lacks (or lost) the right to read the log.
+	// Retrying cannot cure it, so a subscription ends with it rather than
+	// retry; the projections stop on it (projections.ErrStopped).
+	ErrAccessDenied = errors.New("events: the store refused access to the log")
 	// ErrClosed is returned by a Store after Close.
 	ErrClosed = errors.New("events: store closed")
 	// ErrTooLarge is returned by Store.Append for a commit larger than the

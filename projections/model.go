@@ -93,7 +93,7 @@ func (m *ReadModel) AppliedEvents() uint64 { return m.eventsCount.Load() }
 func (m *ReadModel) LastEventTime() time.Time { return fromUnixNanos(m.appliedAt.Load()) }
 
 // ErrStopped reports read models that stopped applying the log: a commit
-// they could not apply (see Stopped).
+// they could not apply, or a log the store refuses them (see Stopped).
 var ErrStopped = errors.New("projections: the read models stopped applying the log")
 
 // Stopped returns nil while the read models follow the log, and an error
@@ -101,10 +101,12 @@ var ErrStopped = errors.New("projections: the read models stopped applying the l
 // build cannot decode or fold (a log written by a newer build), a commit
 // its checks refuse, or a check or fold that panicked; or once OnApplied
 // panicked on a commit they applied (its hook never sees the rest of
-// it). Applying a commit is deterministic, so the models never get past
-// it: they stay behind the log for good, and a revocation after it is
-// never seen. After a fold that panicked they may also hold part of the
-// commit. The service stops rather than answer from them (README,
+// it); or once the store refused them the log for good
+// (events.ErrAccessDenied: the account's credentials or rights to read
+// it gone). Applying a commit is deterministic, so the models never get
+// past it: they stay behind the log for good, and a revocation after it
+// is never seen. After a fold that panicked they may also hold part of
+// the commit. The service stops rather than answer from them (README,
 // "Configuration").
 func (m *ReadModel) Stopped() error {
 	if err := m.stopped.Load(); err != nil {
@@ -197,9 +199,10 @@ func (m *ReadModel) Apply(env events.Envelope) error {
 }
 
 // refuse stops the read models at a commit the log holds and no
-// subscription can hand them (one this build cannot decode), as Apply
-// stops them at one they cannot apply: the error is Stopped's from then
-// on. Models already stopped keep their first error.
+// subscription can hand them (one this build cannot decode, or any once
+// the store refuses access to the log), as Apply stops them at one they
+// cannot apply: the error is Stopped's from then on. Models already
+// stopped keep their first error.
 func (m *ReadModel) refuse(err error) error {
 	m.wmu.Lock()
 	defer m.wmu.Unlock()

@@ -26,7 +26,8 @@ type envelopeKey struct{}
 // after the applied position, so a snapshot-loaded or partially applied
 // model resumes where it stopped, and it resubscribes from the applied
 // position whenever the store's subscription fails. It returns Stopped's
-// error once a commit cannot be applied, or cannot be decoded.
+// error once a commit cannot be applied, or cannot be decoded, or the
+// store refuses access to the log (events.ErrAccessDenied).
 func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Logger) error {
 	if logger == nil {
 		logger = slog.Default()
@@ -77,7 +78,8 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 // has already retried it); Apply skips what it already applied, and
 // refuses everything once a commit stopped the models (Run then ends).
 // A commit the store cannot decode stops the models too, once everything
-// before it is applied: every subscription would meet it again.
+// before it is applied: every subscription would meet it again; and so
+// does the store refusing the service access to the log (ErrAccessDenied).
 type logSubscriber struct {
 	store  events.Store
 	model  *ReadModel
@@ -203,9 +205,11 @@ func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *messag
 			if ctx.Err() != nil {
 				return
 			}
-			if errors.Is(err, events.ErrDecode) || errors.Is(err, events.ErrUnknownEvent) {
+			if errors.Is(err, events.ErrDecode) || errors.Is(err, events.ErrUnknownEvent) || errors.Is(err, events.ErrAccessDenied) {
 				// A commit this build cannot decode (a newer build's
-				// event): as deterministic as one Apply refuses.
+				// event): as deterministic as one Apply refuses. Or the
+				// store refusing the service the log for good: models
+				// that can no longer follow it must not be answered from.
 				buf.fail(err)
 				return
 			}

@@ -41,8 +41,14 @@
 // server by the stream prefix, starting after the given position
 // (exclusive; position 0 starts at the beginning, never at the end).
 // Events of system type ("$…") are dropped. When the subscription drops
-// (server restart, leader change, network), it is opened again after the
-// last commit handed to the handler, so no commit is skipped or repeated.
+// (server restart, leader change, network, a deadline), it is opened again
+// after the last commit handed to the handler, so no commit is skipped or
+// repeated. When the server ends it refusing the account (credentials or
+// the right to read $all gone), or the request (InvalidArgument), it is
+// not: Read and Subscribe return, with events.ErrAccessDenied for the
+// account. The client passes such a drop on as a bare gRPC status, where
+// it reports a call refused at its start with its own error codes; both
+// are read.
 //
 // # Idempotence
 //

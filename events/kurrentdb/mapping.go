@@ -279,21 +279,48 @@ func mapReadError(what string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	if denied(err) {
+		return fmt.Errorf("%s: %w: %v", what, events.ErrAccessDenied, err)
+	}
 	if permanent(err) {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return fmt.Errorf("%s: %w: %v", what, events.ErrUnavailable, err)
 }
 
-// permanent reports an error that retrying cannot cure (bad credentials,
-// missing rights, a bad request).
+// permanent reports an error that retrying cannot cure: the account
+// refused (denied), a request the server cannot take (InvalidArgument,
+// Unimplemented), or one the client could not parse. Anything else (the
+// server out of reach or not ready, a deadline, a timeout, a leader
+// change, which the server answers with NotFound) may pass.
 func permanent(err error) bool {
+	if denied(err) {
+		return true
+	}
 	var kerr *kdb.Error
-	if errors.As(err, &kerr) {
-		switch kerr.Code() {
-		case kdb.ErrorCodeUnauthenticated, kdb.ErrorCodeAccessDenied, kdb.ErrorCodeUnsupportedFeature, kdb.ErrorCodeParsing:
-			return true
-		}
+	if errors.As(err, &kerr) && (kerr.Code() == kdb.ErrorCodeUnsupportedFeature || kerr.Code() == kdb.ErrorCodeParsing) {
+		return true
+	}
+	switch status.Code(err) {
+	case codes.InvalidArgument, codes.Unimplemented:
+		return true
+	}
+	return false
+}
+
+// denied reports the server's refusal of the account: bad credentials, or
+// no right to what was asked. The client reports it with its own codes
+// when a call is refused at its start, and passes the bare gRPC status on
+// when a subscription the server confirmed is ended with it (rights
+// revoked, password changed while it runs).
+func denied(err error) bool {
+	var kerr *kdb.Error
+	if errors.As(err, &kerr) && (kerr.Code() == kdb.ErrorCodeUnauthenticated || kerr.Code() == kdb.ErrorCodeAccessDenied) {
+		return true
+	}
+	switch status.Code(err) {
+	case codes.Unauthenticated, codes.PermissionDenied:
+		return true
 	}
 	return false
 }

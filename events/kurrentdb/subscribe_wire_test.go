@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	api "github.com/kurrent-io/KurrentDB-Client-Go/protos/kurrentdb/protocols/v1/streams"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/payauthz/payauthz/events"
 )
@@ -97,5 +100,66 @@ func TestHandlerErrorStopsTheSubscription(t *testing.T) {
 	boom := errors.New("boom")
 	if err := s.Subscribe(context.Background(), 0, func(context.Context, events.Envelope) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("subscribe = %v, want the handler's error", err)
+	}
+}
+
+// TestSubscriptionDropsRetryingCannotCure: a subscription that the server
+// ends after it started, refusing the account (its rights to $all
+// revoked, its password changed), ends Subscribe and Read at once with
+// events.ErrAccessDenied; one that a retry can cure (the server not
+// ready, a deadline, a timeout) is subscribed again after the last
+// commit handed out. The client hands a drop after the start on as the
+// bare gRPC status, not as its own error codes.
+func TestSubscriptionDropsRetryingCannotCure(t *testing.T) {
+	cases := []struct {
+		name string
+		drop error
+		want error // nil: subscribed again
+	}{
+		{"permission_denied_ends_it", status.Error(codes.PermissionDenied, "Access Denied"), events.ErrAccessDenied},
+		{"unauthenticated_ends_it", status.Error(codes.Unauthenticated, "Bad credentials"), events.ErrAccessDenied},
+		{"unavailable_subscribes_again", status.Error(codes.Unavailable, "Server Is Not Ready"), nil},
+		{"deadline_subscribes_again", status.Error(codes.DeadlineExceeded, "deadline"), nil},
+		{"timeout_subscribes_again", status.Error(codes.Aborted, "Operation timed out"), nil},
+	}
+	for _, c := range cases {
+		for _, op := range []string{"subscribe", "read"} {
+			t.Run(c.name+"/"+op, func(t *testing.T) {
+				a := wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1)
+				b := wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 0, 200, "b", "b", 0, 1)
+				w := &wireServer{all: []*api.ReadResp_ReadEvent{b, a}, script: [][]*api.ReadResp_ReadEvent{{a}, {b}},
+					drops: []error{c.drop}}
+				s := openOn(t, w)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				var ids []string
+				h := func(_ context.Context, env events.Envelope) error {
+					ids = append(ids, env.ID)
+					if env.ID == "b" {
+						cancel()
+					}
+					return nil
+				}
+				var err error
+				if op == "subscribe" {
+					err = s.Subscribe(ctx, 0, h)
+				} else {
+					err = s.Read(ctx, 0, h)
+				}
+				w.mu.Lock()
+				subs := len(w.starts)
+				w.mu.Unlock()
+				if c.want != nil {
+					if !errors.Is(err, c.want) || errors.Is(err, events.ErrUnavailable) || subs != 1 || len(ids) != 1 {
+						t.Fatalf("%s = %v after %d subscriptions, handled %v; want %v at once after a", op, err, subs, ids, c.want)
+					}
+					return
+				}
+				if subs != 2 || len(ids) != 2 || ids[1] != "b" || (op == "subscribe" && !errors.Is(err, context.Canceled)) ||
+					(op == "read" && err != nil) {
+					t.Fatalf("%s = %v after %d subscriptions, handled %v; want a, then b subscribed again", op, err, subs, ids)
+				}
+			})
+		}
 	}
 }

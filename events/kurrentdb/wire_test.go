@@ -32,14 +32,15 @@ import (
 //   - A read of $all (backwards: LastPosition, Open's ping) sends all, the
 //     log newest first.
 //   - The i-th subscription to $all sends script[i] and then drops with
-//     Unavailable; the last one stays open. Its start and its stream
-//     prefix filter are recorded.
+//     drops[i] (Unavailable when absent or nil); the last one stays open.
+//     Its start and its stream prefix filter are recorded.
 type wireServer struct {
 	api.UnimplementedStreamsServer
 	answer  func() (*api.AppendResp, error)
 	streams map[string][]*api.ReadResp_ReadEvent
 	all     []*api.ReadResp_ReadEvent
 	script  [][]*api.ReadResp_ReadEvent
+	drops   []error
 
 	mu      sync.Mutex
 	appends []string // stream names appended to, in order
@@ -127,6 +128,9 @@ func (w *wireServer) Read(req *api.ReadReq, st grpc.ServerStreamingServer[api.Re
 	}
 	if err := send(batch, uint64(len(batch))); err != nil {
 		return err
+	}
+	if i < len(w.drops) && w.drops[i] != nil {
+		return w.drops[i]
 	}
 	if i < len(w.script)-1 {
 		return status.Error(codes.Unavailable, "scripted drop")
