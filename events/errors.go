@@ -19,6 +19,10 @@ var (
 	// Retrying cannot cure it, so a subscription ends with it rather than
 	// retry; the projections stop on it (projections.ErrStopped).
 	ErrAccessDenied = errors.New("events: the store refused access to the log")
+	// ErrInvalidPosition is returned by a read from a position where the
+	// log has no place to start: a store whose positions are sparse
+	// (KurrentDB's byte offsets) refuses a position it did not give.
+	ErrInvalidPosition = errors.New("events: not a position of the log")
 	// ErrClosed is returned by a Store after Close.
 	ErrClosed = errors.New("events: store closed")
 	// ErrTooLarge is returned by Store.Append for a commit larger than the

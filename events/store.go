@@ -103,8 +103,18 @@ type Loader interface {
 // Reader reads the whole log.
 type Reader interface {
 	// Read calls h for every event after position from (exclusive) up to
-	// the log's last position at the time of the call, in order.
+	// the log's last position at the time of the call, in order. from is
+	// 0 or a position the log gave (an Envelope's, an Append's,
+	// LastPosition's).
 	Read(ctx context.Context, from Position, h Handler) error
+	// ReadFrom is Read from position at inclusive: every event of the
+	// commit at at, if any, and of the commits after it. at is 0, a
+	// position the log gave, or one more than such a position (where the
+	// next page of a listing starts). Ask this rather than Read(at-1): a
+	// store whose positions are sparse (KurrentDB's byte offsets) has no
+	// place at at-1 to read after, and its server refuses it. A store may
+	// refuse any other at with ErrInvalidPosition.
+	ReadFrom(ctx context.Context, at Position, h Handler) error
 }
 
 // RawReader reads the whole log without decoding payloads: each envelope

@@ -72,7 +72,7 @@ func (s *Server) listEventi(c *echo.Context) error {
 	}
 	page := eventiPage{Risultati: []operations.EventEntry{}, ProssimaPosizione: da}
 	scanned, maxScan := 0, limite*20
-	err = s.store.Read(c.Request().Context(), events.Position(da-1), func(_ context.Context, env events.Envelope) error {
+	err = s.store.ReadFrom(c.Request().Context(), events.Position(da), func(_ context.Context, env events.Envelope) error {
 		if env.Index == 0 && (len(page.Risultati) >= limite || scanned >= maxScan) {
 			return errPageFull
 		}

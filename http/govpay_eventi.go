@@ -25,7 +25,7 @@ func (s *Server) getEvento(c *echo.Context) error {
 	var found *events.Envelope
 	var readErr error
 	places := func() ([]domain.Place, bool) {
-		readErr = s.store.Read(c.Request().Context(), pos-1, func(_ context.Context, env events.Envelope) error {
+		readErr = s.store.ReadFrom(c.Request().Context(), pos, func(_ context.Context, env events.Envelope) error {
 			if env.Position != pos {
 				return errEventFound // the commit at pos is past (or absent)
 			}

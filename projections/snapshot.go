@@ -403,13 +403,16 @@ func (m *ReadModel) SameLog(ctx context.Context, r events.Reader) error {
 		return nil
 	}
 	var found string
-	err := r.Read(ctx, applied-1, func(_ context.Context, env events.Envelope) error {
+	err := r.ReadFrom(ctx, applied, func(_ context.Context, env events.Envelope) error {
 		if env.Position != applied {
 			return errReached // past the commit
 		}
 		found = env.ID
 		return nil
 	})
+	if errors.Is(err, events.ErrInvalidPosition) {
+		return fmt.Errorf("%w: the log has no commit at position %d (another or a reset log)", ErrSnapshotUnusable, applied)
+	}
 	if err != nil && !errors.Is(err, errReached) {
 		return fmt.Errorf("read the commit at %d: %w", applied, err)
 	}

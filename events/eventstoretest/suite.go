@@ -48,6 +48,7 @@ func Run(t *testing.T, h Harness, caps Capabilities) {
 	t.Run("read_and_subscribe_from_middle", func(t *testing.T) { testFromMiddle(t, h) })
 	t.Run("read_and_subscribe_envelopes_are_loads", func(t *testing.T) { testReadEnvelopes(t, h) })
 	t.Run("handler_error_stops_read_and_subscribe", func(t *testing.T) { testHandlerError(t, h) })
+	t.Run("read_from_a_position_is_inclusive", func(t *testing.T) { testReadFrom(t, h) })
 	t.Run("subscribe_sees_new_appends", func(t *testing.T) { testSubscribeLive(t, h) })
 	t.Run("reopen_loses_nothing", func(t *testing.T) { testReopen(t, h, caps) })
 	t.Run("expected_version_is_per_stream_nats_7361", func(t *testing.T) { testPerStreamVersion(t, h) })
@@ -427,6 +428,46 @@ func testHandlerError(t *testing.T, h Harness) {
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatalf("%s went on after its handler's error", name)
+			}
+		})
+	}
+}
+
+// testReadFrom: ReadFrom(at) hands out the commit at position at, whole,
+// and those after it, for every position a caller has: 0, a commit's
+// position, and one past it (a listing's next page). What Read(at-1)
+// would ask only a store with dense positions can answer.
+func testReadFrom(t *testing.T, h Harness) {
+	s := h.Open(t).Store()
+	p1 := mustAppend(t, s, "dominio-1", events.ExpectNoStream(), rec("", entity(1)))
+	p2 := mustAppend(t, s, "dominio-2", events.ExpectNoStream(), rec("", entity(2)), rec("", entity(3)), rec("", entity(4)))
+	p3 := mustAppend(t, s, "dominio-3", events.ExpectNoStream(), rec("", entity(5)))
+	all := []events.Position{p1, p2, p2, p2, p3}
+	for _, c := range []struct {
+		name string
+		at   events.Position
+		want []events.Position
+	}{
+		{"zero", 0, all},
+		{"first_commit", p1, all},
+		{"past_the_first_commit", p1 + 1, all[1:]},
+		{"a_commit_of_three", p2, all[1:]},
+		{"past_it", p2 + 1, all[4:]},
+		{"the_last_commit", p3, all[4:]},
+		{"past_the_end", p3 + 1, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []events.Position
+			var indexes []int
+			err := s.ReadFrom(ctx(t), c.at, func(_ context.Context, env events.Envelope) error {
+				got, indexes = append(got, env.Position), append(indexes, env.Index)
+				return nil
+			})
+			if err != nil || !slices.Equal(got, c.want) {
+				t.Fatalf("ReadFrom(%d) (commits at %d, %d, %d) = %v, %v; want %v", c.at, p1, p2, p3, got, err, c.want)
+			}
+			if len(got) >= 4 && !slices.Equal(indexes[len(got)-4:len(got)-1], []int{0, 1, 2}) {
+				t.Fatalf("ReadFrom(%d): the commit at %d came as indexes %v, want it whole", c.at, p2, indexes)
 			}
 		})
 	}

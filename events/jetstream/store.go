@@ -440,6 +440,12 @@ func (s *Store) Read(ctx context.Context, from events.Position, h events.Handler
 	return events.ReadToLast(ctx, s.LastPosition, s.consume, from, h)
 }
 
+// ReadFrom implements events.Store: positions are dense, so the commits
+// from at are those after at-1.
+func (s *Store) ReadFrom(ctx context.Context, at events.Position, h events.Handler) error {
+	return s.Read(ctx, max(at, 1)-1, h)
+}
+
 // SubscribeRaw implements events.RawSubscriber: Subscribe without
 // decoding payloads.
 func (s *Store) SubscribeRaw(ctx context.Context, from events.Position, h events.Handler) error {

@@ -25,8 +25,14 @@
 // reports. Positions therefore start above 0 and strictly grow with each
 // commit, but they are sparse: they are not counts and consecutive commits
 // do not differ by one (JetStream's are dense). Everything in payauthz
-// compares positions or reads after one; nothing counts on density, except
-// the projection-lag gauge, which measures bytes of log with this store.
+// compares positions, reads after one (Read, Subscribe) or from one
+// (ReadFrom); nothing counts on density, except the projection-lag gauge,
+// which measures bytes of log with this store. The server refuses a read
+// from where no record starts (InvalidArgument, "invalid position"), such
+// as the position before a commit's: ReadFrom finds where to start by
+// reading $all backwards from the commit's position, and takes a position
+// where no record starts as one past a commit's (a listing's next page);
+// any other is events.ErrInvalidPosition.
 //
 // Each event carries its place in its commit in its metadata (index, size
 // and the commit's first event id), so a reader regroups the events of one

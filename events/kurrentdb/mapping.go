@@ -282,6 +282,9 @@ func mapReadError(what string, err error) error {
 	if denied(err) {
 		return fmt.Errorf("%s: %w: %v", what, events.ErrAccessDenied, err)
 	}
+	if invalidPosition(err) {
+		return fmt.Errorf("%s: %w: %v", what, events.ErrInvalidPosition, err)
+	}
 	if permanent(err) {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -306,6 +309,14 @@ func permanent(err error) bool {
 		return true
 	}
 	return false
+}
+
+// invalidPosition reports the server's refusal of a read of $all from a
+// position where no record starts ("Trying to read from an invalid
+// position.", InvalidArgument).
+func invalidPosition(err error) bool {
+	st, ok := status.FromError(err)
+	return ok && st.Code() == codes.InvalidArgument && strings.Contains(strings.ToLower(st.Message()), "invalid position")
 }
 
 // denied reports the server's refusal of the account: bad credentials, or

@@ -257,6 +257,51 @@ func (s *Store) Read(ctx context.Context, from events.Position, h events.Handler
 	return events.ReadToLast(ctx, s.LastPosition, s.consume, from, h)
 }
 
+// ReadFrom implements events.Store. The commit at position at is the one
+// whose last event starts there in the transaction log; a subscription
+// hands it out first when it starts after the event before it (exclusive
+// starts), found by reading $all backwards from at. Where no event starts
+// (the server refuses the read), at is taken as one past a commit's
+// position, where a listing's next page starts: the subscription starts
+// after at-1, or fails with events.ErrInvalidPosition when no event starts
+// there either.
+func (s *Store) ReadFrom(ctx context.Context, at events.Position, h events.Handler) error {
+	return events.ReadToLast(ctx, s.LastPosition, func(ctx context.Context, from, until events.Position, h events.Handler) error {
+		if at > 1 {
+			var err error
+			if from, err = s.before(ctx, at); err != nil {
+				return err
+			}
+		}
+		return s.consume(ctx, from, until, h)
+	}, max(at, 1)-1, h)
+}
+
+// before returns the position of the event of $all (any stream) just
+// before position at, 0 when there is none, and at-1 when no event starts
+// at at.
+func (s *Store) before(ctx context.Context, at events.Position) (events.Position, error) {
+	rs, err := s.client.ReadAll(ctx, kdb.ReadAllOptions{Direction: kdb.Backwards, From: startOf(at)}, 1)
+	if err != nil {
+		return 0, readFailure(ctx, "read $all", err)
+	}
+	defer rs.Close()
+	ev, err := rs.Recv()
+	switch {
+	case isEOF(err):
+		return 0, nil
+	case err != nil && ctx.Err() == nil && invalidPosition(err):
+		return at - 1, nil
+	case err != nil:
+		return 0, readFailure(ctx, "read $all", err)
+	}
+	p, ok := positionOf(ev.OriginalEvent().Position)
+	if !ok {
+		return 0, fmt.Errorf("kurrentdb: the event before position %d has no $all position", at)
+	}
+	return p, nil
+}
+
 // Subscribe implements events.Store.
 func (s *Store) Subscribe(ctx context.Context, from events.Position, h events.Handler) error {
 	return s.consume(ctx, from, 0, h)

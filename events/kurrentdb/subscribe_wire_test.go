@@ -3,6 +3,8 @@ package kurrentdb
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/projections"
 )
 
 func TestSubscribeResumesAfterTheLastCommitOnDrop(t *testing.T) {
@@ -161,5 +164,101 @@ func TestSubscriptionDropsRetryingCannotCure(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// positionedLog is a log on a server that knows where its events start:
+// commits at 100 (a), 210 (b0 at 200 and b1) and 300 (c), a system event
+// at 250 between them.
+func positionedLog(t *testing.T) *wireServer {
+	return &wireServer{positioned: true, all: []*api.ReadResp_ReadEvent{ // newest first
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-c", 0, 300, "c", "c", 0, 1),
+		wireEvent(t, "$statsCollected", "$stats-node", 0, 250, "s", "s", 0, 1),
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 1, 210, "b1", "b0", 1, 2),
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 0, 200, "b0", "b0", 0, 2),
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-a", 0, 100, "a", "a", 0, 1),
+	}, streams: map[string][]*api.ReadResp_ReadEvent{"payauthz-b": {
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 0, 200, "b0", "b0", 0, 2),
+		wireEvent(t, "CreditorEntityRegistered", "payauthz-b", 1, 210, "b1", "b0", 1, 2),
+	}}}
+}
+
+// TestSnapshotRecognisesItsOwnLog: a snapshot's loader checks that the
+// log holds, at the snapshot's position, the commit the snapshot applied
+// last (projections.ReadModel.SameLog). On KurrentDB that commit's
+// position is where its last event starts in the transaction log; the
+// check read from the position before it, inside the previous record,
+// which the server refuses: every snapshot of a KurrentDB log was
+// refused as unreadable and the service rebuilt from the log's start.
+func TestSnapshotRecognisesItsOwnLog(t *testing.T) {
+	s := openOn(t, positionedLog(t))
+	for _, upTo := range []events.Position{100, 210, 300} {
+		m := projections.New()
+		err := s.Read(context.Background(), 0, func(_ context.Context, env events.Envelope) error {
+			if env.Position > upTo {
+				return errStop
+			}
+			return m.Apply(env)
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			t.Fatal(err)
+		}
+		if m.AppliedPosition() != upTo {
+			t.Fatalf("applied %d, want %d", m.AppliedPosition(), upTo)
+		}
+		if err := m.SameLog(context.Background(), s); err != nil {
+			t.Fatalf("a model built from this log up to %d: %v, want it recognised", upTo, err)
+		}
+	}
+	// One built from another log, whose last commit is where no record
+	// of this one starts: another log, not an unreadable one.
+	other := projections.New()
+	if err := other.Apply(events.Envelope{ID: "x", Name: "CreditorEntityRegistered", Stream: "dominio-x", Version: 1,
+		Position: 150, CommitSize: 1, Event: events.CreditorEntityRegistered{IDDominio: "00000000009"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.SameLog(context.Background(), s); !errors.Is(err, projections.ErrSnapshotUnusable) {
+		t.Fatalf("a model of another log (last commit at 150): %v, want ErrSnapshotUnusable", err)
+	}
+}
+
+var errStop = errors.New("stop")
+
+// TestReadFromOnSparsePositions: ReadFrom on a server that refuses a read
+// from where no record starts, as KurrentDB does. From a commit's position
+// it starts after the event before it (a system event, or the commit's own
+// earlier event); from one past it, after it; a position neither is
+// events.ErrInvalidPosition at once, not an outage retried.
+func TestReadFromOnSparsePositions(t *testing.T) {
+	for _, c := range []struct {
+		at      events.Position
+		want    []string
+		wantErr error
+	}{
+		{0, []string{"a", "b0", "b1", "c"}, nil},
+		{1, []string{"a", "b0", "b1", "c"}, nil},
+		{100, []string{"a", "b0", "b1", "c"}, nil},
+		{101, []string{"b0", "b1", "c"}, nil},
+		{200, []string{"b0", "b1", "c"}, nil}, // the commit's first event: the commit is at 210
+		{210, []string{"b0", "b1", "c"}, nil},
+		{211, []string{"c"}, nil},
+		{300, []string{"c"}, nil},
+		{301, nil, nil},
+		{150, nil, events.ErrInvalidPosition},
+	} {
+		t.Run(fmt.Sprint(c.at), func(t *testing.T) {
+			s := openOn(t, positionedLog(t))
+			var ids []string
+			err := s.ReadFrom(context.Background(), c.at, func(_ context.Context, env events.Envelope) error {
+				ids = append(ids, env.ID)
+				return nil
+			})
+			if !errors.Is(err, c.wantErr) || (c.wantErr == nil && err != nil) || !slices.Equal(ids, c.want) {
+				t.Fatalf("ReadFrom(%d) = %v, %v; want %v, %v", c.at, ids, err, c.want, c.wantErr)
+			}
+			if errors.Is(err, events.ErrUnavailable) {
+				t.Fatalf("ReadFrom(%d): %v reads as an outage", c.at, err)
+			}
+		})
 	}
 }

@@ -34,6 +34,13 @@ import (
 //   - The i-th subscription to $all sends script[i] and then drops with
 //     drops[i] (Unavailable when absent or nil); the last one stays open.
 //     Its start and its stream prefix filter are recorded.
+//   - When positioned, the server knows where its events start, as a real
+//     one does: all is the whole log, a read of it backwards from a
+//     position sends the events before it, a subscription with no script
+//     of its own sends all's events after its start (oldest first) and
+//     stays open, and a read or subscription from a position where no
+//     event of all starts fails with InvalidArgument, as KurrentDB answers
+//     a read from inside a record (a subscription once confirmed).
 type wireServer struct {
 	api.UnimplementedStreamsServer
 	answer  func() (*api.AppendResp, error)
@@ -41,6 +48,8 @@ type wireServer struct {
 	all     []*api.ReadResp_ReadEvent
 	script  [][]*api.ReadResp_ReadEvent
 	drops   []error
+
+	positioned bool
 
 	mu      sync.Mutex
 	appends []string // stream names appended to, in order
@@ -102,7 +111,20 @@ func (w *wireServer) Read(req *api.ReadReq, st grpc.ServerStreamingServer[api.Re
 		}
 		return send(from, o.GetCount())
 	case o.GetSubscription() == nil:
-		return send(w.all, o.GetCount())
+		p := o.GetAll().GetPosition()
+		if !w.positioned || p == nil {
+			return send(w.all, o.GetCount())
+		}
+		if !w.startsAt(p.GetCommitPosition()) {
+			return errInvalidPosition
+		}
+		var before []*api.ReadResp_ReadEvent
+		for _, ev := range w.all {
+			if ev.GetEvent().GetCommitPosition() < p.GetCommitPosition() {
+				before = append(before, ev)
+			}
+		}
+		return send(before, o.GetCount())
 	}
 	w.mu.Lock()
 	i := w.n
@@ -120,11 +142,20 @@ func (w *wireServer) Read(req *api.ReadReq, st grpc.ServerStreamingServer[api.Re
 	var batch []*api.ReadResp_ReadEvent
 	if i < len(w.script) {
 		batch = w.script[i]
+	} else if w.positioned {
+		for j := len(w.all) - 1; j >= 0; j-- {
+			if w.all[j].GetEvent().GetCommitPosition() > start {
+				batch = append(batch, w.all[j])
+			}
+		}
 	}
 	w.mu.Unlock()
 	if err := st.Send(&api.ReadResp{Content: &api.ReadResp_Confirmation{
 		Confirmation: &api.ReadResp_SubscriptionConfirmation{SubscriptionId: "sub"}}}); err != nil {
 		return err
+	}
+	if w.positioned && start != 0 && !w.startsAt(start) {
+		return errInvalidPosition
 	}
 	if err := send(batch, uint64(len(batch))); err != nil {
 		return err
@@ -137,6 +168,20 @@ func (w *wireServer) Read(req *api.ReadReq, st grpc.ServerStreamingServer[api.Re
 	}
 	<-st.Context().Done()
 	return st.Context().Err()
+}
+
+// errInvalidPosition is KurrentDB's answer to a read of $all from a
+// position where no record starts.
+var errInvalidPosition = status.Error(codes.InvalidArgument, "Trying to read from an invalid position.")
+
+// startsAt reports whether an event of all starts at position p.
+func (w *wireServer) startsAt(p uint64) bool {
+	for _, ev := range w.all {
+		if ev.GetEvent().GetCommitPosition() == p {
+			return true
+		}
+	}
+	return false
 }
 
 // wireEvent is one event of the log as the server sends it.

@@ -82,7 +82,7 @@ func (c *Console) listEventi(rq *request) error {
 	scanned := 0
 	v.Next = da
 	var places [4]domain.Place
-	err = c.deps.Store.Read(ctx, events.Position(da-1), func(_ context.Context, env events.Envelope) error {
+	err = c.deps.Store.ReadFrom(ctx, events.Position(da), func(_ context.Context, env events.Envelope) error {
 		if env.Index == 0 && (len(v.Rows) >= 50 || scanned >= maxScanned) {
 			return errPageDone
 		}

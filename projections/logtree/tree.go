@@ -287,7 +287,7 @@ func (t *Tree) readLeaves(ctx context.Context, begin, n uint64, f func(events.En
 	skip := begin - b*blockSize
 	start := t.starts[b]
 	var got uint64
-	err := t.store.Read(ctx, start.pos-1, func(_ context.Context, env events.Envelope) error {
+	err := t.store.ReadFrom(ctx, start.pos, func(_ context.Context, env events.Envelope) error {
 		if env.Position == start.pos && env.Index < start.index {
 			return nil
 		}
