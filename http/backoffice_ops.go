@@ -84,6 +84,11 @@ func (s *Server) listEventi(c *echo.Context) error {
 		page.Risultati = append(page.Risultati, operations.NewEventEntry(env))
 		return nil
 	})
+	if errors.Is(err, events.ErrInvalidPosition) {
+		// A store with sparse positions (KurrentDB) reads from 0, an
+		// event's posizione or a prossimaPosizione only.
+		return syntaxError("da is not a position of the log: 0, an event's posizione or a prossimaPosizione")
+	}
 	if err != nil && !errors.Is(err, errPageFull) {
 		return err
 	}

@@ -35,7 +35,9 @@ func (s *Server) getEvento(c *echo.Context) error {
 			}
 			return nil
 		})
-		if errors.Is(readErr, errEventFound) {
+		if errors.Is(readErr, errEventFound) || errors.Is(readErr, events.ErrInvalidPosition) {
+			// Found, or no commit at pos (a store with sparse positions
+			// refuses to read from there): a missing id.
 			readErr = nil
 		}
 		if found == nil {

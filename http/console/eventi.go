@@ -106,6 +106,12 @@ func (c *Console) listEventi(rq *request) error {
 			Actor: env.Actor, Time: env.Time.UTC().Format(time.RFC3339), Data: string(events.Redact(env.Data)), Stream: env.Stream})
 		return nil
 	})
+	if errors.Is(err, events.ErrInvalidPosition) {
+		// A store with sparse positions (KurrentDB) reads from a
+		// position of the log, or one past it, only.
+		v.Errors["da"] = "Non è una posizione del giornale: usa la posizione di un evento o quella degli eventi successivi."
+		return c.render(rq, http.StatusBadRequest, "eventi.html", "Giornale degli eventi", v)
+	}
 	v.More = errors.Is(err, errPageDone)
 	if err != nil && !v.More {
 		return err
