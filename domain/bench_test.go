@@ -108,3 +108,15 @@ func BenchmarkNodeSSL(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScopeDenial is what a Backoffice list pays for each row out of
+// the caller's scope: the denial CanOnDominio builds (EntityScope.Admits).
+func BenchmarkScopeDenial(b *testing.B) {
+	op := operator(role("other", map[Service]Rights{ServicePagamenti: rd}, ScopeOf(d2), ScopeAll()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if CanOnDominio(op, ServicePagamenti, RightRead, d1) == nil {
+			b.Fatal("allowed")
+		}
+	}
+}
