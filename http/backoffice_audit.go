@@ -183,7 +183,7 @@ func (s *Server) modelAt(ctx context.Context, u projections.Until) (*projections
 	}
 	err := projections.CheckPoint(ctx, s.store, u)
 	if pe, ok := errors.AsType[*projections.PointError](err); ok {
-		return nil, syntaxError(pe.Describe("posizione", "data"))
+		return nil, syntaxErrorOf(pe, pe.Describe("posizione", "data"))
 	}
 	if err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func (s *Server) modelAt(ctx context.Context, u projections.Until) (*projections
 
 func auditQueryError(err error) error {
 	if errors.Is(err, audit.ErrBadQuery) || errors.Is(err, audit.ErrUnknownOperation) {
-		return syntaxError(err.Error())
+		return syntaxErrorOf(err, err.Error())
 	}
 	return err
 }

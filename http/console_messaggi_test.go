@@ -91,6 +91,70 @@ func TestConsoleErrorsInItalian(t *testing.T) {
 		cr.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"dentroIt"}, aclField(3, "R"): {"on"},
 			"domini": {d1}, "tipi": {"*"}}).expect(t, 303)
 	})
+	t.Run("audit_questions", func(t *testing.T) {
+		// A question the log or the catalogue cannot answer (a point of
+		// history the log does not hold, a field its operation needs left
+		// empty, a value it cannot read, a payment naming nothing) is worded
+		// in Italian on the Audit page; the API keeps its dettaglio.
+		cc.get("/console/audit")
+		q := url.Values{"principal": {"appA"}, "auth": {"basic"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"},
+			"data": {"2000-01-01T00:00"}}
+		p := cc.post("/console/audit", q)
+		p.expect(t, 400, `id="errore-modulo">La data 2000-01-01 00:00:00 (UTC) è precedente al primo evento del giornale, del `,
+			`value="2000-01-01T00:00"`)
+		p.lacks(t, "is before the log", "invalid :")
+		api := w.do(t, "POST", bo+"/autorizzazioni/verifica", map[string]any{"principal": "appA", "api": "PAGAMENTO",
+			"operazione": "profilo", "data": "2000-01-01T00:00:00Z"}, asAdmin())
+		api.expect(t, 400, "SINTASSI")
+		if d := api.fault(t).Dettaglio; !strings.HasPrefix(d, "data 2000-01-01T00:00:00Z is before the log's first event (") {
+			t.Fatalf("the API's dettaglio = %q", d)
+		}
+
+		who := url.Values{"domanda": {"chi"}, "auth": {"basic"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}, "posizione": {"999999"}}
+		p = cc.post("/console/audit", who)
+		p.expect(t, 400, `id="errore-modulo">La posizione 999999 è oltre la fine del giornale: la sua ultima posizione è `, `value="999999"`)
+		p.lacks(t, "beyond the end")
+		api = w.do(t, "GET", bo+"/autorizzazioni?api=PAGAMENTO&operazione=profilo&posizione=999999", nil, asAdmin())
+		api.expect(t, 400, "SINTASSI")
+		if d := api.fault(t).Dettaglio; !strings.HasPrefix(d, "posizione 999999 is beyond the end of the log (its last position is ") {
+			t.Fatalf("the API's dettaglio = %q", d)
+		}
+
+		for _, c := range []struct {
+			name, principal string
+			q               url.Values
+			page, api       string
+		}{
+			{"field_left_empty", "admin", url.Values{"api": {"BACKOFFICE"}, "operazione": {"servizio"}},
+				"servizio: obbligatorio per questa operazione.", "audit: bad query: servizio is required"},
+			{"unknown_servizio", "admin", url.Values{"api": {"BACKOFFICE"}, "operazione": {"servizio"}, "servizio": {"Nessuno"}},
+				"servizio: «Nessuno» non è un servizio.", `audit: bad query: unknown servizio "Nessuno"`},
+			{"unknown_autorizzazione", "admin", url.Values{"api": {"BACKOFFICE"}, "operazione": {"servizio"}, "servizio": {"Pendenze"},
+				"autorizzazione": {"X"}}, "autorizzazione: «X» non è né R né W.", `audit: bad query: unknown autorizzazione "X"`},
+			{"payment_naming_nothing", "appA", url.Values{"api": {"PAGAMENTO"}, "operazione": {"pay"}},
+				"Indica una pendenza (idA2A, idPendenza), un avviso (idDominio, numeroAvviso) o un pagamento spontaneo (idDominio, idTipoPendenza).",
+				"audit: bad query: name a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous payment (idDominio, idTipoPendenza)"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				q := url.Values{"principal": {c.principal}, "auth": {"basic"}}
+				for k, v := range c.q {
+					q[k] = v
+				}
+				p := cc.post("/console/audit", q)
+				p.expect(t, 400, `id="errore-modulo">`+it(c.page))
+				p.lacks(t, "bad query", "is required", "unknown ")
+				apiSays(t, w.do(t, "GET", bo+"/autorizzazioni?"+c.q.Encode(), nil, asAdmin()), 400, c.api)
+			})
+		}
+		// A value the page does not offer (a forged api) is no English either.
+		forged := url.Values{"principal": {"appA"}, "auth": {"basic"}, "api": {"NESSUNA"}, "operazione": {"profilo"}}
+		p = cc.post("/console/audit", forged)
+		p.expect(t, 400, `id="errore-modulo">La richiesta non è valida.`)
+		p.lacks(t, "api must be one of")
+		// The same page answers a question it can read.
+		q.Del("data")
+		cc.post("/console/audit", q).expect(t, 200, `<span id="esito">allow`)
+	})
 	t.Run("allowed_forms_show_no_error", func(t *testing.T) {
 		cc.get("/console/operatori?nuovo")
 		p := cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opItOk"}, "ragioneSociale": {"Ufficio"}, "password": {pw}})

@@ -80,11 +80,16 @@ func (s *Server) consoleWhoCan(ctx context.Context, p domain.Principal, q consol
 	return res, consoleInputError(err)
 }
 
-// consoleInputError hands the HTTP layer's bad input to the console as
-// commands.InvalidError, which it shows on the form.
+// consoleInputError hands the HTTP layer's bad input to the console, which
+// shows it on the form: the typed error it words, when it has one (a point
+// of history the log does not hold, a question the catalogue cannot
+// decide), which the console words itself; else a commands.InvalidError.
 func consoleInputError(err error) error {
 	var bad *badRequest
 	if errors.As(err, &bad) {
+		if bad.cause != nil {
+			return bad.cause
+		}
 		return &commands.InvalidError{Field: "", Detail: bad.detail}
 	}
 	return err

@@ -284,13 +284,13 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	// by the API (the same server functions).
 	q.Set("data", "2000-01-01T00:00")
 	past := cc.post("/console/audit", q)
-	past.expect(t, 400, `id="errore-modulo">data 2000-01-01T00:00:00Z is before the log`, `value="2000-01-01T00:00"`)
+	past.expect(t, 400, `id="errore-modulo">La data 2000-01-01 00:00:00 (UTC) è precedente al primo evento del giornale`, `value="2000-01-01T00:00"`)
 	past.lacks(t, "invalid :")
 	q.Del("data")
 	q.Set("posizione", "999999")
-	cc.post("/console/audit", q).expect(t, 400, "posizione 999999 is beyond the end of the log", `value="999999"`)
+	cc.post("/console/audit", q).expect(t, 400, "La posizione 999999 è oltre la fine del giornale", `value="999999"`)
 	wq.Set("posizione", "999999")
-	cc.post("/console/audit", wq).expect(t, 400, "posizione 999999 is beyond the end of the log")
+	cc.post("/console/audit", wq).expect(t, 400, "La posizione 999999 è oltre la fine del giornale")
 	// Position 0 is no point of history (projections.Until.AtPosition, the
 	// API's and the CLI's check): a field error, not the log's end.
 	q.Set("posizione", "0")

@@ -33,12 +33,25 @@ var (
 	errCatchingUp         = errors.New("the read models have not yet applied the log as of start-up")
 )
 
-// badRequest is malformed input found by the HTTP layer (400 SINTASSI).
-type badRequest struct{ detail string }
+// badRequest is malformed input found by the HTTP layer (400 SINTASSI):
+// detail is the API's dettaglio; cause, when set, is the typed error detail
+// words, which a client that words errors itself (the console) reads.
+type badRequest struct {
+	detail string
+	cause  error
+}
 
 func (e *badRequest) Error() string { return e.detail }
 
+// Unwrap is the typed error the detail words, nil when none.
+func (e *badRequest) Unwrap() error { return e.cause }
+
 func syntaxError(detail string) error { return &badRequest{detail: detail} }
+
+// syntaxErrorOf is syntaxError wording cause, which it keeps.
+func syntaxErrorOf(cause error, detail string) error {
+	return &badRequest{detail: detail, cause: cause}
+}
 
 // tooLarge is a body over --max-body-bytes (413).
 type tooLarge struct{}

@@ -79,13 +79,32 @@ type PointError struct {
 	Time, First time.Time
 }
 
+// Codes of PointError (its Code), for a caller that words it itself (the
+// console, in Italian) from its fields; Describe words each in English.
+const (
+	PointBeyondLog = "beyond-log" // Position, beyond Last
+	PointLogEmpty  = "log-empty"  // Time, and the log is empty
+	PointBeforeLog = "before-log" // Time, before First
+)
+
+// Code says which point the log does not hold: one of the Point* codes.
+func (e *PointError) Code() string {
+	switch {
+	case e.Position != 0:
+		return PointBeyondLog
+	case e.First.IsZero():
+		return PointLogEmpty
+	}
+	return PointBeforeLog
+}
+
 // Describe says what is wrong, naming the position and the time as the
 // caller's input names them (a flag, a query parameter).
 func (e *PointError) Describe(position, at string) string {
-	switch {
-	case e.Position != 0:
+	switch e.Code() {
+	case PointBeyondLog:
 		return fmt.Sprintf("%s %d is beyond the end of the log (its last position is %d)", position, uint64(e.Position), uint64(e.Last))
-	case e.First.IsZero():
+	case PointLogEmpty:
 		return fmt.Sprintf("%s %s: the log is empty", at, e.Time.Format(time.RFC3339))
 	}
 	return fmt.Sprintf("%s %s is before the log's first event (%s)", at, e.Time.Format(time.RFC3339Nano), e.First.Format(time.RFC3339Nano))

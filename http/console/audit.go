@@ -29,7 +29,10 @@ type ExplainQuery struct {
 }
 
 // AuditFunc answers an explain question for the auditor p. Bad input is a
-// *commands.InvalidError, a denial a *domain.ForbiddenError.
+// *projections.PointError (a point of history the log does not hold), an
+// audit.ErrBadQuery or audit.ErrUnknownOperation (a question the catalogue
+// cannot decide), else a *commands.InvalidError; a denial is a
+// *domain.ForbiddenError.
 type AuditFunc func(ctx context.Context, p domain.Principal, q ExplainQuery) (*audit.Explanation, error)
 
 // WhoCanFunc lists who may do the operation of q (its Principal and Auth

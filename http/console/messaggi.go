@@ -4,18 +4,24 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
+	"github.com/payauthz/payauthz/operations/audit"
+	"github.com/payauthz/payauthz/projections"
 )
 
 // The console's words for the errors of the commands and operations its
-// forms run, in one place: each typed error is worded from its code (the
-// Invalid*, Unprocessable* and Deny* codes, a denial without one from its
-// Rule) and the values it carries, never from its English Detail, which
-// stays the API's (the FaultBean's dettaglio). A field error names its
-// field as the API does.
+// forms run, and of the questions its Audit page asks, in one place: each
+// typed error is worded from its code (the Invalid*, Unprocessable* and
+// Deny* codes, a denial without one from its Rule; a point of history the
+// log does not hold by projections' Point* codes, a question the catalogue
+// cannot decide by audit's Query* codes or the field it left empty) and
+// the values it carries, never from its English Detail, which stays the
+// API's (the FaultBean's dettaglio). A field error names its field as the
+// API does.
 
 // parola is one message: its Italian from the error's Args.
 type parola func(args []any) string
@@ -115,6 +121,33 @@ var regole = map[string]string{
 	domain.RuleOwnProfile:        "Dal tuo profilo puoi cambiare solo la tua password: il resto si concede con Anagrafica Ruoli W.",
 }
 
+// punti words a point of history the log does not hold (an Audit
+// question's posizione or data), by its code.
+var punti = map[string]func(e *projections.PointError) string{
+	projections.PointBeyondLog: func(e *projections.PointError) string {
+		return fmt.Sprintf("La posizione %d è oltre la fine del giornale: la sua ultima posizione è %d.", uint64(e.Position), uint64(e.Last))
+	},
+	projections.PointLogEmpty: func(e *projections.PointError) string {
+		return fmt.Sprintf("La data %s (UTC) non è nella storia del giornale: il giornale è vuoto.", quando(e.Time))
+	},
+	projections.PointBeforeLog: func(e *projections.PointError) string {
+		return fmt.Sprintf("La data %s (UTC) è precedente al primo evento del giornale, del %s (UTC).", quando(e.Time), quando(e.First))
+	},
+}
+
+// quando is an instant of the log's history, in UTC to the nanosecond it
+// holds: 2006-01-02 15:04:05.999999999.
+func quando(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.999999999") }
+
+// domande words a QueryError, an Audit question the catalogue cannot
+// decide.
+var domande = map[string]parola{
+	audit.QueryUnknownService: testo("servizio: «%s» non è un servizio."),
+	audit.QueryUnknownRight:   testo("autorizzazione: «%s» non è né R né W."),
+	audit.QueryNoPayment: testo("Indica una pendenza (idA2A, idPendenza), un avviso (idDominio, numeroAvviso) " +
+		"o un pagamento spontaneo (idDominio, idTipoPendenza)."),
+}
+
 // diritto is a message naming its Args' service and right (at 0 and 1)
 // as one value, then the values after them.
 func diritto(format string) parola {
@@ -160,8 +193,21 @@ func messaggio(err error) (string, bool) {
 		invalid   *commands.InvalidError
 		unproc    *commands.UnprocessableError
 		forbidden *domain.ForbiddenError
+		point     *projections.PointError
+		query     *audit.QueryError
+		missing   *audit.MissingFieldError
 	)
 	switch {
+	case errors.As(err, &point):
+		return punti[point.Code()](point), true
+	case errors.As(err, &query) && domande[query.Code] != nil:
+		return domande[query.Code](query.Args), true
+	case errors.As(err, &missing):
+		return missing.Field + ": obbligatorio per questa operazione.", true
+	case errors.Is(err, audit.ErrBadQuery):
+		return "Questa domanda non si può decidere così.", true
+	case errors.Is(err, audit.ErrUnknownOperation):
+		return "L'operazione non è nel catalogo di questa API.", true
 	case errors.As(err, &invalid):
 		if w, ok := invalidi[invalid.Code]; ok {
 			return w(append([]any{invalid.Field}, invalid.Args...)), true

@@ -14,6 +14,7 @@ import (
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/operations/audit"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -352,9 +353,9 @@ func newCampo(name, label, value string, errs fieldErrors, opts ...string) (camp
 	return f, nil
 }
 
-// formError turns a write's error into messages next to the fields (in
-// the console's words, messaggio), or returns false when err is not about
-// the input (the caller then fails).
+// formError turns a write's or an Audit question's error into messages
+// next to the fields (in the console's words, messaggio), or returns false
+// when err is not about the input (the caller then fails).
 // A denial of delegation is shown on the form with the API's 403.
 func formError(err error) (fieldErrors, int, bool) {
 	var (
@@ -365,10 +366,11 @@ func formError(err error) (fieldErrors, int, bool) {
 		appID     *commands.AppIDInUseError
 	)
 	switch {
-	case errors.As(err, &invalid) && invalid.Field == "":
-		// Not about one field (a question the Audit page asks): its detail
-		// alone, without Error's "invalid : " before it.
-		return fieldErrors{"": invalid.Detail}, http.StatusBadRequest, true
+	case errors.Is(err, projections.ErrPointNotInLog), errors.Is(err, audit.ErrBadQuery), errors.Is(err, audit.ErrUnknownOperation):
+		// A question the Audit page asks that the log or the catalogue
+		// cannot answer: about the whole question.
+		m, _ := messaggio(err)
+		return fieldErrors{"": m}, http.StatusBadRequest, true
 	case errors.As(err, &invalid):
 		m, _ := messaggio(err)
 		return fieldErrors{fieldOf(invalid.Field): m}, http.StatusBadRequest, true

@@ -28,3 +28,26 @@ func (e *MissingFieldError) Error() string {
 
 // Unwrap makes it ErrBadQuery.
 func (e *MissingFieldError) Unwrap() error { return ErrBadQuery }
+
+// QueryError is ErrBadQuery for a value its operation cannot read, or a
+// query naming nothing its operation decides about. Code says which, for
+// a client that words it itself (the console, in Italian): one of the
+// Query* codes, its Args the values that code documents; Detail is the
+// English its Error says after ErrBadQuery's, which the Args never change.
+type QueryError struct {
+	Code   string
+	Args   []any
+	Detail string
+}
+
+// Codes of QueryError, with the Args each carries.
+const (
+	QueryUnknownService = "unknown-servizio"       // the servizio given
+	QueryUnknownRight   = "unknown-autorizzazione" // the autorizzazione given
+	QueryNoPayment      = "no-payment"             // none: no pendenza, notice or spontaneous payment named
+)
+
+func (e *QueryError) Error() string { return fmt.Sprintf("%v: %s", ErrBadQuery, e.Detail) }
+
+// Unwrap makes it ErrBadQuery.
+func (e *QueryError) Unwrap() error { return ErrBadQuery }

@@ -169,14 +169,14 @@ func backofficeRight(r Resource) (domain.Service, domain.Right, error) {
 	}
 	s, err := domain.ParseService(r.Service)
 	if err != nil {
-		return domain.Service{}, 0, fmt.Errorf("%w: %v", ErrBadQuery, err)
+		return domain.Service{}, 0, &QueryError{Code: QueryUnknownService, Args: []any{r.Service}, Detail: err.Error()}
 	}
 	if r.Right == "" {
 		r.Right = "R"
 	}
 	right, err := domain.ParseRight(strings.ToUpper(r.Right)) // a query may say "r"
 	if err != nil {
-		return domain.Service{}, 0, fmt.Errorf("%w: %v", ErrBadQuery, err)
+		return domain.Service{}, 0, &QueryError{Code: QueryUnknownRight, Args: []any{r.Right}, Detail: err.Error()}
 	}
 	return s, right, nil
 }
@@ -481,7 +481,8 @@ func decidePay(m Model, p domain.Principal, r Resource, rec operations.Recorder)
 		}
 		return operations.PaySpontaneous(m, p, r.IDDominio, r.IDTipoPendenza, rec)
 	}
-	return fmt.Errorf("%w: name a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous payment (idDominio, idTipoPendenza)", ErrBadQuery)
+	return &QueryError{Code: QueryNoPayment,
+		Detail: "name a pendenza (idA2A, idPendenza), a notice (idDominio, numeroAvviso) or a spontaneous payment (idDominio, idTipoPendenza)"}
 }
 
 // Lookup returns the operation name of api (names are case-insensitive).
