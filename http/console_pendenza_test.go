@@ -142,3 +142,36 @@ func TestConsolePatchPendenza(t *testing.T) {
 		}
 	})
 }
+
+// TestConsolePendenzaDataCaricamento: the console's list of pendenze and a
+// pendenza's page show its data di caricamento, the date the Backoffice
+// API answers as dataCaricamento (UTC, read from the same read model);
+// an operator outside the pendenza's entity sees neither.
+func TestConsolePendenzaDataCaricamento(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "dcc1", d1, t1, citizen1)
+	w.createPendenza(t, "appB", "dcc2", d2, t1, citizen2)
+	var api struct {
+		DataCaricamento string `json:"dataCaricamento"`
+	}
+	w.must(t, "GET", bo+"/pendenze/appA/dcc1", nil, as("opD1")).decode(t, &api)
+	if len(api.DataCaricamento) != len("2006-01-02") {
+		t.Fatalf("the API's dataCaricamento = %q", api.DataCaricamento)
+	}
+
+	cc := w.consoleClient(t)
+	cc.login("opD1", pw)
+	cc.get("/console/pendenze?idDominio="+d1).expect(t, http.StatusOK, `<th scope="col">Data di caricamento</th>`,
+		`<td>`+api.DataCaricamento+`</td></tr>`)
+	cc.get("/console/pendenze/appA/dcc1").expect(t, http.StatusOK,
+		`<dt>Data di caricamento</dt><dd>`+api.DataCaricamento+`</dd>`)
+
+	// opD1's roles do not reach d2: its pendenza is neither listed nor shown.
+	list := cc.get("/console/pendenze?idDominio=" + d2)
+	list.expect(t, http.StatusOK, "Nessuna pendenza.")
+	list.lacks(t, "dcc2")
+	page := cc.get("/console/pendenze/appB/dcc2")
+	page.expect(t, http.StatusForbidden, "403000")
+	page.lacks(t, "Data di caricamento")
+}

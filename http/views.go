@@ -47,10 +47,8 @@ func (s *Server) pendenza(p projections.Pendenza) pendenzaView {
 	v := pendenzaView{IDA2A: p.IDA2A, IDPendenza: p.IDPendenza, IDTipoPendenza: p.IDTipoPendenza, IDDominio: p.IDDominio,
 		Dominio: s.dominioOf(p.IDDominio), IDUnitaOperativa: p.IDUnitaOperativa,
 		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
-		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID}
-	if !p.Created.IsZero() {
-		v.DataCaricamento = p.Created.UTC().Format(time.DateOnly)
-	}
+		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID,
+		DataCaricamento: p.DataCaricamento()}
 	if p.IDUnitaOperativa != "" {
 		u := unitaOperativaRef{IDUnita: p.IDUnitaOperativa}
 		if reg, ok := s.model.Unit(p.IDDominio, p.IDUnitaOperativa); ok {

@@ -144,6 +144,15 @@ type Pendenza struct {
 	Created time.Time
 }
 
+// DataCaricamento is GovPay's dataCaricamento of the pendenza: the date
+// (YYYY-MM-DD, UTC) of Created, "" when that is unknown.
+func (p Pendenza) DataCaricamento() string {
+	if p.Created.IsZero() {
+		return ""
+	}
+	return p.Created.UTC().Format(time.DateOnly)
+}
+
 // View returns the facts decisions need (a state ParsePendenzaStato does
 // not read is the zero state).
 func (p Pendenza) View() domain.PendenzaView {
