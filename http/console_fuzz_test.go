@@ -12,7 +12,7 @@ import (
 // r.PostForm into a command's input); a pendenza's, that of fuzzPendenza.
 var consoleForms = []string{"/console/applicazioni", "/console/ruoli", "/console/operatori", "/console/domini",
 	"/console/tipi", "/console/intermediari", "/console/impostazioni", "/console/audit", "/console/profilo/password",
-	"/console/pendenze/appA/" + fuzzPendenza}
+	"/console/pendenze/appA/" + fuzzPendenza, "/console/incassi"}
 
 const fuzzPendenza = "fz-1"
 
@@ -53,6 +53,8 @@ func FuzzConsoleForms(f *testing.F) {
 		"/console/applicazioni": "nuovo=1&idA2A=appG&auth=basic&principal=appG&password=password-123&api_PAGAMENTO=on&unita_PAGAMENTO=" +
 			d1 + "%3D%3B%3DU1&tipi_PAGAMENTO=*&base=1",
 		"/console/domini": "nuovo=1&idDominio=%FF%FE&ragioneSociale=%C3%28%00&idDominio=" + d1 + "&base=1",
+		"/console/incassi": "idDominio=" + d1 + "&causale=%2FRFS%2FRF23%0A&importo=1e400&idFlusso=..&dataValuta=2026-02-30" +
+			"&ibanAccredito=IT00%00&sct=" + strings.Repeat("%C3%A8", 40),
 	} {
 		f.Add(uint8(slices.Index(consoleForms, path)), body)
 	}
