@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/payauthz/payauthz/events"
 )
 
 // TestSSLPrincipalIsTheSubjectAsIssued: the ssl principal is the
@@ -114,4 +116,41 @@ func TestSSLSubjectWithDomainComponentsAndUID(t *testing.T) {
 		{"uid", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(uid, "mrossi")}, 200},
 		{"uid_is_not_cn", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(oidCN, "mrossi")}, 401},
 	})
+}
+
+// TestSPIDHeaderCountsOnlyOnTheSPIDMount: X-SPID-FISCALNUMBER names a
+// caller only on a spid mount (API.md section 1). Sent by the trusted
+// proxy's address to the public mount it is ignored (the caller stays
+// Anonymous and reads none of that citizen's payments); on a basic or
+// apikey mount it authenticates no one (401).
+func TestSPIDHeaderCountsOnlyOnTheSPIDMount(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t) // 127.0.0.1 is a trusted proxy
+	p := w.createPendenza(t, "appA", "spid-only", d1, t1, citizen1)
+	const spidPg = "/pagamento/rs/spid/v2"
+	var paid pagamentoCreated
+	w.must(t, "POST", spidPg+"/pagamenti", noticeRef(p), asSPID(citizen1)).decode(t, &paid)
+	w.must(t, "GET", spidPg+"/pagamenti/"+paid.ID, nil, asSPID(citizen1))
+
+	profile := func(mount string) profiloView {
+		t.Helper()
+		var v profiloView
+		w.must(t, "GET", mount+"/profilo", nil, asSPID(citizen1)).decode(t, &v)
+		return v
+	}
+	if v := profile(spidPg); v.Tipo != events.CallerCitizen || v.Nome != citizen1 {
+		t.Fatalf("spid mount: profilo %+v, want the citizen", v)
+	}
+	if v := profile(pgPublic); v.Tipo != events.CallerAnonymous || v.Nome != "" {
+		t.Fatalf("public mount with the header: profilo %+v, want an anonymous caller", v)
+	}
+	w.do(t, "GET", pgPublic+"/pagamenti/"+paid.ID, nil, asSPID(citizen1)).expect(t, 403, "403000")
+	var page Page[pagamentoView]
+	w.must(t, "GET", pgPublic+"/pagamenti", nil, asSPID(citizen1)).decode(t, &page)
+	if page.NumRisultati != 0 {
+		t.Fatalf("public mount with the header lists %d payments, want none", page.NumRisultati)
+	}
+	for _, mount := range []string{"/pagamento/rs/basic/v2", "/pagamento/rs/apikey/v2"} {
+		w.do(t, "GET", mount+"/profilo", nil, asSPID(citizen1)).expect(t, 401, "401000")
+	}
 }

@@ -654,3 +654,49 @@ func TestUnprotectedRequestsAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptchaSecretIsNotLogged: a siteverify service that answers with the
+// secret it was sent (in a body that is not JSON, in a JSON reply that is
+// not siteverify's, with a status not 200, in a redirect's Location) is
+// unavailable, and neither the service's log of the failed check nor the
+// 403 holds the secret (README, public API protection).
+func TestCaptchaSecretIsNotLogged(t *testing.T) {
+	t.Parallel()
+	lines := newLogLines()
+	w := newWorld(t, withServiceLog(lines))
+	echo := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		secret := r.PostForm.Get("secret")
+		switch r.PostForm.Get("response") {
+		case "text":
+			_, _ = io.WriteString(rw, secret)
+		case "json":
+			_, _ = io.WriteString(rw, `{"success":"`+secret+`"}`)
+		case "status":
+			rw.WriteHeader(http.StatusBadGateway)
+			_, _ = io.WriteString(rw, secret)
+		case "redirect":
+			http.Redirect(rw, r, "/?secret="+secret, http.StatusFound)
+		}
+	}))
+	t.Cleanup(echo.Close)
+	p := w.createPendenza(t, "appA", "secret-log", d1, t1, citizen1)
+	avviso := pgPublic + "/avvisi/" + d1 + "/" + p.NumeroAvviso
+	w.protect(t, true, echo.URL+"/siteverify", true, nil)
+	for i, token := range []string{"text", "json", "status", "redirect"} {
+		if i > 0 {
+			time.Sleep(1100 * time.Millisecond) // failed checks log one line a second
+		}
+		r := w.do(t, "GET", avviso, nil, withHeader(commands.DefaultCaptchaParam, token))
+		r.expect(t, 403, "403000")
+		if strings.Contains(string(r.Body), svSecret) {
+			t.Fatalf("%s: the 403 holds the secret: %s", token, r.Body)
+		}
+		if n, _ := lines.count("captcha check failed"); n != i+1 {
+			t.Fatalf("%s: %d lines of failed checks, want %d", token, n, i+1)
+		}
+	}
+	if lines.holds(svSecret) {
+		t.Fatal("the service's log holds the captcha secret")
+	}
+}
