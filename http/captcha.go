@@ -92,6 +92,11 @@ const captchaChecksPerClient = 4
 // the check without the service being asked.
 const maxCaptchaToken = 4096
 
+// maxSiteverifyHeader bounds a siteverify reply's headers (bytes), as its
+// body is bounded to 64 KiB: Go's client default is 10 MiB a reply, for
+// each check in flight. A reply over it is not siteverify's (unavailable).
+const maxSiteverifyHeader = 64 << 10
+
 func newCaptchaClient(checks int) *captchaClient {
 	tr := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -101,6 +106,8 @@ func newCaptchaClient(checks int) *captchaClient {
 		MaxConnsPerHost:     checks,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: 5 * time.Second,
+		// MaxResponseHeaderBytes: see maxSiteverifyHeader.
+		MaxResponseHeaderBytes: maxSiteverifyHeader,
 	}
 	// A redirect is not followed: it would send the secret on to wherever
 	// it points. The 3xx is a reply that is not siteverify's (unavailable).

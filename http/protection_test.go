@@ -39,6 +39,7 @@ const (
 //	err500                      status 500 (with a success body)
 //	garbage                     status 200, not JSON
 //	no-success                  JSON without a success field
+//	big-header                  a pass behind a 256 KiB header
 //
 // A request with another secret, or not a POST form, is answered
 // success:false. It records every remoteip it was sent.
@@ -116,6 +117,9 @@ func (sv *siteverifyServer) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "<html>ok</html>")
 	case "no-success":
 		reply(200, `{"score":0.9}`)
+	case "big-header": // a pass, behind headers far over a siteverify reply's
+		w.Header().Set("X-Padding", strings.Repeat("p", 256<<10))
+		reply(200, `{"success":true}`)
 	default:
 		reply(200, `{"success":false,"error-codes":["invalid-input-response"]}`)
 	}
@@ -335,6 +339,19 @@ func TestCaptchaTokenIsBounded(t *testing.T) {
 	if n := calls(); n != 1 {
 		t.Fatalf("a token of %d bytes: %d calls to the service, want 1", maxCaptchaToken, n)
 	}
+}
+
+// TestCaptchaReplyHeadersAreBounded: a siteverify reply's body was read
+// up to 64 KiB but its headers up to Go's client default of 10 MiB, for
+// each of the checks in flight. Headers
+// over maxSiteverifyHeader now make the reply one that is not siteverify's
+// (unavailable: 403 with denyOnFail), whatever its body says.
+func TestCaptchaReplyHeadersAreBounded(t *testing.T) {
+	t.Parallel()
+	w, _, avviso := protectedNotice(t, nil)
+	param := commands.DefaultCaptchaParam
+	w.do(t, "GET", avviso, nil, withHeader(param, "big-header")).expect(t, 403, "403000")
+	w.do(t, "GET", avviso, nil, withHeader(param, "v2-ok")).expect(t, 200, "")
 }
 
 // TestCaptchaChecksAreBounded: however many public requests carry a
