@@ -239,6 +239,17 @@ func (c Config) Validate() error {
 		// once its files are written.
 		errs = append(errs, errors.New("--stream-replicas 3 needs --nats-url: replicas live on an external NATS cluster"))
 	}
+	if kurrentdb.IsConnectionString(c.Store) {
+		// Both configure the JetStream store, which a KurrentDB --store
+		// never opens: ignored, a deployment meaning to run on its NATS
+		// cluster would run on KurrentDB alone.
+		if c.NATSURL != "" {
+			errs = append(errs, errors.New("--nats-url needs --store jetstream: a KurrentDB --store uses no NATS server"))
+		}
+		if c.StreamReplicas == 3 {
+			errs = append(errs, errors.New("--stream-replicas 3 needs --store jetstream: a KurrentDB --store replicates by its own cluster"))
+		}
+	}
 	if err := checkStore(c.Store); err != nil {
 		errs = append(errs, err)
 	}

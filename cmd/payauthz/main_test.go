@@ -514,6 +514,64 @@ func TestStreamReplicasNeedANATSCluster(t *testing.T) {
 	}
 }
 
+// TestNATSFlagsNeedTheJetStreamStore: --nats-url and --stream-replicas
+// configure the JetStream store; with a KurrentDB --store they would do
+// nothing, and a deployment meaning to run on a NATS cluster would run on
+// KurrentDB alone, so serve refuses either beside it (exit 2, nothing
+// written), from flags or PAYAUTHZ_* variables alike.
+func TestNATSFlagsNeedTheJetStreamStore(t *testing.T) {
+	const kurrent = "kurrentdb://127.0.0.1:1?tls=false"
+	for _, c := range []struct {
+		name, store, natsURL string
+		replicas             int
+		want                 []string // in the error; none when accepted
+	}{
+		{"jetstream_external_3", "jetstream", "nats://a:4222", 3, nil},
+		{"kurrentdb_alone", kurrent, "", 1, nil},
+		{"kurrentdb_nats_url", kurrent, "nats://a:4222", 1, []string{"--nats-url needs --store jetstream"}},
+		{"kurrentdb_replicas", kurrent, "", 3, []string{"--stream-replicas 3 needs --store jetstream"}},
+		{"kurrentdb_both", kurrent, "nats://a:4222", 3, []string{"--nats-url needs --store jetstream", "--stream-replicas 3 needs --store jetstream"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := defaultConfig()
+			cfg.Store, cfg.NATSURL, cfg.StreamReplicas = c.store, c.natsURL, c.replicas
+			err := cfg.Validate()
+			if len(c.want) == 0 && err != nil || len(c.want) > 0 && err == nil {
+				t.Fatalf("Validate: %v, want %q", err, c.want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Validate: %v, want %q", err, w)
+				}
+			}
+		})
+	}
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"flags", nil, []string{"--store", kurrent, "--nats-url", "nats://a:4222"}, "--nats-url needs --store jetstream"},
+		{"variables", map[string]string{"PAYAUTHZ_STORE": kurrent, "PAYAUTHZ_STREAM_REPLICAS": "3"}, nil, "--stream-replicas 3 needs --store jetstream"},
+		{"flag_and_variable", map[string]string{"PAYAUTHZ_NATS_URL": "nats://a:4222"}, []string{"--store", kurrent}, "--nats-url needs --store jetstream"},
+	} {
+		t.Run("serve_"+c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			dir := filepath.Join(t.TempDir(), "data")
+			_, _, err := run(t, append([]string{"serve", "--data-dir", dir, "--http-addr", "127.0.0.1:0"}, c.args...)...)
+			if exitCode(err) != exitUsage || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("serve: exit %d (%v), want %d saying %q", exitCode(err), err, exitUsage, c.want)
+			}
+			if _, err := os.Stat(dir); err == nil {
+				t.Fatal("the data dir was written before the flags were refused")
+			}
+		})
+	}
+}
+
 func TestConfigStoreSelection(t *testing.T) {
 	cases := []struct {
 		name  string
