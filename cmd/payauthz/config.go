@@ -160,11 +160,15 @@ func (c *Config) bindFlags(fs *pflag.FlagSet) {
 const envAnnotation = "payauthz-env"
 
 // fromEnv lets the PAYAUTHZ_<NAME> variables set the named flags of fs,
-// every flag when none is named. Only configuration reads the environment
+// every flag when none is named, and names the variable in each flag's
+// help ("[$PAYAUTHZ_DATA_DIR]"). Only configuration reads the environment
 // (where the log is, how the service runs); an audit question or a file to
 // write never does, so a stray PAYAUTHZ_PRINCIPAL changes no answer.
 func fromEnv(fs *pflag.FlagSet, names ...string) {
-	mark := func(f *pflag.Flag) { _ = fs.SetAnnotation(f.Name, envAnnotation, nil) }
+	mark := func(f *pflag.Flag) {
+		_ = fs.SetAnnotation(f.Name, envAnnotation, nil)
+		f.Usage += " [$" + envName(f) + "]"
+	}
 	if len(names) == 0 {
 		fs.VisitAll(mark)
 	}
@@ -182,7 +186,7 @@ func applyEnv(fs *pflag.FlagSet) error {
 		if _, ok := f.Annotations[envAnnotation]; !ok || f.Changed {
 			return
 		}
-		name := "PAYAUTHZ_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		name := envName(f)
 		if v, ok := os.LookupEnv(name); ok {
 			if err := fs.Set(f.Name, v); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", name, err))
@@ -193,6 +197,12 @@ func applyEnv(fs *pflag.FlagSet) error {
 		return usageErrorf("%w", errors.Join(errs...))
 	}
 	return nil
+}
+
+// envName is the variable that may set f: PAYAUTHZ_ and its name in
+// capitals, dashes as underscores.
+func envName(f *pflag.Flag) string {
+	return "PAYAUTHZ_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 }
 
 // Validate reports every problem of c at once.

@@ -5,10 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // TestExitCodes: explain exits 0 allowed, 3 denied, 2 on a usage error
@@ -106,6 +109,64 @@ func TestEnvironmentIsConfigurationOnly(t *testing.T) {
 	}
 	if out, _, err := run(t, explain...); exitCode(err) != exitCode(wantErr) || out != wantOut {
 		t.Fatalf("explain with a stray PAYAUTHZ_AT: exit %d (%v) %q, want exit %d %q", exitCode(err), err, out, exitCode(wantErr), wantOut)
+	}
+}
+
+// TestHelpNamesEveryVariable: --help names, on the line of each flag a
+// PAYAUTHZ_<NAME> variable sets (every flag of serve; where the log is for
+// the audit, backup and restore tools; healthcheck's --http-addr), that
+// variable, and setting the variable it names sets the flag; a flag no
+// variable sets names none.
+func TestHelpNamesEveryVariable(t *testing.T) {
+	named := regexp.MustCompile(`\[\$(PAYAUTHZ_[A-Z0-9_]+)\]`)
+	flagLine := regexp.MustCompile(`^\s+(?:-\w, )?--([a-z0-9-]+)`)
+	for _, args := range [][]string{{"serve"}, {"healthcheck"}, {"audit", "replay"}, {"audit", "explain"}, {"replay"}, {"backup"}, {"restore"}} {
+		t.Run(strings.Join(args, "_"), func(t *testing.T) {
+			help := mustRun(t, append(args, "--help")...)
+			lines := map[string]string{}
+			for _, l := range strings.Split(help, "\n") {
+				if m := flagLine.FindStringSubmatch(l); m != nil {
+					lines[m[1]] = l
+				}
+			}
+			cmd, _, err := rootCmd().Find(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.InheritedFlags() // merges the parents' persistent flags into cmd.Flags()
+			reads := 0
+			cmd.Flags().VisitAll(func(f *pflag.Flag) {
+				line, ok := lines[f.Name]
+				if !ok {
+					t.Errorf("--help has no line for --%s:\n%s", f.Name, help)
+					return
+				}
+				_, read := f.Annotations[envAnnotation]
+				if args[0] == "serve" && !read && f.Name != "help" {
+					t.Errorf("serve reads no variable for --%s", f.Name)
+				}
+				m := named.FindStringSubmatch(line)
+				if !read {
+					if m != nil {
+						t.Errorf("--%s names %s, which sets nothing:\n%s", f.Name, m[1], line)
+					}
+					return
+				}
+				reads++
+				if m == nil {
+					t.Errorf("--%s names no variable:\n%s", f.Name, line)
+					return
+				}
+				t.Setenv(m[1], "1")
+				if err := applyEnv(cmd.Flags()); !f.Changed && (err == nil || !strings.Contains(err.Error(), m[1])) {
+					t.Errorf("%s, named by --%s's help, set nothing (%v)", m[1], f.Name, err)
+				}
+				os.Unsetenv(m[1])
+			})
+			if reads == 0 {
+				t.Fatalf("no flag of %s reads a variable", strings.Join(args, " "))
+			}
+		})
 	}
 }
 
