@@ -1,54 +1,12 @@
 package httpapi
 
 import (
-	"context"
-	"fmt"
 	"strconv"
 	"testing"
 
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/eventstoretest"
 )
-
-// sparseStep spaces a sparseLog's positions.
-const sparseStep = 10
-
-// sparseLog is the log as a store with sparse positions gives it
-// (KurrentDB's are byte offsets): each commit is at sparseStep times its
-// position in the store under it, and ReadFrom takes, as the port allows
-// such a store, only 0, a commit's position and one past it, refusing any
-// other position within the log with events.ErrInvalidPosition, as the
-// KurrentDB store does a position where no record starts.
-type sparseLog struct{ events.LogReader }
-
-func (s sparseLog) LastPosition(ctx context.Context) (events.Position, error) {
-	p, err := s.LogReader.LastPosition(ctx)
-	return p * sparseStep, err
-}
-
-func spread(h events.Handler) events.Handler {
-	return func(ctx context.Context, env events.Envelope) error {
-		env.Position *= sparseStep
-		return h(ctx, env)
-	}
-}
-
-func (s sparseLog) Read(ctx context.Context, from events.Position, h events.Handler) error {
-	return s.LogReader.Read(ctx, from/sparseStep, spread(h))
-}
-
-func (s sparseLog) ReadFrom(ctx context.Context, at events.Position, h events.Handler) error {
-	last, err := s.LastPosition(ctx)
-	if err != nil {
-		return err
-	}
-	switch {
-	case at > last || at%sparseStep == 0:
-		return s.LogReader.ReadFrom(ctx, (at+sparseStep-1)/sparseStep, spread(h))
-	case at%sparseStep == 1:
-		return s.LogReader.ReadFrom(ctx, at/sparseStep+1, spread(h))
-	}
-	return fmt.Errorf("read $all from %d: %w", at, events.ErrInvalidPosition)
-}
 
 // TestEventLogOnSparsePositions: on a store whose positions are sparse
 // (KurrentDB), a position where no commit starts is the caller's input,
@@ -60,10 +18,10 @@ func (s sparseLog) ReadFrom(ctx context.Context, at events.Position, h events.Ha
 // store.
 func TestEventLogOnSparsePositions(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t, withLogReader(func(s events.LogReader) events.LogReader { return sparseLog{s} }))
+	w := newWorld(t, withLogReader(func(s events.LogReader) events.LogReader { return eventstoretest.SparseLog{Store: s.(events.Store)} }))
 	var page eventiPage
 	w.must(t, "GET", bo+"/eventi?limite=3", nil).decode(t, &page)
-	if len(page.Risultati) < 2 || page.Risultati[1].Posizione%sparseStep != 0 {
+	if len(page.Risultati) < 2 || page.Risultati[1].Posizione%eventstoretest.SparseStep != 0 {
 		t.Fatalf("the log's first events: %+v", page.Risultati)
 	}
 	second := page.Risultati[1].Posizione

@@ -56,48 +56,8 @@ With --from, what P named before that position still counts: the log is read fro
 				return err
 			}
 			defer store.Close()
-			out := newEventWriter(cmd.OutOrStdout(), format)
-			after := events.Position(0) // events after it are written
-			if from > 1 {
-				after = events.Position(from - 1)
-			}
-			start := after
-			var about *principalFilter
-			if principal != "" {
-				// What concerns a principal depends on the application it
-				// named before --from too: its filter reads from the start.
-				about = &principalFilter{principal: principal, apps: map[string]bool{}}
-				start = 0
-			}
-			h := func(_ context.Context, env events.Envelope) error {
-				if about != nil && !about.concerns(env) {
-					return nil
-				}
-				if env.Position <= after {
-					return nil
-				}
-				if len(types) > 0 && !slices.Contains(types, env.Name) {
-					return nil
-				}
-				return out.write(env)
-			}
-			if follow {
-				err = store.Subscribe(ctx, start, func(ctx context.Context, env events.Envelope) error {
-					if err := h(ctx, env); err != nil {
-						return err
-					}
-					return out.flush()
-				})
-				if errors.Is(err, context.Canceled) {
-					err = nil
-				}
-			} else {
-				err = store.Read(ctx, start, h)
-			}
-			if ferr := out.flush(); err == nil {
-				err = ferr
-			}
-			return err
+			return exportEvents(ctx, store, eventsQuery{from: events.Position(from), types: types, principal: principal, follow: follow},
+				newEventWriter(cmd.OutOrStdout(), format))
 		}),
 	}
 	fs := cmd.Flags()
@@ -107,6 +67,82 @@ With --from, what P named before that position still counts: the log is read fro
 	fs.StringVar(&format, "format", "jsonl", "jsonl or table")
 	fs.BoolVar(&follow, "follow", false, "keep tailing the log until interrupted")
 	return cmd
+}
+
+// eventsQuery is what `audit events` exports: the events from position
+// from on (inclusive), of the given types (none: all), that concern
+// principal ("": all), and with follow those appended afterwards.
+type eventsQuery struct {
+	from      events.Position
+	types     []string
+	principal string
+	follow    bool
+}
+
+// exportEvents writes the events of store that q asks for to out; with
+// q.follow it tails the log until ctx is cancelled (then returns nil).
+// The log is read from q.from as the store reads a client's position
+// (ReadFrom), never after q.from-1: a store whose positions are sparse
+// (KurrentDB) has no place there to read after. A q.from such a store
+// cannot start from (events.ErrInvalidPosition) is a usage error.
+func exportEvents(ctx context.Context, store events.Store, q eventsQuery, out *eventWriter) error {
+	var about *principalFilter
+	if q.principal != "" {
+		// What concerns a principal depends on the application it
+		// named before --from too: its filter reads from the start.
+		about = &principalFilter{principal: q.principal, apps: map[string]bool{}}
+	}
+	h := func(_ context.Context, env events.Envelope) error {
+		if about != nil && !about.concerns(env) {
+			return nil
+		}
+		if env.Position < q.from {
+			return nil
+		}
+		if len(q.types) > 0 && !slices.Contains(q.types, env.Name) {
+			return nil
+		}
+		return out.write(env)
+	}
+	var last, seen events.Position // the log's end before the read, the last commit it read
+	if q.follow {
+		var err error
+		if last, err = store.LastPosition(ctx); err != nil {
+			return err
+		}
+	}
+	read := func(ctx context.Context, env events.Envelope) error {
+		seen = env.Position
+		return h(ctx, env)
+	}
+	var err error
+	if about != nil {
+		err = store.Read(ctx, 0, read)
+	} else {
+		err = store.ReadFrom(ctx, q.from, read)
+	}
+	if errors.Is(err, events.ErrInvalidPosition) {
+		return usageErrorf("--from %d is not a position of the log: on a log whose positions are sparse (KurrentDB) it is 1, an event's posizione or one past it", uint64(q.from))
+	}
+	if ferr := out.flush(); err == nil {
+		err = ferr
+	}
+	if err != nil || !q.follow {
+		return err
+	}
+	// The tail starts after the last commit read, or, when the read found
+	// none at or after q.from, after the log's end before it (what came
+	// between is before q.from, and h drops it).
+	err = store.Subscribe(ctx, max(seen, last), func(ctx context.Context, env events.Envelope) error {
+		if err := h(ctx, env); err != nil {
+			return err
+		}
+		return out.flush()
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
 }
 
 // principalFilter keeps the events of the log that concern one principal,

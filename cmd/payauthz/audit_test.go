@@ -14,11 +14,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
+	"github.com/payauthz/payauthz/events/eventstoretest"
 	"github.com/payauthz/payauthz/events/jetstream"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
@@ -473,4 +475,97 @@ func TestNATSURLPasswordNotEchoed(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("Validate with a --nats-url that parses: %v", err)
 	}
+}
+
+// TestAuditEventsFromIsInclusive: `audit events --from N` starts at the
+// commit at N, read from N as the store reads a client's position
+// (ReadFrom), not after N-1: on a log whose positions are sparse
+// (KurrentDB's), no commit is at N-1 to read after. N is 1, a position the
+// log gave or one past it (where the next commit starts); on such a log
+// any other N is a usage error naming --from, not a store failure. Here
+// the embedded NATS log, read as such a log (eventstoretest.SparseLog)
+// and as itself.
+func TestAuditEventsFromIsInclusive(t *testing.T) {
+	l := newAuditLog(t)
+	positions := func(t *testing.T, out string) []events.Position {
+		t.Helper()
+		var got []events.Position
+		sc := bufio.NewScanner(strings.NewReader(out))
+		for sc.Scan() {
+			var e operations.EventEntry
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				t.Fatalf("line %q: %v", sc.Text(), err)
+			}
+			if len(got) == 0 || got[len(got)-1] != events.Position(e.Posizione) {
+				got = append(got, events.Position(e.Posizione))
+			}
+		}
+		return got
+	}
+	t.Run("embedded_log", func(t *testing.T) {
+		out := mustRun(t, "audit", "events", "--data-dir", l.dir, "--from", strconv.FormatUint(uint64(l.granted), 10))
+		if got := positions(t, out); len(got) == 0 || got[0] != l.granted || got[len(got)-1] != l.last {
+			t.Fatalf("--from %d lists the commits %v, want %d to %d", l.granted, got, l.granted, l.last)
+		}
+	})
+	withDataDir(t, l.dir, true, func(s *jetstream.Store) {
+		sparse := eventstoretest.SparseLog{Store: s}
+		step := events.Position(eventstoretest.SparseStep)
+		granted, last := l.granted*step, l.last*step
+		for _, c := range []struct {
+			name   string
+			from   events.Position
+			follow bool
+			first  events.Position // 0: a usage error naming --from
+		}{
+			{"from_1", 1, false, step},
+			{"from_a_commit", granted, false, granted},
+			{"from_one_past_a_commit", granted + 1, false, granted + step},
+			{"from_the_last_commit", last, false, last},
+			{"from_no_commit", granted - 3, false, 0},
+			{"follow_from_a_commit", granted, true, granted},
+			{"follow_from_no_commit", granted - 3, true, 0},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				var buf syncBuffer
+				done := make(chan error, 1)
+				go func() {
+					done <- exportEvents(ctx, sparse, eventsQuery{from: c.from, follow: c.follow}, newEventWriter(&buf, "jsonl"))
+				}()
+				if c.follow && c.first != 0 {
+					for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), fmt.Sprintf(`"posizione":%d,`, last)); {
+						select {
+						case err := <-done:
+							t.Fatalf("--follow --from %d ended before the log's last commit: %v\n%s", c.from, err, buf.String())
+						case <-time.After(10 * time.Millisecond):
+						}
+						if time.Now().After(deadline) {
+							t.Fatalf("--follow --from %d: the log's last commit never came:\n%s", c.from, buf.String())
+						}
+					}
+					cancel()
+				}
+				err := <-done
+				if c.first == 0 {
+					if exitCode(err) != exitUsage || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("--from %d", c.from)) {
+						t.Fatalf("--from %d, no commit there: exit %d (%v), want %d naming --from", c.from, exitCode(err), err, exitUsage)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("--from %d: %v", c.from, err)
+				}
+				got := positions(t, buf.String())
+				want := []events.Position{}
+				for p := c.first; p <= last; p += step {
+					want = append(want, p)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("--from %d lists the commits %v, want %v", c.from, got, want)
+				}
+			})
+		}
+	})
 }
