@@ -79,6 +79,7 @@ const (
 	InvalidRequired      = "required"       // empty
 	InvalidUTF8          = "utf8"           // not valid UTF-8
 	InvalidControl       = "control"        // holds control characters
+	InvalidPasswordColon = "password-colon" // a principal holding ':' given a password
 	InvalidTooLong       = "too-long"       // max: more characters
 	InvalidLength        = "length"         // min, max: not that many characters
 	InvalidListLength    = "list-length"    // max: more entries

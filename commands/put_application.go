@@ -167,7 +167,7 @@ func (h *Handler) validateApplication(c PutApplication) (map[string]events.Appli
 	if err := checkID("idA2A", c.IDA2A); err != nil {
 		return nil, err
 	}
-	if err := checkPrincipal("principal", c.Principal); err != nil {
+	if err := firstError(checkPrincipal("principal", c.Principal), checkPasswordPrincipal("principal", c.Principal, c.Password)); err != nil {
 		return nil, err
 	}
 	grants := map[string]events.ApplicationAPIAuthorized{}

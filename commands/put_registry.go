@@ -85,6 +85,7 @@ func (h *Handler) PutIntermediary(ctx context.Context, actor Actor, c PutInterme
 	}
 	if err := firstError(
 		checkPrincipal("connettoreNodo.principal", c.ConnectorPrincipal),
+		checkPasswordPrincipal("connettoreNodo.principal", c.ConnectorPrincipal, c.ConnectorPassword),
 		checkPassword("connettoreNodo.password", c.ConnectorPassword),
 	); err != nil {
 		return Result{}, err
@@ -308,7 +309,8 @@ func (c *Credentials) check() (*domain.Role, error) {
 // PutOperator needs Anagrafica Ruoli W; the roles it assigns, its personal
 // role included, must be within what the actor holds.
 func (h *Handler) PutOperator(ctx context.Context, actor Actor, c PutOperator) (Result, error) {
-	if err := firstError(checkPrincipal("principal", c.Principal), checkName("ragioneSociale", c.RagioneSociale)); err != nil {
+	if err := firstError(checkPrincipal("principal", c.Principal), checkPasswordPrincipal("principal", c.Principal, c.Password),
+		checkName("ragioneSociale", c.RagioneSociale)); err != nil {
 		return Result{}, err
 	}
 	personalRole, err := c.check()

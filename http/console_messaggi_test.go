@@ -37,6 +37,9 @@ func TestConsoleErrorsInItalian(t *testing.T) {
 		p = cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"opIt"}, "ragioneSociale": {"Ufficio"}, "password": {"corta"}})
 		p.expect(t, 400, `id="err-password">password: almeno `)
 		p.lacks(t, "must be at least")
+		p = cc.post("/console/operatori", url.Values{"nuovo": {"1"}, "principal": {"op:It"}, "ragioneSociale": {"Ufficio"}, "password": {pw}})
+		p.expect(t, 400, `id="err-principal">principal: non può contenere «:» se l`)
+		p.lacks(t, "must not contain")
 
 		cc.get("/console/impostazioni")
 		p = cc.post("/console/impostazioni", url.Values{"abilitato": {"on"}, "serverURL": {"notaurl"}, "secretKey": {"s"},

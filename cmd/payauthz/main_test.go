@@ -825,3 +825,18 @@ func TestDrainDeadlineCutsWhatIsLeft(t *testing.T) {
 		t.Fatalf("no warning that the drain's deadline cut a request:\n%s", c.stderr)
 	}
 }
+
+// TestAdminPrincipalWithoutColon: the first-start administrator logs in
+// with its password (basic), whose username ends at its first colon, so
+// an --admin-principal holding ':' is refused (exit 2) as a bad value.
+func TestAdminPrincipalWithoutColon(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.AdminPrincipal = "ad:min"
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--admin-principal") || !strings.Contains(err.Error(), "':'") {
+		t.Fatalf("Validate with --admin-principal ad:min: %v, want an --admin-principal error naming ':'", err)
+	}
+	cfg.AdminPrincipal = "ad-min"
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("Validate with --admin-principal ad-min: %v", err)
+	}
+}

@@ -50,6 +50,8 @@ var invalidi = map[string]parola{
 	commands.InvalidTwice:         testo("%s: %s è indicato due volte."),
 	commands.InvalidRange:         testo("%s: deve essere tra %v e %v."),
 	commands.InvalidURL:           testo("%s: deve essere un URL assoluto http o https."),
+	commands.InvalidPasswordColon: testo("%s: non può contenere «:» se l'utenza ha una password: nell'accesso HTTP basic il nome utente finisce ai due punti, " +
+		"e la password non si potrebbe mai usare (autenticala con un certificato o una chiave API, o scegli un nome senza «:»)."),
 	commands.InvalidSecret: testo("%s: la chiave segreta è obbligatoria per attivare la protezione, " +
 		"e di nuovo quando cambia l'URL del server."),
 	commands.InvalidDate:   testo("%s: deve essere una data (AAAA-MM-GG) o una data e ora RFC 3339."),
