@@ -71,7 +71,7 @@ func (a *auditConfig) logger() *slog.Logger { return newLogger(a.LogLevel) }
 // open opens the log read-only: the JetStream store in its read-only mode,
 // a KurrentDB store behind readOnly.
 func (a *auditConfig) open(ctx context.Context) (events.Store, error) {
-	if err := errors.Join(checkStore(a.Store), checkNATSURL(a.NATSURL)); err != nil {
+	if err := errors.Join(checkStore(a.Store), checkNATSURL(a.NATSURL), checkNATSBeside(a.Store, a.NATSURL)); err != nil {
 		return nil, usageErrorf("%w", err)
 	}
 	if kurrentdb.IsConnectionString(a.Store) {

@@ -299,9 +299,9 @@ func TestAuditCLI(t *testing.T) {
 }
 
 // TestAuditStoreSelection: the log readers (audit, backup) check --store
-// as serve does: an unknown backend or a connection string that does not
-// parse is a usage error whose message never holds the password; an
-// unreachable KurrentDB is a failure.
+// as serve does: an unknown backend, a connection string that does not
+// parse or a --nats-url beside a KurrentDB --store is a usage error whose
+// message never holds the password; an unreachable KurrentDB is a failure.
 func TestAuditStoreSelection(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -316,6 +316,10 @@ func TestAuditStoreSelection(t *testing.T) {
 		{"backup_unknown_backend_password_not_echoed", []string{"backup", "--to", filepath.Join(t.TempDir(), "b")}, "esdbs://admin:hunter22@db:2113", exitUsage, "--store"},
 		{"bad_kurrentdb_setting_is_usage", []string{"audit", "events"}, "kurrentdb://admin:hunter22@localhost:2113?tls=perhaps", exitUsage, "--store"},
 		{"unreachable_kurrentdb_is_an_error", []string{"audit", "events"}, "kurrentdb://127.0.0.1:1?tls=false", exitFailure, "kurrentdb"},
+		// --nats-url names a log a KurrentDB --store never opens: which
+		// one the auditor meant to read is not the tool's to guess.
+		{"nats_url_beside_kurrentdb_is_usage", []string{"audit", "events", "--nats-url", "nats://127.0.0.1:1"}, "kurrentdb://127.0.0.1:1?tls=false", exitUsage, "--nats-url needs --store jetstream"},
+		{"backup_nats_url_beside_kurrentdb_is_usage", []string{"backup", "--to", filepath.Join(t.TempDir(), "c"), "--nats-url", "nats://127.0.0.1:1"}, "kurrentdb://127.0.0.1:1?tls=false", exitUsage, "--nats-url needs --store jetstream"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

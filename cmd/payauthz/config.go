@@ -249,16 +249,14 @@ func (c Config) Validate() error {
 		// once its files are written.
 		errs = append(errs, errors.New("--stream-replicas 3 needs --nats-url: replicas live on an external NATS cluster"))
 	}
-	if kurrentdb.IsConnectionString(c.Store) {
-		// Both configure the JetStream store, which a KurrentDB --store
-		// never opens: ignored, a deployment meaning to run on its NATS
-		// cluster would run on KurrentDB alone.
-		if c.NATSURL != "" {
-			errs = append(errs, errors.New("--nats-url needs --store jetstream: a KurrentDB --store uses no NATS server"))
-		}
-		if c.StreamReplicas == 3 {
-			errs = append(errs, errors.New("--stream-replicas 3 needs --store jetstream: a KurrentDB --store replicates by its own cluster"))
-		}
+	// Both configure the JetStream store, which a KurrentDB --store never
+	// opens: ignored, a deployment meaning to run on its NATS cluster would
+	// run on KurrentDB alone.
+	if err := checkNATSBeside(c.Store, c.NATSURL); err != nil {
+		errs = append(errs, err)
+	}
+	if kurrentdb.IsConnectionString(c.Store) && c.StreamReplicas == 3 {
+		errs = append(errs, errors.New("--stream-replicas 3 needs --store jetstream: a KurrentDB --store replicates by its own cluster"))
 	}
 	if err := checkStore(c.Store); err != nil {
 		errs = append(errs, err)
@@ -361,6 +359,16 @@ func checkStore(store string) error {
 	}
 	return fmt.Errorf("--store %q: want jetstream or a kurrentdb://, kurrentdb+discover:// or esdb:// connection string",
 		kurrentdb.Redact(store))
+}
+
+// checkNATSBeside is the one check, serve's and the log readers', that a
+// --nats-url goes with the JetStream store: a KurrentDB --store never
+// opens it, so which log was meant is not the command's to guess.
+func checkNATSBeside(store, natsURL string) error {
+	if natsURL != "" && kurrentdb.IsConnectionString(store) {
+		return errors.New("--nats-url needs --store jetstream: a KurrentDB --store uses no NATS server")
+	}
+	return nil
 }
 
 // checkNATSURL is the one check of a --nats-url value, serve's and the log
