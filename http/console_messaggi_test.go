@@ -167,3 +167,63 @@ func TestConsoleErrorsInItalian(t *testing.T) {
 		}
 	})
 }
+
+// TestConsoleAuditAnswersInItalian: the Audit page words its answers (the
+// decision's detail, each step's, each role's or grant's reason, who may
+// do it) in Italian from the codes the answer carries, a domain denial in
+// the words the console's own denials use; the API answers the same
+// questions in English (TestAuditAnswersJSON).
+func TestConsoleAuditAnswersInItalian(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "pa1", d1, t1, citizen1)
+	cc := w.consoleClient(t)
+	cc.login(adminUser, adminPass)
+	cc.get("/console/audit")
+	it := html.EscapeString
+	english := []string{"registered ", "credentials", "gives ", "in scope", "in its scope", "does not exist", "allowed",
+		"authorized on", "no role", "at this position", "not decided", "unprocessable (422)", "is not registered",
+		"APPLICATION", "OPERATOR"}
+	for _, c := range []struct {
+		name string
+		q    url.Values
+		page []string
+	}{
+		{"allow", url.Values{"principal": {"opD1"}, "api": {"BACKOFFICE"}, "operazione": {"servizio"},
+			"servizio": {"Pendenze"}, "autorizzazione": {"R"}, "idA2A": {"appA"}, "idPendenza": {"pa1"}},
+			[]string{`<span id="esito">allow`, "principal: superata — " + it("operatore registrato (abilitato), definito dall'evento alla posizione "),
+				"<td>" + it("dà Pendenze R (lettura) con il dominio 11111111111 e il tipo pendenza TARI nel suo ambito") + "</td>"}},
+		{"deny", url.Values{"principal": {"opD1"}, "api": {"BACKOFFICE"}, "operazione": {"servizio"},
+			"servizio": {"Pendenze"}, "autorizzazione": {"R"}, "idDominio": {d2}},
+			[]string{`<span id="esito">deny`,
+				"Regola <code>backoffice-role-scope</code>: Nessuno dei tuoi ruoli che ti danno Pendenze R (lettura) ha il dominio 22222222222 nel suo ambito.",
+				"BACKOFFICE/servizio: <strong>non superata</strong> (backoffice-role-scope) — Nessuno dei tuoi ruoli che ti danno Pendenze R (lettura) ha il dominio 22222222222 nel suo ambito",
+				"<td>" + it("dà Pendenze R (lettura) ma il dominio 22222222222 non è nel suo ambito") + "</td>"}},
+		{"missing_resource", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"read"},
+			"idA2A": {"appA"}, "idPendenza": {"nessuna"}},
+			[]string{`<span id="esito">not-found`, "Regola <code>granted</code>: " + it("la risorsa non esiste a questa posizione."),
+				"PENDENZE/read: superata — " + it("può chiedere; la risorsa non esiste a questa posizione"),
+				"<td>" + it("autorizzata sull'API PENDENZE; le decisioni dell'operazione consentono al chiamante di chiedere, e la risorsa non esiste") + "</td>"}},
+		{"unprocessable", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"create"},
+			"idDominio": {d1}, "idTipoPendenza": {"NESSUNO"}},
+			[]string{`<span id="esito">unprocessable`, "Regola <code>request</code>: Il tipo pendenza NESSUNO non è registrato.",
+				"PENDENZE/create: superata — " + it("consentita, ma la richiesta non è processabile (422): Il tipo pendenza NESSUNO non è registrato"),
+				"<td>" + it("non decisa: l'operazione è terminata prima di decidere sull'ambito di questa autorizzazione (Il tipo pendenza NESSUNO non è registrato)") + "</td>"}},
+		{"unregistered", url.Values{"principal": {"nessuno"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}},
+			[]string{`<span id="esito">unauthenticated`, "Regola <code>authentication</code>: non registrato a questa posizione.",
+				"principal: <strong>non superata</strong> (authentication) — nessun principal registrato ha questo nome a questa posizione"}},
+		{"who_can", url.Values{"domanda": {"chi"}, "api": {"PENDENZE"}, "operazione": {"create"}, "idDominio": {d1}, "idTipoPendenza": {t1}},
+			[]string{"Chi può: 3 utenze alla posizione", "<td>appA</td><td>applicazione</td><td>basic</td>",
+				it("PENDENZE: autorizzata sull'API PENDENZE; le decisioni dell'operazione trovano la risorsa nell'ambito di questa autorizzazione")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := url.Values{"auth": {"basic"}}
+			for k, v := range c.q {
+				q[k] = v
+			}
+			p := cc.post("/console/audit", q)
+			p.expect(t, 200, c.page...)
+			p.lacks(t, english...)
+		})
+	}
+}

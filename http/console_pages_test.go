@@ -269,7 +269,7 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	cc.get("/console/audit")
 	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">`+"allow")
 	q.Set("data", before.Format("2006-01-02T15:04:05"))
-	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">unauthenticated`, "no registered principal has this name at this position")
+	cc.post("/console/audit", q).expect(t, 200, `<span id="esito">unauthenticated`, "nessun principal registrato ha questo nome a questa posizione")
 	// Who can, at the same date and now.
 	wq := url.Values{"domanda": {"chi"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}, "auth": {"basic"}}
 	now := cc.post("/console/audit", wq)
@@ -429,7 +429,7 @@ func TestConsoleAuditEmptyAnswers(t *testing.T) {
 	who.Set("api", "PENDENZE") // no application is registered
 	who.Set("operazione", "profilo")
 	none := cc.post("/console/audit", who)
-	none.expect(t, 200, "Chi può: 0 utenze alla posizione", `<td colspan="4">Nessuna utenza.</td>`)
+	none.expect(t, 200, "Chi può: 0 utenze alla posizione", `<td colspan="5">Nessuna utenza.</td>`)
 	explain := url.Values{"principal": {"nessuno"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}, "auth": {"basic"}}
 	cc.post("/console/audit", explain).expect(t, 200, `<span id="esito">unauthenticated`, `<td colspan="8">Nessuna evidenza.</td>`)
 }

@@ -26,6 +26,8 @@ var funcs = template.FuncMap{
 	"ro":            readonlyIf,
 	"join":          strings.Join,
 	"unitsLabel":    unitsLabel,
+	"italiano":      italiano,
+	"tipoPrincipal": tipoPrincipal,
 	"contains":      func(list []string, s string) bool { return containsString(list, s) },
 	"euro": func(cents int64) string {
 		sign := ""

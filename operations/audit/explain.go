@@ -50,10 +50,17 @@ type Step struct {
 	Passed bool   `json:"superata"`
 	Rule   string `json:"regola,omitempty"`
 	Detail string `json:"dettaglio,omitempty"`
+	// Code names what Detail says (a Note* code) and Args are the values
+	// it documents, for a client that words it itself; neither is part
+	// of the answer the API writes.
+	Code string `json:"-"`
+	Args []any  `json:"-"`
 	// Checks are the operation's own checks, in order, each named by the
 	// domain function that decided (only on the operation's step).
 	Checks []Step `json:"verifiche,omitempty"`
 }
+
+func (st *Step) say(n note) { st.Detail, st.Code, st.Args = n.text, n.code, n.args }
 
 // trail records an operation's checks as steps, and what its role-scoped
 // decisions rested on: the service rights asked of a role and the places
@@ -97,6 +104,9 @@ func (t *trail) Check(name string, err error) {
 	default:
 		st.Detail = err.Error()
 	}
+	if err != nil {
+		st.Code, st.Args = NoteCheck, []any{err}
+	}
 	t.steps = append(t.steps, st)
 }
 
@@ -118,7 +128,14 @@ type Evidence struct {
 	// by several roles together.
 	Partial bool   `json:"parziale,omitempty"`
 	Why     string `json:"motivo"`
+	// Code names what Why says (a Note* code) and Args are the values it
+	// documents, for a client that words it itself; neither is part of
+	// the answer the API writes.
+	Code string `json:"-"`
+	Args []any  `json:"-"`
 }
+
+func (e *Evidence) say(n note) { e.Why, e.Code, e.Args = n.text, n.code, n.args }
 
 // Explanation is the decision a request would have received against one
 // state of the read models, with its evidence.
@@ -132,6 +149,11 @@ type Explanation struct {
 	Outcome   string   `json:"esito"`
 	Rule      string   `json:"regola"`
 	Detail    string   `json:"dettaglio,omitempty"`
+	// Code names what Detail says (a Note* code) and Args are the values
+	// it documents, for a client that words it itself; neither is part
+	// of the answer the API writes.
+	Code string `json:"-"`
+	Args []any  `json:"-"`
 	// Position is the log position the read models had applied: the
 	// decision rests on exactly the log up to it.
 	Position uint64 `json:"posizione"`
@@ -141,6 +163,8 @@ type Explanation struct {
 	Trail             []Step     `json:"passi"`
 	Evidence          []Evidence `json:"evidenze"`
 }
+
+func (x *Explanation) say(n note) { x.Detail, x.Code, x.Args = n.text, n.code, n.args }
 
 // Allowed reports whether the decision allowed the request.
 func (e *Explanation) Allowed() bool { return e.Outcome == OutcomeAllow }
@@ -222,12 +246,18 @@ func explainOn(m *projections.ReadModel, on Model, op *Operation, q Query) (*Exp
 	var unproc *operations.UnprocessableError
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
-		x.Trail = append(x.Trail, Step{Check: op.Key(), Passed: true, Detail: "allowed to ask; the resource does not exist at this position", Checks: t.steps})
-		x.Outcome, x.Rule, x.Detail = OutcomeNotFound, RuleGranted, "the resource does not exist at this position"
+		st := Step{Check: op.Key(), Passed: true, Checks: t.steps}
+		st.say(note{text: "allowed to ask; the resource does not exist at this position", code: NoteAskedMissing})
+		x.Trail = append(x.Trail, st)
+		x.Outcome, x.Rule = OutcomeNotFound, RuleGranted
+		x.say(note{text: "the resource does not exist at this position", code: NoteMissing})
 		return x, nil
 	case errors.As(err, &unproc):
-		x.Trail = append(x.Trail, Step{Check: op.Key(), Passed: true, Detail: "allowed; the request is unprocessable (422): " + unproc.Detail, Checks: t.steps})
-		x.Outcome, x.Rule, x.Detail = OutcomeUnprocessable, RuleRequest, unproc.Detail
+		st := Step{Check: op.Key(), Passed: true, Checks: t.steps}
+		st.say(note{text: "allowed; the request is unprocessable (422): " + unproc.Detail, code: NoteUnprocessable, args: []any{unproc}})
+		x.Trail = append(x.Trail, st)
+		x.Outcome, x.Rule = OutcomeUnprocessable, RuleRequest
+		x.say(note{text: unproc.Detail, code: NoteCheck, args: []any{err}})
 		return x, nil
 	}
 	if x.check(op.Key(), err) != nil {
@@ -249,8 +279,12 @@ func (x *Explanation) check(name string, err error) error {
 	if !errors.As(err, &f) {
 		f = &domain.ForbiddenError{Rule: "error", Detail: err.Error()}
 	}
-	x.Trail = append(x.Trail, Step{Check: name, Passed: false, Rule: f.Rule, Detail: f.Detail})
-	x.Outcome, x.Rule, x.Detail = OutcomeDeny, f.Rule, f.Detail
+	why := note{text: f.Detail, code: NoteCheck, args: []any{err}}
+	st := Step{Check: name, Passed: false, Rule: f.Rule}
+	st.say(why)
+	x.Trail = append(x.Trail, st)
+	x.Outcome, x.Rule = OutcomeDeny, f.Rule
+	x.say(why)
 	return err
 }
 
@@ -264,7 +298,7 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 	found := false
 	switch auth {
 	case domain.AuthPublic:
-		x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "public caller: anonymous"})
+		x.pass("principal", note{text: "public caller: anonymous", code: NotePublic})
 		x.Principal = ""
 		return domain.Anonymous(""), true
 	case domain.AuthSSL:
@@ -282,13 +316,12 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 			return rec.Principal, true
 		})
 		if errors.Is(err, domain.ErrNotFiscalCode) {
-			x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication,
-				Detail: "not a fiscal code: the identity proxy's caller is refused (401)"})
-			x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, "not a fiscal code"
+			x.unauthenticated(note{text: "not a fiscal code: the identity proxy's caller is refused (401)", code: NoteSPIDRefused},
+				note{text: "not a fiscal code", code: NoteNotFiscalCode})
 			return domain.Principal{}, false
 		}
 		if err == nil && !found {
-			x.Trail = append(x.Trail, Step{Check: "principal", Passed: true, Detail: "unregistered spid caller on PAGAMENTO: citizen"})
+			x.pass("principal", note{text: "unregistered spid caller on PAGAMENTO: citizen", code: NoteSPIDCitizen})
 			return p, true
 		}
 	case domain.AuthAPIKey:
@@ -297,40 +330,55 @@ func resolve(m *projections.ReadModel, q Query, auth domain.AuthType, x *Explana
 		rec, found = m.Lookup(name)
 	}
 	if !found {
-		x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication,
-			Detail: "no registered principal has this name at this position"})
-		x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, "not registered at this position"
+		x.unauthenticated(note{text: "no registered principal has this name at this position", code: NoteNoSuchName},
+			note{text: "not registered at this position", code: NoteNotRegistered})
 		return domain.Principal{}, false
 	}
 	x.PrincipalPosition = uint64(rec.Position)
-	if why := noCredential(rec, auth); why != "" {
-		x.Trail = append(x.Trail, Step{Check: "principal", Passed: false, Rule: RuleAuthentication, Detail: why})
-		x.Outcome, x.Rule, x.Detail = OutcomeUnauthenticated, RuleAuthentication, why
+	if why, ok := noCredential(rec, auth); !ok {
+		x.unauthenticated(why, why)
 		return domain.Principal{}, false
 	}
 	state := "enabled"
 	if !rec.Principal.Enabled {
 		state = "disabled"
 	}
-	x.Trail = append(x.Trail, Step{Check: "principal", Passed: true,
-		Detail: fmt.Sprintf("registered %s (%s), shaped by the event at position %d; credentials assumed valid",
-			strings.ToLower(rec.Principal.Kind.String()), state, rec.Position)})
+	x.pass("principal", note{text: fmt.Sprintf("registered %s (%s), shaped by the event at position %d; credentials assumed valid",
+		strings.ToLower(rec.Principal.Kind.String()), state, rec.Position),
+		code: NoteRegistered, args: []any{rec.Principal.Kind, rec.Principal.Enabled, uint64(rec.Position)}})
 	return rec.Principal, true
 }
 
-// noCredential says why rec can never pass auth's check, "" when it may:
+// pass records a step that passed, saying why.
+func (x *Explanation) pass(check string, why note) {
+	st := Step{Check: check, Passed: true}
+	st.say(why)
+	x.Trail = append(x.Trail, st)
+}
+
+// unauthenticated records the principal's step that failed, saying why,
+// and the outcome, saying detail.
+func (x *Explanation) unauthenticated(why, detail note) {
+	st := Step{Check: "principal", Passed: false, Rule: RuleAuthentication}
+	st.say(why)
+	x.Trail = append(x.Trail, st)
+	x.Outcome, x.Rule = OutcomeUnauthenticated, RuleAuthentication
+	x.say(detail)
+}
+
+// noCredential says why rec can never pass auth's check, ok when it may:
 // basic needs a password, apikey an API key, and whether the principal
 // has one is in the log (their hashes), though the secrets are not (those
 // are assumed valid). The service answers such a caller 401 whatever it
 // presents (projections.ReadModel.AuthenticateWithPosition).
-func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) string {
+func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) (why note, ok bool) {
 	switch {
 	case auth == domain.AuthBasic && !rec.HasCredential(projections.CredentialPassword):
-		return "registered without a password: basic authentication cannot succeed (401)"
+		return note{text: "registered without a password: basic authentication cannot succeed (401)", code: NoteNoPassword}, false
 	case auth == domain.AuthAPIKey && !rec.HasCredential(projections.CredentialAPIKey):
-		return "registered without an API key: apikey authentication cannot succeed (401)"
+		return note{text: "registered without an API key: apikey authentication cannot succeed (401)", code: NoteNoAPIKey}, false
 	}
-	return ""
+	return note{}, true
 }
 
 // evidence lists the principal's roles (Backoffice) or its grant on the
@@ -349,18 +397,21 @@ func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) string
 // covered as an allowed one is (what-can probes with such resources).
 func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidence {
 	out := []Evidence{}
-	notReached := "the operation was not reached: the caller did not enter the " + api.String() + " API"
+	notReached := func() note {
+		return noteOf(NoteNotReached, "the operation was not reached: the caller did not enter the %s API", api)
+	}
 	granted := err == nil || errors.Is(err, domain.ErrNotFound) // allowed, or allowed to ask
 	if api == domain.APIBackoffice {
 		for _, role := range p.Roles {
 			e := Evidence{Kind: "ruolo", ID: role.ID, Domini: role.Domini.List(), UnitaOperative: role.Domini.Units(), Tipi: role.Tipi.List()}
 			switch {
 			case t == nil:
-				e.Why = notReached
+				e.say(notReached())
 			case len(t.rights) == 0 && granted:
-				e.Covers, e.Why = true, "the operation asks a role for no service right"
+				e.Covers = true
+				e.say(note{text: "the operation asks a role for no service right", code: NoteNoRightAsked})
 			case len(t.rights) == 0:
-				e.Why = "the operation asks a role for no service right; another rule decided it"
+				e.say(note{text: "the operation asks a role for no service right; another rule decided it", code: NoteNoRightOther})
 			default:
 				roleEvidence(&e, &role, t)
 			}
@@ -382,15 +433,18 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 	}
 	switch {
 	case t == nil:
-		e.Why = notReached
+		e.say(notReached())
 	case err == nil:
-		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions found the resource in this grant's scope"
+		e.Covers = true
+		e.say(noteOf(NoteGrantCovers, "authorized on the %s API; the operation's decisions found the resource in this grant's scope", api))
 	case granted:
-		e.Covers, e.Why = true, "authorized on the "+api.String()+" API; the operation's decisions let the caller ask, and the resource does not exist"
+		e.Covers = true
+		e.say(noteOf(NoteGrantMissing, "authorized on the %s API; the operation's decisions let the caller ask, and the resource does not exist", api))
 	case denial >= 0:
-		e.Why = t.steps[denial].Detail
+		st := t.steps[denial]
+		e.Why, e.Code, e.Args = st.Detail, st.Code, st.Args
 	default:
-		e.Why = "not decided: the operation ended before deciding on this grant's scope (" + err.Error() + ")"
+		e.say(noteOf(NoteGrantUndecided, "not decided: the operation ended before deciding on this grant's scope (%v)", err))
 	}
 	return append(out, e)
 }
@@ -404,17 +458,17 @@ func roleEvidence(e *Evidence, role *domain.Role, t *trail) {
 	e.Service, e.Rights = need.s.String(), role.Rights(need.s).List()
 	for _, sr := range t.rights {
 		if !role.Has(sr.s, sr.r) {
-			e.Why = fmt.Sprintf("does not give %s %s", sr.s, sr.r)
+			e.say(noteOf(NoteRoleLacks, "does not give %s %s", sr.s, sr.r))
+			return
+		}
+	}
+	for _, d := range t.reaches {
+		if !role.Domini.Reaches(d) {
+			e.say(noteOf(NoteRoleUnreached, "gives %s %s but idDominio %s is not in its scope, whole or in a unit", need.s, need.r, d))
 			return
 		}
 	}
 	gives := fmt.Sprintf("gives %s %s", need.s, need.r)
-	for _, d := range t.reaches {
-		if !role.Domini.Reaches(d) {
-			e.Why = fmt.Sprintf("%s but idDominio %s is not in its scope, whole or in a unit", gives, d)
-			return
-		}
-	}
 	var held []domain.Place
 	missing := -1 // the first place the role does not hold
 	for i, pl := range t.places {
@@ -427,10 +481,12 @@ func roleEvidence(e *Evidence, role *domain.Role, t *trail) {
 	}
 	if missing >= 0 {
 		e.Partial = len(held) > 0
-		e.Why = fmt.Sprintf("%s%s but %s is not in its scope", gives, placesNote(held), describePlace(t.places[missing]))
+		e.say(note{text: fmt.Sprintf("%s%s but %s is not in its scope", gives, placesNote(held), describePlace(t.places[missing])),
+			code: NoteRoleOutside, args: []any{need.s, need.r, held, t.places[missing]}})
 		return
 	}
-	e.Covers, e.Why = true, gives+placesNote(held)
+	e.Covers = true
+	e.say(note{text: gives + placesNote(held), code: NoteRoleCovers, args: []any{need.s, need.r, held}})
 }
 
 // describePlace names a place in an explanation: its entity (or unit of

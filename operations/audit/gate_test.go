@@ -20,6 +20,9 @@ func (g *gateTrail) Check(name string, err error) {
 	if f := (*domain.ForbiddenError)(nil); errors.As(err, &f) {
 		st.Rule, st.Detail = f.Rule, f.Detail
 	}
+	if err != nil {
+		st.Code, st.Args = audit.NoteCheck, []any{err}
+	}
 	*g = append(*g, st)
 }
 
