@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/events/jetstream"
@@ -937,4 +938,74 @@ func TestDecisionJSONMatchesEncodingJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAuditReceiptNamedBesideANotice: a question naming a receipt lies at
+// the receipt's place (or its whole entity, missing) whatever else it
+// names: a notice named beside it adds the notice's place, it never stands
+// for the receipt's. An auditor over unit UO1 alone asking about the
+// receipt of a pendenza of UO2, or a missing one, gets the same 403 with
+// or without a notice of UO1 beside it; over the whole entity it asks.
+func TestAuditReceiptNamedBesideANotice(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newBackofficeWorld(t)
+	for _, u := range []string{"UO1", "UO2"} {
+		w.must(t, "PUT", bo+"/domini/"+d1+"/unitaOperative/"+u, map[string]any{"ragioneSociale": "Ufficio " + u, "abilitato": true})
+	}
+	in := func(id, unit string) pendenzaView {
+		b := pendenzaBodyFor(d1, t1, citizen1)
+		b["idUnitaOperativa"] = unit
+		var v pendenzaView
+		w.must(t, "PUT", pe+"/pendenze/appA/"+id, b, as("appA")).decode(t, &v)
+		return v
+	}
+	p1, p2 := in("au-u1", "UO1"), in("au-u2", "UO2")
+	res, err := w.cmds.RecordReceipt(context.Background(), commands.System, commands.RecordReceipt{IDIntermediario: intID,
+		IDDominio: d1, NumeroAvviso: p2.NumeroAvviso, IDRicevuta: "RIC-U2", AmountCents: int64(p2.Importo * 100),
+		Esito: "ESEGUITO", DataPagamento: "2026-01-02"})
+	if err != nil {
+		t.Fatalf("record receipt: %v", err)
+	}
+	w.waitFor(t, res.Position)
+	var iuv string
+	for _, it := range func() []map[string]any { items, _ := listAll(t, w.harness, bo+"/ricevute", asAdmin()); return items }() {
+		if str(it, "idRicevuta") == "RIC-U2" {
+			iuv = str(it, "iuv")
+		}
+	}
+	if iuv == "" {
+		t.Fatal("receipt RIC-U2 not listed")
+	}
+	onUO1 := []any{map[string]any{"idDominio": d1, "unitaOperative": []string{"UO1"}}}
+	w.must(t, "PUT", bo+"/ruoli/audUO1", map[string]any{"acl": acl{aclOf("Giornale degli Eventi", "R")}, "domini": onUO1, "tipiPendenza": []string{"*"}})
+	w.putOperator(t, "audUO1", pw, true, "audUO1")
+	w.putRole(t, "audD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
+	w.putOperator(t, "audD1", pw, true, "audD1")
+
+	who := func(ricevuta, notice string) string {
+		v := url.Values{"api": {"BACKOFFICE"}, "operazione": {"read-ricevuta"}, "idDominio": {d1}, "iuv": {iuv}, "idRicevuta": {ricevuta}}
+		if notice != "" {
+			v.Set("numeroAvviso", notice)
+		}
+		return bo + "/autorizzazioni?" + v.Encode()
+	}
+	explain := func(ricevuta, notice string) map[string]any {
+		b := map[string]any{"principal": adminUser, "auth": "basic", "api": "BACKOFFICE", "operazione": "read-ricevuta",
+			"idDominio": d1, "iuv": iuv, "idRicevuta": ricevuta}
+		if notice != "" {
+			b["numeroAvviso"] = notice
+		}
+		return b
+	}
+	const verifica = bo + "/autorizzazioni/verifica"
+	runRows(t, w.harness, []row{
+		{"unit_auditor_other_units_receipt", "GET", who("RIC-U2", ""), nil, opts(as("audUO1")), 403, "403000"},
+		{"unit_auditor_other_units_receipt_beside_its_notice", "GET", who("RIC-U2", p1.NumeroAvviso), nil, opts(as("audUO1")), 403, "403000"},
+		{"unit_auditor_missing_receipt", "GET", who("NOPE", ""), nil, opts(as("audUO1")), 403, "403000"},
+		{"unit_auditor_missing_receipt_beside_its_notice", "GET", who("NOPE", p1.NumeroAvviso), nil, opts(as("audUO1")), 403, "403000"},
+		{"explain_unit_auditor_other_units_receipt_beside_its_notice", "POST", verifica, explain("RIC-U2", p1.NumeroAvviso), opts(as("audUO1")), 403, "403000"},
+		{"explain_unit_auditor_missing_receipt_beside_its_notice", "POST", verifica, explain("NOPE", p1.NumeroAvviso), opts(as("audUO1")), 403, "403000"},
+		{"entity_auditor_receipt_beside_a_notice", "GET", who("RIC-U2", p1.NumeroAvviso), nil, opts(as("audD1")), 200, ""},
+		{"explain_entity_auditor_missing_receipt_beside_a_notice", "POST", verifica, explain("NOPE", p1.NumeroAvviso), opts(as("audD1")), 200, ""},
+	})
 }

@@ -563,17 +563,18 @@ func resourcePlaces(m *projections.ReadModel, op *Operation, r Resource) []domai
 	// A notice or a receipt is named at its entity: its own place (or the
 	// whole entity's, missing) is where it lies there, and the named
 	// place counts too when it names more than the entity (a unit or a
-	// type the operation decides on).
+	// type the operation decides on). A question naming both lies at
+	// both: a notice never stands for the receipt an operation reads.
 	atEntity := false
-	switch {
-	case r.IDDominio != "" && r.NumeroAvviso != "":
+	if r.IDDominio != "" && r.NumeroAvviso != "" {
 		atEntity = true
 		if pd, ok := m.PendenzaByNotice(r.IDDominio, r.NumeroAvviso); ok {
 			out = append(out, pd.View().Place())
 		} else {
 			out = append(out, domain.Place{IDDominio: r.IDDominio, IDTipoPendenza: domain.Wildcard})
 		}
-	case r.IDDominio != "" && r.IDRicevuta != "":
+	}
+	if r.IDDominio != "" && r.IDRicevuta != "" {
 		atEntity = true
 		if rc, ok := m.Receipt(r.IDDominio, r.IDRicevuta); ok {
 			out = append(out, operations.ReceiptPlace(rc))
