@@ -184,7 +184,7 @@ func CanAskSpontaneous(p Principal, idDominio, idTipo string) error {
 // applications read the payments they started (RulePaymentOwner), citizens
 // those where they are payer of an item or the remitter (isRemitter: never
 // of an anonymous payment) (RulePayer; which items they are shown is
-// CanSeePaymentItem's),
+// CanSeePaymentItem's, whether the remitter CanSeeRemitter's),
 // anonymous callers those started in their own, non-empty session, compared
 // in constant time (RuleSession).
 func CanReadPayment(p Principal, v PaymentView) error {
@@ -232,6 +232,25 @@ func CanSeePaymentItem(p Principal, v PaymentView, i int) bool {
 		return true
 	case KindCitizen:
 		return isRemitter(&p, &v) || (i < len(v.Items) && isPayer(&p, v.Items[i].PayerID))
+	}
+	return false
+}
+
+// CanSeeRemitter reports whether p, which may read the payment v on the
+// Pagamento API (CanReadPayment), is shown its remitter (soggettoVersante:
+// a fiscal code, a name, an email): the application or session that
+// started it (what it gave) and the citizen that is its remitter
+// (isRemitter); not a citizen that reads it only as payer of some of its
+// items, which is told those items are paid, not who paid them, another
+// person's data it has no need of; no other caller. A Backoffice operator
+// or Ragioneria reader, whose scope over the payment's items its own API
+// decides, is not asked: the remitter paid those entities.
+func CanSeeRemitter(p Principal, v PaymentView) bool {
+	switch p.Kind {
+	case KindApplication, KindAnonymous:
+		return true
+	case KindCitizen:
+		return isRemitter(&p, &v)
 	}
 	return false
 }

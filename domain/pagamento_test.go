@@ -189,3 +189,37 @@ func TestCanSeePaymentItem(t *testing.T) {
 		})
 	}
 }
+
+func TestCanSeeRemitter(t *testing.T) {
+	t.Parallel()
+	session := strings.Repeat("ab", 32)
+	byApp := PaymentView{CallerKind: KindApplication, CallerID: "A", RemitterID: "REM",
+		Items: []PaymentItemView{{PayerID: "CIT"}, {PayerID: "REM"}}}
+	byCitizen := PaymentView{CallerKind: KindCitizen, CallerID: "REM", RemitterID: "REM",
+		Items: []PaymentItemView{{PayerID: "CIT"}}}
+	byAnon := PaymentView{CallerKind: KindAnonymous, SessionHash: session, RemitterID: "REM",
+		Items: []PaymentItemView{{PayerID: "REM"}, {PayerID: "CIT"}}}
+	for _, c := range []struct {
+		name string
+		p    Principal
+		v    PaymentView
+		want bool
+	}{
+		{"remitter_of_application_payment", Citizen("REM"), byApp, true},
+		{"payer_not_remitter_of_application_payment", Citizen("CIT"), byApp, false},
+		{"remitter_that_started_it", Citizen("REM"), byCitizen, true},
+		{"payer_not_remitter_of_citizen_payment", Citizen("CIT"), byCitizen, false},
+		{"payer_of_anonymous_payment", Citizen("CIT"), byAnon, false},
+		{"named_remitter_of_anonymous_payment", Citizen("REM"), byAnon, false},
+		{"unrelated_citizen", Citizen("NOBODY"), byApp, false},
+		{"starting_application", app("A", Grant{API: APIPagamento, Domini: Entities(ScopeAll()), Tipi: ScopeAll()}), byApp, true},
+		{"starting_session", Anonymous(session), byAnon, true},
+		{"operator", operator(), byApp, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := CanSeeRemitter(c.p, c.v); got != c.want {
+				t.Fatalf("remitter shown = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/netip"
 	"slices"
@@ -640,4 +641,74 @@ func TestAnonymousRemitterIsNoCitizen(t *testing.T) {
 				listed(t, citizen1, byAnon.ID), listed(t, citizen2, byAnon.ID), listed(t, citizen1, byApp.ID))
 		}
 	})
+}
+
+// TestPayerNotRemitterIsNotShownTheRemitter: a citizen that reads a
+// payment only as payer of some of its items is shown its items paid, not
+// who paid them: the payment answers it without soggettoVersante (the
+// remitter's fiscal code, name and email, a third party's personal data),
+// read and list alike, as GovPay omits an absent optional field. The
+// remitter, the application or session that started the payment, and a
+// Ragioneria reader or Backoffice operator whose scope covers it are shown
+// it.
+func TestPayerNotRemitterIsNotShownTheRemitter(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.putApp(t, "appAll", "appAll", pw, true, apiGrant("PAGAMENTO", []string{"*"}, []string{"*"}))
+	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	p1 := w.createPendenza(t, "appA", "sv-1", d1, t1, citizen1)
+	p2 := w.createPendenza(t, "appB", "sv-2", d2, t1, citizen2)
+	versante := map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi", "email": "mario.rossi@example.it"}
+	both := []map[string]any{{"idDominio": d1, "numeroAvviso": p1.NumeroAvviso}, {"idDominio": d2, "numeroAvviso": p2.NumeroAvviso}}
+	var byApp, byCitizen, byAnon pagamentoCreated
+	w.must(t, "POST", pg+"/pagamenti", map[string]any{"pendenze": both, "soggettoVersante": versante}, as("appAll")).decode(t, &byApp)
+	w.must(t, "POST", pgSpid+"/pagamenti", map[string]any{"pendenze": both, "soggettoVersante": versante}, asSPID(citizen1)).decode(t, &byCitizen)
+	anon := w.must(t, "POST", pgPub+"/pagamenti", map[string]any{"pendenze": both[1:], "soggettoVersante": versante}, withHeader("X-Nothing", "1"))
+	anon.decode(t, &byAnon)
+
+	// versanteOf is the identificativo of a payment's soggettoVersante, ""
+	// when the field is absent (null is not absent).
+	versanteOf := func(t *testing.T, p map[string]json.RawMessage) string {
+		t.Helper()
+		raw, ok := p["soggettoVersante"]
+		if !ok {
+			return ""
+		}
+		var s soggetto
+		if err := json.Unmarshal(raw, &s); err != nil || s.Identificativo == "" {
+			t.Fatalf("soggettoVersante %s: %v", raw, err)
+		}
+		return s.Identificativo
+	}
+	for _, c := range []struct {
+		name, base, payment string
+		opt                 reqOpt
+		want                string // the soggettoVersante shown, "" none
+	}{
+		{"remitter_of_application_payment_shown", pgSpid, byApp.ID, asSPID(citizen1), citizen1},
+		{"payer_not_remitter_of_application_payment_not_shown", pgSpid, byApp.ID, asSPID(citizen2), ""},
+		{"starting_application_shown", pg, byApp.ID, as("appAll"), citizen1},
+		{"remitter_citizen_shown", pgSpid, byCitizen.ID, asSPID(citizen1), citizen1},
+		{"payer_not_remitter_of_citizen_payment_not_shown", pgSpid, byCitizen.ID, asSPID(citizen2), ""},
+		{"payer_of_anonymous_payment_not_shown", pgSpid, byAnon.ID, asSPID(citizen2), ""},
+		{"anonymous_session_shown", pgPub, byAnon.ID, withCookie(sessionCookieOf(anon)), citizen1},
+		{"ragioneria_reader_of_one_item_shown", rg, byApp.ID, as("appB"), citizen1},
+		{"backoffice_operator_shown", bo, byApp.ID, asAdmin(), citizen1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var one map[string]json.RawMessage
+			w.must(t, "GET", c.base+"/pagamenti/"+c.payment, nil, c.opt).decode(t, &one)
+			var page Page[map[string]json.RawMessage]
+			w.must(t, "GET", c.base+"/pagamenti", nil, c.opt).decode(t, &page)
+			i := slices.IndexFunc(page.Risultati, func(p map[string]json.RawMessage) bool {
+				return string(p["id"]) == `"`+c.payment+`"`
+			})
+			if i < 0 {
+				t.Fatalf("the list lacks the payment: %v", page.Risultati)
+			}
+			if got, listed := versanteOf(t, one), versanteOf(t, page.Risultati[i]); got != c.want || listed != c.want {
+				t.Fatalf("read soggettoVersante %q, listed %q; want %q (\"\": absent)", got, listed, c.want)
+			}
+		})
+	}
 }

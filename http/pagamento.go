@@ -115,10 +115,11 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 }
 
 // pagamentoFor renders a payment as the Pagamento API shows it to p: the
-// items operations.PaymentItemPagamento shows it.
+// items operations.PaymentItemPagamento shows it, and the remitter when
+// operations.PaymentRemitterPagamento shows it.
 func pagamentoFor(p domain.Principal) func(*projections.Payment) pagamentoView {
 	return func(pay *projections.Payment) pagamentoView {
-		return toPagamentoShown(pay, operations.PaymentItemPagamento(p, pay))
+		return toPagamentoShown(pay, operations.PaymentItemPagamento(p, pay), operations.PaymentRemitterPagamento(p, pay))
 	}
 }
 

@@ -94,24 +94,27 @@ type pagamentoView struct {
 }
 
 func toPagamento(p *projections.Payment) pagamentoView {
-	return toPagamentoShown(p, func(int) bool { return true })
+	return toPagamentoShown(p, func(int) bool { return true }, true)
 }
 
 // toPagamentoItems is the payment with only the items whose place (entity
 // and unit) keep admits (importo and stato are theirs): a reader scoped by
-// entity or unit sees nothing of the other places a payment touches.
+// entity or unit sees nothing of the other places a payment touches, but
+// its remitter, who paid those entities.
 func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) pagamentoView {
 	return toPagamentoShown(p, func(i int) bool {
 		it := &p.Event.Items[i]
 		return keep(domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa})
-	})
+	}, true)
 }
 
 // toPagamentoShown is the payment with only the items shown admits, by
-// their index (importo and stato are theirs).
-func toPagamentoShown(p *projections.Payment, shown func(i int) bool) pagamentoView {
+// their index (importo and stato are theirs), and its soggettoVersante
+// when remitter (else the field is omitted, as GovPay omits an absent
+// optional one).
+func toPagamentoShown(p *projections.Payment, shown func(i int) bool, remitter bool) pagamentoView {
 	v := pagamentoView{ID: p.Event.ID, Stato: p.StatoOf(shown), DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
-	if p.Event.Remitter != nil {
+	if remitter && p.Event.Remitter != nil {
 		s := toSoggetto(*p.Event.Remitter)
 		v.SoggettoVersante = &s
 	}

@@ -53,6 +53,12 @@ func PaymentItemPagamento(p domain.Principal, pay *projections.Payment) func(i i
 	return func(i int) bool { return domain.CanSeePaymentItem(p, v, i) }
 }
 
+// PaymentRemitterPagamento is whether p, reading the payment pay on the
+// Pagamento API, is shown its soggettoVersante: domain.CanSeeRemitter.
+func PaymentRemitterPagamento(p domain.Principal, pay *projections.Payment) bool {
+	return domain.CanSeeRemitter(p, pay.View())
+}
+
 // ReadPendenzaPagamento is GET /pendenze/{idA2A}/{idPendenza}.
 func ReadPendenzaPagamento(m Pendenze, p domain.Principal, idA2A, idPendenza string, rec Recorder) (projections.Pendenza, error) {
 	pd, err := find(rec, check(rec, "CanAskPendenzaPagamento", domain.CanAskPendenzaPagamento(p)),
