@@ -12,7 +12,7 @@ func backofficeActor(p *Principal) error {
 		return err
 	}
 	if p.Kind != KindOperator && p.Kind != KindApplication {
-		return deny(RuleAPIEntry, "only operators and applications act on the BACKOFFICE API")
+		return deny(RuleAPIEntry, DenyBackofficeActor, "only operators and applications act on the BACKOFFICE API")
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func HasServiceRight(p Principal, s Service, r Right) error {
 // right at all, RuleRoleScope when none giving it covers idDominio.
 func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Covers(Place{IDDominio: idDominio}) }, func() error {
-		return denyAs(RuleRoleScope, DenyDominioScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+		return denyDominioScope(s, r, idDominio)
 	})
 }
 
@@ -116,8 +116,14 @@ func CanOnDominio(p Principal, s Service, r Right, idDominio string) error {
 // CanOnPlace.
 func CanReachDominio(p Principal, s Service, r Right, idDominio string) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Domini.Reaches(idDominio) }, func() error {
-		return denyAs(RuleRoleScope, DenyDominioScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
+		return denyDominioScope(s, r, idDominio)
 	})
+}
+
+// denyDominioScope denies idDominio, outside every role of the caller
+// giving r on s (CanOnDominio, CanReachDominio).
+func denyDominioScope(s Service, r Right, idDominio string) error {
+	return deny(RuleRoleScope, DenyDominioScope, "no role giving %s %s has idDominio %s in its scope", s, r, idDominio)
 }
 
 // CanOnPlace decides whether one role of p gives right on s with pl in
@@ -145,7 +151,7 @@ func CanOnPayment(p Principal, s Service, r Right, v PaymentView) error {
 		return err
 	}
 	if len(v.Items) == 0 {
-		return deny(RuleRoleScope, "the payment covers no pendenza in scope")
+		return deny(RuleRoleScope, DenyEmptyPayment, "the payment covers no pendenza in scope")
 	}
 	for i := range v.Items {
 		if pl := v.Items[i].Place(); !roleCovers(&p, s, r, &pl) {
@@ -162,7 +168,7 @@ func HasAnyRole(p Principal) error {
 		return err
 	}
 	if len(p.Roles) == 0 {
-		return deny(RuleAPIEntry, "the principal holds no role")
+		return deny(RuleAPIEntry, DenyNoRoles, "the principal holds no role")
 	}
 	return nil
 }
@@ -181,10 +187,10 @@ func CanChangeOwnProfile(p Principal, member string) error {
 		return err
 	}
 	if p.Kind != KindOperator {
-		return deny(RuleAPIEntry, "only operators change their own profile")
+		return deny(RuleAPIEntry, DenyProfileOperator, "only operators change their own profile")
 	}
 	if member != ProfilePassword {
-		return deny(RuleOwnProfile, "an operator changes only its own password: %s is granted under Anagrafica Ruoli W", member)
+		return deny(RuleOwnProfile, DenyOwnProfile, "an operator changes only its own password: %s is granted under Anagrafica Ruoli W", member)
 	}
 	return nil
 }

@@ -8,33 +8,25 @@ type ForbiddenError struct {
 	Rule   string
 	Detail string
 	// Code names the message Detail is, for a client that words denials
-	// itself (the console, in Italian): one of the Deny* codes, or "" for
-	// a denial its Rule alone words. Args are the values that message
-	// names, as its code documents; they never change Detail.
+	// itself (the console, in Italian): one of the Deny* codes, which every
+	// denial of this package carries, or "" for one made elsewhere that its
+	// Rule alone words. Args are the values that message names, as its
+	// code documents; they never change Detail.
 	Code string
 	Args []any
 }
 
-// Codes of ForbiddenError, with the Args each carries.
-const (
-	DenyNoRole        = "no-role"        // Service, Right: no role gives it
-	DenyPendenzaScope = "pendenza-scope" // Service, Right: no role giving it covers the pendenza
-	DenyPaymentScope  = "payment-scope"  // Service, Right: none covers every pendenza of the payment
-	DenyGranter       = "granter"        // Service, Right: the granter does not hold it
-	DenyMissingScope  = "missing-scope"  // Service, Right: none covers every entity and type
-	DenyEventScope    = "event-scope"    // Service, Right: none covers the event's place
-	DenyDominioScope  = "dominio-scope"  // Service, Right, idDominio: none giving it has the entity
-	DenyTipoScope     = "tipo-scope"     // Service, Right, idTipoPendenza: none giving it has the type
-	// DenyGranterPlace: the granter does not hold a right on a place.
-	// Args: Service, Right (the zero Service for "any role"), idDominio,
-	// idUnitaOperativa, idTipoPendenza ("" where the place names none).
-	DenyGranterPlace = "granter-place"
-)
+func (e *ForbiddenError) Error() string { return fmt.Sprintf("forbidden by %s: %s", e.Rule, e.Detail) }
 
-// denyAs is deny with the message's code and its Args (args). The denial
-// and its Args are one allocation: a list makes one denial for each row out
-// of the caller's scope (BenchmarkScopeDenial).
-func denyAs(rule, code, format string, args ...any) error {
+// deny builds a denial with its code (one of the Deny* codes, the message
+// format is) and that message's Args (args). A message without arguments
+// is used as is, so that it costs one small allocation; the denial and its
+// Args are one allocation otherwise: a list makes one denial for each row
+// out of the caller's scope (BenchmarkScopeDenial).
+func deny(rule, code, format string, args ...any) error {
+	if len(args) == 0 {
+		return &ForbiddenError{Rule: rule, Detail: format, Code: code}
+	}
 	d := &struct {
 		ForbiddenError
 		args [3]any
@@ -44,16 +36,11 @@ func denyAs(rule, code, format string, args ...any) error {
 	return &d.ForbiddenError
 }
 
-func (e *ForbiddenError) Error() string { return fmt.Sprintf("forbidden by %s: %s", e.Rule, e.Detail) }
-
-// deny builds a denial; a detail without arguments is used as is, so
-// most denials cost one small allocation.
-func deny(rule, format string, args ...any) error {
-	detail := format
-	if len(args) > 0 {
-		detail = fmt.Sprintf(format, args...)
-	}
-	return &ForbiddenError{Rule: rule, Detail: detail}
+// fixed is a denial whose message names nothing, made once: nothing
+// changes a ForbiddenError once made, so every decision returns the same
+// one without allocating.
+func fixed(rule, code, detail string) *ForbiddenError {
+	return &ForbiddenError{Rule: rule, Detail: detail, Code: code}
 }
 
 // rightDetail names a denial message about one service right ("%s %s":
@@ -116,7 +103,7 @@ var rightDenials = func() (d [numRightDetails][numServices][RightWrite + 1]*Forb
 // denyRight denies with the message m about s and r.
 func denyRight(m rightDetail, s Service, r Right) error {
 	if r != RightRead && r != RightWrite || int(s.i) >= len(rightDenials[m]) || s.i == 0 {
-		return denyAs(rightRules[m], rightCodes[m], rightFormats[m], s, r)
+		return deny(rightRules[m], rightCodes[m], rightFormats[m], s, r)
 	}
 	return rightDenials[m][s.i][r]
 }

@@ -90,7 +90,7 @@ func CanLearnMissingPendenzaPagamento(p Principal, decide func(Principal, Penden
 	if err := decide(p, PendenzaView{}); err != nil {
 		return err
 	}
-	return deny(RuleAPIEntry, "the caller cannot ask about pendenze by id")
+	return deny(RuleAPIEntry, DenyAskPendenzaByID, "the caller cannot ask about pendenze by id")
 }
 
 // CanLearnMissingNotice decides whether p learns that a notice number at
@@ -116,5 +116,5 @@ func CanLearnMissingPaymentPagamento(p Principal) error {
 	if err := CanReadPayment(p, PaymentView{}); err != nil {
 		return err
 	}
-	return deny(RuleAPIEntry, "the caller cannot ask about payments by id")
+	return deny(RuleAPIEntry, DenyAskPaymentByID, "the caller cannot ask about payments by id")
 }

@@ -21,9 +21,9 @@ func AcceptsAuth(api API, auth AuthType) error {
 	switch {
 	case ok:
 	case auth == AuthType{}:
-		return deny(RuleAuthNotAccepted, "the %s API has no such authentication type", api)
+		return deny(RuleAuthNotAccepted, DenyAuthUnknown, "the %s API has no such authentication type", api)
 	default:
-		return deny(RuleAuthNotAccepted, "the %s API does not accept %s authentication", api, auth)
+		return deny(RuleAuthNotAccepted, DenyAuthRefused, "the %s API does not accept %s authentication", api, auth)
 	}
 	return nil
 }
@@ -43,12 +43,12 @@ func CanEnterAPI(p Principal, api API) error {
 		if (p.Kind == KindOperator || p.Kind == KindApplication) && len(p.Roles) > 0 {
 			return nil
 		}
-		return deny(RuleAPIEntry, "the BACKOFFICE API needs an operator or application holding at least one role")
+		return deny(RuleAPIEntry, DenyBackofficeEntry, "the BACKOFFICE API needs an operator or application holding at least one role")
 	case APIPendenze, APIRagioneria:
 		if p.Kind == KindApplication && p.grants[api.i] != nil {
 			return nil
 		}
-		return deny(RuleAPIEntry, "the %s API needs an application authorized on it", api)
+		return deny(RuleAPIEntry, DenyAppEntry, "the %s API needs an application authorized on it", api)
 	case APIPagamento:
 		switch p.Kind {
 		case KindCitizen, KindAnonymous:
@@ -58,9 +58,9 @@ func CanEnterAPI(p Principal, api API) error {
 				return nil
 			}
 		}
-		return deny(RuleAPIEntry, "the PAGAMENTO API needs an application authorized on it, a citizen or an anonymous caller")
+		return deny(RuleAPIEntry, DenyPagamentoEntry, "the PAGAMENTO API needs an application authorized on it, a citizen or an anonymous caller")
 	}
-	return deny(RuleAPIEntry, "the %s API is not entered by a principal", api)
+	return deny(RuleAPIEntry, DenyNotEntered, "the %s API is not entered by a principal", api)
 }
 
 // CanReadAPIProfile decides GET /profilo on the Pendenze and Ragioneria
@@ -68,7 +68,7 @@ func CanEnterAPI(p Principal, api API) error {
 // own profile there.
 func CanReadAPIProfile(p Principal, api API) error {
 	if api != APIPendenze && api != APIRagioneria {
-		return deny(RuleAPIEntry, "the %s API has no application profile", api)
+		return deny(RuleAPIEntry, DenyNoAPIProfile, "the %s API has no application profile", api)
 	}
 	return CanEnterAPI(p, api)
 }

@@ -35,32 +35,29 @@ type NodeCaller struct {
 // The basic path does not allocate; the ssl path parses the subject (and
 // the connector principal when interm.ConnectorDN is zero).
 func CanActAsNode(c NodeCaller, interm *IntermediaryView, entity *EntityView, mustServe bool) error {
-	var notConnector string
+	var notConnector, code string
 	switch c.Auth {
 	case AuthSSL:
-		notConnector = "the certificate subject is not the principal of this intermediary's node connector"
+		notConnector, code = "the certificate subject is not the principal of this intermediary's node connector", DenyNodeCertificate
 	case AuthBasic:
-		notConnector = "the credentials are not those of this intermediary's node connector"
+		notConnector, code = "the credentials are not those of this intermediary's node connector", DenyNodeCredentials
 	default:
-		return deny(RuleAuthNotAccepted, "the NODO API accepts only ssl and basic authentication")
+		return deny(RuleAuthNotAccepted, DenyNodoAuth, "the NODO API accepts only ssl and basic authentication")
 	}
 	if interm == nil || interm.IDIntermediario == "" {
-		return &ForbiddenError{Rule: RuleNodeIntermediary, Detail: notConnector}
+		return deny(RuleNodeIntermediary, code, notConnector)
 	}
 	if !isConnector(c, interm) {
-		return &ForbiddenError{Rule: RuleNodeConnector, Detail: notConnector}
+		return deny(RuleNodeConnector, code, notConnector)
 	}
 	if !interm.Enabled {
-		return deny(RuleNodeIntermediary, "the intermediary is disabled")
+		return deny(RuleNodeIntermediary, DenyIntermediaryDisabled, "the intermediary is disabled")
 	}
-	if entity == nil {
-		if mustServe {
-			return deny(RuleNodeEntity, "the entity is not served by this intermediary")
-		}
+	if entity == nil && !mustServe {
 		return nil
 	}
-	if entity.IDIntermediario != interm.IDIntermediario {
-		return deny(RuleNodeEntity, "the entity is not served by this intermediary")
+	if entity == nil || entity.IDIntermediario != interm.IDIntermediario {
+		return deny(RuleNodeEntity, DenyEntityNotServed, "the entity is not served by this intermediary")
 	}
 	return nil
 }

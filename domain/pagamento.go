@@ -12,36 +12,44 @@ func isPayer(p *Principal, payerID string) bool { return payerID != "" && payerI
 
 // kindRule is what one Pagamento API rule answers each kind of caller, as
 // data; the application's check, which differs per rule, is passed to
-// decide. The details are those of the denials.
+// decide. The messages are those of the denials.
 type kindRule struct {
-	citizenPayer bool   // citizens must be payer (RulePayer); else any citizen may
-	citizen      string // the RulePayer detail, when citizenPayer
-	anonymous    string // the RuleAnonymous detail; "" lets anonymous callers through
-	entry        string // the RuleAPIEntry detail for any other kind of caller
+	citizenPayer bool    // citizens must be payer (RulePayer); else any citizen may
+	citizen      message // the RulePayer denial, when citizenPayer
+	anonymous    message // the RuleAnonymous denial; none lets anonymous callers through
+	entry        message // the RuleAPIEntry denial for any other kind of caller
 }
+
+// message is a denial's message without arguments and its code.
+type message struct{ code, detail string }
+
+// The messages more than one rule denies with.
+var (
+	anonymousRead = message{DenyAnonymousRead, "anonymous callers cannot read pendenze"}
+	readPendenze  = message{DenyReadPendenze, "the caller cannot read pendenze on the PAGAMENTO API"}
+	startPayment  = message{DenyStartPayment, "the caller cannot start payments"}
+)
 
 // The Pagamento API rules that differ only in what they answer whom.
 var (
 	readPendenzaPagamento = kindRule{citizenPayer: true,
-		citizen: "a citizen sees only the pendenze it is payer of",
+		citizen: message{DenyCitizenNotPayer, "a citizen sees only the pendenze it is payer of"},
 		// Not reached: CanReadPendenzaPagamento decides anonymous callers
 		// by their session. Kept so that the rule fails closed.
-		anonymous: "anonymous callers cannot read pendenze",
-		entry:     "the caller cannot read pendenze on the PAGAMENTO API"}
-	listPendenzePagamento = kindRule{
-		anonymous: "anonymous callers cannot read pendenze",
-		entry:     "the caller cannot read pendenze on the PAGAMENTO API"}
-	payPendenza = kindRule{citizenPayer: true,
-		citizen:   "a citizen pays by id only the pendenze it is payer of",
-		anonymous: "anonymous callers pay only notices and spontaneous payments",
-		entry:     "the caller cannot start payments"}
-	payNotice      = kindRule{entry: "the caller cannot pay notices"}
-	askSpontaneous = kindRule{entry: "the caller cannot start payments"}
+		anonymous: anonymousRead,
+		entry:     readPendenze}
+	listPendenzePagamento = kindRule{anonymous: anonymousRead, entry: readPendenze}
+	payPendenza           = kindRule{citizenPayer: true,
+		citizen:   message{DenyCitizenPays, "a citizen pays by id only the pendenze it is payer of"},
+		anonymous: message{DenyAnonymousPays, "anonymous callers pay only notices and spontaneous payments"},
+		entry:     startPayment}
+	payNotice      = kindRule{entry: message{DenyPayNotice, "the caller cannot pay notices"}}
+	askSpontaneous = kindRule{entry: startPayment}
 	// createPendenza is POST /pendenze/{idDominio}/{idTipoPendenza}.
 	createPendenza = kindRule{citizenPayer: true,
-		citizen: "a citizen creates pendenze only with itself as payer",
-		entry:   "the caller cannot create pendenze on the PAGAMENTO API"}
-	readNotice = kindRule{entry: "the caller cannot read notices"}
+		citizen: message{DenyCitizenCreates, "a citizen creates pendenze only with itself as payer"},
+		entry:   message{DenyCreatePendenze, "the caller cannot create pendenze on the PAGAMENTO API"}}
+	readNotice = kindRule{entry: message{DenyReadNotice, "the caller cannot read notices"}}
 )
 
 // decide denies an inactive p, then asks app for an application, and
@@ -57,14 +65,14 @@ func (r *kindRule) decide(p *Principal, payerID string, app func() error) error 
 		if !r.citizenPayer || isPayer(p, payerID) {
 			return nil
 		}
-		return &ForbiddenError{Rule: RulePayer, Detail: r.citizen}
+		return deny(RulePayer, r.citizen.code, r.citizen.detail)
 	case KindAnonymous:
-		if r.anonymous == "" {
+		if r.anonymous == (message{}) {
 			return nil
 		}
-		return &ForbiddenError{Rule: RuleAnonymous, Detail: r.anonymous}
+		return deny(RuleAnonymous, r.anonymous.code, r.anonymous.detail)
 	}
-	return &ForbiddenError{Rule: RuleAPIEntry, Detail: r.entry}
+	return deny(RuleAPIEntry, r.entry.code, r.entry.detail)
 }
 
 // CanReadPendenzaPagamento decides GET /pendenze/{idA2A}/{idPendenza}:
@@ -83,7 +91,7 @@ func CanReadPendenzaPagamento(p Principal, v PendenzaView) error {
 		if inSession(&p, v.SessionHash) {
 			return nil
 		}
-		return deny(RuleSession, "an anonymous caller reads only the pendenze its own session created")
+		return deny(RuleSession, DenySessionPendenza, "an anonymous caller reads only the pendenze its own session created")
 	}
 	return readPendenzaPagamento.decide(&p, v.PayerID, func() error { return pendenzaInGrant(&p, APIPagamento, &v) })
 }
@@ -106,7 +114,7 @@ func CanCreatePendenzaPagamento(p Principal, at Place, t TypeView, payerID strin
 		return err
 	}
 	if !t.Spontaneous {
-		return deny(RuleSpontaneous, "idTipoPendenza %s does not allow pendenze created by the payer", t.IDTipoPendenza)
+		return deny(RuleSpontaneous, DenyPayerCreated, "idTipoPendenza %s does not allow pendenze created by the payer", t.IDTipoPendenza)
 	}
 	return nil
 }
@@ -167,7 +175,7 @@ func CanPaySpontaneous(p Principal, idDominio string, t TypeView) error {
 		return err
 	}
 	if !t.Spontaneous {
-		return deny(RuleSpontaneous, "idTipoPendenza %s does not allow spontaneous payments", t.IDTipoPendenza)
+		return deny(RuleSpontaneous, DenyNotSpontaneous, "idTipoPendenza %s does not allow spontaneous payments", t.IDTipoPendenza)
 	}
 	return nil
 }
@@ -199,7 +207,7 @@ func CanReadPayment(p Principal, v PaymentView) error {
 		if v.CallerKind == KindApplication && v.CallerID == p.IDA2A {
 			return nil
 		}
-		return deny(RulePaymentOwner, "an application reads only the payments it started")
+		return deny(RulePaymentOwner, DenyPaymentOwner, "an application reads only the payments it started")
 	case KindCitizen:
 		if isRemitter(&p, &v) {
 			return nil
@@ -209,14 +217,14 @@ func CanReadPayment(p Principal, v PaymentView) error {
 				return nil
 			}
 		}
-		return deny(RulePayer, "a citizen reads only payments it is payer or remitter of")
+		return deny(RulePayer, DenyPaymentPayer, "a citizen reads only payments it is payer or remitter of")
 	case KindAnonymous:
 		if v.CallerKind == KindAnonymous && inSession(&p, v.SessionHash) {
 			return nil
 		}
-		return deny(RuleSession, "an anonymous caller reads only its own session's payments")
+		return deny(RuleSession, DenySessionPayment, "an anonymous caller reads only its own session's payments")
 	}
-	return deny(RuleAPIEntry, "the caller cannot read payments")
+	return deny(RuleAPIEntry, DenyReadPayments, "the caller cannot read payments")
 }
 
 // CanSeePaymentItem reports whether p, which may read the payment v

@@ -10,11 +10,11 @@ package domain
 // the hot path does not allocate. Nothing changes a ForbiddenError once
 // made.
 var (
-	errNotOwnIDA2A  = &ForbiddenError{Rule: RuleOwnIDA2A, Detail: "an application writes pendenze only under its own idA2A"}
-	errNotCreator   = &ForbiddenError{Rule: RuleCreator, Detail: "an application reads only the pendenze it created"}
-	errNotUpdater   = &ForbiddenError{Rule: RuleCreator, Detail: "only the application that created the pendenza may update it"}
-	errNotReconcile = &ForbiddenError{Rule: RuleCreator, Detail: "an application reads only the reconciliations it created"}
-	errNotRewriter  = &ForbiddenError{Rule: RuleCreator, Detail: "another application created this reconciliation"}
+	errNotOwnIDA2A  = fixed(RuleOwnIDA2A, DenyNotOwnIDA2A, "an application writes pendenze only under its own idA2A")
+	errNotCreator   = fixed(RuleCreator, DenyNotCreator, "an application reads only the pendenze it created")
+	errNotUpdater   = fixed(RuleCreator, DenyNotUpdater, "only the application that created the pendenza may update it")
+	errNotReconcile = fixed(RuleCreator, DenyNotReconciliation, "an application reads only the reconciliations it created")
+	errNotRewriter  = fixed(RuleCreator, DenyNotRewriter, "another application created this reconciliation")
 )
 
 // ownedBy requires an active application authorized on api whose idA2A is

@@ -80,7 +80,7 @@ func CanPassPublicProtection(auth AuthType, pv ProtectionView, req ProtectedRequ
 		return nil
 	}
 	if !req.covered() {
-		return deny(RulePublicProtection, "the request is not one the public API serves under protection")
+		return deny(RulePublicProtection, DenyNotProtectable, "the request is not one the public API serves under protection")
 	}
 	if !NeedsCaptcha(auth, pv, req, uuidMatched) { // a notice its UUID passed
 		return nil
@@ -92,12 +92,12 @@ func CanPassPublicProtection(auth AuthType, pv ProtectionView, req ProtectedRequ
 		if !pv.DenyOnFail {
 			return nil
 		}
-		return deny(RulePublicProtection, "the public API is protected and the captcha could not be verified")
+		return deny(RulePublicProtection, DenyCaptchaUnchecked, "the public API is protected and the captcha could not be verified")
 	case CaptchaFailed:
-		return deny(RulePublicProtection, "the public API is protected and the captcha check did not pass")
+		return deny(RulePublicProtection, DenyCaptchaFailed, "the public API is protected and the captcha check did not pass")
 	}
 	if req == ProtectedNotice {
-		return deny(RulePublicProtection, "the public API is protected: a captcha token or the pendenza's UUID is required")
+		return deny(RulePublicProtection, DenyCaptchaOrUUID, "the public API is protected: a captcha token or the pendenza's UUID is required")
 	}
-	return deny(RulePublicProtection, "the public API is protected: a captcha token is required")
+	return deny(RulePublicProtection, DenyCaptchaRequired, "the public API is protected: a captcha token is required")
 }

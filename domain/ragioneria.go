@@ -20,7 +20,7 @@ func reachedIn(p *Principal, api API, idDominio string, in func(EntityScope, str
 		return err
 	}
 	if !in(g.Domini, idDominio) {
-		return deny(RuleAPIScope, "idDominio %s is not in the application's %s scope", idDominio, api)
+		return denyGrantDominio(idDominio, api)
 	}
 	return nil
 }
@@ -109,5 +109,5 @@ func CanReadPaymentRagioneria(p Principal, v PaymentView) error {
 			return nil
 		}
 	}
-	return deny(RuleAPIScope, "the payment touches no entity in the application's RAGIONERIA scope")
+	return deny(RuleAPIScope, DenyGrantPayment, "the payment touches no entity in the application's RAGIONERIA scope")
 }

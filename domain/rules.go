@@ -74,17 +74,17 @@ func active(p *Principal) error {
 	case KindOperator, KindAnonymous:
 	case KindApplication:
 		if p.IDA2A == "" {
-			return deny(RuleUnknownPrincipal, "the application has no idA2A")
+			return deny(RuleUnknownPrincipal, DenyNoIDA2A, "the application has no idA2A")
 		}
 	case KindCitizen:
 		if p.Name == "" {
-			return deny(RuleUnknownPrincipal, "the citizen has no fiscal code")
+			return deny(RuleUnknownPrincipal, DenyNoFiscalCode, "the citizen has no fiscal code")
 		}
 	default:
-		return deny(RuleUnknownPrincipal, "the caller is not a known principal")
+		return deny(RuleUnknownPrincipal, DenyUnknownCaller, "the caller is not a known principal")
 	}
 	if !p.Enabled {
-		return deny(RulePrincipalDisabled, "the principal is disabled")
+		return deny(RulePrincipalDisabled, DenyDisabled, "the principal is disabled")
 	}
 	return nil
 }
@@ -96,11 +96,11 @@ func grantScope(p *Principal, api API) (*Grant, error) {
 		return nil, err
 	}
 	if p.Kind != KindApplication {
-		return nil, deny(RuleAPIEntry, "only applications hold %s grants", api)
+		return nil, deny(RuleAPIEntry, DenyNotApplication, "only applications hold %s grants", api)
 	}
 	g := p.grants[api.i]
 	if g == nil {
-		return nil, deny(RuleAPIEntry, "the application is not authorized on the %s API", api)
+		return nil, deny(RuleAPIEntry, DenyNoGrant, "the application is not authorized on the %s API", api)
 	}
 	return g, nil
 }
@@ -115,14 +115,20 @@ func inGrant(p *Principal, api API, dominio, unit, tipo string) error {
 	}
 	if !g.Domini.ContainsUnit(dominio, unit) {
 		if unit != "" && g.Domini.Reaches(dominio) {
-			return deny(RuleAPIScope, "idUnitaOperativa %s of idDominio %s is not in the application's %s scope", unit, dominio, api)
+			return deny(RuleAPIScope, DenyGrantUnit, "idUnitaOperativa %s of idDominio %s is not in the application's %s scope", unit, dominio, api)
 		}
-		return deny(RuleAPIScope, "idDominio %s is not in the application's %s scope", dominio, api)
+		return denyGrantDominio(dominio, api)
 	}
 	if !g.Tipi.Contains(tipo) {
-		return deny(RuleAPIScope, "idTipoPendenza %s is not in the application's %s scope", tipo, api)
+		return deny(RuleAPIScope, DenyGrantTipo, "idTipoPendenza %s is not in the application's %s scope", tipo, api)
 	}
 	return nil
+}
+
+// denyGrantDominio denies an idDominio outside the application's scope on
+// api, whole (inGrant, reachedIn).
+func denyGrantDominio(idDominio string, api API) error {
+	return deny(RuleAPIScope, DenyGrantDominio, "idDominio %s is not in the application's %s scope", idDominio, api)
 }
 
 // pendenzaInGrant checks a stored pendenza against p's grant on api. The
@@ -143,7 +149,7 @@ func pendenzaInGrant(p *Principal, api API, v *PendenzaView) error {
 // application's scope on api; a missing one the application may not learn
 // of is denied alike (CanLearnMissingInGrant), so the two answer the same.
 func denyPendenzaOutsideGrant(api API) error {
-	return deny(RuleAPIScope, "the pendenza's idDominio, unit and idTipoPendenza are not in the application's %s scope", api)
+	return deny(RuleAPIScope, DenyGrantPendenza, "the pendenza's idDominio, unit and idTipoPendenza are not in the application's %s scope", api)
 }
 
 // ctEqual compares two strings in time that depends only on their lengths.

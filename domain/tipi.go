@@ -9,6 +9,6 @@ package domain
 // giving it covers idTipo.
 func CanOnTipoPendenza(p Principal, s Service, r Right, idTipo string) error {
 	return inRoleScope(&p, s, r, func(role *Role) bool { return role.Covers(Place{IDTipoPendenza: idTipo}) }, func() error {
-		return denyAs(RuleRoleScope, DenyTipoScope, "no role giving %s %s has idTipoPendenza %s in its scope", s, r, idTipo)
+		return deny(RuleRoleScope, DenyTipoScope, "no role giving %s %s has idTipoPendenza %s in its scope", s, r, idTipo)
 	})
 }

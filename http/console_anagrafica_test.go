@@ -129,9 +129,9 @@ func TestConsoleAnagrafica(t *testing.T) {
 		co.login("opRuoli", pw)
 		co.get("/console/ruoli?nuovo").expect(t, 200, "(non posseduto)")
 		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"troppo"}, aclField(4, "R"): {"on"},
-			"domini": {d1}, "tipi": {"*"}}).expect(t, 403, "Non puoi concedere", `value="troppo"`)
+			"domini": {d1}, "tipi": {"*"}}).expect(t, 403, "Non si può concedere", `value="troppo"`)
 		co.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"ovunque"}, aclField(5, "R"): {"on"},
-			"domini": {"*"}, "tipi": {"*"}}).expect(t, 403, "Non puoi concedere")
+			"domini": {"*"}, "tipi": {"*"}}).expect(t, 403, "Non si può concedere")
 		for _, id := range []string{"troppo", "ovunque"} {
 			if _, ok := w.model.Role(id); ok {
 				t.Fatalf("role %s beyond the operator's rights was written", id)

@@ -56,7 +56,7 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 				fb := res.fault(t)
 				says := "idDominio: deve essere di 11 cifre"
 				if res.Status == 403 {
-					says = "Nessuno dei tuoi ruoli ti dà"
+					says = html.EscapeString("Nessun ruolo dell'utenza dà")
 				}
 				p := cc.get(page + filter)
 				p.expect(t, res.Status, "<code>"+fb.Codice+"</code>", says)

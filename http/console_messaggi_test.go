@@ -73,13 +73,13 @@ func TestConsoleErrorsInItalian(t *testing.T) {
 		co.login("opD1", pw)
 		co.get("/console/domini?nuovo")
 		p := co.post("/console/domini", url.Values{"nuovo": {"1"}, "idDominio": {"33333333333"}, "ragioneSociale": {"Ente"}, "abilitato": {"on"}})
-		p.expect(t, 403, "403000", "Nessuno dei tuoi ruoli che ti danno Anagrafica Creditore W (scrittura) ha il dominio 33333333333 nel suo ambito.")
+		p.expect(t, 403, "403000", it("Nessun ruolo dell'utenza che dà Anagrafica Creditore W (scrittura) ha il dominio 33333333333 nel suo ambito."))
 		p.lacks(t, "no role giving")
 		apiSays(t, w.do(t, "PUT", bo+"/domini/33333333333", map[string]any{"ragioneSociale": "Ente", "abilitato": true}, as("opD1")),
 			403, "no role giving Anagrafica Creditore W has idDominio 33333333333 in its scope")
 		co.get("/console/incassi?nuovo")
 		p = co.post("/console/incassi", url.Values{"idDominio": {d2}, "causale": {"Riversamento"}, "importo": {"10"}})
-		p.expect(t, 403, "Nessuno dei tuoi ruoli che ti danno Rendicontazioni e Incassi W (scrittura) ha il dominio "+d2+" nel suo ambito.")
+		p.expect(t, 403, it("Nessun ruolo dell'utenza che dà Rendicontazioni e Incassi W (scrittura) ha il dominio "+d2+" nel suo ambito."))
 
 		w.putRole(t, "soloRuoliIt", acl{aclOf("Anagrafica Ruoli", "R", "W")}, []string{d1}, []string{"*"})
 		w.putOperator(t, "opRuoliIt", pw, true, "soloRuoliIt")
@@ -88,7 +88,7 @@ func TestConsoleErrorsInItalian(t *testing.T) {
 		cr.get("/console/ruoli?nuovo")
 		p = cr.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"oltre"}, aclField(5, "R"): {"on"},
 			"domini": {d1}, "tipi": {"*"}})
-		p.expect(t, 403, `id="errore-modulo">Non puoi concedere più di quanto possiedi: non hai `, `value="oltre"`)
+		p.expect(t, 403, `id="errore-modulo">`+it("Non si può concedere più di quanto si possiede: l'utenza non ha "), `value="oltre"`)
 		p.lacks(t, "the granter")
 		// within what it holds, the same form is written
 		cr.post("/console/ruoli", url.Values{"nuovo": {"1"}, "idRuolo": {"dentroIt"}, aclField(3, "R"): {"on"},
@@ -183,7 +183,7 @@ func TestConsoleAuditAnswersInItalian(t *testing.T) {
 	it := html.EscapeString
 	english := []string{"registered ", "credentials", "gives ", "in scope", "in its scope", "does not exist", "allowed",
 		"authorized on", "no role", "at this position", "not decided", "unprocessable (422)", "is not registered",
-		"APPLICATION", "OPERATOR"}
+		"APPLICATION", "OPERATOR", "is not in the application", "is disabled", "tuoi", "ti dà", "ti danno"}
 	for _, c := range []struct {
 		name string
 		q    url.Values
@@ -196,8 +196,8 @@ func TestConsoleAuditAnswersInItalian(t *testing.T) {
 		{"deny", url.Values{"principal": {"opD1"}, "api": {"BACKOFFICE"}, "operazione": {"servizio"},
 			"servizio": {"Pendenze"}, "autorizzazione": {"R"}, "idDominio": {d2}},
 			[]string{`<span id="esito">deny`,
-				"Regola <code>backoffice-role-scope</code>: Nessuno dei tuoi ruoli che ti danno Pendenze R (lettura) ha il dominio 22222222222 nel suo ambito.",
-				"BACKOFFICE/servizio: <strong>non superata</strong> (backoffice-role-scope) — Nessuno dei tuoi ruoli che ti danno Pendenze R (lettura) ha il dominio 22222222222 nel suo ambito",
+				"Regola <code>backoffice-role-scope</code>: " + it("Nessun ruolo dell'utenza che dà Pendenze R (lettura) ha il dominio 22222222222 nel suo ambito."),
+				"BACKOFFICE/servizio: <strong>non superata</strong> (backoffice-role-scope) — " + it("Nessun ruolo dell'utenza che dà Pendenze R (lettura) ha il dominio 22222222222 nel suo ambito"),
 				"<td>" + it("dà Pendenze R (lettura) ma il dominio 22222222222 non è nel suo ambito") + "</td>"}},
 		{"missing_resource", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"read"},
 			"idA2A": {"appA"}, "idPendenza": {"nessuna"}},
@@ -212,6 +212,17 @@ func TestConsoleAuditAnswersInItalian(t *testing.T) {
 		{"unregistered", url.Values{"principal": {"nessuno"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}},
 			[]string{`<span id="esito">unauthenticated`, "Regola <code>authentication</code>: non registrato a questa posizione.",
 				"principal: <strong>non superata</strong> (authentication) — nessun principal registrato ha questo nome a questa posizione"}},
+		// Denials domain once made with a rule and no code, worded now
+		// about the audited principal, not the auditor.
+		{"outside_pendenze_scope", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"create"},
+			"idDominio": {d2}, "idTipoPendenza": {t1}},
+			[]string{`<span id="esito">deny`,
+				"Regola <code>api-scope</code>: " + it("Il dominio 22222222222 non è nell'ambito dell'applicazione sull'API PENDENZE."),
+				"PENDENZE/create: <strong>non superata</strong> (api-scope) — " + it("Il dominio 22222222222 non è nell'ambito dell'applicazione sull'API PENDENZE")}},
+		{"disabled_principal", url.Values{"principal": {"appDisabled"}, "api": {"PENDENZE"}, "operazione": {"create"},
+			"idDominio": {d1}, "idTipoPendenza": {t1}},
+			[]string{`<span id="esito">deny`, "Regola <code>principal-disabled</code>: " + it("L'utenza è disabilitata."),
+				"api-entry: <strong>non superata</strong> (principal-disabled) — " + it("L'utenza è disabilitata")}},
 		{"who_can", url.Values{"domanda": {"chi"}, "api": {"PENDENZE"}, "operazione": {"create"}, "idDominio": {d1}, "idTipoPendenza": {t1}},
 			[]string{"Chi può: 3 utenze alla posizione", "<td>appA</td><td>applicazione</td><td>basic</td>",
 				it("PENDENZE: autorizzata sull'API PENDENZE; le decisioni dell'operazione trovano la risorsa nell'ambito di questa autorizzazione")}},

@@ -116,7 +116,7 @@ func TestConsoleAuthorization(t *testing.T) {
 		cc.login("opD1", pw)
 		cc.get("/console/applicazioni?nuova").expect(t, 200, "Puoi autorizzare solo domini e tipi che possiedi")
 		cc.post("/console/applicazioni", grantForm("appWide", "appWide", pw, true,
-			map[string][2][]string{"PAGAMENTO": {{"*"}, {"*"}}})).expect(t, 403, "Non puoi concedere più di quanto possiedi", `value="appWide"`)
+			map[string][2][]string{"PAGAMENTO": {{"*"}, {"*"}}})).expect(t, 403, "Non si può concedere più di quanto si possiede", `value="appWide"`)
 		if _, ok := w.model.Application("appWide"); ok {
 			t.Fatal("a grant beyond the operator's scope was written")
 		}

@@ -86,7 +86,7 @@ func TestConsolePatchPendenza(t *testing.T) {
 		base := strconv.FormatUint(uint64(w.logEnd(t)), 10)
 		for _, s := range []string{"ANNULLATA", "PAGATA"} { // the gate decides before the input, as the API's
 			p := cc.post("/console/pendenze/appA/pc2", url.Values{"stato": {s}, "base": {base}})
-			p.expect(t, http.StatusForbidden, "403000", "Nessuno dei tuoi ruoli ti dà Pendenze W (scrittura).")
+			p.expect(t, http.StatusForbidden, "403000", html.EscapeString("Nessun ruolo dell'utenza dà Pendenze W (scrittura)."))
 			p.lacks(t, want) // the API's words, not the console's
 		}
 		if got := stato("pc2"); got != "NON_ESEGUITA" {
@@ -99,7 +99,8 @@ func TestConsolePatchPendenza(t *testing.T) {
 		cc.login("opD1", pw)
 		cc.get("/console/pendenze/appA/pc2")
 		p := cc.post("/console/pendenze/appB/pc-d2", cancel)
-		p.expect(t, http.StatusForbidden, "403000", "Nessuno dei tuoi ruoli che ti danno Pendenze W (scrittura) copre il dominio e il tipo di questa pendenza.")
+		p.expect(t, http.StatusForbidden, "403000",
+			html.EscapeString("Nessun ruolo dell'utenza che dà Pendenze W (scrittura) copre il dominio e il tipo di questa pendenza."))
 		p.lacks(t, want)
 		if pd, _ := w.model.Pendenza("appB", "pc-d2"); pd.Stato != "NON_ESEGUITA" {
 			t.Fatalf("stato of the other entity's pendenza = %q", pd.Stato)

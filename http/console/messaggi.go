@@ -82,16 +82,20 @@ var nonProcessabili = map[string]parola{
 	operations.UnprocessablePassword:    testo("L'operatore %s non accede con una password: non ha una password da cambiare."),
 }
 
-// dinieghi words a ForbiddenError by its code.
+// dinieghi words a ForbiddenError by its code: every denial domain makes
+// has one (TestEveryDenialIsWorded). The words describe the principal
+// denied without addressing it ("l'utenza", "il chiamante"), as regole's
+// do, so that they read right both as the console user's own error and on
+// the Audit page, about the principal audited.
 var dinieghi = map[string]parola{
-	domain.DenyNoRole:        diritto("Nessuno dei tuoi ruoli ti dà %s."),
-	domain.DenyPendenzaScope: diritto("Nessuno dei tuoi ruoli che ti danno %s copre il dominio e il tipo di questa pendenza."),
-	domain.DenyPaymentScope:  diritto("Nessuno dei tuoi ruoli che ti danno %s copre ogni pendenza di questo pagamento."),
-	domain.DenyGranter:       diritto("Non puoi concedere più di quanto possiedi: non hai %s."),
-	domain.DenyMissingScope:  diritto("Nessuno dei tuoi ruoli che ti danno %s copre tutti i domini e tutti i tipi."),
-	domain.DenyEventScope:    diritto("Nessuno dei tuoi ruoli che ti danno %s copre il dominio, l'unità e il tipo di questo evento."),
-	domain.DenyDominioScope:  diritto("Nessuno dei tuoi ruoli che ti danno %s ha il dominio %s nel suo ambito."),
-	domain.DenyTipoScope:     diritto("Nessuno dei tuoi ruoli che ti danno %s ha il tipo pendenza %s nel suo ambito."),
+	domain.DenyNoRole:        diritto("Nessun ruolo dell'utenza dà %s."),
+	domain.DenyPendenzaScope: diritto("Nessun ruolo dell'utenza che dà %s copre il dominio e il tipo di questa pendenza."),
+	domain.DenyPaymentScope:  diritto("Nessun ruolo dell'utenza che dà %s copre ogni pendenza di questo pagamento."),
+	domain.DenyGranter:       diritto("Non si può concedere più di quanto si possiede: l'utenza non ha %s."),
+	domain.DenyMissingScope:  diritto("Nessun ruolo dell'utenza che dà %s copre tutti i domini e tutti i tipi."),
+	domain.DenyEventScope:    diritto("Nessun ruolo dell'utenza che dà %s copre il dominio, l'unità e il tipo di questo evento."),
+	domain.DenyDominioScope:  diritto("Nessun ruolo dell'utenza che dà %s ha il dominio %s nel suo ambito."),
+	domain.DenyTipoScope:     diritto("Nessun ruolo dell'utenza che dà %s ha il tipo pendenza %s nel suo ambito."),
 	domain.DenyGranterPlace: func(args []any) string {
 		d, u, t := arg(args, 2), arg(args, 3), arg(args, 4)
 		held := "alcun ruolo"
@@ -108,19 +112,87 @@ var dinieghi = map[string]parola{
 		if t != "" {
 			where = append(where, "sul tipo pendenza "+t)
 		}
-		return "Non puoi concedere più di quanto possiedi: non hai " + held + " " + strings.Join(where, " e ") + "."
+		return "Non si può concedere più di quanto si possiede: l'utenza non ha " + held + " " + strings.Join(where, " e ") + "."
 	},
+	domain.DenyBackofficeActor: testo("Sull'API BACKOFFICE agiscono solo operatori e applicazioni."),
+	domain.DenyEmptyPayment:    testo("Il pagamento non copre alcuna pendenza nell'ambito dell'utenza."),
+	domain.DenyNoRoles:         testo("L'utenza non ha alcun ruolo."),
+	domain.DenyProfileOperator: testo("Solo gli operatori cambiano il proprio profilo."),
+	domain.DenyOwnProfile: testo("Un operatore cambia del proprio profilo solo la password: " +
+		"%s si concede con Anagrafica Ruoli W."),
+
+	domain.DenyUnknownCaller: testo("Il chiamante non è un'utenza riconosciuta."),
+	domain.DenyNoIDA2A:       testo("L'applicazione non ha un idA2A."),
+	domain.DenyNoFiscalCode:  testo("Il cittadino non ha un codice fiscale."),
+	domain.DenyDisabled:      testo("L'utenza è disabilitata."),
+
+	domain.DenyAuthUnknown:     testo("L'API %s non ha questo tipo di autenticazione."),
+	domain.DenyAuthRefused:     testo("L'API %s non accetta l'autenticazione %s."),
+	domain.DenyNodoAuth:        testo("L'API NODO accetta solo l'autenticazione ssl e basic."),
+	domain.DenyBackofficeEntry: testo("L'API BACKOFFICE è per gli operatori e le applicazioni che hanno almeno un ruolo."),
+	domain.DenyAppEntry:        testo("L'API %s è per le applicazioni autorizzate su di essa."),
+	domain.DenyPagamentoEntry: testo("L'API PAGAMENTO è per le applicazioni autorizzate su di essa, " +
+		"i cittadini e i chiamanti anonimi."),
+	domain.DenyNotEntered:   testo("Nell'API %s non si entra come utenza."),
+	domain.DenyNoAPIProfile: testo("L'API %s non ha un profilo dell'applicazione."),
+
+	domain.DenyNotApplication: testo("Solo le applicazioni hanno autorizzazioni sull'API %s."),
+	domain.DenyNoGrant:        testo("L'applicazione non è autorizzata sull'API %s."),
+	domain.DenyGrantDominio:   testo("Il dominio %s non è nell'ambito dell'applicazione sull'API %s."),
+	domain.DenyGrantUnit:      testo("L'unità operativa %s del dominio %s non è nell'ambito dell'applicazione sull'API %s."),
+	domain.DenyGrantTipo:      testo("Il tipo pendenza %s non è nell'ambito dell'applicazione sull'API %s."),
+	domain.DenyGrantPendenza: testo("Il dominio, l'unità operativa e il tipo della pendenza " +
+		"non sono nell'ambito dell'applicazione sull'API %s."),
+	domain.DenyGrantPayment: testo("Il pagamento non tocca alcun dominio nell'ambito dell'applicazione sull'API RAGIONERIA."),
+
+	domain.DenyNotOwnIDA2A:       testo("Un'applicazione scrive pendenze solo sotto il proprio idA2A."),
+	domain.DenyNotCreator:        testo("Un'applicazione legge solo le pendenze che ha creato."),
+	domain.DenyNotUpdater:        testo("Solo l'applicazione che ha creato la pendenza può modificarla."),
+	domain.DenyNotReconciliation: testo("Un'applicazione legge solo le riconciliazioni che ha creato."),
+	domain.DenyNotRewriter:       testo("Questa riconciliazione è stata creata da un'altra applicazione."),
+
+	domain.DenyCitizenNotPayer: testo("Un cittadino vede solo le pendenze di cui è debitore."),
+	domain.DenyAnonymousRead:   testo("Un chiamante anonimo non può leggere pendenze."),
+	domain.DenyReadPendenze:    testo("Il chiamante non può leggere pendenze sull'API PAGAMENTO."),
+	domain.DenyCitizenPays:     testo("Un cittadino paga per identificativo solo le pendenze di cui è debitore."),
+	domain.DenyAnonymousPays:   testo("Un chiamante anonimo paga solo avvisi e pagamenti spontanei."),
+	domain.DenyStartPayment:    testo("Il chiamante non può avviare pagamenti."),
+	domain.DenyPayNotice:       testo("Il chiamante non può pagare avvisi."),
+	domain.DenyCitizenCreates:  testo("Un cittadino crea pendenze solo con sé stesso come debitore."),
+	domain.DenyCreatePendenze:  testo("Il chiamante non può creare pendenze sull'API PAGAMENTO."),
+	domain.DenyReadNotice:      testo("Il chiamante non può leggere avvisi."),
+	domain.DenySessionPendenza: testo("Un chiamante anonimo legge solo le pendenze create nella propria sessione."),
+	domain.DenyPayerCreated:    testo("Il tipo pendenza %s non ammette pendenze create dal debitore."),
+	domain.DenyNotSpontaneous:  testo("Il tipo pendenza %s non ammette pagamenti spontanei."),
+	domain.DenyPaymentOwner:    testo("Un'applicazione legge solo i pagamenti che ha avviato."),
+	domain.DenyPaymentPayer:    testo("Un cittadino legge solo i pagamenti di cui è debitore o versante."),
+	domain.DenySessionPayment:  testo("Un chiamante anonimo legge solo i pagamenti della propria sessione."),
+	domain.DenyReadPayments:    testo("Il chiamante non può leggere pagamenti."),
+	domain.DenyAskPendenzaByID: testo("Il chiamante non può chiedere di una pendenza per identificativo."),
+	domain.DenyAskPaymentByID:  testo("Il chiamante non può chiedere di un pagamento per identificativo."),
+
+	domain.DenyNotProtectable:   testo("La richiesta non è tra quelle che l'API pubblica serve sotto protezione."),
+	domain.DenyCaptchaUnchecked: testo("L'API pubblica è protetta e il captcha non si è potuto verificare."),
+	domain.DenyCaptchaFailed:    testo("L'API pubblica è protetta e la verifica del captcha non è riuscita."),
+	domain.DenyCaptchaOrUUID:    testo("L'API pubblica è protetta: serve un token captcha o l'UUID della pendenza."),
+	domain.DenyCaptchaRequired:  testo("L'API pubblica è protetta: serve un token captcha."),
+
+	domain.DenyNodeCertificate:      testo("Il soggetto del certificato non è il principal del connettore al nodo di questo intermediario."),
+	domain.DenyNodeCredentials:      testo("Le credenziali non sono quelle del connettore al nodo di questo intermediario."),
+	domain.DenyIntermediaryDisabled: testo("L'intermediario è disabilitato."),
+	domain.DenyEntityNotServed:      testo("Il dominio non è servito da questo intermediario."),
 }
 
-// regole words a ForbiddenError without a code, by its Rule.
+// regole words a ForbiddenError without a code (one made outside domain)
+// by its Rule.
 var regole = map[string]string{
-	domain.RuleUnknownPrincipal:  "Non sei un utente registrato.",
-	domain.RulePrincipalDisabled: "La tua utenza è disabilitata.",
-	domain.RuleAPIEntry:          "La tua utenza non può usare questa funzione: nessun ruolo te la consente.",
-	domain.RuleServiceRight:      "Nessuno dei tuoi ruoli ti dà il diritto che questa operazione chiede.",
-	domain.RuleRoleScope:         "Nessuno dei tuoi ruoli che ti danno il diritto richiesto copre questi dati.",
-	domain.RuleDelegation:        "Non puoi concedere più di quanto possiedi.",
-	domain.RuleOwnProfile:        "Dal tuo profilo puoi cambiare solo la tua password: il resto si concede con Anagrafica Ruoli W.",
+	domain.RuleUnknownPrincipal:  "Il chiamante non è un'utenza registrata.",
+	domain.RulePrincipalDisabled: "L'utenza è disabilitata.",
+	domain.RuleAPIEntry:          "L'utenza non può usare questa funzione: nessun ruolo gliela consente.",
+	domain.RuleServiceRight:      "Nessun ruolo dell'utenza dà il diritto che questa operazione chiede.",
+	domain.RuleRoleScope:         "Nessun ruolo dell'utenza che dà il diritto richiesto copre questi dati.",
+	domain.RuleDelegation:        "Non si può concedere più di quanto si possiede.",
+	domain.RuleOwnProfile:        "Un operatore cambia del proprio profilo solo la password: il resto si concede con Anagrafica Ruoli W.",
 }
 
 // punti words a point of history the log does not hold (an Audit
