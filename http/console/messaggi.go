@@ -119,7 +119,7 @@ var dinieghi = map[string]parola{
 	domain.DenyNoRoles:         testo("L'utenza non ha alcun ruolo."),
 	domain.DenyProfileOperator: testo("Solo gli operatori cambiano il proprio profilo."),
 	domain.DenyOwnProfile: testo("Un operatore cambia del proprio profilo solo la password: " +
-		"%s si concede con Anagrafica Ruoli W."),
+		"il campo %s si concede con Anagrafica Ruoli W."),
 
 	domain.DenyUnknownCaller: testo("Il chiamante non è un'utenza riconosciuta."),
 	domain.DenyNoIDA2A:       testo("L'applicazione non ha un idA2A."),
@@ -128,7 +128,7 @@ var dinieghi = map[string]parola{
 
 	domain.DenyAuthUnknown:     testo("L'API %s non ha questo tipo di autenticazione."),
 	domain.DenyAuthRefused:     testo("L'API %s non accetta l'autenticazione %s."),
-	domain.DenyNodoAuth:        testo("L'API NODO accetta solo l'autenticazione ssl e basic."),
+	domain.DenyNodoAuth:        testo("L'API NODO accetta solo le autenticazioni ssl e basic."),
 	domain.DenyBackofficeEntry: testo("L'API BACKOFFICE è per gli operatori e le applicazioni che hanno almeno un ruolo."),
 	domain.DenyAppEntry:        testo("L'API %s è per le applicazioni autorizzate su di essa."),
 	domain.DenyPagamentoEntry: testo("L'API PAGAMENTO è per le applicazioni autorizzate su di essa, " +
