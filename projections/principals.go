@@ -573,7 +573,8 @@ func verifyCached(key *[32]byte, cache *atomic.Pointer[[32]byte], hash, password
 	if !ok {
 		return false, nil
 	}
-	cache.Store(&mac)
+	stored := mac // only a miss allocates: &mac would move mac to the heap on every call
+	cache.Store(&stored)
 	return true, nil
 }
 
