@@ -3,47 +3,20 @@ package domain
 import (
 	"errors"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// parseDomain parses this package's source, its tests left out.
-func parseDomain(t *testing.T) (*token.FileSet, []*ast.File) {
-	t.Helper()
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(fset, name, src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	return fset, files
-}
+	"github.com/payauthz/payauthz/internal/sourcetest"
+)
 
 // TestDenyCodesListsEveryCode: DenyCodes, the list a client wording
 // denials iterates (the console's dinieghi test), holds every Deny* code
 // this package declares, each once.
 func TestDenyCodesListsEveryCode(t *testing.T) {
-	_, files := parseDomain(t)
+	_, files := sourcetest.Parse(t, ".")
 	var declared []string
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -95,7 +68,7 @@ func TestDenyCodesListsEveryCode(t *testing.T) {
 // code: through deny, whose code is an argument, or as a ForbiddenError
 // literal naming its Code.
 func TestEveryDenialHasACode(t *testing.T) {
-	fset, files := parseDomain(t)
+	fset, files := sourcetest.Parse(t, ".")
 	found := 0
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {

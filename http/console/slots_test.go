@@ -4,10 +4,8 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/importer"
-	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/internal/sourcetest"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
 )
@@ -40,27 +39,7 @@ type madeWith struct {
 // other use of a code (a fixed message, a message{} value).
 func denialsMade(t *testing.T) map[string]madeWith {
 	t.Helper()
-	dir := filepath.Join("..", "..", "domain")
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(fset, name, src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	fset, files := sourcetest.Parse(t, filepath.Join("..", "..", "domain"))
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
 	if _, err := conf.Check("github.com/payauthz/payauthz/domain", fset, files, info); err != nil {
@@ -289,12 +268,8 @@ func TestGranterPlaceIsWorded(t *testing.T) {
 // its Args set together (a trail's check).
 func notesMade(t *testing.T) map[string]int {
 	t.Helper()
-	dir := filepath.Join("..", "..", "operations", "audit")
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	// notes.go declares the codes, and noteOf.
+	fset, files := sourcetest.Parse(t, filepath.Join("..", "..", "operations", "audit"), "notes.go")
 	made := map[string]int{}
 	record := func(pos token.Pos, code ast.Expr, n int) {
 		id, ok := code.(*ast.Ident)
@@ -308,14 +283,7 @@ func notesMade(t *testing.T) map[string]int {
 		made[id.Name] = n
 	}
 	verb := regexp.MustCompile(`%[a-z]`)
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == "notes.go" { // declares them, and noteOf
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
