@@ -90,7 +90,7 @@ func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment)
 		}
 		e.CallerKind, e.SessionHash = events.CallerAnonymous, c.SessionHash
 	default:
-		return "", Result{}, &domain.ForbiddenError{Rule: domain.RuleAPIEntry, Detail: "the caller cannot start payments"}
+		return "", Result{}, domain.DenyStartingPayments()
 	}
 	res, err := h.execute(ctx, actor, events.StreamPagamento+e.ID, func(stream []events.Envelope) ([]events.Event, error) {
 		if len(stream) > 0 {

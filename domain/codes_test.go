@@ -122,6 +122,7 @@ func TestDenialsCarryTheirCode(t *testing.T) {
 			"no role gives Pagamenti R"},
 		{"node_credentials", CanActAsNode(NodeCaller{Auth: AuthBasic, Username: "x"}, &IntermediaryView{IDIntermediario: "I1",
 			ConnectorPrincipal: "y"}, nil, true), DenyNodeCredentials, nil, "the credentials are not those of this intermediary's node connector"},
+		{"starting_payments", DenyStartingPayments(), DenyStartPayment, nil, "the caller cannot start payments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var f *ForbiddenError

@@ -52,6 +52,13 @@ var (
 	readNotice = kindRule{entry: message{DenyReadNotice, "the caller cannot read notices"}}
 )
 
+// DenyStartingPayments is the denial of a caller whose kind starts no
+// payment (RuleAPIEntry): the one commands answers for a kind the
+// Pagamento rules do not know, behind the operation's gate.
+func DenyStartingPayments() error {
+	return deny(RuleAPIEntry, startPayment.code, startPayment.detail)
+}
+
 // decide denies an inactive p, then asks app for an application, and
 // answers citizens (payer payerID) and anonymous callers as r says.
 func (r *kindRule) decide(p *Principal, payerID string, app func() error) error {
