@@ -381,13 +381,16 @@ func oneValue(h http.Header, key string) (string, bool) {
 
 // parseBasic parses an "Authorization: Basic" header value. It accepts the
 // scheme in any case and rejects anything that is not base64 of
-// "user:password" with a non-empty user.
+// "user:password" with a non-empty user. The credentials are decoded into
+// a buffer on the stack when they fit it, so that the one allocation is
+// the string user and pass share.
 func parseBasic(h string) (user, pass string, ok bool) {
 	const prefix = "basic "
 	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) || len(h) > 4096 {
 		return "", "", false
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(h[len(prefix):]))
+	var buf [256]byte
+	raw, err := base64.StdEncoding.AppendDecode(buf[:0], []byte(strings.TrimSpace(h[len(prefix):])))
 	if err != nil {
 		return "", "", false
 	}
