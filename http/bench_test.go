@@ -19,6 +19,19 @@ import (
 	"github.com/payauthz/payauthz/events/jetstream"
 )
 
+// benchPendenza is the authorized GET both benchmarks of it serve: appA's
+// pendenza on the Pendenze API, its path and the JSON it is answered with.
+func benchPendenza(b *testing.B) (w *world, path string, body []byte) {
+	w = newWorld(b)
+	w.createPendenza(b, "appA", "bench1", d1, t1, citizen1)
+	path = pe + "/pendenze/appA/bench1"
+	r := w.do(b, "GET", path, nil, as("appA"))
+	if r.Status != 200 {
+		b.Fatalf("setup: %d %s", r.Status, r.Body)
+	}
+	return w, path, r.Body
+}
+
 // BenchmarkAuthorizedGet measures an authorized GET of a pendenza on the
 // Pendenze API (basic authentication from the verified-credential cache,
 // principal lookup, ownership decision, JSON) against a bare Echo handler
@@ -26,14 +39,7 @@ import (
 // run. It reports requests/s and p50/p99 latency, and in paired the two
 // interleaved request by request with the ratio of their latencies.
 func BenchmarkAuthorizedGet(b *testing.B) {
-	w := newWorld(b)
-	w.createPendenza(b, "appA", "bench1", d1, t1, citizen1)
-	path := pe + "/pendenze/appA/bench1"
-	r := w.do(b, "GET", path, nil, as("appA"))
-	if r.Status != 200 {
-		b.Fatalf("setup: %d %s", r.Status, r.Body)
-	}
-	body := r.Body
+	w, path, body := benchPendenza(b)
 
 	bareURL := serveBare(b, path, body)
 	auth := basicHeader("appA", pw)
@@ -227,15 +233,8 @@ func BenchmarkDecisionLog(b *testing.B) {
 // Echo handler returning the same JSON: its allocs/op are what the
 // service's own path allocates on top of Echo's.
 func BenchmarkAuthorizedGetInProcess(b *testing.B) {
-	w := newWorld(b)
-	w.createPendenza(b, "appA", "bench1", d1, t1, citizen1)
-	path := pe + "/pendenze/appA/bench1"
-	r := w.do(b, "GET", path, nil, as("appA"))
-	if r.Status != 200 {
-		b.Fatalf("setup: %d %s", r.Status, r.Body)
-	}
+	w, path, body := benchPendenza(b)
 	bare := echo.New()
-	body := r.Body
 	bare.GET(path, func(c *echo.Context) error { return c.JSONBlob(200, body) })
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", basicHeader("appA", pw))
