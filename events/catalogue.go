@@ -234,7 +234,9 @@ type CodificaAvvisi struct {
 }
 
 // ApplicationUpdated replaces an application's data. An empty PasswordHash
-// keeps the current password, an empty APIKeyHash the current API key.
+// keeps the current password if the principal is the same (a password is
+// its principal's: a renamed application has none), an empty APIKeyHash
+// the current API key (the key is the idA2A's).
 type ApplicationUpdated ApplicationRegistered
 
 // ApplicationAPIAuthorized authorizes an application on one API

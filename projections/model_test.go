@@ -115,6 +115,35 @@ func TestAuthenticateCachedAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestRenamedApplicationLosesItsPassword: a password is its principal's.
+// An update that renames an application without a new password leaves it
+// none, under either name, so a rename cannot carry a password to a name
+// basic could not present (a principal with ':', which commands refuses a
+// password) or open the API under the next name.
+func TestRenamedApplicationLosesItsPassword(t *testing.T) {
+	m := New()
+	f := &feeder{m: m}
+	f.commit(t, events.ApplicationRegistered{IDA2A: "a", Principal: "gest", PasswordHash: mustHash(t, "password-1"), Enabled: true})
+	if _, err := m.Authenticate("gest", "password-1"); err != nil {
+		t.Fatalf("before the rename: %v", err)
+	}
+	f.commit(t, events.ApplicationUpdated{IDA2A: "a", Principal: "ge:st", Enabled: true})
+	for _, name := range []string{"gest", "ge:st"} {
+		if _, err := m.Authenticate(name, "password-1"); !errors.Is(err, ErrUnauthenticated) {
+			t.Fatalf("%s after the rename: %v, want ErrUnauthenticated", name, err)
+		}
+	}
+	if app, ok := m.Application("a"); !ok || app.PasswordHash != "" {
+		t.Fatalf("after the rename: %+v %v, want no password", app, ok)
+	}
+	// The same principal, no new password: kept.
+	f.commit(t, events.ApplicationUpdated{IDA2A: "a", Principal: "ge:st", PasswordHash: mustHash(t, "password-2"), Enabled: true})
+	f.commit(t, events.ApplicationUpdated{IDA2A: "a", Principal: "ge:st", Enabled: false})
+	if app, _ := m.Application("a"); app.PasswordHash == "" {
+		t.Fatal("an update of the same principal without a password dropped it")
+	}
+}
+
 func TestCredentialCacheFollowsTheLog(t *testing.T) {
 	m := New()
 	f := &feeder{m: m}
