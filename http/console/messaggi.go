@@ -259,6 +259,27 @@ func asError(v any) error {
 	return err
 }
 
+// coded is the console's words for a denial by its Deny* code, or for an
+// unprocessable request by its Unprocessable* code: ok false for any other
+// error, or a code it has no words for.
+func coded(err error) (string, bool) {
+	var (
+		forbidden *domain.ForbiddenError
+		unproc    *operations.UnprocessableError
+	)
+	switch {
+	case errors.As(err, &forbidden):
+		if w, ok := dinieghi[forbidden.Code]; ok {
+			return w(forbidden.Args), true
+		}
+	case errors.As(err, &unproc):
+		if w, ok := nonProcessabili[unproc.Code]; ok {
+			return w(unproc.Args), true
+		}
+	}
+	return "", false
+}
+
 // messaggio is the console's words for err, an error of a command or an
 // operation: ok false for any other error (the store's, the context's),
 // which keeps the API's words.
@@ -291,13 +312,13 @@ func messaggio(err error) (string, bool) {
 		}
 		return invalid.Field + ": valore non valido.", true
 	case errors.As(err, &unproc):
-		if w, ok := nonProcessabili[unproc.Code]; ok {
-			return w(unproc.Args), true
+		if w, ok := coded(err); ok {
+			return w, true
 		}
 		return "I dati sono ben formati ma non si possono usare così.", true
 	case errors.As(err, &forbidden):
-		if w, ok := dinieghi[forbidden.Code]; ok {
-			return w(forbidden.Args), true
+		if w, ok := coded(err); ok {
+			return w, true
 		}
 		if m, ok := regole[forbidden.Rule]; ok {
 			return m, true

@@ -1,13 +1,11 @@
 package console
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/payauthz/payauthz/domain"
-	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/operations/audit"
 )
 
@@ -75,26 +73,11 @@ func italiano(code string, args []any, english string) string {
 	return english
 }
 
-// motivo words a check's error as the console words its own: a denial by
-// its Deny* code, an unprocessable request by its Unprocessable* code; ""
-// for any other (a denial its Rule alone names among them), without its
-// closing full stop.
+// motivo words a check's error as the console words its own (coded),
+// without its closing full stop: "" when coded has no words for it.
 func motivo(err error) string {
-	var (
-		forbidden *domain.ForbiddenError
-		unproc    *operations.UnprocessableError
-	)
-	switch {
-	case errors.As(err, &forbidden):
-		if w, ok := dinieghi[forbidden.Code]; ok {
-			return strings.TrimSuffix(w(forbidden.Args), ".")
-		}
-	case errors.As(err, &unproc):
-		if w, ok := nonProcessabili[unproc.Code]; ok {
-			return strings.TrimSuffix(w(unproc.Args), ".")
-		}
-	}
-	return ""
+	w, _ := coded(err)
+	return strings.TrimSuffix(w, ".")
 }
 
 // conMotivo is format naming the words of the error at args[0]: "" when
