@@ -2,8 +2,11 @@ package httpapi
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -92,7 +95,7 @@ func (m *metrics) handler() http.Handler {
 // decision is counted with the outcome and rule the decision log gives it.
 func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 	apiName := api.String()
-	latency := s.metrics.latency.WithLabelValues(apiName)
+	series := s.metrics.seriesOf(apiName)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			start := time.Now()
@@ -105,14 +108,84 @@ func (s *Server) instrument(api domain.API) echo.MiddlewareFunc {
 			}
 			outcome, rule := decisionOf(err, status)
 			took := time.Since(start)
-			s.metrics.decisions.WithLabelValues(apiName, outcome, rule).Inc()
-			s.metrics.decisionLatency.WithLabelValues(apiName, outcome).Observe(took.Seconds())
+			series.decisions.get(decisionLabels{outcome, rule}).Inc()
+			series.decisionLatency.get(outcome).Observe(took.Seconds())
 			s.logDecision(c, apiName, status, outcome, rule, took)
-			s.metrics.requests.WithLabelValues(apiName, methodLabel(c.Request().Method), strconv.Itoa(status)).Inc()
-			latency.Observe(took.Seconds())
+			series.requests.get(requestLabels{methodLabel(c.Request().Method), status}).Inc()
+			series.latency.Observe(took.Seconds())
 			return err
 		}
 	}
+}
+
+// apiSeries are one API's series of the request metrics, each looked up
+// in its vector once per label values: a request records into series it
+// finds without a lock, where the vector's WithLabelValues hashes the
+// values and takes the vector's lock, shared by every request of every
+// API, on each call.
+type apiSeries struct {
+	latency         prometheus.Observer
+	decisions       seriesCache[decisionLabels, prometheus.Counter]
+	decisionLatency seriesCache[string, prometheus.Observer] // outcome
+	requests        seriesCache[requestLabels, prometheus.Counter]
+}
+
+type decisionLabels struct{ outcome, rule string }
+
+type requestLabels struct {
+	method string
+	status int
+}
+
+// seriesOf returns the series of the API named api.
+func (m *metrics) seriesOf(api string) *apiSeries {
+	return &apiSeries{
+		latency: m.latency.WithLabelValues(api),
+		decisions: seriesCache[decisionLabels, prometheus.Counter]{series: func(l decisionLabels) prometheus.Counter {
+			return m.decisions.WithLabelValues(api, l.outcome, l.rule)
+		}},
+		decisionLatency: seriesCache[string, prometheus.Observer]{series: func(outcome string) prometheus.Observer {
+			return m.decisionLatency.WithLabelValues(api, outcome)
+		}},
+		requests: seriesCache[requestLabels, prometheus.Counter]{series: func(l requestLabels) prometheus.Counter {
+			return m.requests.WithLabelValues(api, l.method, strconv.Itoa(l.status))
+		}},
+	}
+}
+
+// seriesCache holds the series of one vector already looked up, by label
+// values. Reads load an immutable map through an atomic pointer; a label
+// value not seen before takes the mutex and publishes a copy with it. The
+// label values are few (an API's outcomes, rules, methods and statuses),
+// so the copies stop after the first requests.
+type seriesCache[K comparable, V any] struct {
+	seen   atomic.Pointer[map[K]V]
+	mu     sync.Mutex
+	series func(K) V // the vector's lookup, WithLabelValues
+}
+
+func (c *seriesCache[K, V]) get(k K) V {
+	if m := c.seen.Load(); m != nil {
+		if v, ok := (*m)[k]; ok {
+			return v
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.seen.Load()
+	if old != nil {
+		if v, ok := (*old)[k]; ok {
+			return v
+		}
+	}
+	next := make(map[K]V, 1)
+	if old != nil {
+		next = maps.Clone(*old)
+	}
+	v := c.series(k)
+	next[k] = v
+	c.seen.Store(&next)
+	return v
 }
 
 // deniedBy returns the rule of a denial. It looks only at an error: the
