@@ -116,10 +116,13 @@ func ReceiptPlace(e *events.ReceiptRecorded) Place {
 // scopes its events (CanReadEvent: by entity and unit, and by type where
 // one applies), so an auditor asks about what it could read in the log;
 // a resource that lies nowhere (a registry, a pendenza or payment that
-// does not exist) needs the whole log (CanReadWholeLog).
+// does not exist) needs the whole log (CanReadWholeLog), and any other
+// auditor is denied it as a resource outside its scope
+// (CanLearnMissingEvent), so that a denial never tells a missing resource
+// from another entity's.
 func CanAudit(p Principal, places []Place) error {
 	if len(places) == 0 {
-		return CanReadWholeLog(p)
+		return CanLearnMissingEvent(p)
 	}
 	return CanReadEvent(p, places)
 }

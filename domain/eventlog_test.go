@@ -39,6 +39,16 @@ func TestEventLogAndAuditScoping(t *testing.T) {
 		{"audit_pendenza_out_of_type_scope", CanAudit(oneType, pendenza1B), RuleRoleScope},
 		{"audit_needs_the_right", CanAudit(noRight, entity1), RuleServiceRight},
 	})
+	// A question about no place (a registry entry, a missing pendenza or
+	// payment) is denied to a scoped auditor exactly as one about a
+	// resource out of its scope: the denial never tells a missing
+	// resource from another entity's.
+	for _, p := range []Principal{oneEntity, oneType, allEntitiesOneType} {
+		missing, elsewhere := CanAudit(p, registry), CanAudit(p, []Place{{IDDominio: d2, IDTipoPendenza: tB}})
+		if missing == nil || elsewhere == nil || missing.Error() != elsewhere.Error() {
+			t.Errorf("role %s: no place denied with %v, a place out of scope with %v", p.Roles[0].ID, missing, elsewhere)
+		}
+	}
 }
 
 // TestPlacesOfEvents: each event lies where a read of the resource it

@@ -112,12 +112,12 @@ func Audit(p domain.Principal, rec Recorder) error {
 
 // AuditWholeLog decides whether auditor p may ask about the whole log
 // (what-can of any principal, the verifiable log's checkpoints and proofs):
-// Giornale degli Eventi R on every entity and type, domain.CanAudit of no
-// place.
+// Giornale degli Eventi R on every entity and type (domain.CanReadWholeLog:
+// a question about the whole log, denied as such).
 func AuditWholeLog(p domain.Principal, rec Recorder) error {
 	needs(rec, domain.ServiceGiornaleEventi, domain.RightRead)
 	placed(rec, everywhere)
-	return AuditResource(p, nil, rec)
+	return check(rec, "CanReadWholeLog", domain.CanReadWholeLog(p))
 }
 
 // AuditResource decides whether auditor p may ask about a resource lying
