@@ -208,6 +208,9 @@ func explainFor(m *projections.ReadModel, on Model, auditor *domain.Principal, q
 	}
 	pos := m.Consistent(func() {
 		x = nil
+		if err = op.check(on, q.Resource); err != nil {
+			return
+		}
 		if err = mayAsk(m, auditor, op, q.Resource); err == nil {
 			x, err = explainOn(m, on, op, q)
 		}

@@ -58,6 +58,9 @@ func whoCanFor(m *projections.ReadModel, auditor *domain.Principal, api domain.A
 	}
 	var res *WhoCanResult
 	pos, err := OneState(m, func() (err error) {
+		if err = op.check(m, r); err != nil {
+			return err
+		}
 		if err = mayAsk(m, auditor, op, r); err != nil {
 			return err
 		}
