@@ -4,20 +4,23 @@ import "time"
 
 // Date layouts. What is recorded (a receipt's payment date, a settlement
 // report's date, an incasso's dates) is an RFC 3339 date-time or a date;
-// GovPay's paths also name a report by a date-time without a zone (read
-// as UTC).
+// GovPay's paths also name a report by a date-time without a zone. A
+// date, or a date-time without a zone, is read in Rome (GovPay's zone).
 var (
 	recordedDateLayouts = []string{time.RFC3339Nano, time.DateOnly}
 	flowDateLayouts     = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", time.DateOnly}
 )
 
 // ParseRecordedDate parses a date as it is recorded: an RFC 3339
-// date-time or a date (its midnight UTC); ok is false for anything else.
+// date-time or a date (its midnight in Rome); ok is false for anything
+// else.
 // Every date it accepts ParseFlowDate reads back.
 func ParseRecordedDate(s string) (t time.Time, ok bool) { return parseDate(s, recordedDateLayouts) }
 
 // ParseFlowDate parses a settlement report's date as a path names it:
-// what ParseRecordedDate accepts, or a date-time without a zone (UTC).
+// what ParseRecordedDate accepts, or a date-time without a zone (Rome's
+// wall clock: in the hour October repeats, its second time, standard
+// time; in the hour March skips, an hour later).
 func ParseFlowDate(s string) (t time.Time, ok bool) { return parseDate(s, flowDateLayouts) }
 
 func parseDate(s string, layouts []string) (time.Time, bool) {
@@ -25,7 +28,7 @@ func parseDate(s string, layouts []string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	for _, l := range layouts {
-		if t, err := time.Parse(l, s); err == nil {
+		if t, err := time.ParseInLocation(l, s, Rome); err == nil {
 			return t, true
 		}
 	}

@@ -13,13 +13,23 @@ func TestSameFlowDate(t *testing.T) {
 		want                bool
 	}{
 		{"same_date", "2026-01-03", "2026-01-03", true},
-		{"date_as_midnight_utc", "2026-01-03", "2026-01-03T00:00:00Z", true},
+		{"date_as_midnight_in_rome", "2026-01-03", "2026-01-02T23:00:00Z", true},
+		{"date_as_midnight_rome_offset", "2026-01-03", "2026-01-03T00:00:00+01:00", true},
+		{"date_not_midnight_utc", "2026-01-03", "2026-01-03T00:00:00Z", false},
 		{"date_as_midnight_without_zone", "2026-01-03", "2026-01-03T00:00:00", true},
 		{"date_as_midnight_with_millis", "2026-01-03", "2026-01-03T00:00:00.000", true},
+		{"summer_date_as_midnight_in_rome", "2026-07-01", "2026-06-30T22:00:00Z", true},
+		{"date_on_the_day_of_23_hours", "2026-03-29", "2026-03-28T23:00:00Z", true},
+		{"date_on_the_day_of_25_hours", "2026-10-25", "2026-10-24T22:00:00Z", true},
 		{"date_at_another_hour", "2026-01-03", "2026-01-03T10:00:00Z", false},
 		{"another_date", "2026-01-03", "2026-01-04", false},
 		{"same_instant_other_zone", "2026-01-03T10:00:00+01:00", "2026-01-03T09:00:00Z", true},
-		{"same_date_time", "2026-01-03T10:00:00Z", "2026-01-03T10:00:00", true},
+		{"same_date_time_rome_wall_clock", "2026-01-03T10:00:00Z", "2026-01-03T11:00:00", true},
+		{"date_time_without_zone_not_utc", "2026-01-03T10:00:00Z", "2026-01-03T10:00:00", false},
+		{"summer_wall_clock", "2026-07-01T10:00:00Z", "2026-07-01T12:00:00", true},
+		{"repeated_hour_is_standard_time", "2026-10-25T01:30:00Z", "2026-10-25T02:30:00", true},
+		{"repeated_hour_not_summer_time", "2026-10-25T00:30:00Z", "2026-10-25T02:30:00", false},
+		{"skipped_hour_an_hour_later", "2026-03-29T01:30:00Z", "2026-03-29T02:30:00", true},
 		{"another_time", "2026-01-03T10:00:00Z", "2026-01-03T10:00:01Z", false},
 		{"asked_not_a_date", "2026-01-03", "03/01/2026", false},
 		{"stored_not_a_date", "yesterday", "2026-01-03", false},
@@ -40,7 +50,7 @@ func TestSameFlowDate(t *testing.T) {
 // the same instant), and a date-time without a zone is read on paths only.
 func TestRecordedDatesReadBack(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"2026-01-03", "2026-01-03T10:00:00Z", "2026-01-03T10:00:00+01:00", "2026-01-03T10:00:00.123Z"} {
+	for _, s := range []string{"2026-01-03", "2026-03-29", "2026-10-25", "2026-01-03T10:00:00Z", "2026-01-03T10:00:00+01:00", "2026-01-03T10:00:00.123Z"} {
 		rt, rok := ParseRecordedDate(s)
 		ft, fok := ParseFlowDate(s)
 		if !rok || !fok || !ft.Equal(rt) {
@@ -105,16 +115,31 @@ func FuzzFlowDate(f *testing.F) {
 			}
 			return
 		}
-		asked := []string{s, ft.Format(time.RFC3339Nano)}
+		asked := []string{s}
 		if u := ft.UTC(); u.Year() >= 0 && u.Year() <= 9999 {
-			asked = append(asked, u.Format(time.RFC3339Nano), u.Format("2006-01-02T15:04:05.999999999"))
+			asked = append(asked, u.Format(time.RFC3339Nano))
+		}
+		if r := ft.In(Rome); r.Year() >= 0 && r.Year() <= 9999 {
+			// Rome's wall clock names the instant, but for the hour
+			// October repeats, whose two instants it reads as the second.
+			wall := r.Format("2006-01-02T15:04:05.999999999")
+			if back, _ := ParseFlowDate(wall); back.Equal(ft) {
+				asked = append(asked, wall)
+			} else if back.In(Rome).Format("2006-01-02T15:04:05.999999999") != wall {
+				t.Fatalf("the wall clock %q of %q is read as %v", wall, s, back)
+			}
+			// An offset of whole minutes is one RFC 3339 writes (Rome's
+			// mean time before 1893 was not).
+			if _, off := r.Zone(); off%60 == 0 {
+				asked = append(asked, r.Format(time.RFC3339Nano))
+			}
 		}
 		for _, a := range asked {
 			if !SameFlowDate(s, a) {
 				t.Fatalf("the report of %q is not found under %q", s, a)
 			}
 		}
-		if next := ft.Add(time.Nanosecond).Format(time.RFC3339Nano); SameFlowDate(s, next) {
+		if next := ft.Add(time.Nanosecond).UTC().Format(time.RFC3339Nano); SameFlowDate(s, next) {
 			t.Fatalf("the report of %q is found under %q", s, next)
 		}
 	})

@@ -14,8 +14,8 @@ import (
 // TestGovPayFlussiByDate: GET
 // /flussiRendicontazione/{idDominio}/{idFlusso}/{dataOraFlusso} on
 // Ragioneria v3 (RAGIONERIA grant) and the Backoffice (Rendicontazioni e
-// Incassi R on the entity): the report is found only under its own date,
-// and a caller outside the entity gets 403 whatever the date (issue 13 §4).
+// Incassi R on the entity): the report is found only under its own date
+// (a date, or a date-time without a zone, in Rome), and a caller outside the entity gets 403 whatever the date (issue 13 §4).
 func TestGovPayFlussiByDate(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newNodeWorld(t)
@@ -35,7 +35,8 @@ func TestGovPayFlussiByDate(t *testing.T) {
 	runRows(t, w.harness, []row{
 		{"rag_in_scope_date", "GET", at(rg, d1, f1, "2026-01-03"), nil, opts(as("appC")), 200, ""},
 		{"rag_in_scope_midnight", "GET", at(rg, d1, f1, "2026-01-03T00:00:00"), nil, opts(as("appC")), 200, ""},
-		{"rag_in_scope_midnight_utc", "GET", at(rg, d1, f1, "2026-01-03T00:00:00Z"), nil, opts(as("appC")), 200, ""},
+		{"rag_in_scope_rome_midnight_utc", "GET", at(rg, d1, f1, "2026-01-02T23:00:00Z"), nil, opts(as("appC")), 200, ""},
+		{"rag_in_scope_midnight_utc_is_another_hour", "GET", at(rg, d1, f1, "2026-01-03T00:00:00Z"), nil, opts(as("appC")), 404, "404000"},
 		{"rag_in_scope_other_date", "GET", at(rg, d1, f1, "2026-01-04"), nil, opts(as("appC")), 404, "404000"},
 		{"rag_in_scope_other_hour", "GET", at(rg, d1, f1, "2026-01-03T10:00:00"), nil, opts(as("appC")), 404, "404000"},
 		{"rag_in_scope_missing", "GET", at(rg, d1, "2026-01-03ABI00001-NOPE", "2026-01-03"), nil, opts(as("appC")), 404, "404000"},

@@ -265,11 +265,11 @@ var paramSchemas = map[string]paramSchema{
 	"indice":             {pattern: reIndice.String()},              // a collection's (riscossioni), no leading zero
 	"stato":              {enum: domainNames(domain.PendenzaStati)}, // a list's filter (checkListFilters)
 	"abilitato":          {enum: abilitatoValues, description: "keeps only the enabled (true) or the disabled (false) entries (GovPay's filter)"},
-	"dataOraFlusso":      {description: "an RFC 3339 date-time, one without a zone (UTC) or a date (domain.ParseFlowDate)"},
+	"dataOraFlusso":      {description: "an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (its midnight in Europe/Rome; domain.ParseFlowDate)"},
 	"idDebitore":         {description: "the payer's fiscal code, compared without case (GovPay's filter of the Backoffice and Pendenze lists)"},
 	"idPagatore":         {description: "the payer's fiscal code, compared without case (GovPay's filter of the Pagamento list)"},
-	"dataDa":             {description: "the first instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (UTC) or a date (its midnight UTC)"},
-	"dataA":              {description: "the last instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (UTC) or a date (the whole day, UTC)"},
+	"dataDa":             {description: "the first instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (its midnight in Europe/Rome)"},
+	"dataA":              {description: "the last instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (the whole day in Europe/Rome)"},
 	"query:indice":       {integer: true, min: 0, max: math.MaxUint32}, // an event's place in its commit (inclusion proofs)
 	"pagina":             {integer: true, min: 1},
 	"risultatiPerPagina": {integer: true, min: 0, max: maxRisultatiPerPagina, description: "0 counts the results (numRisultati) and answers none"},

@@ -144,22 +144,18 @@ func parsePendenzeQuery(c *echo.Context, f pendenzeFilters) (pendenzeQuery, erro
 }
 
 // windowBound reads the bound param of a window of time as GovPay's lists
-// take one: a date-time, RFC 3339 or without a zone (UTC), is that
-// instant; a date is its first instant (midnight UTC), or its last for the
-// window's end, so that the window keeps that whole day (the spellings
-// domain.ParseFlowDate reads). Absent is no bound, the zero time; anything
-// else is 400.
+// take one (domain.ParseWindowBound): a date-time, RFC 3339 or without a
+// zone (Rome's clock), is that instant; a date is its first instant in
+// Rome, or its last for the window's end, so that the window keeps that
+// whole day. Absent is no bound, the zero time; anything else is 400.
 func windowBound(c *echo.Context, param string, end bool) (time.Time, error) {
 	v := c.QueryParam(param)
 	if v == "" {
 		return time.Time{}, nil
 	}
-	t, ok := domain.ParseFlowDate(v)
+	t, ok := domain.ParseWindowBound(v, end)
 	if !ok {
-		return time.Time{}, syntaxError(param + " must be a date-time (RFC 3339; without a zone, UTC) or a date")
-	}
-	if end && len(v) == len(time.DateOnly) {
-		t = t.AddDate(0, 0, 1).Add(-time.Nanosecond)
+		return time.Time{}, syntaxError(param + " must be a date-time (RFC 3339; without a zone, Europe/Rome) or a date")
 	}
 	return t, nil
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 // pendenzaEventTimes reads the event log as the administrator and returns
@@ -90,8 +92,8 @@ func TestPendenzaDataCaricamento(t *testing.T) {
 // TestPendenzeListDateWindow: GovPay's dataDa and dataA narrow the
 // Backoffice's and the Pendenze API's lists of pendenze to those created
 // (as the log recorded it) in the window, both bounds kept: a date-time
-// (RFC 3339, or without a zone: UTC) is that instant, a date is its
-// midnight UTC for dataDa and its whole day for dataA. An update does not
+// (RFC 3339, or without a zone: Rome's clock) is that instant, a date is
+// its midnight in Rome for dataDa and its whole day there for dataA. An update does not
 // move a pendenza in time. A value that is neither is 400 SINTASSI. The
 // Pagamento API's list takes neither (GovPay's has no such filter) and
 // ignores them.
@@ -108,7 +110,7 @@ func TestPendenzeListDateWindow(t *testing.T) {
 		if len(times["PendenzaCreated"]) != 1 {
 			t.Fatalf("events of appA/%s: %v", id, times)
 		}
-		created[id] = times["PendenzaCreated"][0].UTC()
+		created[id] = times["PendenzaCreated"][0].In(domain.Rome)
 	}
 	if !created["w1"].Before(created["w2"]) || !created["w2"].Before(created["w3"]) {
 		t.Fatalf("creation times out of order: %v", created)
