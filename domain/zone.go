@@ -27,6 +27,10 @@ func mustLoadZone(name string) *time.Location {
 	return l
 }
 
+// DateOf is the date (YYYY-MM-DD) of the instant t in Rome: the day an
+// Italian user reckons it on, whatever the zone t is written in.
+func DateOf(t time.Time) string { return t.In(Rome).Format(time.DateOnly) }
+
 // ParseWindowBound reads a bound of a window of time as GovPay's lists
 // take one (dataDa, dataA): a date-time is the instant ParseFlowDate
 // reads (without a zone, Rome's clock); a date is the first instant of

@@ -146,7 +146,7 @@ func TestConsolePatchPendenza(t *testing.T) {
 
 // TestConsolePendenzaDataCaricamento: the console's list of pendenze and a
 // pendenza's page show its data di caricamento, the date the Backoffice
-// API answers as dataCaricamento (UTC, read from the same read model);
+// API answers as dataCaricamento (in Rome, read from the same read model);
 // an operator outside the pendenza's entity sees neither.
 func TestConsolePendenzaDataCaricamento(t *testing.T) {
 	t.Parallel()

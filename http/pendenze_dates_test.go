@@ -35,7 +35,7 @@ func pendenzaEventTimes(t *testing.T, w *world, idA2A, idPendenza string) map[st
 
 // TestPendenzaDataCaricamento: a pendenza answers GovPay's dataCaricamento
 // (a date, required by the Pendenze and Pagamento APIs' PendenzaBase) on
-// every API, item of a list and read alike: the date (UTC) of the event
+// every API, item of a list and read alike: the date (in Rome) of the event
 // that created it, as the log recorded it; an update keeps it. A replica
 // restarted from a snapshot answers the same date.
 func TestPendenzaDataCaricamento(t *testing.T) {
@@ -48,7 +48,7 @@ func TestPendenzaDataCaricamento(t *testing.T) {
 	if len(times["PendenzaCreated"]) != 1 || len(times["PendenzaUpdated"]) != 1 {
 		t.Fatalf("events of appA/dc1: %v", times)
 	}
-	want := times["PendenzaCreated"][0].UTC().Format(time.DateOnly)
+	want := times["PendenzaCreated"][0].In(domain.Rome).Format(time.DateOnly)
 
 	dataCaricamento := func(t *testing.T, what string, body []byte) {
 		t.Helper()

@@ -22,8 +22,8 @@ func toSoggetto(s events.Subject) soggetto { return soggetto(s) }
 // pendenzaView is a pendenza on every API: its fields as written, with
 // GovPay's dominio object (which every GovPay schema of a pendenza
 // requires) and unitaOperativa next to idDominio and idUnitaOperativa,
-// and GovPay's dataCaricamento: the date (UTC) the log recorded its
-// creation.
+// and GovPay's dataCaricamento: the date (in Europe/Rome) the log
+// recorded its creation.
 type pendenzaView struct {
 	IDA2A            string             `json:"idA2A"`
 	IDPendenza       string             `json:"idPendenza"`

@@ -296,6 +296,31 @@ func TestPendenzaCreatedIsItsFirstEventsTime(t *testing.T) {
 	}
 }
 
+// TestDataCaricamentoIsTheDayInRome: dataCaricamento is the date in
+// Rome of the pendenza's creation, GovPay's and its users' day, not UTC's:
+// on either side of midnight there, and of both changes of the clock.
+func TestDataCaricamentoIsTheDayInRome(t *testing.T) {
+	for _, c := range []struct {
+		created time.Time
+		want    string
+	}{
+		{time.Date(2026, 3, 28, 23, 30, 0, 0, time.UTC), "2026-03-29"}, // 00:30 CET
+		{time.Date(2026, 3, 28, 22, 59, 59, 0, time.UTC), "2026-03-28"},
+		{time.Date(2026, 3, 29, 21, 59, 59, 0, time.UTC), "2026-03-29"}, // 23:59:59 CEST
+		{time.Date(2026, 6, 30, 22, 0, 0, 0, time.UTC), "2026-07-01"},
+		{time.Date(2026, 10, 24, 22, 0, 0, 0, time.UTC), "2026-10-25"},   // midnight CEST
+		{time.Date(2026, 10, 25, 22, 59, 59, 0, time.UTC), "2026-10-25"}, // 23:59:59 CET
+		{time.Date(2026, 10, 25, 23, 0, 0, 0, time.UTC), "2026-10-26"},
+	} {
+		if got := (Pendenza{Created: c.created}).DataCaricamento(); got != c.want {
+			t.Errorf("created %s: dataCaricamento %s, want %s", c.created.Format(time.RFC3339), got, c.want)
+		}
+	}
+	if got := (Pendenza{}).DataCaricamento(); got != "" {
+		t.Errorf("created unknown: dataCaricamento %q, want none", got)
+	}
+}
+
 // TestStateOfMissingPendenzaMakesNone: a receipt or a status change that
 // names a pendenza the model does not hold (another writer's log, a
 // receipt for a notice paid elsewhere) changes nothing, and above all

@@ -145,12 +145,13 @@ type Pendenza struct {
 }
 
 // DataCaricamento is GovPay's dataCaricamento of the pendenza: the date
-// (YYYY-MM-DD, UTC) of Created, "" when that is unknown.
+// (YYYY-MM-DD) of Created in Rome (domain.DateOf), "" when that is
+// unknown.
 func (p Pendenza) DataCaricamento() string {
 	if p.Created.IsZero() {
 		return ""
 	}
-	return p.Created.UTC().Format(time.DateOnly)
+	return domain.DateOf(p.Created)
 }
 
 // View returns the facts decisions need (a state ParsePendenzaStato does
