@@ -13,6 +13,8 @@ import (
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 // The browser tests drive a real Chromium (Debian's chromium package;
@@ -175,7 +177,7 @@ func TestConsoleBrowser(t *testing.T) {
 
 	t.Run("explain_for_a_past_date", func(t *testing.T) {
 		time.Sleep(1100 * time.Millisecond)
-		past := time.Now().UTC().Truncate(time.Second)
+		past := time.Now().In(domain.Rome).Truncate(time.Second) // the form reads Rome's clock
 		time.Sleep(1100 * time.Millisecond)
 		w.putApp(t, "appLate", "appLate", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{"*"}))
 		b.open("/console/audit")

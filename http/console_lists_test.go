@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 func TestConsoleMoneyAndEventLog(t *testing.T) {
@@ -86,6 +89,22 @@ func TestConsoleMoneyAndEventLog(t *testing.T) {
 			`<span class="errore-campo" id="err-tipo">`, `list="tipi-evento"`, `<option value="OperatorRegistered">`)
 		typo.lacks(t, "Nessun evento.")
 		ca.get("/console/eventi").expect(t, 200, `<datalist id="tipi-evento">`, `<option value="PendenzaCreated">`)
+		// An event's time is the API's, on Rome's clock with its offset;
+		// the day to start from is a day in Rome.
+		var page struct {
+			Risultati []struct {
+				Posizione uint64    `json:"posizione"`
+				Data      time.Time `json:"data"`
+			} `json:"risultati"`
+		}
+		w.must(t, "GET", bo+"/eventi?limite=1000", nil).decode(t, &page)
+		last := page.Risultati[len(page.Risultati)-1]
+		pos := strconv.FormatUint(last.Posizione, 10)
+		ca.get("/console/eventi?da="+pos).expect(t, 200, `<th scope="col">Ora italiana</th>`,
+			"<td>"+pos+"</td><td>"+strings.ReplaceAll(last.Data.In(domain.Rome).Format(time.RFC3339), "+", "&#43;")+"</td>")
+		day := last.Data.In(domain.Rome)
+		ca.get("/console/eventi?da="+pos+"&dal="+day.Format(time.DateOnly)).expect(t, 200, "<td>"+pos+"</td>")
+		ca.get("/console/eventi?da="+pos+"&dal="+day.AddDate(0, 0, 1).Format(time.DateOnly)).expect(t, 200, "Nessun evento.")
 		ca.get("/console/audit?posizione=3").expect(t, 200, `id="posizione" name="posizione" type="text" inputmode="numeric" value="3"`)
 	})
 }

@@ -103,7 +103,7 @@ func TestConsoleErrorsInItalian(t *testing.T) {
 		q := url.Values{"principal": {"appA"}, "auth": {"basic"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"},
 			"data": {"2000-01-01T00:00"}}
 		p := cc.post("/console/audit", q)
-		p.expect(t, 400, `id="errore-modulo">La data 2000-01-01 00:00:00 (UTC) è precedente al primo evento del giornale, del `,
+		p.expect(t, 400, `id="errore-modulo">La data 2000-01-01 00:00:00 (ora italiana) è precedente al primo evento del giornale, del `,
 			`value="2000-01-01T00:00"`)
 		p.lacks(t, "is before the log", "invalid :")
 		api := w.do(t, "POST", bo+"/autorizzazioni/verifica", map[string]any{"principal": "appA", "api": "PAGAMENTO",

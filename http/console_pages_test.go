@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -262,7 +263,7 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 
 	// Explain at a past date: before appLate existed it could not pay.
 	time.Sleep(1100 * time.Millisecond)
-	before := time.Now().UTC().Truncate(time.Second) // after everything above
+	before := time.Now().In(domain.Rome).Truncate(time.Second) // after everything above; the form reads Rome's clock
 	time.Sleep(1100 * time.Millisecond)
 	w.putApp(t, "appLate", "appLate", pw, true, apiGrant("PAGAMENTO", []string{d1}, []string{"*"}))
 	q := url.Values{"principal": {"appLate"}, "auth": {"basic"}, "api": {"PAGAMENTO"}, "operazione": {"profilo"}}
@@ -279,12 +280,12 @@ func TestConsoleAuditAndEscaping(t *testing.T) {
 	then.expect(t, 200, "<td>appA</td>")
 	then.lacks(t, "<td>appLate</td>")
 	q.Set("data", "ieri")
-	cc.post("/console/audit", q).expect(t, 400, "AAAA-MM-GG", `value="ieri"`)
+	cc.post("/console/audit", q).expect(t, 400, "AAAA-MM-GGThh:mm (ora italiana)", `value="ieri"`)
 	// A point of history the log does not hold is refused on the form, as
 	// by the API (the same server functions).
 	q.Set("data", "2000-01-01T00:00")
 	past := cc.post("/console/audit", q)
-	past.expect(t, 400, `id="errore-modulo">La data 2000-01-01 00:00:00 (UTC) è precedente al primo evento del giornale`, `value="2000-01-01T00:00"`)
+	past.expect(t, 400, `id="errore-modulo">La data 2000-01-01 00:00:00 (ora italiana) è precedente al primo evento del giornale`, `value="2000-01-01T00:00"`)
 	past.lacks(t, "invalid :")
 	q.Del("data")
 	q.Set("posizione", "999999")

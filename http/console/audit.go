@@ -104,13 +104,10 @@ func (c *Console) auditPage(rq *request) error {
 		q.Posizione = &n
 	}
 	if f.Data != "" {
-		// The browser's datetime-local has no zone: it is read as UTC.
-		t, err := time.Parse("2006-01-02T15:04", f.Data)
+		// The browser's datetime-local has no zone: it is Rome's clock.
+		t, err := oraDelModulo(f.Data)
 		if err != nil {
-			t, err = time.Parse("2006-01-02T15:04:05", f.Data)
-		}
-		if err != nil {
-			f.Errors["data"] = "La data è nel formato AAAA-MM-GGThh:mm (UTC)."
+			f.Errors["data"] = "La data è nel formato AAAA-MM-GGThh:mm (ora italiana)."
 		}
 		q.Data = t.UTC().Format(time.RFC3339Nano)
 	}

@@ -70,7 +70,7 @@ func (c *Console) listEventi(rq *request) error {
 	}
 	var dal time.Time
 	if v.Dal != "" {
-		if dal, err = time.Parse("2006-01-02", v.Dal); err != nil {
+		if dal, err = giorno(v.Dal); err != nil {
 			v.Errors["dal"] = "La data è nel formato AAAA-MM-GG."
 		}
 	}
@@ -103,7 +103,7 @@ func (c *Console) listEventi(rq *request) error {
 			}
 		}
 		v.Rows = append(v.Rows, eventRow{Position: uint64(env.Position), Before: uint64(env.Position) - 1, Name: env.Name,
-			Actor: env.Actor, Time: env.Time.UTC().Format(time.RFC3339), Data: string(events.Redact(env.Data)), Stream: env.Stream})
+			Actor: env.Actor, Time: istante(env.Time), Data: string(events.Redact(env.Data)), Stream: env.Stream})
 		return nil
 	})
 	if errors.Is(err, events.ErrInvalidPosition) {

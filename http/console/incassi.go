@@ -77,7 +77,7 @@ func (c *Console) listIncassi(rq *request) error {
 		func(r *projections.Incasso) []cell {
 			e := r.Event
 			return []cell{{Text: e.IDDominio}, {Text: e.IDIncasso, Href: detailHref("incassi", e.IDDominio, e.IDIncasso)},
-				{Text: e.Causale}, {Text: euro(e.AmountCents)}, {Text: e.IDFlusso}, {Text: r.Time.UTC().Format("2006-01-02 15:04")}}
+				{Text: e.Causale}, {Text: euro(e.AmountCents)}, {Text: e.IDFlusso}, {Text: ora(r.Time)}}
 		})
 }
 
@@ -130,6 +130,6 @@ func (c *Console) getIncasso(rq *request) error {
 		"Dominio", e.IDDominio, "Incasso", e.IDIncasso, "Causale", e.Causale, "Importo", euro(e.AmountCents),
 		"Flusso", e.IDFlusso, "Data valuta", e.DataValuta, "Data contabile", e.DataContabile,
 		"IBAN di accredito", e.IBANAccredito, "Riferimento SCT", e.SCT,
-		"Registrato il", r.Time.UTC().Format("2006-01-02 15:04"),
+		"Registrato il", ora(r.Time),
 		"Posizione nel giornale", strconv.FormatUint(uint64(r.Position), 10)))
 }

@@ -32,7 +32,7 @@ func (c *Console) manutenzione(rq *request) error {
 	m := c.deps.Model
 	v := manutenzioneView{Applied: uint64(m.AppliedPosition())}
 	if t := m.LastEventTime(); !t.IsZero() {
-		v.LastEventTime = t.UTC().Format(time.RFC3339)
+		v.LastEventTime = istante(t)
 	}
 	ctx, cancel := context.WithTimeout(rq.r.Context(), 2*time.Second)
 	defer cancel()

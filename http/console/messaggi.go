@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
@@ -202,16 +201,12 @@ var punti = map[string]func(e *projections.PointError) string{
 		return fmt.Sprintf("La posizione %d è oltre la fine del giornale: la sua ultima posizione è %d.", uint64(e.Position), uint64(e.Last))
 	},
 	projections.PointLogEmpty: func(e *projections.PointError) string {
-		return fmt.Sprintf("La data %s (UTC) non è nella storia del giornale: il giornale è vuoto.", quando(e.Time))
+		return fmt.Sprintf("La data %s (ora italiana) non è nella storia del giornale: il giornale è vuoto.", quando(e.Time))
 	},
 	projections.PointBeforeLog: func(e *projections.PointError) string {
-		return fmt.Sprintf("La data %s (UTC) è precedente al primo evento del giornale, del %s (UTC).", quando(e.Time), quando(e.First))
+		return fmt.Sprintf("La data %s (ora italiana) è precedente al primo evento del giornale, del %s (ora italiana).", quando(e.Time), quando(e.First))
 	},
 }
-
-// quando is an instant of the log's history, in UTC to the nanosecond it
-// holds: 2006-01-02 15:04:05.999999999.
-func quando(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.999999999") }
 
 // domande words a QueryError, an Audit question the catalogue cannot
 // decide.

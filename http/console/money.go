@@ -113,7 +113,7 @@ func (c *Console) listPagamenti(rq *request) error {
 		Headers: []string{"Pagamento", "Stato", "Richiesto il", "Pendenze"}}
 	pageOf(rq, t, pays, func(p *projections.Payment) []cell {
 		return []cell{{Text: p.Event.ID, Href: "/console/pagamenti/" + p.Event.ID}, {Text: p.Stato},
-			{Text: p.Time.UTC().Format("2006-01-02 15:04")}, {Text: strconv.Itoa(len(p.Event.Items))}}
+			{Text: ora(p.Time)}, {Text: strconv.Itoa(len(p.Event.Items))}}
 	})
 	return c.render(rq, http.StatusOK, "tabella.html", "Pagamenti", t)
 }
@@ -217,7 +217,7 @@ func (c *Console) getRiconciliazione(rq *request) error {
 		e := r.Event
 		return fields("Riconciliazione "+e.ID,
 			"Dominio", e.IDDominio, "Riconciliazione", e.ID, "Applicazione", e.IDA2A, "Importo", euro(e.AmountCents),
-			"Causale", e.Causale, "Flusso", e.IDFlusso, "Registrata il", r.Time.UTC().Format("2006-01-02 15:04"),
+			"Causale", e.Causale, "Flusso", e.IDFlusso, "Registrata il", ora(r.Time),
 			"Posizione nel giornale", strconv.FormatUint(uint64(r.Position), 10))
 	})
 }
