@@ -39,6 +39,8 @@ var risposte = map[string]parola{
 	audit.NoteNoRightOther:  testo("l'operazione non chiede a un ruolo alcun diritto su un servizio; ha deciso un'altra regola"),
 	audit.NoteGrantCovers: testo("autorizzata sull'API %s; le decisioni dell'operazione trovano la risorsa " +
 		"nell'ambito di questa autorizzazione"),
+	audit.NoteGrantNotScope: testo("autorizzata sull'API %s; le decisioni dell'operazione non si fondano sull'ambito di " +
+		"questa autorizzazione (decidono per proprietà o per il solo chiamante)"),
 	audit.NoteGrantMissing: testo("autorizzata sull'API %s; le decisioni dell'operazione consentono al chiamante " +
 		"di chiedere, e la risorsa non esiste"),
 	audit.NoteGrantUndecided: func(args []any) string {

@@ -359,6 +359,7 @@ func TestEveryNoteFillsItsSlots(t *testing.T) {
 		{audit.NoteNoRightAsked, "NoteNoRightAsked", nil, nil},
 		{audit.NoteNoRightOther, "NoteNoRightOther", nil, nil},
 		{audit.NoteGrantCovers, "NoteGrantCovers", []any{domain.APIRagioneria}, []string{"API RAGIONERIA"}},
+		{audit.NoteGrantNotScope, "NoteGrantNotScope", []any{domain.APIRagioneria}, []string{"API RAGIONERIA"}},
 		{audit.NoteGrantMissing, "NoteGrantMissing", []any{domain.APIRagioneria}, []string{"API RAGIONERIA"}},
 		{audit.NoteGrantUndecided, "NoteGrantUndecided", []any{unknownType}, []string{"(Il tipo pendenza T9 non è registrato)"}},
 		{audit.NoteRoleLacks, "NoteRoleLacks", []any{s, r}, []string{"non dà " + right}},

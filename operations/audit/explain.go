@@ -237,7 +237,7 @@ func explainOn(m *projections.ReadModel, on Model, op *Operation, q Query) (*Exp
 	}
 	x.Kind = p.Kind.String()
 	if err := x.check("api-entry", domain.CanEnterAPI(p, q.API)); err != nil {
-		x.Evidence = evidence(p, q.API, nil, err)
+		x.Evidence = evidence(p, q.API, nil, err, nil)
 		return x, nil
 	}
 	var t trail
@@ -245,7 +245,7 @@ func explainOn(m *projections.ReadModel, on Model, op *Operation, q Query) (*Exp
 	if errors.Is(err, ErrBadQuery) {
 		return nil, err
 	}
-	x.Evidence = evidence(p, q.API, &t, err)
+	x.Evidence = evidence(p, q.API, &t, err, func(p domain.Principal) error { return op.Decide(on, p, q.Resource) })
 	var unproc *operations.UnprocessableError
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
@@ -386,8 +386,9 @@ func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) (why n
 
 // evidence lists the principal's roles (Backoffice) or its grant on the
 // API, each with whether it covers the resource, from the operation's
-// trail t (nil when the operation was not reached) and its answer err. It
-// explains; it does not decide.
+// trail t (nil when the operation was not reached), its answer err and
+// again, the same operation decided for another principal. It explains
+// from the operation's own decisions; it decides nothing itself.
 //
 // A role is asked what the operation's role-scoped decisions asked, as
 // the operation reported it: the service rights (domain.Role.Has) and the
@@ -395,10 +396,15 @@ func noCredential(rec *projections.PrincipalRecord, auth domain.AuthType) (why n
 // the grant covers the resource when the operation allowed it, does not
 // when one of its decisions found the resource outside the grant's scope
 // (domain.RuleAPIScope, whose detail it repeats), and is left undecided
-// when the operation ended otherwise (another rule, 422). A resource
-// that does not exist, which the caller was allowed to ask about, is
-// covered as an allowed one is (what-can probes with such resources).
-func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidence {
+// when the operation ended otherwise (another rule, 422). An allowed
+// operation says whether its decision rested on the grant's scope
+// (restsOnScope): one that decides by ownership (the pendenze and
+// payments an application created) or by the caller alone (a list's
+// gate, a profile) covers without the grant's scope having found
+// anything. A resource that does not exist, which the caller was allowed
+// to ask about, is covered as an allowed one is (what-can probes with
+// such resources).
+func evidence(p domain.Principal, api domain.API, t *trail, err error, again func(domain.Principal) error) []Evidence {
 	out := []Evidence{}
 	notReached := func() note {
 		return noteOf(NoteNotReached, "the operation was not reached: the caller did not enter the %s API", api)
@@ -437,6 +443,9 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 	switch {
 	case t == nil:
 		e.say(notReached())
+	case err == nil && !restsOnScope(p, api, again):
+		e.Covers = true
+		e.say(noteOf(NoteGrantNotScope, "authorized on the %s API; the operation's decisions did not rest on this grant's scope (they decide by ownership or by the caller alone)", api))
 	case err == nil:
 		e.Covers = true
 		e.say(noteOf(NoteGrantCovers, "authorized on the %s API; the operation's decisions found the resource in this grant's scope", api))
@@ -450,6 +459,15 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error) []Evidenc
 		e.say(noteOf(NoteGrantUndecided, "not decided: the operation ended before deciding on this grant's scope (%v)", err))
 	}
 	return append(out, e)
+}
+
+// restsOnScope reports whether an allowed decision rested on p's grant's
+// scope on api: the operation, decided again (again) for p holding that
+// grant with no entity and no type in its scope, no longer allows. What
+// the operation consults is what it decides by, so this is read off the
+// operation itself, not kept beside it.
+func restsOnScope(p domain.Principal, api domain.API, again func(domain.Principal) error) bool {
+	return again(p.WithGrant(domain.Grant{API: api})) != nil
 }
 
 // roleEvidence says whether role gives every service right the trail

@@ -30,6 +30,7 @@ const (
 	NoteNoRightAsked   = "no-right-asked"  // none: the operation asks a role for no service right, and allowed
 	NoteNoRightOther   = "no-right-other"  // none: the same, and another rule decided
 	NoteGrantCovers    = "grant-covers"    // domain.API: the grant covers the resource
+	NoteGrantNotScope  = "grant-not-scope" // domain.API: the grant covers; the decision did not rest on its scope (ownership, the caller alone)
 	NoteGrantMissing   = "grant-missing"   // domain.API: the grant lets the caller ask; the resource does not exist
 	NoteGrantUndecided = "grant-undecided" // the error that ended the operation before the grant's scope was decided
 	NoteRoleLacks      = "role-lacks"      // domain.Service, domain.Right: the role does not give it
