@@ -207,7 +207,7 @@ func TestConsoleAuditAnswersInItalian(t *testing.T) {
 		{"own_pendenza", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"read"},
 			"idA2A": {"appA"}, "idPendenza": {"pa1"}},
 			[]string{`<span id="esito">allow`,
-				"<td>" + it("autorizzata sull'API PENDENZE; le decisioni dell'operazione non si fondano sull'ambito di questa autorizzazione (decidono per proprietà o per il solo chiamante)") + "</td>"}},
+				"<td>" + it("autorizzata sull'API PENDENZE; le decisioni dell'operazione non si fondano sull'ambito di questa autorizzazione (decidono per proprietà o per il solo chiamante; le righe che un elenco poi mostra possono esserne comunque limitate)") + "</td>"}},
 		{"unprocessable", url.Values{"principal": {"appA"}, "api": {"PENDENZE"}, "operazione": {"create"},
 			"idDominio": {d1}, "idTipoPendenza": {"NESSUNO"}},
 			[]string{`<span id="esito">unprocessable`, "Regola <code>request</code>: Il tipo pendenza NESSUNO non è registrato.",

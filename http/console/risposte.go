@@ -40,7 +40,8 @@ var risposte = map[string]parola{
 	audit.NoteGrantCovers: testo("autorizzata sull'API %s; le decisioni dell'operazione trovano la risorsa " +
 		"nell'ambito di questa autorizzazione"),
 	audit.NoteGrantNotScope: testo("autorizzata sull'API %s; le decisioni dell'operazione non si fondano sull'ambito di " +
-		"questa autorizzazione (decidono per proprietà o per il solo chiamante)"),
+		"questa autorizzazione (decidono per proprietà o per il solo chiamante; le righe che un elenco poi mostra " +
+		"possono esserne comunque limitate)"),
 	audit.NoteGrantMissing: testo("autorizzata sull'API %s; le decisioni dell'operazione consentono al chiamante " +
 		"di chiedere, e la risorsa non esiste"),
 	audit.NoteGrantUndecided: func(args []any) string {

@@ -445,7 +445,7 @@ func evidence(p domain.Principal, api domain.API, t *trail, err error, again fun
 		e.say(notReached())
 	case err == nil && !restsOnScope(p, api, again):
 		e.Covers = true
-		e.say(noteOf(NoteGrantNotScope, "authorized on the %s API; the operation's decisions did not rest on this grant's scope (they decide by ownership or by the caller alone)", api))
+		e.say(noteOf(NoteGrantNotScope, "authorized on the %s API; the operation's decisions did not rest on this grant's scope (they decide by ownership or by the caller alone; the rows a list then shows may still be bounded by the scope)", api))
 	case err == nil:
 		e.Covers = true
 		e.say(noteOf(NoteGrantCovers, "authorized on the %s API; the operation's decisions found the resource in this grant's scope", api))
