@@ -611,27 +611,24 @@ func adminGrantCmd(f *adminFlags, grant bool) *cobra.Command {
 	return cmd
 }
 
+// verifica is the body of POST /autorizzazioni/verifica: the question
+// with its resource, whose fields are the body's own.
+type verifica struct {
+	Principal  string `json:"principal,omitempty"`
+	Auth       string `json:"auth,omitempty"`
+	API        string `json:"api"`
+	Operazione string `json:"operazione"`
+	audit.Resource
+}
+
 func adminCheckCmd(f *adminFlags) *cobra.Command {
-	body := map[string]string{}
-	flags := []struct{ flag, field, usage string }{
-		{"principal", "principal", "principal to check"}, {"auth", "auth", domain.AuthTypeList()},
-		{"api", "api", "BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA"}, {"operation", "operazione", "operation (payauthz audit operations)"},
-		{"servizio", "servizio", "Backoffice service"}, {"autorizzazione", "autorizzazione", "R or W"},
-		{"dominio", "idDominio", "idDominio"}, {"tipo", "idTipoPendenza", "idTipoPendenza"}, {"ida2a", "idA2A", "idA2A"},
-		{"pendenza", "idPendenza", "idPendenza"}, {"avviso", "numeroAvviso", "numeroAvviso"},
-	}
-	vals := make([]string, len(flags))
+	var q verifica
 	cmd := &cobra.Command{
 		Use:   "check --principal P --api A --operation O [resource flags]",
 		Short: "Explain the decision the live service would give: exit 0 allowed, 3 denied, 2 a question it refuses",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for i, fl := range flags {
-				if vals[i] != "" {
-					body[fl.field] = vals[i]
-				}
-			}
-			if body["api"] == "" || body["operazione"] == "" {
+			if q.API == "" || q.Operazione == "" {
 				return usageErrorf("--api and --operation are required")
 			}
 			c, err := f.client()
@@ -639,7 +636,7 @@ func adminCheckCmd(f *adminFlags) *cobra.Command {
 				return err
 			}
 			var x map[string]any
-			if _, err := c.do(cmd.Context(), http.MethodPost, "/autorizzazioni/verifica", body, &x); err != nil {
+			if _, err := c.do(cmd.Context(), http.MethodPost, "/autorizzazioni/verifica", q, &x); err != nil {
 				return argumentsRefused(err)
 			}
 			if f.output == "json" {
@@ -659,8 +656,11 @@ func adminCheckCmd(f *adminFlags) *cobra.Command {
 			return nil
 		},
 	}
-	for i, fl := range flags {
-		cmd.Flags().StringVar(&vals[i], fl.flag, "", fl.usage)
-	}
+	fs := cmd.Flags()
+	fs.StringVar(&q.Principal, "principal", "", "principal to check")
+	fs.StringVar(&q.Auth, "auth", "", domain.AuthTypeList())
+	fs.StringVar(&q.API, "api", "", "BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA")
+	fs.StringVar(&q.Operazione, "operation", "", "operation (payauthz audit operations)")
+	bindResource(fs, &q.Resource)
 	return cmd
 }

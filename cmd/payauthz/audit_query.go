@@ -27,26 +27,32 @@ type queryFlags struct {
 func (q *queryFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&q.api, "api", "", "API: BACKOFFICE, PENDENZE, PAGAMENTO or RAGIONERIA (required)")
 	fs.StringVar(&q.operation, "operation", "", "operation of the catalogue (see `payauthz audit operations`) (required)")
-	fs.StringVar(&q.res.Service, "servizio", "", "BACKOFFICE service, e.g. \"Pendenze\"")
-	fs.StringVar(&q.res.Right, "autorizzazione", "", "BACKOFFICE right: R (default) or W")
-	fs.StringVar(&q.res.IDDominio, "dominio", "", "idDominio")
-	fs.StringVar(&q.res.IDTipoPendenza, "tipo", "", "idTipoPendenza")
-	fs.StringVar(&q.res.IDUnitaOperativa, "unita", "", "idUnitaOperativa (an operational unit of the entity)")
-	fs.StringVar(&q.res.IDA2A, "ida2a", "", "idA2A of a pendenza's creator")
-	fs.StringVar(&q.res.IDPendenza, "pendenza", "", "idPendenza")
-	fs.StringVar(&q.res.NumeroAvviso, "avviso", "", "numeroAvviso")
-	fs.StringVar(&q.res.IDPagamento, "pagamento", "", "payment id")
-	fs.StringVar(&q.res.IDRiconciliazione, "riconciliazione", "", "reconciliation id")
-	fs.StringVar(&q.res.IUV, "iuv", "", "IUV of a receipt's or collection's notice")
-	fs.StringVar(&q.res.IDRicevuta, "ricevuta", "", "receipt id (a collection's iur)")
-	fs.StringVar(&q.res.IDFlusso, "flusso", "", "settlement report id")
-	fs.StringVar(&q.res.DataOraFlusso, "data-flusso", "", "settlement report date (dataOraFlusso)")
-	fs.StringVar(&q.res.IDIncasso, "incasso", "", "incasso id")
-	fs.StringVar(&q.res.IDIntermediario, "intermediario", "", "idIntermediario")
-	fs.StringVar(&q.res.IDRuolo, "ruolo", "", "idRuolo")
-	fs.StringVar(&q.res.PrincipalOperatore, "operatore", "", "an operator's principal")
+	bindResource(fs, &q.res)
 	fs.StringVar(&q.format, "format", "text", "text or json")
 	q.point.bind(fs, "position")
+}
+
+// bindResource binds the flags naming the resource of a question, one per
+// field of audit.Resource: audit who-can's and explain's, admin check's.
+func bindResource(fs *pflag.FlagSet, r *audit.Resource) {
+	fs.StringVar(&r.Service, "servizio", "", "BACKOFFICE service, e.g. \"Pendenze\"")
+	fs.StringVar(&r.Right, "autorizzazione", "", "BACKOFFICE right: R (default) or W")
+	fs.StringVar(&r.IDDominio, "dominio", "", "idDominio")
+	fs.StringVar(&r.IDTipoPendenza, "tipo", "", "idTipoPendenza")
+	fs.StringVar(&r.IDUnitaOperativa, "unita", "", "idUnitaOperativa (an operational unit of the entity)")
+	fs.StringVar(&r.IDA2A, "ida2a", "", "idA2A of a pendenza's creator")
+	fs.StringVar(&r.IDPendenza, "pendenza", "", "idPendenza")
+	fs.StringVar(&r.NumeroAvviso, "avviso", "", "numeroAvviso")
+	fs.StringVar(&r.IDPagamento, "pagamento", "", "payment id")
+	fs.StringVar(&r.IDRiconciliazione, "riconciliazione", "", "reconciliation id")
+	fs.StringVar(&r.IUV, "iuv", "", "IUV of a receipt's or collection's notice")
+	fs.StringVar(&r.IDRicevuta, "ricevuta", "", "receipt id (a collection's iur)")
+	fs.StringVar(&r.IDFlusso, "flusso", "", "settlement report id")
+	fs.StringVar(&r.DataOraFlusso, "data-flusso", "", "settlement report date (dataOraFlusso)")
+	fs.StringVar(&r.IDIncasso, "incasso", "", "incasso id")
+	fs.StringVar(&r.IDIntermediario, "intermediario", "", "idIntermediario")
+	fs.StringVar(&r.IDRuolo, "ruolo", "", "idRuolo")
+	fs.StringVar(&r.PrincipalOperatore, "operatore", "", "an operator's principal")
 }
 
 func (q *queryFlags) parse() (domain.API, error) {
