@@ -110,12 +110,53 @@ func normalise(v any) any {
 	return out
 }
 
+// setFields are the lists of a resource the service holds as sets: a
+// scope (domini, tipiPendenza, an entity's unitaOperative), an acl and its
+// rights, an application's grants. It answers them in its own order (ids
+// sorted, an acl in its services', grants in its APIs'), without
+// duplicates and with a grant's api upper-cased, so the order a file lists
+// them in changes nothing and is no change to plan. (An operator's or an
+// application's ruoli are kept in the order given: a list.)
+var setFields = map[string]bool{"domini": true, "tipiPendenza": true, "unitaOperative": true,
+	"acl": true, "autorizzazioni": true, "autorizzazioniApi": true}
+
+// canonical is the normalised value v of the field name as the service
+// holds it: the lists of setFields sorted and without duplicates, at any
+// depth, and a grant's api upper-cased.
+func canonical(name string, v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = canonical(k, e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = canonical("", e)
+		}
+		if !setFields[name] {
+			return out
+		}
+		key := func(e any) string { b, _ := json.Marshal(e); return string(b) }
+		slices.SortFunc(out, func(a, b any) int { return strings.Compare(key(a), key(b)) })
+		return slices.CompactFunc(out, func(a, b any) bool { return key(a) == key(b) })
+	case string:
+		if name == "api" {
+			return strings.ToUpper(x)
+		}
+	}
+	return v
+}
+
 // changedFields are the fields of want that cur does not hold with the
-// same value (secrets are write-only and never compared).
+// same value (secrets are write-only and never compared; sets are compared
+// as sets, see setFields).
 func changedFields(k resourceKind, want, cur map[string]any) []string {
 	var out []string
 	for field, v := range withoutSecrets(k, want) {
-		if !reflect.DeepEqual(normalise(v), normalise(cur[field])) {
+		if !reflect.DeepEqual(canonical(field, normalise(v)), canonical(field, normalise(cur[field]))) {
 			out = append(out, field)
 		}
 	}
@@ -134,7 +175,8 @@ deployment's, prints the plan (+ create, ~ update with the fields that change) a
 --dry-run, writes the changes in dependency order: intermediari, domini, tipiPendenza, ruoli,
 operatori, applicazioni, then the public API protection (protezione: {abilitato, captcha}; its
 captcha.secretKey is sent with the settings when they change, and never exported). A resource that already matches is not written, so applying the same
-file twice writes no event. A field the file does not name keeps its value (an update sends it as the
+file twice writes no event (a scope, an acl or the grants are compared as sets, in any
+order). A field the file does not name keeps its value (an update sends it as the
 deployment holds it), so what is written is what the plan shows. Nothing is deleted or disabled unless --prune: then every
 intermediary, entity, type, operator and application of a kind the file lists but that the
 file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), never the

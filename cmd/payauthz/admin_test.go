@@ -855,3 +855,55 @@ func TestAdminCheckAsksAboutEveryResource(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminApplyComparesSetsAsSets: the lists the service holds as sets
+// (scopes, an acl and its rights, an application's grants) are answered
+// in the service's order, without duplicates, an api upper-cased. apply
+// compared them as the file spelt them,
+// so a file listing an acl, a scope or the grants in another order planned
+// and reported an update on every apply, where the service wrote nothing:
+// a second apply was not 'applied 0 changes', and a dry run showed
+// changes there were none. A real change is still shown.
+func TestAdminApplyComparesSetsAsSets(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	conf := `domini:
+  - {idDominio: "11111111111", ragioneSociale: Comune A, abilitato: true}
+  - {idDominio: "22222222222", ragioneSociale: Comune B, abilitato: true}
+tipiPendenza:
+  - {idTipoPendenza: TARI, descrizione: Tassa rifiuti, abilitato: true, pagamentoSpontaneo: false}
+ruoli:
+  - idRuolo: Ufficio
+    acl: [{servizio: Pendenze, autorizzazioni: [W, R]}, {servizio: Anagrafica Creditore, autorizzazioni: [R]}]
+    domini: ["22222222222", "11111111111"]
+    tipiPendenza: ["*"]
+applicazioni:
+  - idA2A: tributi
+    autorizzazioniApi:
+      - {api: pendenze, domini: ["22222222222", "11111111111"], tipiPendenza: [TARI, TARI]}
+      - {api: PAGAMENTO, domini: ["*"], tipiPendenza: ["*"]}
+    principal: tributi
+    password: tributi-pw-1
+    abilitato: true
+    ruoli: []
+`
+	file := tempFile(t, "payauthz.yaml", conf)
+	if out := admin("apply", "-f", file); !strings.Contains(out, "applied 5 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply:\n%s", out)
+	}
+	before := a.position(t)
+	if out := admin("apply", "-f", file, "--dry-run"); !strings.Contains(out, "would apply 0 changes, 5 unchanged") {
+		t.Errorf("the dry run of a file the deployment holds plans changes:\n%s", out)
+	}
+	if out := admin("apply", "-f", file); !strings.Contains(out, "applied 0 changes, 5 unchanged") || a.position(t) != before {
+		t.Errorf("a second apply is not a no-op (position %v → %v):\n%s", before, a.position(t), out)
+	}
+	narrowed := strings.Replace(conf, `domini: ["22222222222", "11111111111"]
+    tipiPendenza: ["*"]`, `domini: ["11111111111"]
+    tipiPendenza: ["*"]`, 1)
+	if out := admin("apply", "-f", tempFile(t, "narrowed.yaml", narrowed)); !strings.Contains(out, "~ ruoli/Ufficio: domini\n") ||
+		!strings.Contains(out, "applied 1 changes, 4 unchanged") || a.position(t) == before {
+		t.Errorf("a narrowed scope is not applied:\n%s", out)
+	}
+}
