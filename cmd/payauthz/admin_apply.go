@@ -186,7 +186,8 @@ principal apply runs as (it would lock itself out), and a role the file does not
 to their services): the service never shows them, so apply never compares them. Given in the file,
 they are sent when the resource is created, and again only when the principal they belong to is
 renamed (the service drops them then). Every failure is reported with its resource and the service's answer;
-the others are still applied; the exit code is then 1. A file that is not such a configuration
+the others are still applied; the exit code is then 1. A 401 (the credentials refused)
+or no answer at all (the URL, TLS, a timeout) stops apply at the resource it came for: nothing after it is sent. A file that is not such a configuration
 (one YAML document: a second one, after ---, is refused, never skipped), names an unknown kind
 (a kind's name may be spelt in any case), or holds a resource without its id, with
 an id YAML reads as a number (quote "01234567890": unquoted, its leading zero is lost) or with the
@@ -219,6 +220,11 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 			// it is planned (no answer to its read) counts as one.
 			var failures []string
 			changes, same := 0, 0
+			// stopped is the resource at which the service stopped
+			// answering the caller (see stopsApply): nothing after it is
+			// sent, prune and the protection included.
+			stopped := ""
+		resources:
 			for _, k := range resourceKinds {
 				for i, want := range conf[k.name] {
 					id := want[k.idField].(string) // checkIDs
@@ -233,6 +239,10 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 					case err != nil:
 						failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
 						changes++
+						if stopsApply(err) {
+							stopped = fmt.Sprintf("%s %s/%s", where, k.name, id)
+							break resources
+						}
 						continue
 					default:
 						diff := changedFields(k, want, cur)
@@ -249,20 +259,28 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 					}
 					if _, err := c.do(cmd.Context(), http.MethodPut, path, want, nil); err != nil {
 						failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
+						if stopsApply(err) {
+							stopped = fmt.Sprintf("%s %s/%s", where, k.name, id)
+							break resources
+						}
 					}
 				}
 			}
-			if prune {
-				n, failed := pruneMissing(cmd, c, conf, dryRun)
+			if prune && stopped == "" {
+				n, failed, at := pruneMissing(cmd, c, conf, dryRun)
 				changes += n
 				failures = append(failures, failed...)
+				stopped = at
 			}
-			if prot != nil {
+			if prot != nil && stopped == "" {
 				changed, err := applyProtection(cmd, c, prot, dryRun)
 				switch {
 				case err != nil:
 					failures = append(failures, fmt.Sprintf("%s: %v", protectionKey, err))
 					changes++
+					if stopsApply(err) {
+						stopped = protectionKey
+					}
 				case changed:
 					changes++
 				default:
@@ -278,6 +296,10 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 				for _, f := range failures {
 					fmt.Fprintln(cmd.ErrOrStderr(), "failed:", f)
 				}
+				if stopped != "" {
+					return fmt.Errorf("%d of %d changes failed; apply stopped at %s: the service refused the credentials or did not answer, and nothing after it was sent",
+						len(failures), changes, stopped)
+				}
 				return fmt.Errorf("%d of %d changes failed", len(failures), changes)
 			}
 			return nil
@@ -289,13 +311,26 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 	return cmd
 }
 
+// stopsApply reports whether err is no resource's failure but the
+// service's refusal of the caller (401) or no answer at all (the URL, TLS,
+// a timeout): every later request would fail the same way, each 401 one
+// more failed login for the service's throttle (which then locks the
+// principal out from this address) and each timeout 30 s more, so apply
+// stops at the resource that met it.
+func stopsApply(err error) bool {
+	var ae *apiError
+	var ue *url.Error
+	return errors.As(err, &ae) && ae.Status == http.StatusUnauthorized || errors.As(err, &ue)
+}
+
 // pruneMissing disables (abilitato: false), in reverse dependency order,
 // every resource of a kind conf lists that conf does not name and that is
 // still enabled; it returns how many it (would) change and the failures,
-// each failure counted among the changes.
+// each failure counted among the changes, and where it stopped, if it did
+// (stopsApply).
 // Roles have no abilitato: one the file does not name is only reported.
 // The principal apply runs as is never disabled (it would lock itself out).
-func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun bool) (int, []string) {
+func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun bool) (int, []string, string) {
 	out := cmd.OutOrStdout()
 	changes := 0
 	var failures []string
@@ -303,7 +338,7 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 		Principal string `json:"principal"`
 	}
 	if _, err := c.do(cmd.Context(), http.MethodGet, "/profilo", nil, &self); err != nil {
-		return 1, []string{fmt.Sprintf("prune: who am I: %v", err)}
+		return 1, []string{fmt.Sprintf("prune: who am I: %v", err)}, "prune"
 	}
 	for i := len(resourceKinds) - 1; i >= 0; i-- {
 		k := resourceKinds[i]
@@ -321,6 +356,9 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("prune %s: %v", k.name, err))
 			changes++
+			if stopsApply(err) {
+				return changes, failures, "prune " + k.name
+			}
 			continue
 		}
 		for _, cur := range current {
@@ -350,10 +388,13 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 			body["abilitato"] = false
 			if _, err := c.do(cmd.Context(), http.MethodPut, "/"+k.name+"/"+url.PathEscape(id), body, nil); err != nil {
 				failures = append(failures, fmt.Sprintf("prune %s/%s: %v", k.name, id, err))
+				if stopsApply(err) {
+					return changes, failures, fmt.Sprintf("prune %s/%s", k.name, id)
+				}
 			}
 		}
 	}
-	return changes, failures
+	return changes, failures, ""
 }
 
 // The public API protection (PUT/GET /configurazioni/hardening) is one

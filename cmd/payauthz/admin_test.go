@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -435,7 +436,7 @@ func TestAdminApplyCountsEveryFailure(t *testing.T) {
 	if exitCode(err) != exitFailure {
 		t.Fatalf("apply against no service: exit %d (%v), want %d", exitCode(err), err, exitFailure)
 	}
-	if !strings.Contains(out, "applied 0 changes, 0 unchanged, 2 failed") || !strings.Contains(err.Error(), "2 of 2 changes failed") {
+	if !strings.Contains(out, "applied 0 changes, 0 unchanged, 1 failed") || !strings.Contains(err.Error(), "1 of 1 changes failed") {
 		t.Fatalf("summary:\n%s%v\n%s", out, err, errOut)
 	}
 }
@@ -905,5 +906,49 @@ applicazioni:
 	if out := admin("apply", "-f", tempFile(t, "narrowed.yaml", narrowed)); !strings.Contains(out, "~ ruoli/Ufficio: domini\n") ||
 		!strings.Contains(out, "applied 1 changes, 4 unchanged") || a.position(t) == before {
 		t.Errorf("a narrowed scope is not applied:\n%s", out)
+	}
+}
+
+// TestAdminApplyStopsWhenTheServiceDoesNotAnswerTheCaller: an answer that
+// is no resource's (the credentials refused, 401, or no answer at all: a
+// wrong URL, a TLS failure, a timeout) stops apply at the resource it came
+// for, naming it and saying nothing after it was sent. apply went on
+// through every resource: with a wrong password each read was one more
+// failed login, the service's throttle answering 429 from the sixth and
+// locking the principal out from that address; against a URL that never
+// answers each resource waited out the 30 s timeout, printing nothing.
+func TestAdminApplyStopsWhenTheServiceDoesNotAnswerTheCaller(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	adminCLI(t, cfg)("context", "set", "wrong", "--url", a.url+"/backoffice/rs/basic/v1", "--user", "admin",
+		"--password-file", tempFile(t, "pw", "not-the-password\n"))
+	var conf strings.Builder
+	conf.WriteString("domini:\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&conf, "  - {idDominio: \"%011d\", ragioneSociale: Comune %d, abilitato: true}\n", i, i)
+	}
+	file := tempFile(t, "apply.yaml", conf.String())
+	for _, c := range []struct{ name, config, context, says string }{
+		{"wrong_password", cfg, "wrong", "401"},
+		{"no_service", downContext(t), "down", "connection refused"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, err := run(t, "admin", "--config", c.config, "--context", c.context, "apply", "-f", file, "--prune")
+			if exitCode(err) != exitFailure {
+				t.Fatalf("exit %d (%v), want %d", exitCode(err), err, exitFailure)
+			}
+			if n := strings.Count(errOut, "failed: "); n != 1 || !strings.Contains(errOut, "failed: domini[0] domini/00000000001: ") ||
+				!strings.Contains(errOut, c.says) || strings.Contains(errOut, "429") {
+				t.Fatalf("%d failures, want the first resource's alone:\n%s", n, errOut)
+			}
+			if !strings.Contains(out, "applied 0 changes, 0 unchanged, 1 failed") ||
+				!strings.Contains(err.Error(), "stopped at domini[0] domini/00000000001") || !strings.Contains(err.Error(), "nothing after it was sent") {
+				t.Fatalf("summary:\n%s%v", out, err)
+			}
+		})
+	}
+	// the administrator was not locked out by the wrong password's apply
+	if out := adminCLI(t, cfg)("--context", "a", "apply", "-f", file); !strings.Contains(out, "applied 8 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply with the right password:\n%s", out)
 	}
 }
