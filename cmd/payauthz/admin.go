@@ -82,6 +82,11 @@ func (f *adminFlags) save(cf *adminConfigFile) error {
 	if err := os.MkdirAll(filepath.Dir(f.config), 0o700); err != nil {
 		return err
 	}
+	// os.WriteFile keeps the mode of a file that is there: one made
+	// before (by hand, or copied) is made the owner's first.
+	if err := os.Chmod(f.config, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
 	return os.WriteFile(f.config, b, 0o600)
 }
 

@@ -952,3 +952,22 @@ func TestAdminApplyStopsWhenTheServiceDoesNotAnswerTheCaller(t *testing.T) {
 		t.Fatalf("apply with the right password:\n%s", out)
 	}
 }
+
+// TestAdminContextsFileIsTheOwners: the contexts file is mode 0600 after
+// context set or use, also when it was there before with another mode
+// (copied, or made by hand): os.WriteFile keeps an existing file's mode,
+// so a 0644 file stayed readable by everyone, with the users, the files
+// they authenticate with and the SPID fiscal codes it names.
+func TestAdminContextsFileIsTheOwners(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	if err := os.WriteFile(cfg, []byte("contexts: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(cfg, 0o644); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	adminCLI(t, cfg)("context", "set", "spid", "--url", "http://localhost:8080/backoffice/rs/spid/v1", "--spid-fiscal-code", "RSSMRA80A01H501U")
+	if fi, err := os.Stat(cfg); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("contexts file mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+}
