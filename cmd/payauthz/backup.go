@@ -194,7 +194,11 @@ event is decoded before anything is written, and a restore that fails part way r
 wrote. Until its last commit is written, DIR holds the file restore-incomplete: serve, backup and
 the audit tools refuse DIR while it is there (a restore killed part way leaves it), and restore run
 again removes the partial log and starts over.
-Start the service on DIR afterwards: it rebuilds its read models.`,
+Start the service on DIR afterwards: it rebuilds its read models. When the backup holds log
+checkpoints, restore names their signers: the service signs further checkpoints only with a key
+that signed them (copy its log-signing.key into DIR) or with a key of another name (--log-signer
+NAME); a key generated at first start is named payauthz-<hostname>, and when that is a signer's
+name the service finds the log rewritten and signs no further checkpoint.`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if from == "" || dataDir == "" {
@@ -205,7 +209,7 @@ Start the service on DIR afterwards: it rebuilds its read models.`,
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "restored %d events into %s\n", r.events, dataDir)
-			r.noteMovedCheckpoints(cmd.OutOrStdout(), from, dataDir)
+			r.noteCheckpoints(cmd.OutOrStdout(), from, dataDir)
 			return nil
 		}),
 	}
@@ -215,18 +219,22 @@ Start the service on DIR afterwards: it rebuilds its read models.`,
 	return cmd
 }
 
-// restored is what a restore wrote: its events, and the checkpoints of
-// the backup that no longer verify.
+// restored is what a restore wrote: its events, the checkpoints of the
+// backup, and those of them that no longer verify.
 type restored struct {
 	events  int
 	backend string // the backup's
+	// signed counts the backup's checkpoint events; signers are the names
+	// that signed them.
+	signed  int
+	signers []string
 	// moved counts the checkpoint events that cover an event restored at
 	// another position than the one it had (a log from another backend:
 	// the embedded log numbers its own): a leaf hashes its position
 	// (logtree.Leaf), so the restored log's roots at their sizes are not
-	// the signed ones. signers are the names that signed them.
-	moved   int
-	signers []string
+	// the signed ones. movedSigners are the names that signed them.
+	moved        int
+	movedSigners []string
 }
 
 func restore(ctx context.Context, from, dataDir string) (_ restored, err error) {
@@ -330,20 +338,22 @@ func restore(ctx context.Context, from, dataDir string) (_ restored, err error) 
 		return restored{}, fmt.Errorf("restore marker: %w", err)
 	}
 	r := restored{events: len(evs), backend: hd.Backend}
-	r.moved, r.signers = movedCheckpoints(commits, movedFrom)
+	r.signed, r.signers = checkpointsCovering(commits, 0)
+	r.moved, r.movedSigners = checkpointsCovering(commits, movedFrom)
 	return r, nil
 }
 
-// movedCheckpoints counts the checkpoint events of commits that cover leaf
-// movedFrom (their signed size is beyond it) and names their signers.
-func movedCheckpoints(commits []backupCommit, movedFrom uint64) (n int, signers []string) {
+// checkpointsCovering counts the checkpoint events of commits that cover
+// leaf from (their signed size is beyond it; 0: every checkpoint) and
+// names their signers.
+func checkpointsCovering(commits []backupCommit, from uint64) (n int, signers []string) {
 	for _, c := range commits {
 		for _, rec := range c.recs {
 			ev, ok := rec.Event.(events.LogCheckpointSigned)
 			if !ok {
 				continue
 			}
-			if cp, err := logtree.ParseCheckpoint(logtree.NoteText(ev.Note)); err != nil || cp.Size <= movedFrom {
+			if cp, err := logtree.ParseCheckpoint(logtree.NoteText(ev.Note)); err != nil || cp.Size <= from {
 				continue
 			}
 			n++
@@ -355,14 +365,39 @@ func movedCheckpoints(commits []backupCommit, movedFrom uint64) (n int, signers 
 	return n, signers
 }
 
+// noteCheckpoints tells the operator, after a restore of a backup that
+// holds log checkpoints, what key the service on the restored log must
+// sign with, and after a restore from another backend what became of the
+// checkpoints signed before the move.
+func (r restored) noteCheckpoints(w io.Writer, from, dataDir string) {
+	if r.moved > 0 {
+		r.noteMovedCheckpoints(w, from, dataDir)
+		return
+	}
+	if r.signed == 0 {
+		return
+	}
+	names := strings.Join(r.signers, ", ")
+	fmt.Fprintf(w, `note: log checkpoints in the backup: %d, signed by %s; they verify against the restored log.
+The service on %s goes on signing checkpoints only with the key that signed them or with a key of
+another name: copy log-signing.key from the data dir of the service that signed them into %s (or give
+that file to --log-signing-key FILE), once that service no longer runs; or start it with --log-signer
+NAME, a name other than %s, and a new key of that name is generated at first start.
+`, r.signed, names, dataDir, dataDir, names)
+	def := defaultSigner()
+	if _, err := os.Lstat(filepath.Join(dataDir, "log-signing.key")); errors.Is(err, os.ErrNotExist) && slices.Contains(r.signers, def) {
+		fmt.Fprintf(w, "Here, a data dir without log-signing.key generates a key named %s, one of those names.\n", def)
+	}
+	fmt.Fprint(w, `With another key of a signer's name, the service finds that the log does not match its checkpoints,
+logs that the event log was rewritten, and signs no further checkpoint.
+`)
+}
+
 // noteMovedCheckpoints tells the operator, after a restore from another
 // backend, what became of the checkpoints signed before the move and what
 // key the service on the restored log must sign with.
 func (r restored) noteMovedCheckpoints(w io.Writer, from, dataDir string) {
-	if r.moved == 0 {
-		return
-	}
-	names := strings.Join(r.signers, ", ")
+	names := strings.Join(r.movedSigners, ", ")
 	fmt.Fprintf(w, `note: log checkpoints in the backup signed before the move: %d, by %s. The backup comes from %s and the
 restored log has positions of its own; a leaf of the log's Merkle tree hashes its event's position, so
 those checkpoints do not verify against the restored log: payauthz audit verify on it reports them

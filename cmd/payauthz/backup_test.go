@@ -576,7 +576,7 @@ func TestRestoreRefusesABackupOutOfOrder(t *testing.T) {
 // diverges for the old key and for a new key of the old name, not for a
 // key of another name. A backup restored at its own positions (the
 // embedded log's, or another backend's that happen to be the same) keeps
-// its checkpoints and restore says nothing of them.
+// its checkpoints, and restore says they verify.
 func TestRestoreFromAnotherBackendNotesItsCheckpoints(t *testing.T) {
 	data, key, _ := signedService(t, 1)
 	signer, _, _ := strings.Cut(key, "+")
@@ -600,7 +600,7 @@ func TestRestoreFromAnotherBackendNotesItsCheckpoints(t *testing.T) {
 		t.Helper()
 		dir := filepath.Join(t.TempDir(), "data")
 		out := mustRun(t, "restore", "--from", backup, "--data-dir", dir)
-		if strings.Contains(out, notePrefix) {
+		if strings.Contains(out, "do not verify") || !strings.Contains(out, "they verify against the restored log") {
 			t.Fatalf("restore at the backup's own positions:\n%s", out)
 		}
 		if out := mustRun(t, "audit", "verify", "--data-dir", dir, "--verifier-key", key); !strings.Contains(out, fmt.Sprintf("checkpoints: %d, %d verified", signed, signed)) {
@@ -742,4 +742,95 @@ func TestRestoreFromAnotherBackendNotesItsCheckpoints(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestRestoredLogGoesOnBeingSigned: a JetStream backup restores at its own
+// positions and its checkpoints verify, but a service on the restored data
+// dir signs further checkpoints only with a key that signed them or one of
+// another name: a data dir without log-signing.key generates one named
+// payauthz-<hostname>, which on the same host (or a replacement named as
+// it) is the old signer's name, and the service then takes the log for
+// rewritten and signs nothing more. restore says so, naming the signers and
+// both ways on; and each way signs, the first start as restore leaves the
+// data dir does not.
+func TestRestoredLogGoesOnBeingSigned(t *testing.T) {
+	data, key, _ := signedService(t, 1)
+	signer, _, _ := strings.Cut(key, "+")
+	if signer != defaultSigner() {
+		t.Fatalf("the signed service's key is named %s, not the default %s", signer, defaultSigner())
+	}
+	file := filepath.Join(t.TempDir(), "payauthz.backup")
+	mustRun(t, "backup", "--data-dir", data, "--to", file)
+	restoreInto := func(t *testing.T) (string, string) {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "data")
+		return dir, mustRun(t, "restore", "--from", file, "--data-dir", dir)
+	}
+	_, out := restoreInto(t)
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{
+		"note: log checkpoints in the backup: ", "signed by " + signer + "; they verify against the restored log",
+		"copy log-signing.key", "--log-signing-key FILE", "--log-signer NAME",
+		"a data dir without log-signing.key generates a key named " + signer,
+		"signs no further checkpoint",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("restore of a backup holding checkpoints does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(flat, "do not verify against the restored log") {
+		t.Errorf("restore at the backup's own positions says its checkpoints do not verify:\n%s", out)
+	}
+
+	// signs starts the service on dir, writes, and reports whether it
+	// signs a checkpoint after the write (and whether it finds the log
+	// rewritten).
+	signs := func(t *testing.T, dir string, extra ...string) (bool, string) {
+		t.Helper()
+		c := startChild(t, dir, freePort(t), append([]string{"--checkpoint-interval", "50ms"}, extra...)...)
+		defer c.stop(t)
+		pos := putDominio(t, c, "00000000099")
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			st := logState(t, c.url)
+			if st.Diverged != "" {
+				return false, st.Diverged
+			}
+			if n := len(st.Checkpoints); n > 0 && st.Checkpoints[n-1].Position > pos {
+				return true, ""
+			}
+			if time.Now().After(deadline) {
+				return false, ""
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Run("as_restored", func(t *testing.T) {
+		dir, _ := restoreInto(t)
+		if ok, diverged := signs(t, dir); ok || diverged == "" {
+			t.Fatalf("a generated key of the signer's name: signs %v, diverged %q; want the log taken for rewritten", ok, diverged)
+		}
+	})
+	t.Run("the_signers_key_copied", func(t *testing.T) {
+		dir, _ := restoreInto(t)
+		k, err := os.ReadFile(filepath.Join(data, "log-signing.key"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "log-signing.key"), k, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if ok, diverged := signs(t, dir); !ok {
+			t.Fatalf("the signer's own key signs no checkpoint on the restored log (diverged %q)", diverged)
+		}
+		if out := mustRun(t, "audit", "verify", "--data-dir", dir, "--verifier-key", key); !strings.Contains(out, "OK:") {
+			t.Fatalf("audit verify of the restored log signed on:\n%s", out)
+		}
+	})
+	t.Run("a_key_of_another_name", func(t *testing.T) {
+		dir, _ := restoreInto(t)
+		if ok, diverged := signs(t, dir, "--log-signer", "payauthz-restored"); !ok {
+			t.Fatalf("a new key of another name signs no checkpoint on the restored log (diverged %q)", diverged)
+		}
+	})
 }
