@@ -186,8 +186,8 @@ func restoreCmd() *cobra.Command {
 		Use:   "restore --from FILE --data-dir DIR",
 		Short: "Write a backup's events into an empty embedded log (the service stopped)",
 		Long: `restore verifies the backup's checksum, then appends its commits in order, each with its
-original event ids, times, actors and stream versions, into the embedded log under --data-dir,
-which must be empty. The positions of the restored log are those of the original when it comes
+original event ids, times, actors, stream versions and payloads as stored (byte for byte), into
+the embedded log under --data-dir, which must be empty. The positions of the restored log are those of the original when it comes
 from JetStream (its positions are dense); a KurrentDB log's are renumbered, and restore then says
 what becomes of the log checkpoints signed before the move (they hash the old positions). Every
 event is decoded before anything is written, and a restore that fails part way removes what it
@@ -348,8 +348,8 @@ func restore(ctx context.Context, from, dataDir string) (_ restored, err error) 
 // names their signers.
 func checkpointsCovering(commits []backupCommit, from uint64) (n int, signers []string) {
 	for _, c := range commits {
-		for _, rec := range c.recs {
-			ev, ok := rec.Event.(events.LogCheckpointSigned)
+		for _, e := range c.decoded {
+			ev, ok := e.(events.LogCheckpointSigned)
 			if !ok {
 				continue
 			}
@@ -435,8 +435,24 @@ type backupCommit struct {
 	stream   string
 	position uint64
 	version  events.Version
-	recs     []events.Record
+	recs     []events.Record // to append: each payload as stored (storedEvent)
+	decoded  []events.Event  // the same payloads, decoded
 }
+
+// storedEvent is an event of a backup as the log stored it: the store
+// writes its payload as it is (json.Marshal of a payload the log holds,
+// compact already, gives the same bytes), not as this build would encode
+// what it decodes of it, which drops a member it does not know (a newer
+// build's) and respells one matched without case: the restored log is the
+// backed-up one, byte for byte, and hashes to its signed checkpoints.
+type storedEvent struct {
+	name string
+	data json.RawMessage
+}
+
+func (e storedEvent) EventName() string { return e.name }
+
+func (e storedEvent) MarshalJSON() ([]byte, error) { return e.data, nil }
 
 // backupCommits groups a backup's events into their commits and decodes
 // every payload, so that a backup restore cannot write (a commit cut short
@@ -458,7 +474,7 @@ func backupCommits(evs []backupEvent) ([]backupCommit, error) {
 		if n := len(out); n > 0 && c.Position <= out[n-1].position {
 			return nil, fmt.Errorf("the commit at position %d comes after the one at position %d", c.Position, out[n-1].position)
 		}
-		recs := make([]events.Record, size)
+		recs, decoded := make([]events.Record, size), make([]events.Event, size)
 		for j := range size {
 			e := evs[i+j]
 			if e.Position != c.Position || e.Stream != c.Stream || e.CommitSize != c.CommitSize {
@@ -471,10 +487,12 @@ func backupCommits(evs []backupEvent) ([]backupCommit, error) {
 			if err != nil {
 				return nil, fmt.Errorf("event %s at position %d: %w", e.Name, e.Position, err)
 			}
-			recs[j] = events.Record{ID: e.ID, Event: ev, Actor: e.Actor, CorrelationID: e.CorrelationID, Time: e.Time}
+			decoded[j] = ev
+			recs[j] = events.Record{ID: e.ID, Event: storedEvent{name: e.Name, data: e.Data}, Actor: e.Actor,
+				CorrelationID: e.CorrelationID, Time: e.Time}
 		}
 		out = append(out, backupCommit{stream: c.Stream, position: c.Position,
-			version: events.Version(evs[i+size-1].Version), recs: recs})
+			version: events.Version(evs[i+size-1].Version), recs: recs, decoded: decoded})
 		i += size
 	}
 	return out, nil

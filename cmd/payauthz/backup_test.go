@@ -834,3 +834,38 @@ func TestRestoredLogGoesOnBeingSigned(t *testing.T) {
 		}
 	})
 }
+
+// TestRestoreWritesPayloadsAsStored: restore wrote each event as this
+// build encodes what it decodes of its payload, so a payload this build
+// would write otherwise (a member it does not know, as a newer build's log
+// holds; a member spelt in another case) was restored changed, silently:
+// the restored log no longer hashed to its signed checkpoints, and audit
+// verify reported it changed after it was signed. Every payload is now
+// restored as the backup holds it, byte for byte (still decoded first).
+func TestRestoreWritesPayloadsAsStored(t *testing.T) {
+	_, good, evs := backedUpLog(t)
+	last := len(evs) - 1
+	for _, c := range []struct{ name, from, to string }{
+		{"unknown_member", `{`, `{"campoDiUnaVersioneNuova":"x",`},
+		{"member_in_another_case", `"id`, `"ID`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var want []byte
+			changed := rewriteBackup(t, good, nil, func(i int, e *backupEvent) {
+				if i == last {
+					if !bytes.Contains(e.Data, []byte(c.from)) {
+						t.Fatalf("the last event's payload holds no %s: %s", c.from, e.Data)
+					}
+					e.Data = bytes.Replace(e.Data, []byte(c.from), []byte(c.to), 1)
+					want = e.Data
+				}
+			})
+			dir := filepath.Join(t.TempDir(), "data")
+			mustRun(t, "restore", "--from", changed, "--data-dir", dir)
+			got := readAll(t, dir)
+			if len(got) != len(evs) || !bytes.Equal(got[last].Data, want) {
+				t.Fatalf("restored payload %s, want %s", got[last].Data, want)
+			}
+		})
+	}
+}
