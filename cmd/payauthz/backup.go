@@ -198,7 +198,8 @@ Start the service on DIR afterwards: it rebuilds its read models. When the backu
 checkpoints, restore names their signers: the service signs further checkpoints only with a key
 that signed them (copy its log-signing.key into DIR) or with a key of another name (--log-signer
 NAME); a key generated at first start is named payauthz-<hostname>, and when that is a signer's
-name the service finds the log rewritten and signs no further checkpoint.`,
+name the service finds the log rewritten and signs no further checkpoint. The backup holds no
+session.key: copy it into DIR to keep the sessions begun before (their cookies are 401 otherwise).`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			if from == "" || dataDir == "" {
