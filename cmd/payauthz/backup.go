@@ -28,7 +28,10 @@ import (
 // backupFormat names the file format of payauthz backup: JSON lines, a
 // header, one line per event with its payload as stored (secrets
 // included), and a trailer with the SHA-256 of every line before it.
-const backupFormat = "payauthz-backup/1"
+const backupFormat = backupFormatName + "1"
+
+// backupFormatName is what every version of the format begins with.
+const backupFormatName = "payauthz-backup/"
 
 type backupHeader struct {
 	Format   string    `json:"format"`
@@ -134,27 +137,33 @@ func backup(ctx context.Context, ac *auditConfig, to string) (n uint64, pos even
 }
 
 // readBackup reads and verifies a backup file: format, checksum, event
-// count, and commits whole and in order.
+// count, and commits whole and in order. The header is read first, so
+// that a backup cut short (no trailer after its last line) or of another
+// format version is told as such, not as a file that is no backup.
 func readBackup(path string) (backupHeader, []backupEvent, error) {
 	var hd backupHeader
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return hd, nil, err
 	}
-	body, trailerLine, ok := cutLastLine(b)
-	if !ok {
-		return hd, nil, errors.New("not a payauthz backup: no trailer")
+	first, _, _ := bytes.Cut(b, []byte("\n"))
+	if err := json.Unmarshal(first, &hd); err != nil || !strings.HasPrefix(hd.Format, backupFormatName) {
+		return hd, nil, fmt.Errorf("not a payauthz backup: it does not begin with a %s header", backupFormat)
 	}
+	if hd.Format != backupFormat {
+		return hd, nil, fmt.Errorf("backup format %s: this build reads %s; restore it with a build that reads it", hd.Format, backupFormat)
+	}
+	body, trailerLine, ok := cutLastLine(b)
 	var tr backupTrailer
-	if err := json.Unmarshal(trailerLine, &tr); err != nil || tr.SHA256 == "" {
-		return hd, nil, errors.New("not a payauthz backup: bad trailer")
+	if !ok || json.Unmarshal(trailerLine, &tr) != nil || tr.SHA256 == "" {
+		return hd, nil, fmt.Errorf("the backup is cut short: it ends without its checksum trailer (%d bytes; a copy that stopped, a full disk?); use a whole copy", len(b))
 	}
 	if got := sha256.Sum256(body); hex.EncodeToString(got[:]) != tr.SHA256 {
 		return hd, nil, errors.New("backup checksum mismatch: the file is damaged or was changed")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&hd); err != nil || hd.Format != backupFormat {
-		return hd, nil, fmt.Errorf("not a %s file", backupFormat)
+	if err := dec.Decode(&hd); err != nil {
+		return hd, nil, fmt.Errorf("backup header: %w", err)
 	}
 	var evs []backupEvent
 	for dec.More() {

@@ -869,3 +869,45 @@ func TestRestoreWritesPayloadsAsStored(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreTellsWhatIsWrongWithTheFile: a backup cut short (a copy that
+// stopped, a full disk), at a line's end or inside one, is told as cut
+// short, not as "not a payauthz backup"; a backup of another format
+// version names it; a file that is no backup says so. Nothing is written.
+func TestRestoreTellsWhatIsWrongWithTheFile(t *testing.T) {
+	_, good, _ := backedUpLog(t)
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	atLine := bytes.Join(lines[:len(lines)/2], nil)
+	newer := bytes.Replace(raw, []byte(`"format":"`+backupFormat+`"`), []byte(`"format":"payauthz-backup/2"`), 1)
+	for _, c := range []struct {
+		name    string
+		content []byte
+		want    string
+	}{
+		{"cut_at_a_line", atLine, "cut short"},
+		{"cut_inside_a_line", raw[:len(atLine)+7], "cut short"},
+		{"header_only", lines[0], "cut short"},
+		{"another_format_version", newer, "format payauthz-backup/2"},
+		{"not_a_backup", []byte("hello\nworld\n"), "not a payauthz backup"},
+		{"empty", nil, "not a payauthz backup"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "b")
+			if err := os.WriteFile(file, c.content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), "data")
+			_, _, err := run(t, "restore", "--from", file, "--data-dir", dir)
+			if err == nil || !strings.Contains(err.Error(), c.want) || exitCode(err) != 1 {
+				t.Fatalf("restore: %v (exit %d), want exit 1 saying %q", err, exitCode(err), c.want)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("the refused restore wrote into the data dir: %v", err)
+			}
+		})
+	}
+}
