@@ -132,17 +132,34 @@ func SignerName(msg string) string {
 	return name
 }
 
-// Verifiers parses verifier keys (note's "name+hash+base64" form).
+// Verifiers parses verifier keys (note's "name+hash+base64" form). The
+// list it returns also knows the names of its keys, so that Verify tells
+// a checkpoint signed by another key under a name given (a substituted
+// key) from one whose signer no key was given for.
 func Verifiers(keys ...string) (note.Verifiers, error) {
 	var vs []note.Verifier
+	names := map[string]bool{}
 	for _, k := range keys {
 		v, err := note.NewVerifier(strings.TrimSpace(k))
 		if err != nil {
 			return nil, fmt.Errorf("verifier key %q: %w", k, err)
 		}
 		vs = append(vs, v)
+		names[v.Name()] = true
 	}
-	return note.VerifierList(vs...), nil
+	return verifierList{Verifiers: note.VerifierList(vs...), names: names}, nil
+}
+
+// verifierList is note's list of verifiers and the names of their keys.
+type verifierList struct {
+	note.Verifiers
+	names map[string]bool
+}
+
+// keyNamed reports whether known holds a key named name, when it can tell.
+func keyNamed(known note.Verifiers, name string) bool {
+	l, ok := known.(verifierList)
+	return ok && l.names[name]
 }
 
 // LoadOrCreateKey reads the signing key in path (note's

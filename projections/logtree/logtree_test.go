@@ -474,3 +474,40 @@ func TestProveEvent(t *testing.T) {
 		})
 	}
 }
+
+// TestVerify_names_a_key_substitution: a checkpoint signed by another key
+// under the name of a key given fails as unknown-key, and its detail says
+// that a key of that name was given, not that none was: a key substituted
+// under the signer's name is not a verifier key the auditor forgot.
+func TestVerify_names_a_key_substitution(t *testing.T) {
+	sl := newSignedLog(t, 2)
+	impostor, _ := newKey(t, "payauthz-test") // the signer's name, another key
+	ctx := context.Background()
+	size, root := sl.log.Tree().Root()
+	msg, err := logtree.SignCheckpoint(logtree.Checkpoint{Size: size, Root: root, Time: time.Now().UTC()}, impostor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := sl.store.Append(ctx, events.StreamCheckpoint+"payauthz-test/impostor", events.ExpectNoStream(),
+		events.Record{Event: events.LogCheckpointSigned{Signer: "payauthz-test", Size: size, Note: msg}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := verify(t, sl.store, sl.vkey)
+	if rep.OK() {
+		t.Fatal("a checkpoint of a substituted key verified")
+	}
+	last := rep.Checkpoints[len(rep.Checkpoints)-1]
+	if last.Position != uint64(pos) || last.Verdict != logtree.VerdictUnknownKey || last.Signer != "payauthz-test" {
+		t.Fatalf("the substituted key's checkpoint: %+v", last)
+	}
+	if strings.Contains(last.Detail, "no verifier key given") || !strings.Contains(last.Detail, "another key") {
+		t.Fatalf("detail %q: want it to say the checkpoint was signed by another key than the one given for its signer", last.Detail)
+	}
+	// A signer no key was given for is still said to have none.
+	_, other := newKey(t, "payauthz-other")
+	rep = verify(t, sl.store, other)
+	if d := rep.Checkpoints[0].Detail; !strings.Contains(d, "no verifier key given") {
+		t.Fatalf("no key for the signer: detail %q", d)
+	}
+}

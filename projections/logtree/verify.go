@@ -17,7 +17,7 @@ import (
 const (
 	VerdictOK           = "ok"
 	VerdictBadSignature = "bad-signature" // signed by a known key, but the signature does not verify
-	VerdictUnknownKey   = "unknown-key"   // no verifier key given for its signer
+	VerdictUnknownKey   = "unknown-key"   // no verifier key given for its signer, or one of its name that is another key
 	VerdictMalformed    = "malformed"     // not a checkpoint event or note
 	VerdictBeyond       = "beyond"        // covers more events than precede it
 	VerdictMismatch     = "root-mismatch" // the log's tree at its size has another root
@@ -187,6 +187,10 @@ func checkCheckpoint(ctx context.Context, t *Tree, env events.Envelope, known no
 	var unverified *note.UnverifiedNoteError
 	var invalid *note.InvalidSignatureError
 	switch {
+	case errors.As(err, &unverified) && keyNamed(known, res.Signer):
+		res.Verdict, res.Detail = VerdictUnknownKey, fmt.Sprintf("signed under the name %q by another key than the one given for it: "+
+			"a substituted key, unless that name also has a key you were not given", res.Signer)
+		return res, Signed{}
 	case errors.As(err, &unverified):
 		res.Verdict, res.Detail = VerdictUnknownKey, fmt.Sprintf("no verifier key given for signer %q", res.Signer)
 		return res, Signed{}
