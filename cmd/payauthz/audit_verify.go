@@ -151,9 +151,8 @@ func loadTree(ctx context.Context, store events.Store) (*logtree.Tree, []logtree
 	var found []logtree.Found
 	err := store.Read(ctx, 0, func(_ context.Context, env events.Envelope) error {
 		if ev, ok := env.Event.(events.LogCheckpointSigned); ok {
-			if c, err := logtree.ParseCheckpoint(logtree.NoteText(ev.Note)); err == nil {
-				found = append(found, logtree.Found{Position: env.Position, LeafIndex: tree.Size(),
-					Signed: logtree.Signed{Checkpoint: c, Signer: logtree.SignerName(ev.Note), Note: ev.Note}})
+			if sig, err := logtree.ParseNote(ev.Note); err == nil {
+				found = append(found, logtree.Found{Position: env.Position, LeafIndex: tree.Size(), Signed: sig})
 			}
 		}
 		tree.Append(env)
@@ -181,18 +180,36 @@ func pickCheckpoint(found []logtree.Found, pos uint64) (logtree.Found, error) {
 func proveCmd(ac *auditConfig) *cobra.Command {
 	var position, checkpoint, consistency uint64
 	var index uint32
-	var out string
+	var out, heldNote string
 	cmd := &cobra.Command{
-		Use:   "prove (--position N [--index I] | --consistency OLD) [--checkpoint POS] [--out FILE]",
+		Use:   "prove (--position N [--index I] | --consistency OLD | --consistency-note FILE) [--checkpoint POS] [--out FILE]",
 		Short: "Write a proof that an event is in a signed checkpoint, or that one checkpoint extends another",
 		Long: `--position N proves that the event at log position N (the I-th of its commit) is in the log signed by
 the checkpoint at position --checkpoint (default: the latest). --consistency OLD proves that the log signed by
-the checkpoint at position OLD is a prefix of the one signed by --checkpoint. The proof file is checked with
-` + "`payauthz audit check-proof FILE --verifier-key KEY`" + `, without the log.`,
+the checkpoint at position OLD is a prefix of the one signed by --checkpoint. --consistency-note FILE does the
+same from a checkpoint note kept outside the log (a copy an auditor made earlier), and fails, writing nothing,
+when the log no longer matches it: a history rewritten since, even if signed again. The proof file is checked
+with ` + "`payauthz audit check-proof FILE --verifier-key KEY`" + `, without the log.`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
-			if (position == 0) == (consistency == 0) {
-				return usageErrorf("give one of --position and --consistency")
+			given := 0
+			for _, set := range []bool{position != 0, consistency != 0, heldNote != ""} {
+				if set {
+					given++
+				}
+			}
+			if given != 1 {
+				return usageErrorf("give one of --position, --consistency and --consistency-note")
+			}
+			var held logtree.Signed
+			if heldNote != "" {
+				b, err := os.ReadFile(heldNote)
+				if err != nil {
+					return err
+				}
+				if held, err = logtree.ParseNote(string(b)); err != nil {
+					return fmt.Errorf("--consistency-note %s: %w", heldNote, err)
+				}
 			}
 			ctx := cmd.Context()
 			store, err := ac.open(ctx)
@@ -209,7 +226,15 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 				return err
 			}
 			var p logtree.Proof
-			if consistency != 0 {
+			if heldNote != "" {
+				if p, err = tree.ProveConsistency(ctx, held, cp.Signed); err != nil {
+					return fmt.Errorf("the held checkpoint (%d events, signer %s): %w", held.Size, held.Signer, err)
+				}
+				if held.Size > cp.Size {
+					return fmt.Errorf("the held checkpoint covers %d events, more than the checkpoint at position %d (%d): name a later --checkpoint",
+						held.Size, cp.Position, cp.Size)
+				}
+			} else if consistency != 0 {
 				old, err := pickCheckpoint(found, consistency)
 				if err != nil {
 					return err
@@ -247,6 +272,7 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 	cmd.Flags().Uint64Var(&position, "position", 0, "log position of the event to prove")
 	cmd.Flags().Uint32Var(&index, "index", 0, "place of the event in its commit, from 0")
 	cmd.Flags().Uint64Var(&consistency, "consistency", 0, "log position of the older checkpoint of a consistency proof")
+	cmd.Flags().StringVar(&heldNote, "consistency-note", "", "file of a checkpoint note kept outside the log, the older checkpoint of a consistency proof")
 	cmd.Flags().Uint64Var(&checkpoint, "checkpoint", 0, "log position of the checkpoint to prove against (default: the latest)")
 	cmd.Flags().StringVar(&out, "out", "", "write the proof to this file (default: standard output)")
 	return cmd
@@ -254,10 +280,15 @@ the checkpoint at position OLD is a prefix of the one signed by --checkpoint. Th
 
 func checkProofCmd() *cobra.Command {
 	var keys []string
+	var heldNote string
 	cmd := &cobra.Command{
-		Use:   "check-proof FILE --verifier-key KEY",
+		Use:   "check-proof FILE --verifier-key KEY [--consistency-note NOTE]",
 		Short: "Check a proof file with the verifier key alone, without the log",
-		Args:  cobra.ExactArgs(1),
+		Long: `Checks a proof file written by audit prove (or answered by the Backoffice) with the verifier keys alone.
+--consistency-note NOTE, a checkpoint note kept outside the log, also requires a consistency proof to start
+from that checkpoint: its signature verifies with the keys given, and the proof's older checkpoint has its
+size and root. A proof between two checkpoints of a history signed again does not.`,
+		Args: cobra.ExactArgs(1),
 		RunE: withEnv(func(cmd *cobra.Command, args []string) error {
 			known, err := verifierKeys(keys)
 			if err != nil {
@@ -270,6 +301,19 @@ func checkProofCmd() *cobra.Command {
 			c, err := logtree.Check(b, known)
 			if err != nil {
 				return fmt.Errorf("the proof does NOT hold: %w", err)
+			}
+			if heldNote != "" {
+				nb, err := os.ReadFile(heldNote)
+				if err != nil {
+					return err
+				}
+				held, err := logtree.OpenCheckpoint(string(nb), known)
+				if err != nil {
+					return fmt.Errorf("the held checkpoint %s does not verify with the keys given: %w", heldNote, err)
+				}
+				if err := c.StartsFrom(held); err != nil {
+					return fmt.Errorf("the proof does NOT hold: %w", err)
+				}
 			}
 			w := cmd.OutOrStdout()
 			cp := c.Checkpoint
@@ -291,5 +335,6 @@ func checkProofCmd() *cobra.Command {
 		}),
 	}
 	cmd.Flags().StringArrayVar(&keys, "verifier-key", nil, "verifier key of a signer (repeatable)")
+	cmd.Flags().StringVar(&heldNote, "consistency-note", "", "file of a checkpoint note kept outside the log: the consistency proof must start from it")
 	return cmd
 }

@@ -60,7 +60,7 @@ func TestExitCodes(t *testing.T) {
 		{"verify_without_verifier_key_usage", []string{"audit", "verify", dd}, exitUsage, "--verifier-key is required"},
 		{"verify_bad_verifier_key_usage", []string{"audit", "verify", dd, "--verifier-key", "nonsense"}, exitUsage, "verifier key"},
 		{"check_proof_without_verifier_key_usage", []string{"audit", "check-proof", "p.proof"}, exitUsage, "--verifier-key is required"},
-		{"prove_without_what_usage", []string{"audit", "prove", dd}, exitUsage, "give one of --position and --consistency"},
+		{"prove_without_what_usage", []string{"audit", "prove", dd}, exitUsage, "give one of --position, --consistency and --consistency-note"},
 		{"what_can_without_principal_usage", []string{"audit", "what-can", dd}, exitUsage, "--principal is required"},
 		{"what_can_bad_resources_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE"}, exitUsage, "want API/OPERATION"},
 		{"what_can_unknown_resources_operation_usage", []string{"audit", "what-can", dd, "--principal", "app1", "--resources", "PENDENZE/fly"}, exitUsage, "fly"},

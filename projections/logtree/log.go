@@ -230,11 +230,11 @@ func (l *Log) seeCheckpoint(ctx context.Context, env events.Envelope) {
 	}
 	// Another replica's: recorded as it claims to be, for proofs whose
 	// checkers hold that replica's key.
-	c, err := ParseCheckpoint(NoteText(ev.Note))
+	sig, err := ParseNote(ev.Note)
 	if err != nil {
 		return
 	}
-	f.Signed = Signed{Checkpoint: c, Signer: SignerName(ev.Note), Note: ev.Note}
+	f.Signed = sig
 	l.mu.Lock()
 	l.remember(f)
 	l.mu.Unlock()

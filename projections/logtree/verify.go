@@ -274,6 +274,27 @@ type Checked struct {
 	Old        Signed // consistency: the older checkpoint
 }
 
+// ErrNotFromHeld is a consistency proof that does not start from the
+// checkpoint an auditor kept outside the log.
+var ErrNotFromHeld = errors.New("the proof does not start from the checkpoint held")
+
+// StartsFrom reports ErrNotFromHeld (wrapped, saying how) unless c, a
+// consistency proof that verified, starts from held, a checkpoint kept
+// outside the log: the same size and root. A proof from another root of
+// that size links a history signed again, not the one held.
+func (c Checked) StartsFrom(held Signed) error {
+	switch {
+	case c.Kind != KindConsistency:
+		return fmt.Errorf("%w: a proof of %s, not of consistency", ErrNotFromHeld, c.Kind)
+	case c.Old.Size != held.Size:
+		return fmt.Errorf("%w: it starts from the checkpoint of %d events, not from the one held (%d events)", ErrNotFromHeld, c.Old.Size, held.Size)
+	case !bytes.Equal(c.Old.Root, held.Root):
+		return fmt.Errorf("%w: it starts from a checkpoint of %d events with another root than the one held: "+
+			"the log of the held checkpoint is not a prefix of this one (a history signed again)", ErrNotFromHeld, held.Size)
+	}
+	return nil
+}
+
 // ParseProof decodes a proof file strictly. It never panics.
 func ParseProof(b []byte) (Proof, error) {
 	var p Proof
