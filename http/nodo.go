@@ -88,7 +88,8 @@ type ricevutaBody struct {
 func (b *ricevutaBody) required() error { return need("importo", b.Importo) }
 
 // ricevutaView is a receipt as the node sees it: what it sent and the
-// pendenza's resulting status; no ids internal to the creditor.
+// status of the pendenza it was recorded for (omitted once that pendenza no
+// longer holds the receipt's notice); no ids internal to the creditor.
 type ricevutaView struct {
 	IDDominio     string  `json:"idDominio"`
 	NumeroAvviso  string  `json:"numeroAvviso"`
@@ -121,7 +122,10 @@ func (s *Server) toRicevuta(r *projections.Receipt) ricevutaView {
 	e := r.Event
 	v := ricevutaView{IDDominio: e.IDDominio, NumeroAvviso: e.NumeroAvviso, IDRicevuta: e.IDRicevuta,
 		Importo: Importo(e.AmountCents), Esito: e.Esito, DataPagamento: e.DataPagamento}
-	if pd, ok := s.model.PendenzaByNotice(e.IDDominio, e.NumeroAvviso); ok {
+	// The state of the pendenza the receipt was recorded for, while it still
+	// holds the receipt's notice: the number may since have moved with it and
+	// been given to another pendenza, whose state is not this receipt's.
+	if pd, ok := s.model.PendenzaByNotice(e.IDDominio, e.NumeroAvviso); ok && pd.IDA2A == e.IDA2A && pd.IDPendenza == e.IDPendenza {
 		v.StatoPendenza = pd.Stato
 	}
 	return v

@@ -188,3 +188,44 @@ func TestNodoReceiptCompletesOnlyItsPendenzasPayment(t *testing.T) {
 		t.Fatalf("riscossioni = %s", mustJSON(t, ri))
 	}
 }
+
+// TestNodoReceiptRepeatAnswersItsOwnPendenza: the answer to an identical
+// repeat of a receipt names the state of the pendenza the receipt was
+// recorded for, not of whatever pendenza holds its notice number now. A
+// failed receipt leaves its pendenza open; the pendenza then moves to an
+// entity another intermediary serves and its number is given to a new
+// pendenza at the first entity, which a second receipt pays. The node's
+// repeat of the failed receipt is still the first answer (no state: its
+// pendenza is no longer at that notice), not the new pendenza's ESEGUITA.
+func TestNodoReceiptRepeatAnswersItsOwnPendenza(t *testing.T) {
+	t.Parallel()
+	w := newNodeWorld(t)
+	node := asBasic(nodeB, nodeBPass)
+	ric := nd + "/intermediari/" + intB + "/ricevute"
+	moved := w.createPendenza(t, "appB", "moved-ko", d1, t1, citizen1)
+	failed := ricevuta(moved, "R-KO-MOVED", 123.45, "NON_ESEGUITO")
+	var first ricevutaView
+	w.do(t, "POST", ric, failed, node).expect(t, 201, "")
+	w.do(t, "POST", ric, failed, node).decode(t, &first)
+	if first.StatoPendenza != "NON_ESEGUITA" {
+		t.Fatalf("the failed receipt's pendenza is %q", first.StatoPendenza)
+	}
+
+	w.must(t, "PUT", "/pendenze/rs/basic/v2/pendenze/appB/moved-ko", pendenzaBodyFor(d2, t1, citizen1), as("appB"))
+	reuse := pendenzaBodyFor(d1, t1, citizen2)
+	reuse["numeroAvviso"] = moved.NumeroAvviso
+	w.must(t, "PUT", "/pendenze/rs/basic/v2/pendenze/appB/reuse-ko", reuse, as("appB"))
+	w.do(t, "POST", ric, ricevuta(moved, "R-OK-REUSE", 123.45, "ESEGUITO"), node).expect(t, 201, "")
+
+	before := w.logEnd(t)
+	r := w.do(t, "POST", ric, failed, node)
+	r.expect(t, 200, "")
+	var again ricevutaView
+	r.decode(t, &again)
+	if again.StatoPendenza != "" {
+		t.Fatalf("the repeat of the failed receipt answers %s: the state of the pendenza that holds its number now", r.Body)
+	}
+	if w.logEnd(t) != before {
+		t.Fatal("the repeat appended to the log")
+	}
+}
