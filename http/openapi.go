@@ -206,6 +206,8 @@ func addOperation(r *openapi31.Reflector, api domain.API, auth domain.AuthType, 
 	}
 	if method != http.MethodGet && !doc.readOnly {
 		statuses = append(statuses, writeErrorStatuses...)
+	} else if doc.unprocessable {
+		statuses = append(append([]int{}, statuses...), http.StatusUnprocessableEntity)
 	}
 	if auth == domain.AuthBasic || auth == domain.AuthAPIKey || auth == domain.AuthPublic && (method != http.MethodGet || doc.captcha) {
 		statuses = append(statuses, http.StatusTooManyRequests) // failed logins; anonymous writes; captcha checks

@@ -48,6 +48,9 @@ type opDoc struct {
 	// readOnly marks a write method that changes nothing (a question sent
 	// as a body): it answers no 409 or 422, though its body may be 413.
 	readOnly bool
+	// unprocessable marks a read that answers 422 (the node's verification
+	// of a notice at a disabled entity, type or unit).
+	unprocessable bool
 }
 
 // opKey names an operation by API, method and the route below the mount.
@@ -140,7 +143,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIRagioneria, http.MethodGet, "/riscossioni"}:                                             {summary: "List collections", query: []string{"idDominio"}, resp: Page[riscossioneView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti"}:                                               {summary: "List payments with the items in the caller's scope", resp: Page[pagamentoView]{}, list: true},
 	{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id"}:                                           {summary: "Read a payment's items in the caller's scope", resp: pagamentoView{}, params: paymentID},
-	{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso"}: {summary: "Verify a payment notice", resp: avvisoView{}},
+	{domain.APINodo, http.MethodGet, "/intermediari/:idIntermediario/avvisi/:idDominio/:numeroAvviso"}: {summary: "Verify a payment notice", resp: avvisoView{}, unprocessable: true},
 	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/ricevute"}:                       {summary: "Record a receipt", body: ricevutaBody{}, resp: ricevutaView{}, created: true},
 	{domain.APINodo, http.MethodPost, "/intermediari/:idIntermediario/flussiRendicontazione"}:          {summary: "Record a settlement report", body: flussoBody{}, resp: flussoView{}, created: true},
 

@@ -93,13 +93,22 @@ func (g NodeGate) ServesEntity(m NodeReader, idDominio string, rec Recorder) err
 
 // VerifyNotice is GET /avvisi/{idDominio}/{numeroAvviso} of the node API
 // for the admitted connector: a served entity, then the notice (a
-// connector may learn that a notice of its entity is missing).
+// connector may learn that a notice of its entity is missing), then its
+// entity, type and unit enabled (422 otherwise, as paying it on the
+// Pagamento API: a PSP verifies a notice before it takes the payment, and
+// a disabled place takes none). Its state is the node's to read: a paid
+// or cancelled notice verifies, with that state.
 func (g NodeGate) VerifyNotice(m interface {
 	NodeReader
 	Notices
+	Registry
 }, idDominio, numeroAvviso string, rec Recorder) (projections.Pendenza, error) {
-	return find(rec, g.ServesEntity(m, idDominio, rec),
+	pd, err := find(rec, g.ServesEntity(m, idDominio, rec),
 		func() (projections.Pendenza, bool) { return m.PendenzaByNotice(idDominio, numeroAvviso) }, nil)
+	if err != nil {
+		return pd, err
+	}
+	return pd, enabledPlace(m, rec, pd)
 }
 
 // unauthenticated is the answer to credentials that did not verify: the

@@ -129,10 +129,16 @@ func payable(m Registry, rec Recorder, pd projections.Pendenza, err error) (proj
 	if err := inState(rec, "PayableStato", domain.PayableStato, pd.View(), "be paid"); err != nil {
 		return pd, err
 	}
+	return pd, enabledPlace(m, rec, pd)
+}
+
+// enabledPlace answers 422 when the entity, the type or the unit of pd is
+// not registered or is disabled: no new payment is taken there.
+func enabledPlace(m Registry, rec Recorder, pd projections.Pendenza) error {
 	if _, err := CheckEntityAndType(m, pd.IDDominio, pd.IDTipoPendenza, rec); err != nil {
-		return pd, err
+		return err
 	}
-	return pd, CheckUnit(m, pd.IDDominio, pd.IDUnitaOperativa, rec)
+	return CheckUnit(m, pd.IDDominio, pd.IDUnitaOperativa, rec)
 }
 
 // ReadNotice is GET /avvisi/{idDominio}/{numeroAvviso}. guard, when not
