@@ -41,6 +41,8 @@ type StartPayment struct {
 	Refs        []PaymentRef
 	Remitter    *events.Subject
 	SessionHash string // anonymous callers: SHA-256 of the session id
+	// Request is the rest of GovPay's NuovoPagamento: checked, not kept.
+	Request PaymentRequest
 }
 
 // MaxPaymentRefs is the most pendenze one payment covers.
@@ -58,6 +60,9 @@ func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment)
 		if err := checkSubject("soggettoVersante", c.Remitter); err != nil {
 			return "", Result{}, err
 		}
+	}
+	if err := c.Request.check(); err != nil {
+		return "", Result{}, err
 	}
 	items := make([]events.PaymentItem, 0, len(c.Refs))
 	seen := map[string]bool{}

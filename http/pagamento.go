@@ -25,6 +25,11 @@ type pagamentoRef struct {
 	Importo          *Importo  `json:"importo,omitempty"`
 	Causale          string    `json:"causale,omitempty"`
 	SoggettoPagatore *soggetto `json:"soggettoPagatore,omitempty"`
+	// IDDebitore is GovPay's RiferimentoAvviso.idDebitore, taken on a
+	// notice reference and not checked: the notice number is the bearer's
+	// right to pay it, and comparing it with the payer's would tell anyone
+	// holding the number who owes it.
+	IDDebitore string `json:"idDebitore,omitempty"`
 }
 
 // ref checks that exactly one of the three reference forms is used.
@@ -32,7 +37,7 @@ func (r pagamentoRef) ref() (commands.PaymentRef, error) {
 	spont := r.IDTipoPendenza != "" || r.Importo != nil || r.Causale != "" || r.SoggettoPagatore != nil
 	switch {
 	case r.IDA2A != "" || r.IDPendenza != "":
-		if r.IDA2A == "" || r.IDPendenza == "" || r.IDDominio != "" || r.NumeroAvviso != "" || spont {
+		if r.IDA2A == "" || r.IDPendenza == "" || r.IDDominio != "" || r.NumeroAvviso != "" || r.IDDebitore != "" || spont {
 			return commands.PaymentRef{}, syntaxError("a pendenza reference is exactly {idA2A, idPendenza}")
 		}
 		return commands.PaymentRef{IDA2A: r.IDA2A, IDPendenza: r.IDPendenza}, nil
@@ -42,7 +47,7 @@ func (r pagamentoRef) ref() (commands.PaymentRef, error) {
 		}
 		return commands.PaymentRef{IDDominio: r.IDDominio, NumeroAvviso: r.NumeroAvviso}, nil
 	}
-	if r.IDDominio == "" || r.IDTipoPendenza == "" || r.Importo == nil || r.SoggettoPagatore == nil {
+	if r.IDDominio == "" || r.IDTipoPendenza == "" || r.Importo == nil || r.SoggettoPagatore == nil || r.IDDebitore != "" {
 		return commands.PaymentRef{}, syntaxError("a spontaneous payment needs idDominio, idTipoPendenza, importo, causale and soggettoPagatore")
 	}
 	payer := r.SoggettoPagatore.event()
@@ -50,9 +55,12 @@ func (r pagamentoRef) ref() (commands.PaymentRef, error) {
 		Causale: r.Causale, Payer: &payer}, nil
 }
 
+// pagamentoBody is GovPay's NuovoPagamento: the references, the remitter
+// and the members commands.PaymentRequest checks and does not keep.
 type pagamentoBody struct {
 	Pendenze         []pagamentoRef `json:"pendenze"`
 	SoggettoVersante *soggetto      `json:"soggettoVersante,omitempty"`
+	commands.PaymentRequest
 }
 
 type pagamentoCreated struct {
@@ -70,7 +78,7 @@ func (s *Server) postPagamento(c *echo.Context) error {
 	if err := s.decodeJSON(c, &body); err != nil {
 		return err
 	}
-	in := commands.StartPayment{}
+	in := commands.StartPayment{Request: body.PaymentRequest}
 	for _, r := range body.Pendenze {
 		ref, err := r.ref()
 		if err != nil {

@@ -1,0 +1,96 @@
+package httpapi
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGovPayNuovoPagamentoIsAccepted sends POST /pagamenti the members of
+// GovPay's NuovoPagamento (Pagamento v2) that a portal sends besides the
+// references (urlRitorno, contoAddebito, dataEsecuzionePagamento,
+// credenzialiPagatore, autenticazioneSoggetto) and a notice reference's
+// idDebitore (RiferimentoAvviso): the contract accepts GovPay's body, so
+// each is 201 on every mount; a value GovPay's schema refuses is 400
+// SINTASSI naming the field, and writes nothing; a member in no GovPay
+// schema stays 400.
+func TestGovPayNuovoPagamentoIsAccepted(t *testing.T) {
+	w := newWorld(t)
+	const pg, pgSpid, pgPub = "/pagamento/rs/basic/v2", "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	notice := func(p pendenzaView, extra ...any) map[string]any {
+		ref := map[string]any{"idDominio": p.IDDominio, "numeroAvviso": p.NumeroAvviso}
+		for i := 0; i+1 < len(extra); i += 2 {
+			ref[extra[i].(string)] = extra[i+1]
+		}
+		return ref
+	}
+	body := func(ref map[string]any, members ...any) map[string]any {
+		b := map[string]any{"pendenze": []map[string]any{ref}}
+		for i := 0; i+1 < len(members); i += 2 {
+			b[members[i].(string)] = members[i+1]
+		}
+		return b
+	}
+	mounts := []struct {
+		name, path string
+		as         reqOpt
+	}{{"basic", pg, as("appA")}, {"spid", pgSpid, asSPID(citizen1)}, {"public", pgPub, func(*request) {}}}
+	accepted := []struct {
+		name    string
+		members []any
+		ref     []any
+	}{
+		{"urlRitorno", []any{"urlRitorno", "https://www.comune.it/pagopa/ritorno?x=1"}, nil},
+		{"contoAddebito", []any{"contoAddebito", map[string]any{"iban": "IT60X0542811101000000123456", "bic": "DABAIE2D"}}, nil},
+		{"dataEsecuzionePagamento", []any{"dataEsecuzionePagamento", "2026-12-31"}, nil},
+		{"credenzialiPagatore", []any{"credenzialiPagatore", "codice-bilaterale-1"}, nil},
+		{"autenticazioneSoggetto", []any{"autenticazioneSoggetto", "N/A"}, nil},
+		{"portal_body", []any{"urlRitorno", "https://www.comune.it/r", "autenticazioneSoggetto", "USR",
+			"soggettoVersante", map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi"}}, nil},
+		{"idDebitore", nil, []any{"idDebitore", citizen1}},
+	}
+	for _, m := range mounts {
+		for _, c := range accepted {
+			t.Run(m.name+"_"+c.name, func(t *testing.T) {
+				p := w.createPendenza(t, "appA", "gp-"+m.name+"-"+c.name, d1, t1, citizen1)
+				r := w.do(t, "POST", m.path+"/pagamenti", body(notice(p, c.ref...), c.members...), m.as)
+				r.expect(t, 201, "")
+				var created pagamentoCreated
+				r.decode(t, &created)
+				if created.ID == "" || created.Stato != "IN_CORSO" {
+					t.Fatalf("created = %+v", created)
+				}
+			})
+		}
+	}
+	p := w.createPendenza(t, "appA", "gp-refused", d1, t1, citizen1)
+	refused := []struct {
+		name, field string
+		members     []any
+		ref         []any
+	}{
+		{"autenticazioneSoggetto_not_govpays", "autenticazioneSoggetto", []any{"autenticazioneSoggetto", "SPID"}, nil},
+		{"contoAddebito_without_iban", "contoAddebito.iban", []any{"contoAddebito", map[string]any{"bic": "DABAIE2D"}}, nil},
+		{"contoAddebito_bad_iban", "contoAddebito.iban", []any{"contoAddebito", map[string]any{"iban": "not an iban"}}, nil},
+		{"contoAddebito_bad_bic", "contoAddebito.bic", []any{"contoAddebito", map[string]any{"iban": "IT60X0542811101000000123456", "bic": "x"}}, nil},
+		{"dataEsecuzionePagamento_not_a_date", "dataEsecuzionePagamento", []any{"dataEsecuzionePagamento", "31/12/2026"}, nil},
+		{"idDebitore_on_a_pendenza_reference", "", nil, nil},
+		{"member_in_no_schema", "redirect", []any{"redirect", "https://www.comune.it/r"}, nil},
+	}
+	for _, c := range refused {
+		t.Run(c.name, func(t *testing.T) {
+			before := w.logEnd(t)
+			b := body(notice(p, c.ref...), c.members...)
+			if c.name == "idDebitore_on_a_pendenza_reference" {
+				b = body(map[string]any{"idA2A": "appA", "idPendenza": p.IDPendenza, "idDebitore": citizen1})
+			}
+			r := w.do(t, "POST", pg+"/pagamenti", b, as("appA"))
+			r.expect(t, 400, "SINTASSI")
+			if fb := r.fault(t); c.field != "" && !strings.Contains(fb.Dettaglio, c.field) {
+				t.Fatalf("dettaglio %q does not name %s", fb.Dettaglio, c.field)
+			}
+			if after := w.logEnd(t); after != before {
+				t.Fatalf("a refused payment wrote: log end %v, was %v", after, before)
+			}
+		})
+	}
+}
