@@ -1,8 +1,12 @@
 package httpapi
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/payauthz/payauthz/commands"
 )
 
 // TestGovPayNuovoPagamentoIsAccepted sends POST /pagamenti the members of
@@ -93,4 +97,74 @@ func TestGovPayNuovoPagamentoIsAccepted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGovPayPagamentiFilters lists GET /pagamenti of the Pagamento API with
+// GovPay's filters stato (StatoPagamento) and idVersante (the remitter's
+// fiscal code, without case): each narrows the list to what matches, as
+// the caller is shown it (a payer that is not the remitter is not shown
+// the remitter, so idVersante finds nothing it could not read, and the
+// stato is that of its items); a stato outside GovPay's StatoPagamento is
+// 400. The list answered every payment whatever the filters.
+func TestGovPayPagamentiFilters(t *testing.T) {
+	w := newBackofficeWorld(t)
+	const pg, pgSpid = "/pagamento/rs/basic/v2", "/pagamento/rs/spid/v2"
+	pay := func(path string, opt reqOpt, p pendenzaView, versante string) string {
+		t.Helper()
+		b := map[string]any{"pendenze": []map[string]any{{"idDominio": p.IDDominio, "numeroAvviso": p.NumeroAvviso}}}
+		if versante != "" {
+			b["soggettoVersante"] = map[string]any{"tipo": "F", "identificativo": versante, "anagrafica": "Versante"}
+		}
+		var created pagamentoCreated
+		w.must(t, "POST", path+"/pagamenti", b, opt).decode(t, &created)
+		return created.ID
+	}
+	// The Backoffice world's own payments are left out of what is compared.
+	before := w.listed(t, bo+"/pagamenti?risultatiPerPagina=200", "id")
+	byCitizen := pay(pgSpid, asSPID(citizen1), w.createPendenza(t, "appA", "f-1", d1, t1, citizen1), "")
+	paid := w.createPendenza(t, "appA", "f-2", d1, t1, citizen1)
+	byAppForCitizen2 := pay(pg, as("appA"), paid, citizen2)
+	byAppNoRemitter := pay(pg, as("appA"), w.createPendenza(t, "appA", "f-3", d1, t1, citizen1), "")
+	res, err := w.cmds.RecordReceipt(context.Background(), commands.System, commands.RecordReceipt{IDIntermediario: intID,
+		IDDominio: paid.IDDominio, NumeroAvviso: paid.NumeroAvviso, IDRicevuta: "F2", AmountCents: int64(paid.Importo),
+		Esito: "ESEGUITO", DataPagamento: "2026-01-02"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitFor(t, res.Position)
+
+	for _, c := range []struct {
+		name, path string
+		as         reqOpt
+		want       []string
+	}{
+		{"app_unfiltered", pg + "/pagamenti", as("appA"), []string{byAppForCitizen2, byAppNoRemitter}},
+		{"app_stato_eseguito", pg + "/pagamenti?stato=ESEGUITO", as("appA"), []string{byAppForCitizen2}},
+		{"app_stato_in_corso", pg + "/pagamenti?stato=IN_CORSO", as("appA"), []string{byAppNoRemitter}},
+		{"app_stato_never_reached", pg + "/pagamenti?stato=ANNULLATO", as("appA"), nil},
+		{"app_idVersante_without_case", pg + "/pagamenti?idVersante=" + strings.ToLower(citizen2), as("appA"), []string{byAppForCitizen2}},
+		{"app_both", pg + "/pagamenti?idVersante=" + citizen2 + "&stato=IN_CORSO", as("appA"), nil},
+		{"citizen_unfiltered", pgSpid + "/pagamenti", asSPID(citizen1), []string{byCitizen, byAppForCitizen2, byAppNoRemitter}},
+		{"citizen_stato_eseguito", pgSpid + "/pagamenti?stato=ESEGUITO", asSPID(citizen1), []string{byAppForCitizen2}},
+		{"citizen_idVersante_itself", pgSpid + "/pagamenti?idVersante=" + citizen1, asSPID(citizen1), []string{byCitizen}},
+		{"citizen_idVersante_a_remitter_it_is_not_shown", pgSpid + "/pagamenti?idVersante=" + citizen2, asSPID(citizen1), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			listed := w.listed(t, c.path, "id", c.as)
+			got := slices.DeleteFunc(slices.Clone(listed), func(id string) bool { return slices.Contains(before, id) })
+			want := slices.Clone(c.want)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("listed %v, want %v", got, want)
+			}
+			var page Page[pagamentoView]
+			w.must(t, "GET", c.path, nil, c.as).decode(t, &page)
+			if page.NumRisultati != len(listed) {
+				t.Fatalf("numRisultati %d, listed %d", page.NumRisultati, len(listed))
+			}
+		})
+	}
+	t.Run("stato_not_govpays", func(t *testing.T) {
+		w.do(t, "GET", pg+"/pagamenti?stato=ESEGUITA", nil, as("appA")).expect(t, 400, "SINTASSI")
+	})
 }
