@@ -113,16 +113,19 @@ func normalise(v any) any {
 // setFields are the lists of a resource the service holds as sets: a
 // scope (domini, tipiPendenza, an entity's unitaOperative), an acl and its
 // rights, an application's grants. It answers them in its own order (ids
-// sorted, an acl in its services', grants in its APIs'), without
-// duplicates and with a grant's api upper-cased, so the order a file lists
-// them in changes nothing and is no change to plan. (An operator's or an
+// sorted, an acl in its services', grants in its APIs') and with a grant's
+// api upper-cased, so the order a file lists them in changes nothing and is
+// no change to plan. A field's value says whether the service drops a
+// duplicate (a scope's id, a right): an acl that names a servizio twice, or
+// grants that name an api twice, it refuses (400), so their duplicates are
+// kept, planned and sent, and the refusal reported. (An operator's or an
 // application's ruoli are kept in the order given: a list.)
 var setFields = map[string]bool{"domini": true, "tipiPendenza": true, "unitaOperative": true,
-	"acl": true, "autorizzazioni": true, "autorizzazioniApi": true}
+	"acl": false, "autorizzazioni": true, "autorizzazioniApi": false}
 
 // canonical is the normalised value v of the field name as the service
-// holds it: the lists of setFields sorted and without duplicates, at any
-// depth, and a grant's api upper-cased.
+// holds it: the lists of setFields sorted, at any depth, without the
+// duplicates the service drops, and a grant's api upper-cased.
 func canonical(name string, v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -136,11 +139,15 @@ func canonical(name string, v any) any {
 		for i, e := range x {
 			out[i] = canonical("", e)
 		}
-		if !setFields[name] {
+		dedup, set := setFields[name]
+		if !set {
 			return out
 		}
 		key := func(e any) string { b, _ := json.Marshal(e); return string(b) }
 		slices.SortFunc(out, func(a, b any) int { return strings.Compare(key(a), key(b)) })
+		if !dedup {
+			return out
+		}
 		return slices.CompactFunc(out, func(a, b any) bool { return key(a) == key(b) })
 	case string:
 		if name == "api" {

@@ -971,3 +971,53 @@ func TestAdminContextsFileIsTheOwners(t *testing.T) {
 		t.Fatalf("contexts file mode %v (%v), want 0600", fi.Mode().Perm(), err)
 	}
 }
+
+// TestAdminApplyTellsAFileTheServiceRefuses: apply compares an acl and an
+// application's grants as sets, in any order, but the service refuses one
+// that names a servizio or an api twice (400: "listed twice"), where it
+// takes a scope's duplicates. apply dropped those duplicates too, so a file
+// the service refuses planned no change and exited 0 on a deployment that
+// already held the entries once, where the same file failed on an empty
+// one. It is now planned, sent and its 400 reported.
+func TestAdminApplyTellsAFileTheServiceRefuses(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	conf := `ruoli:
+  - idRuolo: Ufficio
+    acl: [{servizio: Pendenze, autorizzazioni: [R]}]
+    domini: ["*"]
+    tipiPendenza: ["*"]
+applicazioni:
+  - idA2A: tributi
+    autorizzazioniApi:
+      - {api: PENDENZE, domini: ["*"], tipiPendenza: ["*"]}
+    principal: tributi
+    password: tributi-pw-1
+    abilitato: true
+    ruoli: []
+`
+	if out := admin("apply", "-f", tempFile(t, "payauthz.yaml", conf)); !strings.Contains(out, "applied 2 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply:\n%s", out)
+	}
+	for _, c := range []struct{ name, from, to, plan string }{
+		{"acl_servizio_twice", `acl: [{servizio: Pendenze, autorizzazioni: [R]}]`,
+			`acl: [{servizio: Pendenze, autorizzazioni: [R]}, {servizio: Pendenze, autorizzazioni: [R]}]`, "~ ruoli/Ufficio: acl\n"},
+		{"api_twice", `      - {api: PENDENZE, domini: ["*"], tipiPendenza: ["*"]}`,
+			"      - {api: PENDENZE, domini: [\"*\"], tipiPendenza: [\"*\"]}\n      - {api: pendenze, domini: [\"*\"], tipiPendenza: [\"*\"]}",
+			"~ applicazioni/tributi: autorizzazioniApi\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := a.position(t)
+			file := tempFile(t, c.name+".yaml", strings.Replace(conf, c.from, c.to, 1))
+			out, errOut, err := run(t, "admin", "--config", cfg, "apply", "-f", file)
+			if exitCode(err) != exitFailure || !strings.Contains(out, c.plan) || !strings.Contains(errOut, "listed twice") {
+				t.Fatalf("a file the service refuses: exit %d (%v), want %d, the plan %q and the service's 400:\n%s%s",
+					exitCode(err), err, exitFailure, c.plan, out, errOut)
+			}
+			if a.position(t) != before {
+				t.Fatalf("a refused file wrote: position %v → %v", before, a.position(t))
+			}
+		})
+	}
+}
