@@ -345,7 +345,11 @@ func pruneMissing(cmd *cobra.Command, c *adminClient, conf configuration, dryRun
 		Principal string `json:"principal"`
 	}
 	if _, err := c.do(cmd.Context(), http.MethodGet, "/profilo", nil, &self); err != nil {
-		return 1, []string{fmt.Sprintf("prune: who am I: %v", err)}, "prune"
+		at := ""
+		if stopsApply(err) {
+			at = "prune"
+		}
+		return 1, []string{fmt.Sprintf("prune: who am I: %v", err)}, at
 	}
 	for i := len(resourceKinds) - 1; i >= 0; i-- {
 		k := resourceKinds[i]

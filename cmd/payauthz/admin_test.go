@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -1019,5 +1021,38 @@ applicazioni:
 				t.Fatalf("a refused file wrote: position %v → %v", before, a.position(t))
 			}
 		})
+	}
+}
+
+// TestAdminApplyPruneGoesOnAfterAFailureOfItsOwn: only a 401 or no answer
+// stops apply (stopsApply). prune's first question, who apply runs as (GET
+// /profilo), stopped apply whatever its failure: a 503 there skipped the
+// protection and said the service had refused the credentials or not
+// answered. It is now prune's failure alone, and the protection is still
+// applied, as after any other failure.
+func TestAdminApplyPruneGoesOnAfterAFailureOfItsOwn(t *testing.T) {
+	var protectionWritten atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/profilo":
+			http.Error(w, `{"categoria":"INTERNO","codice":"503"}`, http.StatusServiceUnavailable)
+		case r.URL.Path == "/v1"+protectionPath && r.Method == http.MethodGet:
+			_, _ = w.Write([]byte(`{"abilitato":false}`))
+		case r.URL.Path == "/v1"+protectionPath && r.Method == http.MethodPut:
+			protectionWritten.Store(true)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	adminCLI(t, cfg)("context", "set", "fake", "--url", srv.URL+"/v1", "--user", "admin", "--password-file", tempFile(t, "pw", "pw\n"))
+	file := tempFile(t, "apply.yaml", "domini: []\nprotezione: {abilitato: true}\n")
+	out, errOut, err := run(t, "admin", "--config", cfg, "apply", "-f", file, "--prune")
+	if exitCode(err) != exitFailure || err == nil || !strings.Contains(errOut, "failed: prune: who am I: ") || !strings.Contains(errOut, "503") {
+		t.Fatalf("exit %d (%v), want %d and prune's failure:\n%s%s", exitCode(err), err, exitFailure, out, errOut)
+	}
+	if strings.Contains(err.Error(), "stopped") || !protectionWritten.Load() || !strings.Contains(out, "applied 1 changes, 0 unchanged, 1 failed") {
+		t.Fatalf("a 503 of prune stopped apply (protection written: %v):\n%s%v", protectionWritten.Load(), out, err)
 	}
 }
