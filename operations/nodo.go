@@ -96,8 +96,9 @@ func (g NodeGate) ServesEntity(m NodeReader, idDominio string, rec Recorder) err
 // connector may learn that a notice of its entity is missing), then its
 // entity, type and unit enabled (422 otherwise, as paying it on the
 // Pagamento API: a PSP verifies a notice before it takes the payment, and
-// a disabled place takes none). Its state is the node's to read: a paid
-// or cancelled notice verifies, with that state.
+// a disabled place takes none, whatever the notice's state). At an
+// enabled place its state is the node's to read: a paid or cancelled
+// notice verifies, with that state.
 func (g NodeGate) VerifyNotice(m interface {
 	NodeReader
 	Notices
