@@ -2,6 +2,9 @@ package domain
 
 import (
 	"cmp"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,17 +17,70 @@ import (
 // matched by DNEqual; nothing else in payauthz parses a DN.
 //
 // Choices where RFC 4514 leaves room or the contract is silent:
-//   - attribute types are case-insensitive (upper-cased, ASCII only) but not
-//     aliased: "CN" and "2.5.4.3", "E" and "EMAILADDRESS" are different;
+//   - attribute types are case-insensitive (upper-cased, ASCII only); the
+//     well-known types of attributeTypes are aliased: a type's OID, its
+//     OpenSSL short name and its long name are one type, written by the
+//     short name ("2.5.4.97", "organizationIdentifier" are
+//     ORGANIZATIONIDENTIFIER; "2.5.4.3", "commonName" are CN). No other
+//     name is an alias ("E" is not EMAILADDRESS), and an unknown OID is
+//     only itself;
 //   - values are compared exactly, byte for byte, after trimming unescaped
 //     surrounding white space and resolving escapes: no case folding, no
 //     collapsing of inner spaces (a certificate subject is matched as
 //     issued);
-//   - a value written "#hex" (RFC 4514's BER form) is kept as that literal
+//   - a value of a well-known type written "#hex" (RFC 4514's BER form,
+//     the '#' not escaped) that is the DER of a string Go's encoding/asn1
+//     reads (UTF8String, PrintableString, IA5String, T61String,
+//     NumericString, BMPString), valid UTF-8 without a NUL, is that string,
+//     as the certificate side reads the attribute (DNOfSubject). Any other
+//     "#hex", and every one of an unknown type, is kept as that literal
 //     text, not decoded, so it matches the same text (as Go's
 //     pkix.Name.String prints attributes it has no name for);
 //   - an RDN's attributes are a set (CN=a+O=b equals O=b+CN=a); the RDN
 //     sequence is compared in the written order or exactly reversed.
+
+// attributeTypes are the well-known attribute types: the ones Go's pkix
+// names, the two more RFC 4514 names (DC, UID), and those eIDAS and
+// personal certificates carry. name is the canonical type, OpenSSL's short
+// name upper-cased; long is OpenSSL's long name.
+var attributeTypes = [...]struct{ name, long, oid string }{
+	{"C", "countryName", "2.5.4.6"},
+	{"ST", "stateOrProvinceName", "2.5.4.8"},
+	{"L", "localityName", "2.5.4.7"},
+	{"STREET", "streetAddress", "2.5.4.9"},
+	{"POSTALCODE", "postalCode", "2.5.4.17"},
+	{"O", "organizationName", "2.5.4.10"},
+	{"OU", "organizationalUnitName", "2.5.4.11"},
+	{"CN", "commonName", "2.5.4.3"},
+	{"SERIALNUMBER", "serialNumber", "2.5.4.5"},
+	{"DC", "domainComponent", "0.9.2342.19200300.100.1.25"},
+	{"UID", "userId", "0.9.2342.19200300.100.1.1"},
+	{"ORGANIZATIONIDENTIFIER", "organizationIdentifier", "2.5.4.97"},
+	{"EMAILADDRESS", "emailAddress", "1.2.840.113549.1.9.1"},
+	{"GN", "givenName", "2.5.4.42"},
+	{"SN", "surname", "2.5.4.4"},
+	{"TITLE", "title", "2.5.4.12"},
+}
+
+// typeAliases maps every spelling of a well-known type, upper-cased, to
+// its canonical type.
+var typeAliases = func() map[string]string {
+	m := make(map[string]string, 3*len(attributeTypes))
+	for _, at := range attributeTypes {
+		m[at.name], m[upperASCII(at.long)], m[at.oid] = at.name, at.name, at.name
+	}
+	return m
+}()
+
+// canonicalType returns the type t (valid, as written) upper-cased, or its
+// canonical type when it is a well-known one (known).
+func canonicalType(t string) (typ string, known bool) {
+	u := upperASCII(t)
+	if c, ok := typeAliases[u]; ok {
+		return c, true
+	}
+	return u, false
+}
 
 // AVA is one attribute of a relative distinguished name: the type
 // upper-cased, the value with escapes resolved and surrounding spaces
@@ -110,7 +166,8 @@ func ParseDN(s string) (DN, error) {
 
 // DNOfAttributes returns the DN whose RDNs are rdns, in this order, each
 // value exactly as held: a certificate's subject as issued, which is not
-// text, so nothing is trimmed or unescaped. Its String writes every value
+// text, so nothing is trimmed or unescaped. A well-known type may be given
+// by any of its names (attributeTypes). Its String writes every value
 // so that ParseDN reads it back unchanged (control characters as hex
 // escapes), so a subject "CN=node\t" never reads as "CN=node". It rejects,
 // wrapping ErrBadDN, what ParseDN would: no RDN, an empty RDN, a bad
@@ -130,10 +187,11 @@ func DNOfAttributes(rdns [][]AVA) (DN, error) {
 			if !validAttrType(a.Type) {
 				return DN{}, fmt.Errorf("%w: bad attribute type %q", ErrBadDN, a.Type)
 			}
-			if !utf8.ValidString(a.Value) || strings.IndexByte(a.Value, 0) >= 0 {
+			if !plainValue(a.Value) {
 				return DN{}, fmt.Errorf("%w: a value is not UTF-8 or holds a NUL", ErrBadDN)
 			}
-			rdn = append(rdn, AVA{Type: upperASCII(a.Type), Value: a.Value})
+			typ, _ := canonicalType(a.Type)
+			rdn = append(rdn, AVA{Type: typ, Value: a.Value})
 		}
 		if err := b.add(rdn); err != nil {
 			return DN{}, err
@@ -141,6 +199,65 @@ func DNOfAttributes(rdns [][]AVA) (DN, error) {
 	}
 	return b.dn, nil
 }
+
+// DNOfSubject returns a certificate subject as issued (its RDN sequence as
+// encoding/asn1 reads it) as a DN, its RDNs last first (RFC 2253's order,
+// as Go and OpenSSL print subjects): DNOfAttributes of its attributes.
+// An attribute of a well-known type (attributeTypes) is that type and its
+// string value, as ParseDN reads the type by any of its names and its
+// value in "#hex" form; a value that is not a string is refused (wrapping
+// ErrBadDN), never taken as "#hex" text a registered value could equal.
+// Any other attribute is its OID and "#" with the hex of its DER, as
+// pkix.Name.String and RFC 4514 write it.
+func DNOfSubject(rdns pkix.RDNSequence) (DN, error) {
+	out := make([][]AVA, 0, len(rdns))
+	for i := len(rdns) - 1; i >= 0; i-- {
+		rdn := make([]AVA, 0, len(rdns[i]))
+		for _, tv := range rdns[i] {
+			a, err := subjectAttribute(tv)
+			if err != nil {
+				return DN{}, err
+			}
+			rdn = append(rdn, a)
+		}
+		out = append(out, rdn)
+	}
+	return DNOfAttributes(out)
+}
+
+func subjectAttribute(tv pkix.AttributeTypeAndValue) (AVA, error) {
+	oid := tv.Type.String()
+	if typ, known := canonicalType(oid); known {
+		s, ok := tv.Value.(string)
+		if !ok {
+			return AVA{}, fmt.Errorf("%w: a %s that is not a string", ErrBadDN, typ)
+		}
+		return AVA{Type: typ, Value: s}, nil
+	}
+	der, err := asn1.Marshal(tv.Value)
+	if err != nil {
+		return AVA{}, fmt.Errorf("%w: a %s value that is not DER: %v", ErrBadDN, oid, err)
+	}
+	return AVA{Type: oid, Value: "#" + hex.EncodeToString(der)}, nil
+}
+
+// derString returns the string whose DER is the hex h (of a "#hex" value),
+// when encoding/asn1 reads it as one, wholly, and it is valid UTF-8
+// without a NUL (what a value may hold).
+func derString(h string) (string, bool) {
+	der, err := hex.DecodeString(h)
+	if err != nil {
+		return "", false
+	}
+	var v any
+	if rest, err := asn1.Unmarshal(der, &v); err != nil || len(rest) != 0 {
+		return "", false
+	}
+	s, ok := v.(string)
+	return s, ok && plainValue(s)
+}
+
+func plainValue(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
 
 // dnBuilder collects the RDNs of a DN, parsed or as issued, bounding
 // what it holds (maxDNContent).
@@ -223,11 +340,17 @@ func parseAVA(s string, rfc bool) (AVA, error) {
 	if !validAttrType(typ) {
 		return AVA{}, fmt.Errorf("%w: bad attribute type %q", ErrBadDN, typ)
 	}
+	typ, known := canonicalType(typ)
+	if raw := trimUnescaped(s[eq+1:]); known && strings.HasPrefix(raw, "#") {
+		if val, ok := derString(raw[1:]); ok {
+			return AVA{Type: typ, Value: val}, nil
+		}
+	}
 	val, err := unescapeValue(s[eq+1:], rfc)
 	if err != nil {
 		return AVA{}, err
 	}
-	return AVA{Type: upperASCII(typ), Value: val}, nil
+	return AVA{Type: typ, Value: val}, nil
 }
 
 // validAttrType accepts RFC 4514's descr (ASCII letter, then letters,

@@ -3,10 +3,12 @@ package domain
 import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestDNEqual(t *testing.T) {
@@ -41,7 +43,9 @@ func TestDNEqual(t *testing.T) {
 		{"rotated_not_reversed", "O=Ente Esempio, C=IT, CN=app1", false},
 		{"swapped_middle", "CN=app1, C=IT, O=Ente Esempio", false},
 		{"multi_valued_rdn_vs_split", "CN=app1+O=Ente Esempio, C=IT", false},
-		{"oid_is_not_an_alias", "2.5.4.3=app1, O=Ente Esempio, C=IT", false},
+		{"oid_is_an_alias", "2.5.4.3=app1, O=Ente Esempio, C=IT", true},
+		{"long_names_are_aliases", "commonName=app1, organizationName=Ente Esempio, countryName=IT", true},
+		{"oid_other_value", "2.5.4.3=app2, O=Ente Esempio, C=IT", false},
 	}
 	a := mustParseDN(t, base)
 	for _, tt := range tests {
@@ -55,11 +59,7 @@ func TestDNEqual(t *testing.T) {
 
 func TestDNEqualEscapesAndMultiValued(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name  string
-		a, b  string
-		equal bool
-	}{
+	tests := []dnPair{
 		{"escaped_comma_vs_hex", `CN=Rossi\, Mario, C=IT`, `CN=Rossi\2C Mario, C=IT`, true},
 		{"escaped_comma_vs_lower_hex", `CN=Rossi\, Mario, C=IT`, `CN=Rossi\2c Mario, C=IT`, true},
 		{"escaped_comma_is_not_a_separator", `CN=Rossi\, Mario, C=IT`, `CN=Rossi, CN=Mario, C=IT`, false},
@@ -77,12 +77,29 @@ func TestDNEqualEscapesAndMultiValued(t *testing.T) {
 		{"hash_value_is_literal", `CN=#414243, C=IT`, "CN=ABC, C=IT", false},
 		{"hash_value_escaped_same", `CN=#414243, C=IT`, `CN=\#414243, C=IT`, true},
 	}
+	runDNPairs(t, tests)
+}
+
+// dnPair is two DNs and whether they are equal.
+type dnPair struct {
+	name  string
+	a, b  string
+	equal bool
+}
+
+// runDNPairs parses each pair, checks DNEqual and DNKey agree with equal
+// (assertDNEqual), and that each reads back from its String.
+func runDNPairs(t *testing.T, tests []dnPair) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			a := mustParseDN(t, tt.a)
 			b := mustParseDN(t, tt.b)
 			assertDNEqual(t, a, b, tt.equal)
+			for _, d := range []DN{a, b} {
+				readsBack(t, d, tt.name)
+			}
 		})
 	}
 }
@@ -116,7 +133,10 @@ func TestCanonicalForms(t *testing.T) {
 		{"leading_hash_and_spaces", `CN=\#x\ \ `, `CN=\#x \ `, `CN=\#x \ `},
 		{"control_as_hex", `CN=a\0Ab`, `CN=a\0Ab`, `CN=a\0Ab`},
 		{"multi_valued_sorted", "O=z+CN=a+CN=b", "CN=a+CN=b+O=z", "CN=a+CN=b+O=z"},
-		{"oid_type", "2.5.4.3=a, 1.2.840.113549.1.9.1=#16046d61696c", `2.5.4.3=a,1.2.840.113549.1.9.1=\#16046d61696c`, `1.2.840.113549.1.9.1=\#16046d61696c,2.5.4.3=a`},
+		{"known_oid_types", "2.5.4.3=a, 1.2.840.113549.1.9.1=#16046d61696c", `CN=a,EMAILADDRESS=mail`, `CN=a,EMAILADDRESS=mail`},
+		{"long_names", "commonName=a, organizationIdentifier=VATIT-1, surname=Rossi, givenName=Mario", `CN=a,ORGANIZATIONIDENTIFIER=VATIT-1,SN=Rossi,GN=Mario`, `CN=a,ORGANIZATIONIDENTIFIER=VATIT-1,SN=Rossi,GN=Mario`},
+		{"unknown_oid_type", "1.2.3.4=#16046d61696c, 1.2.3.5=x", `1.2.3.4=\#16046d61696c,1.2.3.5=x`, `1.2.3.4=\#16046d61696c,1.2.3.5=x`},
+		{"decoded_value_with_a_leading_hash", "CN=#0c0123", `CN=\#`, `CN=\#`},
 		{"empty_value", "CN=, O=b", "CN=,O=b", "CN=,O=b"},
 	}
 	for _, tt := range tests {
@@ -213,6 +233,8 @@ func FuzzParseDN(f *testing.F) {
 		// Empty; hex escapes of a byte that is not UTF-8, of a NUL; a
 		// dangling escape; empty RDNs and attributes in either form.
 		"", `CN=\FF`, `CN=\00`, `CN=a\`, "/", "CN=a,,O=b", "CN=a+", "/C=IT//CN=x",
+		// Well-known types by any name, values in "#hex" form.
+		"organizationIdentifier=VATIT-1, 2.5.4.97=#0c0161", "1.2.840.113549.1.9.1=#1603614062", `CN=#0c0123`, "commonName=#1e020061",
 	} {
 		f.Add(s)
 	}
@@ -341,7 +363,8 @@ func FuzzDNOfAttributes(f *testing.F) {
 		text, again := readsBack(t, d, rdns)
 		var want, got []string
 		for _, a := range avas {
-			want = append(want, upperASCII(a.Type)+"="+a.Value)
+			typ, _ := canonicalType(a.Type)
+			want = append(want, typ+"="+a.Value)
 		}
 		for _, rdn := range again.rdns {
 			for _, a := range rdn {
@@ -379,4 +402,192 @@ func readsBack(t *testing.T, d DN, from any) (string, DN) {
 		t.Fatalf("%q (from %q) reads back as %q", text, from, again.String())
 	}
 	return text, again
+}
+
+// berHex is "#" and the hex of a DER value of the universal tag with the
+// given content (short form length), as RFC 4514 writes a value by its BER.
+func berHex(tag byte, content string) string {
+	return "#" + hex.EncodeToString(append([]byte{tag, byte(len(content))}, content...))
+}
+
+// TestDNAttributeTypeAliases: a well-known attribute type is one type
+// whichever of its OID, OpenSSL short name or long name spells it (case
+// aside), and its value written as RFC 4514's "#" and the hex of a DER
+// string is that string; an unknown OID, and a "#hex" that is not a DER
+// string, stay as written.
+func TestDNAttributeTypeAliases(t *testing.T) {
+	t.Parallel()
+	const orgID = "VATIT-15376371009"
+	cert := "C=IT, O=PagoPA S.p.A., organizationIdentifier=" + orgID + ", emailAddress=nodo@pagopa.it, CN=nodo"
+	tests := []dnPair{
+		{"openssl_oneline", cert, "C = IT, O = PagoPA S.p.A., organizationIdentifier = VATIT-15376371009, emailAddress = nodo@pagopa.it, CN = nodo", true},
+		{"openssl_slashes", cert, "/C=IT/O=PagoPA S.p.A./organizationIdentifier=VATIT-15376371009/emailAddress=nodo@pagopa.it/CN=nodo", true},
+		{"oids_plain_values", cert, "CN=nodo, 1.2.840.113549.1.9.1=nodo@pagopa.it, 2.5.4.97=VATIT-15376371009, O=PagoPA S.p.A., C=IT", true},
+		{"oids_utf8_ber", cert, "CN=nodo,1.2.840.113549.1.9.1=" + berHex(0x0c, "nodo@pagopa.it") + ",2.5.4.97=" + berHex(0x0c, orgID) + ",O=PagoPA S.p.A.,C=IT", true},
+		{"oids_printable_ia5_ber_upper_hex", cert, "CN=nodo,1.2.840.113549.1.9.1=" + strings.ToUpper(berHex(0x16, "nodo@pagopa.it")) + ",2.5.4.97=" + strings.ToUpper(berHex(0x13, orgID)) + ",O=PagoPA S.p.A.,C=IT", true},
+		{"type_case", cert, "c=IT, o=PagoPA S.p.A., ORGANIZATIONIDENTIFIER=VATIT-15376371009, EmailAddress=nodo@pagopa.it, commonname=nodo", true},
+		{"wrong_organization_identifier", cert, "C=IT, O=PagoPA S.p.A., organizationIdentifier=VATIT-15376371008, emailAddress=nodo@pagopa.it, CN=nodo", false},
+		{"wrong_organization_identifier_ber", cert, "C=IT, O=PagoPA S.p.A., 2.5.4.97=" + berHex(0x0c, "VATIT-15376371008") + ", emailAddress=nodo@pagopa.it, CN=nodo", false},
+		{"organization_identifier_missing", cert, "C=IT, O=PagoPA S.p.A., emailAddress=nodo@pagopa.it, CN=nodo", false},
+		{"organization_identifier_shuffled", cert, "C=IT, organizationIdentifier=VATIT-15376371009, O=PagoPA S.p.A., emailAddress=nodo@pagopa.it, CN=nodo", false},
+		{"organization_identifier_is_not_o", cert, "C=IT, O=PagoPA S.p.A., O=VATIT-15376371009, emailAddress=nodo@pagopa.it, CN=nodo", false},
+		{"e_is_not_an_alias", cert, "C=IT, O=PagoPA S.p.A., organizationIdentifier=VATIT-15376371009, E=nodo@pagopa.it, CN=nodo", false},
+		{"escaped_hash_is_text", "2.5.4.97=" + orgID, `2.5.4.97=\` + berHex(0x0c, orgID), false},
+		{"hex_escaped_hash_is_text", "2.5.4.97=" + orgID, `2.5.4.97=\23` + berHex(0x0c, orgID)[1:], false},
+		{"escaped_hash_same_text", `2.5.4.97=\` + berHex(0x0c, orgID), `organizationIdentifier=\` + berHex(0x0c, orgID), true},
+		{"unknown_oid_stays_literal", "1.2.3.4=" + orgID, "1.2.3.4=" + berHex(0x0c, orgID), false},
+		{"unknown_oid_hex_case_matters", "1.2.3.4=" + berHex(0x0c, orgID), "1.2.3.4=" + strings.ToUpper(berHex(0x0c, orgID)), false},
+		{"unknown_oid_same_hex", "1.2.3.4=" + berHex(0x0c, orgID), "1.2.3.4=" + berHex(0x0c, orgID), true},
+		{"numeric_string", "serialNumber=12345", "2.5.4.5=" + berHex(0x12, "12345"), true},
+		{"t61_string", "title=Dott", "2.5.4.12=" + berHex(0x14, "Dott"), true},
+		{"bmp_string", "CN=ab", "2.5.4.3=#1e0400610062", true},
+		{"octet_string_is_literal", "CN=abc", "CN=" + berHex(0x04, "abc"), false},
+		{"octet_string_literal_text", "CN=" + berHex(0x04, "abc"), `CN=\` + berHex(0x04, "abc"), true},
+		{"printable_with_a_bad_character_is_literal", "CN=a@b", "CN=" + berHex(0x13, "a@b"), false},
+		{"utf8_not_utf8_is_literal", `CN=` + berHex(0x0c, "\xff"), `CN=\` + berHex(0x0c, "\xff"), true},
+		{"utf8_with_nul_is_literal", `CN=` + berHex(0x0c, "a\x00b"), `CN=\` + berHex(0x0c, "a\x00b"), true},
+		{"constructed_string_is_literal", "CN=abc", "CN=#2c050c03616263", false},
+		{"non_minimal_length_is_literal", "CN=abc", "CN=#0c8103616263", false},
+		{"trailing_bytes_are_literal", "CN=abc", "CN=" + berHex(0x0c, "abc") + "00", false},
+		{"odd_hex_is_literal", "CN=abc", "CN=" + berHex(0x0c, "abc") + "0", false},
+		{"bare_hash_is_literal", `CN=\#`, "CN=#", true},
+		{"go_names_and_aliases", "C=IT,ST=RM,L=Roma,STREET=Via Roma 1,POSTALCODE=00100,O=x,OU=y,CN=z,SERIALNUMBER=1,DC=it,UID=u,GN=Mario,SN=Rossi,TITLE=Dott",
+			"countryName=IT,stateOrProvinceName=RM,localityName=Roma,streetAddress=Via Roma 1,postalCode=00100,organizationName=x,organizationalUnitName=y,commonName=z,serialNumber=1,domainComponent=it,userId=u,givenName=Mario,surname=Rossi,title=Dott", true},
+		{"go_names_and_oids", "C=IT,ST=RM,L=Roma,STREET=Via Roma 1,POSTALCODE=00100,O=x,OU=y,CN=z,SERIALNUMBER=1,DC=it,UID=u,GN=Mario,SN=Rossi,TITLE=Dott",
+			"2.5.4.6=IT,2.5.4.8=RM,2.5.4.7=Roma,2.5.4.9=Via Roma 1,2.5.4.17=00100,2.5.4.10=x,2.5.4.11=y,2.5.4.3=z,2.5.4.5=1,0.9.2342.19200300.100.1.25=it,0.9.2342.19200300.100.1.1=u,2.5.4.42=Mario,2.5.4.4=Rossi,2.5.4.12=Dott", true},
+		{"sn_is_surname_not_serial_number", "SN=1", "SERIALNUMBER=1", false},
+		{"multi_valued_alias", "CN=a+2.5.4.97=x", "organizationIdentifier=x+commonName=a", true},
+	}
+	runDNPairs(t, tests)
+}
+
+// TestAttributeTypesAreDistinct: every spelling in the table of
+// well-known types names one type only.
+func TestAttributeTypesAreDistinct(t *testing.T) {
+	t.Parallel()
+	seen := map[string]string{}
+	for _, at := range attributeTypes {
+		for _, n := range []string{at.name, upperASCII(at.long), at.oid} {
+			if other, dup := seen[n]; dup && other != at.name {
+				t.Errorf("%s names both %s and %s", n, other, at.name)
+			}
+			seen[n] = at.name
+			if got, known := canonicalType(n); !known || got != at.name {
+				t.Errorf("canonicalType(%q) = %q, %v; want %q", n, got, known, at.name)
+			}
+		}
+	}
+}
+
+// TestDNOfSubject: a certificate subject's attributes of well-known types
+// are those types with their string values, so that the subject equals its
+// OpenSSL, RFC 4514-with-OIDs and "#hex" spellings; an unknown OID stays
+// the OID with its DER in hex; a well-known type whose value is not a
+// string is refused.
+func TestDNOfSubject(t *testing.T) {
+	t.Parallel()
+	var (
+		oidC     = asn1.ObjectIdentifier{2, 5, 4, 6}
+		oidO     = asn1.ObjectIdentifier{2, 5, 4, 10}
+		oidOrgID = asn1.ObjectIdentifier{2, 5, 4, 97}
+		oidEmail = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 1}
+		oidCN    = asn1.ObjectIdentifier{2, 5, 4, 3}
+	)
+	subject := func(orgID string) pkix.RDNSequence {
+		return pkix.RDNSequence{
+			{{Type: oidC, Value: "IT"}}, {{Type: oidO, Value: "PagoPA S.p.A."}}, {{Type: oidOrgID, Value: orgID}},
+			{{Type: oidEmail, Value: "nodo@pagopa.it"}}, {{Type: oidCN, Value: "nodo"}},
+		}
+	}
+	issued := subject("VATIT-15376371009")
+	got, err := DNOfSubject(issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readsBack(t, got, issued)
+	if want := "CN=nodo,EMAILADDRESS=nodo@pagopa.it,ORGANIZATIONIDENTIFIER=VATIT-15376371009,O=PagoPA S.p.A.,C=IT"; got.String() != want {
+		t.Errorf("String() = %q, want %q", got.String(), want)
+	}
+	for _, registered := range []string{
+		"C = IT, O = PagoPA S.p.A., organizationIdentifier = VATIT-15376371009, emailAddress = nodo@pagopa.it, CN = nodo",
+		"/C=IT/O=PagoPA S.p.A./organizationIdentifier=VATIT-15376371009/emailAddress=nodo@pagopa.it/CN=nodo",
+		"CN=nodo, 1.2.840.113549.1.9.1=nodo@pagopa.it, 2.5.4.97=VATIT-15376371009, O=PagoPA S.p.A., C=IT",
+		issued.String(), // Go's, and so the principal before aliases: the OIDs with "#" and the DER in hex
+	} {
+		assertDNEqual(t, got, mustParseDN(t, registered), true)
+	}
+	if !strings.Contains(issued.String(), "2.5.4.97=#") {
+		t.Fatalf("Go prints %q: not the #hex form this test means", issued.String())
+	}
+	other, err := DNOfSubject(subject("VATIT-15376371008"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertDNEqual(t, got, other, false)
+	assertDNEqual(t, other, mustParseDN(t, "C=IT, O=PagoPA S.p.A., organizationIdentifier=VATIT-15376371009, emailAddress=nodo@pagopa.it, CN=nodo"), false)
+
+	unknown, err := DNOfSubject(pkix.RDNSequence{{{Type: asn1.ObjectIdentifier{1, 2, 3, 4}, Value: "x"}}})
+	if err != nil || unknown.String() != `1.2.3.4=\#130178` {
+		t.Errorf("unknown OID: %q, %v; want its DER in hex", unknown.String(), err)
+	}
+	for name, value := range map[string]any{"octets": []byte("x"), "integer": int64(1), "nil": nil} {
+		if d, err := DNOfSubject(pkix.RDNSequence{{{Type: oidOrgID, Value: value}}}); !errors.Is(err, ErrBadDN) {
+			t.Errorf("%s organizationIdentifier: %q, %v; want ErrBadDN", name, d.String(), err)
+		}
+	}
+	for name, value := range map[string]any{"not_utf8": "\xff", "nul": "a\x00b"} {
+		if d, err := DNOfSubject(pkix.RDNSequence{{{Type: oidOrgID, Value: value}}}); !errors.Is(err, ErrBadDN) {
+			t.Errorf("%s organizationIdentifier: %q, %v; want ErrBadDN", name, d.String(), err)
+		}
+	}
+}
+
+// FuzzDNOfSubject: a subject attribute (a well-known or an unknown type,
+// its value any DER) that DNOfSubject accepts is, as a DN, equal to that
+// attribute written as RFC 4514's OID=#hex of its DER, and reads back; a
+// well-known type's value is its string, and the "#hex" of a string is
+// that string whichever string type holds it.
+func FuzzDNOfSubject(f *testing.F) {
+	f.Add(uint8(0), []byte{0x0c, 0x03, 'a', 'b', 'c'})
+	f.Add(uint8(1), []byte{0x13, 0x01, 'x'})
+	f.Add(uint8(2), []byte{0x16, 0x03, 'a', '@', 'b'})
+	f.Add(uint8(3), []byte{0x1e, 0x02, 0x00, 'a'})
+	f.Add(uint8(4), []byte{0x04, 0x01, 'x'})
+	f.Add(uint8(5), []byte{0x14, 0x01, 0xff})
+	f.Add(uint8(0), []byte{0x0c, 0x01, 0x00})
+	f.Add(uint8(0), []byte{0x0c, 0x02, '#', '#'})
+	oids := []asn1.ObjectIdentifier{{2, 5, 4, 97}, {2, 5, 4, 3}, {1, 2, 840, 113549, 1, 9, 1}, {0, 9, 2342, 19200300, 100, 1, 25}, {1, 2, 3, 4}, {2, 5, 4, 4}}
+	f.Fuzz(func(t *testing.T, which uint8, der []byte) {
+		oid := oids[int(which)%len(oids)]
+		if len(der) > 1000 { // its hex within what a DN holds
+			return
+		}
+		var v any
+		if rest, err := asn1.Unmarshal(der, &v); err != nil || len(rest) != 0 {
+			return
+		}
+		written := oid.String() + "=#" + hex.EncodeToString(der)
+		parsed, err := ParseDN(written)
+		if err != nil {
+			t.Fatalf("%q does not parse: %v", written, err)
+		}
+		readsBack(t, parsed, written)
+		_, known := canonicalType(oid.String())
+		s, isString := v.(string)
+		if known && isString && utf8.ValidString(s) && !strings.Contains(s, "\x00") && parsed.rdns[0][0].Value != s {
+			t.Fatalf("%q reads value %q, want the string %q", written, parsed.rdns[0][0].Value, s)
+		}
+		d, err := DNOfSubject(pkix.RDNSequence{{{Type: oid, Value: v}}})
+		if !isDN(t, err) {
+			return
+		}
+		readsBack(t, d, written)
+		again, _ := asn1.Marshal(v)
+		if !DNEqual(d, mustParseDN(t, oid.String()+"=#"+hex.EncodeToString(again))) {
+			t.Fatalf("subject %q differs from its DER form %x", d.String(), again)
+		}
+		if known && !DNEqual(d, parsed) {
+			t.Fatalf("subject %q differs from %q", d.String(), written)
+		}
+	})
 }

@@ -6,9 +6,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -278,49 +276,14 @@ func (s *Server) verifyPeer(r *http.Request) (string, time.Time, bool) {
 	if rest, err := asn1.Unmarshal(leaf.RawSubject, &rdns); err != nil || len(rest) != 0 {
 		return "", time.Time{}, false
 	}
-	dn, err := subjectDN(rdns)
+	// Not rdns.String(): that escapes no control character, so a value
+	// ending in a tab or a line break would be read back trimmed, and the
+	// subject "CN=node\t" would be the principal "CN=node".
+	dn, err := domain.DNOfSubject(rdns)
 	if err != nil {
 		return "", time.Time{}, false
 	}
 	return dn.String(), until, true
-}
-
-// subjectDN is a certificate subject as a DN, its RDNs last first (RFC
-// 2253's order, as Go and OpenSSL print subjects), each value exactly as
-// issued. It is not rdns.String(): that escapes no control character, so
-// a value ending in a tab or a line break would be read back trimmed, and
-// the subject "CN=node\t" would be the principal "CN=node".
-func subjectDN(rdns pkix.RDNSequence) (domain.DN, error) {
-	out := make([][]domain.AVA, 0, len(rdns))
-	for i := len(rdns) - 1; i >= 0; i-- {
-		rdn := make([]domain.AVA, 0, len(rdns[i]))
-		for _, tv := range rdns[i] {
-			rdn = append(rdn, subjectAttribute(tv))
-		}
-		out = append(out, rdn)
-	}
-	return domain.DNOfAttributes(out)
-}
-
-// attributeNames are the attribute types pkix names when it prints a
-// subject, and the two others RFC 4514 (section 3) names, DC and UID,
-// which pkix does not: a subject is matched against the RFC 4514 text it
-// is registered as. Any other is written as its OID, its value as "#" and
-// the value's DER in hex, as pkix and RFC 4514 do.
-var attributeNames = map[string]string{"2.5.4.6": "C", "2.5.4.10": "O", "2.5.4.11": "OU", "2.5.4.3": "CN",
-	"2.5.4.5": "SERIALNUMBER", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.9": "STREET", "2.5.4.17": "POSTALCODE",
-	"0.9.2342.19200300.100.1.25": "DC", "0.9.2342.19200300.100.1.1": "UID"}
-
-func subjectAttribute(tv pkix.AttributeTypeAndValue) domain.AVA {
-	oid := tv.Type.String()
-	name, known := attributeNames[oid]
-	if !known {
-		if der, err := asn1.Marshal(tv.Value); err == nil {
-			return domain.AVA{Type: oid, Value: "#" + hex.EncodeToString(der)}
-		}
-		name = oid
-	}
-	return domain.AVA{Type: name, Value: fmt.Sprint(tv.Value)}
 }
 
 // spidPrincipal returns the upper-cased fiscal code sent by a trusted

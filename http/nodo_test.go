@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"fmt"
@@ -128,11 +130,7 @@ func TestNodoSSLDNMatrix(t *testing.T) {
 	t.Parallel()
 	w := &nodeWorld{world: newWorld(t)}
 	cert := w.ca.ClientCert(t, nodeSubject)
-	cases := []struct {
-		name      string
-		principal string
-		allowed   bool
-	}{
+	runConnectorDNCases(t, w, cert, []connectorDNCase{
 		{"same_go_form", "CN=node-ssl,O=PagoPA,C=IT", true},
 		{"same_rfc4514_spaces", "CN=node-ssl, O=PagoPA, C=IT", true},
 		{"reversed", "C=IT, O=PagoPA, CN=node-ssl", true},
@@ -146,39 +144,7 @@ func TestNodoSSLDNMatrix(t *testing.T) {
 		{"value_case_differs", "CN=NODE-SSL, O=PagoPA, C=IT", false},
 		{"shuffled_not_reversed", "O=PagoPA, CN=node-ssl, C=IT", false},
 		{"openssl_extra_rdn", "/C=IT/O=PagoPA/OU=Nodo/CN=node-ssl", false},
-	}
-	for i, tc := range cases {
-		id := fmt.Sprintf("SSL%d", i)
-		dominio := fmt.Sprintf("400000000%02d", i)
-		w.putIntermediary(t, id, tc.principal, "", true)
-		w.putServedEntity(t, dominio, id)
-		w.createPendenza(t, "appB", "dn"+id, dominio, t1, citizen2)
-	}
-	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			id := fmt.Sprintf("SSL%d", i)
-			dominio := fmt.Sprintf("400000000%02d", i)
-			pd, ok := w.model.Pendenza("appB", "dn"+id)
-			if !ok {
-				t.Fatal("fixture pendenza missing")
-			}
-			path := ndSSL + "/intermediari/" + id + "/avvisi/" + dominio + "/" + pd.NumeroAvviso
-			r := w.do(t, "GET", path, nil, asCert(cert))
-			if tc.allowed {
-				r.expect(t, 200, "")
-				var v avvisoView
-				r.decode(t, &v)
-				if v.NumeroAvviso != pd.NumeroAvviso {
-					t.Fatalf("notice = %+v", v)
-				}
-				return
-			}
-			r.expect(t, 403, "403000")
-			if !strings.Contains(r.fault(t).Dettaglio, "certificate subject") {
-				t.Fatalf("dettaglio = %q", r.fault(t).Dettaglio)
-			}
-		})
-	}
+	})
 
 	// The certificate side: the connector "CN=node-ssl,O=PagoPA,C=IT"
 	// (case 0) called with other certificates.
@@ -219,6 +185,100 @@ func TestNodoSSLDNMatrix(t *testing.T) {
 			w.do(t, "GET", p, nil, opts...).expect(t, tc.status, tc.codice)
 		})
 	}
+}
+
+// connectorDNCase is an ssl connector's principal and whether the node's
+// certificate is that connector.
+type connectorDNCase struct {
+	name      string
+	principal string
+	allowed   bool
+}
+
+// runConnectorDNCases registers one intermediary per case (SSL0, SSL1…,
+// its connector the case's principal, serving entity 40000000000,
+// 40000000001…, where appB creates a pendenza "dnSSL0"…) and verifies that
+// pendenza's notice with cert over TLS: 200 when the case is allowed, else
+// 403 naming the certificate subject.
+func runConnectorDNCases(t *testing.T, w *nodeWorld, cert tls.Certificate, cases []connectorDNCase) {
+	t.Helper()
+	for i, tc := range cases {
+		id := fmt.Sprintf("SSL%d", i)
+		dominio := fmt.Sprintf("400000000%02d", i)
+		w.putIntermediary(t, id, tc.principal, "", true)
+		w.putServedEntity(t, dominio, id)
+		w.createPendenza(t, "appB", "dn"+id, dominio, t1, citizen2)
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			id := fmt.Sprintf("SSL%d", i)
+			dominio := fmt.Sprintf("400000000%02d", i)
+			pd, ok := w.model.Pendenza("appB", "dn"+id)
+			if !ok {
+				t.Fatal("fixture pendenza missing")
+			}
+			path := ndSSL + "/intermediari/" + id + "/avvisi/" + dominio + "/" + pd.NumeroAvviso
+			r := w.do(t, "GET", path, nil, asCert(cert))
+			if tc.allowed {
+				r.expect(t, 200, "")
+				var v avvisoView
+				r.decode(t, &v)
+				if v.NumeroAvviso != pd.NumeroAvviso {
+					t.Fatalf("notice = %+v", v)
+				}
+				return
+			}
+			r.expect(t, 403, "403000")
+			if !strings.Contains(r.fault(t).Dettaglio, "certificate subject") {
+				t.Fatalf("dettaglio = %q", r.fault(t).Dettaglio)
+			}
+		})
+	}
+}
+
+// TestNodoSSLConnectorWithOrganizationIdentifier: a node certificate of
+// the kind eIDAS QWACs are, its subject holding organizationIdentifier
+// (2.5.4.97) and emailAddress, attribute types Go has no name for, is the
+// connector registered as openssl x509 -subject prints it, in OpenSSL's
+// slashed form, in RFC 4514 with the OIDs and plain values, and as Go
+// prints it (the OIDs with "#" and the DER in hex, what such a connector
+// had to be registered as before): API.md section 9. Another
+// organizationIdentifier, a missing one, another order or E for
+// emailAddress is not.
+func TestNodoSSLConnectorWithOrganizationIdentifier(t *testing.T) {
+	t.Parallel()
+	w := &nodeWorld{world: newWorld(t)}
+	var (
+		oidOrgID = asn1.ObjectIdentifier{2, 5, 4, 97}
+		oidEmail = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 1}
+	)
+	cert := w.ca.ClientCert(t, pkix.Name{ExtraNames: []pkix.AttributeTypeAndValue{
+		subjectAttr(oidC, "IT"), subjectAttr(oidO, "PagoPA S.p.A."), subjectAttr(oidOrgID, "VATIT-15376371009"),
+		subjectAttr(oidEmail, "nodo@pagopa.it"), subjectAttr(oidCN, "nodo"),
+	}})
+	leaf, err := x509.ParseCertificate(cert.Certificate[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var issued pkix.RDNSequence
+	if _, err := asn1.Unmarshal(leaf.RawSubject, &issued); err != nil {
+		t.Fatal(err)
+	}
+	goForm := issued.String()
+	if !strings.Contains(goForm, "2.5.4.97=#") {
+		t.Fatalf("Go prints the subject %q, not with the #hex form", goForm)
+	}
+	runConnectorDNCases(t, w, cert, []connectorDNCase{
+		{"openssl_subject", "C = IT, O = PagoPA S.p.A., organizationIdentifier = VATIT-15376371009, emailAddress = nodo@pagopa.it, CN = nodo", true},
+		{"openssl_slashes", "/C=IT/O=PagoPA S.p.A./organizationIdentifier=VATIT-15376371009/emailAddress=nodo@pagopa.it/CN=nodo", true},
+		{"rfc4514_oids_plain_values", "CN=nodo, 1.2.840.113549.1.9.1=nodo@pagopa.it, 2.5.4.97=VATIT-15376371009, O=PagoPA S.p.A., C=IT", true},
+		{"go_form_hex", goForm, true},
+		{"other_organization_identifier", "C = IT, O = PagoPA S.p.A., organizationIdentifier = VATIT-15376371008, emailAddress = nodo@pagopa.it, CN = nodo", false},
+		{"other_organization_identifier_oid", "CN=nodo, 1.2.840.113549.1.9.1=nodo@pagopa.it, 2.5.4.97=VATIT-15376371008, O=PagoPA S.p.A., C=IT", false},
+		{"no_organization_identifier", "C = IT, O = PagoPA S.p.A., emailAddress = nodo@pagopa.it, CN = nodo", false},
+		{"shuffled", "C = IT, organizationIdentifier = VATIT-15376371009, O = PagoPA S.p.A., emailAddress = nodo@pagopa.it, CN = nodo", false},
+		{"e_is_not_email_address", "C = IT, O = PagoPA S.p.A., organizationIdentifier = VATIT-15376371009, E = nodo@pagopa.it, CN = nodo", false},
+	})
 }
 
 func ricevuta(p pendenzaView, id string, importo float64, esito string) map[string]any {

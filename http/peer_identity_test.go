@@ -118,6 +118,30 @@ func TestSSLSubjectWithDomainComponentsAndUID(t *testing.T) {
 	})
 }
 
+// TestSSLSubjectWithOrganizationIdentifier: an application registered
+// as openssl x509 -subject prints its certificate's subject, attribute
+// types Go has no name for (organizationIdentifier, emailAddress) by
+// OpenSSL's names, is the ssl principal of that certificate (API.md
+// section 9); another organizationIdentifier is not.
+func TestSSLSubjectWithOrganizationIdentifier(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putApp(t, "appQWAC", "C = IT, O = Ente, organizationIdentifier = VATIT-01234567890, emailAddress = pec@ente.it, CN = app-qwac",
+		"", true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	var (
+		orgID = asn1.ObjectIdentifier{2, 5, 4, 97}
+		email = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 1}
+	)
+	subject := func(id string) []pkix.AttributeTypeAndValue {
+		return []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"), subjectAttr(orgID, id),
+			subjectAttr(email, "pec@ente.it"), subjectAttr(oidCN, "app-qwac")}
+	}
+	runSubjectCases(t, w, []subjectCase{
+		{"as_registered", subject("VATIT-01234567890"), 200},
+		{"other_organization_identifier", subject("VATIT-01234567891"), 401},
+	})
+}
+
 // TestSPIDHeaderCountsOnlyOnTheSPIDMount: X-SPID-FISCALNUMBER names a
 // caller only on a spid mount (API.md section 1). Sent by the trusted
 // proxy's address to the public mount it is ignored (the caller stays
