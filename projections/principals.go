@@ -97,6 +97,7 @@ type principals struct {
 	// writer-only (guarded by ReadModel.wmu)
 	roleHolders map[string]map[string]struct{} // idRuolo → principal names holding it
 	appByName   map[string]string              // application principal → idA2A
+	dnNames     map[string]map[string]struct{} // DN key → principal names parsing to it (byDN's source)
 }
 
 func newPrincipals() *principals {
@@ -108,6 +109,7 @@ func newPrincipals() *principals {
 		byDN:        newTable[string](),
 		roleHolders: map[string]map[string]struct{}{},
 		appByName:   map[string]string{},
+		dnNames:     map[string]map[string]struct{}{},
 	}
 }
 
@@ -340,9 +342,7 @@ func (p *principals) rebuild(name string, pos events.Position) {
 	}
 	if rec == nil {
 		p.byName.del(name)
-		if dnKey != "" {
-			p.byDN.del(dnKey)
-		}
+		p.indexDN(dnKey, name, false)
 		return
 	}
 	if prev, ok := p.byName.get(name); ok && prev.Principal.Kind == rec.Principal.Kind {
@@ -354,8 +354,39 @@ func (p *principals) rebuild(name string, pos events.Position) {
 		}
 	}
 	p.byName.put(name, rec)
-	if dnKey != "" {
-		p.byDN.put(dnKey, name)
+	p.indexDN(dnKey, name, true)
+}
+
+// indexDN records that the principal name parses to the DN key (held) or
+// no longer does, and publishes byDN: a key names the one principal whose
+// name parses to it. Commands claim a principal by its DN key, so two
+// cannot be registered under one; but a log written before the canonical
+// DN made two spellings one (an OID and its attribute name) may hold two,
+// and then the key names neither: a certificate authenticates as no one
+// rather than as whichever the log folded last, until one is renamed.
+func (p *principals) indexDN(key, name string, held bool) {
+	if key == "" {
+		return
+	}
+	names := p.dnNames[key]
+	if held {
+		if names == nil {
+			names = map[string]struct{}{}
+			p.dnNames[key] = names
+		}
+		names[name] = struct{}{}
+	} else {
+		delete(names, name)
+		if len(names) == 0 {
+			delete(p.dnNames, key)
+		}
+	}
+	if len(names) != 1 {
+		p.byDN.del(key)
+		return
+	}
+	for only := range names {
+		p.byDN.put(key, only)
 	}
 }
 
