@@ -30,7 +30,33 @@ type Cluster struct {
 
 // NewCluster starts a cluster of n nodes and waits until JetStream has a
 // meta leader. The nodes are shut down when the test ends.
+//
+// Its ports are chosen free, then let go for the servers to bind (each
+// node's routes must name the others' ports before any starts), so another
+// process may take one in between: an outgoing connection of a test
+// beside it takes an ephemeral port too. A node that cannot start then is
+// not this cluster's fault, and the cluster is started again on other
+// ports, at most three times.
 func NewCluster(tb testing.TB, n int) *Cluster {
+	tb.Helper()
+	for attempt := 1; ; attempt++ {
+		c := newCluster(tb, n)
+		err := c.startAll()
+		if err == nil {
+			tb.Cleanup(c.StopAll)
+			c.WaitReady(30 * time.Second)
+			return c
+		}
+		c.StopAll()
+		if attempt == 3 {
+			tb.Fatal(err)
+		}
+		tb.Logf("%v; starting the cluster again on other ports", err)
+	}
+}
+
+// newCluster configures a cluster of n nodes on free loopback ports.
+func newCluster(tb testing.TB, n int) *Cluster {
 	tb.Helper()
 	dir := tb.TempDir()
 	clientPorts, routePorts := freePorts(tb, n), freePorts(tb, n)
@@ -58,12 +84,17 @@ func NewCluster(tb testing.TB, n int) *Cluster {
 		}
 		c.opts = append(c.opts, o)
 	}
-	tb.Cleanup(c.StopAll)
-	for i := range n {
-		c.Start(i)
-	}
-	c.WaitReady(30 * time.Second)
 	return c
+}
+
+// startAll starts every node of a new cluster, or says which could not.
+func (c *Cluster) startAll() error {
+	for i := range c.opts {
+		if err := c.start(i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // URLs returns the client URLs of every node (stopped ones included).
@@ -78,23 +109,30 @@ func (c *Cluster) URLs() []string {
 // Start starts node i (0-based) if it is stopped, on its ports and store.
 func (c *Cluster) Start(i int) {
 	c.tb.Helper()
+	if err := c.start(i); err != nil {
+		c.tb.Fatal(err)
+	}
+}
+
+func (c *Cluster) start(i int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.servers[i] != nil {
-		return
+		return nil
 	}
 	o := *c.opts[i]
 	o.Routes = append([]*url.URL(nil), c.opts[i].Routes...)
 	s, err := server.NewServer(&o)
 	if err != nil {
-		c.tb.Fatalf("nats node %d: %v", i+1, err)
+		return fmt.Errorf("nats node %d: %w", i+1, err)
 	}
 	s.Start()
 	if !s.ReadyForConnections(10 * time.Second) {
 		s.Shutdown()
-		c.tb.Fatalf("nats node %d did not start", i+1)
+		return fmt.Errorf("nats node %d did not start (client port %d, route port %d)", i+1, o.Port, o.Cluster.Port)
 	}
 	c.servers[i] = s
+	return nil
 }
 
 // Stop shuts node i down (a crash from the clients' point of view: their
