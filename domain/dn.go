@@ -31,7 +31,8 @@ import (
 //   - a value of a well-known type written "#hex" (RFC 4514's BER form,
 //     the '#' not escaped) that is the DER of a string Go's encoding/asn1
 //     reads (UTF8String, PrintableString, IA5String, T61String,
-//     NumericString, BMPString), valid UTF-8 without a NUL, is that string,
+//     NumericString, BMPString), valid UTF-8 without a NUL (a BMPString's
+//     final NUL, which encoding/asn1 strips, counts), is that string,
 //     as the certificate side reads the attribute (DNOfSubject). Any other
 //     "#hex", and every one of an unknown type, is kept as that literal
 //     text, not decoded, so it matches the same text (as Go's
@@ -225,6 +226,47 @@ func DNOfSubject(rdns pkix.RDNSequence) (DN, error) {
 	return DNOfAttributes(out)
 }
 
+// rawRDNSET and rawAttribute read a subject's values as encoded, for
+// DNOfRawSubject.
+type (
+	rawRDNSET    []rawAttribute
+	rawAttribute struct {
+		Type  asn1.ObjectIdentifier
+		Value asn1.RawValue
+	}
+)
+
+// DNOfRawSubject is DNOfSubject of a certificate's DER subject (its
+// RawSubject), read wholly. It also refuses (wrapping ErrBadDN) a
+// BMPString value whose last character is NUL, which encoding/asn1 strips
+// as a terminator: that value holds a NUL, and would otherwise be the
+// string without it.
+func DNOfRawSubject(raw []byte) (DN, error) {
+	var rdns pkix.RDNSequence
+	if rest, err := asn1.Unmarshal(raw, &rdns); err != nil || len(rest) != 0 {
+		return DN{}, fmt.Errorf("%w: not a DER subject", ErrBadDN)
+	}
+	var values []rawRDNSET
+	if _, err := asn1.Unmarshal(raw, &values); err != nil {
+		return DN{}, fmt.Errorf("%w: not a DER subject", ErrBadDN)
+	}
+	for _, rdn := range values {
+		for _, a := range rdn {
+			if bmpEndsInNUL(a.Value) {
+				return DN{}, fmt.Errorf("%w: a BMPString ending in NUL", ErrBadDN)
+			}
+		}
+	}
+	return DNOfSubject(rdns)
+}
+
+// bmpEndsInNUL reports whether v is a BMPString whose last character is
+// NUL (encoding/asn1 drops it).
+func bmpEndsInNUL(v asn1.RawValue) bool {
+	n := len(v.Bytes)
+	return v.Class == asn1.ClassUniversal && v.Tag == asn1.TagBMPString && n >= 2 && v.Bytes[n-1] == 0 && v.Bytes[n-2] == 0
+}
+
 func subjectAttribute(tv pkix.AttributeTypeAndValue) (AVA, error) {
 	oid := tv.Type.String()
 	if typ, known := canonicalType(oid); known {
@@ -243,14 +285,19 @@ func subjectAttribute(tv pkix.AttributeTypeAndValue) (AVA, error) {
 
 // derString returns the string whose DER is the hex h (of a "#hex" value),
 // when encoding/asn1 reads it as one, wholly, and it is valid UTF-8
-// without a NUL (what a value may hold).
+// without a NUL (what a value may hold), a BMPString's last character
+// included (encoding/asn1 strips a NUL there).
 func derString(h string) (string, bool) {
 	der, err := hex.DecodeString(h)
 	if err != nil {
 		return "", false
 	}
+	var raw asn1.RawValue
+	if rest, err := asn1.Unmarshal(der, &raw); err != nil || len(rest) != 0 || bmpEndsInNUL(raw) {
+		return "", false
+	}
 	var v any
-	if rest, err := asn1.Unmarshal(der, &v); err != nil || len(rest) != 0 {
+	if _, err := asn1.Unmarshal(der, &v); err != nil {
 		return "", false
 	}
 	s, ok := v.(string)

@@ -3,8 +3,6 @@ package httpapi
 import (
 	"context"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/asn1"
 	"encoding/base64"
 	"errors"
 	"net"
@@ -272,14 +270,10 @@ func (s *Server) verifyPeer(r *http.Request) (string, time.Time, bool) {
 	// Go rebuilds from the fields it knows (repeated attributes merged or
 	// dropped, attributes reordered), so that two different subjects
 	// could print alike (API.md section 9 compares the RDNs in order).
-	var rdns pkix.RDNSequence
-	if rest, err := asn1.Unmarshal(leaf.RawSubject, &rdns); err != nil || len(rest) != 0 {
-		return "", time.Time{}, false
-	}
 	// Not rdns.String(): that escapes no control character, so a value
 	// ending in a tab or a line break would be read back trimmed, and the
 	// subject "CN=node\t" would be the principal "CN=node".
-	dn, err := domain.DNOfSubject(rdns)
+	dn, err := domain.DNOfRawSubject(leaf.RawSubject)
 	if err != nil {
 		return "", time.Time{}, false
 	}

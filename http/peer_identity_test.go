@@ -142,6 +142,34 @@ func TestSSLSubjectWithOrganizationIdentifier(t *testing.T) {
 	})
 }
 
+// TestSSLSubjectWithABMPStringNUL: a subject value is matched as issued
+// and one holding a NUL is no one's (API.md section 9); a BMPString whose
+// last character is NUL is such a value, although encoding/asn1 strips that
+// terminator: the organizationIdentifier "VATIT-01234567890\x00" is not the
+// registered "VATIT-01234567890", nor is a CN "app-qwac\x00" "app-qwac".
+func TestSSLSubjectWithABMPStringNUL(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putApp(t, "appQWAC", "C = IT, O = Ente, organizationIdentifier = VATIT-01234567890, CN = app-qwac",
+		"", true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	orgID := asn1.ObjectIdentifier{2, 5, 4, 97}
+	bmp := func(oid asn1.ObjectIdentifier, s string) pkix.AttributeTypeAndValue {
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r>>8), byte(r))
+		}
+		return pkix.AttributeTypeAndValue{Type: oid, Value: asn1.RawValue{Tag: asn1.TagBMPString, Bytes: b}}
+	}
+	runSubjectCases(t, w, []subjectCase{
+		{"bmp_as_registered", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"),
+			bmp(orgID, "VATIT-01234567890"), subjectAttr(oidCN, "app-qwac")}, 200},
+		{"organization_identifier_nul", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"),
+			bmp(orgID, "VATIT-01234567890\x00"), subjectAttr(oidCN, "app-qwac")}, 401},
+		{"common_name_nul", []pkix.AttributeTypeAndValue{subjectAttr(oidC, "IT"), subjectAttr(oidO, "Ente"),
+			subjectAttr(orgID, "VATIT-01234567890"), bmp(oidCN, "app-qwac\x00")}, 401},
+	})
+}
+
 // TestSPIDHeaderCountsOnlyOnTheSPIDMount: X-SPID-FISCALNUMBER names a
 // caller only on a spid mount (API.md section 1). Sent by the trusted
 // proxy's address to the public mount it is ignored (the caller stays
