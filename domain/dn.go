@@ -237,25 +237,30 @@ type (
 )
 
 // DNOfRawSubject is DNOfSubject of a certificate's DER subject (its
-// RawSubject), read wholly. It also refuses (wrapping ErrBadDN) a
-// BMPString value whose last character is NUL, which encoding/asn1 strips
-// as a terminator: that value holds a NUL, and would otherwise be the
-// string without it.
+// RawSubject), read wholly, once: each value is read as encoding/asn1
+// reads it into a pkix.AttributeTypeAndValue, after a BMPString whose last
+// character is NUL, which encoding/asn1 strips as a terminator, is
+// refused (wrapping ErrBadDN): that value holds a NUL, and would otherwise
+// be the string without it.
 func DNOfRawSubject(raw []byte) (DN, error) {
-	var rdns pkix.RDNSequence
-	if rest, err := asn1.Unmarshal(raw, &rdns); err != nil || len(rest) != 0 {
-		return DN{}, fmt.Errorf("%w: not a DER subject", ErrBadDN)
-	}
 	var values []rawRDNSET
-	if _, err := asn1.Unmarshal(raw, &values); err != nil {
+	if rest, err := asn1.Unmarshal(raw, &values); err != nil || len(rest) != 0 {
 		return DN{}, fmt.Errorf("%w: not a DER subject", ErrBadDN)
 	}
-	for _, rdn := range values {
-		for _, a := range rdn {
+	rdns := make(pkix.RDNSequence, len(values))
+	for i, rdn := range values {
+		set := make(pkix.RelativeDistinguishedNameSET, len(rdn))
+		for j, a := range rdn {
 			if bmpEndsInNUL(a.Value) {
 				return DN{}, fmt.Errorf("%w: a BMPString ending in NUL", ErrBadDN)
 			}
+			var v any
+			if rest, err := asn1.Unmarshal(a.Value.FullBytes, &v); err != nil || len(rest) != 0 {
+				return DN{}, fmt.Errorf("%w: not a DER subject", ErrBadDN)
+			}
+			set[j] = pkix.AttributeTypeAndValue{Type: a.Type, Value: v}
 		}
+		rdns[i] = set
 	}
 	return DNOfSubject(rdns)
 }
