@@ -48,13 +48,23 @@ type StartPayment struct {
 // MaxPaymentRefs is the most pendenze one payment covers.
 const MaxPaymentRefs = 5
 
+// CheckPaymentRefs is the 400 of a payment covering n pendenze, nil when
+// n is 1 to MaxPaymentRefs; the HTTP layer answers it as soon as a body
+// holds one reference too many.
+func CheckPaymentRefs(n int) error {
+	if n == 0 || n > MaxPaymentRefs {
+		return invalid("pendenze", "must hold 1 to %d references", MaxPaymentRefs)
+	}
+	return nil
+}
+
 // StartPayment authorizes every reference for the caller and appends
 // PaymentStarted with a random, unguessable id, which it returns. A
 // citizen's remitter is forced to the citizen.
 func (h *Handler) StartPayment(ctx context.Context, actor Actor, c StartPayment) (string, Result, error) {
 	p := actor.Principal
-	if len(c.Refs) == 0 || len(c.Refs) > MaxPaymentRefs {
-		return "", Result{}, invalid("pendenze", "must hold 1 to %d references", MaxPaymentRefs)
+	if err := CheckPaymentRefs(len(c.Refs)); err != nil {
+		return "", Result{}, err
 	}
 	if c.Remitter != nil {
 		if err := checkSubject("soggettoVersante", c.Remitter); err != nil {

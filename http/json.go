@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/operations"
 )
 
@@ -99,10 +100,13 @@ func jsonError(err error) error {
 		se  *json.SemanticError
 		syn *jsontext.SyntacticError
 		ue  *operations.UnprocessableError
+		inv *commands.InvalidError
 	)
 	switch {
 	case errors.As(err, &ue): // a well-formed value a type's decoder refused (e.g. dominiList)
 		return ue
+	case errors.As(err, &inv): // a value a type's decoder checked (e.g. paymentRefs)
+		return inv
 	case errors.As(err, &mbe):
 		return tooLarge{}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF) && isEmptyInput(err):

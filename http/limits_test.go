@@ -419,3 +419,67 @@ func TestFailedConsolePagesLogAtAPace(t *testing.T) {
 		t.Errorf("%d 'request failed' lines of failed pages without their request id", n)
 	}
 }
+
+// TestAnonymousPaymentRefsBoundedWhileDecoding: a payment covers at most
+// commands.MaxPaymentRefs pendenze, and its body is refused at the
+// reference after the last one, while it is decoded: an anonymous caller's
+// 1 MiB of empty references ({},{},… 349,000 of them) is the same 400 as
+// six references, without the service building every one first (about
+// 240 MiB of allocations per request before, whatever the write budget of
+// its address). Five references, and strict decoding inside each, are
+// unchanged.
+func TestAnonymousPaymentRefsBoundedWhileDecoding(t *testing.T) {
+	h := newHarness(t)
+	h.putEntity(t, d1)
+	h.putType(t, tSpont, true)
+	spont := func(i int) map[string]any {
+		return map[string]any{"idDominio": d1, "idTipoPendenza": tSpont, "importo": 5, "causale": fmt.Sprintf("Dono %d", i),
+			"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "L V"}}
+	}
+	refs := func(n int) map[string]any {
+		out := make([]map[string]any, n)
+		for i := range out {
+			out[i] = spont(i)
+		}
+		return map[string]any{"pendenze": out}
+	}
+	const tooMany = "invalid pendenze: must hold 1 to 5 references"
+	before := h.logEnd(t)
+	six := h.do(t, "POST", pub+"/pagamenti", refs(6))
+	six.expect(t, 400, "SINTASSI")
+	if d := six.fault(t).Dettaglio; d != tooMany {
+		t.Errorf("six references: %q, want %q", d, tooMany)
+	}
+
+	n := (1<<20 - 20) / 3
+	flood := `{"pendenze":[` + strings.Repeat(`{},`, n-1) + `{}]}`
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	res := h.do(t, "POST", pub+"/pagamenti", flood)
+	runtime.ReadMemStats(&m1)
+	res.expect(t, 400, "SINTASSI")
+	if d := res.fault(t).Dettaglio; d != tooMany {
+		t.Errorf("%d empty references: %q, want %q", n, d, tooMany)
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 32<<20 {
+		t.Errorf("a %d-byte body of empty references allocated %d MiB", len(flood), alloc>>20)
+	}
+	for _, c := range []struct{ name, body, detail string }{
+		{"unknown_member_in_a_reference", `{"pendenze":[{"idA2A":"a","idPendenza":"p","x":1}]}`, `unknown field "x"`},
+		{"references_not_an_array", `{"pendenze":"x"}`, `field "/pendenze" has the wrong type or value`},
+		{"no_references", `{"pendenze":null}`, tooMany},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := h.do(t, "POST", pub+"/pagamenti", c.body)
+			res.expect(t, 400, "SINTASSI")
+			if d := res.fault(t).Dettaglio; d != c.detail {
+				t.Errorf("%q, want %q", d, c.detail)
+			}
+		})
+	}
+	if after := h.logEnd(t); after != before {
+		t.Errorf("the refused payments moved the log from %d to %d", before, after)
+	}
+	h.do(t, "POST", pub+"/pagamenti", refs(5)).expect(t, 201, "")
+}

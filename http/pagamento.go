@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 	"golang.org/x/time/rate"
 
@@ -60,9 +62,50 @@ func (r pagamentoRef) ref() (commands.PaymentRef, error) {
 // pagamentoBody is GovPay's NuovoPagamento: the references, the remitter
 // and the members commands.PaymentRequest checks and does not keep.
 type pagamentoBody struct {
-	Pendenze         []pagamentoRef `json:"pendenze"`
-	SoggettoVersante *soggetto      `json:"soggettoVersante,omitempty"`
+	Pendenze         paymentRefs `json:"pendenze"`
+	SoggettoVersante *soggetto   `json:"soggettoVersante,omitempty"`
 	commands.PaymentRequest
+}
+
+// paymentRefs are a payment's references, decoded one at a time: a list
+// longer than commands.MaxPaymentRefs is refused at the reference after
+// the last one, with the command's own 400. The public mount takes this
+// body from anyone, and 1 MiB of empty references built whole would be
+// some 350,000 of them (about 240 MiB of allocations) before the count
+// is checked, and before the address's write budget is spent.
+type paymentRefs []pagamentoRef
+
+// InlineJSONSchema keeps the list documented as the array it is, not as
+// a schema of its own.
+func (paymentRefs) InlineJSONSchema() {}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (p *paymentRefs) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() != '[' {
+		var refs []pagamentoRef // null, or the wrong type the decoder reports
+		err := json.UnmarshalDecode(d, &refs)
+		*p = refs
+		return err
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return err
+	}
+	var refs paymentRefs
+	for d.PeekKind() != ']' {
+		if len(refs) == commands.MaxPaymentRefs {
+			return commands.CheckPaymentRefs(len(refs) + 1)
+		}
+		var r pagamentoRef
+		if err := json.UnmarshalDecode(d, &r); err != nil {
+			return err
+		}
+		refs = append(refs, r)
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return err
+	}
+	*p = refs
+	return nil
 }
 
 type pagamentoCreated struct {
