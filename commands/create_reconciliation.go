@@ -18,6 +18,14 @@ type CreateReconciliation struct {
 	AmountCents int64
 	Causale     string
 	IDFlusso    string
+	// GovPay's NuovaRiconciliazione besides, each optional: the IUV
+	// reconciled, the bank's references (at most 35 characters) and the
+	// transfer's dates (RFC 3339 or YYYY-MM-DD).
+	IUV            string
+	SCT            string
+	ContoAccredito string
+	DataValuta     string
+	DataContabile  string
 }
 
 // CreateReconciliation needs idDominio in the caller's RAGIONERIA scope. A
@@ -34,6 +42,14 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 		return Result{}, err
 	}
 	if err := checkFlussoRef(c.IDFlusso); err != nil {
+		return Result{}, err
+	}
+	if c.IUV != "" {
+		if err := checkID("iuv", c.IUV); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := checkTransfer(c.DataValuta, c.DataContabile, bankRef{"sct", c.SCT}, bankRef{"contoAccredito", c.ContoAccredito}); err != nil {
 		return Result{}, err
 	}
 	p := actor.Principal
@@ -56,7 +72,8 @@ func (h *Handler) CreateReconciliation(ctx context.Context, actor Actor, c Creat
 			return nil, unprocessable("importo must be greater than zero")
 		}
 		e := events.ReconciliationCreated{IDDominio: c.IDDominio, ID: c.ID, IDA2A: p.IDA2A, AmountCents: c.AmountCents,
-			Causale: c.Causale, IDFlusso: c.IDFlusso}
+			Causale: c.Causale, IDFlusso: c.IDFlusso, IUV: c.IUV, SCT: c.SCT, ContoAccredito: c.ContoAccredito,
+			DataValuta: c.DataValuta, DataContabile: c.DataContabile}
 		if prev == nil {
 			return []events.Event{e}, nil
 		}

@@ -51,18 +51,33 @@ func validateIncasso(c *RecordIncasso) error {
 	if err := checkFlussoRef(c.IDFlusso); err != nil {
 		return err
 	}
-	for _, d := range []struct{ field, v string }{{"dataValuta", c.DataValuta}, {"dataContabile", c.DataContabile}} {
+	if err := checkTransfer(c.DataValuta, c.DataContabile, bankRef{"ibanAccredito", c.IBANAccredito}, bankRef{"sct", c.SCT}); err != nil {
+		return err
+	}
+	if c.AmountCents <= 0 {
+		return operations.UnprocessableAs(operations.UnprocessableAmount, "importo must be greater than zero")
+	}
+	return nil
+}
+
+// bankRef is an optional reference of a bank transfer (an SCT, an
+// account) under its field's name.
+type bankRef struct{ field, v string }
+
+// checkTransfer checks what an incasso and a reconciliation say of the
+// transfer, each optional: its value and accounting dates (dataValuta,
+// dataContabile: RFC 3339 or YYYY-MM-DD) and the bank's references (at
+// most 35 characters, GovPay's columns).
+func checkTransfer(dataValuta, dataContabile string, refs ...bankRef) error {
+	for _, d := range []bankRef{{"dataValuta", dataValuta}, {"dataContabile", dataContabile}} {
 		if d.v != "" && !validDate(d.v) {
 			return invalidAs(InvalidDate, d.field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")
 		}
 	}
-	for _, f := range []struct{ field, v string }{{"ibanAccredito", c.IBANAccredito}, {"sct", c.SCT}} {
+	for _, f := range refs {
 		if longerThan(f.v, 35) {
 			return invalidAs(InvalidTooLong, f.field, "must be at most %d characters", 35)
 		}
-	}
-	if c.AmountCents <= 0 {
-		return operations.UnprocessableAs(operations.UnprocessableAmount, "importo must be greater than zero")
 	}
 	return nil
 }

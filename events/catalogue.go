@@ -454,14 +454,22 @@ type SettlementReportRecorded struct {
 	Items           []SettlementItem `json:"rendicontazioni"`
 }
 
-// ReconciliationCreated records a reconciliation created by application IDA2A.
+// ReconciliationCreated records a reconciliation created by application
+// IDA2A. What GovPay's NuovaRiconciliazione carries besides (the IUV it
+// reconciles, the bank's SCT and account, the transfer's dates) is kept as
+// sent; a log written before they were taken holds none of them.
 type ReconciliationCreated struct {
-	IDDominio   string `json:"idDominio"`
-	ID          string `json:"id"`
-	IDA2A       string `json:"idA2A"`
-	AmountCents int64  `json:"importoCentesimi"`
-	Causale     string `json:"causale"`
-	IDFlusso    string `json:"idFlusso,omitempty"`
+	IDDominio      string `json:"idDominio"`
+	ID             string `json:"id"`
+	IDA2A          string `json:"idA2A"`
+	AmountCents    int64  `json:"importoCentesimi"`
+	Causale        string `json:"causale"`
+	IDFlusso       string `json:"idFlusso,omitempty"`
+	IUV            string `json:"iuv,omitempty"`
+	SCT            string `json:"sct,omitempty"`
+	ContoAccredito string `json:"contoAccredito,omitempty"`
+	DataValuta     string `json:"dataValuta,omitempty"`
+	DataContabile  string `json:"dataContabile,omitempty"`
 }
 
 // IncassoRecorded records money credited to an entity's account (GovPay's

@@ -504,3 +504,62 @@ func TestIncassoAndRiconciliazioneTextsCountCharacters(t *testing.T) {
 		t.Fatalf("the incassi are %s; want the one of 140 letters and the two of 35", list)
 	}
 }
+
+// TestGovPayNuovaRiconciliazione: PUT /riconciliazioni/{idDominio}/{id}
+// takes GovPay's NuovaRiconciliazione (Ragioneria v3), whose sct GovPay
+// requires: the bank's references (sct, contoAccredito), the dates
+// (dataValuta, dataContabile) and GovPay's references (iuv,
+// idFlussoRendicontazione, the contract's idFlusso) are kept and answered
+// as RiconciliazioneIndex names them; a bad value is 400 naming it, and a
+// repeat is compared with them.
+func TestGovPayNuovaRiconciliazione(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const flow = "2020-11-21GovPAYPsp-1234567890"
+	govpay := map[string]any{"importo": 100.01, "causale": "/PUR/LGPE-RIVERSAMENTO/URI/" + flow,
+		"dataValuta": "2020-12-31", "dataContabile": "2020-12-31", "contoAccredito": "IT60X0542811101000000123456",
+		"sct": "2017-01-01ABI00000011234"}
+	byFlow := withField(withField(govpay, "idFlussoRendicontazione", flow), "sct", "SCT2")
+	byIUV := withField(withField(govpay, "iuv", "RF23567483937849450550875"), "sct", "SCT3")
+	at := func(id string) string { return rg + "/riconciliazioni/" + d1 + "/" + id }
+	runRows(t, w.harness, []row{
+		{"govpay_body", "PUT", at("g1"), govpay, opts(as("appA")), 201, ""},
+		{"govpay_body_repeat", "PUT", at("g1"), govpay, opts(as("appA")), 200, ""},
+		{"govpay_body_other_sct", "PUT", at("g1"), withField(govpay, "sct", "other"), opts(as("appA")), 409, "409000"},
+		{"govpay_body_other_app", "PUT", at("g1"), govpay, opts(as("appC")), 403, "403000"},
+		{"govpay_body_out_of_scope", "PUT", rg + "/riconciliazioni/" + d2 + "/g1", govpay, opts(as("appA")), 403, "403000"},
+		{"by_flow", "PUT", at("g2"), byFlow, opts(as("appA")), 201, ""},
+		{"by_flow_and_the_same_idFlusso", "PUT", at("g2"), withField(byFlow, "idFlusso", flow), opts(as("appA")), 200, ""},
+		{"by_iuv", "PUT", at("g3"), byIUV, opts(as("appA")), 201, ""},
+		{"two_flows", "PUT", at("bad1"), withField(byFlow, "idFlusso", "2020-11-21Other"), opts(as("appA")), 400, "SINTASSI"},
+		{"bad_flow", "PUT", at("bad2"), withField(govpay, "idFlussoRendicontazione", "a b"), opts(as("appA")), 400, "SINTASSI"},
+		{"bad_iuv", "PUT", at("bad3"), withField(govpay, "iuv", "a/b"), opts(as("appA")), 400, "SINTASSI"},
+		{"bad_data_valuta", "PUT", at("bad4"), withField(govpay, "dataValuta", "31/12/2020"), opts(as("appA")), 400, "SINTASSI"},
+		{"bad_data_contabile", "PUT", at("bad5"), withField(govpay, "dataContabile", "2020-13-01"), opts(as("appA")), 400, "SINTASSI"},
+		{"long_conto", "PUT", at("bad6"), withField(govpay, "contoAccredito", strings.Repeat("X", 36)), opts(as("appA")), 400, "SINTASSI"},
+		{"long_sct", "PUT", at("bad7"), withField(govpay, "sct", strings.Repeat("X", 36)), opts(as("appA")), 400, "SINTASSI"},
+		{"member_of_no_schema", "PUT", at("bad8"), withField(govpay, "trnX", "x"), opts(as("appA")), 400, "SINTASSI"},
+	})
+	for i := 1; i <= 8; i++ {
+		w.do(t, "GET", at("bad"+strconv.Itoa(i)), nil, as("appA")).expect(t, 404, "404000")
+	}
+	read := func(id string) map[string]any {
+		var v map[string]any
+		w.must(t, "GET", at(id), nil, as("appA")).decode(t, &v)
+		return v
+	}
+	g1 := read("g1")
+	for k, want := range map[string]any{"sct": "2017-01-01ABI00000011234", "dataValuta": "2020-12-31", "dataContabile": "2020-12-31",
+		"contoAccredito": "IT60X0542811101000000123456", "importo": 100.01, "stato": "ACQUISITA"} {
+		if g1[k] != want {
+			t.Errorf("g1 %s = %v, want %v (%v)", k, g1[k], want, g1)
+		}
+	}
+	if g2 := read("g2"); g2["idFlussoRendicontazione"] != flow || g2["idFlusso"] != flow {
+		t.Errorf("g2 names its report %v and %v, want %s", g2["idFlussoRendicontazione"], g2["idFlusso"], flow)
+	}
+	if g3 := read("g3"); g3["iuv"] != "RF23567483937849450550875" {
+		t.Errorf("g3 iuv = %v", g3["iuv"])
+	}
+	w.do(t, "GET", at("g1"), nil, as("appC")).expect(t, 403, "403000")
+}

@@ -10,13 +10,39 @@ import (
 	"github.com/payauthz/payauthz/projections"
 )
 
+// riconciliazioneBody is the contract's {importo, causale, idFlusso?}
+// with what GovPay's NuovaRiconciliazione carries besides: its references
+// (iuv; idFlussoRendicontazione, the contract's idFlusso under GovPay's
+// name), the bank's (sct, which GovPay requires, contoAccredito) and the
+// transfer's dates.
 type riconciliazioneBody struct {
-	Importo  *Importo `json:"importo"`
-	Causale  string   `json:"causale"`
-	IDFlusso string   `json:"idFlusso,omitempty"`
+	Importo                 *Importo `json:"importo"`
+	Causale                 string   `json:"causale"`
+	IDFlusso                string   `json:"idFlusso,omitempty"`
+	IDFlussoRendicontazione string   `json:"idFlussoRendicontazione,omitempty"`
+	IUV                     string   `json:"iuv,omitempty"`
+	SCT                     string   `json:"sct,omitempty"`
+	ContoAccredito          string   `json:"contoAccredito,omitempty"`
+	DataValuta              string   `json:"dataValuta,omitempty"`
+	DataContabile           string   `json:"dataContabile,omitempty"`
 }
 
 func (b *riconciliazioneBody) required() error { return need("importo", b.Importo) }
+
+// idFlusso is the report the body names, under either name: naming two
+// is a 400.
+func (b *riconciliazioneBody) idFlusso() (string, error) {
+	gp := b.IDFlussoRendicontazione
+	switch {
+	case gp == "":
+		return b.IDFlusso, nil
+	case !commands.ValidFlusso(gp):
+		return "", syntaxError("idFlussoRendicontazione is not a settlement report id")
+	case b.IDFlusso != "" && b.IDFlusso != gp:
+		return "", syntaxError("idFlusso and idFlussoRendicontazione name two settlement reports")
+	}
+	return gp, nil
+}
 
 func (s *Server) putRiconciliazione(c *echo.Context) error {
 	var body riconciliazioneBody
@@ -24,8 +50,13 @@ func (s *Server) putRiconciliazione(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	flusso, err := body.idFlusso()
+	if err != nil {
+		return err
+	}
 	res, err := s.cmds.CreateReconciliation(c.Request().Context(), s.actor(c), commands.CreateReconciliation{
-		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: body.IDFlusso})
+		IDDominio: dominio, ID: id, AmountCents: int64(*body.Importo), Causale: body.Causale, IDFlusso: flusso,
+		IUV: body.IUV, SCT: body.SCT, ContoAccredito: body.ContoAccredito, DataValuta: body.DataValuta, DataContabile: body.DataContabile})
 	return s.written(c, res, err, stored(s.model.Reconciliation, dominio, id, s.riconciliazione))
 }
 
