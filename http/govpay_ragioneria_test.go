@@ -563,3 +563,99 @@ func TestGovPayNuovaRiconciliazione(t *testing.T) {
 	}
 	w.do(t, "GET", at("g1"), nil, as("appC")).expect(t, 403, "403000")
 }
+
+// TestGovPayRagioneriaListFilters: the Ragioneria lists take GovPay's
+// filters of Ragioneria v3 (findRiscossioni, findFlussiRendicontazione,
+// findRicevute, findRiconciliazioni), each narrowing what the grant's
+// scope already shows; a bad value is 400 SINTASSI.
+func TestGovPayRagioneriaListFilters(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	pa2 := w.createPendenza(t, "appA", "n1b", d1, t1, citizen1)
+	failed := w.createPendenza(t, "appA", "n1-ko", d1, t1, citizen1)
+	node := asBasic(nodeB, nodeBPass)
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-A", 123.45, "ESEGUITO"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", withField(ricevuta(pa2, "RIC-B", 123.45, "ESEGUITO"), "dataPagamento", "2026-02-10"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(failed, "RIC-KO", 123.45, "NON_ESEGUITO"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"), asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FA", d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FB", d1, 123.45, line(pa2.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 1, "causale": "c", "sct": "S1"}, as("appC"))
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R2", map[string]any{"importo": 2, "causale": "c", "sct": "S2"}, as("appC"))
+
+	// listed answers the key of each result (the same member on every
+	// list would not tell them apart), in order.
+	key := map[string]string{"riscossioni": "iur", "flussiRendicontazione": "idFlusso", "ricevute": "idRicevuta", "riconciliazioni": "id"}
+	listed := func(t *testing.T, app, list, query string) []string {
+		t.Helper()
+		var page struct {
+			NumRisultati int              `json:"numRisultati"`
+			Risultati    []map[string]any `json:"risultati"`
+		}
+		w.must(t, "GET", rg+"/"+list+"?"+query, nil, as(app)).decode(t, &page)
+		got := []string{}
+		for _, r := range page.Risultati {
+			got = append(got, r[key[list]].(string))
+		}
+		if page.NumRisultati != len(got) {
+			t.Errorf("%s?%s counts %d results, lists %v", list, query, page.NumRisultati, got)
+		}
+		return got
+	}
+	iuv1, iuv2 := domain.IUVOfNotice(w.p1.NumeroAvviso), domain.IUVOfNotice(pa2.NumeroAvviso)
+	both := []string{"RIC-A", "RIC-B"}
+	flows := []string{"2026-01-03ABI-FA", "2026-01-03ABI-FB"}
+	for _, c := range []struct {
+		name, app, list, query string
+		want                   []string
+	}{
+		{"riscossioni_all", "appC", "riscossioni", "", both},
+		{"riscossioni_from", "appC", "riscossioni", "dataDa=2026-02-01", []string{"RIC-B"}},
+		{"riscossioni_until", "appC", "riscossioni", "dataA=2026-01-31", []string{"RIC-A"}},
+		{"riscossioni_one_day", "appC", "riscossioni", "dataDa=2026-01-02&dataA=2026-01-02", []string{"RIC-A"}},
+		{"riscossioni_from_a_time", "appC", "riscossioni", "dataDa=2026-01-02T11:00:00Z", []string{"RIC-B"}},
+		{"riscossioni_iur", "appC", "riscossioni", "iur=RIC-B", []string{"RIC-B"}},
+		{"riscossioni_riscossa", "appC", "riscossioni", "stato=RISCOSSA", both},
+		{"riscossioni_incassata", "appC", "riscossioni", "stato=INCASSATA", []string{}},
+		{"riscossioni_entrata", "appC", "riscossioni", "tipo=ENTRATA", both},
+		{"riscossioni_mbt", "appC", "riscossioni", "tipo=MBT", []string{}},
+		{"riscossioni_mbt_or_entrata", "appC", "riscossioni", "tipo=MBT&tipo=ENTRATA", both},
+		{"riscossioni_other_scope_iur", "appB", "riscossioni", "iur=RIC-A", []string{}},
+		{"riscossioni_other_entity", "appC", "riscossioni", "idDominio=" + d2 + "&iur=RIC-D2", []string{}},
+		{"flussi_all", "appC", "flussiRendicontazione", "", flows},
+		{"flussi_id", "appC", "flussiRendicontazione", "idFlusso=2026-01-03ABI-FB", []string{"2026-01-03ABI-FB"}},
+		{"flussi_id_without_case", "appC", "flussiRendicontazione", "idFlusso=2026-01-03abi-fb", []string{"2026-01-03ABI-FB"}},
+		{"flussi_iuv", "appC", "flussiRendicontazione", "iuv=" + iuv2, []string{"2026-01-03ABI-FB"}},
+		{"flussi_acquisito", "appC", "flussiRendicontazione", "stato=Acquisito", flows},
+		{"flussi_anomalo", "appC", "flussiRendicontazione", "stato=Anomalo", []string{}},
+		{"flussi_escludi_obsoleti", "appC", "flussiRendicontazione", "escludiObsoleti=true", flows},
+		{"flussi_acquired_later", "appC", "flussiRendicontazione", "dataDa=2099-01-01", []string{}},
+		{"flussi_acquired_before", "appC", "flussiRendicontazione", "dataA=2000-01-01", []string{}},
+		{"flussi_acquired_since", "appC", "flussiRendicontazione", "dataDa=2000-01-01", flows},
+		{"ricevute_all", "appC", "ricevute", "", []string{"RIC-A", "RIC-B", "RIC-KO"}},
+		{"ricevute_iuv", "appC", "ricevute", "iuv=" + iuv1, []string{"RIC-A"}},
+		{"ricevute_id", "appC", "ricevute", "idRicevuta=RIC-KO", []string{"RIC-KO"}},
+		{"ricevute_avviso", "appC", "ricevute", "numeroAvviso=" + pa2.NumeroAvviso, []string{"RIC-B"}},
+		{"ricevute_later", "appC", "ricevute", "dataDa=2099-01-01", []string{}},
+		{"ricevute_other_scope_id", "appB", "ricevute", "idRicevuta=RIC-A", []string{}},
+		{"riconciliazioni_all", "appC", "riconciliazioni", "", []string{"R1", "R2"}},
+		{"riconciliazioni_sct", "appC", "riconciliazioni", "sct=S2", []string{"R2"}},
+		{"riconciliazioni_later", "appC", "riconciliazioni", "dataDa=2099-01-01T00:00:00", []string{}},
+		{"riconciliazioni_since", "appC", "riconciliazioni", "dataDa=2000-01-01&dataA=2099-12-31", []string{"R1", "R2"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := listed(t, c.app, c.list, c.query); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s?%s lists %v, want %v", c.list, c.query, got, c.want)
+			}
+		})
+	}
+	bad := []row{}
+	for _, q := range []string{"riscossioni?dataDa=garbage", "riscossioni?dataA=2026-13-01", "riscossioni?stato=PAGATO",
+		"riscossioni?tipo=X", "riscossioni?iur=a%2Fb", "flussiRendicontazione?stato=ACQUISITO", "flussiRendicontazione?iuv=a%20b",
+		"flussiRendicontazione?idFlusso=a%20b", "flussiRendicontazione?dataDa=x", "ricevute?numeroAvviso=12",
+		"ricevute?iuv=a%2Fb", "ricevute?idRicevuta=a%2Fb", "ricevute?dataA=x", "riconciliazioni?dataDa=x"} {
+		bad = append(bad, row{"bad_" + q, "GET", rg + "/" + q, nil, opts(as("appC")), 400, "SINTASSI"})
+	}
+	bad = append(bad, row{"without_grant_first", "GET", rg + "/riscossioni?dataDa=garbage", nil, opts(as("appNone")), 403, "403000"})
+	runRows(t, w.harness, bad)
+}

@@ -27,11 +27,16 @@ func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
 // pageByEntity answers a list of what belongs to entities: the gate and
 // the idDominio filter (entityScope), then the records the scope keeps
 // (of: operations.EntityScope's Reconciliations, SettlementReports or
-// Collections), each answered as view.
-func pageByEntity[T, V any](c *echo.Context, m operations.MoneyRecords, gate listOf, of func(operations.EntityScope, operations.MoneyRecords) []T, view func(T) V) error {
+// Collections) and the list's other filters (fs, nil for none) keep, each
+// answered as view.
+func pageByEntity[T, V any](c *echo.Context, m operations.MoneyRecords, gate listOf, of func(operations.EntityScope, operations.MoneyRecords) []T, fs moneyFilters[T], view func(T) V) error {
 	sc, err := entityScope(c, gate)
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, of(sc, m), view)
+	items, err := fs.narrow(c, of(sc, m))
+	if err != nil {
+		return err
+	}
+	return pageJSON(c, items, view)
 }

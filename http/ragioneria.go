@@ -65,11 +65,11 @@ func (s *Server) getRiconciliazione(c *echo.Context) error {
 }
 
 func (s *Server) listRiconciliazioni(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.Reconciliations, s.riconciliazione)
+	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.Reconciliations, riconciliazioniFilters, s.riconciliazione)
 }
 
 func (s *Server) listFlussi(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.SettlementReports, s.flusso)
+	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.SettlementReports, flussiFilters, s.flusso)
 }
 
 func (s *Server) getFlusso(c *echo.Context) error {
@@ -77,7 +77,7 @@ func (s *Server) getFlusso(c *echo.Context) error {
 }
 
 func (s *Server) listRiscossioni(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.Collections, s.riscossione)
+	return pageByEntity(c, s.model, operations.RagioneriaList, operations.EntityScope.Collections, riscossioniFilters, s.riscossione)
 }
 
 func (s *Server) ragListPagamenti(c *echo.Context) error {
