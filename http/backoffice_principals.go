@@ -83,7 +83,7 @@ func (s *Server) getRuolo(c *echo.Context) error {
 }
 
 func (s *Server) listRuoli(c *echo.Context) error {
-	return listRegistry(c, domain.RegistryRuoli, s.model.Roles, listFilters[*projections.RoleRecord]{}, toRuolo) // GovPay's has none
+	return listRegistry(c, domain.RegistryRuoli, s.model.Roles, queryFilters[*projections.RoleRecord](nil), toRuolo) // GovPay's has none
 }
 
 // --- operatori ---
@@ -181,7 +181,7 @@ func (s *Server) listOperatori(c *echo.Context) error {
 }
 
 // operatoriFilters are GovPay's filters of GET /operatori.
-var operatoriFilters = listFilters[*projections.Operator]{enabled: func(o *projections.Operator) bool { return o.Enabled }}
+var operatoriFilters = queryFilters[*projections.Operator]{abilitatoFilter(func(o *projections.Operator) bool { return o.Enabled })}
 
 // --- applicazioni ---
 
@@ -346,10 +346,8 @@ func (s *Server) listApplicazioni(c *echo.Context) error {
 }
 
 // applicazioniFilters are GovPay's filters of GET /applicazioni.
-var applicazioniFilters = listFilters[*projections.Application]{
-	enabled: func(a *projections.Application) bool { return a.Enabled },
-	text: []textFilter[*projections.Application]{
-		{param: "idA2A", fields: func(a *projections.Application) []string { return []string{a.IDA2A} }, about: "the application's idA2A"},
-		{param: "principal", fields: func(a *projections.Application) []string { return []string{a.Principal} }, about: "the application's principal"},
-	},
+var applicazioniFilters = queryFilters[*projections.Application]{
+	abilitatoFilter(func(a *projections.Application) bool { return a.Enabled }),
+	textFilter("idA2A", "the application's idA2A", func(a *projections.Application) []string { return []string{a.IDA2A} }),
+	textFilter("principal", "the application's principal", func(a *projections.Application) []string { return []string{a.Principal} }),
 }

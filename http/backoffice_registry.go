@@ -62,14 +62,10 @@ func (s *Server) listDomini(c *echo.Context) error {
 
 // dominiFilters are GovPay's filters of GET /domini (its idDominio too is
 // a part, as GovPay's: not an idDominio's format).
-var dominiFilters = listFilters[events.CreditorEntityRegistered]{
-	enabled: func(e events.CreditorEntityRegistered) bool { return e.Enabled },
-	text: []textFilter[events.CreditorEntityRegistered]{
-		{param: "idDominio", fields: func(e events.CreditorEntityRegistered) []string { return []string{e.IDDominio} },
-			about: "the entity's idDominio"},
-		{param: "ragioneSociale", fields: func(e events.CreditorEntityRegistered) []string { return []string{e.RagioneSociale} },
-			about: "the entity's ragioneSociale"},
-	},
+var dominiFilters = queryFilters[events.CreditorEntityRegistered]{
+	abilitatoFilter(func(e events.CreditorEntityRegistered) bool { return e.Enabled }),
+	textFilter("idDominio", "the entity's idDominio", func(e events.CreditorEntityRegistered) []string { return []string{e.IDDominio} }),
+	textFilter("ragioneSociale", "the entity's ragioneSociale", func(e events.CreditorEntityRegistered) []string { return []string{e.RagioneSociale} }),
 }
 
 // --- tipiPendenza ---
@@ -157,14 +153,10 @@ func (s *Server) listTipiPendenza(c *echo.Context) error {
 
 // tipiFilters are GovPay's filters of GET /tipiPendenza: its descrizione
 // is looked for in the type's id too, as GovPay's.
-var tipiFilters = listFilters[events.PendenzaTypeRegistered]{
-	enabled: func(e events.PendenzaTypeRegistered) bool { return e.Enabled },
-	text: []textFilter[events.PendenzaTypeRegistered]{
-		{param: "idTipoPendenza", fields: func(e events.PendenzaTypeRegistered) []string { return []string{e.IDTipoPendenza} },
-			about: "the type's idTipoPendenza"},
-		{param: "descrizione", fields: func(e events.PendenzaTypeRegistered) []string { return []string{e.Descrizione, e.IDTipoPendenza} },
-			about: "the type's descrizione or idTipoPendenza"},
-	},
+var tipiFilters = queryFilters[events.PendenzaTypeRegistered]{
+	abilitatoFilter(func(e events.PendenzaTypeRegistered) bool { return e.Enabled }),
+	textFilter("idTipoPendenza", "the type's idTipoPendenza", func(e events.PendenzaTypeRegistered) []string { return []string{e.IDTipoPendenza} }),
+	textFilter("descrizione", "the type's descrizione or idTipoPendenza", func(e events.PendenzaTypeRegistered) []string { return []string{e.Descrizione, e.IDTipoPendenza} }),
 }
 
 // --- intermediari ---
@@ -224,8 +216,8 @@ func (s *Server) listIntermediari(c *echo.Context) error {
 }
 
 // intermediariFilters are GovPay's filters of GET /intermediari.
-var intermediariFilters = listFilters[*projections.Intermediary]{
-	enabled: func(in *projections.Intermediary) bool { return in.Event.Enabled },
+var intermediariFilters = queryFilters[*projections.Intermediary]{
+	abilitatoFilter(func(in *projections.Intermediary) bool { return in.Event.Enabled }),
 }
 
 // readRegistry answers GET of one entry of the unscoped registry reg,
@@ -250,7 +242,7 @@ func registryJSON[T, V any](c *echo.Context, find func(string) (T, bool), reg do
 
 // listRegistry answers a page of the unscoped registry reg: its service's
 // R, then every entry of all that the request's filters (f) keep.
-func listRegistry[T, V any](c *echo.Context, reg domain.Registry, all func() []T, f listFilters[T], view func(T) V) error {
+func listRegistry[T, V any](c *echo.Context, reg domain.Registry, all func() []T, f queryFilters[T], view func(T) V) error {
 	entries, err := operations.ListRegistry(all, callerOf(c).principal, reg, nil)
 	if err != nil {
 		return err
@@ -262,7 +254,7 @@ func listRegistry[T, V any](c *echo.Context, reg domain.Registry, all func() []T
 // then the records of all its scope admits that the request's filters (f)
 // keep, each rendered by view.
 func listed[T, V any](c *echo.Context, list func(func() []T, domain.Principal, operations.Recorder) ([]T, error),
-	all func() []T, f listFilters[T], view func(T) V) error {
+	all func() []T, f queryFilters[T], view func(T) V) error {
 	items, err := list(all, callerOf(c).principal, nil)
 	if err != nil {
 		return err
@@ -271,7 +263,7 @@ func listed[T, V any](c *echo.Context, list func(func() []T, domain.Principal, o
 }
 
 // filteredPage answers the page of the items f keeps.
-func filteredPage[T, V any](c *echo.Context, items []T, f listFilters[T], view func(T) V) error {
+func filteredPage[T, V any](c *echo.Context, items []T, f queryFilters[T], view func(T) V) error {
 	items, err := f.narrow(c, items)
 	if err != nil {
 		return err

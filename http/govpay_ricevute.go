@@ -79,17 +79,13 @@ func (s *Server) getRicevuta(op func(operations.Receipts, domain.Principal, oper
 // listRicevute answers GET /ricevute: every receipt (whatever its
 // outcome) of the entities the API's gate admits that the list's other
 // filters (fs, nil for none) keep.
-func (s *Server) listRicevute(gate listOf, fs moneyFilters[*projections.Receipt]) echo.HandlerFunc {
+func (s *Server) listRicevute(gate listOf, fs queryFilters[*projections.Receipt]) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		sc, err := entityScope(c, gate)
 		if err != nil {
 			return err
 		}
-		items, err := fs.narrow(c, s.model.Receipts(func(r *projections.Receipt) bool { return sc.AdmitsReceipt(r) }))
-		if err != nil {
-			return err
-		}
-		return pageJSON(c, items, s.ricevutaResource)
+		return filteredPage(c, s.model.Receipts(func(r *projections.Receipt) bool { return sc.AdmitsReceipt(r) }), fs, s.ricevutaResource)
 	}
 }
 

@@ -67,11 +67,9 @@ func (s *Server) listUnitaOperative(c *echo.Context) error {
 }
 
 // unitFilters are GovPay's filters of the Backoffice list of units.
-var unitFilters = listFilters[events.UnitRegistered]{
-	enabled: func(u events.UnitRegistered) bool { return u.Enabled },
-	text: []textFilter[events.UnitRegistered]{
-		{param: "ragioneSociale", fields: func(u events.UnitRegistered) []string { return []string{u.RagioneSociale} }, about: "the unit's ragioneSociale"},
-	},
+var unitFilters = queryFilters[events.UnitRegistered]{
+	abilitatoFilter(func(u events.UnitRegistered) bool { return u.Enabled }),
+	textFilter("ragioneSociale", "the unit's ragioneSociale", func(u events.UnitRegistered) []string { return []string{u.RagioneSociale} }),
 }
 
 // pgUnitaOperative answers GET /domini/{idDominio}/unitaOperative on the

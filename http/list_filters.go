@@ -7,79 +7,89 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// listFilters are GovPay's filters of a Backoffice registry list over its
-// records T, each optional and each narrowing what the list's gate already
-// admits (never widening it): abilitato, true or false, keeps the enabled
-// or the disabled records; a text filter keeps the records one of whose
-// fields holds its value, ignoring case (GovPay's filters "anche
-// parziale", a case-insensitive like anywhere). The handler and the
-// OpenAPI document both read them from here.
-type listFilters[T any] struct {
-	enabled func(T) bool // nil: the list takes no abilitato
-	text    []textFilter[T]
-}
+// queryFilters are GovPay's filters of a list over its records T, each
+// an optional query parameter narrowing what the list's gate and scope
+// already admit (never widening it); a bad value is 400 SINTASSI. The
+// handlers and the OpenAPI document both read them from here: the
+// Backoffice registry lists' (abilitatoFilter, textFilter) and the
+// Ragioneria lists' (ragioneria_filters.go).
+type queryFilters[T any] []queryFilter[T]
 
-// textFilter is a text filter's query parameter, the fields of a record
-// its value is looked for in, and what they are, for the document: the
-// value is any string.
-type textFilter[T any] struct {
+// queryFilter is one query parameter of a list over its records T.
+type queryFilter[T any] struct {
 	param  string
-	fields func(T) []string
-	about  string
+	schema paramSchema // for the document
+	// keep reads the parameter's values (never none): the records it
+	// keeps, or the 400 of a bad value.
+	keep func(values []string) (func(T) bool, error)
 }
 
 // abilitatoValues are the values abilitato takes, as the document states
 // them (paramSchemas).
 var abilitatoValues = []string{"true", "false"}
 
-// query are the filters' query parameters, for the document.
-func (f listFilters[T]) query() []string {
-	var q []string
-	if f.enabled != nil {
-		q = append(q, "abilitato")
-	}
-	for _, tf := range f.text {
-		q = append(q, tf.param)
+// abilitatoFilter is GovPay's abilitato, true or false: it keeps the
+// enabled or the disabled records.
+func abilitatoFilter[T any](enabled func(T) bool) queryFilter[T] {
+	return queryFilter[T]{param: "abilitato", schema: paramSchemas["abilitato"],
+		keep: func(values []string) (func(T) bool, error) {
+			if !slices.Contains(abilitatoValues, values[0]) {
+				return nil, syntaxError("abilitato must be true or false")
+			}
+			want := values[0] == "true"
+			return func(x T) bool { return enabled(x) == want }, nil
+		}}
+}
+
+// textFilter is GovPay's filter "anche parziale", a case-insensitive like
+// anywhere: it keeps the records one of whose fields holds its value,
+// ignoring case (about says what the fields are, for the document). Its
+// value is any string: one that names a path parameter elsewhere
+// (idDominio) is no such format here.
+func textFilter[T any](param, about string, fields func(T) []string) queryFilter[T] {
+	return queryFilter[T]{param: param, schema: paramSchema{description: "a part of " + about + ", compared without case (GovPay's filter)"},
+		keep: func(values []string) (func(T) bool, error) {
+			part := strings.ToLower(values[0])
+			return func(x T) bool {
+				return slices.ContainsFunc(fields(x), func(s string) bool { return strings.Contains(strings.ToLower(s), part) })
+			}, nil
+		}}
+}
+
+// query are the list's query parameters, for the document: first, those
+// the list reads before its filters (idDominio of a list by entity).
+func (fs queryFilters[T]) query(first ...string) []string {
+	q := slices.Clone(first)
+	for _, f := range fs {
+		q = append(q, f.param)
 	}
 	return q
 }
 
-// params are the formats of the text filters, any string, for the
-// document (abilitato's is paramSchemas'): one that names a path parameter
-// elsewhere (idDominio) is no such format here.
-func (f listFilters[T]) params() map[string]paramSchema {
+// params are the filters' formats, for the document.
+func (fs queryFilters[T]) params() map[string]paramSchema {
 	ps := map[string]paramSchema{}
-	for _, tf := range f.text {
-		ps[tf.param] = paramSchema{description: "a part of " + tf.about + ", compared without case (GovPay's filter)"}
+	for _, f := range fs {
+		ps[f.param] = f.schema
 	}
 	return ps
 }
 
-// narrow keeps the items the request's filters admit: a bad abilitato is
-// 400.
-func (f listFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
+// narrow keeps the items every filter the request gives keeps; every
+// value is checked, whatever the items. An empty value is no filter.
+func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 	var keep []func(T) bool
-	if v := c.QueryParam("abilitato"); f.enabled != nil && v != "" {
-		if !slices.Contains(abilitatoValues, v) {
-			return nil, syntaxError("abilitato must be true or false")
-		}
-		want := v == "true"
-		keep = append(keep, func(x T) bool { return f.enabled(x) == want })
-	}
-	for _, tf := range f.text {
-		v := c.QueryParam(tf.param)
-		if v == "" {
+	query := c.QueryParams()
+	for _, f := range fs {
+		values := slices.DeleteFunc(slices.Clone(query[f.param]), func(v string) bool { return v == "" })
+		if len(values) == 0 {
 			continue
 		}
-		part := strings.ToLower(v)
-		keep = append(keep, func(x T) bool {
-			for _, s := range tf.fields(x) {
-				if strings.Contains(strings.ToLower(s), part) {
-					return true
-				}
-			}
-			return false
-		})
+		k, err := f.keep(values)
+		if err != nil {
+			return nil, err
+		}
+		keep = append(keep, k)
 	}
 	if len(keep) == 0 {
 		return items, nil
@@ -92,4 +102,16 @@ func (f listFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 		}
 		return true
 	}), nil
+}
+
+// keepingAll is f with its values still checked, keeping every record.
+func (f queryFilter[T]) keepingAll() queryFilter[T] {
+	check := f.keep
+	f.keep = func(values []string) (func(T) bool, error) {
+		if _, err := check(values); err != nil {
+			return nil, err
+		}
+		return func(T) bool { return true }, nil
+	}
+	return f
 }

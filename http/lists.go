@@ -29,14 +29,10 @@ func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
 // (of: operations.EntityScope's Reconciliations, SettlementReports or
 // Collections) and the list's other filters (fs, nil for none) keep, each
 // answered as view.
-func pageByEntity[T, V any](c *echo.Context, m operations.MoneyRecords, gate listOf, of func(operations.EntityScope, operations.MoneyRecords) []T, fs moneyFilters[T], view func(T) V) error {
+func pageByEntity[T, V any](c *echo.Context, m operations.MoneyRecords, gate listOf, of func(operations.EntityScope, operations.MoneyRecords) []T, fs queryFilters[T], view func(T) V) error {
 	sc, err := entityScope(c, gate)
 	if err != nil {
 		return err
 	}
-	items, err := fs.narrow(c, of(sc, m))
-	if err != nil {
-		return err
-	}
-	return pageJSON(c, items, view)
+	return filteredPage(c, of(sc, m), fs, view)
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/projections"
@@ -20,65 +18,6 @@ import (
 // ordinamento, campi, metadatiPaginazione and maxRisultati steer its
 // queries and pages, not which results are listed, and are not read.
 
-// moneyFilter is one query parameter of a list over its records T.
-type moneyFilter[T any] struct {
-	param  string
-	schema paramSchema // for the document
-	// keep reads the parameter's values (never none): the records it
-	// keeps, or the 400 of a bad value.
-	keep func(values []string) (func(T) bool, error)
-}
-
-// moneyFilters are a list's filters besides idDominio (entityScope's).
-type moneyFilters[T any] []moneyFilter[T]
-
-// query are the list's query parameters, for the document.
-func (fs moneyFilters[T]) query() []string {
-	q := []string{"idDominio"}
-	for _, f := range fs {
-		q = append(q, f.param)
-	}
-	return q
-}
-
-// params are the filters' formats, for the document.
-func (fs moneyFilters[T]) params() map[string]paramSchema {
-	ps := map[string]paramSchema{}
-	for _, f := range fs {
-		ps[f.param] = f.schema
-	}
-	return ps
-}
-
-// narrow keeps the items every filter the request gives keeps; every
-// value is checked, whatever the items.
-func (fs moneyFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
-	var keep []func(T) bool
-	query := c.QueryParams()
-	for _, f := range fs {
-		values := slices.DeleteFunc(slices.Clone(query[f.param]), func(v string) bool { return v == "" })
-		if len(values) == 0 {
-			continue
-		}
-		k, err := f.keep(values)
-		if err != nil {
-			return nil, err
-		}
-		keep = append(keep, k)
-	}
-	if len(keep) == 0 {
-		return items, nil
-	}
-	return admitted(items, func(x T) bool {
-		for _, k := range keep {
-			if !k(x) {
-				return false
-			}
-		}
-		return true
-	}), nil
-}
-
 // windowFilters are GovPay's dataDa and dataA over the instant when
 // answers of a record (about names it for the document): each bound a
 // date-time (RFC 3339, or without a zone on Rome's clock) or a date (from
@@ -86,13 +25,13 @@ func (fs moneyFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 // pendenze's window (windowBound). A record without such an instant is
 // outside every window. The document says date-time, as GovPay's does,
 // and that a date is read too.
-func windowFilters[T any](about string, when func(T) (time.Time, bool)) moneyFilters[T] {
-	bound := func(param string, end bool) moneyFilter[T] {
+func windowFilters[T any](about string, when func(T) (time.Time, bool)) queryFilters[T] {
+	bound := func(param string, end bool) queryFilter[T] {
 		edge := "first"
 		if end {
 			edge = "last"
 		}
-		return moneyFilter[T]{param: param,
+		return queryFilter[T]{param: param,
 			schema: paramSchema{format: "date-time", description: "the " + edge + " instant of " + about + " (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (the whole day in Europe/Rome)"},
 			keep: func(values []string) (func(T) bool, error) {
 				b, ok := domain.ParseWindowBound(values[0], end)
@@ -108,18 +47,18 @@ func windowFilters[T any](about string, when func(T) (time.Time, bool)) moneyFil
 				}, nil
 			}}
 	}
-	return moneyFilters[T]{bound("dataDa", false), bound("dataA", true)}
+	return queryFilters[T]{bound("dataDa", false), bound("dataA", true)}
 }
 
 // idFilter keeps the records one of whose ids equals the parameter's
 // value (without case when fold), a value valid accepts (pattern is its
 // document's).
-func idFilter[T any](param, pattern string, valid func(string) bool, fold bool, about string, ids func(T) []string) moneyFilter[T] {
+func idFilter[T any](param, pattern string, valid func(string) bool, fold bool, about string, ids func(T) []string) queryFilter[T] {
 	desc := "keeps " + about
 	if fold {
 		desc += ", compared without case"
 	}
-	return moneyFilter[T]{param: param, schema: paramSchema{pattern: pattern, description: desc},
+	return queryFilter[T]{param: param, schema: paramSchema{pattern: pattern, description: desc},
 		keep: func(values []string) (func(T) bool, error) {
 			v := values[0]
 			if !valid(v) {
@@ -133,8 +72,8 @@ func idFilter[T any](param, pattern string, valid func(string) bool, fold bool, 
 
 // enumFilter keeps the records whose value is the parameter's, one of
 // values; with multi the parameter may be given again, each value kept.
-func enumFilter[T any](param string, values []string, multi bool, about string, value func(T) string) moneyFilter[T] {
-	return moneyFilter[T]{param: param, schema: paramSchema{enum: values, description: "keeps " + about},
+func enumFilter[T any](param string, values []string, multi bool, about string, value func(T) string) queryFilter[T] {
+	return queryFilter[T]{param: param, schema: paramSchema{enum: values, description: "keeps " + about},
 		keep: func(given []string) (func(T) bool, error) {
 			if !multi {
 				given = given[:1]
@@ -221,19 +160,7 @@ var ricevuteFilters = append(windowFilters("the receipt's acquisition (its data)
 // riconciliazioniFilters are findRiconciliazioni's: when it was recorded
 // (its data) and the bank's sct.
 var riconciliazioniFilters = append(windowFilters("the reconciliation's record (its data)", func(r *projections.Reconciliation) (time.Time, bool) { return r.Time, true }),
-	moneyFilter[*projections.Reconciliation]{param: "sct", schema: paramSchema{description: "keeps the reconciliations of this SCT, as written"},
+	queryFilter[*projections.Reconciliation]{param: "sct", schema: paramSchema{description: "keeps the reconciliations of this SCT, as written"},
 		keep: func(values []string) (func(*projections.Reconciliation) bool, error) {
 			return func(r *projections.Reconciliation) bool { return r.Event.SCT == values[0] }, nil
 		}})
-
-// keepingAll is f with its values still checked, keeping every record.
-func (f moneyFilter[T]) keepingAll() moneyFilter[T] {
-	check := f.keep
-	f.keep = func(values []string) (func(T) bool, error) {
-		if _, err := check(values); err != nil {
-			return nil, err
-		}
-		return func(T) bool { return true }, nil
-	}
-	return f
-}
