@@ -16,15 +16,21 @@ import (
 // name), the bank's (sct, which GovPay requires, contoAccredito) and the
 // transfer's dates.
 type riconciliazioneBody struct {
-	Importo                 *Importo `json:"importo"`
-	Causale                 string   `json:"causale"`
-	IDFlusso                string   `json:"idFlusso,omitempty"`
-	IDFlussoRendicontazione string   `json:"idFlussoRendicontazione,omitempty"`
-	IUV                     string   `json:"iuv,omitempty"`
-	SCT                     string   `json:"sct,omitempty"`
-	ContoAccredito          string   `json:"contoAccredito,omitempty"`
-	DataValuta              string   `json:"dataValuta,omitempty"`
-	DataContabile           string   `json:"dataContabile,omitempty"`
+	Importo *Importo `json:"importo"`
+	Causale string   `json:"causale"`
+	riconciliazioneRefs
+}
+
+// riconciliazioneRefs are a reconciliation's members besides its amount
+// and causale, as written and as answered (riconciliazioneView).
+type riconciliazioneRefs struct {
+	IDFlusso                string `json:"idFlusso,omitempty"`
+	IDFlussoRendicontazione string `json:"idFlussoRendicontazione,omitempty"`
+	IUV                     string `json:"iuv,omitempty"`
+	SCT                     string `json:"sct,omitempty"`
+	ContoAccredito          string `json:"contoAccredito,omitempty"`
+	DataValuta              string `json:"dataValuta,omitempty"`
+	DataContabile           string `json:"dataContabile,omitempty"`
 }
 
 func (b *riconciliazioneBody) required() error { return need("importo", b.Importo) }

@@ -133,21 +133,15 @@ func toPagamentoShown(p *projections.Payment, shown func(i int) bool, remitter b
 // what GovPay's RiconciliazioneIndex requires besides (dominio, stato),
 // and its report also under GovPay's name, idFlussoRendicontazione.
 type riconciliazioneView struct {
-	IDDominio               string     `json:"idDominio"`
-	Dominio                 dominioRef `json:"dominio"`
-	ID                      string     `json:"id"`
-	Stato                   string     `json:"stato"`
-	IDA2A                   string     `json:"idA2A"`
-	Importo                 Importo    `json:"importo"`
-	Causale                 string     `json:"causale"`
-	IDFlusso                string     `json:"idFlusso,omitempty"`
-	IDFlussoRendicontazione string     `json:"idFlussoRendicontazione,omitempty"`
-	IUV                     string     `json:"iuv,omitempty"`
-	SCT                     string     `json:"sct,omitempty"`
-	ContoAccredito          string     `json:"contoAccredito,omitempty"`
-	DataValuta              string     `json:"dataValuta,omitempty"`
-	DataContabile           string     `json:"dataContabile,omitempty"`
-	Data                    time.Time  `json:"data"`
+	IDDominio string     `json:"idDominio"`
+	Dominio   dominioRef `json:"dominio"`
+	ID        string     `json:"id"`
+	Stato     string     `json:"stato"`
+	IDA2A     string     `json:"idA2A"`
+	Importo   Importo    `json:"importo"`
+	Causale   string     `json:"causale"`
+	riconciliazioneRefs
+	Data time.Time `json:"data"`
 }
 
 // A reconciliation and a settlement report are recorded whole when they
@@ -161,8 +155,9 @@ func (s *Server) riconciliazione(r *projections.Reconciliation) riconciliazioneV
 	e := r.Event
 	return riconciliazioneView{IDDominio: e.IDDominio, Dominio: s.dominioOf(e.IDDominio), ID: e.ID,
 		Stato: statoRiconciliazioneAcquisita, IDA2A: e.IDA2A, Importo: Importo(e.AmountCents), Causale: e.Causale,
-		IDFlusso: e.IDFlusso, IDFlussoRendicontazione: e.IDFlusso, IUV: e.IUV, SCT: e.SCT, ContoAccredito: e.ContoAccredito,
-		DataValuta: e.DataValuta, DataContabile: e.DataContabile, Data: r.Time}
+		riconciliazioneRefs: riconciliazioneRefs{IDFlusso: e.IDFlusso, IDFlussoRendicontazione: e.IDFlusso, IUV: e.IUV, SCT: e.SCT,
+			ContoAccredito: e.ContoAccredito, DataValuta: e.DataValuta, DataContabile: e.DataContabile},
+		Data: r.Time}
 }
 
 type rendicontazioneView struct {
