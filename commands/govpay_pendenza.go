@@ -53,11 +53,24 @@ func checkAddress(field string, s *events.Subject) error {
 	return nil
 }
 
+// MaxVoci is the most voci one pendenza holds.
+const MaxVoci = 5
+
+// CheckVoci is the 400 of a pendenza of n voci, nil when n is at most
+// MaxVoci; the HTTP layer answers it as soon as a body holds one voce too
+// many.
+func CheckVoci(n int) error {
+	if n > MaxVoci {
+		return invalid("voci", "at most %d voci", MaxVoci)
+	}
+	return nil
+}
+
 // validateDetails checks the syntax of GovPay's optional fields of a
 // pendenza (400); checkAmounts decides their sum.
 func validateDetails(d *events.PendenzaDetails) error {
-	if len(d.Voci) > 5 {
-		return invalid("voci", "at most 5 voci")
+	if err := CheckVoci(len(d.Voci)); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for i := range d.Voci {

@@ -81,6 +81,37 @@ func nestsDeeper(b []byte, max int) bool {
 	return false
 }
 
+// decodeAtMost reads the JSON array at d's next value one element at a
+// time, with d's options, and refuses it with tooMany(max+1) at the
+// element after the max-th, before that element is read: a bounded list
+// costs at most max elements however long the body's array is, where a
+// list decoded whole would build each of them (a 1 MiB body of {} is some
+// 350,000). null is a nil list, [] an empty one, anything else the
+// decoder's own error.
+func decodeAtMost[T any](d *jsontext.Decoder, max int, tooMany func(n int) error) ([]T, error) {
+	if d.PeekKind() != '[' {
+		var list []T // null, or the wrong type the decoder reports
+		err := json.UnmarshalDecode(d, &list)
+		return list, err
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return nil, err
+	}
+	list := []T{}
+	for d.PeekKind() != ']' {
+		if len(list) == max {
+			return nil, tooMany(max + 1)
+		}
+		var v T
+		if err := json.UnmarshalDecode(d, &v); err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+	}
+	_, err := d.ReadToken()
+	return list, err
+}
+
 // requiredFields is a body with members that must be present: required
 // reports the first one missing (a 400), after the body decoded.
 type requiredFields interface{ required() error }

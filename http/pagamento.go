@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 	"golang.org/x/time/rate"
@@ -81,31 +80,9 @@ func (paymentRefs) InlineJSONSchema() {}
 
 // UnmarshalJSONFrom reads the list with the decoder's (strict) options.
 func (p *paymentRefs) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	if d.PeekKind() != '[' {
-		var refs []pagamentoRef // null, or the wrong type the decoder reports
-		err := json.UnmarshalDecode(d, &refs)
-		*p = refs
-		return err
-	}
-	if _, err := d.ReadToken(); err != nil {
-		return err
-	}
-	var refs paymentRefs
-	for d.PeekKind() != ']' {
-		if len(refs) == commands.MaxPaymentRefs {
-			return commands.CheckPaymentRefs(len(refs) + 1)
-		}
-		var r pagamentoRef
-		if err := json.UnmarshalDecode(d, &r); err != nil {
-			return err
-		}
-		refs = append(refs, r)
-	}
-	if _, err := d.ReadToken(); err != nil {
-		return err
-	}
+	refs, err := decodeAtMost[pagamentoRef](d, commands.MaxPaymentRefs, commands.CheckPaymentRefs)
 	*p = refs
-	return nil
+	return err
 }
 
 type pagamentoCreated struct {
