@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -11,6 +12,13 @@ import (
 
 // pendenzaPatch is the body of PATCH /pendenze/{idA2A}/{idPendenza}.
 type pendenzaPatch []patchOp
+
+// UnmarshalJSONFrom reads the operations as patchOps does.
+func (b *pendenzaPatch) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	ops, err := decodeAtMost[patchOp](d, maxPatchOps, tooManyPatchOps)
+	*b = ops
+	return err
+}
 
 // command reads the patch: REPLACE of /stato (required) and of
 // /descrizioneStato. Other paths and ops are 400, as GovPay answers a

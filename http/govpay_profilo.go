@@ -79,7 +79,7 @@ func (s *Server) apiProfilo(api domain.API) echo.HandlerFunc {
 // It becomes the same OperatorUpdated a PUT with a password writes.
 func (s *Server) patchProfilo(c *echo.Context) error {
 	p := callerOf(c).principal
-	var ops []patchOp
+	var ops patchOps
 	if err := s.decodeJSON(c, &ops); err != nil {
 		return err
 	}

@@ -132,12 +132,15 @@ func jsonError(err error) error {
 		syn *jsontext.SyntacticError
 		ue  *operations.UnprocessableError
 		inv *commands.InvalidError
+		bad *badRequest
 	)
 	switch {
 	case errors.As(err, &ue): // a well-formed value a type's decoder refused (e.g. dominiList)
 		return ue
 	case errors.As(err, &inv): // a value a type's decoder checked (e.g. paymentRefs)
 		return inv
+	case errors.As(err, &bad): // a value the HTTP layer's decoder refused (e.g. patchOps)
+		return bad
 	case errors.As(err, &mbe):
 		return tooLarge{}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF) && isEmptyInput(err):

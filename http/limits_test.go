@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -553,4 +554,97 @@ func TestPendenzaVociBoundedWhileDecoding(t *testing.T) {
 	}
 	w.do(t, "PUT", path("v5"), withVoci(5), as("appA")).expect(t, 201, "")
 	w.do(t, "PUT", path("v0"), withVoci(0), as("appA")).expect(t, 201, "")
+}
+
+// TestPatchBodiesBoundedWhileDecoding: a PATCH body (GovPay's patch
+// operations, on a pendenza, a registry entry or one's own profile) holds
+// at most 10,000 operations and is refused at the next one while it is
+// decoded: 1 MiB of empty operations ({},{},… 349,000) cost about 100 MiB
+// of allocations before, on each of them with no bound at all. And a
+// registry patch costs what its operations do: 5,000 ADDs to one list
+// copied the list and encoded every entry again at each ADD (about 400
+// MiB and seconds of work for a 250 KB body).
+func TestPatchBodiesBoundedWhileDecoding(t *testing.T) {
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "pp", d1, t1, citizen1)
+	w.putRole(t, "big", fullACL("R"), []string{d1}, []string{"t0"})
+	adds := func(from, n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := from; i < from+n; i++ {
+			if i > from {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"op":"ADD","path":"/tipiPendenza","value":"t%d"}`, i)
+		}
+		return b.String() + "]"
+	}
+	measure := func(t *testing.T, method, path, body string, o reqOpt) (*response, uint64) {
+		t.Helper()
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		res := w.do(t, method, path, body, o)
+		runtime.ReadMemStats(&m1)
+		return res, m1.TotalAlloc - m0.TotalAlloc
+	}
+	const tooMany = "the patch holds more than 10000 operations"
+	before := w.logEnd(t)
+	n := (1<<20 - 10) / 3
+	flood := `[` + strings.Repeat(`{},`, n-1) + `{}]`
+	for _, c := range []struct {
+		name, path string
+		o          reqOpt
+	}{
+		{"pendenza", pe + "/pendenze/appA/pp", as("appA")},
+		{"ruolo", bo + "/ruoli/big", asAdmin()},
+		{"operatore", bo + "/operatori/opD1", asAdmin()},
+		{"applicazione", bo + "/applicazioni/appA", asAdmin()},
+		{"own_profile", bo + "/profilo", as("opD1")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, alloc := measure(t, "PATCH", c.path, flood, c.o)
+			res.expect(t, 400, "SINTASSI")
+			if d := res.fault(t).Dettaglio; d != tooMany {
+				t.Errorf("%d empty operations: %q, want %q", n, d, tooMany)
+			}
+			if alloc > 32<<20 {
+				t.Errorf("a %d-byte body of empty operations allocated %d MiB", len(flood), alloc>>20)
+			}
+		})
+	}
+	res := w.do(t, "PATCH", bo+"/ruoli/big", adds(1, 10_001), asAdmin())
+	res.expect(t, 400, "SINTASSI")
+	if d := res.fault(t).Dettaglio; d != tooMany {
+		t.Errorf("10,001 operations: %q, want %q", d, tooMany)
+	}
+	if after := w.logEnd(t); after != before {
+		t.Errorf("the refused patches moved the log from %d to %d", before, after)
+	}
+
+	body := adds(1, 5_000)
+	res, alloc := measure(t, "PATCH", bo+"/ruoli/big", body, asAdmin())
+	res.expect(t, 200, "")
+	if alloc > 32<<20 {
+		t.Errorf("5,000 ADDs (%d bytes) allocated %d MiB", len(body), alloc>>20)
+	}
+	var got struct{ TipiPendenza []string }
+	w.must(t, "GET", bo+"/ruoli/big", nil, asAdmin()).decode(t, &got)
+	if len(got.TipiPendenza) != 5_001 {
+		t.Errorf("after 5,000 ADDs the role holds %d tipiPendenza, want 5,001", len(got.TipiPendenza))
+	}
+	// ADD of an entry held and DELETE still work on the patched list.
+	w.must(t, "PATCH", bo+"/ruoli/big", `[{"op":"ADD","path":"/tipiPendenza","value":"t0"},`+
+		`{"op":"DELETE","path":"/tipiPendenza","value":"t1"},{"op":"ADD","path":"/tipiPendenza","value":"t1"},`+
+		`{"op":"DELETE","path":"/tipiPendenza","value":"t2"},{"op":"REPLACE","path":"/domini","value":["`+d2+`"]},`+
+		`{"op":"ADD","path":"/domini","value":"`+d1+`"}]`, asAdmin()).decode(t, &got)
+	if len(got.TipiPendenza) != 5_000 || !slices.Contains(got.TipiPendenza, "t1") || slices.Contains(got.TipiPendenza, "t2") {
+		t.Errorf("after ADD t0, DELETE t1, ADD t1, DELETE t2: %d tipiPendenza, t1 %v, t2 %v", len(got.TipiPendenza),
+			slices.Contains(got.TipiPendenza, "t1"), slices.Contains(got.TipiPendenza, "t2"))
+	}
+	var dom struct{ Domini []string }
+	w.must(t, "GET", bo+"/ruoli/big", nil, asAdmin()).decode(t, &dom)
+	if !slices.Equal(dom.Domini, []string{d1, d2}) && !slices.Equal(dom.Domini, []string{d2, d1}) {
+		t.Errorf("after REPLACE [d2] and ADD d1: domini %v", dom.Domini)
+	}
 }
