@@ -106,6 +106,19 @@ func checkFlussoRef(s string) error {
 // Settlement outcome codes of pagoPA.
 var settlementEsiti = map[int]bool{0: true, 3: true, 4: true, 8: true, 9: true}
 
+// MaxSettlementLines is the most lines one settlement report holds.
+const MaxSettlementLines = 10_000
+
+// CheckSettlementLines is the 400 of a settlement report of n lines, nil
+// when n is 1 to MaxSettlementLines; the HTTP layer answers it as soon as
+// a body holds one line too many.
+func CheckSettlementLines(n int) error {
+	if n == 0 || n > MaxSettlementLines {
+		return invalid("rendicontazioni", "must hold 1 to %d lines", MaxSettlementLines)
+	}
+	return nil
+}
+
 // RecordSettlementReport is idempotent on idFlusso like RecordReceipt.
 func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c RecordSettlementReport) (Result, error) {
 	if err := CheckDominio("idDominio", c.IDDominio); err != nil {
@@ -117,8 +130,8 @@ func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c Rec
 	if !validDate(c.DataFlusso) {
 		return Result{}, invalid("dataFlusso", "must be an RFC 3339 date-time or a YYYY-MM-DD date")
 	}
-	if len(c.Items) == 0 || len(c.Items) > 10000 {
-		return Result{}, invalid("rendicontazioni", "must hold 1 to 10000 lines")
+	if err := CheckSettlementLines(len(c.Items)); err != nil {
+		return Result{}, err
 	}
 	var sum int64
 	for i, it := range c.Items {

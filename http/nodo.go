@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -138,11 +139,29 @@ type rendicontazioneBody struct {
 }
 
 type flussoBody struct {
-	IDFlusso        string                `json:"idFlusso"`
-	IDDominio       string                `json:"idDominio"`
-	DataFlusso      string                `json:"dataFlusso"`
-	ImportoTotale   *Importo              `json:"importoTotale"`
-	Rendicontazioni []rendicontazioneBody `json:"rendicontazioni"`
+	IDFlusso        string              `json:"idFlusso"`
+	IDDominio       string              `json:"idDominio"`
+	DataFlusso      string              `json:"dataFlusso"`
+	ImportoTotale   *Importo            `json:"importoTotale"`
+	Rendicontazioni rendicontazioniBody `json:"rendicontazioni"`
+}
+
+// rendicontazioniBody are a settlement report's lines, decoded one at a
+// time: a list longer than commands.MaxSettlementLines is refused at the
+// line after the last one, with the command's own 400. 1 MiB of empty
+// lines built whole would be some 350,000 of them (about 86 MiB of
+// allocations) before the count is checked.
+type rendicontazioniBody []rendicontazioneBody
+
+// InlineJSONSchema keeps the list documented as the array it is, not as
+// a schema of its own.
+func (rendicontazioniBody) InlineJSONSchema() {}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (r *rendicontazioniBody) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	lines, err := decodeAtMost[rendicontazioneBody](d, commands.MaxSettlementLines, commands.CheckSettlementLines)
+	*r = lines
+	return err
 }
 
 func (b *flussoBody) required() error { return need("importoTotale", b.ImportoTotale) }
