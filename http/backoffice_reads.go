@@ -65,13 +65,13 @@ var rePaymentID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func validPaymentID(s string) bool { return rePaymentID.MatchString(s) }
 
 func (s *Server) boListRiconciliazioni(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Reconciliations, nil, s.riconciliazione)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Reconciliations, riconciliazioniFilters, s.riconciliazione)
 }
 
 func (s *Server) boListFlussi(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.SettlementReports, nil, s.flusso)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.SettlementReports, flussiFilters, s.flusso)
 }
 
 func (s *Server) boListRiscossioni(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Collections, nil, s.riscossione)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Collections, boRiscossioniFilters, s.riscossione)
 }

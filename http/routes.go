@@ -131,7 +131,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso", s.getFlussoAt(operations.ReadFlussoAtBackoffice)},
 		{domain.APIBackoffice, http.MethodGet, "/riscossioni", s.boListRiscossioni},
 		{domain.APIBackoffice, http.MethodGet, "/riscossioni/:idDominio/:iuv/:iur/:indice", s.getRiscossione(operations.ReadRiscossioneBackoffice)},
-		{domain.APIBackoffice, http.MethodGet, "/ricevute", s.listRicevute(operations.RicevuteList, nil)},
+		{domain.APIBackoffice, http.MethodGet, "/ricevute", s.listRicevute(operations.RicevuteList, ricevuteFilters)},
 		{domain.APIBackoffice, http.MethodGet, "/incassi", s.listIncassi},
 		{domain.APIBackoffice, http.MethodGet, "/incassi/:idDominio/:idIncasso", s.getIncasso},
 		{domain.APIBackoffice, http.MethodPost, "/incassi/:idDominio", s.postIncasso},

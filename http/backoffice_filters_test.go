@@ -1,0 +1,127 @@
+package httpapi
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// boListed answers the key member of each result of the Backoffice list
+// path?query as caller, in order, checking that numRisultati counts them.
+func boListed(t *testing.T, h *harness, path, query, key string, caller reqOpt) []string {
+	t.Helper()
+	var page struct {
+		NumRisultati int              `json:"numRisultati"`
+		Risultati    []map[string]any `json:"risultati"`
+	}
+	h.must(t, "GET", bo+path+"?"+query, nil, caller).decode(t, &page)
+	got := []string{}
+	for _, r := range page.Risultati {
+		got = append(got, r[key].(string))
+	}
+	if page.NumRisultati != len(got) {
+		t.Errorf("%s?%s counts %d results, lists %v", path, query, page.NumRisultati, got)
+	}
+	return got
+}
+
+// boFilterCase is one filtered Backoffice list and what it must list.
+type boFilterCase struct {
+	name, caller, path, query string
+	want                      []string
+}
+
+func runBoFilterCases(t *testing.T, h *harness, key map[string]string, cases []boFilterCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			caller := asAdmin()
+			if c.caller != "" {
+				caller = as(c.caller)
+			}
+			if got := boListed(t, h, c.path, c.query, key[c.path], caller); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s?%s lists %v, want %v", c.path, c.query, got, c.want)
+			}
+		})
+	}
+}
+
+// TestBackofficeMoneyListFilters: the Backoffice's lists of collections,
+// settlement reports, receipts and reconciliations take GovPay's filters,
+// as the Ragioneria API's lists of the same records do (findRiscossioni
+// adds iuv, idA2A and idPendenza), each narrowing what the caller's scope
+// shows and counted; a bad value is 400 SINTASSI after the gate (403 for a
+// caller without the right); a caller scoped to another entity lists
+// nothing. They read idDominio alone, answering every record for any
+// other filter and 200 for a bad value.
+func TestBackofficeMoneyListFilters(t *testing.T) {
+	t.Parallel()
+	w := newNodeWorld(t)
+	w.putRole(t, "opD2", fullACL("R"), []string{d2}, []string{"*"})
+	w.putOperator(t, "opD2", pw, true, "opD2")
+	pa2 := w.createPendenza(t, "appA", "n1b", d1, t1, citizen1)
+	failed := w.createPendenza(t, "appA", "n1-ko", d1, t1, citizen1)
+	node := asBasic(nodeB, nodeBPass)
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-A", 123.45, "ESEGUITO"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", withField(ricevuta(pa2, "RIC-B", 123.45, "ESEGUITO"), "dataPagamento", "2026-02-10"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(failed, "RIC-KO", 123.45, "NON_ESEGUITO"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"), asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FA", d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FB", d1, 123.45, line(pa2.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 1, "causale": "c", "sct": "S1"}, as("appC"))
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R2", map[string]any{"importo": 2, "causale": "c", "sct": "S2"}, as("appC"))
+
+	key := map[string]string{"/riscossioni": "iur", "/flussiRendicontazione": "idFlusso", "/ricevute": "idRicevuta", "/riconciliazioni": "id"}
+	iuv1, iuv2 := domain.IUVOfNotice(w.p1.NumeroAvviso), domain.IUVOfNotice(pa2.NumeroAvviso)
+	both := []string{"RIC-A", "RIC-B"}
+	flows := []string{"2026-01-03ABI-FA", "2026-01-03ABI-FB"}
+	runBoFilterCases(t, w.harness, key, []boFilterCase{
+		{"riscossioni_all", "opD1", "/riscossioni", "", both},
+		{"riscossioni_from", "opD1", "/riscossioni", "dataDa=2026-02-01", []string{"RIC-B"}},
+		{"riscossioni_until", "opD1", "/riscossioni", "dataA=2026-01-31", []string{"RIC-A"}},
+		{"riscossioni_from_a_time", "opD1", "/riscossioni", "dataDa=2026-01-02T11:00:00Z", []string{"RIC-B"}},
+		{"riscossioni_iur", "opD1", "/riscossioni", "iur=RIC-B", []string{"RIC-B"}},
+		{"riscossioni_iuv", "opD1", "/riscossioni", "iuv=" + iuv1, []string{"RIC-A"}},
+		{"riscossioni_idA2A", "opD1", "/riscossioni", "idA2A=appA", both},
+		{"riscossioni_other_idA2A", "opD1", "/riscossioni", "idA2A=appB", []string{}},
+		{"riscossioni_idPendenza", "opD1", "/riscossioni", "idPendenza=n1b", []string{"RIC-B"}},
+		{"riscossioni_riscossa", "opD1", "/riscossioni", "stato=RISCOSSA", both},
+		{"riscossioni_incassata", "opD1", "/riscossioni", "stato=INCASSATA", []string{}},
+		{"riscossioni_mbt_or_entrata", "opD1", "/riscossioni", "tipo=MBT&tipo=ENTRATA", both},
+		{"riscossioni_mbt", "opD1", "/riscossioni", "tipo=MBT", []string{}},
+		{"riscossioni_admin_iur_of_d2", "", "/riscossioni", "iur=RIC-D2", []string{"RIC-D2"}},
+		{"riscossioni_other_scope_iur", "opD2", "/riscossioni", "iur=RIC-A", []string{}},
+		{"riscossioni_other_scope_idPendenza", "opD2", "/riscossioni", "idPendenza=n1b", []string{}},
+		{"flussi_all", "opD1", "/flussiRendicontazione", "", flows},
+		{"flussi_id_without_case", "opD1", "/flussiRendicontazione", "idFlusso=2026-01-03abi-fb", []string{"2026-01-03ABI-FB"}},
+		{"flussi_iuv", "opD1", "/flussiRendicontazione", "iuv=" + iuv2, []string{"2026-01-03ABI-FB"}},
+		{"flussi_acquisito", "opD1", "/flussiRendicontazione", "stato=Acquisito", flows},
+		{"flussi_anomalo", "opD1", "/flussiRendicontazione", "stato=Anomalo", []string{}},
+		{"flussi_escludi_obsoleti", "opD1", "/flussiRendicontazione", "escludiObsoleti=true", flows},
+		{"flussi_acquired_later", "opD1", "/flussiRendicontazione", "dataDa=2099-01-01", []string{}},
+		{"flussi_other_scope_id", "opD2", "/flussiRendicontazione", "idFlusso=2026-01-03ABI-FA", []string{}},
+		{"ricevute_all", "opD1", "/ricevute", "", []string{"RIC-A", "RIC-B", "RIC-KO"}},
+		{"ricevute_iuv", "opD1", "/ricevute", "iuv=" + iuv1, []string{"RIC-A"}},
+		{"ricevute_id", "opD1", "/ricevute", "idRicevuta=RIC-KO", []string{"RIC-KO"}},
+		{"ricevute_avviso", "opD1", "/ricevute", "numeroAvviso=" + pa2.NumeroAvviso, []string{"RIC-B"}},
+		{"ricevute_later", "opD1", "/ricevute", "dataA=2000-01-01", []string{}},
+		{"ricevute_other_scope_id", "opD2", "/ricevute", "idRicevuta=RIC-A", []string{}},
+		{"riconciliazioni_all", "opD1", "/riconciliazioni", "", []string{"R1", "R2"}},
+		{"riconciliazioni_sct", "opD1", "/riconciliazioni", "sct=S2", []string{"R2"}},
+		{"riconciliazioni_later", "opD1", "/riconciliazioni", "dataDa=2099-01-01T00:00:00", []string{}},
+		{"riconciliazioni_other_scope_sct", "opD2", "/riconciliazioni", "sct=S1", []string{}},
+	})
+	bad := []row{}
+	for _, q := range []string{"riscossioni?dataDa=garbage", "riscossioni?dataA=2026-13-01", "riscossioni?stato=PAGATO",
+		"riscossioni?tipo=X", "riscossioni?iur=a%2Fb", "riscossioni?iuv=a%20b", "riscossioni?idA2A=a%2Fb", "riscossioni?idPendenza=a%20b",
+		"flussiRendicontazione?stato=ACQUISITO", "flussiRendicontazione?iuv=a%20b", "flussiRendicontazione?idFlusso=a%20b",
+		"flussiRendicontazione?dataDa=x", "flussiRendicontazione?escludiObsoleti=si", "ricevute?numeroAvviso=12",
+		"ricevute?iuv=a%2Fb", "ricevute?idRicevuta=a%2Fb", "ricevute?dataA=x", "riconciliazioni?dataDa=x"} {
+		bad = append(bad, row{"bad_" + q, "GET", bo + "/" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
+	}
+	for _, l := range []string{"riscossioni", "flussiRendicontazione", "ricevute", "riconciliazioni"} {
+		bad = append(bad, row{"without_right_first_" + l, "GET", bo + "/" + l + "?dataDa=garbage", nil, opts(as("opNoRole")), 403, "403000"})
+	}
+	runRows(t, w.harness, bad)
+}
