@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"slices"
+	"time"
 
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/projections"
@@ -26,3 +27,19 @@ var boRiscossioniFilters = slices.Concat(riscossioniFilters, queryFilters[*proje
 	idFilter("idPendenza", commands.PatternID, filterID, false, "the collections of the pendenze of this id (of any application)",
 		func(r *projections.Receipt) []string { return []string{r.Event.IDPendenza} }),
 })
+
+// statiIncasso are GovPay's StatoIncasso; an incasso here is recorded
+// whole when written (statoIncassoAcquisito), so the others keep none.
+var statiIncasso = []string{"IN_ELABORAZIONE", statoIncassoAcquisito, "ERRORE"}
+
+// incassiFilters are GovPay Backoffice's findRiconciliazioni (GET
+// /incassi): when the incasso was recorded (its data), its sct (a part,
+// as GovPay's "anche parziale"), the report it settles (without case, as
+// GovPay's idFlusso) and stato. GovPay's iuv, of an incasso of one
+// payment, is not read: an incasso here names no IUV.
+var incassiFilters = append(windowFilters("the incasso's record (its data)", func(r *projections.Incasso) (time.Time, bool) { return r.Time, true }),
+	textFilter("sct", "the incasso's SCT", func(r *projections.Incasso) []string { return []string{r.Event.SCT} }),
+	idFilter("idFlusso", commands.PatternFlusso, filterFlusso, true, "the incassi of this settlement report",
+		func(r *projections.Incasso) []string { return []string{r.Event.IDFlusso} }),
+	enumFilter("stato", statiIncasso, false, "the incassi in this state (each here is ACQUISITO)",
+		func(*projections.Incasso) string { return statoIncassoAcquisito }))

@@ -125,3 +125,44 @@ func TestBackofficeMoneyListFilters(t *testing.T) {
 	}
 	runRows(t, w.harness, bad)
 }
+
+// TestBackofficeIncassiFilters: GET /incassi takes GovPay Backoffice
+// findRiconciliazioni's filters: dataDa and dataA over when the incasso
+// was recorded (its data), sct (a part, without case), idFlusso (without
+// case) and stato (each here ACQUISITO), narrowing the caller's scope and
+// counted; a bad value is 400 after the gate. It read idDominio alone.
+func TestBackofficeIncassiFilters(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putRole(t, "opD2", fullACL("R"), []string{d2}, []string{"*"})
+	w.putOperator(t, "opD2", pw, true, "opD2")
+	incasso := func(dominio string, body map[string]any) string {
+		t.Helper()
+		var v struct{ IDIncasso string }
+		w.must(t, "POST", bo+"/incassi/"+dominio, body, asAdmin()).decode(t, &v)
+		return v.IDIncasso
+	}
+	i1 := incasso(d1, map[string]any{"causale": "c", "importo": 10, "idFlusso": "2026-01-03ABI-FA", "sct": "SCT-AAA-111"})
+	i2 := incasso(d1, map[string]any{"causale": "c", "importo": 20, "sct": "SCT-BBB-222"})
+	i3 := incasso(d2, map[string]any{"causale": "c", "importo": 30, "idFlusso": "2026-01-03ABI-FA", "sct": "SCT-AAA-333"})
+	key := map[string]string{"/incassi": "idIncasso"}
+	runBoFilterCases(t, w.harness, key, []boFilterCase{
+		{"all", "opD1", "/incassi", "", []string{i1, i2}},
+		{"sct_part_without_case", "opD1", "/incassi", "sct=bbb", []string{i2}},
+		{"sct_whole", "opD1", "/incassi", "sct=SCT-AAA-111", []string{i1}},
+		{"idFlusso_without_case", "opD1", "/incassi", "idFlusso=2026-01-03abi-fa", []string{i1}},
+		{"acquisito", "opD1", "/incassi", "stato=ACQUISITO", []string{i1, i2}},
+		{"in_elaborazione", "opD1", "/incassi", "stato=IN_ELABORAZIONE", []string{}},
+		{"recorded_later", "opD1", "/incassi", "dataDa=2099-01-01", []string{}},
+		{"recorded_since", "opD1", "/incassi", "dataDa=2000-01-01&dataA=2099-12-31", []string{i1, i2}},
+		{"admin_sct_across_entities", "", "/incassi", "sct=AAA", []string{i1, i3}},
+		{"other_scope_sct", "opD2", "/incassi", "sct=SCT-AAA-111", []string{}},
+		{"other_scope_flusso", "opD2", "/incassi", "idFlusso=2026-01-03ABI-FA", []string{i3}},
+	})
+	bad := []row{}
+	for _, q := range []string{"dataDa=garbage", "dataA=2026-13-01", "stato=Acquisito", "idFlusso=a%20b"} {
+		bad = append(bad, row{"bad_" + q, "GET", bo + "/incassi?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
+	}
+	bad = append(bad, row{"without_right_first", "GET", bo + "/incassi?dataDa=garbage", nil, opts(as("opNoRole")), 403, "403000"})
+	runRows(t, w.harness, bad)
+}

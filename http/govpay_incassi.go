@@ -81,6 +81,5 @@ func (s *Server) listIncassi(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items := s.model.Incassi(func(r *projections.Incasso) bool { return sc.Admits(r.Event.IDDominio) })
-	return pageJSON(c, items, s.incasso)
+	return filteredPage(c, s.model.Incassi(func(r *projections.Incasso) bool { return sc.Admits(r.Event.IDDominio) }), incassiFilters, s.incasso)
 }

@@ -160,7 +160,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/ricevute/:idDominio/:iuv/:idRicevuta"}:                      {summary: "Read a receipt (Pagamenti R on its entity)", resp: ricevutaResource{}},
 	{domain.APIRagioneria, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso"}: {summary: "Read a settlement report under its date (entities of the RAGIONERIA grant)", resp: flussoView{}},
 	{domain.APIBackoffice, http.MethodGet, "/flussiRendicontazione/:idDominio/:idFlusso/:dataOraFlusso"}: {summary: "Read a settlement report under its date (Rendicontazioni e Incassi R on its entity)", resp: flussoView{}},
-	{domain.APIBackoffice, http.MethodGet, "/incassi"}:                                                   {summary: "List incassi (Rendicontazioni e Incassi R, entities in scope)", query: []string{"idDominio"}, resp: Page[incassoView]{}, list: true},
+	{domain.APIBackoffice, http.MethodGet, "/incassi"}:                                                   {summary: "List incassi (Rendicontazioni e Incassi R, entities in scope)", query: incassiFilters.query("idDominio"), params: incassiFilters.params(), resp: Page[incassoView]{}, list: true},
 	{domain.APIBackoffice, http.MethodGet, "/incassi/:idDominio/:idIncasso"}:                             {summary: "Read an incasso (Rendicontazioni e Incassi R on its entity)", resp: incassoView{}},
 	{domain.APIBackoffice, http.MethodPost, "/incassi/:idDominio"}:                                       {summary: "Record an incasso (Rendicontazioni e Incassi W on the entity); 201", body: incassoBody{}, resp: incassoView{}, createsOnly: true},
 }
