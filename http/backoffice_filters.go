@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/payauthz/payauthz/commands"
+	"github.com/payauthz/payauthz/domain"
+	"github.com/payauthz/payauthz/events"
 	"github.com/payauthz/payauthz/projections"
 )
 
@@ -43,3 +45,48 @@ var incassiFilters = append(windowFilters("the incasso's record (its data)", fun
 		func(r *projections.Incasso) []string { return []string{r.Event.IDFlusso} }),
 	enumFilter("stato", statiIncasso, false, "the incassi in this state (each here is ACQUISITO)",
 		func(*projections.Incasso) string { return statoIncassoAcquisito }))
+
+// pagamentiFilters are GovPay Backoffice's findPagamenti (GET /pagamenti),
+// over what a payment answers there: its stato (StatoPagamento: a payment
+// here is IN_CORSO or ESEGUITO), its id, when it was requested
+// (dataRichiestaPagamento), its remitter's fiscal code (versante, without
+// case), and the pendenze it pays: their entity, IUV, application, id
+// and payer's fiscal code (idDebitore, without case), one of them
+// sufficing. GovPay's idSessionePortale, verificato, severitaDa and
+// severitaA name what no payment here holds and are not read.
+var pagamentiFilters = append(windowFilters("the payment's request (dataRichiestaPagamento)", func(p *projections.Payment) (time.Time, bool) { return p.Time, true }),
+	enumFilter("stato", statiPagamento, false, "the payments in this state (GovPay's StatoPagamento)",
+		func(p *projections.Payment) string { return p.Stato }),
+	idFilter("id", rePaymentID.String(), validPaymentID, false, "the payment of this id",
+		func(p *projections.Payment) []string { return []string{p.Event.ID} }),
+	idFilter("versante", "", anyFiscalCode, true, "the payments whose remitter (soggettoVersante) has this fiscal code (a value that is none matches nothing)",
+		func(p *projections.Payment) []string {
+			if r := p.Event.Remitter; r != nil {
+				return []string{r.Identificativo}
+			}
+			return nil
+		}),
+	idFilter("idDominio", commands.PatternDominio, commands.ValidDominio, false, "the payments of a pendenza of this entity", paymentItems(func(it *events.PaymentItem) string { return it.IDDominio })),
+	idFilter("iuv", commands.PatternID, filterID, false, "the payments of a pendenza of this IUV",
+		paymentItems(func(it *events.PaymentItem) string { return domain.IUVOfNotice(it.NumeroAvviso) })),
+	idFilter("idA2A", commands.PatternID, filterID, false, "the payments of a pendenza of this application", paymentItems(func(it *events.PaymentItem) string { return it.IDA2A })),
+	idFilter("idPendenza", commands.PatternID, filterID, false, "the payments of a pendenza of this id (of any application)", paymentItems(func(it *events.PaymentItem) string { return it.IDPendenza })),
+	idFilter("idDebitore", "", anyFiscalCode, true, "the payments of a pendenza of this payer's fiscal code (a value that is none matches nothing)", paymentItems(func(it *events.PaymentItem) string { return it.PayerID })))
+
+// anyFiscalCode takes any fiscal code filter: one that is none matches
+// nothing, as GovPay's (and as idDebitore on the pendenze).
+func anyFiscalCode(string) bool { return true }
+
+// paymentItems are the ids of the items of a payment that field reads,
+// the empty ones left out.
+func paymentItems(field func(*events.PaymentItem) string) func(*projections.Payment) []string {
+	return func(p *projections.Payment) []string {
+		var ids []string
+		for i := range p.Event.Items {
+			if id := field(&p.Event.Items[i]); id != "" {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+}

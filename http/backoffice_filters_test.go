@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/payauthz/payauthz/domain"
@@ -164,5 +165,56 @@ func TestBackofficeIncassiFilters(t *testing.T) {
 		bad = append(bad, row{"bad_" + q, "GET", bo + "/incassi?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
 	}
 	bad = append(bad, row{"without_right_first", "GET", bo + "/incassi?dataDa=garbage", nil, opts(as("opNoRole")), 403, "403000"})
+	runRows(t, w.harness, bad)
+}
+
+// TestBackofficePagamentiFilters: GET /pagamenti takes GovPay Backoffice
+// findPagamenti's filters: stato (StatoPagamento), id, dataDa and dataA
+// over the request (dataRichiestaPagamento), versante (the remitter's
+// fiscal code, without case), and, over the pendenze paid, idDominio,
+// iuv, idA2A, idPendenza and idDebitore (without case); each narrows the
+// caller's scope and is counted; a bad value is 400 after the gate. The
+// list read no filter at all, not even idDominio.
+func TestBackofficePagamentiFilters(t *testing.T) {
+	t.Parallel()
+	w := newNodeWorld(t)
+	w.putRole(t, "opD2", fullACL("R"), []string{d2}, []string{"*"})
+	w.putOperator(t, "opD2", pw, true, "opD2")
+	pay1 := w.payOwn(t, "appA", "n1")
+	pa2 := w.createPendenza(t, "appA", "n1b", d1, t1, citizen2)
+	pay2 := w.payOwn(t, "appA", "n1b")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(pa2, "RIC-B", 123.45, "ESEGUITO"), asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	_, _, payX := w.payAcrossEntities(t, "x")
+	pay4 := w.payOwn(t, "appB", "n2")
+	key := map[string]string{"/pagamenti": "id"}
+	lower := strings.ToLower
+	runBoFilterCases(t, w.harness, key, []boFilterCase{
+		{"all", "", "/pagamenti", "", []string{pay1, pay2, payX.ID, pay4}},
+		{"scope_whole_payments_only", "opD1", "/pagamenti", "", []string{pay1, pay2}},
+		{"eseguito", "opD1", "/pagamenti", "stato=ESEGUITO", []string{pay2}},
+		{"in_corso", "opD1", "/pagamenti", "stato=IN_CORSO", []string{pay1}},
+		{"fallito", "opD1", "/pagamenti", "stato=FALLITO", []string{}},
+		{"id", "opD1", "/pagamenti", "id=" + pay2, []string{pay2}},
+		{"entity_of_an_item", "", "/pagamenti", "idDominio=" + d1, []string{pay1, pay2, payX.ID}},
+		{"entity_out_of_scope", "opD1", "/pagamenti", "idDominio=" + d2, []string{}},
+		{"entity_admin", "", "/pagamenti", "idDominio=" + d2, []string{payX.ID, pay4}},
+		{"iuv", "opD1", "/pagamenti", "iuv=" + domain.IUVOfNotice(pa2.NumeroAvviso), []string{pay2}},
+		{"idA2A", "", "/pagamenti", "idA2A=appB", []string{payX.ID, pay4}},
+		{"idA2A_out_of_scope", "opD1", "/pagamenti", "idA2A=appB", []string{}},
+		{"idPendenza", "opD1", "/pagamenti", "idPendenza=n1b", []string{pay2}},
+		{"idPendenza_and_idA2A", "", "/pagamenti", "idA2A=appB&idPendenza=n1b", []string{}},
+		{"debitore_without_case", "opD1", "/pagamenti", "idDebitore=" + lower(citizen2), []string{pay2}},
+		{"versante_without_case", "", "/pagamenti", "versante=" + lower(citizen1), []string{payX.ID}},
+		{"requested_later", "opD1", "/pagamenti", "dataDa=2099-01-01", []string{}},
+		{"requested_until", "opD1", "/pagamenti", "dataA=2099-01-01", []string{pay1, pay2}},
+		{"other_scope_id", "opD2", "/pagamenti", "id=" + pay1, []string{}},
+		{"other_scope_idPendenza", "opD2", "/pagamenti", "idPendenza=n1b", []string{}},
+	})
+	bad := []row{}
+	for _, q := range []string{"stato=PAGATO", "id=xyz", "idDominio=1", "iuv=a%20b", "idA2A=a%2Fb", "idPendenza=a%20b",
+		"dataDa=garbage", "dataA=2026-13-01"} {
+		bad = append(bad, row{"bad_" + q, "GET", bo + "/pagamenti?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
+	}
+	bad = append(bad, row{"without_right_first", "GET", bo + "/pagamenti?stato=PAGATO", nil, opts(as("opNoRole")), 403, "403000"})
 	runRows(t, w.harness, bad)
 }

@@ -52,7 +52,7 @@ func (s *Server) boListPagamenti(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return pageJSON(c, items, toPagamento)
+	return filteredPage(c, items, pagamentiFilters, toPagamento)
 }
 
 func (s *Server) boGetPagamento(c *echo.Context) error {
