@@ -90,3 +90,24 @@ func paymentItems(field func(*events.PaymentItem) string) func(*projections.Paym
 		return ids
 	}
 }
+
+// boPendenzeFilters are GovPay Backoffice findPendenze's filters besides
+// those every API's list of pendenze takes (debitoreFilters): the
+// application, the pendenza's id, the IUV of its notice and its types
+// (the parameter given once for each). GovPay's idPagamento, direzione,
+// divisione and mostraSpontaneiNonPagati are not read.
+var boPendenzeFilters = queryFilters[projections.Pendenza]{
+	idFilter("idA2A", commands.PatternID, filterID, false, "the pendenze of this application",
+		func(p projections.Pendenza) []string { return []string{p.IDA2A} }),
+	idFilter("idPendenza", commands.PatternID, filterID, false, "the pendenze of this id (of any application)",
+		func(p projections.Pendenza) []string { return []string{p.IDPendenza} }),
+	idFilter("iuv", commands.PatternID, filterID, false, "the pendenza whose notice has this IUV",
+		func(p projections.Pendenza) []string {
+			if p.NumeroAvviso == "" {
+				return nil
+			}
+			return []string{domain.IUVOfNotice(p.NumeroAvviso)}
+		}),
+	idFilter("idTipoPendenza", commands.PatternID, filterID, false, "the pendenze of these types",
+		func(p projections.Pendenza) []string { return []string{p.IDTipoPendenza} }).repeatable(),
+}

@@ -218,3 +218,44 @@ func TestBackofficePagamentiFilters(t *testing.T) {
 	bad = append(bad, row{"without_right_first", "GET", bo + "/pagamenti?stato=PAGATO", nil, opts(as("opNoRole")), 403, "403000"})
 	runRows(t, w.harness, bad)
 }
+
+// TestBackofficePendenzeFilters: GET /pendenze takes, besides idDominio,
+// stato, idDebitore, dataDa and dataA, GovPay Backoffice findPendenze's
+// idA2A, idPendenza, iuv and idTipoPendenza (repeatable, each value
+// kept), narrowing the caller's scope and counted; a bad value is 400
+// after the gate. It ignored them, answering every pendenza in scope.
+func TestBackofficePendenzeFilters(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.putType(t, "IMU", false)
+	w.putRole(t, "opD2", fullACL("R"), []string{d2}, []string{"*"})
+	w.putOperator(t, "opD2", pw, true, "opD2")
+	w.putRole(t, "opTari", fullACL("R"), []string{"*"}, []string{t1})
+	w.putOperator(t, "opTari", pw, true, "opTari")
+	a1 := w.createPendenza(t, "appA", "a1", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "a2", d1, "IMU", citizen1)
+	w.createPendenza(t, "appB", "a1", d2, t1, citizen2)
+	w.createPendenza(t, "appB", "b2", d2, tSpont, citizen2)
+	key := map[string]string{"/pendenze": "idPendenza"}
+	runBoFilterCases(t, w.harness, key, []boFilterCase{
+		{"all", "", "/pendenze", "", []string{"a1", "a2", "a1", "b2"}},
+		{"idA2A", "", "/pendenze", "idA2A=appB", []string{"a1", "b2"}},
+		{"idPendenza", "", "/pendenze", "idPendenza=a1", []string{"a1", "a1"}},
+		{"idA2A_and_idPendenza", "", "/pendenze", "idA2A=appA&idPendenza=a1", []string{"a1"}},
+		{"iuv", "", "/pendenze", "iuv=" + domain.IUVOfNotice(a1.NumeroAvviso), []string{"a1"}},
+		{"tipo", "", "/pendenze", "idTipoPendenza=IMU", []string{"a2"}},
+		{"tipi_repeated", "", "/pendenze", "idTipoPendenza=IMU&idTipoPendenza=" + tSpont, []string{"a2", "b2"}},
+		{"tipo_and_entity", "", "/pendenze", "idTipoPendenza=" + t1 + "&idDominio=" + d2, []string{"a1"}},
+		{"scope_entity_idPendenza", "opD1", "/pendenze", "idPendenza=a1", []string{"a1"}},
+		{"other_scope_idA2A", "opD2", "/pendenze", "idA2A=appA", []string{}},
+		{"other_scope_iuv", "opD2", "/pendenze", "iuv=" + domain.IUVOfNotice(a1.NumeroAvviso), []string{}},
+		{"type_scope_other_type", "opTari", "/pendenze", "idTipoPendenza=IMU", []string{}},
+		{"type_scope_types", "opTari", "/pendenze", "idTipoPendenza=IMU&idTipoPendenza=" + t1, []string{"a1", "a1"}},
+	})
+	bad := []row{}
+	for _, q := range []string{"idA2A=a%2Fb", "idPendenza=a%20b", "iuv=a%20b", "idTipoPendenza=a%2Fb", "idTipoPendenza=IMU&idTipoPendenza=a%20b"} {
+		bad = append(bad, row{"bad_" + q, "GET", bo + "/pendenze?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
+	}
+	bad = append(bad, row{"without_right_first", "GET", bo + "/pendenze?idA2A=a%2Fb", nil, opts(as("opNoRole")), 403, "403000"})
+	runRows(t, w.harness, bad)
+}

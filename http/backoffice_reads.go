@@ -26,7 +26,7 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
 		return q.keeps(v) && scope.AdmitsPendenza(v)
 	}})
-	return pageJSON(c, q.narrow(items), s.pendenza)
+	return filteredPage(c, q.narrow(items), boPendenzeFilters, s.pendenza)
 }
 
 // checkListFilters validates the idDominio and stato filters of lists.

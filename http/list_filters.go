@@ -115,3 +115,23 @@ func (f queryFilter[T]) keepingAll() queryFilter[T] {
 	}
 	return f
 }
+
+// repeatable is f read once for each value of its parameter (GovPay's
+// array of values, the parameter given again): each value is checked and
+// a record one of them keeps is kept.
+func (f queryFilter[T]) repeatable() queryFilter[T] {
+	one := f.keep
+	f.keep = func(values []string) (func(T) bool, error) {
+		keeps := make([]func(T) bool, len(values))
+		for i, v := range values {
+			k, err := one([]string{v})
+			if err != nil {
+				return nil, err
+			}
+			keeps[i] = k
+		}
+		return func(x T) bool { return slices.ContainsFunc(keeps, func(k func(T) bool) bool { return k(x) }) }, nil
+	}
+	f.schema.description += ", the parameter given once for each value (any kept)"
+	return f
+}
