@@ -43,7 +43,7 @@ var incassiFilters = append(windowFilters("the incasso's record (its data)", fun
 	textFilter("sct", "the incasso's SCT", func(r *projections.Incasso) []string { return []string{r.Event.SCT} }),
 	idFilter("idFlusso", commands.PatternFlusso, filterFlusso, true, "the incassi of this settlement report",
 		func(r *projections.Incasso) []string { return []string{r.Event.IDFlusso} }),
-	enumFilter("stato", statiIncasso, false, "the incassi in this state (each here is ACQUISITO)",
+	enumFilter("stato", statiIncasso, "the incassi in this state (each here is ACQUISITO)",
 		func(*projections.Incasso) string { return statoIncassoAcquisito }))
 
 // pagamentiFilters are GovPay Backoffice's findPagamenti (GET /pagamenti),
@@ -55,7 +55,7 @@ var incassiFilters = append(windowFilters("the incasso's record (its data)", fun
 // sufficing. GovPay's idSessionePortale, verificato, severitaDa and
 // severitaA name what no payment here holds and are not read.
 var pagamentiFilters = append(windowFilters("the payment's request (dataRichiestaPagamento)", func(p *projections.Payment) (time.Time, bool) { return p.Time, true }),
-	enumFilter("stato", statiPagamento, false, "the payments in this state (GovPay's StatoPagamento)",
+	enumFilter("stato", statiPagamento, "the payments in this state (GovPay's StatoPagamento)",
 		func(p *projections.Payment) string { return p.Stato }),
 	idFilter("id", rePaymentID.String(), validPaymentID, false, "the payment of this id",
 		func(p *projections.Payment) []string { return []string{p.Event.ID} }),

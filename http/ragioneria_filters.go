@@ -71,19 +71,15 @@ func idFilter[T any](param, pattern string, valid func(string) bool, fold bool, 
 }
 
 // enumFilter keeps the records whose value is the parameter's, one of
-// values; with multi the parameter may be given again, each value kept.
-func enumFilter[T any](param string, values []string, multi bool, about string, value func(T) string) queryFilter[T] {
+// values (repeatable() for a parameter given once for each value).
+func enumFilter[T any](param string, values []string, about string, value func(T) string) queryFilter[T] {
 	return queryFilter[T]{param: param, schema: paramSchema{enum: values, description: "keeps " + about},
 		keep: func(given []string) (func(T) bool, error) {
-			if !multi {
-				given = given[:1]
+			v := given[0]
+			if !slices.Contains(values, v) {
+				return nil, syntaxError(param + " must be one of " + strings.Join(values, ", "))
 			}
-			for _, v := range given {
-				if !slices.Contains(values, v) {
-					return nil, syntaxError(param + " must be one of " + strings.Join(values, ", "))
-				}
-			}
-			return func(x T) bool { return slices.Contains(given, value(x)) }, nil
+			return func(x T) bool { return value(x) == v }, nil
 		}}
 }
 
@@ -121,10 +117,10 @@ func receiptIUV(r *projections.Receipt) []string {
 // tipo (GovPay's default ENTRATA and MBT hold every collection here) and
 // iur.
 var riscossioniFilters = append(windowFilters("the payment's date", paymentDate),
-	enumFilter("stato", statiRiscossione, false, "the collections in this state (each here is RISCOSSA)",
+	enumFilter("stato", statiRiscossione, "the collections in this state (each here is RISCOSSA)",
 		func(*projections.Receipt) string { return statoRiscossa }),
-	enumFilter("tipo", tipiRiscossione, true, "the collections of these kinds, the parameter given once for each (each here is ENTRATA)",
-		func(*projections.Receipt) string { return tipoEntrata }),
+	enumFilter("tipo", tipiRiscossione, "the collections of these kinds (each here is ENTRATA)",
+		func(*projections.Receipt) string { return tipoEntrata }).repeatable(),
 	idFilter("iur", commands.PatternID, filterID, false, "the collection of this iur (its receipt's id)",
 		func(r *projections.Receipt) []string { return []string{r.Event.IDRicevuta} }))
 
@@ -133,7 +129,7 @@ var riscossioniFilters = append(windowFilters("the payment's date", paymentDate)
 // IUV of a notice it reports, and escludiObsoleti, which keeps every
 // report: none here is obsolete.
 var flussiFilters = append(windowFilters("the report's acquisition", func(r *projections.SettlementReport) (time.Time, bool) { return r.Time, true }),
-	enumFilter("stato", statiFlusso, false, "the reports in this state (each here is Acquisito)",
+	enumFilter("stato", statiFlusso, "the reports in this state (each here is Acquisito)",
 		func(*projections.SettlementReport) string { return statoFlussoAcquisito }),
 	idFilter("idFlusso", commands.PatternFlusso, filterFlusso, true, "the report of this id",
 		func(r *projections.SettlementReport) []string { return []string{r.Event.IDFlusso} }),
@@ -145,7 +141,7 @@ var flussiFilters = append(windowFilters("the report's acquisition", func(r *pro
 			}
 			return iuvs
 		}),
-	enumFilter("escludiObsoleti", escludiObsoletiValues, false, "every report (none here is obsolete)",
+	enumFilter("escludiObsoleti", escludiObsoletiValues, "every report (none here is obsolete)",
 		func(*projections.SettlementReport) string { return "" }).keepingAll())
 
 // ricevuteFilters are findRicevute's: when the receipt was acquired
