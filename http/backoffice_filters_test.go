@@ -61,17 +61,7 @@ func TestBackofficeMoneyListFilters(t *testing.T) {
 	w := newNodeWorld(t)
 	w.putRole(t, "opD2", fullACL("R"), []string{d2}, []string{"*"})
 	w.putOperator(t, "opD2", pw, true, "opD2")
-	pa2 := w.createPendenza(t, "appA", "n1b", d1, t1, citizen1)
-	failed := w.createPendenza(t, "appA", "n1-ko", d1, t1, citizen1)
-	node := asBasic(nodeB, nodeBPass)
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-A", 123.45, "ESEGUITO"), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", withField(ricevuta(pa2, "RIC-B", 123.45, "ESEGUITO"), "dataPagamento", "2026-02-10"), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(failed, "RIC-KO", 123.45, "NON_ESEGUITO"), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"), asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FA", d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FB", d1, 123.45, line(pa2.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
-	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 1, "causale": "c", "sct": "S1"}, as("appC"))
-	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R2", map[string]any{"importo": 2, "causale": "c", "sct": "S2"}, as("appC"))
+	pa2 := w.recordMoney(t)
 
 	key := map[string]string{"/riscossioni": "iur", "/flussiRendicontazione": "idFlusso", "/ricevute": "idRicevuta", "/riconciliazioni": "id"}
 	iuv1, iuv2 := domain.IUVOfNotice(w.p1.NumeroAvviso), domain.IUVOfNotice(pa2.NumeroAvviso)

@@ -571,17 +571,7 @@ func TestGovPayNuovaRiconciliazione(t *testing.T) {
 func TestGovPayRagioneriaListFilters(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	w := newNodeWorld(t)
-	pa2 := w.createPendenza(t, "appA", "n1b", d1, t1, citizen1)
-	failed := w.createPendenza(t, "appA", "n1-ko", d1, t1, citizen1)
-	node := asBasic(nodeB, nodeBPass)
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-A", 123.45, "ESEGUITO"), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", withField(ricevuta(pa2, "RIC-B", 123.45, "ESEGUITO"), "dataPagamento", "2026-02-10"), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(failed, "RIC-KO", 123.45, "NON_ESEGUITO"), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"), asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FA", d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
-	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FB", d1, 123.45, line(pa2.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
-	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 1, "causale": "c", "sct": "S1"}, as("appC"))
-	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R2", map[string]any{"importo": 2, "causale": "c", "sct": "S2"}, as("appC"))
+	pa2 := w.recordMoney(t)
 
 	// listed answers the key of each result (the same member on every
 	// list would not tell them apart), in order.
@@ -658,4 +648,25 @@ func TestGovPayRagioneriaListFilters(t *testing.T) {
 	}
 	bad = append(bad, row{"without_grant_first", "GET", rg + "/riscossioni?dataDa=garbage", nil, opts(as("appNone")), 403, "403000"})
 	runRows(t, w.harness, bad)
+}
+
+// recordMoney records in w what the money lists' filter tests read: at d1
+// the receipts RIC-A (of w.p1), RIC-B (of a second pendenza, paid on
+// 2026-02-10) and RIC-KO (not paid), at d2 RIC-D2 (of w.p2); the reports
+// 2026-01-03ABI-FA and -FB of the first two; appC's reconciliations R1
+// (sct S1) and R2 (sct S2) at d1. It returns the second pendenza.
+func (w *nodeWorld) recordMoney(t *testing.T) pendenzaView {
+	t.Helper()
+	pa2 := w.createPendenza(t, "appA", "n1b", d1, t1, citizen1)
+	failed := w.createPendenza(t, "appA", "n1-ko", d1, t1, citizen1)
+	node := asBasic(nodeB, nodeBPass)
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(w.p1, "RIC-A", 123.45, "ESEGUITO"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", withField(ricevuta(pa2, "RIC-B", 123.45, "ESEGUITO"), "dataPagamento", "2026-02-10"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(failed, "RIC-KO", 123.45, "NON_ESEGUITO"), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB2+"/ricevute", ricevuta(w.p2, "RIC-D2", 123.45, "ESEGUITO"), asBasic(nodeB2, nodeB2Pass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FA", d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso("2026-01-03ABI-FB", d1, 123.45, line(pa2.NumeroAvviso, 123.45, 0)), node).expect(t, 201, "")
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 1, "causale": "c", "sct": "S1"}, as("appC"))
+	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R2", map[string]any{"importo": 2, "causale": "c", "sct": "S2"}, as("appC"))
+	return pa2
 }
