@@ -285,7 +285,7 @@ func sameHolder(p domain.Principal, kind domain.PrincipalKind, id string) bool {
 
 // checkRoleIDs validates the role ids of a request (400).
 func checkRoleIDs(ids []string) error {
-	if err := checkListLength("ruoli", len(ids)); err != nil {
+	if err := CheckListLength("ruoli", len(ids)); err != nil {
 		return err
 	}
 	seen := map[string]bool{}

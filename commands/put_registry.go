@@ -201,6 +201,9 @@ func checkRole(id string, acl []events.ACLEntry, domini []string, units map[stri
 		if len(entry.Rights) == 0 {
 			return events.RoleDefined{}, domain.Role{}, invalid("acl.autorizzazioni", "servizio %q has no autorizzazioni", entry.Service)
 		}
+		if err := CheckListLength("acl.autorizzazioni", len(entry.Rights)); err != nil {
+			return events.RoleDefined{}, domain.Role{}, err
+		}
 		for _, r := range entry.Rights {
 			if _, err := domain.ParseRight(r); err != nil {
 				return events.RoleDefined{}, domain.Role{}, invalid("acl.autorizzazioni", "must be R or W")

@@ -78,7 +78,7 @@ const (
 	// operator's or a node connector's), in bytes.
 	MaxPrincipalLength = 512
 	// MaxListEntries bounds every list of ids in a command: domini,
-	// tipiPendenza, ruoli.
+	// tipiPendenza, ruoli, an acl entry's autorizzazioni.
 	MaxListEntries = 10_000
 	// MaxPasswordLength bounds a password, in bytes, so that hashing it
 	// costs what hashing any password costs.
@@ -164,8 +164,11 @@ func hasControl(s string) bool { return !rePrincipal.MatchString(s) }
 // reads one (an operator's in a path, /operatori/{principal}).
 func ValidPrincipal(s string) bool { return checkPrincipal("principal", s) == nil }
 
-// checkListLength bounds a list of ids.
-func checkListLength(field string, n int) error {
+// CheckListLength is the 400 of a list of n ids in field, nil when n is
+// at most MaxListEntries: the bound of every such list a command takes,
+// which the HTTP layer answers as soon as a body's list holds one entry
+// too many.
+func CheckListLength(field string, n int) error {
 	if n > MaxListEntries {
 		return invalidAs(InvalidListLength, field, "must hold at most %d entries", MaxListEntries)
 	}
@@ -174,7 +177,7 @@ func checkListLength(field string, n int) error {
 
 // checkScopeList validates a scope list: ["*"] or ids of the given format.
 func checkScopeList(field string, list []string, valid func(string) bool) error {
-	if err := checkListLength(field, len(list)); err != nil {
+	if err := CheckListLength(field, len(list)); err != nil {
 		return err
 	}
 	for _, id := range list {
@@ -199,7 +202,7 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 func checkEntities(domini []string, units map[string][]string) ([]string, map[string][]string, error) {
 	if err := firstError(
 		checkScopeList("domini", domini, ValidDominio),
-		checkListLength("unitaOperative", len(units)),
+		CheckListLength("unitaOperative", len(units)),
 	); err != nil {
 		return nil, nil, err
 	}
@@ -207,7 +210,7 @@ func checkEntities(domini []string, units map[string][]string) ([]string, map[st
 		if !ValidDominio(d) {
 			return nil, nil, invalidAs(InvalidBadID, "domini.idDominio", "bad id %q", d)
 		}
-		if err := checkListLength("domini.unitaOperative", len(us)); err != nil {
+		if err := CheckListLength("domini.unitaOperative", len(us)); err != nil {
 			return nil, nil, err
 		}
 		for _, u := range us {

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -15,8 +16,49 @@ import (
 // --- ruoli ---
 
 type aclEntry struct {
-	Servizio       string   `json:"servizio"`
-	Autorizzazioni []string `json:"autorizzazioni"`
+	Servizio       string             `json:"servizio"`
+	Autorizzazioni autorizzazioniList `json:"autorizzazioni"`
+}
+
+// ruoliList, tipiList and autorizzazioniList are a registry body's lists
+// of ids (a principal's ruoli; the tipiPendenza of a role, a personal role
+// or an API grant; an acl entry's autorizzazioni), decoded one at a time
+// by decodeIDs. Each keeps InlineJSONSchema: it is documented as the
+// array it is, not as a schema of its own.
+type (
+	ruoliList          []string
+	tipiList           []string
+	autorizzazioniList []string
+)
+
+func (ruoliList) InlineJSONSchema()          {}
+func (tipiList) InlineJSONSchema()           {}
+func (autorizzazioniList) InlineJSONSchema() {}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (l *ruoliList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	*l, err = decodeIDs(d, "ruoli")
+	return err
+}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (l *tipiList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	*l, err = decodeIDs(d, "tipiPendenza")
+	return err
+}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (l *autorizzazioniList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	*l, err = decodeIDs(d, "acl.autorizzazioni")
+	return err
+}
+
+// decodeIDs reads the list of ids field one at a time: a list longer than
+// commands.MaxListEntries is refused at the entry after the last one, with
+// the command's own 400. 1 MiB of "" built whole would be some 350,000
+// strings (about 30 MiB of allocations) before the count is checked.
+func decodeIDs(d *jsontext.Decoder, field string) ([]string, error) {
+	return decodeAtMost[string](d, commands.MaxListEntries, func(n int) error { return commands.CheckListLength(field, n) })
 }
 
 type ruoloBody struct {
@@ -24,7 +66,7 @@ type ruoloBody struct {
 	IDRuolo      *string    `json:"idRuolo,omitempty"` // optional; must equal the path
 	ACL          []aclEntry `json:"acl"`
 	Domini       dominiList `json:"domini"`
-	TipiPendenza []string   `json:"tipiPendenza"`
+	TipiPendenza tipiList   `json:"tipiPendenza"`
 }
 
 // ruoloView is GovPay's ruolo, named by id, with idRuolo, its name here,
@@ -103,10 +145,10 @@ type credentialsBody struct {
 	Password     *string    `json:"password,omitempty"`
 	APIKey       *string    `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato    *bool      `json:"abilitato"`
-	Ruoli        []string   `json:"ruoli"`
+	Ruoli        ruoliList  `json:"ruoli"`
 	ACL          []aclEntry `json:"acl,omitempty"`
 	Domini       dominiList `json:"domini,omitempty"`
-	TipiPendenza []string   `json:"tipiPendenza,omitempty"`
+	TipiPendenza tipiList   `json:"tipiPendenza,omitempty"`
 }
 
 // credentials is the body's part of the command, enabled being abilitato
@@ -189,7 +231,7 @@ var operatoriFilters = queryFilters[*projections.Operator]{abilitatoFilter(func(
 type autorizzazioneAPI struct {
 	API          string     `json:"api"`
 	Domini       dominiList `json:"domini"`
-	TipiPendenza []string   `json:"tipiPendenza"`
+	TipiPendenza tipiList   `json:"tipiPendenza"`
 }
 
 // applicazioneBody accepts GovPay's shape (three booleans sharing one
