@@ -185,10 +185,28 @@ func (h *Handler) DefineRole(ctx context.Context, actor Actor, c DefineRole) (Re
 	}))
 }
 
+// MaxACLEntries is the most entries an acl holds: one per servizio, as
+// each may be listed once.
+var MaxACLEntries = len(domain.Services)
+
+// CheckACLEntries is the 400 of an acl of n entries, nil when n is at
+// most MaxACLEntries; checkRole asks it before it looks at any entry, and
+// the HTTP layer answers it as soon as a body's acl holds one entry too
+// many.
+func CheckACLEntries(n int) error {
+	if n > MaxACLEntries {
+		return invalidAs(InvalidListLength, "acl", "must hold at most %d entries, one per servizio", MaxACLEntries)
+	}
+	return nil
+}
+
 // checkRole validates a role's acl and scope lists (a named role's, or a
 // principal's personal role) and returns them in stored form (scopes
 // normalised, the acl never nil) with the parsed role.
 func checkRole(id string, acl []events.ACLEntry, domini []string, units map[string][]string, tipi []string) (events.RoleDefined, domain.Role, error) {
+	if err := CheckACLEntries(len(acl)); err != nil {
+		return events.RoleDefined{}, domain.Role{}, err
+	}
 	seen := map[string]bool{}
 	for _, entry := range acl {
 		if _, err := domain.ParseService(entry.Service); err != nil {

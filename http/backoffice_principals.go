@@ -20,6 +20,23 @@ type aclEntry struct {
 	Autorizzazioni autorizzazioniList `json:"autorizzazioni"`
 }
 
+// aclList is a registry body's acl (a role's, or a principal's personal
+// role's), decoded one entry at a time: an acl of more entries than there
+// are servizi is refused at the entry after the last one, with the
+// command's own 400. 1 MiB of {} built whole would be some 350,000
+// entries (about 83 MiB of allocations) before the first is looked at.
+type aclList []aclEntry
+
+// InlineJSONSchema keeps the list documented as the array it is, not as
+// a schema of its own.
+func (aclList) InlineJSONSchema() {}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (l *aclList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	*l, err = decodeAtMost[aclEntry](d, commands.MaxACLEntries, commands.CheckACLEntries)
+	return err
+}
+
 // ruoliList, tipiList and autorizzazioniList are a registry body's lists
 // of ids (a principal's ruoli; the tipiPendenza of a role, a personal role
 // or an API grant; an acl entry's autorizzazioni), decoded one at a time
@@ -64,7 +81,7 @@ func decodeIDs(d *jsontext.Decoder, field string) ([]string, error) {
 type ruoloBody struct {
 	ID           *string    `json:"id,omitempty"`      // GovPay's; optional, must equal the path
 	IDRuolo      *string    `json:"idRuolo,omitempty"` // optional; must equal the path
-	ACL          []aclEntry `json:"acl"`
+	ACL          aclList    `json:"acl"`
 	Domini       dominiList `json:"domini"`
 	TipiPendenza tipiList   `json:"tipiPendenza"`
 }
@@ -146,7 +163,7 @@ type credentialsBody struct {
 	APIKey       *string    `json:"apiKey,omitempty"` // stored hashed, never returned
 	Abilitato    *bool      `json:"abilitato"`
 	Ruoli        ruoliList  `json:"ruoli"`
-	ACL          []aclEntry `json:"acl,omitempty"`
+	ACL          aclList    `json:"acl,omitempty"`
 	Domini       dominiList `json:"domini,omitempty"`
 	TipiPendenza tipiList   `json:"tipiPendenza,omitempty"`
 }
