@@ -163,11 +163,29 @@ func (h *Handler) putApplication(ctx context.Context, actor Actor, c PutApplicat
 	return res, former, err
 }
 
+// MaxAPIGrants is the most grants an application's PUT lists: one per
+// API an application can be authorized on, as each may be listed once.
+var MaxAPIGrants = len(domain.GrantableAPIs)
+
+// CheckAPIGrants is the 400 of an application's list of n grants
+// (autorizzazioniApi), nil when n is at most MaxAPIGrants;
+// validateApplication asks it before it looks at any grant, and the HTTP
+// layer answers it as soon as a body's list holds one entry too many.
+func CheckAPIGrants(n int) error {
+	if n > MaxAPIGrants {
+		return invalidAs(InvalidListLength, "autorizzazioniApi", "must hold at most %d entries, one per api", MaxAPIGrants)
+	}
+	return nil
+}
+
 func (h *Handler) validateApplication(c PutApplication) (map[string]events.ApplicationAPIAuthorized, error) {
 	if err := checkID("idA2A", c.IDA2A); err != nil {
 		return nil, err
 	}
 	if err := firstError(checkPrincipal("principal", c.Principal), checkPasswordPrincipal("principal", c.Principal, c.Password)); err != nil {
+		return nil, err
+	}
+	if err := CheckAPIGrants(len(c.Grants)); err != nil {
 		return nil, err
 	}
 	grants := map[string]events.ApplicationAPIAuthorized{}

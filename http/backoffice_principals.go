@@ -251,16 +251,33 @@ type autorizzazioneAPI struct {
 	TipiPendenza tipiList   `json:"tipiPendenza"`
 }
 
+// autorizzazioniAPIList is an application body's autorizzazioniApi,
+// decoded one grant at a time: a list of more grants than there are APIs
+// to grant is refused at the grant after the last one, with the command's
+// own 400. 1 MiB of {} built whole would be some 350,000 grants (about
+// 148 MiB of allocations) before the first is looked at.
+type autorizzazioniAPIList []autorizzazioneAPI
+
+// InlineJSONSchema keeps the list documented as the array it is, not as
+// a schema of its own.
+func (autorizzazioniAPIList) InlineJSONSchema() {}
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (l *autorizzazioniAPIList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	*l, err = decodeAtMost[autorizzazioneAPI](d, commands.MaxAPIGrants, commands.CheckAPIGrants)
+	return err
+}
+
 // applicazioneBody accepts GovPay's shape (three booleans sharing one
 // domini × tipiPendenza scope), autorizzazioniApi (a scope per API), or
 // both when they agree (see grants).
 type applicazioneBody struct {
-	IDA2A             *string             `json:"idA2A,omitempty"` // optional; must equal the path
-	Principal         string              `json:"principal"`
-	APIPagamenti      *bool               `json:"apiPagamenti,omitempty"`
-	APIPendenze       *bool               `json:"apiPendenze,omitempty"`
-	APIRagioneria     *bool               `json:"apiRagioneria,omitempty"`
-	AutorizzazioniAPI []autorizzazioneAPI `json:"autorizzazioniApi,omitempty"`
+	IDA2A             *string               `json:"idA2A,omitempty"` // optional; must equal the path
+	Principal         string                `json:"principal"`
+	APIPagamenti      *bool                 `json:"apiPagamenti,omitempty"`
+	APIPendenze       *bool                 `json:"apiPendenze,omitempty"`
+	APIRagioneria     *bool                 `json:"apiRagioneria,omitempty"`
+	AutorizzazioniAPI autorizzazioniAPIList `json:"autorizzazioniApi,omitempty"`
 	credentialsBody
 	events.ApplicationFields // GovPay's fields that bear on no decision
 }

@@ -857,3 +857,52 @@ func TestACLBoundedWhileDecoding(t *testing.T) {
 		}
 	}
 }
+
+// TestAutorizzazioniAPIBoundedWhileDecoding: an application's
+// autorizzazioniApi lists each API once, so it holds at most one entry per
+// API an application can be granted (commands.MaxAPIGrants, 3), and is
+// refused at the fourth entry while the body is decoded, with the
+// command's own 400: 1 MiB of {} (349,000 entries) cost about 148 MiB of
+// allocations before, every grant built before the first was looked at.
+// Four entries were refused for the api listed twice; they are now refused
+// for their number, by PUT and by PATCH. Three are written.
+func TestAutorizzazioniAPIBoundedWhileDecoding(t *testing.T) {
+	w := newWorld(t)
+	const tooMany = "invalid autorizzazioniApi: must hold at most 3 entries, one per api"
+	const head = `{"principal":"appX","abilitato":true,"ruoli":[],"autorizzazioniApi":`
+	grant := func(api string) string { return `{"api":"` + api + `","domini":["` + d1 + `"],"tipiPendenza":["*"]}` }
+	three := "[" + grant("PAGAMENTO") + "," + grant("PENDENZE") + "," + grant("RAGIONERIA")
+	before := w.logEnd(t)
+	flood := floodOf(head, `{},`, `}`)
+	res, alloc := w.measure(t, "PUT", bo+"/applicazioni/appX", flood, asAdmin())
+	res.expect(t, 400, "SINTASSI")
+	if d := res.fault(t).Dettaglio; d != tooMany {
+		t.Errorf("1 MiB of {}: %q, want %q", d, tooMany)
+	}
+	if alloc > 16<<20 {
+		t.Errorf("a %d-byte body of empty grants allocated %d MiB", len(flood), alloc>>20)
+	}
+	for _, c := range []struct{ name, method, path, body, detail string }{
+		{"four_entries", "PUT", bo + "/applicazioni/appX", head + three + "," + grant("PAGAMENTO") + "]}", tooMany},
+		{"four_entries_patched", "PATCH", bo + "/applicazioni/appA",
+			`[{"op":"REPLACE","path":"/autorizzazioniApi","value":` + three + "," + grant("PAGAMENTO") + "]}]", tooMany},
+		{"one_api_twice", "PUT", bo + "/applicazioni/appX", head + "[" + grant("PAGAMENTO") + "," + grant("pagamento") + "]}",
+			"invalid autorizzazioniApi: api PAGAMENTO listed twice"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := w.do(t, c.method, c.path, c.body, asAdmin())
+			res.expect(t, 400, "SINTASSI")
+			if d := res.fault(t).Dettaglio; d != c.detail {
+				t.Errorf("%q, want %q", d, c.detail)
+			}
+		})
+	}
+	if after := w.logEnd(t); after != before {
+		t.Errorf("the refused bodies moved the log from %d to %d", before, after)
+	}
+	var got struct{ AutorizzazioniAPI []autorizzazioneAPI }
+	w.must(t, "PUT", bo+"/applicazioni/appX", head+three+"]}").decode(t, &got)
+	if len(got.AutorizzazioniAPI) != 3 {
+		t.Errorf("three grants, one per api, written as %v", got.AutorizzazioniAPI)
+	}
+}
