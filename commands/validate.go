@@ -194,6 +194,23 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 	return nil
 }
 
+// MaxDominiEntries bounds a domini list as GovPay's bodies hold it, one
+// entry per entity named whole (an idDominio) or limited to some units
+// ({idDominio, unitaOperative}): MaxListEntries of each form.
+const MaxDominiEntries = 2 * MaxListEntries
+
+// CheckDominiEntries is the 400 of a domini list of n entries, nil when n
+// is at most MaxDominiEntries; checkEntities asks it first, of the
+// entities named whole and those limited (each then bounded apart), and
+// the HTTP layer answers it as soon as a body's list holds one entry too
+// many (there an entity limited in several entries counts once for each).
+func CheckDominiEntries(n int) error {
+	if n > MaxDominiEntries {
+		return invalidAs(InvalidListLength, "domini", "must hold at most %d entries, idDominio and {idDominio, unitaOperative} together", MaxDominiEntries)
+	}
+	return nil
+}
+
 // checkEntities validates an entity scope: domini (see checkScopeList)
 // and the units of entities covered only in some of them (unitaOperative:
 // idDominio → unit ids). It returns the stored form: entities covered
@@ -201,6 +218,7 @@ func checkScopeList(field string, list []string, valid func(string) bool) error 
 // (an entity also named whole, or with no unit, is covered whole).
 func checkEntities(domini []string, units map[string][]string) ([]string, map[string][]string, error) {
 	if err := firstError(
+		CheckDominiEntries(len(domini)+len(units)),
 		checkScopeList("domini", domini, ValidDominio),
 		CheckListLength("unitaOperative", len(units)),
 	); err != nil {

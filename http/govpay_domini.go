@@ -8,6 +8,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/swaggest/jsonschema-go"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 )
 
@@ -36,42 +37,64 @@ func (l dominiList) present() bool { return l.IDs != nil || l.Units != nil }
 // scope is the entity scope the list names.
 func (l dominiList) scope() domain.EntityScope { return domain.EntitiesOf(l.IDs, l.Units) }
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options,
+// one entry at a time: a list of more than commands.MaxDominiEntries is
+// refused at the entry after the last one, with the command's own 400,
+// and each form is then bounded apart by the command. 1 MiB of "" or {}
+// kept whole would be some 350,000 entries (about 55 and 66 MiB of
+// allocations) before any is counted.
 func (l *dominiList) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	if d.PeekKind() == 'n' {
+	entries, err := decodeAtMost[dominioEntry](d, commands.MaxDominiEntries, commands.CheckDominiEntries)
+	if err != nil || entries == nil { // null: the list is absent
 		*l = dominiList{}
-		_, err := d.ReadToken()
-		return err
-	}
-	var entries []jsontext.Value
-	if err := json.UnmarshalDecode(d, &entries); err != nil {
 		return err
 	}
 	out := dominiList{IDs: make([]string, 0, len(entries))}
-	for _, v := range entries {
-		if v.Kind() == '"' {
-			var id string
-			if err := json.Unmarshal(v, &id); err != nil {
-				return err
-			}
-			out.IDs = append(out.IDs, id)
-			continue
-		}
-		var p dominioProfilo
-		if err := json.Unmarshal(v, &p, strictJSON); err != nil {
-			return err
-		}
-		if len(p.UnitaOperative) == 0 {
-			out.IDs = append(out.IDs, p.IDDominio)
+	for _, e := range entries {
+		if len(e.UnitaOperative) == 0 {
+			out.IDs = append(out.IDs, e.IDDominio)
 			continue
 		}
 		if out.Units == nil {
 			out.Units = map[string][]string{}
 		}
-		out.Units[p.IDDominio] = append(out.Units[p.IDDominio], p.UnitaOperative...)
+		out.Units[e.IDDominio] = append(out.Units[e.IDDominio], e.UnitaOperative...)
 	}
 	*l = out
 	return nil
+}
+
+// dominioEntry is one entry of a domini list as a body holds it: an
+// idDominio, or GovPay's object (without units, the entity named whole).
+type dominioEntry struct {
+	IDDominio      string
+	UnitaOperative []string
+}
+
+// UnmarshalJSONFrom reads an idDominio or the object, strictly, its units
+// bounded as the command bounds an entity's.
+func (e *dominioEntry) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() == '"' {
+		return json.UnmarshalDecode(d, &e.IDDominio)
+	}
+	var p struct {
+		IDDominio      string    `json:"idDominio"`
+		UnitaOperative unitsList `json:"unitaOperative"`
+	}
+	if err := json.UnmarshalDecode(d, &p, strictJSON); err != nil {
+		return err
+	}
+	*e = dominioEntry{IDDominio: p.IDDominio, UnitaOperative: p.UnitaOperative}
+	return nil
+}
+
+// unitsList is an entry's unitaOperative, decoded by decodeIDs.
+type unitsList []string
+
+// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
+func (l *unitsList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	*l, err = decodeIDs(d, "domini.unitaOperative")
+	return err
 }
 
 // MarshalJSON writes the entities named whole as ids, then each entity
