@@ -572,6 +572,16 @@ func (r *response) expect(t testing.TB, status int, codice string) {
 	}
 }
 
+// expectDetail asserts the status, the FaultBean codice and its
+// dettaglio.
+func (r *response) expectDetail(t testing.TB, status int, codice, dettaglio string) {
+	t.Helper()
+	r.expect(t, status, codice)
+	if d := r.fault(t).Dettaglio; d != dettaglio {
+		t.Errorf("dettaglio = %q, want %q", d, dettaglio)
+	}
+}
+
 // decode decodes a JSON body into v.
 func (r *response) decode(t testing.TB, v any) {
 	t.Helper()

@@ -448,23 +448,12 @@ func TestAnonymousPaymentRefsBoundedWhileDecoding(t *testing.T) {
 	const tooMany = "invalid pendenze: must hold 1 to 5 references"
 	before := h.logEnd(t)
 	six := h.do(t, "POST", pub+"/pagamenti", refs(6))
-	six.expect(t, 400, "SINTASSI")
-	if d := six.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("six references: %q, want %q", d, tooMany)
-	}
+	six.expectDetail(t, 400, "SINTASSI", tooMany)
 
-	n := (1<<20 - 20) / 3
-	flood := `{"pendenze":[` + strings.Repeat(`{},`, n-1) + `{}]}`
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	res := h.do(t, "POST", pub+"/pagamenti", flood)
-	runtime.ReadMemStats(&m1)
-	res.expect(t, 400, "SINTASSI")
-	if d := res.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("%d empty references: %q, want %q", n, d, tooMany)
-	}
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 32<<20 {
+	flood := floodOf(`{"pendenze":`, `{},`, `}`)
+	res, alloc := h.measure(t, "POST", pub+"/pagamenti", flood)
+	res.expectDetail(t, 400, "SINTASSI", tooMany)
+	if alloc > 32<<20 {
 		t.Errorf("a %d-byte body of empty references allocated %d MiB", len(flood), alloc>>20)
 	}
 	for _, c := range []struct{ name, body, detail string }{
@@ -474,10 +463,7 @@ func TestAnonymousPaymentRefsBoundedWhileDecoding(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := h.do(t, "POST", pub+"/pagamenti", c.body)
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != c.detail {
-				t.Errorf("%q, want %q", d, c.detail)
-			}
+			res.expectDetail(t, 400, "SINTASSI", c.detail)
 		})
 	}
 	if after := h.logEnd(t); after != before {
@@ -513,27 +499,16 @@ func TestPendenzaVociBoundedWhileDecoding(t *testing.T) {
 	const tooMany = "invalid voci: at most 5 voci"
 	before := w.logEnd(t)
 	six := w.do(t, "PUT", path("v6"), withVoci(6), as("appA"))
-	six.expect(t, 400, "SINTASSI")
-	if d := six.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("six voci: %q, want %q", d, tooMany)
-	}
+	six.expectDetail(t, 400, "SINTASSI", tooMany)
 
 	rest, err := json.Marshal(pendenzaBodyFor(d1, t1, citizen1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := (1<<20 - len(rest) - 20) / 3
-	flood := `{"voci":[` + strings.Repeat(`{},`, n-1) + `{}],` + string(rest[1:])
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	res := w.do(t, "PUT", path("flood"), flood, as("appA"))
-	runtime.ReadMemStats(&m1)
-	res.expect(t, 400, "SINTASSI")
-	if d := res.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("%d empty voci: %q, want %q", n, d, tooMany)
-	}
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 32<<20 {
+	flood := floodOf(`{"voci":`, `{},`, `,`+string(rest[1:]))
+	res, alloc := w.measure(t, "PUT", path("flood"), flood, as("appA"))
+	res.expectDetail(t, 400, "SINTASSI", tooMany)
+	if alloc > 32<<20 {
 		t.Errorf("a %d-byte body of empty voci allocated %d MiB", len(flood), alloc>>20)
 	}
 	for _, c := range []struct{ name, voci, detail string }{
@@ -543,10 +518,7 @@ func TestPendenzaVociBoundedWhileDecoding(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, "PUT", path("bad"), `{"voci":`+c.voci+`,`+string(rest[1:]), as("appA"))
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != c.detail {
-				t.Errorf("%q, want %q", d, c.detail)
-			}
+			res.expectDetail(t, 400, "SINTASSI", c.detail)
 		})
 	}
 	if after := w.logEnd(t); after != before {
@@ -579,19 +551,9 @@ func TestPatchBodiesBoundedWhileDecoding(t *testing.T) {
 		}
 		return b.String() + "]"
 	}
-	measure := func(t *testing.T, method, path, body string, o reqOpt) (*response, uint64) {
-		t.Helper()
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		res := w.do(t, method, path, body, o)
-		runtime.ReadMemStats(&m1)
-		return res, m1.TotalAlloc - m0.TotalAlloc
-	}
 	const tooMany = "the patch holds more than 10000 operations"
 	before := w.logEnd(t)
-	n := (1<<20 - 10) / 3
-	flood := `[` + strings.Repeat(`{},`, n-1) + `{}]`
+	flood := floodOf("", `{},`, "")
 	for _, c := range []struct {
 		name, path string
 		o          reqOpt
@@ -603,27 +565,21 @@ func TestPatchBodiesBoundedWhileDecoding(t *testing.T) {
 		{"own_profile", bo + "/profilo", as("opD1")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, alloc := measure(t, "PATCH", c.path, flood, c.o)
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != tooMany {
-				t.Errorf("%d empty operations: %q, want %q", n, d, tooMany)
-			}
+			res, alloc := w.measure(t, "PATCH", c.path, flood, c.o)
+			res.expectDetail(t, 400, "SINTASSI", tooMany)
 			if alloc > 32<<20 {
 				t.Errorf("a %d-byte body of empty operations allocated %d MiB", len(flood), alloc>>20)
 			}
 		})
 	}
 	res := w.do(t, "PATCH", bo+"/ruoli/big", adds(1, 10_001), asAdmin())
-	res.expect(t, 400, "SINTASSI")
-	if d := res.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("10,001 operations: %q, want %q", d, tooMany)
-	}
+	res.expectDetail(t, 400, "SINTASSI", tooMany)
 	if after := w.logEnd(t); after != before {
 		t.Errorf("the refused patches moved the log from %d to %d", before, after)
 	}
 
 	body := adds(1, 5_000)
-	res, alloc := measure(t, "PATCH", bo+"/ruoli/big", body, asAdmin())
+	res, alloc := w.measure(t, "PATCH", bo+"/ruoli/big", body, asAdmin())
 	res.expect(t, 200, "")
 	if alloc > 32<<20 {
 		t.Errorf("5,000 ADDs (%d bytes) allocated %d MiB", len(body), alloc>>20)
@@ -665,18 +621,10 @@ func TestSettlementLinesBoundedWhileDecoding(t *testing.T) {
 	head := `{"idFlusso":"F1","idDominio":"` + d1 + `","dataFlusso":"2026-01-03","importoTotale":1,"rendicontazioni":`
 	const tooMany = "invalid rendicontazioni: must hold 1 to 10000 lines"
 	before := w.logEnd(t)
-	n := (1<<20 - len(head) - 10) / 3
-	flood := head + `[` + strings.Repeat(`{},`, n-1) + `{}]}`
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	res := w.do(t, "POST", path, flood, node)
-	runtime.ReadMemStats(&m1)
-	res.expect(t, 400, "SINTASSI")
-	if d := res.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("%d empty lines: %q, want %q", n, d, tooMany)
-	}
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 32<<20 {
+	flood := floodOf(head, `{},`, `}`)
+	res, alloc := w.measure(t, "POST", path, flood, node)
+	res.expectDetail(t, 400, "SINTASSI", tooMany)
+	if alloc > 32<<20 {
 		t.Errorf("a %d-byte body of empty lines allocated %d MiB", len(flood), alloc>>20)
 	}
 	line := `{"numeroAvviso":"` + paid.NumeroAvviso + `","importo":0,"esito":9}`
@@ -688,10 +636,7 @@ func TestSettlementLinesBoundedWhileDecoding(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, "POST", path, head+c.lines+`}`, node)
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != c.detail {
-				t.Errorf("%q, want %q", d, c.detail)
-			}
+			res.expectDetail(t, 400, "SINTASSI", c.detail)
 		})
 	}
 	if after := w.logEnd(t); after != before {
@@ -702,12 +647,12 @@ func TestSettlementLinesBoundedWhileDecoding(t *testing.T) {
 
 // measure sends a request and returns, with its response, the bytes the
 // process allocated while it was answered.
-func (h *harness) measure(t testing.TB, method, path, body string, o reqOpt) (*response, uint64) {
+func (h *harness) measure(t testing.TB, method, path, body string, opts ...reqOpt) (*response, uint64) {
 	t.Helper()
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
-	res := h.do(t, method, path, body, o)
+	res := h.do(t, method, path, body, opts...)
 	runtime.ReadMemStats(&m1)
 	return res, m1.TotalAlloc - m0.TotalAlloc
 }
@@ -763,18 +708,12 @@ func TestRegistryIDListsBoundedWhileDecoding(t *testing.T) {
 			tooMany := "invalid " + c.field + ": must hold at most 10000 entries"
 			flood := floodOf(c.head, `"",`, c.tail)
 			res, alloc := w.measure(t, "PUT", c.path, flood, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != tooMany {
-				t.Errorf("1 MiB of \"\": %q, want %q", d, tooMany)
-			}
+			res.expectDetail(t, 400, "SINTASSI", tooMany)
 			if alloc > 16<<20 {
 				t.Errorf("a %d-byte body of empty ids allocated %d MiB", len(flood), alloc>>20)
 			}
 			res = w.do(t, "PUT", c.path, c.head+jsonArray(10_001, quoted("R"))+c.tail, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != tooMany {
-				t.Errorf("10,001 entries: %q, want %q", d, tooMany)
-			}
+			res.expectDetail(t, 400, "SINTASSI", tooMany)
 		})
 	}
 	if after := w.logEnd(t); after != before {
@@ -794,10 +733,7 @@ func TestRegistryIDListsBoundedWhileDecoding(t *testing.T) {
 		t.Errorf("the role of 10,000 tipiPendenza and autorizzazioni: %d tipiPendenza, acl %v", len(role.TipiPendenza), role.ACL)
 	}
 	res := w.do(t, "PUT", bo+"/operatori/opX", `{"ragioneSociale":"X","abilitato":true,"ruoli":`+jsonArray(10_000, quoted("r"))+`}`, asAdmin())
-	res.expect(t, 422, "")
-	if d := res.fault(t).Dettaglio; d != "role r0 is not defined" {
-		t.Errorf("10,000 ruoli: %q, want the first one undefined", d)
-	}
+	res.expectDetail(t, 422, "", "role r0 is not defined") // 10,000 ruoli: refused for the first, undefined
 }
 
 // TestACLBoundedWhileDecoding: an acl (a role's, or an operator's or an
@@ -826,24 +762,15 @@ func TestACLBoundedWhileDecoding(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			flood := floodOf(c.head, `{},`, c.tail)
 			res, alloc := w.measure(t, "PUT", c.path, flood, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != tooMany {
-				t.Errorf("1 MiB of {}: %q, want %q", d, tooMany)
-			}
+			res.expectDetail(t, 400, "SINTASSI", tooMany)
 			if alloc > 16<<20 {
 				t.Errorf("a %d-byte body of empty acl entries allocated %d MiB", len(flood), alloc>>20)
 			}
 			res = w.do(t, "PUT", c.path, c.head+ten+c.tail, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != tooMany {
-				t.Errorf("ten entries: %q, want %q", d, tooMany)
-			}
+			res.expectDetail(t, 400, "SINTASSI", tooMany)
 			twice := `[{"servizio":"Pendenze","autorizzazioni":["R"]},{"servizio":"Pendenze","autorizzazioni":["W"]}]`
 			res = w.do(t, "PUT", c.path, c.head+twice+c.tail, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d, want := res.fault(t).Dettaglio, `invalid acl.servizio: servizio "Pendenze" listed twice`; d != want {
-				t.Errorf("two entries of one servizio: %q, want %q", d, want)
-			}
+			res.expectDetail(t, 400, "SINTASSI", `invalid acl.servizio: servizio "Pendenze" listed twice`)
 		})
 	}
 	if after := w.logEnd(t); after != before {
@@ -875,10 +802,7 @@ func TestAutorizzazioniAPIBoundedWhileDecoding(t *testing.T) {
 	before := w.logEnd(t)
 	flood := floodOf(head, `{},`, `}`)
 	res, alloc := w.measure(t, "PUT", bo+"/applicazioni/appX", flood, asAdmin())
-	res.expect(t, 400, "SINTASSI")
-	if d := res.fault(t).Dettaglio; d != tooMany {
-		t.Errorf("1 MiB of {}: %q, want %q", d, tooMany)
-	}
+	res.expectDetail(t, 400, "SINTASSI", tooMany)
 	if alloc > 16<<20 {
 		t.Errorf("a %d-byte body of empty grants allocated %d MiB", len(flood), alloc>>20)
 	}
@@ -891,10 +815,7 @@ func TestAutorizzazioniAPIBoundedWhileDecoding(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, c.method, c.path, c.body, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != c.detail {
-				t.Errorf("%q, want %q", d, c.detail)
-			}
+			res.expectDetail(t, 400, "SINTASSI", c.detail)
 		})
 	}
 	if after := w.logEnd(t); after != before {
@@ -938,10 +859,7 @@ func TestDominiBoundedWhileDecoding(t *testing.T) {
 			t.Run(c.name+"_"+form, func(t *testing.T) {
 				flood := floodOf(c.head, entry, c.tail)
 				res, alloc := w.measure(t, "PUT", c.path, flood, asAdmin())
-				res.expect(t, 400, "SINTASSI")
-				if d := res.fault(t).Dettaglio; d != tooMany {
-					t.Errorf("1 MiB of %s: %q, want %q", entry, d, tooMany)
-				}
+				res.expectDetail(t, 400, "SINTASSI", tooMany)
 				if alloc > 16<<20 {
 					t.Errorf("a %d-byte body of empty domini allocated %d MiB", len(flood), alloc>>20)
 				}
@@ -960,18 +878,12 @@ func TestDominiBoundedWhileDecoding(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := w.do(t, "PUT", bo+"/ruoli/rX", role+c.domini+`}`, asAdmin())
-			res.expect(t, 400, "SINTASSI")
-			if d := res.fault(t).Dettaglio; d != c.detail {
-				t.Errorf("%q, want %q", d, c.detail)
-			}
+			res.expectDetail(t, 400, "SINTASSI", c.detail)
 		})
 	}
 	flood := floodOf(role+`[{"idDominio":"`+d1+`","unitaOperative":`, `"",`, `}]}`)
 	res, alloc := w.measure(t, "PUT", bo+"/ruoli/rX", flood, asAdmin())
-	res.expect(t, 400, "SINTASSI")
-	if d, want := res.fault(t).Dettaglio, "invalid domini.unitaOperative: must hold at most 10000 entries"; d != want {
-		t.Errorf("1 MiB of units in one entry: %q, want %q", d, want)
-	}
+	res.expectDetail(t, 400, "SINTASSI", "invalid domini.unitaOperative: must hold at most 10000 entries")
 	if alloc > 16<<20 {
 		t.Errorf("a %d-byte body of empty units allocated %d MiB", len(flood), alloc>>20)
 	}
