@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -21,61 +20,39 @@ type aclEntry struct {
 }
 
 // aclList is a registry body's acl (a role's, or a principal's personal
-// role's), decoded one entry at a time: an acl of more entries than there
-// are servizi is refused at the entry after the last one, with the
-// command's own 400. 1 MiB of {} built whole would be some 350,000
-// entries (about 83 MiB of allocations) before the first is looked at.
-type aclList []aclEntry
+// role's): at most one entry per servizio.
+type aclList = boundedList[aclEntry, aclBound]
 
-// InlineJSONSchema keeps the list documented as the array it is, not as
-// a schema of its own.
-func (aclList) InlineJSONSchema() {}
+type aclBound struct{}
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (l *aclList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
-	*l, err = decodeAtMost[aclEntry](d, commands.MaxACLEntries, commands.CheckACLEntries)
-	return err
+func (aclBound) bound() (int, func(int) error) {
+	return commands.MaxACLEntries, commands.CheckACLEntries
 }
 
 // ruoliList, tipiList and autorizzazioniList are a registry body's lists
 // of ids (a principal's ruoli; the tipiPendenza of a role, a personal role
-// or an API grant; an acl entry's autorizzazioni), decoded one at a time
-// by decodeIDs. Each keeps InlineJSONSchema: it is documented as the
-// array it is, not as a schema of its own.
+// or an API grant; an acl entry's autorizzazioni), each of at most
+// commands.MaxListEntries.
 type (
-	ruoliList          []string
-	tipiList           []string
-	autorizzazioniList []string
+	ruoliList          = boundedList[string, ruoliBound]
+	tipiList           = boundedList[string, tipiBound]
+	autorizzazioniList = boundedList[string, autorizzazioniBound]
 )
 
-func (ruoliList) InlineJSONSchema()          {}
-func (tipiList) InlineJSONSchema()           {}
-func (autorizzazioniList) InlineJSONSchema() {}
+type (
+	ruoliBound          struct{}
+	tipiBound           struct{}
+	autorizzazioniBound struct{}
+)
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (l *ruoliList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
-	*l, err = decodeIDs(d, "ruoli")
-	return err
-}
+func (ruoliBound) bound() (int, func(int) error)          { return idsBound("ruoli") }
+func (tipiBound) bound() (int, func(int) error)           { return idsBound("tipiPendenza") }
+func (autorizzazioniBound) bound() (int, func(int) error) { return idsBound("acl.autorizzazioni") }
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (l *tipiList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
-	*l, err = decodeIDs(d, "tipiPendenza")
-	return err
-}
-
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (l *autorizzazioniList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
-	*l, err = decodeIDs(d, "acl.autorizzazioni")
-	return err
-}
-
-// decodeIDs reads the list of ids field one at a time: a list longer than
-// commands.MaxListEntries is refused at the entry after the last one, with
-// the command's own 400. 1 MiB of "" built whole would be some 350,000
-// strings (about 30 MiB of allocations) before the count is checked.
-func decodeIDs(d *jsontext.Decoder, field string) ([]string, error) {
-	return decodeAtMost[string](d, commands.MaxListEntries, func(n int) error { return commands.CheckListLength(field, n) })
+// idsBound is the bound of a registry body's list of ids field: the
+// command's own.
+func idsBound(field string) (int, func(int) error) {
+	return commands.MaxListEntries, func(n int) error { return commands.CheckListLength(field, n) }
 }
 
 type ruoloBody struct {
@@ -251,21 +228,14 @@ type autorizzazioneAPI struct {
 	TipiPendenza tipiList   `json:"tipiPendenza"`
 }
 
-// autorizzazioniAPIList is an application body's autorizzazioniApi,
-// decoded one grant at a time: a list of more grants than there are APIs
-// to grant is refused at the grant after the last one, with the command's
-// own 400. 1 MiB of {} built whole would be some 350,000 grants (about
-// 148 MiB of allocations) before the first is looked at.
-type autorizzazioniAPIList []autorizzazioneAPI
+// autorizzazioniAPIList is an application body's autorizzazioniApi: at
+// most one grant per API an application can be granted.
+type autorizzazioniAPIList = boundedList[autorizzazioneAPI, apiGrantsBound]
 
-// InlineJSONSchema keeps the list documented as the array it is, not as
-// a schema of its own.
-func (autorizzazioniAPIList) InlineJSONSchema() {}
+type apiGrantsBound struct{}
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (l *autorizzazioniAPIList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
-	*l, err = decodeAtMost[autorizzazioneAPI](d, commands.MaxAPIGrants, commands.CheckAPIGrants)
-	return err
+func (apiGrantsBound) bound() (int, func(int) error) {
+	return commands.MaxAPIGrants, commands.CheckAPIGrants
 }
 
 // applicazioneBody accepts GovPay's shape (three booleans sharing one

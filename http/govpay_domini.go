@@ -88,14 +88,12 @@ func (e *dominioEntry) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	return nil
 }
 
-// unitsList is an entry's unitaOperative, decoded by decodeIDs.
-type unitsList []string
+// unitsList is an entry's unitaOperative.
+type unitsList = boundedList[string, unitsBound]
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (l *unitsList) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
-	*l, err = decodeIDs(d, "domini.unitaOperative")
-	return err
-}
+type unitsBound struct{}
+
+func (unitsBound) bound() (int, func(int) error) { return idsBound("domini.unitaOperative") }
 
 // MarshalJSON writes the entities named whole as ids, then each entity
 // limited to some units as {idDominio, unitaOperative}, sorted.

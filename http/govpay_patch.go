@@ -35,13 +35,13 @@ type patchOp struct {
 	Value jsontext.Value `json:"value,omitempty"`
 }
 
-// patchOps are a PATCH body's operations, decoded one at a time: a body
-// of more than maxPatchOps is refused at the operation after the last one
-// (tooManyPatchOps), before the rest is read. No command sees the list, so
-// its bound is the HTTP layer's; without it 1 MiB of empty operations
-// were some 350,000 of them (about 100 MiB of allocations) before any was
-// looked at.
-type patchOps []patchOp
+// patchOps are a PATCH body's operations, at most maxPatchOps. No command
+// sees the list, so its bound is the HTTP layer's (tooManyPatchOps).
+type patchOps = boundedList[patchOp, patchBound]
+
+type patchBound struct{}
+
+func (patchBound) bound() (int, func(int) error) { return maxPatchOps, tooManyPatchOps }
 
 // maxPatchOps bounds the operations of a PATCH: as many as a registry's
 // list holds entries.
@@ -49,14 +49,6 @@ const maxPatchOps = commands.MaxListEntries
 
 func tooManyPatchOps(int) error {
 	return syntaxError(fmt.Sprintf("the patch holds more than %d operations", maxPatchOps))
-}
-
-// UnmarshalJSONFrom reads the operations with the decoder's (strict)
-// options.
-func (o *patchOps) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	ops, err := decodeAtMost[patchOp](d, maxPatchOps, tooManyPatchOps)
-	*o = ops
-	return err
 }
 
 // patchable names the members a PATCH may change: lists take ADD and

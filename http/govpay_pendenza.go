@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 )
@@ -15,23 +13,12 @@ type govpayPendenza struct {
 	events.PendenzaFields
 }
 
-// vociBody are a pendenza's voci, decoded one at a time: a list longer
-// than commands.MaxVoci is refused at the voce after the last one, with
-// the command's own 400. 1 MiB of empty voci built whole would be some
-// 350,000 of them (about 420 MiB of allocations) before the count is
-// checked.
-type vociBody []voceBody
+// vociBody are a pendenza's voci, at most commands.MaxVoci.
+type vociBody = boundedList[voceBody, vociBound]
 
-// InlineJSONSchema keeps the list documented as the array it is, not as
-// a schema of its own.
-func (vociBody) InlineJSONSchema() {}
+type vociBound struct{}
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (v *vociBody) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	voci, err := decodeAtMost[voceBody](d, commands.MaxVoci, commands.CheckVoci)
-	*v = voci
-	return err
-}
+func (vociBound) bound() (int, func(int) error) { return commands.MaxVoci, commands.CheckVoci }
 
 // voceBody is GovPay's NuovaVocePendenza: the importo in euro.
 type voceBody struct {

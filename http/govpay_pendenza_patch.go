@@ -15,9 +15,7 @@ type pendenzaPatch []patchOp
 
 // UnmarshalJSONFrom reads the operations as patchOps does.
 func (b *pendenzaPatch) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	ops, err := decodeAtMost[patchOp](d, maxPatchOps, tooManyPatchOps)
-	*b = ops
-	return err
+	return (*patchOps)(b).UnmarshalJSONFrom(d)
 }
 
 // command reads the patch: REPLACE of /stato (required) and of

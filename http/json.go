@@ -112,6 +112,32 @@ func decodeAtMost[T any](d *jsontext.Decoder, max int, tooMany func(n int) error
 	return list, err
 }
 
+// boundedList is a body's JSON list of T that holds at most as many
+// entries as B says, decoded one entry at a time (decodeAtMost) with the
+// decoder's (strict) options and refused at the entry after the last one
+// with B's 400 (the command's own where a command checks the list): 1 MiB
+// of {} built whole would be some 350,000 entries, tens or hundreds of
+// MiB of allocations, before the count was checked. It is documented as
+// the array it is, not as a schema of its own.
+type boundedList[T any, B listBound] []T
+
+// listBound is a boundedList's bound: the most entries, and the 400 of a
+// list of n entries, more than that.
+type listBound interface {
+	bound() (max int, tooMany func(n int) error)
+}
+
+// InlineJSONSchema documents the list as the array it is.
+func (boundedList[T, B]) InlineJSONSchema() {}
+
+// UnmarshalJSONFrom reads the list with the decoder's options.
+func (l *boundedList[T, B]) UnmarshalJSONFrom(d *jsontext.Decoder) (err error) {
+	var b B
+	max, tooMany := b.bound()
+	*l, err = decodeAtMost[T](d, max, tooMany)
+	return err
+}
+
 // requiredFields is a body with members that must be present: required
 // reports the first one missing (a 400), after the body decoded.
 type requiredFields interface{ required() error }

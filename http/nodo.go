@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
@@ -146,22 +145,14 @@ type flussoBody struct {
 	Rendicontazioni rendicontazioniBody `json:"rendicontazioni"`
 }
 
-// rendicontazioniBody are a settlement report's lines, decoded one at a
-// time: a list longer than commands.MaxSettlementLines is refused at the
-// line after the last one, with the command's own 400. 1 MiB of empty
-// lines built whole would be some 350,000 of them (about 86 MiB of
-// allocations) before the count is checked.
-type rendicontazioniBody []rendicontazioneBody
+// rendicontazioniBody are a settlement report's lines, at most
+// commands.MaxSettlementLines.
+type rendicontazioniBody = boundedList[rendicontazioneBody, linesBound]
 
-// InlineJSONSchema keeps the list documented as the array it is, not as
-// a schema of its own.
-func (rendicontazioniBody) InlineJSONSchema() {}
+type linesBound struct{}
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (r *rendicontazioniBody) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	lines, err := decodeAtMost[rendicontazioneBody](d, commands.MaxSettlementLines, commands.CheckSettlementLines)
-	*r = lines
-	return err
+func (linesBound) bound() (int, func(int) error) {
+	return commands.MaxSettlementLines, commands.CheckSettlementLines
 }
 
 func (b *flussoBody) required() error { return need("importoTotale", b.ImportoTotale) }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/labstack/echo/v5"
 	"golang.org/x/time/rate"
 
@@ -66,23 +65,16 @@ type pagamentoBody struct {
 	commands.PaymentRequest
 }
 
-// paymentRefs are a payment's references, decoded one at a time: a list
-// longer than commands.MaxPaymentRefs is refused at the reference after
-// the last one, with the command's own 400. The public mount takes this
-// body from anyone, and 1 MiB of empty references built whole would be
-// some 350,000 of them (about 240 MiB of allocations) before the count
-// is checked, and before the address's write budget is spent.
-type paymentRefs []pagamentoRef
+// paymentRefs are a payment's references, at most
+// commands.MaxPaymentRefs: the public mount takes this body from anyone,
+// and the list is refused while it is decoded, before the address's write
+// budget is spent.
+type paymentRefs = boundedList[pagamentoRef, refsBound]
 
-// InlineJSONSchema keeps the list documented as the array it is, not as
-// a schema of its own.
-func (paymentRefs) InlineJSONSchema() {}
+type refsBound struct{}
 
-// UnmarshalJSONFrom reads the list with the decoder's (strict) options.
-func (p *paymentRefs) UnmarshalJSONFrom(d *jsontext.Decoder) error {
-	refs, err := decodeAtMost[pagamentoRef](d, commands.MaxPaymentRefs, commands.CheckPaymentRefs)
-	*p = refs
-	return err
+func (refsBound) bound() (int, func(int) error) {
+	return commands.MaxPaymentRefs, commands.CheckPaymentRefs
 }
 
 type pagamentoCreated struct {
