@@ -39,6 +39,7 @@ func TestPendenzeMatrix(t *testing.T) {
 		{"app_authorized_only_elsewhere", "GET", pe + "/pendenze", nil, opts(as("appC")), 403, "403000"},
 		{"disabled_app", "GET", pe + "/pendenze/appDisabled/x", nil, opts(as("appDisabled")), 403, "403000"},
 		{"operator_denied", "GET", pe + "/pendenze", nil, opts(asAdmin()), 403, "403000"},
+		{"operator_denied_before_a_bad_filter", "GET", pe + "/pendenze?dataDa=ieri", nil, opts(asAdmin()), 403, "403000"},
 		{"unknown_principal", "GET", pe + "/pendenze", nil, opts(asBasic("ghost", pw)), 401, "401000"},
 		{"wrong_password", "GET", pe + "/pendenze", nil, opts(asBasic("appA", "bad-password")), 401, "401000"},
 		{"public_not_accepted", "GET", "/pendenze/rs/public/v2/pendenze", nil, nil, 403, "403"},
@@ -161,6 +162,10 @@ func TestPagamentoMatrix(t *testing.T) {
 		{"citizen_unknown_pendenza_403", "GET", pgSpid + "/pendenze/appA/none", nil, spid(citizen1), 403, "403000"},
 		{"citizen_tinit_prefix", "GET", pgSpid + "/pendenze/appA/pa1", nil, spid("TINIT-" + strings.ToLower(citizen1)), 200, ""},
 		{"anonymous_denied_pendenze", "GET", pgPub + "/pendenze", nil, nil, 403, "403000"},
+		// The gate before the filters: a caller that may not list is 403
+		// whatever its filters (a bad one was 400 to an anonymous caller).
+		{"anonymous_denied_pendenze_before_a_bad_filter", "GET", pgPub + "/pendenze?stato=PAGATA", nil, nil, 403, "403000"},
+		{"app_not_authorized_before_a_bad_filter", "GET", pg + "/pendenze?idDominio=1", nil, opts(as("appC")), 403, "403000"},
 		// payments
 		{"app_reads_own_payment", "GET", pg + "/pagamenti/" + byApp.ID, nil, opts(as("appA")), 200, ""},
 		{"other_app_denied_payment", "GET", pg + "/pagamenti/" + byApp.ID, nil, opts(as("appB")), 403, "403000"},
@@ -192,6 +197,7 @@ func TestPagamentoMatrix(t *testing.T) {
 		{"bad_notice_number_400", "GET", pg + "/avvisi/" + d1 + "/123", nil, opts(as("appA")), 400, "SINTASSI"},
 		// entry
 		{"operator_denied_pagamento", "GET", pg + "/pagamenti", nil, opts(asAdmin()), 403, "403000"},
+		{"operator_denied_pagamento_before_a_bad_filter", "GET", pg + "/pagamenti?stato=PAGATO", nil, opts(asAdmin()), 403, "403000"},
 		{"disabled_app_denied", "GET", pg + "/pagamenti", nil, opts(as("appDisabled")), 403, "403000"},
 		{"profile_anonymous", "GET", pgPub + "/profilo", nil, nil, 200, ""},
 		{"profile_citizen", "GET", pgSpid + "/profilo", nil, spid(citizen1), 200, ""},

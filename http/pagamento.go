@@ -129,11 +129,11 @@ func (s *Server) getPagamento(c *echo.Context) error {
 
 func (s *Server) listPagamenti(c *echo.Context) error {
 	p := callerOf(c).principal
-	q, err := parsePagamentiQuery(c)
+	items, err := operations.PaymentsPagamento(s.model, p, nil)
 	if err != nil {
 		return err
 	}
-	items, err := operations.PaymentsPagamento(s.model, p, nil)
+	q, err := parsePagamentiQuery(c)
 	if err != nil {
 		return err
 	}

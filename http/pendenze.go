@@ -72,21 +72,21 @@ func (s *Server) listOwnPendenze(c *echo.Context) error {
 }
 
 // listPendenze answers a list of pendenze on the Pendenze or Pagamento
-// API: its filters (pendenzeQuery, as the API's list takes them), then
-// what the list operation answers with them (its gate, its index, its
-// read decision on each pendenza).
+// API: what the list operation answers (its gate, its index, its read
+// decision on each pendenza), then its filters (pendenzeQuery, as the
+// API's list takes them), so that a caller the gate denies is 403 whatever
+// its filters.
 func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error), f pendenzeFilters) error {
+	items, err := list(s.model, callerOf(c).principal, nil, nil)
+	if err != nil {
+		return err
+	}
 	q, err := parsePendenzeQuery(c, f)
 	if err != nil {
 		return err
 	}
-	var keep func(domain.PendenzaView) bool
 	if q.dominio != "" || q.payer != "" {
-		keep = q.keeps
-	}
-	items, err := list(s.model, callerOf(c).principal, keep, nil)
-	if err != nil {
-		return err
+		items = admitted(items, func(p projections.Pendenza) bool { return q.keeps(p.View()) })
 	}
 	return pageJSON(c, q.narrow(items), s.pendenza)
 }
