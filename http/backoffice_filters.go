@@ -91,12 +91,12 @@ func paymentItems(field func(*events.PaymentItem) string) func(*projections.Paym
 	}
 }
 
-// boPendenzeFilters are GovPay Backoffice findPendenze's filters besides
-// those every API's list of pendenze takes (debitoreFilters): the
+// boPendenzeFilters are GovPay Backoffice findPendenze's filters: those
+// every API's list of pendenze takes (debitoreFilters), then the
 // application, the pendenza's id, the IUV of its notice and its types
 // (the parameter given once for each). GovPay's idPagamento, direzione,
 // divisione and mostraSpontaneiNonPagati are not read.
-var boPendenzeFilters = queryFilters[projections.Pendenza]{
+var boPendenzeFilters = append(slices.Clone(debitoreFilters),
 	idFilter("idA2A", commands.PatternID, filterID, false, "the pendenze of this application",
 		func(p projections.Pendenza) []string { return []string{p.IDA2A} }),
 	idFilter("idPendenza", commands.PatternID, filterID, false, "the pendenze of this id (of any application)",
@@ -109,5 +109,4 @@ var boPendenzeFilters = queryFilters[projections.Pendenza]{
 			return []string{domain.IUVOfNotice(p.NumeroAvviso)}
 		}),
 	idFilter("idTipoPendenza", commands.PatternID, filterID, false, "the pendenze of these types",
-		func(p projections.Pendenza) []string { return []string{p.IDTipoPendenza} }).repeatable(),
-}
+		func(p projections.Pendenza) []string { return []string{p.IDTipoPendenza} }).repeatable())

@@ -5,8 +5,6 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"github.com/payauthz/payauthz/commands"
-	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
 	"github.com/payauthz/payauthz/projections"
 )
@@ -19,28 +17,8 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, err := parsePendenzeQuery(c, debitoreFilters)
-	if err != nil {
-		return err
-	}
-	items := s.model.Pendenze(projections.PendenzeFilter{Keep: func(v domain.PendenzaView) bool {
-		return q.keeps(v) && scope.AdmitsPendenza(v)
-	}})
-	return filteredPage(c, q.narrow(items), boPendenzeFilters, s.pendenza)
-}
-
-// checkListFilters validates the idDominio and stato filters of lists.
-func checkListFilters(dominio, stato string) error {
-	if dominio != "" {
-		// The console's lists check their filter so too, and answer alike.
-		if err := commands.CheckDominio("idDominio", dominio); err != nil {
-			return err
-		}
-	}
-	if _, err := domain.ParsePendenzaStato(stato); stato != "" && err != nil {
-		return syntaxError("stato must be ESEGUITA, NON_ESEGUITA or ANNULLATA")
-	}
-	return nil
+	items := s.model.Pendenze(projections.PendenzeFilter{Keep: scope.AdmitsPendenza})
+	return filteredPage(c, items, boPendenzeFilters, s.pendenza)
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {

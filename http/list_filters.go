@@ -5,14 +5,19 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v5"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 // queryFilters are GovPay's filters of a list over its records T, each
 // an optional query parameter narrowing what the list's gate and scope
 // already admit (never widening it); a bad value is 400 SINTASSI. The
 // handlers and the OpenAPI document both read them from here: the
-// Backoffice registry lists' (abilitatoFilter, textFilter) and the
-// Ragioneria lists' (ragioneria_filters.go).
+// Backoffice registry lists' (abilitatoFilter, textFilter), the Ragioneria
+// lists' (ragioneria_filters.go), the Backoffice's lists of money records
+// (backoffice_filters.go), the lists of pendenze of every API
+// (pendenzeFilters) and the Pagamento API's list of payments
+// (shownPagamentiFilters).
 type queryFilters[T any] []queryFilter[T]
 
 // queryFilter is one query parameter of a list over its records T.
@@ -54,6 +59,28 @@ func textFilter[T any](param, about string, fields func(T) []string) queryFilter
 				return slices.ContainsFunc(fields(x), func(s string) bool { return strings.Contains(strings.ToLower(s), part) })
 			}, nil
 		}}
+}
+
+// fiscalCodeFilter is GovPay's filter of a fiscal code (described by
+// about, for the document), compared as payers' are, without case
+// (domain.NormalFiscalCode): it keeps the records one of whose codes (in
+// that form) is the value's. Any value is read: one that is no fiscal code
+// matches nothing, as in GovPay, and one of blanks alone is no filter.
+func fiscalCodeFilter[T any](param, about string, codes func(T) []string) queryFilter[T] {
+	return queryFilter[T]{param: param, schema: paramSchema{description: about},
+		keep: func(values []string) (func(T) bool, error) {
+			code := domain.NormalFiscalCode(values[0])
+			if code == "" {
+				return func(T) bool { return true }, nil
+			}
+			return func(x T) bool { return slices.Contains(codes(x), code) }, nil
+		}}
+}
+
+// documented is f as the document states it: ps (its keep unchanged).
+func (f queryFilter[T]) documented(ps paramSchema) queryFilter[T] {
+	f.schema = ps
+	return f
 }
 
 // query are the list's query parameters, for the document: first, those

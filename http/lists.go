@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/labstack/echo/v5"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 	"github.com/payauthz/payauthz/operations"
 )
@@ -21,7 +22,11 @@ func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
 	if err != nil {
 		return sc, err
 	}
-	return sc, checkListFilters(dominio, "")
+	if dominio != "" {
+		// As the lists of pendenze check theirs (pendenzeFilters).
+		return sc, commands.CheckDominio("idDominio", dominio)
+	}
+	return sc, nil
 }
 
 // pageByEntity answers a list of what belongs to entities: the gate and

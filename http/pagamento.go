@@ -133,11 +133,7 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, err := parsePagamentiQuery(c)
-	if err != nil {
-		return err
-	}
-	return pageJSON(c, q.narrow(p, items), pagamentoFor(p))
+	return filteredPage(c, items, shownPagamentiFilters(p), pagamentoFor(p))
 }
 
 // statiPagamento are the values of GovPay's StatoPagamento (Pagamento v2),
@@ -145,46 +141,35 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 // ESEGUITO (projections.Payment.StatoOf), so the others keep none.
 var statiPagamento = []string{"IN_CORSO", "ESEGUITO", "NON_ESEGUITO", "ESEGUITO_PARZIALE", "ANNULLATO", "FALLITO"}
 
-// pagamentiParams are GovPay's filters of GET /pagamenti on the Pagamento
-// API (its idSessionePortale and idSessionePsp name sessions this service
-// does not open, and are ignored), for the handler and the document.
-var pagamentiParams = map[string]paramSchema{
-	"stato":      {enum: statiPagamento, description: "keeps the payments in this state, as the caller is shown them (GovPay's StatoPagamento)"},
-	"idVersante": {description: "keeps the payments whose soggettoVersante, as the caller is shown it, has this fiscal code, compared without case (GovPay's filter)"},
-}
-
-// pagamentiQuery is what GET /pagamenti on the Pagamento API is narrowed
-// by: stato, one of statiPagamento (else 400), and the remitter's fiscal
-// code (domain.NormalFiscalCode).
-type pagamentiQuery struct{ stato, versante string }
-
-func parsePagamentiQuery(c *echo.Context) (pagamentiQuery, error) {
-	q := pagamentiQuery{stato: c.QueryParam("stato"), versante: domain.NormalFiscalCode(c.QueryParam("idVersante"))}
-	if q.stato != "" && !slices.Contains(statiPagamento, q.stato) {
-		return q, syntaxError(fmt.Sprintf("stato must be one of GovPay's StatoPagamento: %s", strings.Join(statiPagamento, ", ")))
+// shownPagamentiFilters are GovPay's filters of GET /pagamenti on the
+// Pagamento API (its idSessionePortale and idSessionePsp name sessions
+// this service does not open, and are not read), each over a payment as p,
+// which may read it, is shown it, so that a filter tells it nothing its
+// answer would not: the remitter's fiscal code (idVersante) only when it
+// is shown the remitter (operations.PaymentRemitterPagamento), and stato,
+// one of statiPagamento, the state of the items it is shown
+// (operations.PaymentItemPagamento). The document reads them with the
+// zero principal.
+func shownPagamentiFilters(p domain.Principal) queryFilters[*projections.Payment] {
+	return queryFilters[*projections.Payment]{
+		fiscalCodeFilter("idVersante", "keeps the payments whose soggettoVersante, as the caller is shown it, has this fiscal code, compared without case (GovPay's filter)",
+			func(pay *projections.Payment) []string {
+				if r := pay.Event.Remitter; r != nil && operations.PaymentRemitterPagamento(p, pay) {
+					return []string{domain.NormalFiscalCode(r.Identificativo)}
+				}
+				return nil
+			}),
+		{param: "stato", schema: paramSchema{enum: statiPagamento, description: "keeps the payments in this state, as the caller is shown them (GovPay's StatoPagamento)"},
+			keep: func(values []string) (func(*projections.Payment) bool, error) {
+				stato := values[0]
+				if !slices.Contains(statiPagamento, stato) {
+					return nil, syntaxError(fmt.Sprintf("stato must be one of GovPay's StatoPagamento: %s", strings.Join(statiPagamento, ", ")))
+				}
+				return func(pay *projections.Payment) bool {
+					return pay.StatoOf(operations.PaymentItemPagamento(p, pay)) == stato
+				}, nil
+			}},
 	}
-	return q, nil
-}
-
-// narrow keeps the payments p, which may read each of them, is shown in
-// the state asked and with the remitter asked: the state of the items it
-// is shown (operations.PaymentItemPagamento), the remitter only when it is
-// shown it (operations.PaymentRemitterPagamento), so that a filter tells
-// it nothing its answer would not.
-func (q pagamentiQuery) narrow(p domain.Principal, items []*projections.Payment) []*projections.Payment {
-	if q.stato == "" && q.versante == "" {
-		return items
-	}
-	return admitted(items, func(pay *projections.Payment) bool {
-		if q.stato != "" && pay.StatoOf(operations.PaymentItemPagamento(p, pay)) != q.stato {
-			return false
-		}
-		if q.versante == "" {
-			return true
-		}
-		r := pay.Event.Remitter
-		return r != nil && operations.PaymentRemitterPagamento(p, pay) && domain.NormalFiscalCode(r.Identificativo) == q.versante
-	})
 }
 
 // pagamentoFor renders a payment as the Pagamento API shows it to p: the

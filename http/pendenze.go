@@ -73,110 +73,58 @@ func (s *Server) listOwnPendenze(c *echo.Context) error {
 
 // listPendenze answers a list of pendenze on the Pendenze or Pagamento
 // API: what the list operation answers (its gate, its index, its read
-// decision on each pendenza), then its filters (pendenzeQuery, as the
-// API's list takes them), so that a caller the gate denies is 403 whatever
-// its filters.
-func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, func(domain.PendenzaView) bool, operations.Recorder) ([]projections.Pendenza, error), f pendenzeFilters) error {
-	items, err := list(s.model, callerOf(c).principal, nil, nil)
+// decision on each pendenza), then the filters of the API's list (fs), so
+// that a caller the gate denies is 403 whatever its filters.
+func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeLists, domain.Principal, operations.Recorder) ([]projections.Pendenza, error), fs queryFilters[projections.Pendenza]) error {
+	items, err := list(s.model, callerOf(c).principal, nil)
 	if err != nil {
 		return err
 	}
-	q, err := parsePendenzeQuery(c, f)
-	if err != nil {
-		return err
-	}
-	if q.dominio != "" || q.payer != "" {
-		items = admitted(items, func(p projections.Pendenza) bool { return q.keeps(p.View()) })
-	}
-	return pageJSON(c, q.narrow(items), s.pendenza)
+	return filteredPage(c, items, fs, s.pendenza)
 }
 
 // pendenzeFilters are the filters an API's list of pendenze takes, as
 // GovPay's list of that API has them: idDominio and stato on every API,
-// the payer's fiscal code under the API's name for it, and the window of
-// creation dataDa and dataA where GovPay's list has it (the Backoffice and
-// Pendenze APIs; the Pagamento API's has none). The handlers and the
-// OpenAPI document both read them from here.
-type pendenzeFilters struct {
-	payer  string // the payer's fiscal code
-	window bool   // dataDa and dataA
+// the payer's fiscal code under the API's name for it (payer, GovPay's
+// filter of lists), and the window of creation dataDa and dataA where
+// GovPay's list has it (window: the Backoffice and Pendenze APIs; the
+// Pagamento API's has none). The document gives idDominio and stato by
+// their formats alone, the payer and the window by a description (the
+// window reads a date too, which a date-time format would refuse).
+func pendenzeFilters(payer, lists string, window bool) queryFilters[projections.Pendenza] {
+	fs := queryFilters[projections.Pendenza]{
+		{param: "idDominio", schema: paramSchemas["idDominio"],
+			keep: func(values []string) (func(projections.Pendenza) bool, error) {
+				// The console's lists check their filter so too, and answer alike.
+				if err := commands.CheckDominio("idDominio", values[0]); err != nil {
+					return nil, err
+				}
+				return func(p projections.Pendenza) bool { return p.IDDominio == values[0] }, nil
+			}},
+		{param: "stato", schema: paramSchema{enum: domainNames(domain.PendenzaStati)},
+			keep: func(values []string) (func(projections.Pendenza) bool, error) {
+				if _, err := domain.ParsePendenzaStato(values[0]); err != nil {
+					return nil, syntaxError("stato must be ESEGUITA, NON_ESEGUITA or ANNULLATA")
+				}
+				return func(p projections.Pendenza) bool { return p.Stato == values[0] }, nil
+			}},
+		fiscalCodeFilter(payer, "the payer's fiscal code, compared without case (GovPay's filter of the "+lists+")",
+			func(p projections.Pendenza) []string { return []string{p.View().PayerID} }),
+	}
+	if !window {
+		return fs
+	}
+	// A pendenza whose creation is unknown (Created zero) is before every
+	// dataDa and so within every dataA, as it always was.
+	created := windowFilters("the window of creation", func(p projections.Pendenza) (time.Time, bool) { return p.Created, true })
+	return append(fs,
+		created[0].documented(paramSchema{description: "the first instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (its midnight in Europe/Rome)"}),
+		created[1].documented(paramSchema{description: "the last instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (the whole day in Europe/Rome)"}))
 }
 
 var (
 	// debitoreFilters are the Backoffice's and the Pendenze API's.
-	debitoreFilters = pendenzeFilters{payer: "idDebitore", window: true}
+	debitoreFilters = pendenzeFilters("idDebitore", "Backoffice and Pendenze lists", true)
 	// pagatoreFilters are the Pagamento API's.
-	pagatoreFilters = pendenzeFilters{payer: "idPagatore"}
+	pagatoreFilters = pendenzeFilters("idPagatore", "Pagamento list", false)
 )
-
-// query are the filters' query parameters, for the document.
-func (f pendenzeFilters) query() []string {
-	q := []string{"idDominio", "stato", f.payer}
-	if f.window {
-		q = append(q, "dataDa", "dataA")
-	}
-	return q
-}
-
-// pendenzeQuery is what a list of pendenze is narrowed by (pendenzeFilters):
-// idDominio and stato, checked (checkListFilters); the payer's fiscal
-// code, compared as payers' are, without case (domain.NormalFiscalCode),
-// where a value that is no fiscal code matches nothing, as in GovPay; and
-// when the pendenze were created (projections.Pendenza's Created, the
-// time the log recorded), from and until, both kept, as GovPay's dataDa
-// and dataA bound its pendenze' creation (the zero time: no bound).
-type pendenzeQuery struct {
-	dominio, stato, payer string
-	from, until           time.Time
-}
-
-func parsePendenzeQuery(c *echo.Context, f pendenzeFilters) (pendenzeQuery, error) {
-	q := pendenzeQuery{dominio: c.QueryParam("idDominio"), stato: c.QueryParam("stato"),
-		payer: domain.NormalFiscalCode(c.QueryParam(f.payer))}
-	err := checkListFilters(q.dominio, q.stato)
-	if err == nil && f.window {
-		q.from, err = windowBound(c, "dataDa", false)
-	}
-	if err == nil && f.window {
-		q.until, err = windowBound(c, "dataA", true)
-	}
-	return q, err
-}
-
-// windowBound reads the bound param of a window of time as GovPay's lists
-// take one (domain.ParseWindowBound): a date-time, RFC 3339 or without a
-// zone (Rome's clock), is that instant; a date is its first instant in
-// Rome, or its last for the window's end, so that the window keeps that
-// whole day. Absent is no bound, the zero time; anything else is 400.
-func windowBound(c *echo.Context, param string, end bool) (time.Time, error) {
-	v := c.QueryParam(param)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, ok := domain.ParseWindowBound(v, end)
-	if !ok {
-		return time.Time{}, syntaxError(param + " must be a date-time (RFC 3339; without a zone, Europe/Rome) or a date")
-	}
-	return t, nil
-}
-
-// keeps reports whether v passes the idDominio and payer filters (the
-// others are the stored pendenza's: narrow).
-func (q pendenzeQuery) keeps(v domain.PendenzaView) bool {
-	return (q.dominio == "" || v.IDDominio == q.dominio) && (q.payer == "" || v.PayerID == q.payer)
-}
-
-// narrow keeps the items in the state and the window of creation asked.
-func (q pendenzeQuery) narrow(items []projections.Pendenza) []projections.Pendenza {
-	if q.stato == "" && q.from.IsZero() && q.until.IsZero() {
-		return items
-	}
-	out := items[:0]
-	for _, p := range items {
-		if (q.stato == "" || p.Stato == q.stato) && (q.from.IsZero() || !p.Created.Before(q.from)) &&
-			(q.until.IsZero() || !p.Created.After(q.until)) {
-			out = append(out, p)
-		}
-	}
-	return out
-}

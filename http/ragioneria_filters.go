@@ -21,10 +21,11 @@ import (
 // windowFilters are GovPay's dataDa and dataA over the instant when
 // answers of a record (about names it for the document): each bound a
 // date-time (RFC 3339, or without a zone on Rome's clock) or a date (from
-// its first instant in Rome, until its last), both kept, as the
-// pendenze's window (windowBound). A record without such an instant is
-// outside every window. The document says date-time, as GovPay's does,
-// and that a date is read too.
+// its first instant in Rome, until its last), both kept
+// (domain.ParseWindowBound). A record without such an instant is outside
+// every window. The document says date-time, as GovPay's does, and that a
+// date is read too (the lists of pendenze document theirs otherwise:
+// pendenzeFilters).
 func windowFilters[T any](about string, when func(T) (time.Time, bool)) queryFilters[T] {
 	bound := func(param string, end bool) queryFilter[T] {
 		edge := "first"

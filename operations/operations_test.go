@@ -202,11 +202,11 @@ func BenchmarkOperation(b *testing.B) {
 // TestPendenzeListsKeepWhatTheReadAdmits: the lists of GET /pendenze
 // decide each pendenza with their API's read decision, after their gate:
 // an application lists its own on Pendenze; a citizen the pendenze it
-// pays on Pagamento (its payer index); the caller's own filter narrows.
+// pays on Pagamento (its payer index).
 func TestPendenzeListsKeepWhatTheReadAdmits(t *testing.T) {
 	m := model(t, 3, 9)
 	app := principal(t, m, "app00001")
-	own, err := operations.OwnPendenze(m, app, nil, nil)
+	own, err := operations.OwnPendenze(m, app, nil)
 	if err != nil || len(own) != 3 {
 		t.Fatalf("own pendenze of app00001: %d, %v; want its 3", len(own), err)
 	}
@@ -215,20 +215,16 @@ func TestPendenzeListsKeepWhatTheReadAdmits(t *testing.T) {
 			t.Fatalf("listed another application's pendenza %s/%s", pd.IDA2A, pd.IDPendenza)
 		}
 	}
-	none, err := operations.OwnPendenze(m, app, func(v domain.PendenzaView) bool { return v.IDDominio == dominio(2) }, nil)
-	if err != nil || len(none) != 0 {
-		t.Fatalf("own pendenze at another entity: %d, %v; want none", len(none), err)
-	}
 	citizen := domain.Citizen("RSSMRA80A01H5010")
-	paid, err := operations.PendenzePagamento(m, citizen, nil, nil)
+	paid, err := operations.PendenzePagamento(m, citizen, nil)
 	if err != nil || len(paid) != 9 {
 		t.Fatalf("a citizen's pendenze: %d, %v; want the 9 it pays", len(paid), err)
 	}
-	if other, err := operations.PendenzePagamento(m, domain.Citizen("VRDLGU70B02F205X"), nil, nil); err != nil || len(other) != 0 {
+	if other, err := operations.PendenzePagamento(m, domain.Citizen("VRDLGU70B02F205X"), nil); err != nil || len(other) != 0 {
 		t.Fatalf("another citizen's pendenze: %d, %v; want none", len(other), err)
 	}
 	var f *domain.ForbiddenError
-	if _, err := operations.PendenzePagamento(m, domain.Anonymous(""), nil, nil); !errors.As(err, &f) {
+	if _, err := operations.PendenzePagamento(m, domain.Anonymous(""), nil); !errors.As(err, &f) {
 		t.Fatalf("an anonymous caller's list: %v, want the gate's denial", err)
 	}
 }

@@ -74,10 +74,10 @@ func ListPendenzePagamento(p domain.Principal, rec Recorder) error {
 }
 
 // PendenzePagamento is GET /pendenze on the Pagamento API: the gate, then
-// the pendenze domain.CanReadPendenzaPagamento admits and the caller's own
-// filter (keep, nil for none) keeps, from those a citizen pays (its payer
-// index: never a scan) or, for an application, every pendenza.
-func PendenzePagamento(m PendenzeLists, p domain.Principal, keep func(domain.PendenzaView) bool, rec Recorder) ([]projections.Pendenza, error) {
+// the pendenze domain.CanReadPendenzaPagamento admits, from those a citizen
+// pays (its payer index: never a scan) or, for an application, every
+// pendenza (the list's filters then narrow them: HTTP's pendenzeFilters).
+func PendenzePagamento(m PendenzeLists, p domain.Principal, rec Recorder) ([]projections.Pendenza, error) {
 	if err := ListPendenzePagamento(p, rec); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func PendenzePagamento(m PendenzeLists, p domain.Principal, keep func(domain.Pen
 	if p.Kind == domain.KindCitizen {
 		f.Payer = p.Name
 	}
-	return listPendenze(m, p, f, domain.CanReadPendenzaPagamento, keep), nil
+	return listPendenze(m, p, f, domain.CanReadPendenzaPagamento), nil
 }
 
 // PayablePendenze finds the pendenze payment references name by id, and

@@ -41,20 +41,19 @@ type PendenzeLists interface {
 }
 
 // OwnPendenze is GET /pendenze on the Pendenze API: the gate, then the
-// pendenze p created that domain.CanReadOwnPendenza admits and the
-// caller's own filter (keep, nil for none) keeps.
-func OwnPendenze(m PendenzeLists, p domain.Principal, keep func(domain.PendenzaView) bool, rec Recorder) ([]projections.Pendenza, error) {
+// pendenze p created that domain.CanReadOwnPendenza admits (the list's
+// filters then narrow them: HTTP's pendenzeFilters).
+func OwnPendenze(m PendenzeLists, p domain.Principal, rec Recorder) ([]projections.Pendenza, error) {
 	if err := ListOwnPendenze(p, rec); err != nil {
 		return nil, err
 	}
-	return listPendenze(m, p, projections.PendenzeFilter{Creator: p.IDA2A}, domain.CanReadOwnPendenza, keep), nil
+	return listPendenze(m, p, projections.PendenzeFilter{Creator: p.IDA2A}, domain.CanReadOwnPendenza), nil
 }
 
-// listPendenze lists the pendenze of index f that read admits for p and
-// keep (nil for all) keeps.
+// listPendenze lists the pendenze of index f that read admits for p.
 func listPendenze(m PendenzeLists, p domain.Principal, f projections.PendenzeFilter,
-	read func(domain.Principal, domain.PendenzaView) error, keep func(domain.PendenzaView) bool) []projections.Pendenza {
-	f.Keep = func(v domain.PendenzaView) bool { return (keep == nil || keep(v)) && read(p, v) == nil }
+	read func(domain.Principal, domain.PendenzaView) error) []projections.Pendenza {
+	f.Keep = func(v domain.PendenzaView) bool { return read(p, v) == nil }
 	return m.Pendenze(f)
 }
 
