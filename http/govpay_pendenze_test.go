@@ -626,3 +626,63 @@ func TestTassonomiaAvvisoIsGovPays(t *testing.T) {
 	}
 	w.must(t, "GET", path("tax-12"), nil, as("appA")) // "Trasporti, mobilità e parcheggi", accent and all
 }
+
+// TestGovPayPendenzeStatoFilter: the lists of pendenze take the whole of
+// GovPay's StatoPendenza as their API has it (Backoffice v1 and Pendenze
+// v2: ESEGUITA, NON_ESEGUITA, ESEGUITA_PARZIALE, ANNULLATA, SCADUTA,
+// ANOMALA, INCASSATA; Pagamento v2 the same without INCASSATA): a state a
+// pendenza here holds lists those in it, one none holds lists nothing,
+// and a value outside the API's vocabulary is 400 SINTASSI, as the
+// document says; a caller the gate denies is 403 first. The values no
+// pendenza here holds were 400, though a GovPay client may send them.
+func TestGovPayPendenzeStatoFilter(t *testing.T) {
+	w := newWorld(t)
+	const pgSpid = "/pagamento/rs/spid/v2"
+	w.createPendenza(t, "appA", "st-open", d1, t1, citizen1)
+	w.createPendenza(t, "appA", "st-gone", d1, t1, citizen1)
+	w.must(t, "PATCH", pe+"/pendenze/appA/st-gone", `[{"op":"REPLACE","path":"/stato","value":"ANNULLATA"}]`, as("appA"))
+	lists := []struct {
+		name, path string
+		caller     reqOpt
+		incassata  bool // INCASSATA is of the API's vocabulary
+	}{
+		{"backoffice", bo + "/pendenze", asAdmin(), true},
+		{"pendenze", pe + "/pendenze", as("appA"), true},
+		{"pagamento", pg + "/pendenze", as("appA"), false},
+		{"pagamento_citizen", pgSpid + "/pendenze", asSPID(citizen1), false},
+	}
+	for _, l := range lists {
+		t.Run(l.name, func(t *testing.T) {
+			for _, c := range []struct {
+				stato string
+				want  []string
+			}{
+				{"NON_ESEGUITA", []string{"st-open"}},
+				{"ANNULLATA", []string{"st-gone"}},
+				{"ESEGUITA", nil},
+				{"ESEGUITA_PARZIALE", nil},
+				{"SCADUTA", nil},
+				{"ANOMALA", nil},
+			} {
+				if got := w.listed(t, l.path+"?stato="+c.stato, "idPendenza", l.caller); !slices.Equal(got, c.want) {
+					t.Fatalf("stato=%s lists %v, want %v", c.stato, got, c.want)
+				}
+				sameVerdict(t, w, l.path+"?stato="+c.stato, false, l.caller)
+			}
+			incassata := l.path + "?stato=INCASSATA"
+			if l.incassata {
+				if got := w.listed(t, incassata, "idPendenza", l.caller); len(got) != 0 {
+					t.Fatalf("stato=INCASSATA lists %v, want nothing", got)
+				}
+			}
+			sameVerdict(t, w, incassata, !l.incassata, l.caller)
+			for _, bad := range []string{"PAGATA", "eseguita", "ESEGUITO", "SCADUTA_"} {
+				sameVerdict(t, w, l.path+"?stato="+bad, true, l.caller)
+			}
+		})
+	}
+	// The gate first: a caller that may not list is 403 whatever stato.
+	w.do(t, "GET", bo+"/pendenze?stato=SCADUTA", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000")
+	w.do(t, "GET", pe+"/pendenze?stato=PAGATA", nil, as("appC")).expect(t, http.StatusForbidden, "403000")
+	w.do(t, "GET", "/pagamento/rs/public/v2/pendenze?stato=INCASSATA", nil).expect(t, http.StatusForbidden, "403000")
+}

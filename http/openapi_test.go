@@ -444,7 +444,7 @@ func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
 // the query parameters the server refuses (400 SINTASSI), at the bounds
 // the server reads them with: limite up to maxEventiLimite on the log and
 // maxResourcesLimit on a principal's resources, risultatiPerPagina up to
-// maxRisultatiPerPagina, a list's stato one of domain.PendenzaStati (it
+// maxRisultatiPerPagina, a list's stato one of GovPay's StatoPendenza (it
 // was any string), da a log position from 0 on the log (any
 // decimal form of it: the server refused one of over 20 digits, zeros
 // first) but from 1, and required, on a consistency proof, as an

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -88,10 +89,12 @@ func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeList
 // the payer's fiscal code under the API's name for it (payer, GovPay's
 // filter of lists), and the window of creation dataDa and dataA where
 // GovPay's list has it (window: the Backoffice and Pendenze APIs; the
-// Pagamento API's has none). The document gives idDominio and stato by
-// their formats alone, the payer and the window by a description (the
-// window reads a date too, which a date-time format would refuse).
-func pendenzeFilters(payer, lists string, window bool) queryFilters[projections.Pendenza] {
+// Pagamento API's has none). stato takes the API's StatoPendenza (stati):
+// a value no pendenza here holds lists nothing, one outside them is 400.
+// The document gives idDominio and stato by their formats alone, the
+// payer and the window by a description (the window reads a date too,
+// which a date-time format would refuse).
+func pendenzeFilters(payer, lists string, stati []string, window bool) queryFilters[projections.Pendenza] {
 	fs := queryFilters[projections.Pendenza]{
 		{param: "idDominio", schema: paramSchemas["idDominio"],
 			keep: func(values []string) (func(projections.Pendenza) bool, error) {
@@ -101,13 +104,8 @@ func pendenzeFilters(payer, lists string, window bool) queryFilters[projections.
 				}
 				return func(p projections.Pendenza) bool { return p.IDDominio == values[0] }, nil
 			}},
-		{param: "stato", schema: paramSchema{enum: domainNames(domain.PendenzaStati)},
-			keep: func(values []string) (func(projections.Pendenza) bool, error) {
-				if _, err := domain.ParsePendenzaStato(values[0]); err != nil {
-					return nil, syntaxError("stato must be ESEGUITA, NON_ESEGUITA or ANNULLATA")
-				}
-				return func(p projections.Pendenza) bool { return p.Stato == values[0] }, nil
-			}},
+		enumFilter("stato", stati, "the pendenze in this state", func(p projections.Pendenza) string { return p.Stato }).
+			documented(paramSchema{enum: stati}),
 		fiscalCodeFilter(payer, "the payer's fiscal code, compared without case (GovPay's filter of the "+lists+")",
 			func(p projections.Pendenza) []string { return []string{p.View().PayerID} }),
 	}
@@ -122,9 +120,20 @@ func pendenzeFilters(payer, lists string, window bool) queryFilters[projections.
 		created[1].documented(paramSchema{description: "the last instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (the whole day in Europe/Rome)"}))
 }
 
+// GovPay's StatoPendenza, the stato filter of its lists of pendenze: the
+// Pagamento API's (v2), and the Pendenze API's (v2) and the Backoffice's
+// (v1), which add INCASSATA. A pendenza here is NON_ESEGUITA, ESEGUITA or
+// ANNULLATA (domain.PendenzaStati), so the others keep none: a GovPay
+// client may send them, and is answered an empty list.
+var (
+	statiPendenzaPagamento = []string{domain.StatoEseguita.String(), domain.StatoNonEseguita.String(),
+		"ESEGUITA_PARZIALE", domain.StatoAnnullata.String(), "SCADUTA", "ANOMALA"}
+	statiPendenza = append(slices.Clone(statiPendenzaPagamento), "INCASSATA")
+)
+
 var (
 	// debitoreFilters are the Backoffice's and the Pendenze API's.
-	debitoreFilters = pendenzeFilters("idDebitore", "Backoffice and Pendenze lists", true)
+	debitoreFilters = pendenzeFilters("idDebitore", "Backoffice and Pendenze lists", statiPendenza, true)
 	// pagatoreFilters are the Pagamento API's.
-	pagatoreFilters = pendenzeFilters("idPagatore", "Pagamento list", false)
+	pagatoreFilters = pendenzeFilters("idPagatore", "Pagamento list", statiPendenzaPagamento, false)
 )
