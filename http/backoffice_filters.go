@@ -59,10 +59,10 @@ var pagamentiFilters = append(windowFilters("the payment's request (dataRichiest
 		func(p *projections.Payment) string { return p.Stato }),
 	idFilter("id", rePaymentID.String(), validPaymentID, false, "the payment of this id",
 		func(p *projections.Payment) []string { return []string{p.Event.ID} }),
-	idFilter("versante", "", anyFiscalCode, true, "the payments whose remitter (soggettoVersante) has this fiscal code (a value that is none matches nothing)",
+	fiscalCodeFilter("versante", "the payments whose remitter (soggettoVersante) has this fiscal code, compared without case (a value that is none matches nothing)",
 		func(p *projections.Payment) []string {
 			if r := p.Event.Remitter; r != nil {
-				return []string{r.Identificativo}
+				return []string{domain.NormalFiscalCode(r.Identificativo)}
 			}
 			return nil
 		}),
@@ -71,11 +71,8 @@ var pagamentiFilters = append(windowFilters("the payment's request (dataRichiest
 		paymentItems(func(it *events.PaymentItem) string { return domain.IUVOfNotice(it.NumeroAvviso) })),
 	idFilter("idA2A", commands.PatternID, filterID, false, "the payments of a pendenza of this application", paymentItems(func(it *events.PaymentItem) string { return it.IDA2A })),
 	idFilter("idPendenza", commands.PatternID, filterID, false, "the payments of a pendenza of this id (of any application)", paymentItems(func(it *events.PaymentItem) string { return it.IDPendenza })),
-	idFilter("idDebitore", "", anyFiscalCode, true, "the payments of a pendenza of this payer's fiscal code (a value that is none matches nothing)", paymentItems(func(it *events.PaymentItem) string { return it.PayerID })))
-
-// anyFiscalCode takes any fiscal code filter: one that is none matches
-// nothing, as GovPay's (and as idDebitore on the pendenze).
-func anyFiscalCode(string) bool { return true }
+	fiscalCodeFilter("idDebitore", "the payments of a pendenza of this payer's fiscal code, compared without case (a value that is none matches nothing)",
+		paymentItems(func(it *events.PaymentItem) string { return domain.NormalFiscalCode(it.PayerID) })))
 
 // paymentItems are the ids of the items of a payment that field reads,
 // the empty ones left out.

@@ -195,6 +195,8 @@ func TestBackofficePagamentiFilters(t *testing.T) {
 		{"idPendenza_and_idA2A", "", "/pagamenti", "idA2A=appB&idPendenza=n1b", []string{}},
 		{"debitore_without_case", "opD1", "/pagamenti", "idDebitore=" + lower(citizen2), []string{pay2}},
 		{"versante_without_case", "", "/pagamenti", "versante=" + lower(citizen1), []string{payX.ID}},
+		{"debitore_with_blanks", "opD1", "/pagamenti", "idDebitore=%20" + citizen2 + "%20", []string{pay2}},
+		{"versante_with_blanks", "", "/pagamenti", "versante=%20" + citizen1 + "%20", []string{payX.ID}},
 		{"requested_later", "opD1", "/pagamenti", "dataDa=2099-01-01", []string{}},
 		{"requested_until", "opD1", "/pagamenti", "dataA=2099-01-01", []string{pay1, pay2}},
 		{"other_scope_id", "opD2", "/pagamenti", "id=" + pay1, []string{}},
