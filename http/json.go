@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/payauthz/payauthz/commands"
-	"github.com/payauthz/payauthz/operations"
 )
 
 // strictJSON are the decoding options of every request body: on top of
@@ -156,14 +155,11 @@ func jsonError(err error) error {
 		mbe *http.MaxBytesError
 		se  *json.SemanticError
 		syn *jsontext.SyntacticError
-		ue  *operations.UnprocessableError
 		inv *commands.InvalidError
 		bad *badRequest
 	)
 	switch {
-	case errors.As(err, &ue): // a well-formed value a type's decoder refused (e.g. dominiList)
-		return ue
-	case errors.As(err, &inv): // a value a type's decoder checked (e.g. paymentRefs)
+	case errors.As(err, &inv): // a value a type's decoder checked, the command's own 400 (e.g. a boundedList's)
 		return inv
 	case errors.As(err, &bad): // a value the HTTP layer's decoder refused (e.g. patchOps)
 		return bad
