@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -191,4 +192,52 @@ func jsonDepth(b []byte) (depth int, ok bool) {
 		}
 		depth = max(depth, dec.StackDepth())
 	}
+}
+
+// fuzzBound bounds the fuzzed list at three entries.
+type fuzzBound struct{}
+
+func (fuzzBound) bound() (int, func(int) error) {
+	return 3, func(int) error { return syntaxError("x holds more than 3 entries") }
+}
+
+// FuzzBoundedList: whatever the body, a boundedList answers a list of at
+// most its bound or a 400, never a panic or another status; a list of at
+// most the bound (of strings, as encoding/json reads them) is read as
+// encoding/json reads it, and a longer one is the bound's own 400.
+func FuzzBoundedList(f *testing.F) {
+	for _, s := range []string{`{"x":[]}`, `{"x":null}`, `{"x":["a","b","c"]}`, `{"x":["a","b","c","d"]}`, `{"x":"a"}`,
+		`{"x":[1]}`, `{"x":["a",]}`, `{"x":["a"`, `{"x":[` + strings.Repeat(`"",`, 20000) + `""]}`, `{"x":[["a"]]}`, `{"x":{}}`} {
+		f.Add([]byte(s))
+	}
+	type body struct {
+		X boundedList[string, fuzzBound] `json:"x"`
+	}
+	max, tooMany := fuzzBound{}.bound()
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var v body
+		err := decodeForTest(raw, &v)
+		var std struct{ X []string }
+		stdErr := stdjson.Unmarshal(raw, &std)
+		if err != nil {
+			if status, _ := fault(err); status != http.StatusBadRequest && status != http.StatusRequestEntityTooLarge {
+				t.Fatalf("%q: status %d", raw, status)
+			}
+			if stdErr == nil && len(std.X) > max && utf8.Valid(raw) && len(raw) <= 4096 {
+				if want := tooMany(max + 1).Error(); err.Error() != want {
+					t.Fatalf("%q: %v, want the bound's %q", raw, err, want)
+				}
+			}
+			return
+		}
+		if len(v.X) > max {
+			t.Fatalf("%q: accepted %d entries, the bound is %d", raw, len(v.X), max)
+		}
+		if stdErr != nil {
+			t.Fatalf("accepted %q that encoding/json refuses: %v", raw, stdErr)
+		}
+		if !slices.Equal([]string(v.X), std.X) {
+			t.Fatalf("%q: %q, encoding/json %q", raw, v.X, std.X)
+		}
+	})
 }
