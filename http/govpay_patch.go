@@ -75,6 +75,15 @@ func (p patchable) apply(doc map[string]any, ops []patchOp) (map[string]bool, er
 		if !ok || !slices.Contains(p.members, name) {
 			return nil, syntaxError("path " + op.Path + " cannot be patched")
 		}
+		if op.Op == "REPLACE" && (op.Value.Kind() == '[' || op.Value.Kind() == '{') {
+			// A list or an object is kept as written: the PUT decodes it
+			// with its own bounds (a 1 MiB list decoded here whole would
+			// be some 350,000 values before any bound was checked).
+			doc[name] = json.RawMessage(op.Value)
+			delete(lists, name)
+			touched[name] = true
+			continue
+		}
 		var value any
 		if len(op.Value) > 0 {
 			if err := json.Unmarshal(op.Value, &value); err != nil {
@@ -89,7 +98,10 @@ func (p patchable) apply(doc map[string]any, ops []patchOp) (map[string]bool, er
 		case (op.Op == "ADD" || op.Op == "DELETE") && isList && value != nil:
 			l := lists[name]
 			if l == nil {
-				old, _ := doc[name].([]any)
+				old, err := patchedEntries(doc[name])
+				if err != nil {
+					return nil, err
+				}
 				l = newPatchedList(old)
 				lists[name] = l
 			}
@@ -105,6 +117,25 @@ func (p patchable) apply(doc map[string]any, ops []patchOp) (map[string]bool, er
 		touched[name] = true
 	}
 	return touched, nil
+}
+
+// patchedEntries are the entries of a list member as the patch holds it:
+// decoded, or a list an earlier REPLACE wrote (decoded now, at most
+// commands.MaxDominiEntries entries, the longest list a PUT takes, else
+// 400). Anything else is no list, as before.
+func patchedEntries(v any) ([]any, error) {
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		old, _ := v.([]any)
+		return old, nil
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(raw))
+	if d.PeekKind() != '[' {
+		return nil, nil
+	}
+	return decodeAtMost[any](d, commands.MaxDominiEntries, func(int) error {
+		return syntaxError(fmt.Sprintf("a patched list holds more than %d entries", commands.MaxDominiEntries))
+	})
 }
 
 // patchedList is a list member under ADD and DELETE: its entries, each

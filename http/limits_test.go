@@ -901,3 +901,51 @@ func TestDominiBoundedWhileDecoding(t *testing.T) {
 	}
 	w.must(t, "PUT", bo+"/ruoli/rX", got.Body)
 }
+
+// TestPatchReplaceBoundedWhileDecoding: a PATCH's REPLACE of a list member
+// is bounded as the PUT's list is: its value is kept as written and
+// decoded by the PUT with the list's bound, not decoded whole first (1
+// MiB of {} or "" in one REPLACE cost 38-54 MiB of allocations before, as
+// many values as the body held); an ADD after it decodes the replaced list
+// at most commands.MaxDominiEntries entries.
+func TestPatchReplaceBoundedWhileDecoding(t *testing.T) {
+	w := newWorld(t)
+	w.putRole(t, "big", fullACL("R"), []string{d1}, []string{"t0"})
+	before := w.logEnd(t)
+	for _, c := range []struct{ name, path, member, entry string }{
+		{"ruolo_acl", bo + "/ruoli/big", "acl", `{},`},
+		{"ruolo_tipiPendenza", bo + "/ruoli/big", "tipiPendenza", `"",`},
+		{"applicazione_autorizzazioniApi", bo + "/applicazioni/appA", "autorizzazioniApi", `{},`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			flood := floodOf(`[{"op":"REPLACE","path":"/`+c.member+`","value":`, c.entry, `}]`)
+			res, alloc := w.measure(t, "PATCH", c.path, flood, asAdmin())
+			if res.Status != 400 && res.Status != 413 {
+				t.Errorf("a REPLACE of %d bytes: %d %s, want 400 or 413", len(flood), res.Status, res.Body)
+			}
+			if alloc > 16<<20 {
+				t.Errorf("a REPLACE of %d bytes allocated %d MiB", len(flood), alloc>>20)
+			}
+		})
+	}
+	// A smaller flood reaches the PUT: its own bound's 400.
+	w.do(t, "PATCH", bo+"/ruoli/big", `[{"op":"REPLACE","path":"/acl","value":`+jsonArray(10, func(int) string { return "{}" })+`}]`, asAdmin()).
+		expectDetail(t, 400, "SINTASSI", "invalid acl: must hold at most 9 entries, one per servizio")
+	// An ADD after a REPLACE of a flood: the patch's 400.
+	flood := floodOf(`[{"op":"REPLACE","path":"/tipiPendenza","value":`, `"",`, `},{"op":"ADD","path":"/tipiPendenza","value":"t9"}]`)
+	res, alloc := w.measure(t, "PATCH", bo+"/ruoli/big", flood, asAdmin())
+	res.expectDetail(t, 400, "SINTASSI", "a patched list holds more than 20000 entries")
+	if alloc > 16<<20 {
+		t.Errorf("a REPLACE and an ADD of %d bytes allocated %d MiB", len(flood), alloc>>20)
+	}
+	if after := w.logEnd(t); after != before {
+		t.Errorf("the refused patches moved the log from %d to %d", before, after)
+	}
+	// REPLACE then ADD and DELETE on the replaced list, as before.
+	var got struct{ TipiPendenza []string }
+	w.must(t, "PATCH", bo+"/ruoli/big", `[{"op":"REPLACE","path":"/tipiPendenza","value":["t5","t6"]},`+
+		`{"op":"ADD","path":"/tipiPendenza","value":"t7"},{"op":"DELETE","path":"/tipiPendenza","value":"t5"}]`, asAdmin()).decode(t, &got)
+	if !slices.Equal(got.TipiPendenza, []string{"t6", "t7"}) {
+		t.Errorf("after REPLACE [t5 t6], ADD t7, DELETE t5: %v", got.TipiPendenza)
+	}
+}
