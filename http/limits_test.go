@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -646,15 +647,26 @@ func TestSettlementLinesBoundedWhileDecoding(t *testing.T) {
 }
 
 // measure sends a request and returns, with its response, the bytes the
-// process allocated while it was answered.
+// process allocated while it was answered. The count is the process's, so
+// goroutines of earlier tests (a server shutting down, a projector) add to
+// it: a refused request, which writes nothing, is sent three times and the
+// least is kept.
 func (h *harness) measure(t testing.TB, method, path, body string, opts ...reqOpt) (*response, uint64) {
 	t.Helper()
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	res := h.do(t, method, path, body, opts...)
-	runtime.ReadMemStats(&m1)
-	return res, m1.TotalAlloc - m0.TotalAlloc
+	var res *response
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		res = h.do(t, method, path, body, opts...)
+		runtime.ReadMemStats(&m1)
+		least = min(least, m1.TotalAlloc-m0.TotalAlloc)
+		if res.Status < 400 {
+			break
+		}
+	}
+	return res, least
 }
 
 // floodOf is a body of about 1 MiB: head, a JSON array of as many entries
@@ -905,9 +917,10 @@ func TestDominiBoundedWhileDecoding(t *testing.T) {
 // TestPatchReplaceBoundedWhileDecoding: a PATCH's REPLACE of a list member
 // is bounded as the PUT's list is: its value is kept as written and
 // decoded by the PUT with the list's bound, not decoded whole first (1
-// MiB of {} or "" in one REPLACE cost 38-54 MiB of allocations before, as
-// many values as the body held); an ADD after it decodes the replaced list
-// at most commands.MaxDominiEntries entries.
+// MiB of {} or "" in one REPLACE cost 34-54 MiB of allocations before, as
+// many values as the body held; 8-10 MiB now, 17 under -race); an ADD
+// after it decodes the replaced list at most commands.MaxDominiEntries
+// entries.
 func TestPatchReplaceBoundedWhileDecoding(t *testing.T) {
 	w := newWorld(t)
 	w.putRole(t, "big", fullACL("R"), []string{d1}, []string{"t0"})
@@ -923,7 +936,7 @@ func TestPatchReplaceBoundedWhileDecoding(t *testing.T) {
 			if res.Status != 400 && res.Status != 413 {
 				t.Errorf("a REPLACE of %d bytes: %d %s, want 400 or 413", len(flood), res.Status, res.Body)
 			}
-			if alloc > 16<<20 {
+			if alloc > 24<<20 {
 				t.Errorf("a REPLACE of %d bytes allocated %d MiB", len(flood), alloc>>20)
 			}
 		})
@@ -935,7 +948,7 @@ func TestPatchReplaceBoundedWhileDecoding(t *testing.T) {
 	flood := floodOf(`[{"op":"REPLACE","path":"/tipiPendenza","value":`, `"",`, `},{"op":"ADD","path":"/tipiPendenza","value":"t9"}]`)
 	res, alloc := w.measure(t, "PATCH", bo+"/ruoli/big", flood, asAdmin())
 	res.expectDetail(t, 400, "SINTASSI", "a patched list holds more than 20000 entries")
-	if alloc > 16<<20 {
+	if alloc > 24<<20 {
 		t.Errorf("a REPLACE and an ADD of %d bytes allocated %d MiB", len(flood), alloc>>20)
 	}
 	if after := w.logEnd(t); after != before {
