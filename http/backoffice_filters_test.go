@@ -103,18 +103,12 @@ func TestBackofficeMoneyListFilters(t *testing.T) {
 		{"riconciliazioni_later", "opD1", "/riconciliazioni", "dataDa=2099-01-01T00:00:00", []string{}},
 		{"riconciliazioni_other_scope_sct", "opD2", "/riconciliazioni", "sct=S1", []string{}},
 	})
-	bad := []row{}
-	for _, q := range []string{"riscossioni?dataDa=garbage", "riscossioni?dataA=2026-13-01", "riscossioni?stato=PAGATO",
+	runBadFilters(t, w.harness, bo+"/", as("opD1"), as("opNoRole"), []string{"riscossioni?dataDa=garbage", "riscossioni?dataA=2026-13-01", "riscossioni?stato=PAGATO",
 		"riscossioni?tipo=X", "riscossioni?iur=a%2Fb", "riscossioni?iuv=a%20b", "riscossioni?idA2A=a%2Fb", "riscossioni?idPendenza=a%20b",
 		"flussiRendicontazione?stato=ACQUISITO", "flussiRendicontazione?iuv=a%20b", "flussiRendicontazione?idFlusso=a%20b",
 		"flussiRendicontazione?dataDa=x", "flussiRendicontazione?escludiObsoleti=si", "ricevute?numeroAvviso=12",
-		"ricevute?iuv=a%2Fb", "ricevute?idRicevuta=a%2Fb", "ricevute?dataA=x", "riconciliazioni?dataDa=x"} {
-		bad = append(bad, row{"bad_" + q, "GET", bo + "/" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
-	}
-	for _, l := range []string{"riscossioni", "flussiRendicontazione", "ricevute", "riconciliazioni"} {
-		bad = append(bad, row{"without_right_first_" + l, "GET", bo + "/" + l + "?dataDa=garbage", nil, opts(as("opNoRole")), 403, "403000"})
-	}
-	runRows(t, w.harness, bad)
+		"ricevute?iuv=a%2Fb", "ricevute?idRicevuta=a%2Fb", "ricevute?dataA=x", "riconciliazioni?dataDa=x"},
+		"riscossioni?dataDa=garbage", "flussiRendicontazione?dataDa=garbage", "ricevute?dataDa=garbage", "riconciliazioni?dataDa=garbage")
 }
 
 // TestBackofficeIncassiFilters: GET /incassi takes GovPay Backoffice
@@ -150,12 +144,8 @@ func TestBackofficeIncassiFilters(t *testing.T) {
 		{"other_scope_sct", "opD2", "/incassi", "sct=SCT-AAA-111", []string{}},
 		{"other_scope_flusso", "opD2", "/incassi", "idFlusso=2026-01-03ABI-FA", []string{i3}},
 	})
-	bad := []row{}
-	for _, q := range []string{"dataDa=garbage", "dataA=2026-13-01", "stato=Acquisito", "idFlusso=a%20b"} {
-		bad = append(bad, row{"bad_" + q, "GET", bo + "/incassi?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
-	}
-	bad = append(bad, row{"without_right_first", "GET", bo + "/incassi?dataDa=garbage", nil, opts(as("opNoRole")), 403, "403000"})
-	runRows(t, w.harness, bad)
+	runBadFilters(t, w.harness, bo+"/incassi?", as("opD1"), as("opNoRole"),
+		[]string{"dataDa=garbage", "dataA=2026-13-01", "stato=Acquisito", "idFlusso=a%20b"}, "dataDa=garbage")
 }
 
 // TestBackofficePagamentiFilters: GET /pagamenti takes GovPay Backoffice
@@ -202,13 +192,8 @@ func TestBackofficePagamentiFilters(t *testing.T) {
 		{"other_scope_id", "opD2", "/pagamenti", "id=" + pay1, []string{}},
 		{"other_scope_idPendenza", "opD2", "/pagamenti", "idPendenza=n1b", []string{}},
 	})
-	bad := []row{}
-	for _, q := range []string{"stato=PAGATO", "id=xyz", "idDominio=1", "iuv=a%20b", "idA2A=a%2Fb", "idPendenza=a%20b",
-		"dataDa=garbage", "dataA=2026-13-01"} {
-		bad = append(bad, row{"bad_" + q, "GET", bo + "/pagamenti?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
-	}
-	bad = append(bad, row{"without_right_first", "GET", bo + "/pagamenti?stato=PAGATO", nil, opts(as("opNoRole")), 403, "403000"})
-	runRows(t, w.harness, bad)
+	runBadFilters(t, w.harness, bo+"/pagamenti?", as("opD1"), as("opNoRole"), []string{"stato=PAGATO", "id=xyz", "idDominio=1",
+		"iuv=a%20b", "idA2A=a%2Fb", "idPendenza=a%20b", "dataDa=garbage", "dataA=2026-13-01"}, "stato=PAGATO")
 }
 
 // TestBackofficePendenzeFilters: GET /pendenze takes, besides idDominio,
@@ -244,10 +229,6 @@ func TestBackofficePendenzeFilters(t *testing.T) {
 		{"type_scope_other_type", "opTari", "/pendenze", "idTipoPendenza=IMU", []string{}},
 		{"type_scope_types", "opTari", "/pendenze", "idTipoPendenza=IMU&idTipoPendenza=" + t1, []string{"a1", "a1"}},
 	})
-	bad := []row{}
-	for _, q := range []string{"idA2A=a%2Fb", "idPendenza=a%20b", "iuv=a%20b", "idTipoPendenza=a%2Fb", "idTipoPendenza=IMU&idTipoPendenza=a%20b"} {
-		bad = append(bad, row{"bad_" + q, "GET", bo + "/pendenze?" + q, nil, opts(as("opD1")), 400, "SINTASSI"})
-	}
-	bad = append(bad, row{"without_right_first", "GET", bo + "/pendenze?idA2A=a%2Fb", nil, opts(as("opNoRole")), 403, "403000"})
-	runRows(t, w.harness, bad)
+	runBadFilters(t, w.harness, bo+"/pendenze?", as("opD1"), as("opNoRole"), []string{"idA2A=a%2Fb", "idPendenza=a%20b", "iuv=a%20b",
+		"idTipoPendenza=a%2Fb", "idTipoPendenza=IMU&idTipoPendenza=a%20b"}, "idA2A=a%2Fb")
 }

@@ -639,15 +639,11 @@ func TestGovPayRagioneriaListFilters(t *testing.T) {
 			}
 		})
 	}
-	bad := []row{}
-	for _, q := range []string{"riscossioni?dataDa=garbage", "riscossioni?dataA=2026-13-01", "riscossioni?stato=PAGATO",
-		"riscossioni?tipo=X", "riscossioni?iur=a%2Fb", "flussiRendicontazione?stato=ACQUISITO", "flussiRendicontazione?iuv=a%20b",
-		"flussiRendicontazione?idFlusso=a%20b", "flussiRendicontazione?dataDa=x", "ricevute?numeroAvviso=12",
-		"ricevute?iuv=a%2Fb", "ricevute?idRicevuta=a%2Fb", "ricevute?dataA=x", "riconciliazioni?dataDa=x"} {
-		bad = append(bad, row{"bad_" + q, "GET", rg + "/" + q, nil, opts(as("appC")), 400, "SINTASSI"})
-	}
-	bad = append(bad, row{"without_grant_first", "GET", rg + "/riscossioni?dataDa=garbage", nil, opts(as("appNone")), 403, "403000"})
-	runRows(t, w.harness, bad)
+	runBadFilters(t, w.harness, rg+"/", as("appC"), as("appNone"), []string{"riscossioni?dataDa=garbage", "riscossioni?dataA=2026-13-01",
+		"riscossioni?stato=PAGATO", "riscossioni?tipo=X", "riscossioni?iur=a%2Fb", "flussiRendicontazione?stato=ACQUISITO",
+		"flussiRendicontazione?iuv=a%20b", "flussiRendicontazione?idFlusso=a%20b", "flussiRendicontazione?dataDa=x",
+		"ricevute?numeroAvviso=12", "ricevute?iuv=a%2Fb", "ricevute?idRicevuta=a%2Fb", "ricevute?dataA=x", "riconciliazioni?dataDa=x"},
+		"riscossioni?dataDa=garbage")
 }
 
 // recordMoney records in w what the money lists' filter tests read: at d1
@@ -669,4 +665,19 @@ func (w *nodeWorld) recordMoney(t *testing.T) pendenzaView {
 	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R1", map[string]any{"importo": 1, "causale": "c", "sct": "S1"}, as("appC"))
 	w.must(t, "PUT", rg+"/riconciliazioni/"+d1+"/R2", map[string]any{"importo": 2, "causale": "c", "sct": "S2"}, as("appC"))
 	return pa2
+}
+
+// runBadFilters asks, under base, each of bad as caller: 400 SINTASSI;
+// and each of gated as denied, which may not list: 403, its gate answering
+// before its filter is read.
+func runBadFilters(t *testing.T, h *harness, base string, caller, denied reqOpt, bad []string, gated ...string) {
+	t.Helper()
+	rows := []row{}
+	for _, q := range bad {
+		rows = append(rows, row{"bad_" + q, "GET", base + q, nil, opts(caller), 400, "SINTASSI"})
+	}
+	for _, q := range gated {
+		rows = append(rows, row{"without_right_first_" + q, "GET", base + q, nil, opts(denied), 403, "403000"})
+	}
+	runRows(t, h, rows)
 }
