@@ -402,21 +402,29 @@ func printItems(cmd *cobra.Command, f *adminFlags, k resourceKind, items []map[s
 		return usageErrorf("-o %q: want table or json", f.output)
 	}
 	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	// The columns are every row's members: the service omits empty ones
+	// (an operator's acl of its own), so the first row may lack some.
+	seen := map[string]bool{k.idField: true}
 	var cols []string
-	if len(items) > 0 {
-		for col := range items[0] {
-			if col != k.idField {
+	for _, it := range items {
+		for col := range it {
+			if !seen[col] {
+				seen[col] = true
 				cols = append(cols, col)
 			}
 		}
-		sort.Strings(cols)
 	}
+	sort.Strings(cols)
 	cols = append([]string{k.idField}, cols...)
 	fmt.Fprintln(tw, strings.ToUpper(strings.Join(cols, "\t")))
 	for _, it := range items {
 		vals := make([]string, len(cols))
 		for i, c := range cols {
-			b, _ := json.Marshal(it[c])
+			v, ok := it[c]
+			if !ok {
+				continue // absent: an empty cell
+			}
+			b, _ := json.Marshal(v)
 			vals[i] = strings.Trim(string(b), `"`)
 		}
 		fmt.Fprintln(tw, strings.Join(vals, "\t"))

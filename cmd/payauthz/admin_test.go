@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -1054,5 +1056,37 @@ func TestAdminApplyPruneGoesOnAfterAFailureOfItsOwn(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "stopped") || !protectionWritten.Load() || !strings.Contains(out, "applied 1 changes, 0 unchanged, 1 failed") {
 		t.Fatalf("a 503 of prune stopped apply (protection written: %v):\n%s%v", protectionWritten.Load(), out, err)
+	}
+}
+
+// TestAdminTableShowsEveryRowsMembers: `admin list -o table` takes its
+// columns from every row, not from the first: a member the first row
+// lacks (the service omits empty ones, such as an operator's acl of its
+// own) is still a column, and a row without a member shows an empty cell, not
+// "null".
+func TestAdminTableShowsEveryRowsMembers(t *testing.T) {
+	k := resourceKind{name: "operatori", idField: "principal"}
+	items := []map[string]any{
+		{"principal": "anna", "abilitato": true},
+		{"principal": "bruno", "abilitato": false, "acl": []any{map[string]any{"servizio": "Pendenze", "autorizzazioni": []any{"R"}}}},
+	}
+	var out strings.Builder
+	cmd := &cobra.Command{}
+	cmd.SetOut(&out)
+	if err := printItems(cmd, &adminFlags{output: "table"}, k, items); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want a header and two rows:\n%s", out.String())
+	}
+	if got := strings.Fields(lines[0]); !slices.Equal(got, []string{"PRINCIPAL", "ABILITATO", "ACL"}) {
+		t.Fatalf("header %q, want every row's members:\n%s", got, out.String())
+	}
+	if got := strings.Fields(lines[1]); !slices.Equal(got, []string{"anna", "true"}) {
+		t.Fatalf("first row %q, want its absent member empty:\n%s", got, out.String())
+	}
+	if got := strings.Fields(lines[2]); !slices.Equal(got, []string{"bruno", "false", `[{"autorizzazioni":["R"],"servizio":"Pendenze"}]`}) {
+		t.Fatalf("second row %q:\n%s", got, out.String())
 	}
 }
