@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -231,6 +232,7 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 			// answering the caller (see stopsApply): nothing after it is
 			// sent, prune and the protection included.
 			stopped := ""
+			baseChecked := false
 		resources:
 			for _, k := range resourceKinds {
 				for i, want := range conf[k.name] {
@@ -242,6 +244,15 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 					var ae *apiError
 					switch {
 					case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
+						if !baseChecked {
+							baseChecked = true
+							if err := checkBackofficeBase(cmd.Context(), c); err != nil {
+								failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
+								changes++
+								stopped = fmt.Sprintf("%s %s/%s", where, k.name, id)
+								break resources
+							}
+						}
 						fmt.Fprintf(out, "+ %s/%s\n", k.name, id)
 					case err != nil:
 						failures = append(failures, fmt.Sprintf("%s %s/%s: %v", where, k.name, id, err))
@@ -304,7 +315,7 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 					fmt.Fprintln(cmd.ErrOrStderr(), "failed:", f)
 				}
 				if stopped != "" {
-					return fmt.Errorf("%d of %d changes failed; apply stopped at %s: the service refused the credentials or did not answer, and nothing after it was sent",
+					return fmt.Errorf("%d of %d changes failed; apply stopped at %s: the service refused the credentials, did not answer or is not at the context's URL, and nothing after it was sent",
 						len(failures), changes, stopped)
 				}
 				return fmt.Errorf("%d of %d changes failed", len(failures), changes)
@@ -316,6 +327,20 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan, write nothing")
 	cmd.Flags().BoolVar(&prune, "prune", false, "disable the resources of the kinds the file lists that it does not name")
 	return cmd
+}
+
+// checkBackofficeBase tells a context whose URL is no Backoffice base (a
+// wrong version or auth segment) from a resource that is not there yet:
+// both are 404 with the same FaultBean, so a wrong base planned every
+// resource as a create, and a dry run promised changes the first write
+// would fail. Every Backoffice answers GET /profilo to its caller; a 404
+// there means the base is wrong.
+func checkBackofficeBase(ctx context.Context, c *adminClient) error {
+	var ae *apiError
+	if _, err := c.do(ctx, http.MethodGet, "/profilo", nil, nil); errors.As(err, &ae) && ae.Status == http.StatusNotFound {
+		return fmt.Errorf("%s is not a Backoffice API base (GET /profilo answered 404); want .../backoffice/rs/{basic,ssl,spid}/v1", c.base)
+	}
+	return nil
 }
 
 // stopsApply reports whether err is no resource's failure but the

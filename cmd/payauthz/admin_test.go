@@ -1090,3 +1090,42 @@ func TestAdminTableShowsEveryRowsMembers(t *testing.T) {
 		t.Fatalf("second row %q:\n%s", got, out.String())
 	}
 }
+
+// TestAdminApplyTellsAWrongBase: a context whose URL is no Backoffice
+// base (v2 for v1) answers 404 to every resource, as a resource not yet
+// there does, so apply planned every resource as a create: a dry run
+// promised changes, and a real run sent the first PUT to fail. apply now
+// asks the base, at the first 404, whether it answers GET /profilo; it
+// does not, so apply stops there, naming the URL, and writes nothing.
+// The right base still plans the creates.
+func TestAdminApplyTellsAWrongBase(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	pw := adminPasswordFile(t, t.TempDir())
+	adminCLI(t, cfg)("context", "set", "v2", "--url", a.url+"/backoffice/rs/basic/v2", "--user", "admin", "--password-file", pw)
+	file := tempFile(t, "apply.yaml", "domini:\n"+
+		"  - {idDominio: \"11111111111\", ragioneSociale: Comune A, abilitato: true}\n"+
+		"  - {idDominio: \"22222222222\", ragioneSociale: Comune B, abilitato: true}\n")
+	before := a.position(t)
+	for _, dry := range []bool{true, false} {
+		args := []string{"admin", "--config", cfg, "--context", "v2", "apply", "-f", file}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		out, errOut, err := run(t, args...)
+		if exitCode(err) != exitFailure {
+			t.Fatalf("dry run %v: exit %d (%v), want %d\n%s%s", dry, exitCode(err), err, exitFailure, out, errOut)
+		}
+		if strings.Contains(out, "+ domini/") || !strings.Contains(errOut, "failed: domini[0] domini/11111111111: "+a.url+"/backoffice/rs/basic/v2 is not a Backoffice API base") ||
+			strings.Count(errOut, "failed: ") != 1 || !strings.Contains(err.Error(), "stopped at domini[0] domini/11111111111") {
+			t.Fatalf("dry run %v: want no plan and the base named:\n%s%s%v", dry, out, errOut, err)
+		}
+	}
+	if a.position(t) != before {
+		t.Fatal("apply against a wrong base wrote")
+	}
+	if out := adminCLI(t, cfg)("--context", "a", "apply", "-f", file, "--dry-run"); !strings.Contains(out, "+ domini/11111111111") ||
+		!strings.Contains(out, "would apply 2 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("the right base:\n%s", out)
+	}
+}
