@@ -24,9 +24,12 @@ type queryFilters[T any] []queryFilter[T]
 type queryFilter[T any] struct {
 	param  string
 	schema paramSchema // for the document
-	// keep reads the parameter's values (never none): the records it
-	// keeps, or the 400 of a bad value.
+	// keep reads the parameter's values (never none, and one unless
+	// many): the records it keeps, or the 400 of a bad value.
 	keep func(values []string) (func(T) bool, error)
+	// many is GovPay's array of values (repeatable): the parameter may be
+	// given more than once.
+	many bool
 }
 
 // abilitatoValues are the values abilitato takes, as the document states
@@ -103,12 +106,15 @@ func (fs queryFilters[T]) params() map[string]paramSchema {
 }
 
 // narrow keeps the items every filter the request gives keeps; every
-// value is checked, whatever the items. An empty value is no filter.
+// value is checked, whatever the items. An empty value is no filter; a
+// filter of one value given more than once is 400 (filterValues).
 func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 	var keep []func(T) bool
-	query := c.QueryParams()
 	for _, f := range fs {
-		values := slices.DeleteFunc(slices.Clone(query[f.param]), func(v string) bool { return v == "" })
+		values, err := filterValues(c, f.param, f.many)
+		if err != nil {
+			return nil, err
+		}
 		if len(values) == 0 {
 			continue
 		}
@@ -129,6 +135,19 @@ func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 		}
 		return true
 	}), nil
+}
+
+// filterValues are the values of the filter param in c's query, the
+// empty ones left out (an empty value is no filter). A filter of one value
+// (not many) given more than once is 400: reading one of its values would
+// silently ignore the others, and any other reading (each narrowing, or
+// any of them kept) would be a guess.
+func filterValues(c *echo.Context, param string, many bool) ([]string, error) {
+	values := slices.DeleteFunc(slices.Clone(c.QueryParams()[param]), func(v string) bool { return v == "" })
+	if len(values) > 1 && !many {
+		return nil, syntaxError(param + " is given more than once: it takes one value")
+	}
+	return values, nil
 }
 
 // keepingAll is f with its values still checked, keeping every record.
@@ -160,5 +179,6 @@ func (f queryFilter[T]) repeatable() queryFilter[T] {
 		return func(x T) bool { return slices.ContainsFunc(keeps, func(k func(T) bool) bool { return k(x) }) }, nil
 	}
 	f.schema.description += ", the parameter given once for each value (any kept)"
+	f.many = true
 	return f
 }

@@ -15,12 +15,20 @@ import (
 // listOf is an API's gate of the lists by entity.
 type listOf func(p domain.Principal, only string, rec operations.Recorder) (operations.EntityScope, error)
 
-// entityScope runs the gate, then checks the idDominio filter.
+// entityScope runs the gate, then checks the idDominio filter (one value,
+// as every filter's: filterValues).
 func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
-	dominio := c.QueryParam("idDominio")
+	dominii, twice := filterValues(c, "idDominio", false)
+	dominio := ""
+	if len(dominii) > 0 {
+		dominio = dominii[0]
+	}
 	sc, err := gate(callerOf(c).principal, dominio, nil)
 	if err != nil {
 		return sc, err
+	}
+	if twice != nil {
+		return sc, twice
 	}
 	if dominio != "" {
 		// As the lists of pendenze check theirs (pendenzeFilters).

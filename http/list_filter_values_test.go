@@ -1,0 +1,214 @@
+package httpapi
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/payauthz/payauthz/domain"
+)
+
+// windowList is a list that takes GovPay's dataDa and dataA, and a caller
+// that reads it.
+type windowList struct {
+	path   string
+	caller reqOpt
+}
+
+// windowLists are every list of every API that takes a window (API.md
+// section 10): the Pagamento API's lists take none.
+var windowLists = []windowList{
+	{bo + "/pendenze", asAdmin()}, {bo + "/pagamenti", asAdmin()}, {bo + "/riscossioni", asAdmin()},
+	{bo + "/flussiRendicontazione", asAdmin()}, {bo + "/ricevute", asAdmin()}, {bo + "/riconciliazioni", asAdmin()},
+	{bo + "/incassi", asAdmin()}, {pe + "/pendenze", as("appA")},
+	{rg + "/riscossioni", as("appA")}, {rg + "/flussiRendicontazione", as("appA")}, {rg + "/ricevute", as("appA")},
+	{rg + "/riconciliazioni", as("appC")}, // reconciliations by creator
+}
+
+// newWindowWorld is a world with a record in each of windowLists, all
+// written today (a collection's instant, its dataPagamento, is the
+// receipts' own: 2026-01-02T10:00:00Z and 2026-02-10).
+func newWindowWorld(t *testing.T) *nodeWorld {
+	t.Helper()
+	w := newNodeWorld(t)
+	w.recordMoney(t)
+	w.createPendenza(t, "appA", "win-pay", d1, t1, citizen1)
+	w.payOwn(t, "appA", "win-pay")
+	w.must(t, "POST", bo+"/incassi/"+d1, map[string]any{"causale": "c", "importo": 10}, asAdmin())
+	return w
+}
+
+// counted is numRisultati of the list path?query as caller.
+func counted(t *testing.T, h *harness, path, query string, caller reqOpt) int {
+	t.Helper()
+	var page struct {
+		NumRisultati int `json:"numRisultati"`
+	}
+	h.must(t, "GET", path+"?"+query, nil, caller).decode(t, &page)
+	return page.NumRisultati
+}
+
+// TestListWindowsReadOddBounds: every list's dataDa and dataA read a
+// bound alike. A value that is no RFC 3339 date-time or date (a day or
+// month that does not exist, 29 February of a common year, a fifth digit
+// of year, 24:00:00, blanks or a newline around it, a time without
+// seconds) is 400 SINTASSI naming the parameter, as is a bound given
+// twice, even twice the same: the second was silently ignored (200),
+// whatever it held. A year 0000 or 9999, 29 February of a leap year, a
+// date-time with or without a zone or with a fraction are read; an empty
+// value is no bound; a window whose dataDa is after its dataA keeps
+// nothing.
+func TestListWindowsReadOddBounds(t *testing.T) {
+	t.Parallel()
+	w := newWindowWorld(t)
+	bad := []struct{ param, query string }{
+		{"dataDa", "dataDa=2026-02-30"}, {"dataA", "dataA=2026-13-01"}, {"dataDa", "dataDa=2025-02-29"},
+		{"dataA", "dataA=10000-01-01"}, {"dataDa", "dataDa=-0001-01-01"}, {"dataDa", "dataDa=2026-01-01T24:00:00"},
+		{"dataA", "dataA=2026-01-01T10:00"}, {"dataDa", "dataDa=%202026-01-01"}, {"dataA", "dataA=2026-01-01%0A"},
+		{"dataDa", "dataDa=2026-01-01+10:00:00"}, {"dataA", "dataA=garbage"},
+		{"dataDa", "dataDa=2026-01-01&dataDa=garbage"}, {"dataA", "dataA=2026-01-31&dataA=2026-01-31"},
+		{"dataDa", "dataA=2026-01-31&dataDa=2000-01-01&dataDa=2099-01-01"},
+	}
+	read := []string{"dataDa=0000-01-01", "dataA=9999-12-31", "dataA=9999-12-31T23:59:59.999999999Z",
+		"dataDa=2024-02-29", "dataDa=2026-01-01T10:00:00", "dataDa=2026-01-01T10:00:00Z", "dataDa=2026-01-01T10:00:00%2B01:00",
+		"dataDa=2026-01-01T10:00:00.123456789Z", "dataDa=&dataA=", "dataDa=&dataDa=2000-01-01"}
+	for _, l := range windowLists {
+		for _, b := range bad {
+			t.Run(l.path+"?"+b.query, func(t *testing.T) {
+				res := w.do(t, "GET", l.path+"?"+b.query, nil, l.caller)
+				res.expect(t, 400, "SINTASSI")
+				if d := res.fault(t).Dettaglio; !strings.HasPrefix(d, b.param+" ") {
+					t.Fatalf("dettaglio %q does not name %s", d, b.param)
+				}
+			})
+		}
+		all := counted(t, w.harness, l.path, "", l.caller)
+		if all == 0 {
+			t.Fatalf("%s lists nothing", l.path)
+		}
+		for _, q := range read {
+			t.Run(l.path+"?"+q, func(t *testing.T) { counted(t, w.harness, l.path, q, l.caller) })
+		}
+		t.Run(l.path+"/upside_down", func(t *testing.T) {
+			if n := counted(t, w.harness, l.path, "dataDa=2099-01-01&dataA=2000-01-01", l.caller); n != 0 {
+				t.Fatalf("an upside-down window lists %d", n)
+			}
+		})
+		t.Run(l.path+"/the_widest_window", func(t *testing.T) {
+			if n := counted(t, w.harness, l.path, "dataDa=0000-01-01&dataA=9999-12-31", l.caller); n != all {
+				t.Fatalf("the window 0000-01-01 to 9999-12-31 lists %d of %d", n, all)
+			}
+		})
+	}
+}
+
+// TestListWindowsKeepWholeDays: on every list a date is a whole day in
+// Europe/Rome: as dataDa from its first instant, as dataA until its last,
+// so that dataDa=D&dataA=D keeps what day D holds; a date-time is that
+// instant alone. The lists of records written today are asked about
+// today, the collections about their payment dates.
+func TestListWindowsKeepWholeDays(t *testing.T) {
+	t.Parallel()
+	before := domain.DateOf(time.Now())
+	w := newWindowWorld(t)
+	today := domain.DateOf(time.Now())
+	if today != before {
+		t.Skip("the records were written across midnight in Europe/Rome")
+	}
+	day, _ := time.ParseInLocation(time.DateOnly, today, domain.Rome)
+	yesterday, tomorrow := day.AddDate(0, 0, -1).Format(time.DateOnly), day.AddDate(0, 0, 1).Format(time.DateOnly)
+	for _, l := range windowLists {
+		if strings.HasSuffix(l.path, "/riscossioni") {
+			continue
+		}
+		all := counted(t, w.harness, l.path, "", l.caller)
+		for _, c := range []struct {
+			name, query string
+			want        int
+		}{
+			{"today", "dataDa=" + today + "&dataA=" + today, all},
+			{"until_today", "dataA=" + today, all},
+			{"from_today", "dataDa=" + today, all},
+			{"until_yesterday", "dataA=" + yesterday, 0},
+			{"from_tomorrow", "dataDa=" + tomorrow, 0},
+			{"until_todays_first_instant", "dataA=" + today + "T00:00:00", 0},
+			{"until_todays_last_second", "dataA=" + today + "T23:59:59.999999999", all},
+		} {
+			t.Run(l.path+"/"+c.name, func(t *testing.T) {
+				if n := counted(t, w.harness, l.path, c.query, l.caller); n != c.want {
+					t.Fatalf("%s?%s lists %d, want %d", l.path, c.query, n, c.want)
+				}
+			})
+		}
+	}
+	// RIC-A was paid at 2026-01-02T10:00:00Z, RIC-B on 2026-02-10 (its
+	// midnight in Europe/Rome); opD1's and appA's scope is d1 alone.
+	for _, path := range []string{bo + "/riscossioni", rg + "/riscossioni"} {
+		caller := as("appA")
+		if strings.HasPrefix(path, bo) {
+			caller = as("opD1")
+		}
+		for _, c := range []struct {
+			query string
+			want  []string
+		}{
+			{"dataDa=2026-01-02&dataA=2026-01-02", []string{"RIC-A"}},
+			{"dataDa=2026-02-10&dataA=2026-02-10", []string{"RIC-B"}},
+			{"dataA=2026-02-09", []string{"RIC-A"}},
+			{"dataA=2026-01-02T10:00:00Z", []string{"RIC-A"}},
+			{"dataA=2026-01-02T09:59:59Z", nil},
+		} {
+			t.Run(path+"?"+c.query, func(t *testing.T) {
+				got := w.listed(t, path+"?"+c.query, "iur", caller)
+				if strings.Join(got, ",") != strings.Join(c.want, ",") {
+					t.Fatalf("%s?%s lists %v, want %v", path, c.query, got, c.want)
+				}
+			})
+		}
+	}
+}
+
+// TestListFilterGivenTwice: a filter that takes one value, given twice
+// (even twice the same), is 400 SINTASSI naming it on every list, after
+// the list's gate: its second value was silently ignored, whatever it
+// held. An empty value is no filter, and a repeatable filter (tipo,
+// idTipoPendenza) still keeps what any of its values keeps.
+func TestListFilterGivenTwice(t *testing.T) {
+	t.Parallel()
+	w := newWindowWorld(t)
+	lists := append(slices.Clone(windowLists), windowList{pg + "/pendenze", as("appA")})
+	for _, l := range lists {
+		for _, q := range []struct{ param, query string }{
+			{"idDominio", "idDominio=" + d1 + "&idDominio=abc"},
+			{"idDominio", "idDominio=" + d1 + "&idDominio=" + d1},
+		} {
+			t.Run(l.path+"?"+q.query, func(t *testing.T) {
+				res := w.do(t, "GET", l.path+"?"+q.query, nil, l.caller)
+				res.expect(t, 400, "SINTASSI")
+				if d := res.fault(t).Dettaglio; !strings.HasPrefix(d, q.param+" ") {
+					t.Fatalf("dettaglio %q does not name %s", d, q.param)
+				}
+			})
+		}
+	}
+	for _, c := range []struct {
+		path, query string
+		caller      reqOpt
+		status      int
+	}{
+		{bo + "/pendenze", "stato=ESEGUITA&stato=ESEGUITA", asAdmin(), 400},
+		{bo + "/riscossioni", "iur=RIC-A&iur=RIC-B", asAdmin(), 400},
+		{rg + "/riconciliazioni", "sct=S1&sct=S2", as("appC"), 400},
+		{bo + "/domini", "abilitato=true&abilitato=false", asAdmin(), 400},
+		{bo + "/riscossioni", "idDominio=" + d1 + "&idDominio=abc", as("opNoRole"), 403},
+		{bo + "/riscossioni", "dataDa=x&dataDa=y", as("opNoRole"), 403},
+		{bo + "/pendenze", "idDominio=&idDominio=" + d1 + "&stato=&stato=ESEGUITA", asAdmin(), 200},
+		{bo + "/riscossioni", "tipo=MBT&tipo=ENTRATA", asAdmin(), 200},
+		{bo + "/pendenze", "idTipoPendenza=" + t1 + "&idTipoPendenza=" + tSpont, asAdmin(), 200},
+	} {
+		t.Run(c.path+"?"+c.query, func(t *testing.T) {
+			w.do(t, "GET", c.path+"?"+c.query, nil, c.caller).expect(t, c.status, map[int]string{400: "SINTASSI", 403: "403000", 200: ""}[c.status])
+		})
+	}
+}
