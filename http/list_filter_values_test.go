@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/domain"
 )
 
@@ -209,6 +210,64 @@ func TestListFilterGivenTwice(t *testing.T) {
 	} {
 		t.Run(c.path+"?"+c.query, func(t *testing.T) {
 			w.do(t, "GET", c.path+"?"+c.query, nil, c.caller).expect(t, c.status, map[int]string{400: "SINTASSI", 403: "403000", 200: ""}[c.status])
+		})
+	}
+}
+
+// TestListFilterWordsOneEachKind: each kind of filter words its 400 the
+// same on every list, naming the parameter: an id, idDominio included,
+// "<param> must match <the pattern the document gives>"; a value of a
+// list of them (stato, abilitato, escludiObsoleti) "<param> must be one of
+// <the values>"; a window's bound one sentence. idDominio said "invalid
+// idDominio: must be 11 digits" on the lists of pendenze and by entity,
+// "idDominio must match ^[0-9]{11}$" on the Backoffice's payments;
+// abilitato "must be true or false", escludiObsoleti "must be one of true,
+// false"; the Pagamento API's stato of payments "must be one of GovPay's
+// StatoPagamento: ...", every other stato "must be one of ...".
+func TestListFilterWordsOneEachKind(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	detail := func(t *testing.T, path string, caller reqOpt) string {
+		t.Helper()
+		res := w.do(t, "GET", path, nil, caller)
+		res.expect(t, 400, "SINTASSI")
+		return res.fault(t).Dettaglio
+	}
+	lists := append(slices.Clone(windowLists), windowList{pg + "/pendenze", as("appA")})
+	for _, l := range lists {
+		t.Run(l.path+"/idDominio", func(t *testing.T) {
+			if d, want := detail(t, l.path+"?idDominio=abc", l.caller), "idDominio must match "+commands.PatternDominio; d != want {
+				t.Fatalf("dettaglio %q, want %q", d, want)
+			}
+		})
+		if l.path == pg+"/pendenze" {
+			continue
+		}
+		t.Run(l.path+"/window", func(t *testing.T) {
+			for _, p := range []string{"dataDa", "dataA"} {
+				if d, want := detail(t, l.path+"?"+p+"=x", l.caller), p+" must be a date-time (RFC 3339; without a zone, Europe/Rome) or a date"; d != want {
+					t.Fatalf("dettaglio %q, want %q", d, want)
+				}
+			}
+		})
+	}
+	for _, c := range []struct {
+		path   string
+		caller reqOpt
+		want   string
+	}{
+		{bo + "/riscossioni?iuv=a%20b", asAdmin(), "iuv must match " + commands.PatternID},
+		{bo + "/pagamenti?stato=X", asAdmin(), "stato must be one of " + strings.Join(statiPagamento, ", ")},
+		{pg + "/pagamenti?stato=X", as("appA"), "stato must be one of " + strings.Join(statiPagamento, ", ")},
+		{pe + "/pendenze?stato=X", as("appA"), "stato must be one of " + strings.Join(statiPendenza, ", ")},
+		{bo + "/domini?abilitato=si", asAdmin(), "abilitato must be one of true, false"},
+		{bo + "/operatori?abilitato=si", asAdmin(), "abilitato must be one of true, false"},
+		{rg + "/flussiRendicontazione?escludiObsoleti=si", as("appA"), "escludiObsoleti must be one of true, false"},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			if d := detail(t, c.path, c.caller); d != c.want {
+				t.Fatalf("dettaglio %q, want %q", d, c.want)
+			}
 		})
 	}
 }

@@ -42,7 +42,7 @@ func abilitatoFilter[T any](enabled func(T) bool) queryFilter[T] {
 	return queryFilter[T]{param: "abilitato", schema: paramSchemas["abilitato"],
 		keep: func(values []string) (func(T) bool, error) {
 			if !slices.Contains(abilitatoValues, values[0]) {
-				return nil, syntaxError("abilitato must be true or false")
+				return nil, notOneOf("abilitato", abilitatoValues)
 			}
 			want := values[0] == "true"
 			return func(x T) bool { return enabled(x) == want }, nil
@@ -137,6 +137,39 @@ func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 	}), nil
 }
 
+// The 400s of the filters' bad values: each kind of filter words its own
+// here, once for every list of every API, naming the parameter.
+
+// notMatching is the 400 of an id filter's value (idFilter, and the lists'
+// idDominio: checkFilterID): pattern is the one the document gives.
+func notMatching(param, pattern string) error { return syntaxError(param + " must match " + pattern) }
+
+// notOneOf is the 400 of a filter of a list of values (enumFilter,
+// abilitatoFilter, the Pagamento API's stato of payments).
+func notOneOf(param string, values []string) error {
+	return syntaxError(param + " must be one of " + strings.Join(values, ", "))
+}
+
+// notABound is the 400 of a window's bound (windowFilters).
+func notABound(param string) error {
+	return syntaxError(param + " must be a date-time (RFC 3339; without a zone, Europe/Rome) or a date")
+}
+
+// givenTwice is the 400 of a filter of one value given more than once
+// (filterValues).
+func givenTwice(param string) error {
+	return syntaxError(param + " is given more than once: it takes one value")
+}
+
+// checkFilterID checks the value v of the id filter param: one valid
+// accepts, else notMatching pattern.
+func checkFilterID(param, pattern string, valid func(string) bool, v string) error {
+	if !valid(v) {
+		return notMatching(param, pattern)
+	}
+	return nil
+}
+
 // filterValues are the values of the filter param in c's query, the
 // empty ones left out (an empty value is no filter). A filter of one value
 // (not many) given more than once is 400: reading one of its values would
@@ -145,7 +178,7 @@ func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 func filterValues(c *echo.Context, param string, many bool) ([]string, error) {
 	values := slices.DeleteFunc(slices.Clone(c.QueryParams()[param]), func(v string) bool { return v == "" })
 	if len(values) > 1 && !many {
-		return nil, syntaxError(param + " is given more than once: it takes one value")
+		return nil, givenTwice(param)
 	}
 	return values, nil
 }

@@ -31,8 +31,8 @@ func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
 		return sc, twice
 	}
 	if dominio != "" {
-		// As the lists of pendenze check theirs (pendenzeFilters).
-		return sc, commands.CheckDominio("idDominio", dominio)
+		// An id filter, as every list's idDominio (idFilter).
+		return sc, checkFilterID("idDominio", commands.PatternDominio, commands.ValidDominio, dominio)
 	}
 	return sc, nil
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -163,7 +162,7 @@ func shownPagamentiFilters(p domain.Principal) queryFilters[*projections.Payment
 			keep: func(values []string) (func(*projections.Payment) bool, error) {
 				stato := values[0]
 				if !slices.Contains(statiPagamento, stato) {
-					return nil, syntaxError(fmt.Sprintf("stato must be one of GovPay's StatoPagamento: %s", strings.Join(statiPagamento, ", ")))
+					return nil, notOneOf("stato", statiPagamento)
 				}
 				return func(pay *projections.Payment) bool {
 					return pay.StatoOf(operations.PaymentItemPagamento(p, pay)) == stato

@@ -96,14 +96,8 @@ func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeList
 // which a date-time format would refuse).
 func pendenzeFilters(payer, lists string, stati []string, window bool) queryFilters[projections.Pendenza] {
 	fs := queryFilters[projections.Pendenza]{
-		{param: "idDominio", schema: paramSchemas["idDominio"],
-			keep: func(values []string) (func(projections.Pendenza) bool, error) {
-				// The console's lists check their filter so too, and answer alike.
-				if err := commands.CheckDominio("idDominio", values[0]); err != nil {
-					return nil, err
-				}
-				return func(p projections.Pendenza) bool { return p.IDDominio == values[0] }, nil
-			}},
+		idFilter("idDominio", commands.PatternDominio, commands.ValidDominio, false, "the pendenze of this entity",
+			func(p projections.Pendenza) []string { return []string{p.IDDominio} }).documented(paramSchemas["idDominio"]),
 		enumFilter("stato", stati, "the pendenze in this state", func(p projections.Pendenza) string { return p.Stato }).
 			documented(paramSchema{enum: stati}),
 		fiscalCodeFilter(payer, "the payer's fiscal code, compared without case (GovPay's filter of the "+lists+")",

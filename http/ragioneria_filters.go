@@ -37,7 +37,7 @@ func windowFilters[T any](about string, when func(T) (time.Time, bool)) queryFil
 			keep: func(values []string) (func(T) bool, error) {
 				b, ok := domain.ParseWindowBound(values[0], end)
 				if !ok {
-					return nil, syntaxError(param + " must be a date-time (RFC 3339; without a zone, Europe/Rome) or a date")
+					return nil, notABound(param)
 				}
 				return func(x T) bool {
 					t, ok := when(x)
@@ -62,8 +62,8 @@ func idFilter[T any](param, pattern string, valid func(string) bool, fold bool, 
 	return queryFilter[T]{param: param, schema: paramSchema{pattern: pattern, description: desc},
 		keep: func(values []string) (func(T) bool, error) {
 			v := values[0]
-			if !valid(v) {
-				return nil, syntaxError(param + " must match " + pattern)
+			if err := checkFilterID(param, pattern, valid, v); err != nil {
+				return nil, err
 			}
 			return func(x T) bool {
 				return slices.ContainsFunc(ids(x), func(id string) bool { return id == v || fold && strings.EqualFold(id, v) })
@@ -78,7 +78,7 @@ func enumFilter[T any](param string, values []string, about string, value func(T
 		keep: func(given []string) (func(T) bool, error) {
 			v := given[0]
 			if !slices.Contains(values, v) {
-				return nil, syntaxError(param + " must be one of " + strings.Join(values, ", "))
+				return nil, notOneOf(param, values)
 			}
 			return func(x T) bool { return value(x) == v }, nil
 		}}
