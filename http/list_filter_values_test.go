@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -269,5 +271,67 @@ func TestListFilterWordsOneEachKind(t *testing.T) {
 				t.Fatalf("dettaglio %q, want %q", d, c.want)
 			}
 		})
+	}
+}
+
+// TestOpenAPIWindowsOneMeaning: every list's dataDa and dataA are
+// documented alike: the same schema and, after the instant each list
+// bounds, the same words for what a bound may be and what a date means.
+// The lists of money records said date-time (a date, which they read,
+// refused) and a date "the whole day" for dataDa too; the lists of
+// pendenze said no format, and a date "its midnight" for dataDa.
+func TestOpenAPIWindowsOneMeaning(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	openAPIValidator(t, w.harness)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Parameters []map[string]any `json:"parameters"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(contract.doc, &doc); err != nil {
+		t.Fatal(err)
+	}
+	type bound struct{ schema, words, where string }
+	seen := map[string][]bound{}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			for _, p := range op.Parameters {
+				name, _ := p["name"].(string)
+				if p["in"] != "query" || (name != "dataDa" && name != "dataA") {
+					continue
+				}
+				sch, _ := p["schema"].(map[string]any)
+				desc, _ := sch["description"].(string)
+				if d, ok := p["description"].(string); ok {
+					desc = d
+				}
+				schema, _ := json.Marshal(maps.Collect(func(yield func(string, any) bool) {
+					for k, v := range sch {
+						if k != "description" && !yield(k, v) {
+							return
+						}
+					}
+				}))
+				_, words, ok := strings.Cut(desc, "(GovPay's filter): ")
+				if !ok {
+					t.Errorf("%s %s %s: description %q names no instant", method, path, name, desc)
+				}
+				seen[name] = append(seen[name], bound{string(schema), words, method + " " + path})
+			}
+		}
+	}
+	if len(seen["dataDa"]) < len(windowLists) || len(seen["dataA"]) != len(seen["dataDa"]) {
+		t.Fatalf("documented windows: %d dataDa, %d dataA; want at least %d", len(seen["dataDa"]), len(seen["dataA"]), len(windowLists))
+	}
+	for name, bounds := range seen {
+		for _, b := range bounds[1:] {
+			if b.schema != bounds[0].schema || b.words != bounds[0].words {
+				t.Errorf("%s of %s is %s %q, of %s %s %q", name, b.where, b.schema, b.words, bounds[0].where, bounds[0].schema, bounds[0].words)
+			}
+		}
+	}
+	if da, a := seen["dataDa"][0].words, seen["dataA"][0].words; !strings.Contains(da, "first instant") || !strings.Contains(a, "last instant") {
+		t.Errorf("a date is not said to be a whole day: dataDa %q, dataA %q", da, a)
 	}
 }

@@ -417,9 +417,9 @@ func TestOpenAPIListFiltersAreTheServers(t *testing.T) {
 			t.Run(k.api.String()+k.path+"?"+filter, func(t *testing.T) {
 				res := w.do(t, k.method, m.prefix+k.path+"?"+filter+"=bad", nil, m.caller)
 				documented := slices.Contains(doc.query, filter)
-				// The window of the lists of pendenze is documented by its
-				// description alone (it reads a date, which the date-time
-				// format would refuse): no format, yet no string either.
+				// A list's window is documented by its description alone
+				// (it reads a date, which the date-time format would
+				// refuse): no format, yet no string either.
 				window := filter == "dataDa" || filter == "dataA"
 				if ps, ok := doc.params[filter]; documented && ok && ps.pattern == "" && len(ps.enum) == 0 && ps.format == "" && !window {
 					res.expect(t, http.StatusOK, "")

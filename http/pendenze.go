@@ -92,8 +92,7 @@ func (s *Server) listPendenze(c *echo.Context, list func(operations.PendenzeList
 // Pagamento API's has none). stato takes the API's StatoPendenza (stati):
 // a value no pendenza here holds lists nothing, one outside them is 400.
 // The document gives idDominio and stato by their formats alone, the
-// payer and the window by a description (the window reads a date too,
-// which a date-time format would refuse).
+// payer and the window (windowFilters) by a description.
 func pendenzeFilters(payer, lists string, stati []string, window bool) queryFilters[projections.Pendenza] {
 	fs := queryFilters[projections.Pendenza]{
 		idFilter("idDominio", commands.PatternDominio, commands.ValidDominio, false, "the pendenze of this entity",
@@ -108,10 +107,8 @@ func pendenzeFilters(payer, lists string, stati []string, window bool) queryFilt
 	}
 	// A pendenza whose creation is unknown (Created zero) is before every
 	// dataDa and so within every dataA, as it always was.
-	created := windowFilters("the window of creation", func(p projections.Pendenza) (time.Time, bool) { return p.Created, true })
-	return append(fs,
-		created[0].documented(paramSchema{description: "the first instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (its midnight in Europe/Rome)"}),
-		created[1].documented(paramSchema{description: "the last instant of the window of creation (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (the whole day in Europe/Rome)"}))
+	return append(fs, windowFilters("the pendenza's creation (as the log recorded it)",
+		func(p projections.Pendenza) (time.Time, bool) { return p.Created, true })...)
 }
 
 // GovPay's StatoPendenza, the stato filter of its lists of pendenze: the

@@ -19,21 +19,24 @@ import (
 // queries and pages, not which results are listed, and are not read.
 
 // windowFilters are GovPay's dataDa and dataA over the instant when
-// answers of a record (about names it for the document): each bound a
-// date-time (RFC 3339, or without a zone on Rome's clock) or a date (from
-// its first instant in Rome, until its last), both kept
+// answers of a record (about names it for the document), on every list
+// that takes a window, read and documented alike (API.md section 10):
+// each bound kept, a date-time (RFC 3339, or without a zone on Rome's
+// clock) or a date, from its first instant in Rome as dataDa and until
+// its last as dataA, so that a date is a whole day
 // (domain.ParseWindowBound). A record without such an instant is outside
-// every window. The document says date-time, as GovPay's does, and that a
-// date is read too (the lists of pendenze document theirs otherwise:
-// pendenzeFilters).
+// every window. GovPay's document says date-time; this one gives no
+// format, which would refuse the date every list reads.
 func windowFilters[T any](about string, when func(T) (time.Time, bool)) queryFilters[T] {
 	bound := func(param string, end bool) queryFilter[T] {
-		edge := "first"
+		edge, day := "start", "from the first instant of that day"
 		if end {
-			edge = "last"
+			edge, day = "end", "until the last instant of that day"
 		}
 		return queryFilter[T]{param: param,
-			schema: paramSchema{format: "date-time", description: "the " + edge + " instant of " + about + " (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome) or a date (the whole day in Europe/Rome)"},
+			schema: paramSchema{description: "the window's " + edge + ", kept, over " + about +
+				" (GovPay's filter): an RFC 3339 date-time, one without a zone (Europe/Rome's clock), or a date, " + day +
+				" in Europe/Rome (the whole day, of 23 or 25 hours when the clock changes)"},
 			keep: func(values []string) (func(T) bool, error) {
 				b, ok := domain.ParseWindowBound(values[0], end)
 				if !ok {
