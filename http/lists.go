@@ -18,10 +18,10 @@ type listOf func(p domain.Principal, only string, rec operations.Recorder) (oper
 // entityScope runs the gate, then checks the idDominio filter (one value,
 // as every filter's: filterValues).
 func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
-	dominii, twice := filterValues(c, "idDominio", false)
+	values, twice := filterValues(c, "idDominio", false)
 	dominio := ""
-	if len(dominii) > 0 {
-		dominio = dominii[0]
+	if len(values) > 0 {
+		dominio = values[0]
 	}
 	sc, err := gate(callerOf(c).principal, dominio, nil)
 	if err != nil {
