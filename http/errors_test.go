@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/payauthz/payauthz/commands"
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -109,4 +112,97 @@ func TestAPIAnswersAreNotStored(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServerFaultsOverHTTP: the rows of API.md section 2 that only the
+// server's side brings about, reached through real requests: a write that
+// another writer keeps overtaking (its retries cannot resolve the
+// conflict) is 409 RICHIESTA 409000; a write the event store does not
+// take, a consistency token not reached in --consistency-wait and a write
+// not applied in it are 503 INTERNO 503000 with Retry-After. Each is a
+// FaultBean in application/json (expect).
+func TestServerFaultsOverHTTP(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	const raced, refused = "conflict-409", "unavailable-503"
+	var (
+		w      atomic.Pointer[harness]
+		flips  atomic.Int64
+		failed atomic.Bool
+	)
+	// Another writer redefines the role each time the raced request is
+	// about to append: the stream has moved on at every attempt.
+	overtake := func(_ string, recs []events.Record) {
+		if len(recs) == 0 || recs[0].CorrelationID != raced {
+			return
+		}
+		h := w.Load()
+		admin, _ := h.model.Lookup(adminUser)
+		rights := []string{"R"}
+		if flips.Add(1)%2 == 1 {
+			rights = []string{"R", "W"}
+		}
+		if _, err := h.cmds.DefineRole(context.Background(), commands.Actor{Principal: admin.Principal, CorrelationID: "overtaker"},
+			commands.DefineRole{IDRuolo: "contested", Domini: []string{"*"}, TipiPendenza: []string{"*"},
+				ACL: []events.ACLEntry{{Service: "Pendenze", Rights: rights}}}); err != nil {
+			t.Errorf("the other writer: %v", err)
+		}
+	}
+	refuse := func(_ string, pos events.Position, err error) (events.Position, error) {
+		if failed.Load() {
+			return 0, fmt.Errorf("%w: not connected", events.ErrUnavailable)
+		}
+		return pos, err
+	}
+	gate := newProjectionGate()
+	h := newHarness(t, withConsistencyWait(200*time.Millisecond), withProjectionGate(gate),
+		withBeforeAppend(overtake), withAfterAppend(refuse))
+	w.Store(h)
+	h.putRole(t, "contested", acl{aclOf("Pendenze", "R")}, []string{"*"}, []string{"*"})
+	role := map[string]any{"acl": acl{aclOf("Giornale degli Eventi", "R")}, "domini": []string{"*"}, "tipiPendenza": []string{"*"}}
+
+	check := func(t *testing.T, r *response, status int, categoria, codice string) {
+		t.Helper()
+		r.expect(t, status, codice)
+		if fb := r.fault(t); fb.Categoria != categoria || fb.Descrizione == "" {
+			t.Fatalf("FaultBean %+v, want categoria %s and a descrizione", fb, categoria)
+		}
+		if ra := r.Header.Get("Retry-After"); (status == http.StatusServiceUnavailable) != (ra != "") {
+			t.Fatalf("status %d with Retry-After %q: a 503 sets it, nothing else here does", status, ra)
+		}
+	}
+	t.Run("conflict_retries_could_not_resolve_409", func(t *testing.T) {
+		r := h.do(t, "PUT", bo+"/ruoli/contested", role, asAdmin(), withHeader("X-Request-ID", raced))
+		check(t, r, http.StatusConflict, "RICHIESTA", "409000")
+		if n := flips.Load(); n != commands.MaxConflictRetries+1 {
+			t.Fatalf("the other writer overtook %d attempts, want every one of %d", n, commands.MaxConflictRetries+1)
+		}
+	})
+	t.Run("store_unavailable_for_a_write_503", func(t *testing.T) {
+		failed.Store(true)
+		defer failed.Store(false)
+		r := h.do(t, "PUT", bo+"/domini/"+d1, map[string]any{"ragioneSociale": "Ente", "abilitato": true}, asAdmin())
+		check(t, r, http.StatusServiceUnavailable, "INTERNO", "503000")
+		if d := r.fault(t).Dettaglio; d != "the event store is unavailable" {
+			t.Fatalf("dettaglio %q, want the store's", d)
+		}
+	})
+	t.Run("token_not_reached_503", func(t *testing.T) {
+		gate.shut()
+		defer gate.reopen()
+		// Another replica's write, which this one has not applied.
+		pos, err := h.store.Append(t.Context(), events.StreamRuolo+"elsewhere", events.ExpectNoStream(), events.Record{
+			ID: "elsewhere-role", Event: events.RoleDefined{IDRuolo: "elsewhere", Domini: []string{"*"}, TipiPendenza: []string{"*"},
+				ACL: []events.ACLEntry{{Service: "Pendenze", Rights: []string{"R"}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := h.do(t, "GET", bo+"/profilo", nil, asAdmin(), withToken(Token(h.store.Backend(), pos)))
+		check(t, r, http.StatusServiceUnavailable, "INTERNO", "503000")
+	})
+	t.Run("write_not_applied_in_time_503", func(t *testing.T) {
+		gate.shut()
+		defer gate.reopen()
+		r := h.do(t, "PUT", bo+"/domini/"+d2, map[string]any{"ragioneSociale": "Ente lento", "abilitato": true}, asAdmin())
+		check(t, r, http.StatusServiceUnavailable, "INTERNO", "503000")
+	})
 }
