@@ -170,6 +170,40 @@ func TestHelpNamesEveryVariable(t *testing.T) {
 	}
 }
 
+// TestServeDefaultsAreTheContracts: the defaults of serve's flags are
+// those of the table in API.md section 0, as --help shows them and serve
+// gets them when neither the flag nor its variable is given.
+func TestServeDefaultsAreTheContracts(t *testing.T) {
+	cmd, _, err := rootCmd().Find([]string{"serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for flag, want := range map[string]string{
+		"data-dir":             "./data",
+		"http-addr":            ":8080",
+		"https-addr":           "", // off
+		"tls-cert":             "",
+		"tls-key":              "",
+		"client-ca":            "", // no ssl
+		"spid-trusted-proxies": "[]",
+		"admin-principal":      "admin",
+		"admin-password-file":  "", // none: generated into <data-dir>/admin-password
+		"nats-url":             "", // the embedded server
+		"store":                "jetstream",
+		"consistency-wait":     "2s",
+		"max-body-bytes":       "1048576",
+	} {
+		f := cmd.Flags().Lookup(flag)
+		if f == nil {
+			t.Errorf("serve has no --%s", flag)
+			continue
+		}
+		if f.DefValue != want {
+			t.Errorf("--%s defaults to %q, want %q", flag, f.DefValue, want)
+		}
+	}
+}
+
 // TestVersion: version and --version name the module version, the commit
 // and the Go version.
 func TestVersion(t *testing.T) {
