@@ -421,6 +421,20 @@ func TestBackofficeScopedLists(t *testing.T) {
 			{"payment_of_first_role_entity", "GET", bo + "/pagamenti/" + w.payIn, nil, opts(as("opMix")), 403, "403000"},
 			{"entity_registry_not_given", "GET", bo + "/domini/" + d1, nil, opts(as("opMix")), 403, "403000"},
 		})
+		// GET /profilo names both roles, and each right with its own
+		// role's scope, not the union of the scopes.
+		var p profiloView
+		w.must(t, "GET", bo+"/profilo", nil, as("opMix")).decode(t, &p)
+		type right struct{ ruolo, servizio, autorizzazioni, domini, tipi string }
+		var got []right
+		for _, a := range p.ACL {
+			got = append(got, right{a.Ruolo, a.Servizio, strings.Join(a.Autorizzazioni, ","), strings.Join(a.Domini.IDs, ","), strings.Join(a.TipiPendenza, ",")})
+		}
+		want := []right{{"pagD2", "Pagamenti", "R", d2, "*"}, {"pendD1", "Pendenze", "R", d1, "*"}}
+		slices.SortFunc(got, func(a, b right) int { return strings.Compare(a.ruolo, b.ruolo) })
+		if !slices.Equal(p.Ruoli, []string{"pendD1", "pagD2"}) && !slices.Equal(p.Ruoli, []string{"pagD2", "pendD1"}) || !slices.Equal(got, want) {
+			t.Fatalf("opMix's profile: ruoli %v, rights %+v; want both roles, rights %+v", p.Ruoli, got, want)
+		}
 	})
 }
 
