@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/netip"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -68,8 +69,22 @@ func TestPendenzeMatrix(t *testing.T) {
 	})
 	t.Run("created_pendenza_has_notice_and_uuid", func(t *testing.T) {
 		v := w.createPendenza(t, "appA", "fresh", d1, t1, citizen1)
-		if len(v.NumeroAvviso) != 18 || len(v.UUID) != 32 || v.Stato != "NON_ESEGUITA" || v.Importo != 12345 {
+		notice, uuid := regexp.MustCompile(`^[0-9]{18}$`), regexp.MustCompile(`^[0-9a-f]{32}$`)
+		if !notice.MatchString(v.NumeroAvviso) || !uuid.MatchString(v.UUID) || v.Stato != "NON_ESEGUITA" || v.Importo != 12345 {
 			t.Fatalf("created pendenza = %+v", v)
+		}
+		// Another at the same entity has its own notice and UUID; an
+		// update keeps both (the UUID is fixed at creation).
+		other := w.createPendenza(t, "appA", "fresh2", d1, t1, citizen1)
+		if other.NumeroAvviso == v.NumeroAvviso || other.UUID == v.UUID || !uuid.MatchString(other.UUID) {
+			t.Fatalf("two pendenze at %s: %s %s and %s %s", d1, v.NumeroAvviso, v.UUID, other.NumeroAvviso, other.UUID)
+		}
+		body := pendenzaBodyFor(d1, t1, citizen1)
+		body["causale"] = "Tassa rifiuti 2026, rettificata"
+		var updated pendenzaView
+		w.must(t, "PUT", pe+"/pendenze/appA/fresh", body, as("appA")).decode(t, &updated)
+		if updated.UUID != v.UUID || updated.NumeroAvviso != v.NumeroAvviso {
+			t.Fatalf("the update moved the notice or UUID: %s %s, created %s %s", updated.NumeroAvviso, updated.UUID, v.NumeroAvviso, v.UUID)
 		}
 	})
 }
