@@ -996,6 +996,9 @@ func TestBackofficeEventLog(t *testing.T) {
 func TestEventLogPageBounds(t *testing.T) {
 	t.Parallel() // each test runs its own service
 	h := newHarness(t)
+	h.putEntity(t, d1)
+	h.putRole(t, "giornaleD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
+	h.putOperator(t, "opGiornale", pw, true, "giornaleD1")
 	from := h.logEnd(t) + 1
 	for i := range maxEventiLimite + 100 {
 		id := fmt.Sprintf("bulk%04d", i)
@@ -1026,6 +1029,29 @@ func TestEventLogPageBounds(t *testing.T) {
 			}
 			if last := p.Risultati[len(p.Risultati)-1].Posizione; p.Risultati[0].Posizione != uint64(from) || p.ProssimaPosizione != last+1 {
 				t.Fatalf("page from %d to %d, prossimaPosizione %d; want from %d, then the position after its last", p.Risultati[0].Posizione, last, p.ProssimaPosizione, from)
+			}
+		})
+	}
+	// A caller scoped to d1 sees none of the roles' definitions (registry
+	// events need every entity and type). A page examines at most 20 ×
+	// limite commits: it may come back empty before the end, and only a
+	// prossimaPosizione equal to da says the end is reached.
+	end := uint64(h.logEnd(t))
+	for _, c := range []struct {
+		name     string
+		da       uint64
+		limite   int
+		prossima uint64
+	}{
+		{"scoped_page_examines_20_times_limite", uint64(from), 1, uint64(from) + 20},
+		{"scoped_page_reaches_the_end", uint64(from), 100, end + 1},
+		{"at_the_end_prossima_is_da", end + 1, 100, end + 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var p eventiPage
+			h.must(t, "GET", fmt.Sprintf("%s/eventi?da=%d&limite=%d", bo, c.da, c.limite), nil, asBasic("opGiornale", pw)).decode(t, &p)
+			if len(p.Risultati) != 0 || p.ProssimaPosizione != c.prossima {
+				t.Fatalf("%d events, prossimaPosizione %d; want none, %d", len(p.Risultati), p.ProssimaPosizione, c.prossima)
 			}
 		})
 	}
