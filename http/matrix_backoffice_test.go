@@ -93,6 +93,15 @@ func TestBackofficeMatrix(t *testing.T) {
 			t.Fatalf("admin sees %d pendenze, want 2", all.NumRisultati)
 		}
 	})
+	// resetCacheAnagrafica is kept for GovPay's clients and does nothing:
+	// 200, no write, so no consistency token.
+	t.Run("reset_cache_writes_nothing", func(t *testing.T) {
+		before := w.logEnd(t)
+		r := w.must(t, "GET", bo+"/operazioni/resetCacheAnagrafica", nil, asAdmin())
+		if r.Status != http.StatusOK || r.Header.Get("X-Consistency-Token") != "" || w.logEnd(t) != before {
+			t.Fatalf("status %d, token %q, log end %d → %d: want 200, no token, nothing written", r.Status, r.Header.Get("X-Consistency-Token"), before, w.logEnd(t))
+		}
+	})
 }
 
 func TestBackofficeDelegation(t *testing.T) {
@@ -135,7 +144,7 @@ func TestBackofficeWritesAndSecrets(t *testing.T) {
 	r := w.do(t, "PUT", bo+"/intermediari/INT1", map[string]any{"denominazione": "Intermediario", "abilitato": true,
 		"connettoreNodo": map[string]any{"principal": "node-user", "password": "node-secret-1"}}, asAdmin())
 	r.expect(t, 201, "")
-	if r.Header.Get(ConsistencyHeader) == "" {
+	if r.Header.Get("X-Consistency-Token") == "" { // the wire name, not ConsistencyHeader: a rename would pass
 		t.Fatal("write without X-Consistency-Token")
 	}
 	r2 := w.do(t, "PUT", bo+"/intermediari/INT1", map[string]any{"denominazione": "Intermediario 2", "abilitato": true,
