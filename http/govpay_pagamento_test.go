@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -60,9 +61,15 @@ func TestGovPayNuovoPagamentoIsAccepted(t *testing.T) {
 				r.expect(t, 201, "")
 				var created pagamentoCreated
 				r.decode(t, &created)
-				if created.ID == "" || created.Stato != "IN_CORSO" {
-					t.Fatalf("created = %+v", created)
+				if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(created.ID) || created.Stato != "IN_CORSO" ||
+					created.Location != m.path+"/pagamenti/"+created.ID {
+					t.Fatalf("created = %+v, want a random id, IN_CORSO and its location on this mount", created)
 				}
+				read := []reqOpt{m.as}
+				for _, ck := range r.Cookies {
+					read = append(read, withCookie(ck))
+				}
+				w.do(t, "GET", created.Location, nil, read...).expect(t, 200, "")
 			})
 		}
 	}
