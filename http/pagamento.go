@@ -198,7 +198,7 @@ func (s *Server) getAvviso(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toAvviso(pd))
+	return c.JSON(http.StatusOK, toAvvisoPagamento(pd))
 }
 
 func (s *Server) pgProfilo(c *echo.Context) error {

@@ -74,6 +74,22 @@ func toAvviso(p projections.Pendenza) avvisoView {
 		Causale: p.Causale, Importo: Importo(p.AmountCents), Stato: p.Stato}
 }
 
+// statoAvvisoDuplicata is GovPay's StatoAvviso (Pagamento v2) of a paid
+// notice: a payment of it would pay it twice.
+const statoAvvisoDuplicata = "DUPLICATA"
+
+// toAvvisoPagamento is the notice as the Pagamento API answers it, its
+// stato GovPay's StatoAvviso: a paid pendenza's notice is DUPLICATA, the
+// other states a pendenza here holds (NON_ESEGUITA, ANNULLATA) are named
+// alike, and a client generated from GovPay's spec reads each.
+func toAvvisoPagamento(p projections.Pendenza) avvisoView {
+	v := toAvviso(p)
+	if v.Stato == domain.StatoEseguita.String() {
+		v.Stato = statoAvvisoDuplicata
+	}
+	return v
+}
+
 type pagamentoItem struct {
 	IDA2A          string  `json:"idA2A,omitempty"`
 	IDPendenza     string  `json:"idPendenza,omitempty"`
