@@ -110,17 +110,23 @@ type tipoView struct {
 	Descrizione        string `json:"descrizione"`
 	Abilitato          bool   `json:"abilitato"`
 	PagamentoSpontaneo bool   `json:"pagamentoSpontaneo"`
-	Tipo               string `json:"tipo"` // GovPay's form of pagamentoSpontaneo
+	Tipo               string `json:"tipo" enum:"spontaneo,dovuto"` // GovPay's form of pagamentoSpontaneo
 	events.TypeFields
 }
 
-func toTipo(e events.PendenzaTypeRegistered) tipoView {
-	tipo := "dovuto"
-	if e.Spontaneous {
-		tipo = "spontaneo"
+// tipologia is GovPay's TipoPendenzaTipologia: spontaneo for what a
+// payer starts (a pendenza it created, a type it may pay spontaneously),
+// dovuto for a debt an application loads.
+func tipologia(spontaneous bool) string {
+	if spontaneous {
+		return "spontaneo"
 	}
+	return "dovuto"
+}
+
+func toTipo(e events.PendenzaTypeRegistered) tipoView {
 	return tipoView{IDTipoPendenza: e.IDTipoPendenza, Descrizione: e.Descrizione, Abilitato: e.Enabled,
-		PagamentoSpontaneo: e.Spontaneous, Tipo: tipo, TypeFields: e.TypeFields}
+		PagamentoSpontaneo: e.Spontaneous, Tipo: tipologia(e.Spontaneous), TypeFields: e.TypeFields}
 }
 
 func (s *Server) putTipoPendenza(c *echo.Context) error {

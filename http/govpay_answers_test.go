@@ -39,3 +39,75 @@ func TestGovPayAvvisoStatoIsStatoAvviso(t *testing.T) {
 		})
 	}
 }
+
+// TestGovPayPendenzaTipo: every API's pendenza answers GovPay's required
+// tipo (TipoPendenzaTipologia): spontaneo for one its payer created
+// through the Pagamento API (GovPay's SPONTANEO), dovuto for one an
+// application loaded (GovPay's DOVUTO), in each read and list.
+func TestGovPayPendenzaTipo(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "tipo-dovuto", d1, t1, citizen1)
+	var spont pendenzaCreata
+	w.must(t, "POST", pg+"/pendenze/"+d1+"/"+tSpont, map[string]any{"causale": "Donazione", "importo": 25,
+		"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi"}}, as("appA")).decode(t, &spont)
+
+	tipoOf := func(t *testing.T, path string, opt reqOpt) string {
+		t.Helper()
+		var v struct {
+			Tipo *string `json:"tipo"`
+		}
+		w.must(t, "GET", path, nil, opt).decode(t, &v)
+		if v.Tipo == nil {
+			t.Fatalf("%s answers no tipo", path)
+		}
+		return *v.Tipo
+	}
+	listed := func(t *testing.T, path string, opt reqOpt) map[string]string {
+		t.Helper()
+		var page Page[struct {
+			IDPendenza string  `json:"idPendenza"`
+			Tipo       *string `json:"tipo"`
+		}]
+		w.must(t, "GET", path, nil, opt).decode(t, &page)
+		out := map[string]string{}
+		for _, r := range page.Risultati {
+			if r.Tipo == nil {
+				t.Fatalf("%s lists %s without tipo", path, r.IDPendenza)
+			}
+			out[r.IDPendenza] = *r.Tipo
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, path string
+		opt        reqOpt
+		want       string
+	}{
+		{"backoffice_dovuto", bo + "/pendenze/appA/tipo-dovuto", asAdmin(), "dovuto"},
+		{"backoffice_spontaneo", bo + "/pendenze/" + spont.IDA2A + "/" + spont.IDPendenza, asAdmin(), "spontaneo"},
+		{"pendenze_dovuto", pe + "/pendenze/appA/tipo-dovuto", as("appA"), "dovuto"},
+		{"pagamento_dovuto", pg + "/pendenze/appA/tipo-dovuto", as("appA"), "dovuto"},
+		{"pagamento_spontaneo", pg + "/pendenze/" + spont.IDA2A + "/" + spont.IDPendenza, as("appA"), "spontaneo"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := tipoOf(t, c.path, c.opt); got != c.want {
+				t.Fatalf("%s: tipo %q, want %q", c.path, got, c.want)
+			}
+		})
+	}
+	for _, c := range []struct {
+		name, path string
+		opt        reqOpt
+	}{
+		{"backoffice_list", bo + "/pendenze", asAdmin()},
+		{"pagamento_list", pg + "/pendenze", as("appA")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := listed(t, c.path, c.opt)
+			if got["tipo-dovuto"] != "dovuto" || got[spont.IDPendenza] != "spontaneo" {
+				t.Fatalf("%s lists tipo %v", c.path, got)
+			}
+		})
+	}
+}

@@ -22,8 +22,8 @@ func toSoggetto(s events.Subject) soggetto { return soggetto(s) }
 // pendenzaView is a pendenza on every API: its fields as written, with
 // GovPay's dominio object (which every GovPay schema of a pendenza
 // requires) and unitaOperativa next to idDominio and idUnitaOperativa,
-// and GovPay's dataCaricamento: the date (in Europe/Rome) the log
-// recorded its creation.
+// GovPay's dataCaricamento: the date (in Europe/Rome) the log recorded
+// its creation, and GovPay's tipo: spontaneo when its payer created it.
 type pendenzaView struct {
 	IDA2A            string             `json:"idA2A"`
 	IDPendenza       string             `json:"idPendenza"`
@@ -40,6 +40,7 @@ type pendenzaView struct {
 	DescrizioneStato string             `json:"descrizioneStato,omitempty"`
 	UUID             string             `json:"UUID"`
 	DataCaricamento  string             `json:"dataCaricamento,omitempty" format:"date"` // as GovPay's PendenzaBase has it
+	Tipo             string             `json:"tipo" enum:"spontaneo,dovuto"`            // GovPay's required TipoPendenzaTipologia
 }
 
 // pendenza renders p, its entity and unit named as the registry holds them.
@@ -48,7 +49,7 @@ func (s *Server) pendenza(p projections.Pendenza) pendenzaView {
 		Dominio: s.dominioOf(p.IDDominio), IDUnitaOperativa: p.IDUnitaOperativa,
 		Causale: p.Causale, Importo: Importo(p.AmountCents), SoggettoPagatore: toSoggetto(p.Payer),
 		NumeroAvviso: p.NumeroAvviso, Stato: p.Stato, DescrizioneStato: p.DescrizioneStato, UUID: p.UUID,
-		DataCaricamento: p.DataCaricamento()}
+		DataCaricamento: p.DataCaricamento(), Tipo: tipologia(p.Spontaneous())}
 	if p.IDUnitaOperativa != "" {
 		u := unitaOperativaRef{IDUnita: p.IDUnitaOperativa}
 		if reg, ok := s.model.Unit(p.IDDominio, p.IDUnitaOperativa); ok {

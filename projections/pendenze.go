@@ -154,6 +154,12 @@ func (p Pendenza) DataCaricamento() string {
 	return domain.DateOf(p.Created)
 }
 
+// Spontaneous reports whether its payer created it (POST
+// /pendenze/{idDominio}/{idTipoPendenza} of the Pagamento API, under the
+// reserved domain.PortalIDA2A) rather than an application loading a debt:
+// GovPay's SPONTANEO, else DOVUTO.
+func (p Pendenza) Spontaneous() bool { return p.IDA2A == domain.PortalIDA2A }
+
 // View returns the facts decisions need (a state ParsePendenzaStato does
 // not read is the zero state).
 func (p Pendenza) View() domain.PendenzaView {
