@@ -17,6 +17,27 @@ var (
 // Every date it accepts ParseFlowDate reads back.
 func ParseRecordedDate(s string) (t time.Time, ok bool) { return parseDate(s, recordedDateLayouts) }
 
+// RecordedDateTime is a recorded date (ParseRecordedDate) as GovPay's
+// date-time members write one: a date-time as written, a date its
+// midnight in Rome (RFC 3339, Rome's offset). Anything else, which no
+// command records, is returned as it is.
+func RecordedDateTime(s string) string {
+	if t, ok := ParseRecordedDate(s); ok && len(s) == len(time.DateOnly) {
+		return t.Format(time.RFC3339)
+	}
+	return s
+}
+
+// RecordedDay is a recorded date (ParseRecordedDate) as GovPay's date
+// members write one: a date as written, a date-time its day in Rome
+// (DateOf). Anything else, which no command records, is returned as it is.
+func RecordedDay(s string) string {
+	if t, ok := ParseRecordedDate(s); ok {
+		return DateOf(t)
+	}
+	return s
+}
+
 // ParseFlowDate parses a settlement report's date as a path names it:
 // what ParseRecordedDate accepts, or a date-time without a zone (Rome's
 // wall clock: in the hour October repeats, its second time, standard

@@ -144,3 +144,26 @@ func FuzzFlowDate(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordedDateAs: a recorded date answered as GovPay's date-time (a
+// date-time as written, a date its midnight in Rome) or date (a date as
+// written, a date-time its day in Rome); what is not a recorded date is
+// answered as it is.
+func TestRecordedDateAs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, dateTime, date string }{
+		{"2026-01-03", "2026-01-03T00:00:00+01:00", "2026-01-03"},
+		{"2026-07-03", "2026-07-03T00:00:00+02:00", "2026-07-03"},
+		{"2026-01-03T10:00:00Z", "2026-01-03T10:00:00Z", "2026-01-03"},
+		{"2026-01-03T23:30:00Z", "2026-01-03T23:30:00Z", "2026-01-04"},
+		{"2026-01-04T00:30:00+02:00", "2026-01-04T00:30:00+02:00", "2026-01-03"},
+		{"", "", ""},
+	} {
+		if got := RecordedDateTime(c.in); got != c.dateTime {
+			t.Errorf("RecordedDateTime(%q) = %q, want %q", c.in, got, c.dateTime)
+		}
+		if got := RecordedDay(c.in); got != c.date {
+			t.Errorf("RecordedDay(%q) = %q, want %q", c.in, got, c.date)
+		}
+	}
+}

@@ -51,5 +51,5 @@ func (s *Server) boListFlussi(c *echo.Context) error {
 }
 
 func (s *Server) boListRiscossioni(c *echo.Context) error {
-	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Collections, boRiscossioniFilters, s.riscossione)
+	return pageByEntity(c, s.model, operations.RendicontazioniList, operations.EntityScope.Collections, boRiscossioniFilters, s.riscossioneBackoffice)
 }

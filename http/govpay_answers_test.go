@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 // The answers' shapes as a client generated from GovPay's published
@@ -110,4 +113,67 @@ func TestGovPayPendenzaTipo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGovPayRiscossioneDataFormat: a collection's data, the payment date
+// the node recorded (a date or an RFC 3339 date-time), is answered in the
+// format GovPay's schema gives it: a date on the Backoffice v1 (its day in
+// Rome), a date-time on Ragioneria v3 (a date its midnight in Rome).
+// dataPagamento, this service's own, stays as written.
+func TestGovPayRiscossioneDataFormat(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	node := asBasic(nodeB, nodeBPass)
+	late := w.createPendenza(t, "appA", "late", d1, t1, citizen1)
+	dated := w.createPendenza(t, "appA", "dated", d1, t1, citizen1)
+	paid := func(p pendenzaView, id, when string) {
+		b := ricevuta(p, id, 123.45, "ESEGUITO")
+		b["dataPagamento"] = when
+		w.must(t, "POST", nd+"/intermediari/"+intB+"/ricevute", b, node)
+	}
+	paid(w.p1, "RIC-DT", "2026-01-02T10:00:00Z")
+	paid(late, "RIC-LATE", "2026-01-02T23:30:00Z") // 3 January in Rome
+	paid(dated, "RIC-DATE", "2026-01-05")
+	ris := func(prefix string, p pendenzaView, id string) string {
+		return prefix + "/riscossioni/" + d1 + "/" + iuvOf(p) + "/" + id + "/1"
+	}
+	for _, c := range []struct {
+		name, path, data, dataPagamento string
+	}{
+		{"backoffice_datetime", ris(bo, w.p1, "RIC-DT"), "2026-01-02", "2026-01-02T10:00:00Z"},
+		{"backoffice_datetime_next_day_in_rome", ris(bo, late, "RIC-LATE"), "2026-01-03", "2026-01-02T23:30:00Z"},
+		{"backoffice_date", ris(bo, dated, "RIC-DATE"), "2026-01-05", "2026-01-05"},
+		{"ragioneria_datetime", ris(rg, w.p1, "RIC-DT"), "2026-01-02T10:00:00Z", "2026-01-02T10:00:00Z"},
+		{"ragioneria_date", ris(rg, dated, "RIC-DATE"), "2026-01-05T00:00:00+01:00", "2026-01-05"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var v struct{ Data, DataPagamento string }
+			w.must(t, "GET", c.path, nil, asAdmin(), withAppIfRagioneria(c.path)).decode(t, &v)
+			if v.Data != c.data || v.DataPagamento != c.dataPagamento {
+				t.Fatalf("%s: data %q dataPagamento %q, want %q and %q", c.path, v.Data, v.DataPagamento, c.data, c.dataPagamento)
+			}
+		})
+	}
+	t.Run("lists", func(t *testing.T) {
+		for path, want := range map[string]string{bo + "/riscossioni?iur=RIC-DATE": "2026-01-05", rg + "/riscossioni?iur=RIC-DATE": "2026-01-05T00:00:00+01:00"} {
+			var page Page[struct{ Data string }]
+			w.must(t, "GET", path, nil, asAdmin(), withAppIfRagioneria(path)).decode(t, &page)
+			if len(page.Risultati) != 1 || page.Risultati[0].Data != want {
+				t.Fatalf("%s lists %+v, want data %q", path, page.Risultati, want)
+			}
+		}
+	})
+
+}
+
+// iuvOf is the IUV of p's notice.
+func iuvOf(p pendenzaView) string { return domain.IUVOfNotice(p.NumeroAvviso) }
+
+// withAppIfRagioneria reads a Ragioneria path as appC (RAGIONERIA on d1);
+// the Backoffice as the administrator given before it.
+func withAppIfRagioneria(path string) reqOpt {
+	if strings.HasPrefix(path, rg) {
+		return as("appC")
+	}
+	return func(*request) {}
 }

@@ -90,8 +90,9 @@ func (s *Server) listRicevute(gate listOf, fs queryFilters[*projections.Receipt]
 }
 
 // getRiscossione answers GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}
-// with the API's operation.
-func (s *Server) getRiscossione(op func(operations.Receipts, domain.Principal, operations.CollectionKey, operations.Recorder) (*projections.Receipt, error)) echo.HandlerFunc {
+// with the API's operation, the collection rendered as the API has it.
+func (s *Server) getRiscossione(op func(operations.Receipts, domain.Principal, operations.CollectionKey, operations.Recorder) (*projections.Receipt, error),
+	view func(*projections.Receipt) riscossioneView) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		rk, err := receiptKey(c, pIUR)
 		if err != nil {
@@ -104,6 +105,6 @@ func (s *Server) getRiscossione(op func(operations.Receipts, domain.Principal, o
 		k := operations.CollectionKey{ReceiptKey: rk}
 		k.Indice, _ = strconv.Atoi(indice) // pIndice checked it
 		r, err := op(s.model, callerOf(c).principal, k, nil)
-		return reply(c, r, err, s.riscossione)
+		return reply(c, r, err, view)
 	}
 }

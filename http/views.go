@@ -212,8 +212,9 @@ func (s *Server) flusso(r *projections.SettlementReport) flussoView {
 // Backoffice's riscossioneIndex) for the fields a collection here holds:
 // the entity (as an object, and its idDominio), the iuv, iur and indice
 // that name it in GET /riscossioni/{idDominio}/{iuv}/{iur}/{indice}, its
-// state, kind, amount and date; then what we add (the receipt, notice,
-// pendenza and payment).
+// state, kind, amount and date (a date-time on Ragioneria v3, a date on
+// the Backoffice, as each API's schema has it: no format is documented);
+// then what we add (the receipt, notice, pendenza and payment).
 type riscossioneView struct {
 	Dominio       dominioRef `json:"dominio"`
 	IDDominio     string     `json:"idDominio"`
@@ -240,14 +241,26 @@ const (
 	tipoEntrata   = "ENTRATA"
 )
 
-// riscossione renders the collection of receipt r: its iur is the receipt
-// id and its data the payment's date.
+// riscossione renders the collection of receipt r as Ragioneria v3 has
+// it: its iur is the receipt id and its data the payment's date as
+// GovPay's Riscossione writes it, a date-time (a date recorded is its
+// midnight in Rome); dataPagamento is that date as recorded.
 func (s *Server) riscossione(r *projections.Receipt) riscossioneView {
 	e := r.Event
 	return riscossioneView{Dominio: s.dominioOf(e.IDDominio), IDDominio: e.IDDominio, IUV: domain.IUVOfNotice(e.NumeroAvviso),
 		IUR: e.IDRicevuta, Indice: operations.CollectionIndice, Stato: statoRiscossa, Tipo: tipoEntrata,
-		Importo: Importo(e.AmountCents), Data: e.DataPagamento, IDRicevuta: e.IDRicevuta, NumeroAvviso: e.NumeroAvviso,
-		IDA2A: e.IDA2A, IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID, DataPagamento: e.DataPagamento}
+		Importo: Importo(e.AmountCents), Data: domain.RecordedDateTime(e.DataPagamento), IDRicevuta: e.IDRicevuta,
+		NumeroAvviso: e.NumeroAvviso, IDA2A: e.IDA2A, IDPendenza: e.IDPendenza, IDPagamento: e.PaymentID, DataPagamento: e.DataPagamento}
+}
+
+// riscossioneBackoffice renders the collection of receipt r as the
+// Backoffice v1 has it: as riscossione, but data is the payment's date as
+// the Backoffice's riscossione writes it, a date (the day in Rome of a
+// date-time recorded).
+func (s *Server) riscossioneBackoffice(r *projections.Receipt) riscossioneView {
+	v := s.riscossione(r)
+	v.Data = domain.RecordedDay(r.Event.DataPagamento)
+	return v
 }
 
 // dominioOf is the entity idDominio as GovPay's Dominio object; its
