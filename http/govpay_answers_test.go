@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -164,6 +165,46 @@ func TestGovPayRiscossioneDataFormat(t *testing.T) {
 		}
 	})
 
+}
+
+// TestGovPayFlussoDataFlussoFormat: a report's dataFlusso, as the node
+// recorded it (a date or an RFC 3339 date-time), is answered as GovPay's
+// FlussoRendicontazioneIndex has it, a date-time (Backoffice v1 and
+// Ragioneria v3): a date is its midnight in Rome, under which the report
+// is found.
+func TestGovPayFlussoDataFlussoFormat(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	node := asBasic(nodeB, nodeBPass)
+	late := w.createPendenza(t, "appA", "late", d1, t1, citizen1)
+	const fDate, fTime = "2026-01-03ABI00001-S1", "2026-01-04ABI00001-S2"
+	w.must(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", flusso(fDate, d1, 123.45, line(w.p1.NumeroAvviso, 123.45, 0)), node)
+	timed := flusso(fTime, d1, 123.45, line(late.NumeroAvviso, 123.45, 0))
+	timed["dataFlusso"] = "2026-01-04T10:00:00Z"
+	w.must(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", timed, node)
+
+	for _, c := range []struct {
+		name, prefix, id, day, dataFlusso string
+	}{
+		{"backoffice_date", bo, fDate, "2026-01-03", "2026-01-03T00:00:00+01:00"},
+		{"backoffice_datetime", bo, fTime, "2026-01-04T11:00:00", "2026-01-04T10:00:00Z"},
+		{"ragioneria_date", rg, fDate, "2026-01-03", "2026-01-03T00:00:00+01:00"},
+	} {
+		t.Run("flusso_"+c.name, func(t *testing.T) {
+			at := c.prefix + "/flussiRendicontazione/" + d1 + "/" + c.id + "/"
+			var v struct{ DataFlusso string }
+			w.must(t, "GET", at+c.day, nil, asAdmin(), withAppIfRagioneria(at)).decode(t, &v)
+			if v.DataFlusso != c.dataFlusso {
+				t.Fatalf("%s: dataFlusso %q, want %q", at, v.DataFlusso, c.dataFlusso)
+			}
+			w.must(t, "GET", at+url.PathEscape(v.DataFlusso), nil, asAdmin(), withAppIfRagioneria(at)) // found under what it answers
+			var page Page[struct{ IDFlusso, DataFlusso string }]
+			w.must(t, "GET", c.prefix+"/flussiRendicontazione?idFlusso="+c.id, nil, asAdmin(), withAppIfRagioneria(at)).decode(t, &page)
+			if len(page.Risultati) != 1 || page.Risultati[0].DataFlusso != c.dataFlusso {
+				t.Fatalf("the list answers %+v, want dataFlusso %q", page.Risultati, c.dataFlusso)
+			}
+		})
+	}
 }
 
 // iuvOf is the IUV of p's notice.

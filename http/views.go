@@ -183,14 +183,16 @@ type rendicontazioneView struct {
 	Esito        int     `json:"esito"`
 }
 
-// flussoView is a settlement report: its fields as written, with what
-// GovPay's FlussoRendicontazioneIndex requires besides and a report here
-// knows (dominio, stato, numeroPagamenti).
+// flussoView is a settlement report: its fields as written, but
+// dataFlusso a date-time as GovPay's FlussoRendicontazioneIndex has it (a
+// date recorded is its midnight in Rome, under which the report is
+// found), with what that schema requires besides and a report here knows
+// (dominio, stato, numeroPagamenti).
 type flussoView struct {
 	IDFlusso        string                `json:"idFlusso"`
 	IDDominio       string                `json:"idDominio"`
 	Dominio         dominioRef            `json:"dominio"`
-	DataFlusso      string                `json:"dataFlusso"`
+	DataFlusso      string                `json:"dataFlusso" format:"date-time"`
 	Stato           string                `json:"stato"`
 	NumeroPagamenti int                   `json:"numeroPagamenti"`
 	ImportoTotale   Importo               `json:"importoTotale"`
@@ -199,7 +201,7 @@ type flussoView struct {
 
 func (s *Server) flusso(r *projections.SettlementReport) flussoView {
 	e := r.Event
-	v := flussoView{IDFlusso: e.IDFlusso, IDDominio: e.IDDominio, Dominio: s.dominioOf(e.IDDominio), DataFlusso: e.DataFlusso,
+	v := flussoView{IDFlusso: e.IDFlusso, IDDominio: e.IDDominio, Dominio: s.dominioOf(e.IDDominio), DataFlusso: domain.RecordedDateTime(e.DataFlusso),
 		Stato: statoFlussoAcquisito, NumeroPagamenti: len(e.Items), ImportoTotale: Importo(e.TotalCents),
 		Rendicontazioni: []rendicontazioneView{}}
 	for _, it := range e.Items {
