@@ -183,7 +183,7 @@ func TestCallerSecretsStayOutOfLogsMetricsAndAnswers(t *testing.T) {
 		"session cookie": session.Value, "console cookie": consoleCookie, "CSRF token": csrf,
 		"CAPTCHA token": captchaToken, "siteverify secret": svSecret, "notice UUID": p.UUID, "wrong UUID": wrongUUID,
 		"basic credentials":     strings.TrimPrefix(basicHeader("appA", pw), "Basic "),
-		"untrusted fiscal code": untrustedCode, "payer's name": "Mario Rossi", "payer of a failed write": citizen2}
+		"untrusted fiscal code": untrustedCode, "password typed as the username": typedAsUser, "payer's name": "Mario Rossi", "payer of a failed write": citizen2}
 	logged := log.String()
 	for what, s := range secrets {
 		if strings.Contains(logged, s) {

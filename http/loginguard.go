@@ -36,7 +36,7 @@ const (
 	principalFailRate = rate.Limit(0.2)
 	// throttleEntries bounds each throttle table; see limiterTable.
 	throttleEntries = 65536
-	// loggedPrincipalBytes is how much of an attempted principal name a
+	// loggedPrincipalBytes is how much of a registered principal's name a
 	// failed-login log line keeps.
 	loggedPrincipalBytes = 64
 )
@@ -119,8 +119,12 @@ func newLoginGuard(cfg Config, logger *slog.Logger, reg prometheus.Registerer) *
 	return g
 }
 
-// Admit implements projections.Gate.
-func (g *loginGuard) Admit(from, principal string) (func(bool), error) {
+// Admit implements projections.Gate. The throttles key an unregistered
+// name as they key a registered one; the 'login failed' line names only a
+// registered principal, as the decision log names no unverified caller:
+// another name is the caller's to choose, a password typed in the wrong
+// field among them (TestFailedLoginLogNamesRegisteredPrincipalsOnly).
+func (g *loginGuard) Admit(from, principal string, registered bool) (func(bool), error) {
 	addrKey := clientKey(from)
 	pairKey := addrKey + "\x00" + truncateUTF8(principal, loggedPrincipalBytes)
 	now := time.Now()
@@ -141,9 +145,12 @@ func (g *loginGuard) Admit(from, principal string) (func(bool), error) {
 		g.addrs.fail(addrKey, now)
 		g.pairs.fail(pairKey, now)
 		g.failed.WithLabelValues("wrong_credentials").Inc()
+		named := ""
+		if registered {
+			named = strconv.Quote(truncateUTF8(principal, loggedPrincipalBytes))
+		}
 		g.logger.LogAttrs(context.Background(), slog.LevelWarn, "login failed",
-			slog.String("principal", strconv.Quote(truncateUTF8(principal, loggedPrincipalBytes))),
-			slog.String("client", from))
+			slog.String("principal", named), slog.String("client", from))
 	}, nil
 }
 

@@ -83,7 +83,10 @@ func TestReceiptCompletesPaymentPerItem(t *testing.T) {
 // countingGate counts the verifications it admits.
 type countingGate struct{ n int }
 
-func (g *countingGate) Admit(_, _ string) (func(bool), error) { g.n++; return func(bool) {}, nil }
+func (g *countingGate) Admit(_, _ string, _ bool) (func(bool), error) {
+	g.n++
+	return func(bool) {}, nil
+}
 
 // TestKnownNodeCredentialsCostOneVerification: whatever the user, a check
 // costs exactly one hash verification (one slot of the verification budget,

@@ -169,7 +169,7 @@ func (m *ReadModel) VerifyConnectorPassword(in *Intermediary, password string) b
 // AuthenticateGated.
 func (m *ReadModel) VerifyConnectorPasswordGated(gate Gate, from string, in *Intermediary, password string) (bool, error) {
 	if in.Event.ConnectorPasswordHash == "" {
-		return false, verifyDummy(gate, from, in.Event.ConnectorPrincipal, password)
+		return false, verifyDummy(gate, from, in.Event.ConnectorPrincipal, true, password)
 	}
 	return verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, in.Event.ConnectorPrincipal)
 }
@@ -219,7 +219,7 @@ func (m *ReadModel) KnownNodeCredentialsGated(gate Gate, from, user, password st
 	case named:
 		// Connectors without a password (certificates) only: the name
 		// costs what a wrong password costs, and is throttled the same way.
-		return false, verifyDummy(gate, from, user, password)
+		return false, verifyDummy(gate, from, user, true, password)
 	}
 	_, err := m.AuthenticateGated(gate, from, user, password)
 	if errors.Is(err, ErrUnauthenticated) {
