@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -91,8 +92,18 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r := audit.ResourceFrom(c.QueryParam)
-	res, err := s.whoCan(c.Request().Context(), p, c.QueryParam("api"), c.QueryParam("operazione"), pos, c.QueryParam("data"), r)
+	var twice error // the first parameter given more than once
+	param := func(name string) string {
+		v, err := queryValue(c, name)
+		twice = cmp.Or(twice, err)
+		return v
+	}
+	r := audit.ResourceFrom(param)
+	api, op, data := param("api"), param("operazione"), param("data")
+	if twice != nil {
+		return twice
+	}
+	res, err := s.whoCan(c.Request().Context(), p, api, op, pos, data, r)
 	if err != nil {
 		return err
 	}
@@ -136,11 +147,11 @@ func parseAuditAPI(s string) (domain.API, error) {
 }
 
 // queryPosizione reads the query's posizione, nil when absent (untilOf
-// refuses 0).
+// refuses 0), of one value (queryValue).
 func queryPosizione(c *echo.Context) (*uint64, error) {
-	v := c.QueryParam("posizione")
+	v, err := queryValue(c, "posizione")
 	if v == "" {
-		return nil, nil
+		return nil, err
 	}
 	n, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {

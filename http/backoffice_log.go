@@ -67,11 +67,14 @@ func (s *Server) getLogCheckpoints(c *echo.Context) error {
 }
 
 // checkpointParam is the checkpoint named by its event's position in
-// query parameter name, or the latest one (the latest that verified, this
-// service's own that the log matches, first).
+// query parameter name (of one value: queryValue), or the latest one (the
+// latest that verified, this service's own that the log matches, first).
 func (s *Server) checkpointParam(c *echo.Context, name string) (logtree.Found, error) {
+	v, err := queryValue(c, name)
+	if err != nil {
+		return logtree.Found{}, err
+	}
 	cps := s.cfg.Log.Checkpoints()
-	v := c.QueryParam(name)
 	if v == "" {
 		for i := len(cps) - 1; i >= 0; i-- {
 			if cps[i].Verified {
@@ -99,12 +102,19 @@ func (s *Server) getInclusionProof(c *echo.Context) error {
 	if err := s.logAuditor(c); err != nil {
 		return err
 	}
-	pos, err := strconv.ParseUint(c.QueryParam("posizione"), 10, 64)
+	v, err := queryValue(c, "posizione")
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.ParseUint(v, 10, 64)
 	if err != nil || pos == 0 {
 		return syntaxError("posizione must be a positive log position")
 	}
 	index := uint64(0)
-	if v := c.QueryParam("indice"); v != "" {
+	if v, err = queryValue(c, "indice"); err != nil {
+		return err
+	}
+	if v != "" {
 		if index, err = strconv.ParseUint(v, 10, 32); err != nil {
 			return syntaxError("indice must be the place of the event in its commit, from 0")
 		}
@@ -140,7 +150,11 @@ func (s *Server) getConsistencyProof(c *echo.Context) error {
 	if err := s.logAuditor(c); err != nil {
 		return err
 	}
-	if c.QueryParam("da") == "" {
+	da, err := queryValue(c, "da")
+	if err != nil {
+		return err
+	}
+	if da == "" {
 		return syntaxError("da (the older checkpoint's position) is required")
 	}
 	oldCP, err := s.checkpointParam(c, "da")

@@ -31,17 +31,25 @@ const (
 )
 
 // eventiParams reads da (the first position wanted, default 1; 0 reads as
-// 1) and limite (default defaultEventiLimite, 1..maxEventiLimite).
+// 1) and limite (default defaultEventiLimite, 1..maxEventiLimite), each of
+// one value (queryValue).
 func eventiParams(c *echo.Context) (da uint64, limite int, err error) {
 	da, limite = 1, defaultEventiLimite
-	if v := c.QueryParam("da"); v != "" {
+	v, err := queryValue(c, "da")
+	if err != nil {
+		return 0, 0, err
+	}
+	if v != "" {
 		n, perr := strconv.ParseUint(v, 10, 64)
 		if perr != nil {
 			return 0, 0, syntaxError("da must be a log position (a whole number from 0)")
 		}
 		da = max(n, 1)
 	}
-	if v := c.QueryParam("limite"); v != "" {
+	if v, err = queryValue(c, "limite"); err != nil {
+		return 0, 0, err
+	}
+	if v != "" {
 		n, perr := strconv.Atoi(v)
 		if perr != nil || n < 1 || n > maxEventiLimite {
 			return 0, 0, syntaxError("limite must be a whole number from 1 to " + strconv.Itoa(maxEventiLimite))

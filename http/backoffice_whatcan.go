@@ -31,7 +31,10 @@ func (s *Server) whatCanQuery(c *echo.Context) (string, *projections.ReadModel, 
 	if err := operations.AuditWholeLog(callerOf(c).principal, nil); err != nil {
 		return "", nil, err
 	}
-	name := c.QueryParam("principal")
+	name, err := queryValue(c, "principal")
+	if err != nil {
+		return "", nil, err
+	}
 	if name == "" {
 		return "", nil, syntaxError("principal is required")
 	}
@@ -39,7 +42,11 @@ func (s *Server) whatCanQuery(c *echo.Context) (string, *projections.ReadModel, 
 	if err != nil {
 		return "", nil, err
 	}
-	until, err := untilOf(pos, c.QueryParam("data"))
+	data, err := queryValue(c, "data")
+	if err != nil {
+		return "", nil, err
+	}
+	until, err := untilOf(pos, data)
 	if err != nil {
 		return "", nil, err
 	}
@@ -73,21 +80,27 @@ func (s *Server) getWhatCanResources(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	api, err := parseAuditAPI(c.QueryParam("api"))
+	q := map[string]string{}
+	for _, param := range []string{"api", "operazione", "dopo", "limite", "servizio", "autorizzazione"} {
+		if q[param], err = queryValue(c, param); err != nil {
+			return err
+		}
+	}
+	api, err := parseAuditAPI(q["api"])
 	if err != nil {
 		return err
 	}
-	op := c.QueryParam("operazione")
+	op := q["operazione"]
 	if op == "" {
 		return syntaxError("operazione is required")
 	}
 	after, limit := uint64(0), defaultResourcesLimit
-	if v := c.QueryParam("dopo"); v != "" {
+	if v := q["dopo"]; v != "" {
 		if after, err = strconv.ParseUint(v, 10, 64); err != nil {
 			return syntaxError("dopo must be a non-negative integer (the successivo of the previous page)")
 		}
 	}
-	if v := c.QueryParam("limite"); v != "" {
+	if v := q["limite"]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxResourcesLimit {
 			return syntaxError("limite must be between 1 and " + strconv.Itoa(maxResourcesLimit))
@@ -95,7 +108,7 @@ func (s *Server) getWhatCanResources(c *echo.Context) error {
 		limit = n
 	}
 	body := resourcesPage{Resources: []audit.Resource{}}
-	body.Page, err = whatcan.Resources(m, name, api, op, c.QueryParam("servizio"), c.QueryParam("autorizzazione"),
+	body.Page, err = whatcan.Resources(m, name, api, op, q["servizio"], q["autorizzazione"],
 		after, limit, func(r audit.Resource) error {
 			body.Resources = append(body.Resources, r)
 			return nil

@@ -107,11 +107,11 @@ func (fs queryFilters[T]) params() map[string]paramSchema {
 
 // narrow keeps the items every filter the request gives keeps; every
 // value is checked, whatever the items. An empty value is no filter; a
-// filter of one value given more than once is 400 (filterValues).
+// filter of one value given more than once is 400 (queryValues).
 func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 	var keep []func(T) bool
 	for _, f := range fs {
-		values, err := filterValues(c, f.param, f.many)
+		values, err := queryValues(c, f.param, f.many)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +138,8 @@ func (fs queryFilters[T]) narrow(c *echo.Context, items []T) ([]T, error) {
 }
 
 // The 400s of the filters' bad values: each kind of filter words its own
-// here, once for every list of every API, naming the parameter.
+// here, once for every list of every API, naming the parameter (one given
+// more than once is every query parameter's: givenTwice).
 
 // notMatching is the 400 of an id filter's value (idFilter, and the lists'
 // idDominio: checkFilterID): pattern is the one the document gives.
@@ -155,12 +156,6 @@ func notABound(param string) error {
 	return syntaxError(param + " must be a date-time (RFC 3339; without a zone, Europe/Rome) or a date")
 }
 
-// givenTwice is the 400 of a filter of one value given more than once
-// (filterValues).
-func givenTwice(param string) error {
-	return syntaxError(param + " is given more than once: it takes one value")
-}
-
 // checkFilterID checks the value v of the id filter param: one valid
 // accepts, else notMatching pattern.
 func checkFilterID(param, pattern string, valid func(string) bool, v string) error {
@@ -168,19 +163,6 @@ func checkFilterID(param, pattern string, valid func(string) bool, v string) err
 		return notMatching(param, pattern)
 	}
 	return nil
-}
-
-// filterValues are the values of the filter param in c's query, the
-// empty ones left out (an empty value is no filter). A filter of one value
-// (not many) given more than once is 400: reading one of its values would
-// silently ignore the others, and any other reading (each narrowing, or
-// any of them kept) would be a guess.
-func filterValues(c *echo.Context, param string, many bool) ([]string, error) {
-	values := slices.DeleteFunc(slices.Clone(c.QueryParams()[param]), func(v string) bool { return v == "" })
-	if len(values) > 1 && !many {
-		return nil, givenTwice(param)
-	}
-	return values, nil
 }
 
 // keepingAll is f with its values still checked, keeping every record.

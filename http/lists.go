@@ -16,13 +16,9 @@ import (
 type listOf func(p domain.Principal, only string, rec operations.Recorder) (operations.EntityScope, error)
 
 // entityScope runs the gate, then checks the idDominio filter (one value,
-// as every filter's: filterValues).
+// as every query parameter's: queryValues).
 func entityScope(c *echo.Context, gate listOf) (operations.EntityScope, error) {
-	values, twice := filterValues(c, "idDominio", false)
-	dominio := ""
-	if len(values) > 0 {
-		dominio = values[0]
-	}
+	dominio, twice := queryValue(c, "idDominio")
 	sc, err := gate(callerOf(c).principal, dominio, nil)
 	if err != nil {
 		return sc, err

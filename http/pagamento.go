@@ -238,15 +238,27 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 	if !domain.Protects(auth, pv) {
 		return domain.CanPassPublicProtection(auth, pv, req, false, domain.CaptchaMissing)
 	}
-	r := c.Request()
-	q := r.URL.Query()
-	given := q.Get("UUID")
+	// Its parameters are read before anything is compared or sent: one
+	// given more than once is 400 (queryValue), so that one request never
+	// tries two UUIDs or two tokens. UUID is a notice's alone.
+	given := ""
+	if req == domain.ProtectedNotice {
+		var err error
+		if given, err = queryValue(c, "UUID"); err != nil {
+			return err
+		}
+	}
+	cfg := pr.Captcha
+	token, err := queryValue(c, cfg.Parametro)
+	if err != nil {
+		return err
+	}
 	uuidMatched := given != "" && uuid != "" && domain.ConstantTimeEqual(given, uuid)
 	if !domain.NeedsCaptcha(auth, pv, req, uuidMatched) {
 		return domain.CanPassPublicProtection(auth, pv, req, uuidMatched, domain.CaptchaMissing)
 	}
-	cfg := pr.Captcha
-	token := strings.TrimSpace(q.Get(cfg.Parametro))
+	r := c.Request()
+	token = strings.TrimSpace(token)
 	if token == "" {
 		token = strings.TrimSpace(r.Header.Get(cfg.Parametro))
 	}

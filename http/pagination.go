@@ -22,15 +22,22 @@ const maxRisultatiPerPagina = 200
 
 // pageParams reads pagina (from 1) and risultatiPerPagina (default 25,
 // from 0 to maxRisultatiPerPagina: 0 asks for the count alone, as GovPay's
-// lists take it).
+// lists take it), each of one value (queryValue).
 func pageParams(c *echo.Context) (pagina, per int, err error) {
 	pagina, per = 1, 25
-	if v := c.QueryParam("pagina"); v != "" {
+	v, err := queryValue(c, "pagina")
+	if err != nil {
+		return 0, 0, err
+	}
+	if v != "" {
 		if pagina, err = strconv.Atoi(v); err != nil || pagina < 1 {
 			return 0, 0, syntaxError("pagina must be a whole number from 1")
 		}
 	}
-	if v := c.QueryParam("risultatiPerPagina"); v != "" {
+	if v, err = queryValue(c, "risultatiPerPagina"); err != nil {
+		return 0, 0, err
+	}
+	if v != "" {
 		if per, err = strconv.Atoi(v); err != nil || per < 0 || per > maxRisultatiPerPagina {
 			return 0, 0, syntaxError("risultatiPerPagina must be a whole number from 0 to " + strconv.Itoa(maxRisultatiPerPagina))
 		}

@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"slices"
+
+	"github.com/labstack/echo/v5"
+)
+
+// Query parameters are read here, once for every operation of every API:
+// the lists' filters (queryFilters, entityScope), pagination, the event
+// log's, the audit questions', the log proofs', the public protection's
+// UUID and captcha token. Each operation reads them where it always did:
+// after its gate, but for those the gate itself reads (the protection's).
+
+// queryValues are the values of the query parameter param in c's query,
+// the empty ones left out (an empty value is no value: no filter, the
+// default). A parameter of one value (not many) given more than once is
+// 400, even twice the same: reading one of its values would silently
+// ignore the others, and any other reading (each narrowing, any of them
+// kept, each tried in turn) would be a guess. Only GovPay's arrays are
+// many.
+func queryValues(c *echo.Context, param string, many bool) ([]string, error) {
+	values := slices.DeleteFunc(slices.Clone(c.QueryParams()[param]), func(v string) bool { return v == "" })
+	if len(values) > 1 && !many {
+		return nil, givenTwice(param)
+	}
+	return values, nil
+}
+
+// queryValue is the value of the query parameter param of one value, ""
+// when it is not given (or empty); given more than once it is 400
+// (queryValues).
+func queryValue(c *echo.Context, param string) (string, error) {
+	values, err := queryValues(c, param, false)
+	if len(values) == 0 {
+		return "", err
+	}
+	return values[0], nil
+}
+
+// givenTwice is the 400 of a query parameter of one value given more than
+// once (queryValues).
+func givenTwice(param string) error {
+	return syntaxError(param + " is given more than once: it takes one value")
+}
