@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -217,4 +219,136 @@ func withAppIfRagioneria(path string) reqOpt {
 		return as("appC")
 	}
 	return func(*request) {}
+}
+
+// TestGovPayPendenzaVoci: a pendenza's detail answers its voci, which the
+// pendenza schemas of GovPay's Backoffice v1 and Pendenze v2 require and
+// Pagamento v2's has: each voce as it was written, under GovPay's member
+// names, with its indice (1 up, in the order written) and stato (Eseguito
+// once the pendenza is paid, else Non eseguito). An update replaces them,
+// a pendenza written without voci answers none, the lists (GovPay's
+// PendenzaIndex has no voci) answer none, and a replica restarted from a
+// snapshot answers the same.
+func TestGovPayPendenzaVoci(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	dataDir, snapDir := t.TempDir(), t.TempDir()
+	w := &nodeWorld{world: newWorld(t, withDataDir(dataDir))}
+	w.putIntermediary(t, intB, nodeB, nodeBPass, true)
+	w.putServedEntity(t, d1, intB)
+
+	twoVoci := []map[string]any{
+		{"idVocePendenza": "v1", "importo": 100.00, "descrizione": "Tassa", "descrizioneCausaleRPT": "TARI 2026",
+			"codEntrata": "SRV-1", "datiAllegati": map[string]any{"riga": 1}},
+		{"idVocePendenza": "v2", "importo": 23.45, "descrizione": "Addizionale", "idDominio": d2,
+			"ibanAccredito": "IT60X0542811101000000123456", "ibanAppoggio": "IT60X0542811101000000654321",
+			"tipoContabilita": "SIOPE", "codiceContabilita": "3321",
+			"contabilita": map[string]any{"quote": []any{map[string]any{"capitolo": "C1", "annoEsercizio": 2026, "importo": 23.45}}}},
+	}
+	answered := func(stato string) []map[string]any {
+		return []map[string]any{
+			{"indice": 1, "idVocePendenza": "v1", "importo": 100, "descrizione": "Tassa", "stato": stato,
+				"descrizioneCausaleRPT": "TARI 2026", "codEntrata": "SRV-1", "datiAllegati": map[string]any{"riga": 1}},
+			{"indice": 2, "idVocePendenza": "v2", "importo": 23.45, "descrizione": "Addizionale", "stato": stato,
+				"idDominio": d2, "dominio": map[string]any{"idDominio": d2, "ragioneSociale": "Ente " + d2},
+				"ibanAccredito": "IT60X0542811101000000123456", "ibanAppoggio": "IT60X0542811101000000654321",
+				"tipoContabilita": "SIOPE", "codiceContabilita": "3321",
+				"contabilita": map[string]any{"quote": []any{map[string]any{"capitolo": "C1", "annoEsercizio": 2026, "importo": 23.45}}}},
+		}
+	}
+	bollo := []map[string]any{{"idVocePendenza": "b1", "importo": 123.45, "descrizione": "Bollo", "tipoBollo": "01",
+		"hashDocumento": "aGFzaA==", "provinciaResidenza": "RM"}}
+	bolloAnswered := []map[string]any{{"indice": 1, "idVocePendenza": "b1", "importo": 123.45, "descrizione": "Bollo",
+		"stato": "Non eseguito", "tipoBollo": "01", "hashDocumento": "aGFzaA==", "provinciaResidenza": "RM"}}
+
+	put := func(t *testing.T, id string, voci []map[string]any) pendenzaView {
+		t.Helper()
+		var v pendenzaView
+		w.must(t, "PUT", pe+"/pendenze/appA/"+id, withField(pendenzaBodyFor(d1, t1, citizen1), "voci", voci), as("appA")).decode(t, &v)
+		return v
+	}
+	paid := put(t, "voci-paid", twoVoci)
+	w.must(t, "POST", nd+"/intermediari/"+intB+"/ricevute", ricevuta(paid, "RIC-VOCI", 123.45, "ESEGUITO"), asBasic(nodeB, nodeBPass))
+	open := put(t, "voci-open", twoVoci)
+	replaced := put(t, "voci-replaced", twoVoci)
+	put(t, "voci-replaced", bollo) // an update replaces the voci
+	none := put(t, "voci-none", nil)
+
+	// norm is a JSON value as encoding/json reads it, so that the expected
+	// voci compare with the answered ones.
+	norm := func(t *testing.T, v any) any {
+		t.Helper()
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out any
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	type read struct {
+		name, path string
+		opt        reqOpt
+	}
+	details := func(p pendenzaView) []read {
+		return []read{
+			{"pendenze", pe + "/pendenze/appA/" + p.IDPendenza, as("appA")},
+			{"pendenze_by_avviso", pe + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso, as("appA")},
+			{"backoffice", bo + "/pendenze/appA/" + p.IDPendenza, asAdmin()},
+			{"pagamento", pg + "/pendenze/appA/" + p.IDPendenza, as("appA")},
+			{"pagamento_citizen", "/pagamento/rs/spid/v2/pendenze/appA/" + p.IDPendenza, asSPID(citizen1)},
+			{"pagamento_by_avviso", pg + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso, as("appA")},
+		}
+	}
+	check := func(t *testing.T, w *nodeWorld) {
+		for _, c := range []struct {
+			name string
+			p    pendenzaView
+			want []map[string]any
+		}{
+			{"paid", paid, answered("Eseguito")},
+			{"open", open, answered("Non eseguito")},
+			{"replaced", replaced, bolloAnswered},
+			{"none", none, []map[string]any{}},
+		} {
+			for _, r := range details(c.p) {
+				t.Run(c.name+"/"+r.name, func(t *testing.T) {
+					var got struct {
+						Voci *[]any `json:"voci"`
+					}
+					w.must(t, "GET", r.path, nil, r.opt).decode(t, &got)
+					if got.Voci == nil {
+						t.Fatalf("%s answers no voci", r.path)
+					}
+					if g, want := norm(t, *got.Voci), norm(t, c.want); !reflect.DeepEqual(g, want) {
+						t.Fatalf("%s answers voci\n%v\nwant\n%v", r.path, g, want)
+					}
+				})
+			}
+		}
+		for _, l := range []read{
+			{"backoffice_list", bo + "/pendenze", asAdmin()},
+			{"pendenze_list", pe + "/pendenze", as("appA")},
+			{"pagamento_list", pg + "/pendenze", as("appA")},
+		} {
+			t.Run(l.name, func(t *testing.T) {
+				if body := string(w.must(t, "GET", l.path, nil, l.opt).Body); strings.Contains(body, `"voci"`) {
+					t.Fatalf("%s lists voci, which GovPay's PendenzaIndex has not: %s", l.path, body)
+				}
+			})
+		}
+	}
+	check(t, w)
+
+	at, err := w.model.WriteSnapshot(snapDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.stop()
+	restarted := &nodeWorld{world: &world{harness: newHarness(t, withDataDir(dataDir), fromSnapshot(snapDir))}}
+	if restarted.startedAt != at {
+		t.Fatalf("the restarted replica started at position %d, not at the snapshot's %d", restarted.startedAt, at)
+	}
+	t.Run("restarted", func(t *testing.T) { check(t, restarted) })
 }

@@ -9,10 +9,12 @@ import (
 )
 
 // byAvviso answers GET /pendenze/byAvviso/{idDominio}/{numeroAvviso} with
-// the operation of the API that mounts it.
-func (s *Server) byAvviso(op func(operations.Notices, domain.Principal, string, string, operations.Recorder) (projections.Pendenza, error)) echo.HandlerFunc {
+// the operation of the API that mounts it, the pendenza rendered as that
+// API's schema has it (view).
+func byAvviso[V any](s *Server, op func(operations.Notices, domain.Principal, string, string, operations.Recorder) (projections.Pendenza, error),
+	view func(projections.Pendenza) V) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		return read2[operations.Notices](c, s.model, pIDDominio, pAvviso, op, s.pendenza)
+		return read2[operations.Notices](c, s.model, pIDDominio, pAvviso, op, view)
 	}
 }
 
@@ -23,5 +25,5 @@ func (s *Server) byAvvisoPagamento(c *echo.Context) error {
 	return read2[operations.Notices](c, s.model, pIDDominio, pAvviso,
 		func(m operations.Notices, p domain.Principal, idDominio, numeroAvviso string, rec operations.Recorder) (projections.Pendenza, error) {
 			return operations.ReadByAvvisoPagamento(m, p, idDominio, numeroAvviso, guard, rec)
-		}, s.pendenza)
+		}, s.pendenzaDetail)
 }

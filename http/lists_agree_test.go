@@ -133,6 +133,11 @@ type listEndpoint struct {
 	read func(item map[string]any) string // the item's path
 }
 
+// detailOnly are, by list, the members the read of one item answers and
+// its list's item does not: GovPay's detail schema of a pendenza has its
+// voci, its index (PendenzaIndex, a list's item) has not.
+var detailOnly = map[string][]string{"/pendenze": {"voci"}}
+
 func str(m map[string]any, k string) string {
 	s, _ := m[k].(string)
 	return s
@@ -186,7 +191,8 @@ func listAll(t *testing.T, h *harness, path string, opt reqOpt) ([]map[string]an
 // TestListsAgreeWithReads: for several callers (operators and
 // applications scoped to an entity, a unit, a type, roles mixing scopes;
 // citizens; an anonymous session), every item a list shows is what the
-// read of that item answers the same caller, and every item the caller
+// read of that item answers the same caller (but the members only the read
+// answers, detailOnly), and every item the caller
 // may read one by one is in the list (both ways), the counts are what the
 // pages hold, and the filters keep what they name.
 func TestListsAgreeWithReads(t *testing.T) {
@@ -291,6 +297,9 @@ func TestListsAgreeWithReads(t *testing.T) {
 						}
 						var one map[string]any
 						r.decode(t, &one)
+						for _, k := range detailOnly[e.list] {
+							delete(one, k)
+						}
 						if !reflect.DeepEqual(normalize(one), normalize(it)) {
 							t.Errorf("listed %s as %v, read as %v", p, it, one)
 						}

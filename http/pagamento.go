@@ -181,7 +181,7 @@ func pagamentoFor(p domain.Principal) func(*projections.Payment) pagamentoView {
 }
 
 func (s *Server) pgGetPendenza(c *echo.Context) error {
-	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaPagamento, s.pendenza)
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaPagamento, s.pendenzaDetail)
 }
 
 func (s *Server) pgListPendenze(c *echo.Context) error {

@@ -65,7 +65,7 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 	if !ok {
 		return errNotFound
 	}
-	return c.JSON(http.StatusOK, s.pendenza(pd))
+	return c.JSON(http.StatusOK, s.pendenzaDetail(pd))
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {

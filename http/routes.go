@@ -160,7 +160,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIPendenze)},
 		{domain.APIPendenze, http.MethodGet, "/pendenze", s.listOwnPendenze},
 		{domain.APIPendenze, http.MethodGet, "/profilo", s.apiProfilo(domain.APIPendenze)},
-		{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoPendenze)},
+		{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", byAvviso(s, operations.ReadByAvvisoPendenze, s.pendenzaDetail)},
 
 		// Pagamento, API.md section 6: applications authorized on the
 		// Pagamento API, citizens (spid) and anonymous callers (public).
@@ -193,7 +193,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIRagioneria, http.MethodGet, "/pagamenti", s.ragListPagamenti},
 		{domain.APIRagioneria, http.MethodGet, "/pagamenti/:id", s.ragGetPagamento},
 		{domain.APIRagioneria, http.MethodGet, "/profilo", s.apiProfilo(domain.APIRagioneria)},
-		{domain.APIRagioneria, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", s.byAvviso(operations.ReadByAvvisoRagioneria)},
+		{domain.APIRagioneria, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", byAvviso(s, operations.ReadByAvvisoRagioneria, s.pendenza)},
 
 		// Node API, API.md section 9, on /nodo/rs/ssl/v1 and /nodo/rs/basic/v1
 		// (the mount refuses the other auth types). Every endpoint lives under

@@ -60,6 +60,55 @@ func (s *Server) pendenza(p projections.Pendenza) pendenzaView {
 	return v
 }
 
+// pendenzaDetail is a pendenza as the reads of one pendenza answer it
+// (GovPay's Pendenza of Pendenze v2 and Pagamento v2, pendenza of the
+// Backoffice v1): pendenzaView and its voci, as GovPay's detail has them
+// and its index (PendenzaIndex, a list's item) has not. voci is [] for a
+// pendenza written without any.
+type pendenzaDetail struct {
+	pendenzaView
+	Voci []voceView `json:"voci" nullable:"false"`
+}
+
+// voceView is GovPay's VocePendenza: the voce as it was written (its
+// fields under the names of GovPay's NuovaVocePendenza, the importo in
+// euro), its indice (1 up, in the order written), its stato and, when it
+// names an entity of its own, GovPay's dominio object next to idDominio.
+// stato is the pendenza's: pagoPA pays a notice whole, so each voce is
+// Eseguito once its pendenza is paid (GovPay's ESEGUITO of every voce it
+// pays), Non eseguito before.
+type voceView struct {
+	Indice  int         `json:"indice" minimum:"1"`
+	Importo Importo     `json:"importo"`
+	Stato   string      `json:"stato" enum:"Eseguito,Non eseguito"` // GovPay's StatoVocePendenza, but Anomalo: no anomaly is recorded here
+	Dominio *dominioRef `json:"dominio,omitempty"`
+	events.VoceFields
+}
+
+// GovPay's StatoVocePendenza of a voce whose pendenza is paid or not.
+const (
+	statoVoceEseguito    = "Eseguito"
+	statoVoceNonEseguito = "Non eseguito"
+)
+
+// pendenzaDetail renders p with its voci.
+func (s *Server) pendenzaDetail(p projections.Pendenza) pendenzaDetail {
+	voci := p.Voci()
+	stato := statoVoceNonEseguito
+	if p.Stato == domain.StatoEseguita.String() {
+		stato = statoVoceEseguito
+	}
+	d := pendenzaDetail{pendenzaView: s.pendenza(p), Voci: make([]voceView, len(voci))}
+	for i, v := range voci {
+		d.Voci[i] = voceView{Indice: i + 1, Importo: Importo(v.AmountCents), Stato: stato, VoceFields: v.VoceFields}
+		if v.IDDominio != "" {
+			ref := s.dominioOf(v.IDDominio)
+			d.Voci[i].Dominio = &ref
+		}
+	}
+	return d
+}
+
 // avvisoView is a notice as its payer or the node sees it: no UUID.
 type avvisoView struct {
 	IDDominio      string  `json:"idDominio"`

@@ -3,6 +3,7 @@ package projections
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -107,25 +108,45 @@ func BenchmarkAuthenticateCached(b *testing.B) {
 
 // BenchmarkPendenzaOwnershipBytes measures the heap held per pendenza by
 // the ownership read model (ownership table, notice index, creator and
-// payer lists) and, separately, by the response details.
+// payer lists) and, separately, by the response details, of pendenze
+// written without voci and with two (GovPay's voci, kept in the details).
 func BenchmarkPendenzaOwnershipBytes(b *testing.B) {
 	const n = 200_000
-	for b.Loop() {
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
-		p := newPendenze()
-		for i := range n {
-			p.put(events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%benchApps), IDPendenza: fmt.Sprintf("P%07d", i),
-				IDDominio: fmt.Sprintf("%011d", i%100), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti",
-				AmountCents: 12345, Payer: events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
-				NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}, events.Position(i+1), time.Time{})
-		}
-		p.details = detailsLog{} // measure ownership alone
-		runtime.GC()
-		var after runtime.MemStats
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "bytes/pendenza")
-		runtime.KeepAlive(p)
+	twoVoci := []events.Voce{
+		{AmountCents: 10000, VoceFields: events.VoceFields{IDVocePendenza: "V1", Descrizione: "Tassa rifiuti", CodEntrata: "TARI-1"}},
+		{AmountCents: 2345, VoceFields: events.VoceFields{IDVocePendenza: "V2", Descrizione: "Addizionale provinciale",
+			IBANAccredito: "IT60X0542811101000000123456", TipoContabilita: "SIOPE", CodiceContabilita: "3321"}},
+	}
+	for _, c := range []struct {
+		name string
+		voci []events.Voce
+	}{{"no_voci", nil}, {"two_voci", twoVoci}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				p := newPendenze()
+				for i := range n {
+					e := events.PendenzaCreated{IDA2A: fmt.Sprintf("app%05d", i%benchApps), IDPendenza: fmt.Sprintf("P%07d", i),
+						IDDominio: fmt.Sprintf("%011d", i%100), IDTipoPendenza: "TARI", Causale: "Tassa rifiuti",
+						AmountCents: 12345, Payer: events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
+						NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
+					// Each event decoded from the log holds voci of its own.
+					e.Voci = slices.Clone(c.voci)
+					p.put(e, events.Position(i+1), time.Time{})
+				}
+				runtime.GC()
+				var whole runtime.MemStats
+				runtime.ReadMemStats(&whole)
+				p.details = detailsLog{} // measure ownership alone
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "bytes/pendenza")
+				b.ReportMetric(float64(whole.HeapAlloc-after.HeapAlloc)/n, "details-bytes/pendenza")
+				runtime.KeepAlive(p)
+			}
+		})
 	}
 }

@@ -51,8 +51,10 @@ import (
 // file would read as all registered at 0. Version 10 keeps when each
 // pendenza was created (its record's created): a version 9 record lacks
 // it, and a pendenza without it would answer no dataCaricamento and pass
-// no dataDa or dataA filter.
-const SnapshotVersion uint32 = 10
+// no dataDa or dataA filter. Version 11 keeps each pendenza's voci (its
+// record's voci): a version 10 record ends before them, so it is refused
+// and the log replayed, not read as pendenze without voci.
+const SnapshotVersion uint32 = 11
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"

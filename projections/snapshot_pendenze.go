@@ -13,7 +13,7 @@ import (
 //
 //	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | unit | state byte |
 //	causale | amount (signed) | payer (packed, see packSubject) | position |
-//	created (signed: unix nanoseconds, 0 unknown)
+//	created (signed: unix nanoseconds, 0 unknown) | voci (packed, see packVoci)
 //
 // rec is the ownership record as packed in memory (key, payer id, notice
 // number, UUID back to back), and dominio and tipo index the head's Names,
@@ -22,7 +22,7 @@ import (
 
 // minPendenzaRecord is the fewest bytes a record can take (every string
 // empty, every integer one byte): a count beyond body/min is a lie.
-const minPendenzaRecord = 14
+const minPendenzaRecord = 15
 
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
@@ -42,7 +42,8 @@ func appendPendenza(b []byte, o ownership, d details) []byte {
 	b = binary.AppendVarint(b, d.amount)
 	b = appendString(b, d.payer)
 	b = binary.AppendUvarint(b, uint64(d.position))
-	return binary.AppendVarint(b, d.created)
+	b = binary.AppendVarint(b, d.created)
+	return appendString(b, d.voci)
 }
 
 var errShortBody = errors.New("body ends inside a record")
@@ -188,11 +189,15 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessi
 		o.tipo = uint32(r.small(nNames))
 		o.unita = uint32(r.small(nNames + 1))
 		o.stato = stato(r.byte())
-		d := details{causale: r.str(), amount: r.varint(), payer: r.str(), position: events.Position(r.uvarint()), created: r.varint()}
+		d := details{causale: r.str(), amount: r.varint(), payer: r.str(), position: events.Position(r.uvarint()), created: r.varint(),
+			voci: r.str()}
 		if r.err != nil {
 			return fmt.Errorf("record %d: %w", i, r.err)
 		}
 		if _, err := unpackSubject(d.payer); err != nil {
+			return fmt.Errorf("record %d: %w", i, err)
+		}
+		if _, err := unpackVoci(d.voci); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
 		if o.stato >= statoCount {

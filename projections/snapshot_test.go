@@ -73,10 +73,14 @@ func scriptedLog(t testing.TB) [][]events.Event {
 			payer.Email, payer.Indirizzo, payer.Civico, payer.CAP, payer.Localita = "m@example.it", "Via Roma", "1", "00100", "Roma"
 			payer.Provincia, payer.Nazione, payer.Cellulare = "RM", "IT", "+39 333 0000000"
 		}
-		add(events.PendenzaCreated{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i), IDDominio: fmt.Sprintf("%011d", i%3),
+		created := events.PendenzaCreated{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i), IDDominio: fmt.Sprintf("%011d", i%3),
 			IDTipoPendenza: "TARI", Causale: "c", AmountCents: int64(100 + i),
 			Payer:        payer,
-			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)})
+			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
+		if i%4 == 2 { // GovPay's voci, which a snapshot keeps with the details
+			created.Voci = vociOfEveryKind[:1+i%3]
+		}
+		add(created)
 		if i%7 == 3 {
 			add(events.PaymentStarted{ID: fmt.Sprintf("pay%d", i), CallerKind: "APPLICATION", CallerID: app,
 				Remitter: &events.Subject{Tipo: "F", Identificativo: "vrdlgu70b02f205x"},
@@ -91,7 +95,7 @@ func scriptedLog(t testing.TB) [][]events.Event {
 		if i%10 == 9 {
 			add(events.PendenzaUpdated{IDA2A: app, IDPendenza: fmt.Sprintf("P%03d", i-1), IDDominio: fmt.Sprintf("%011d", (i+1)%3),
 				IDTipoPendenza: "TARI", Causale: "changed", AmountCents: 1, Payer: events.Subject{Tipo: "F", Identificativo: "NEWPAYER00000000"},
-				NumeroAvviso: fmt.Sprintf("%018d", 1000+i), UUID: "u"})
+				NumeroAvviso: fmt.Sprintf("%018d", 1000+i), UUID: "u", PendenzaDetails: events.PendenzaDetails{Voci: vociOfEveryKind[i%3:]}})
 		}
 		switch i {
 		case 10:

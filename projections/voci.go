@@ -1,0 +1,96 @@
+package projections
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+
+	"github.com/payauthz/payauthz/events"
+)
+
+// A pendenza's voci are held packed in one string, as its payer is (see
+// packSubject): a uvarint count, then for each voce its amount (a signed
+// varint) and each field of vocePacked's order as a uvarint length then
+// its bytes; no voci is "". A voce's fourteen fields, most of them empty,
+// would cost 248 bytes of headers each as an events.Voce; packed they
+// cost their bytes and one length byte each, and the details of a
+// pendenza without voci one empty string. The string never changes, so a
+// version's details share nothing a later version could alter; unpacking
+// slices it for the strings and copies the JSON values (a json.RawMessage
+// is mutable), so what a reader is handed is its own.
+
+// minPackedVoce is the fewest bytes a packed voce takes: a one-byte
+// amount and fourteen empty fields.
+const minPackedVoce = 15
+
+// voceText lists the string fields of v in their packed order; its two
+// JSON values (datiAllegati, contabilita) follow them.
+func voceText(v *events.Voce) [12]*string {
+	f := &v.VoceFields
+	return [12]*string{&f.IDVocePendenza, &f.Descrizione, &f.DescrizioneCausaleRPT, &f.IDDominio, &f.CodEntrata,
+		&f.IBANAccredito, &f.IBANAppoggio, &f.TipoContabilita, &f.CodiceContabilita, &f.TipoBollo, &f.HashDocumento,
+		&f.ProvinciaResidenza}
+}
+
+// packVoci returns the packed form of voci.
+func packVoci(voci []events.Voce) string {
+	if len(voci) == 0 {
+		return ""
+	}
+	n := binary.MaxVarintLen64
+	for i := range voci {
+		v := &voci[i]
+		n += binary.MaxVarintLen64 + 14*binary.MaxVarintLen16 + len(v.DatiAllegati) + len(v.Contabilita)
+		for _, f := range voceText(v) {
+			n += len(*f)
+		}
+	}
+	b := binary.AppendUvarint(make([]byte, 0, n), uint64(len(voci)))
+	for i := range voci {
+		v := &voci[i]
+		b = binary.AppendVarint(b, v.AmountCents)
+		for _, f := range voceText(v) {
+			b = appendString(b, *f)
+		}
+		b = appendString(b, string(v.DatiAllegati))
+		b = appendString(b, string(v.Contabilita))
+	}
+	return string(b)
+}
+
+var errPackedVoci = errors.New("malformed packed voci")
+
+// unpackVoci returns the voci packed in p (nil for none), or an error for
+// a string packVoci did not write (read from a damaged snapshot).
+func unpackVoci(p string) ([]events.Voce, error) {
+	if p == "" {
+		return nil, nil
+	}
+	r := snapReader{s: p}
+	count := r.uvarint()
+	if r.err != nil || count == 0 || count > uint64(len(r.s)/minPackedVoce) {
+		return nil, errPackedVoci
+	}
+	voci := make([]events.Voce, count)
+	for i := range voci {
+		v := &voci[i]
+		v.AmountCents = r.varint()
+		for _, f := range voceText(v) {
+			*f = r.str()
+		}
+		v.DatiAllegati = rawJSON(r.str())
+		v.Contabilita = rawJSON(r.str())
+	}
+	if r.err != nil || r.s != "" {
+		return nil, errPackedVoci
+	}
+	return voci, nil
+}
+
+// rawJSON is s as a JSON value of its own (nil for "").
+func rawJSON(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	return json.RawMessage(s)
+}
