@@ -60,3 +60,28 @@ func FuzzUnpackVoci(f *testing.F) {
 		}
 	})
 }
+
+// TestPackVociKeepsEveryField: packVoci names a voce's fields in a list
+// of its own (voceText), so a field added to events.VoceFields would be
+// dropped by the read model without a word. Every field, whatever it is,
+// is set here by reflection and must survive the round trip.
+func TestPackVociKeepsEveryField(t *testing.T) {
+	var v events.Voce
+	v.AmountCents = -7
+	fields := reflect.ValueOf(&v.VoceFields).Elem()
+	for i := range fields.NumField() {
+		f := fields.Field(i)
+		switch {
+		case f.Kind() == reflect.String:
+			f.SetString(fields.Type().Field(i).Name)
+		case f.Type() == reflect.TypeFor[json.RawMessage]():
+			f.SetBytes([]byte(`"` + fields.Type().Field(i).Name + `"`))
+		default:
+			t.Fatalf("VoceFields.%s is a %s: packVoci packs strings and JSON values", fields.Type().Field(i).Name, f.Type())
+		}
+	}
+	got, err := unpackVoci(packVoci([]events.Voce{v}))
+	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], v) {
+		t.Fatalf("round trip of a voce with every field set:\n got %+v, %v\nwant %+v", got, err, v)
+	}
+}
