@@ -352,3 +352,36 @@ func TestGovPayPendenzaVoci(t *testing.T) {
 	}
 	t.Run("restarted", func(t *testing.T) { check(t, restarted) })
 }
+
+// TestGovPayTipiPagabiliTipo: the Pagamento API's list of the types an
+// entity may be paid spontaneously answers each as GovPay's TipoPendenza
+// of Pagamento v2, which requires tipo (TipoPendenzaTipologia): every type
+// it lists is spontaneo, for every caller it lists types to.
+func TestGovPayTipiPagabiliTipo(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	for _, c := range []struct {
+		name, path string
+		opt        reqOpt
+	}{
+		{"application", pg + "/domini/" + d1 + "/tipiPendenza", as("appA")},
+		{"citizen", "/pagamento/rs/spid/v2/domini/" + d1 + "/tipiPendenza", asSPID(citizen1)},
+		{"anonymous", "/pagamento/rs/public/v2/domini/" + d1 + "/tipiPendenza", func(*request) {}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var page Page[struct {
+				IDTipoPendenza string  `json:"idTipoPendenza"`
+				Tipo           *string `json:"tipo"`
+			}]
+			w.must(t, "GET", c.path, nil, c.opt).decode(t, &page)
+			if len(page.Risultati) == 0 {
+				t.Fatalf("%s lists no type", c.path)
+			}
+			for _, r := range page.Risultati {
+				if r.Tipo == nil || *r.Tipo != "spontaneo" {
+					t.Fatalf("%s lists %s with tipo %v, want spontaneo", c.path, r.IDTipoPendenza, r.Tipo)
+				}
+			}
+		})
+	}
+}

@@ -23,8 +23,16 @@ func (s *Server) pgDomini(c *echo.Context) error {
 	})
 }
 
+// tipoPagabile is GovPay's TipoPendenza of Pagamento v2: its index
+// (idTipoPendenza, descrizione) and the tipo it requires.
+type tipoPagabile struct {
+	tipoRef
+	Tipo string `json:"tipo" enum:"spontaneo,dovuto"` // GovPay's required TipoPendenzaTipologia
+}
+
 // pgTipiPendenza answers GET /domini/{idDominio}/tipiPendenza on the
-// Pagamento API: the types the caller may pay spontaneously there.
+// Pagamento API: the types the caller may pay spontaneously there, each
+// spontaneo (tipologia).
 func (s *Server) pgTipiPendenza(c *echo.Context) error {
 	dominio, scope, err := s.payableAt(c)
 	if err != nil {
@@ -33,8 +41,9 @@ func (s *Server) pgTipiPendenza(c *echo.Context) error {
 	keep := admitted(s.model.PendenzaTypes(), func(t events.PendenzaTypeRegistered) bool {
 		return scope.AdmitsTipo(dominio, projections.TypeViewOf(t))
 	})
-	return pageJSON(c, keep, func(t events.PendenzaTypeRegistered) tipoRef {
-		return tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione}
+	return pageJSON(c, keep, func(t events.PendenzaTypeRegistered) tipoPagabile {
+		return tipoPagabile{tipoRef: tipoRef{IDTipoPendenza: t.IDTipoPendenza, Descrizione: t.Descrizione},
+			Tipo: tipologia(t.Spontaneous)}
 	})
 }
 

@@ -112,7 +112,7 @@ var operationDocs = map[opKey]opDoc{
 	{domain.APIBackoffice, http.MethodGet, "/logout"}:                                                  {summary: "End the caller's session (200, no body)"},
 	{domain.APIPagamento, http.MethodGet, "/logout"}:                                                   {summary: "End the caller's payment session (200, no body; an anonymous session cookie is expired)"},
 	{domain.APIPagamento, http.MethodGet, "/domini"}:                                                   {summary: "The creditor entities the caller may pay", resp: Page[dominioRef]{}, list: true},
-	{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/tipiPendenza"}:                           {summary: "The pendenza types of an entity the caller may pay spontaneously", resp: Page[tipoRef]{}, list: true},
+	{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/tipiPendenza"}:                           {summary: "The pendenza types of an entity the caller may pay spontaneously", resp: Page[tipoPagabile]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/domini/:idDominio/unitaOperative"}:                         {summary: "List the enabled operational units of an entity the caller may pay at", resp: Page[unitaOperativaRef]{}, list: true},
 	{domain.APIPagamento, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:               {summary: "Read a pendenza by its notice (payer or PAGAMENTO grant)", resp: pendenzaDetail{}, captcha: true},
 	{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso"}:                {summary: "Read a pendenza the caller created, by its notice", resp: pendenzaDetail{}},
