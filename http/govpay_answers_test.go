@@ -385,3 +385,55 @@ func TestGovPayTipiPagabiliTipo(t *testing.T) {
 		})
 	}
 }
+
+// TestGovPayRendicontazioneIUV: a report's line answers the iuv GovPay's
+// rendicontazione requires (Backoffice v1, Ragioneria v3): pagoPA's IUV of
+// its notice number (domain.IUVOfNotice: without the aux digit, for aux
+// digit 0 without the application code too; for aux digit 3 the
+// segregation code is the IUV's first two digits), in every answer that
+// holds the lines (the reads, the lists, the node's own answer).
+func TestGovPayRendicontazioneIUV(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	node := asBasic(nodeB, nodeBPass)
+	const id, aux0, aux3 = "2026-01-03ABI00001-IUV", "001123456789012345", "312345678901234567"
+	want := map[string]string{w.p1.NumeroAvviso: iuvOf(w.p1), aux0: "123456789012345", aux3: "12345678901234567"}
+	body := flusso(id, d1, 3, line(w.p1.NumeroAvviso, 1, 0), line(aux0, 1, 0), line(aux3, 1, 9))
+
+	type report struct {
+		IDFlusso        string `json:"idFlusso"`
+		Rendicontazioni []struct {
+			NumeroAvviso string  `json:"numeroAvviso"`
+			IUV          *string `json:"iuv"`
+		} `json:"rendicontazioni"`
+	}
+	check := func(t *testing.T, where string, r report) {
+		t.Helper()
+		if len(r.Rendicontazioni) != len(want) {
+			t.Fatalf("%s: %d lines, want %d", where, len(r.Rendicontazioni), len(want))
+		}
+		for _, l := range r.Rendicontazioni {
+			if l.IUV == nil || *l.IUV != want[l.NumeroAvviso] {
+				t.Errorf("%s: line %s answers iuv %v, want %q", where, l.NumeroAvviso, l.IUV, want[l.NumeroAvviso])
+			}
+		}
+	}
+	var written report
+	w.must(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", body, node).decode(t, &written)
+	check(t, "the node's answer", written)
+	for name, prefix := range map[string]string{"backoffice": bo, "ragioneria": rg} {
+		t.Run(name, func(t *testing.T) {
+			at := prefix + "/flussiRendicontazione/" + d1 + "/" + id + "/2026-01-03"
+			var r report
+			w.must(t, "GET", at, nil, asAdmin(), withAppIfRagioneria(at)).decode(t, &r)
+			check(t, at, r)
+			var page Page[report]
+			w.must(t, "GET", prefix+"/flussiRendicontazione?idFlusso="+id, nil, asAdmin(), withAppIfRagioneria(at)).decode(t, &page)
+			for _, r := range page.Risultati {
+				if r.Rendicontazioni != nil {
+					check(t, prefix+" list", r)
+				}
+			}
+		})
+	}
+}

@@ -226,8 +226,12 @@ func (s *Server) riconciliazione(r *projections.Reconciliation) riconciliazioneV
 		Data: r.Time}
 }
 
+// rendicontazioneView is a report's line as written, with the iuv
+// GovPay's rendicontazione requires (Backoffice v1, Ragioneria v3): the
+// IUV its notice number carries.
 type rendicontazioneView struct {
 	NumeroAvviso string  `json:"numeroAvviso"`
+	IUV          string  `json:"iuv"`
 	Importo      Importo `json:"importo"`
 	Esito        int     `json:"esito"`
 }
@@ -254,7 +258,7 @@ func (s *Server) flusso(r *projections.SettlementReport) flussoView {
 		Stato: statoFlussoAcquisito, NumeroPagamenti: len(e.Items), ImportoTotale: Importo(e.TotalCents),
 		Rendicontazioni: []rendicontazioneView{}}
 	for _, it := range e.Items {
-		v.Rendicontazioni = append(v.Rendicontazioni, rendicontazioneView{NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Esito: it.Esito})
+		v.Rendicontazioni = append(v.Rendicontazioni, rendicontazioneView{NumeroAvviso: it.NumeroAvviso, IUV: domain.IUVOfNotice(it.NumeroAvviso), Importo: Importo(it.AmountCents), Esito: it.Esito})
 	}
 	return v
 }
