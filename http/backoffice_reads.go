@@ -30,11 +30,11 @@ func (s *Server) boListPagamenti(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return filteredPage(c, items, pagamentiFilters, toPagamento)
+	return filteredPage(c, items, pagamentiFilters, s.toPagamento)
 }
 
 func (s *Server) boGetPagamento(c *echo.Context) error {
-	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentBackoffice, toPagamento)
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentBackoffice, s.toPagamento)
 }
 
 // rePaymentID: payment ids are 32 lowercase hex characters.

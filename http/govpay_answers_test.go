@@ -437,3 +437,74 @@ func TestGovPayRendicontazioneIUV(t *testing.T) {
 		})
 	}
 }
+
+// TestGovPayPagamentoItemDominioTipo: a payment's items (GovPay's
+// PendenzaIndex in Pagamento v2) answer the dominio and tipo GovPay
+// requires, derived from what the item already shows (its idDominio, its
+// pendenza's creator, or no pendenza for a spontaneous reference), to
+// every caller that reads the payment: the application that started it,
+// a remitter paying another's notice by its number, the payer of an item
+// and the anonymous session. What the caller may not read of a pendenza
+// it paid by notice number, its payer and its dataCaricamento, stays out.
+func TestGovPayPagamentoItemDominioTipo(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	const pgSpid, pgPub = "/pagamento/rs/spid/v2", "/pagamento/rs/public/v2"
+	loaded := w.createPendenza(t, "appA", "item-loaded", d1, t1, citizen1)
+	byNotice := w.createPendenza(t, "appA", "item-notice", d1, t1, citizen1)
+	byAnon := w.createPendenza(t, "appA", "item-anon", d1, t1, citizen1)
+	spontaneous := map[string]any{"idDominio": d1, "idTipoPendenza": tSpont, "importo": 5, "causale": "Donazione",
+		"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen2, "anagrafica": "Luigi Verdi"}}
+	pay := func(t *testing.T, path string, refs []map[string]any, opt reqOpt) (pagamentoCreated, reqOpt) {
+		t.Helper()
+		var created pagamentoCreated
+		r := w.must(t, "POST", path+"/pagamenti", map[string]any{"pendenze": refs}, opt)
+		r.decode(t, &created)
+		if ck := sessionCookieOf(r); ck != nil {
+			return created, withCookie(ck)
+		}
+		return created, opt
+	}
+	var portal pendenzaCreata // a pendenza its payer created: spontaneo too
+	w.must(t, "POST", pg+"/pendenze/"+d1+"/"+tSpont, map[string]any{"causale": "Donazione", "importo": 25,
+		"soggettoPagatore": map[string]any{"tipo": "F", "identificativo": citizen1, "anagrafica": "Mario Rossi"}}, as("appA")).decode(t, &portal)
+	byApp, app := pay(t, pg, []map[string]any{{"idA2A": "appA", "idPendenza": loaded.IDPendenza}, spontaneous,
+		{"idA2A": portal.IDA2A, "idPendenza": portal.IDPendenza}}, as("appA"))
+	byRemitter, remitter := pay(t, pgSpid, []map[string]any{{"idDominio": d1, "numeroAvviso": byNotice.NumeroAvviso}}, asSPID(citizen2))
+	byAnonymous, anonymous := pay(t, pgPub, []map[string]any{{"idDominio": d1, "numeroAvviso": byAnon.NumeroAvviso}, spontaneous}, func(*request) {})
+
+	for _, c := range []struct {
+		name, path string
+		opt        reqOpt
+		tipi       []string
+	}{
+		{"application", pg + "/pagamenti/" + byApp.ID, app, []string{"dovuto", "spontaneo", "spontaneo"}},
+		{"remitter_by_notice", pgSpid + "/pagamenti/" + byRemitter.ID, remitter, []string{"dovuto"}},
+		{"payer_only", pgSpid + "/pagamenti/" + byRemitter.ID, asSPID(citizen1), []string{"dovuto"}},
+		{"anonymous_session", pgPub + "/pagamenti/" + byAnonymous.ID, anonymous, []string{"dovuto", "spontaneo"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var v struct {
+				Pendenze []map[string]any `json:"pendenze"`
+			}
+			w.must(t, "GET", c.path, nil, c.opt).decode(t, &v)
+			if len(v.Pendenze) != len(c.tipi) {
+				t.Fatalf("%s shows %d items, want %d", c.path, len(v.Pendenze), len(c.tipi))
+			}
+			for i, it := range v.Pendenze {
+				dominio, _ := it["dominio"].(map[string]any)
+				if dominio["idDominio"] != d1 || dominio["ragioneSociale"] != "Ente "+d1 {
+					t.Errorf("item %d answers dominio %v, want {%s, Ente %s}", i, it["dominio"], d1, d1)
+				}
+				if it["tipo"] != c.tipi[i] {
+					t.Errorf("item %d answers tipo %v, want %s", i, it["tipo"], c.tipi[i])
+				}
+				for _, hidden := range []string{"soggettoPagatore", "dataCaricamento"} {
+					if _, ok := it[hidden]; ok {
+						t.Errorf("item %d answers %s", i, hidden)
+					}
+				}
+			}
+		})
+	}
+}

@@ -123,7 +123,7 @@ func (s *Server) postPagamento(c *echo.Context) error {
 }
 
 func (s *Server) getPagamento(c *echo.Context) error {
-	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentPagamento, pagamentoFor(callerOf(c).principal))
+	return read1[operations.Payments](c, s.model, pPagamento, operations.ReadPaymentPagamento, s.pagamentoFor(callerOf(c).principal))
 }
 
 func (s *Server) listPagamenti(c *echo.Context) error {
@@ -132,7 +132,7 @@ func (s *Server) listPagamenti(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return filteredPage(c, items, shownPagamentiFilters(p), pagamentoFor(p))
+	return filteredPage(c, items, shownPagamentiFilters(p), s.pagamentoFor(p))
 }
 
 // statiPagamento are the values of GovPay's StatoPagamento (Pagamento v2),
@@ -174,9 +174,9 @@ func shownPagamentiFilters(p domain.Principal) queryFilters[*projections.Payment
 // pagamentoFor renders a payment as the Pagamento API shows it to p: the
 // items operations.PaymentItemPagamento shows it, and the remitter when
 // operations.PaymentRemitterPagamento shows it.
-func pagamentoFor(p domain.Principal) func(*projections.Payment) pagamentoView {
+func (s *Server) pagamentoFor(p domain.Principal) func(*projections.Payment) pagamentoView {
 	return func(pay *projections.Payment) pagamentoView {
-		return toPagamentoShown(pay, operations.PaymentItemPagamento(p, pay), operations.PaymentRemitterPagamento(p, pay))
+		return s.toPagamentoShown(pay, operations.PaymentItemPagamento(p, pay), operations.PaymentRemitterPagamento(p, pay))
 	}
 }
 

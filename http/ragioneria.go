@@ -93,7 +93,7 @@ func (s *Server) ragListPagamenti(c *echo.Context) error {
 		return err
 	}
 	keep := operations.RagioneriaPaymentItem(p)
-	return pageJSON(c, items, func(pay *projections.Payment) pagamentoView { return toPagamentoItems(pay, keep) })
+	return pageJSON(c, items, func(pay *projections.Payment) pagamentoView { return s.toPagamentoItems(pay, keep) })
 }
 
 func (s *Server) ragGetPagamento(c *echo.Context) error {
@@ -106,5 +106,5 @@ func (s *Server) ragGetPagamento(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toPagamentoItems(pay, operations.RagioneriaPaymentItem(p)))
+	return c.JSON(http.StatusOK, s.toPagamentoItems(pay, operations.RagioneriaPaymentItem(p)))
 }

@@ -140,14 +140,23 @@ func toAvvisoPagamento(p projections.Pendenza) avvisoView {
 	return v
 }
 
+// pagamentoItem is an item of a payment as recorded, with what GovPay's
+// PendenzaIndex (Pagamento v2) requires and the item itself tells: its
+// entity as an object (dominio) and its tipo (spontaneo for a spontaneous
+// reference or a pendenza its payer created). GovPay's other required
+// members, the pendenza's payer, state and load date, are not the item's
+// to tell: a remitter paying another's notice by its number may not read
+// them (docs/API.md section 6).
 type pagamentoItem struct {
-	IDA2A          string  `json:"idA2A,omitempty"`
-	IDPendenza     string  `json:"idPendenza,omitempty"`
-	IDDominio      string  `json:"idDominio"`
-	IDTipoPendenza string  `json:"idTipoPendenza"`
-	NumeroAvviso   string  `json:"numeroAvviso,omitempty"`
-	Importo        Importo `json:"importo"`
-	Causale        string  `json:"causale,omitempty"`
+	IDA2A          string     `json:"idA2A,omitempty"`
+	IDPendenza     string     `json:"idPendenza,omitempty"`
+	IDDominio      string     `json:"idDominio"`
+	Dominio        dominioRef `json:"dominio"`
+	IDTipoPendenza string     `json:"idTipoPendenza"`
+	Tipo           string     `json:"tipo" enum:"spontaneo,dovuto"` // GovPay's required TipoPendenzaTipologia
+	NumeroAvviso   string     `json:"numeroAvviso,omitempty"`
+	Importo        Importo    `json:"importo"`
+	Causale        string     `json:"causale,omitempty"`
 }
 
 type pagamentoView struct {
@@ -159,16 +168,16 @@ type pagamentoView struct {
 	Pendenze         []pagamentoItem `json:"pendenze"`
 }
 
-func toPagamento(p *projections.Payment) pagamentoView {
-	return toPagamentoShown(p, func(int) bool { return true }, true)
+func (s *Server) toPagamento(p *projections.Payment) pagamentoView {
+	return s.toPagamentoShown(p, func(int) bool { return true }, true)
 }
 
 // toPagamentoItems is the payment with only the items whose place (entity
 // and unit) keep admits (importo and stato are theirs): a reader scoped by
 // entity or unit sees nothing of the other places a payment touches, but
 // its remitter, who paid those entities.
-func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) pagamentoView {
-	return toPagamentoShown(p, func(i int) bool {
+func (s *Server) toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) pagamentoView {
+	return s.toPagamentoShown(p, func(i int) bool {
 		it := &p.Event.Items[i]
 		return keep(domain.Place{IDDominio: it.IDDominio, IDUnita: it.IDUnitaOperativa})
 	}, true)
@@ -178,7 +187,7 @@ func toPagamentoItems(p *projections.Payment, keep func(domain.Place) bool) paga
 // their index (importo and stato are theirs), and its soggettoVersante
 // when remitter (else the field is omitted, as GovPay omits an absent
 // optional one).
-func toPagamentoShown(p *projections.Payment, shown func(i int) bool, remitter bool) pagamentoView {
+func (s *Server) toPagamentoShown(p *projections.Payment, shown func(i int) bool, remitter bool) pagamentoView {
 	v := pagamentoView{ID: p.Event.ID, Stato: p.StatoOf(shown), DataRichiesta: p.Time, Pendenze: []pagamentoItem{}}
 	if remitter && p.Event.Remitter != nil {
 		s := toSoggetto(*p.Event.Remitter)
@@ -190,7 +199,8 @@ func toPagamentoShown(p *projections.Payment, shown func(i int) bool, remitter b
 		}
 		v.Importo += Importo(it.AmountCents)
 		v.Pendenze = append(v.Pendenze, pagamentoItem{IDA2A: it.IDA2A, IDPendenza: it.IDPendenza, IDDominio: it.IDDominio,
-			IDTipoPendenza: it.IDTipoPendenza, NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Causale: it.Causale})
+			Dominio: s.dominioOf(it.IDDominio), IDTipoPendenza: it.IDTipoPendenza, Tipo: tipologia(p.ItemSpontaneous(i)),
+			NumeroAvviso: it.NumeroAvviso, Importo: Importo(it.AmountCents), Causale: it.Causale})
 	}
 	return v
 }

@@ -46,6 +46,14 @@ func (p *Payment) StatoOf(shown func(i int) bool) string {
 	return PaymentEseguito
 }
 
+// ItemSpontaneous reports whether the payment's item i (an index in
+// Event.Items) is one its payer started (GovPay's SPONTANEO): a
+// spontaneous reference of POST /pagamenti, which no pendenza holds, or a
+// pendenza its payer created (Pendenza.Spontaneous); else DOVUTO.
+func (p *Payment) ItemSpontaneous(i int) bool {
+	return p.Event.Items[i].IDA2A == "" || spontaneousCreator(p.Event.Items[i].IDA2A)
+}
+
 // Receipt is a receipt (and, when ESEGUITO, a collection) as recorded.
 type Receipt struct {
 	Event    events.ReceiptRecorded

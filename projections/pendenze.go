@@ -170,7 +170,11 @@ func (p Pendenza) DataCaricamento() string {
 // /pendenze/{idDominio}/{idTipoPendenza} of the Pagamento API, under the
 // reserved domain.PortalIDA2A) rather than an application loading a debt:
 // GovPay's SPONTANEO, else DOVUTO.
-func (p Pendenza) Spontaneous() bool { return p.IDA2A == domain.PortalIDA2A }
+func (p Pendenza) Spontaneous() bool { return spontaneousCreator(p.IDA2A) }
+
+// spontaneousCreator reports whether idA2A is the creator of the pendenze
+// payers create (domain.PortalIDA2A).
+func spontaneousCreator(idA2A string) bool { return idA2A == domain.PortalIDA2A }
 
 // View returns the facts decisions need (a state ParsePendenzaStato does
 // not read is the zero state).
