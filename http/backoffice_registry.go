@@ -172,22 +172,46 @@ type connettoreBody struct {
 	Password  *string `json:"password,omitempty"`
 }
 
+// intermediarioBody is the contract's intermediary, whose node
+// connector's principal GovPay's intermediario names principalPagoPa: a
+// body gives it there, in connettoreNodo, or in both alike.
 type intermediarioBody struct {
 	IDIntermediario *string         `json:"idIntermediario,omitempty"` // optional; must equal the path
 	Denominazione   string          `json:"denominazione"`
 	Abilitato       *bool           `json:"abilitato"`
-	ConnettoreNodo  *connettoreBody `json:"connettoreNodo"`
+	ConnettoreNodo  *connettoreBody `json:"connettoreNodo,omitempty"`
+	PrincipalPagoPa *string         `json:"principalPagoPa,omitempty"` // GovPay's name of connettoreNodo.principal
+}
+
+// connector is the node connector the body names, its principal under
+// either name (without connettoreNodo, no password: the one held is
+// kept); naming none, or two principals, is a 400.
+func (b *intermediarioBody) connector() (connettoreBody, error) {
+	switch {
+	case b.ConnettoreNodo == nil && b.PrincipalPagoPa == nil:
+		return connettoreBody{}, syntaxError("connettoreNodo or principalPagoPa is required")
+	case b.PrincipalPagoPa == nil:
+		return *b.ConnettoreNodo, nil
+	case b.ConnettoreNodo == nil:
+		return connettoreBody{Principal: *b.PrincipalPagoPa}, nil
+	case b.ConnettoreNodo.Principal != "" && b.ConnettoreNodo.Principal != *b.PrincipalPagoPa:
+		return connettoreBody{}, syntaxError("principalPagoPa and connettoreNodo.principal name two principals")
+	}
+	return connettoreBody{Principal: *b.PrincipalPagoPa, Password: b.ConnettoreNodo.Password}, nil
 }
 
 type connettoreView struct {
 	Principal string `json:"principal"`
 }
 
+// intermediarioView is an intermediary with its node connector's
+// principal also as GovPay's intermediario requires it, principalPagoPa.
 type intermediarioView struct {
 	IDIntermediario string         `json:"idIntermediario"`
 	Denominazione   string         `json:"denominazione"`
 	Abilitato       bool           `json:"abilitato"`
 	ConnettoreNodo  connettoreView `json:"connettoreNodo"`
+	PrincipalPagoPa string         `json:"principalPagoPa"`
 }
 
 func (s *Server) putIntermediario(c *echo.Context) error {
@@ -196,19 +220,20 @@ func (s *Server) putIntermediario(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if body.ConnettoreNodo == nil {
-		return syntaxError("connettoreNodo is required")
+	conn, err := body.connector()
+	if err != nil {
+		return err
 	}
 	res, err := s.cmds.PutIntermediary(c.Request().Context(), s.actor(c), commands.PutIntermediary{IDIntermediario: id,
-		Denominazione: body.Denominazione, Enabled: enabled, ConnectorPrincipal: body.ConnettoreNodo.Principal,
-		ConnectorPassword: body.ConnettoreNodo.Password})
+		Denominazione: body.Denominazione, Enabled: enabled, ConnectorPrincipal: conn.Principal,
+		ConnectorPassword: conn.Password})
 	return s.written(c, res, err, entry(s.model.Intermediary, id, toIntermediario))
 }
 
 func toIntermediario(in *projections.Intermediary) intermediarioView {
 	e := in.Event
 	return intermediarioView{IDIntermediario: e.IDIntermediario, Denominazione: e.Denominazione, Abilitato: e.Enabled,
-		ConnettoreNodo: connettoreView{Principal: e.ConnectorPrincipal}}
+		ConnettoreNodo: connettoreView{Principal: e.ConnectorPrincipal}, PrincipalPagoPa: e.ConnectorPrincipal}
 }
 
 // getIntermediario needs Anagrafica PagoPA R. The connector's password is

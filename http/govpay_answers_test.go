@@ -508,3 +508,84 @@ func TestGovPayPagamentoItemDominioTipo(t *testing.T) {
 		})
 	}
 }
+
+// TestGovPayIntermediarioPrincipalPagoPa: an intermediary answers, read,
+// listed and written, GovPay's required principalPagoPa (Backoffice v1
+// intermediario: the principal authenticating what pagoPA sends), the
+// principal of its node connector; and, what GET answers PUT accepts, a
+// PUT takes it in place of connettoreNodo or next to it when both name
+// one principal (a connector without password keeps the one it has), two
+// principals being 400 with nothing written.
+func TestGovPayIntermediarioPrincipalPagoPa(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newNodeWorld(t)
+	at := bo + "/intermediari/" + intB
+	type view struct {
+		IDIntermediario string  `json:"idIntermediario"`
+		PrincipalPagoPa *string `json:"principalPagoPa"`
+		ConnettoreNodo  struct {
+			Principal string `json:"principal"`
+		} `json:"connettoreNodo"`
+	}
+	agree := func(t *testing.T, where string, v view, want string) {
+		t.Helper()
+		if v.PrincipalPagoPa == nil || *v.PrincipalPagoPa != want || v.ConnettoreNodo.Principal != want {
+			t.Fatalf("%s answers principalPagoPa %v and connettoreNodo.principal %q, want both %q", where, v.PrincipalPagoPa, v.ConnettoreNodo.Principal, want)
+		}
+	}
+	t.Run("read_and_list", func(t *testing.T) {
+		var v view
+		w.must(t, "GET", at, nil, asAdmin()).decode(t, &v)
+		agree(t, at, v, nodeB)
+		var page Page[view]
+		w.must(t, "GET", bo+"/intermediari", nil, asAdmin()).decode(t, &page)
+		for _, r := range page.Risultati {
+			if r.IDIntermediario == intB {
+				agree(t, "the list", r, nodeB)
+			}
+		}
+	})
+	body := func(members ...any) map[string]any {
+		b := map[string]any{"denominazione": "Intermediario " + intB, "abilitato": true}
+		for i := 0; i < len(members); i += 2 {
+			b[members[i].(string)] = members[i+1]
+		}
+		return b
+	}
+	node := func(principal, password string) reqOpt { return asBasic(principal, password) }
+	verifica := nd + "/intermediari/" + intB + "/avvisi/" + d1 + "/" + w.p1.NumeroAvviso
+	t.Run("put_govpay_name_alone_keeps_the_password", func(t *testing.T) {
+		var v view
+		w.must(t, "PUT", at, body("principalPagoPa", nodeB), asAdmin()).decode(t, &v)
+		agree(t, "the PUT's answer", v, nodeB)
+		w.must(t, "GET", verifica, nil, node(nodeB, nodeBPass))
+	})
+	t.Run("put_both_agreeing", func(t *testing.T) {
+		var v view
+		w.must(t, "PUT", at, body("principalPagoPa", nodeB, "connettoreNodo", map[string]any{"principal": nodeB, "password": nodeBPass}), asAdmin()).decode(t, &v)
+		agree(t, "the PUT's answer", v, nodeB)
+		w.must(t, "GET", verifica, nil, node(nodeB, nodeBPass))
+	})
+	t.Run("put_both_differing_is_400", func(t *testing.T) {
+		before := w.logEnd(t)
+		w.do(t, "PUT", at, body("principalPagoPa", "node-other", "connettoreNodo", map[string]any{"principal": nodeB}), asAdmin()).
+			expect(t, 400, "SINTASSI")
+		if after := w.logEnd(t); after != before {
+			t.Fatalf("a refused PUT wrote: log at %v, was %v", after, before)
+		}
+	})
+	t.Run("get_answer_put_back_writes_nothing", func(t *testing.T) {
+		var got map[string]any
+		w.must(t, "GET", at, nil, asAdmin()).decode(t, &got)
+		before := w.logEnd(t)
+		w.must(t, "PUT", at, got, asAdmin())
+		if after := w.logEnd(t); after != before {
+			t.Fatalf("PUT of the GET's answer wrote: log at %v, was %v", after, before)
+		}
+	})
+	t.Run("put_govpay_name_renames", func(t *testing.T) {
+		var v view
+		w.must(t, "PUT", at, body("principalPagoPa", "node-renamed"), asAdmin()).decode(t, &v)
+		agree(t, "the PUT's answer", v, "node-renamed")
+	})
+}

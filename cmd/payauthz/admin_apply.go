@@ -25,7 +25,9 @@ import (
 
 // dropDerived removes from a resource of kind the fields of a GET that
 // restate others, so that export leaves them out and a PUT built from the
-// GET does not send them twice: a role's GovPay id restates its idRuolo;
+// GET does not send them twice: an intermediary's principalPagoPa
+// (GovPay's name) restates connettoreNodo.principal; a role's GovPay id
+// restates its idRuolo;
 // an application's GovPay flags restate its autorizzazioniApi, and so do
 // its domini and tipiPendenza, unless it has an acl: they are then its
 // personal role's scope too, which nothing else carries. An operator's
@@ -33,6 +35,9 @@ import (
 // are the scope of no personal role.
 func dropDerived(kind string, item map[string]any) {
 	switch kind {
+	case "intermediari":
+		delete(item, "principalPagoPa")
+		return
 	case "ruoli":
 		delete(item, "id")
 		return
@@ -185,7 +190,8 @@ operatori, applicazioni, then the public API protection (protezione: {abilitato,
 captcha.secretKey is sent with the settings when they change, and never exported). A resource that already matches is not written, so applying the same
 file twice writes no event (a scope, an acl or the grants are compared as sets, in any
 order). A field the file does not name keeps its value (an update sends it as the
-deployment holds it), so what is written is what the plan shows. Nothing is deleted or disabled unless --prune: then every
+deployment holds it), so what is written is what the plan shows; an intermediary's principalPagoPa
+(GovPay's name of connettoreNodo.principal, which export leaves out) replaces its connettoreNodo. Nothing is deleted or disabled unless --prune: then every
 intermediary, entity, type, operator and application of a kind the file lists but that the
 file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), never the
 principal apply runs as (it would lock itself out), and a role the file does not name is reported
@@ -609,8 +615,9 @@ func withoutSecrets(k resourceKind, m map[string]any) map[string]any {
 // current value (less what GET derives, see dropDerived), and apply writes
 // the fields its plan shows and no other: a file that leaves out an
 // operator's ruoli does not take them away. An application's grants in
-// GovPay's shape (an api* flag) replace its current autorizzazioniApi.
-// A secret is sent when its resource is created, and again only when the
+// GovPay's shape (an api* flag) replace its current autorizzazioniApi, and
+// an intermediary's principal under GovPay's name (principalPagoPa) its
+// current connettoreNodo. A secret is sent when its resource is created, and again only when the
 // principal it belongs to changes (the service drops it then); otherwise
 // it is left out, and the service keeps the one it holds. So applying a
 // file twice writes nothing, and a renamed principal keeps its password.
@@ -619,6 +626,9 @@ func updateBody(k resourceKind, want, cur map[string]any) map[string]any {
 	dropDerived(k.name, body)
 	if k.name == "applicazioni" && slices.ContainsFunc(govpayFlags, func(f string) bool { _, ok := want[f]; return ok }) {
 		delete(body, "autorizzazioniApi")
+	}
+	if _, ok := want["principalPagoPa"]; ok && k.name == "intermediari" {
+		delete(body, "connettoreNodo") // the file's principal, under GovPay's name, is the one sent
 	}
 	maps.Copy(body, dropSecrets(k, want, func(s secret) bool {
 		return s.owner == "" || reflect.DeepEqual(normalise(field(want, s.owner)), normalise(field(cur, s.owner)))

@@ -427,6 +427,72 @@ applicazioni:
 	}
 }
 
+// TestAdminApplyPrincipalPagoPa: an intermediary's node principal under
+// GovPay's name (principalPagoPa, which GET answers next to
+// connettoreNodo.principal) round-trips: a file naming it alone creates
+// the intermediary, applying it again writes nothing, export holds the
+// principal once (connettoreNodo), a changed principalPagoPa is the one
+// written, and so is a changed connettoreNodo.principal of an exported
+// file: the name GET restates is never sent against the file's.
+func TestAdminApplyPrincipalPagoPa(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	const text = `intermediari:
+  - {idIntermediario: INT01, denominazione: Intermediario, abilitato: true, principalPagoPa: nodo-int01}
+`
+	conf := tempFile(t, "govpay.yaml", text)
+	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("first apply:\n%s", out)
+	}
+	after := a.position(t)
+	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged, 0 failed") || a.position(t) != after {
+		t.Fatalf("second apply of the same file is not a no-op (log position %v → %v):\n%s", after, a.position(t), again)
+	}
+	principal := func() string {
+		t.Helper()
+		var v struct {
+			PrincipalPagoPa string `json:"principalPagoPa"`
+			ConnettoreNodo  struct{ Principal string }
+		}
+		if err := json.Unmarshal(adminGet(t, a.url+"/backoffice/rs/basic/v1/intermediari/INT01"), &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.PrincipalPagoPa != v.ConnettoreNodo.Principal {
+			t.Fatalf("principalPagoPa %q, connettoreNodo.principal %q", v.PrincipalPagoPa, v.ConnettoreNodo.Principal)
+		}
+		return v.PrincipalPagoPa
+	}
+	if got := principal(); got != "nodo-int01" {
+		t.Fatalf("principal %q, want nodo-int01", got)
+	}
+
+	exported := admin("export")
+	if strings.Contains(exported, "principalPagoPa") || !strings.Contains(exported, "principal: nodo-int01") {
+		t.Fatalf("export should hold the principal once, as connettoreNodo.principal:\n%s", exported)
+	}
+	if again := admin("apply", "-f", tempFile(t, "exported.yaml", exported)); !strings.Contains(again, "applied 0 changes") || a.position(t) != after {
+		t.Fatalf("apply of the export is not a no-op:\n%s", again)
+	}
+
+	renamed := strings.Replace(text, "principalPagoPa: nodo-int01", "principalPagoPa: nodo-int01b", 1)
+	if out := admin("apply", "-f", tempFile(t, "renamed.yaml", renamed)); !strings.Contains(out, "~ intermediari/INT01: principalPagoPa\n") ||
+		!strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("apply of a renamed principalPagoPa:\n%s", out)
+	}
+	if got := principal(); got != "nodo-int01b" {
+		t.Fatalf("principal %q after the rename, want nodo-int01b", got)
+	}
+	back := strings.Replace(admin("export"), "principal: nodo-int01b", "principal: nodo-int01c", 1)
+	if out := admin("apply", "-f", tempFile(t, "back.yaml", back)); !strings.Contains(out, "~ intermediari/INT01: connettoreNodo\n") ||
+		!strings.Contains(out, "applied 1 changes") || strings.Contains(out, "failed:") {
+		t.Fatalf("apply of a renamed connettoreNodo.principal:\n%s", out)
+	}
+	if got := principal(); got != "nodo-int01c" {
+		t.Fatalf("principal %q after the rename, want nodo-int01c", got)
+	}
+}
+
 // TestAdminApplyCountsEveryFailure: a resource that fails before its
 // change is planned (the service not answering its read) is one failed
 // change: the summary never counts fewer than none applied.
