@@ -1,9 +1,12 @@
 package projections
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/payauthz/payauthz/events"
 )
@@ -39,8 +42,8 @@ func TestPackVociRoundTrip(t *testing.T) {
 }
 
 // FuzzUnpackVoci: whatever a damaged snapshot holds, unpacking answers
-// voci or an error, never a panic, and what it answers survives a round
-// trip.
+// voci or an error, never a panic, and what it answers encodes as JSON and
+// survives a round trip.
 func FuzzUnpackVoci(f *testing.F) {
 	f.Add(packVoci(vociOfEveryKind))
 	// Empty, no voci counted, a count past the bytes, a voce cut short,
@@ -50,10 +53,16 @@ func FuzzUnpackVoci(f *testing.F) {
 	f.Add("\xff\xff\xff\xff\x0f")
 	f.Add(packVoci(vociOfEveryKind)[:20])
 	f.Add(packVoci(vociOfEveryKind[:1]) + "x")
+	// Values no decoded event holds: not JSON.
+	f.Add(packVoci([]events.Voce{{VoceFields: events.VoceFields{IDVocePendenza: "v", DatiAllegati: json.RawMessage("{")}}}))
+	f.Add(packVoci([]events.Voce{{VoceFields: events.VoceFields{IDVocePendenza: "v", Contabilita: json.RawMessage("x")}}}))
 	f.Fuzz(func(t *testing.T, p string) {
 		voci, err := unpackVoci(p)
 		if err != nil {
 			return
+		}
+		if _, err := json.Marshal(voci); err != nil {
+			t.Fatalf("%q unpacked as voci no answer can encode: %v", p, err)
 		}
 		if again, err := unpackVoci(packVoci(voci)); err != nil || !reflect.DeepEqual(again, voci) {
 			t.Fatalf("%q unpacked as %+v, which does not survive a round trip: %+v, %v", p, voci, again, err)
@@ -83,5 +92,38 @@ func TestPackVociKeepsEveryField(t *testing.T) {
 	got, err := unpackVoci(packVoci([]events.Voce{v}))
 	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], v) {
 		t.Fatalf("round trip of a voce with every field set:\n got %+v, %v\nwant %+v", got, err, v)
+	}
+}
+
+// TestSnapshotRefusesVociNotJSON: a voce's datiAllegati and contabilita
+// are JSON values (a decoded event's raw values); a snapshot body whose
+// packed voci hold anything else there, which no write packs, is refused
+// and the log replayed, not loaded to make every read of that pendenza a
+// 500 (its answer cannot be encoded).
+func TestSnapshotRefusesVociNotJSON(t *testing.T) {
+	m := New()
+	m.pendenze.put(events.PendenzaCreated{IDA2A: "app", IDPendenza: "P1", IDDominio: "00000000001", IDTipoPendenza: "TARI",
+		Causale: "c", AmountCents: 12345, Payer: events.Subject{Tipo: "F", Identificativo: "RSSMRA80A01H501U"},
+		NumeroAvviso: "000000000000000001", PendenzaDetails: events.PendenzaDetails{Voci: vociOfEveryKind}}, 1, time.Time{})
+	body := encodedState(t, m)
+	if _, err := decodeBody(string(body)); err != nil {
+		t.Fatalf("the body as written does not load: %v", err)
+	}
+	for _, c := range []struct{ name, valid, crafted string }{
+		{"dati_allegati", `{"riga":1}`, `{"riga":1]`},
+		{"contabilita", `{"quote":[]}`, `{"quote":[]]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			at := bytes.Index(body, []byte(c.valid))
+			if at < 0 || len(c.crafted) != len(c.valid) {
+				t.Fatalf("%s not in the body, or %s of another length", c.valid, c.crafted)
+			}
+			crafted := slices.Concat(body[:at], []byte(c.crafted), body[at+len(c.valid):])
+			if got, err := decodeBody(string(crafted)); err == nil {
+				p, _ := got.Pendenza("app", "P1")
+				_, merr := json.Marshal(p.Voci())
+				t.Fatalf("a body whose voce holds %s loads (its voci encode: %v)", c.crafted, merr)
+			}
+		})
 	}
 }
