@@ -61,7 +61,8 @@ func packVoci(voci []events.Voce) string {
 var errPackedVoci = errors.New("malformed packed voci")
 
 // unpackVoci returns the voci packed in p (nil for none), or an error for
-// a string packVoci did not write (read from a damaged snapshot).
+// a string packVoci did not write from decoded voci (read from a damaged
+// snapshot), a datiAllegati or contabilita that is no JSON value included.
 func unpackVoci(p string) ([]events.Voce, error) {
 	if p == "" {
 		return nil, nil
@@ -78,8 +79,13 @@ func unpackVoci(p string) ([]events.Voce, error) {
 		for _, f := range voceText(v) {
 			*f = r.str()
 		}
-		v.DatiAllegati = rawJSON(r.str())
-		v.Contabilita = rawJSON(r.str())
+		for _, raw := range [...]*json.RawMessage{&v.DatiAllegati, &v.Contabilita} {
+			// A JSON value, as a decoded event holds: anything else no
+			// answer could encode.
+			if *raw = rawJSON(r.str()); *raw != nil && !json.Valid(*raw) {
+				return nil, errPackedVoci
+			}
+		}
 	}
 	if r.err != nil || r.s != "" {
 		return nil, errPackedVoci
