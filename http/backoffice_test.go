@@ -1034,7 +1034,7 @@ func TestEventLogPageBounds(t *testing.T) {
 	}
 	// A caller scoped to d1 sees none of the roles' definitions (registry
 	// events need every entity and type). A page examines at most 20 ×
-	// limite commits: it may come back empty before the end, and only a
+	// limite events (here one a commit): it may come back empty before the end, and only a
 	// prossimaPosizione equal to da says the end is reached.
 	end := uint64(h.logEnd(t))
 	for _, c := range []struct {
@@ -1054,6 +1054,36 @@ func TestEventLogPageBounds(t *testing.T) {
 				t.Fatalf("%d events, prossimaPosizione %d; want none, %d", len(p.Risultati), p.ProssimaPosizione, c.prossima)
 			}
 		})
+	}
+}
+
+// TestEventLogScopedPageCountsEvents: the events a scoped page examines
+// are bounded by 20 × limite events, not commits (API.md section 4), a
+// commit never split: from commits of three events each, none of them
+// shown to a caller scoped to d1, a page of limite=1 ends after the
+// seventh commit (21 events), its prossimaPosizione seven on.
+func TestEventLogScopedPageCountsEvents(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	h := newHarness(t)
+	h.putEntity(t, d1)
+	h.putRole(t, "giornaleD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
+	h.putOperator(t, "opGiornale", pw, true, "giornaleD1")
+	from := h.logEnd(t) + 1
+	for i := range 20 {
+		var recs []events.Record
+		for j := range 3 {
+			id := fmt.Sprintf("trio%02d-%d", i, j)
+			recs = append(recs, events.Record{ID: id,
+				Event: events.RoleDefined{IDRuolo: id, Domini: []string{}, TipiPendenza: []string{}, ACL: []events.ACLEntry{}}})
+		}
+		if _, err := h.store.Append(t.Context(), events.StreamRuolo+fmt.Sprintf("trio%02d", i), events.ExpectNoStream(), recs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var p eventiPage
+	h.must(t, "GET", fmt.Sprintf("%s/eventi?da=%d&limite=1", bo, from), nil, asBasic("opGiornale", pw)).decode(t, &p)
+	if len(p.Risultati) != 0 || p.ProssimaPosizione != uint64(from)+7 {
+		t.Fatalf("%d events, prossimaPosizione %d; want none, %d (seven commits of three events)", len(p.Risultati), p.ProssimaPosizione, uint64(from)+7)
 	}
 }
 
