@@ -179,6 +179,7 @@ const restoreBatch = 4096
 // session of each that sessions names, and sends them on in batches.
 func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessions map[string]string, batches chan<- []ownership) error {
 	batch := make([]ownership, 0, restoreBatch)
+	var voci []events.Voce // each record's voci, checked in one array
 	for i := range count {
 		var o ownership
 		o.rec = r.str()
@@ -197,7 +198,8 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessi
 		if _, err := unpackSubject(d.payer); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
-		if _, err := unpackVoci(d.voci); err != nil {
+		var err error
+		if voci, err = unpackVociInto(voci, d.voci); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
 		if o.stato >= statoCount {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/payauthz/payauthz/events"
 )
@@ -63,40 +64,43 @@ var errPackedVoci = errors.New("malformed packed voci")
 // unpackVoci returns the voci packed in p (nil for none), or an error for
 // a string packVoci did not write from decoded voci (read from a damaged
 // snapshot), a datiAllegati or contabilita that is no JSON value included.
-func unpackVoci(p string) ([]events.Voce, error) {
+func unpackVoci(p string) ([]events.Voce, error) { return unpackVociInto(nil, p) }
+
+// unpackVociInto is unpackVoci into dst's array when it holds them (dst
+// itself when there are none): a restore checks every record's voci in
+// one, where a slice of its own for each would be garbage.
+func unpackVociInto(dst []events.Voce, p string) ([]events.Voce, error) {
 	if p == "" {
-		return nil, nil
+		return dst[:0], nil
 	}
 	r := snapReader{s: p}
 	count := r.uvarint()
 	if r.err != nil || count == 0 || count > uint64(len(r.s)/minPackedVoce) {
-		return nil, errPackedVoci
+		return dst[:0], errPackedVoci
 	}
-	voci := make([]events.Voce, count)
+	voci := slices.Grow(dst[:0], int(count))[:count]
 	for i := range voci {
-		v := &voci[i]
+		v := &voci[i] // every field is read below
 		v.AmountCents = r.varint()
 		for _, f := range voceText(v) {
 			*f = r.str()
 		}
 		for _, raw := range [...]*json.RawMessage{&v.DatiAllegati, &v.Contabilita} {
-			// A JSON value, as a decoded event holds: anything else no
-			// answer could encode.
-			if *raw = rawJSON(r.str()); *raw != nil && !json.Valid(*raw) {
-				return nil, errPackedVoci
+			s := r.str()
+			if s == "" {
+				*raw = nil
+				continue
+			}
+			// A copy of its own (in dst's when it has one); a JSON value,
+			// as a decoded event holds: anything else no answer could
+			// encode.
+			if *raw = append((*raw)[:0], s...); !json.Valid(*raw) {
+				return voci[:0], errPackedVoci
 			}
 		}
 	}
 	if r.err != nil || r.s != "" {
-		return nil, errPackedVoci
+		return voci[:0], errPackedVoci
 	}
 	return voci, nil
-}
-
-// rawJSON is s as a JSON value of its own (nil for "").
-func rawJSON(s string) json.RawMessage {
-	if s == "" {
-		return nil
-	}
-	return json.RawMessage(s)
 }
