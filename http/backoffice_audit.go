@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -92,16 +91,11 @@ func (s *Server) getAutorizzazioni(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var twice error // the first parameter given more than once
-	param := func(name string) string {
-		v, err := queryValue(c, name)
-		twice = cmp.Or(twice, err)
-		return v
-	}
-	r := audit.ResourceFrom(param)
-	api, op, data := param("api"), param("operazione"), param("data")
-	if twice != nil {
-		return twice
+	q := queryReader{c: c}
+	r := audit.ResourceFrom(q.value)
+	api, op, data := q.value("api"), q.value("operazione"), q.value("data")
+	if q.err != nil {
+		return q.err
 	}
 	res, err := s.whoCan(c.Request().Context(), p, api, op, pos, data, r)
 	if err != nil {

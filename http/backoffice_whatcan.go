@@ -80,35 +80,34 @@ func (s *Server) getWhatCanResources(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := map[string]string{}
-	for _, param := range []string{"api", "operazione", "dopo", "limite", "servizio", "autorizzazione"} {
-		if q[param], err = queryValue(c, param); err != nil {
-			return err
-		}
+	q := queryReader{c: c}
+	apiName, op, dopo, limite := q.value("api"), q.value("operazione"), q.value("dopo"), q.value("limite")
+	servizio, autorizzazione := q.value("servizio"), q.value("autorizzazione")
+	if q.err != nil {
+		return q.err
 	}
-	api, err := parseAuditAPI(q["api"])
+	api, err := parseAuditAPI(apiName)
 	if err != nil {
 		return err
 	}
-	op := q["operazione"]
 	if op == "" {
 		return syntaxError("operazione is required")
 	}
 	after, limit := uint64(0), defaultResourcesLimit
-	if v := q["dopo"]; v != "" {
-		if after, err = strconv.ParseUint(v, 10, 64); err != nil {
+	if dopo != "" {
+		if after, err = strconv.ParseUint(dopo, 10, 64); err != nil {
 			return syntaxError("dopo must be a non-negative integer (the successivo of the previous page)")
 		}
 	}
-	if v := q["limite"]; v != "" {
-		n, err := strconv.Atoi(v)
+	if limite != "" {
+		n, err := strconv.Atoi(limite)
 		if err != nil || n < 1 || n > maxResourcesLimit {
 			return syntaxError("limite must be between 1 and " + strconv.Itoa(maxResourcesLimit))
 		}
 		limit = n
 	}
 	body := resourcesPage{Resources: []audit.Resource{}}
-	body.Page, err = whatcan.Resources(m, name, api, op, q["servizio"], q["autorizzazione"],
+	body.Page, err = whatcan.Resources(m, name, api, op, servizio, autorizzazione,
 		after, limit, func(r audit.Resource) error {
 			body.Resources = append(body.Resources, r)
 			return nil

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/labstack/echo/v5"
@@ -36,6 +37,22 @@ func queryValue(c *echo.Context, param string) (string, error) {
 		return "", err
 	}
 	return values[0], nil
+}
+
+// queryReader reads several query parameters of one value (queryValue),
+// err the first given more than once, so that an operation reads them all
+// and then answers that one.
+type queryReader struct {
+	c   *echo.Context
+	err error
+}
+
+// value is the value of param (queryValue), "" when it is given more than
+// once (err then tells).
+func (q *queryReader) value(param string) string {
+	v, err := queryValue(q.c, param)
+	q.err = cmp.Or(q.err, err)
+	return v
 }
 
 // givenTwice is the 400 of a query parameter of one value given more than
