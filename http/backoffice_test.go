@@ -995,18 +995,8 @@ func TestBackofficeEventLog(t *testing.T) {
 // TestBackofficeEventLog could not tell a default of 100 from a larger one.
 func TestEventLogPageBounds(t *testing.T) {
 	t.Parallel() // each test runs its own service
-	h := newHarness(t)
-	h.putEntity(t, d1)
-	h.putRole(t, "giornaleD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
-	h.putOperator(t, "opGiornale", pw, true, "giornaleD1")
-	from := h.logEnd(t) + 1
-	for i := range maxEventiLimite + 100 {
-		id := fmt.Sprintf("bulk%04d", i)
-		if _, err := h.store.Append(t.Context(), events.StreamRuolo+id, events.ExpectNoStream(), events.Record{ID: id,
-			Event: events.RoleDefined{IDRuolo: id, Domini: []string{}, TipiPendenza: []string{}, ACL: []events.ACLEntry{}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h, from := newGiornaleHarness(t)
+	h.appendRoleCommits(t, maxEventiLimite+100, 1)
 	for _, c := range []struct {
 		name  string
 		query string
@@ -1057,6 +1047,36 @@ func TestEventLogPageBounds(t *testing.T) {
 	}
 }
 
+// newGiornaleHarness is a service with an operator, opGiornale, that may
+// read the event log of d1 alone (Giornale degli Eventi R), and the
+// position after its setup.
+func newGiornaleHarness(t *testing.T) (*harness, events.Position) {
+	t.Helper()
+	h := newHarness(t)
+	h.putEntity(t, d1)
+	h.putRole(t, "giornaleD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
+	h.putOperator(t, "opGiornale", pw, true, "giornaleD1")
+	return h, h.logEnd(t) + 1
+}
+
+// appendRoleCommits appends commits commits of perCommit role
+// definitions each, straight to the store: registry events, which a
+// caller scoped to some entities never sees.
+func (h *harness) appendRoleCommits(t *testing.T, commits, perCommit int) {
+	t.Helper()
+	for i := range commits {
+		stream := fmt.Sprintf("bulk%04d", i)
+		recs := make([]events.Record, perCommit)
+		for j := range recs {
+			id := fmt.Sprintf("%s-%d", stream, j)
+			recs[j] = events.Record{ID: id, Event: events.RoleDefined{IDRuolo: id, Domini: []string{}, TipiPendenza: []string{}, ACL: []events.ACLEntry{}}}
+		}
+		if _, err := h.store.Append(t.Context(), events.StreamRuolo+stream, events.ExpectNoStream(), recs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestEventLogScopedPageCountsEvents: the events a scoped page examines
 // are bounded by 20 × limite events, not commits (API.md section 4), a
 // commit never split: from commits of three events each, none of them
@@ -1064,22 +1084,8 @@ func TestEventLogPageBounds(t *testing.T) {
 // seventh commit (21 events), its prossimaPosizione seven on.
 func TestEventLogScopedPageCountsEvents(t *testing.T) {
 	t.Parallel() // each test runs its own service
-	h := newHarness(t)
-	h.putEntity(t, d1)
-	h.putRole(t, "giornaleD1", acl{aclOf("Giornale degli Eventi", "R")}, []string{d1}, []string{"*"})
-	h.putOperator(t, "opGiornale", pw, true, "giornaleD1")
-	from := h.logEnd(t) + 1
-	for i := range 20 {
-		var recs []events.Record
-		for j := range 3 {
-			id := fmt.Sprintf("trio%02d-%d", i, j)
-			recs = append(recs, events.Record{ID: id,
-				Event: events.RoleDefined{IDRuolo: id, Domini: []string{}, TipiPendenza: []string{}, ACL: []events.ACLEntry{}}})
-		}
-		if _, err := h.store.Append(t.Context(), events.StreamRuolo+fmt.Sprintf("trio%02d", i), events.ExpectNoStream(), recs...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h, from := newGiornaleHarness(t)
+	h.appendRoleCommits(t, 20, 3)
 	var p eventiPage
 	h.must(t, "GET", fmt.Sprintf("%s/eventi?da=%d&limite=1", bo, from), nil, asBasic("opGiornale", pw)).decode(t, &p)
 	if len(p.Risultati) != 0 || p.ProssimaPosizione != uint64(from)+7 {
