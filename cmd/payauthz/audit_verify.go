@@ -26,6 +26,12 @@ import (
 // what was signed.
 var errLogRewritten = errors.New("the event log does not match its signed checkpoints")
 
+// errNothingVerified is returned (exit status 1) when the log holds events
+// and no checkpoint: whether its signing was never on or its checkpoints
+// were removed, nothing is verified, and a check that reports success
+// there would pass a log stripped of what would prove it rewritten.
+var errNothingVerified = errors.New("nothing is verified: the log holds events and no checkpoint")
+
 func logAuditCmds(ac *auditConfig) []*cobra.Command {
 	return []*cobra.Command{verifyCmd(ac), proveCmd(ac), checkProofCmd(), whatCanCmd(ac)}
 }
@@ -53,7 +59,8 @@ func verifyCmd(ac *auditConfig) *cobra.Command {
 		Long: `Reads the whole log (read-only), recomputes its Merkle tree (RFC 6962), and checks every checkpoint
 event: its signature with the given verifier keys, that its root is the root of the log's first events at its
 size, and that it extends the previous checkpoint. Exits with status 1 and names where the log first differs
-from what was signed when anything does not match.`,
+from what was signed when anything does not match, and with status 1 when the log holds events and no
+checkpoint (nothing is verified).`,
 		Args: cobra.NoArgs,
 		RunE: withEnv(func(cmd *cobra.Command, _ []string) error {
 			known, err := verifierKeys(keys)
@@ -84,6 +91,9 @@ from what was signed when anything does not match.`,
 			}
 			if !rep.OK() {
 				return errLogRewritten
+			}
+			if len(rep.Checkpoints) == 0 && rep.Events > 0 {
+				return errNothingVerified
 			}
 			return nil
 		}),
@@ -133,7 +143,11 @@ func printReport(w io.Writer, rep *logtree.Report, took time.Duration) {
 		return
 	}
 	if len(rep.Checkpoints) == 0 {
-		fmt.Fprintln(w, "no checkpoint in the log yet: nothing was signed, nothing is verified.")
+		if rep.Events > 0 {
+			fmt.Fprintln(w, "FAILED: the log holds no checkpoint: nothing is verified (its signing was never on, or its checkpoints were removed).")
+		} else {
+			fmt.Fprintln(w, "the log is empty: nothing to verify.")
+		}
 		return
 	}
 	fmt.Fprintf(w, "OK: the first %d events are exactly the events that were signed", rep.Verified)

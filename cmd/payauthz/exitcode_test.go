@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/rand"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/mod/sumdb/note"
 )
 
 // TestExitCodes: explain exits 0 allowed, 3 denied, 2 on a usage error
@@ -59,6 +61,10 @@ func TestExitCodes(t *testing.T) {
 		{"serve_extra_argument_usage", []string{"serve", "extra"}, exitUsage, `unknown command "extra"`},
 		{"verify_without_verifier_key_usage", []string{"audit", "verify", dd}, exitUsage, "--verifier-key is required"},
 		{"verify_bad_verifier_key_usage", []string{"audit", "verify", dd, "--verifier-key", "nonsense"}, exitUsage, "verifier key"},
+		// A log of events and no checkpoint (signing never on, or its
+		// checkpoints removed) verifies nothing: a failure, not an OK.
+		{"verify_without_checkpoints_failure", []string{"audit", "verify", dd, "--verifier-key", verifierKey(t)}, exitFailure,
+			"nothing is verified: the log holds events and no checkpoint"},
 		{"check_proof_without_verifier_key_usage", []string{"audit", "check-proof", "p.proof"}, exitUsage, "--verifier-key is required"},
 		{"prove_without_what_usage", []string{"audit", "prove", dd}, exitUsage, "give one of --position, --consistency and --consistency-note"},
 		{"what_can_without_principal_usage", []string{"audit", "what-can", dd}, exitUsage, "--principal is required"},
@@ -261,4 +267,14 @@ func TestLogDurationsInSeconds(t *testing.T) {
 	if got := buf.String(); !strings.Contains(got, `"took_seconds":1.5`) || strings.Contains(got, `"took":`) {
 		t.Fatalf("log line %s", got)
 	}
+}
+
+// verifierKey is the verifier key of a new signing key.
+func verifierKey(t *testing.T) string {
+	t.Helper()
+	_, key, err := note.GenerateKey(rand.Reader, "payauthz-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
