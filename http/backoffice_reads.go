@@ -22,7 +22,7 @@ func (s *Server) boListPendenze(c *echo.Context) error {
 }
 
 func (s *Server) boGetPendenza(c *echo.Context) error {
-	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, s.pendenzaDetail)
+	return read2[operations.Pendenze](c, s.model, pIDA2A, pIDPendenza, operations.ReadPendenzaBackoffice, s.pendenzaDetailBackoffice)
 }
 
 func (s *Server) boListPagamenti(c *echo.Context) error {

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -347,6 +350,163 @@ func TestGovPayPendenzaVoci(t *testing.T) {
 	}
 	w.stop()
 	restarted := &nodeWorld{world: &world{harness: newHarness(t, withDataDir(dataDir), fromSnapshot(snapDir))}}
+	if restarted.startedAt != at {
+		t.Fatalf("the restarted replica started at position %d, not at the snapshot's %d", restarted.startedAt, at)
+	}
+	t.Run("restarted", func(t *testing.T) { check(t, restarted) })
+}
+
+// TestGovPayPendenzaDati: the members of GovPay's NuovaPendenza that bear
+// on no decision (dataScadenza, annoRiferimento, tassonomia, documento,
+// proprieta, ...), which PUT stores, are answered by the reads of one
+// pendenza under GovPay's names, each API the members its detail schema
+// has (Pendenze v2 Pendenza: PendenzaBase's; Pagamento v2: the same but
+// documento; Backoffice v1 pendenza: pendenzaBase's, dataNotificaAvviso
+// and dataPromemoriaScadenza too); allegati, whose read GovPay answers as
+// a path to a file this service does not serve, none; an update replaces
+// them; lists answer none; a caller who cannot read the pendenza is
+// answered none; a replica restarted from a snapshot answers the same.
+func TestGovPayPendenzaDati(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	dataDir, snapDir := t.TempDir(), t.TempDir()
+	w := newWorld(t, withDataDir(dataDir))
+
+	common := map[string]any{"dataValidita": "2026-12-01", "dataScadenza": "2026-12-31", "annoRiferimento": 2026,
+		"cartellaPagamento": "CART-1", "datiAllegati": map[string]any{"pratica": "P-7", "righe": []any{1, 2}},
+		"tassonomia": "Tributi", "tassonomiaAvviso": "Imposte e tasse", "direzione": "Dir-1", "divisione": "Div-2",
+		"proprieta": map[string]any{"lineaTestoRicevuta1": "Grazie", "descrizioneImporto": []any{map[string]any{"voce": "Tassa", "importo": 123.45}}}}
+	documento := map[string]any{"identificativo": "DOC-1", "descrizione": "Rate TARI", "rata": 1}
+	promemoria := map[string]any{"dataNotificaAvviso": "2026-11-15", "dataPromemoriaScadenza": "2026-12-20"}
+	allegati := []any{map[string]any{"nome": "a.pdf", "contenuto": "aGVsbG8="}}
+	all := maps.Clone(common)
+	maps.Copy(all, promemoria)
+	all["documento"], all["allegati"] = documento, allegati
+
+	put := func(t *testing.T, id string, members map[string]any) pendenzaView {
+		t.Helper()
+		body := pendenzaBodyFor(d1, t1, citizen1)
+		for k, v := range members {
+			body = withField(body, k, v)
+		}
+		var v pendenzaView
+		w.must(t, "PUT", pe+"/pendenze/appA/"+id, body, as("appA")).decode(t, &v)
+		return v
+	}
+	full := put(t, "dati-full", all)
+	replaced := put(t, "dati-replaced", all)
+	later := map[string]any{"dataScadenza": "2027-01-31", "annoRiferimento": 2027, "documento": map[string]any{"identificativo": "DOC-2", "descrizione": "Saldo"}}
+	put(t, "dati-replaced", later) // an update replaces them all
+	none := put(t, "dati-none", nil)
+
+	// only is the members of m named in names (of m's, every one).
+	only := func(m map[string]any, names ...string) map[string]any {
+		out := map[string]any{}
+		for _, n := range names {
+			if v, ok := m[n]; ok {
+				out[n] = v
+			}
+		}
+		return out
+	}
+	pendenzeMembers := append(slices.Collect(maps.Keys(common)), "documento")
+	backofficeMembers := append(slices.Clone(pendenzeMembers), "dataNotificaAvviso", "dataPromemoriaScadenza")
+	pagamentoMembers := slices.Collect(maps.Keys(common))
+	everyMember := slices.Collect(maps.Keys(all))
+
+	type read struct {
+		name, path string
+		opt        reqOpt
+		members    []string // the members its schema has
+	}
+	reads := func(p pendenzaView) []read {
+		return []read{
+			{"pendenze", pe + "/pendenze/appA/" + p.IDPendenza, as("appA"), pendenzeMembers},
+			{"pendenze_by_avviso", pe + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso, as("appA"), pendenzeMembers},
+			{"backoffice", bo + "/pendenze/appA/" + p.IDPendenza, asAdmin(), backofficeMembers},
+			{"pagamento", pg + "/pendenze/appA/" + p.IDPendenza, as("appA"), pagamentoMembers},
+			{"pagamento_citizen", "/pagamento/rs/spid/v2/pendenze/appA/" + p.IDPendenza, asSPID(citizen1), pagamentoMembers},
+			{"pagamento_by_avviso", pg + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso, as("appA"), pagamentoMembers},
+		}
+	}
+	norm := func(t *testing.T, v any) any {
+		t.Helper()
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out any
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	check := func(t *testing.T, w *world) {
+		for _, c := range []struct {
+			name    string
+			p       pendenzaView
+			written map[string]any
+		}{
+			{"full", full, all},
+			{"replaced", replaced, later},
+			{"none", none, nil},
+		} {
+			for _, r := range reads(c.p) {
+				t.Run(c.name+"/"+r.name, func(t *testing.T) {
+					var got map[string]any
+					w.must(t, "GET", r.path, nil, r.opt).decode(t, &got)
+					if g, want := norm(t, only(got, everyMember...)), norm(t, only(c.written, r.members...)); !reflect.DeepEqual(g, want) {
+						t.Fatalf("%s answers\n%v\nwant\n%v", r.path, g, want)
+					}
+				})
+			}
+		}
+		for _, l := range []struct {
+			name, path string
+			opt        reqOpt
+		}{
+			{"backoffice_list", bo + "/pendenze", asAdmin()},
+			{"pendenze_list", pe + "/pendenze", as("appA")},
+			{"pagamento_list", pg + "/pendenze", as("appA")},
+		} {
+			t.Run(l.name, func(t *testing.T) {
+				body := string(w.must(t, "GET", l.path, nil, l.opt).Body)
+				for _, m := range everyMember {
+					if strings.Contains(body, `"`+m+`"`) {
+						t.Fatalf("%s lists %s: %s", l.path, m, body)
+					}
+				}
+			})
+		}
+		// Who cannot read the pendenza is answered none of it.
+		for _, d := range []struct {
+			name, path string
+			opt        reqOpt
+		}{
+			{"other_application", pe + "/pendenze/appA/" + full.IDPendenza, as("appB")},
+			{"other_application_by_avviso", pe + "/pendenze/byAvviso/" + d1 + "/" + full.NumeroAvviso, as("appB")},
+			{"other_citizen", "/pagamento/rs/spid/v2/pendenze/appA/" + full.IDPendenza, asSPID(citizen2)},
+		} {
+			t.Run("denied/"+d.name, func(t *testing.T) {
+				r := w.do(t, "GET", d.path, nil, d.opt)
+				if r.Status < 400 {
+					t.Fatalf("%s answered %d: %s", d.path, r.Status, r.Body)
+				}
+				for _, m := range everyMember {
+					if bytes.Contains(r.Body, []byte(`"`+m+`"`)) {
+						t.Fatalf("%s, denied (%d), answers %s: %s", d.path, r.Status, m, r.Body)
+					}
+				}
+			})
+		}
+	}
+	check(t, w)
+
+	at, err := w.model.WriteSnapshot(snapDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.stop()
+	restarted := &world{harness: newHarness(t, withDataDir(dataDir), fromSnapshot(snapDir))}
 	if restarted.startedAt != at {
 		t.Fatalf("the restarted replica started at position %d, not at the snapshot's %d", restarted.startedAt, at)
 	}

@@ -135,8 +135,12 @@ type listEndpoint struct {
 
 // detailOnly are, by list, the members the read of one item answers and
 // its list's item does not: GovPay's detail schema of a pendenza has its
-// voci, its index (PendenzaIndex, a list's item) has not.
-var detailOnly = map[string][]string{"/pendenze": {"voci"}}
+// voci, its index (PendenzaIndex, a list's item) has not; the members of
+// its PendenzaBase a pendenza is written with are answered by its reads
+// alone (docs/API.md section 4).
+var detailOnly = map[string][]string{"/pendenze": {"voci", "dataValidita", "dataScadenza", "annoRiferimento",
+	"cartellaPagamento", "datiAllegati", "tassonomia", "tassonomiaAvviso", "direzione", "divisione", "proprieta",
+	"documento", "dataNotificaAvviso", "dataPromemoriaScadenza"}}
 
 func str(m map[string]any, k string) string {
 	s, _ := m[k].(string)

@@ -65,7 +65,7 @@ func (s *Server) pendenzaJSON(c *echo.Context, idA2A, idPendenza string) error {
 	if !ok {
 		return errNotFound
 	}
-	return c.JSON(http.StatusOK, s.pendenzaDetail(pd))
+	return c.JSON(http.StatusOK, s.pendenzaDetailPendenze(pd))
 }
 
 func (s *Server) listOwnPendenze(c *echo.Context) error {

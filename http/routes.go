@@ -160,7 +160,7 @@ func (s *Server) apiRoutes() []route {
 		{domain.APIPendenze, http.MethodPatch, "/pendenze/:idA2A/:idPendenza", s.patchPendenza(domain.APIPendenze)},
 		{domain.APIPendenze, http.MethodGet, "/pendenze", s.listOwnPendenze},
 		{domain.APIPendenze, http.MethodGet, "/profilo", s.apiProfilo(domain.APIPendenze)},
-		{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", byAvviso(s, operations.ReadByAvvisoPendenze, s.pendenzaDetail)},
+		{domain.APIPendenze, http.MethodGet, "/pendenze/byAvviso/:idDominio/:numeroAvviso", byAvviso(s, operations.ReadByAvvisoPendenze, s.pendenzaDetailPendenze)},
 
 		// Pagamento, API.md section 6: applications authorized on the
 		// Pagamento API, citizens (spid) and anonymous callers (public).

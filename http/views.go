@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/payauthz/payauthz/domain"
@@ -60,14 +61,50 @@ func (s *Server) pendenza(p projections.Pendenza) pendenzaView {
 	return v
 }
 
-// pendenzaDetail is a pendenza as the reads of one pendenza answer it
-// (GovPay's Pendenza of Pendenze v2 and Pagamento v2, pendenza of the
-// Backoffice v1): pendenzaView and its voci, as GovPay's detail has them
-// and its index (PendenzaIndex, a list's item) has not. voci is [] for a
-// pendenza written without any.
+// pendenzaDetail is a pendenza as the reads of one pendenza on the
+// Pagamento API answer it (GovPay's Pagamento v2 Pendenza), and the part
+// of the other APIs' detail they share: pendenzaView, its voci and the
+// members of GovPay's PendenzaBase written with it (pendenzaDati), as
+// GovPay's detail has them and this service's lists do not (answering
+// them there would unpack every listed pendenza's details). voci is []
+// for a pendenza written without any.
 type pendenzaDetail struct {
 	pendenzaView
+	pendenzaDati
 	Voci []voceView `json:"voci" nullable:"false"`
+}
+
+// pendenzaDati are the members of GovPay's PendenzaBase of the three
+// APIs a pendenza is written with and no decision reads, as written
+// (events.PendenzaFields), absent when not written.
+type pendenzaDati struct {
+	DataValidita      string          `json:"dataValidita,omitempty" format:"date"`
+	DataScadenza      string          `json:"dataScadenza,omitempty" format:"date"`
+	AnnoRiferimento   int             `json:"annoRiferimento,omitempty"`
+	CartellaPagamento string          `json:"cartellaPagamento,omitempty"`
+	DatiAllegati      json.RawMessage `json:"datiAllegati,omitempty"`
+	Tassonomia        string          `json:"tassonomia,omitempty"`
+	TassonomiaAvviso  string          `json:"tassonomiaAvviso,omitempty"`
+	Direzione         string          `json:"direzione,omitempty"`
+	Divisione         string          `json:"divisione,omitempty"`
+	Proprieta         json.RawMessage `json:"proprieta,omitempty"`
+}
+
+// pendenzaDetailPendenze is a pendenza as the reads of one pendenza on the
+// Pendenze API answer it (GovPay's Pendenze v2 Pendenza): its documento
+// too, which Pagamento v2's PendenzaBase has not.
+type pendenzaDetailPendenze struct {
+	pendenzaDetail
+	Documento json.RawMessage `json:"documento,omitempty"`
+}
+
+// pendenzaDetailBackoffice is a pendenza as the Backoffice's read of one
+// answers it (GovPay's Backoffice v1 pendenza): its reminder dates too,
+// which only the Backoffice's pendenzaBase has.
+type pendenzaDetailBackoffice struct {
+	pendenzaDetailPendenze
+	DataNotificaAvviso     string `json:"dataNotificaAvviso,omitempty" format:"date"`
+	DataPromemoriaScadenza string `json:"dataPromemoriaScadenza,omitempty" format:"date"`
 }
 
 // voceView is GovPay's VocePendenza: the voce as it was written (its
@@ -91,22 +128,48 @@ const (
 	statoVoceNonEseguito = "Non eseguito"
 )
 
-// pendenzaDetail renders p with its voci.
+// pendenzaDetail renders p as the Pagamento API's read of one pendenza.
 func (s *Server) pendenzaDetail(p projections.Pendenza) pendenzaDetail {
-	voci := p.Voci()
+	d, _ := s.detail(p)
+	return d
+}
+
+// pendenzaDetailPendenze renders p as the Pendenze API's read of one
+// pendenza.
+func (s *Server) pendenzaDetailPendenze(p projections.Pendenza) pendenzaDetailPendenze {
+	d, f := s.detail(p)
+	return pendenzaDetailPendenze{pendenzaDetail: d, Documento: f.Documento}
+}
+
+// pendenzaDetailBackoffice renders p as the Backoffice's read of one
+// pendenza.
+func (s *Server) pendenzaDetailBackoffice(p projections.Pendenza) pendenzaDetailBackoffice {
+	d, f := s.detail(p)
+	return pendenzaDetailBackoffice{pendenzaDetailPendenze: pendenzaDetailPendenze{pendenzaDetail: d, Documento: f.Documento},
+		DataNotificaAvviso: f.DataNotificaAvviso, DataPromemoriaScadenza: f.DataPromemoriaScadenza}
+}
+
+// detail renders p with its voci and the fields every API's detail
+// answers, and returns its fields for the members only some APIs answer.
+func (s *Server) detail(p projections.Pendenza) (pendenzaDetail, events.PendenzaFields) {
+	det := p.Details()
 	stato := statoVoceNonEseguito
 	if p.Stato == domain.StatoEseguita.String() {
 		stato = statoVoceEseguito
 	}
-	d := pendenzaDetail{pendenzaView: s.pendenza(p), Voci: make([]voceView, len(voci))}
-	for i, v := range voci {
+	f := &det.PendenzaFields
+	d := pendenzaDetail{pendenzaView: s.pendenza(p), Voci: make([]voceView, len(det.Voci)), pendenzaDati: pendenzaDati{
+		DataValidita: f.DataValidita, DataScadenza: f.DataScadenza, AnnoRiferimento: f.AnnoRiferimento,
+		CartellaPagamento: f.CartellaPagamento, DatiAllegati: f.DatiAllegati, Tassonomia: f.Tassonomia,
+		TassonomiaAvviso: f.TassonomiaAvviso, Direzione: f.Direzione, Divisione: f.Divisione, Proprieta: f.Proprieta}}
+	for i, v := range det.Voci {
 		d.Voci[i] = voceView{Indice: i + 1, Importo: Importo(v.AmountCents), Stato: stato, VoceFields: v.VoceFields}
 		if v.IDDominio != "" {
 			ref := s.dominioOf(v.IDDominio)
 			d.Voci[i].Dominio = &ref
 		}
 	}
-	return d
+	return d, det.PendenzaFields
 }
 
 // avvisoView is a notice as its payer or the node sees it: no UUID.

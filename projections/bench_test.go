@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -109,7 +110,9 @@ func BenchmarkAuthenticateCached(b *testing.B) {
 // BenchmarkPendenzaOwnershipBytes measures the heap held per pendenza by
 // the ownership read model (ownership table, notice index, creator and
 // payer lists) and, separately, by the response details, of pendenze
-// written without voci and with two (GovPay's voci, kept in the details).
+// written without GovPay's details, with two voci, and with two voci and
+// the fields an integrator commonly sets (dataScadenza, annoRiferimento,
+// tassonomiaAvviso, datiAllegati): all kept in the details.
 func BenchmarkPendenzaOwnershipBytes(b *testing.B) {
 	const n = 200_000
 	twoVoci := []events.Voce{
@@ -117,10 +120,13 @@ func BenchmarkPendenzaOwnershipBytes(b *testing.B) {
 		{AmountCents: 2345, VoceFields: events.VoceFields{IDVocePendenza: "V2", Descrizione: "Addizionale provinciale",
 			IBANAccredito: "IT60X0542811101000000123456", TipoContabilita: "SIOPE", CodiceContabilita: "3321"}},
 	}
+	dati := events.PendenzaFields{DataValidita: "2026-12-01", DataScadenza: "2026-12-31", AnnoRiferimento: 2026,
+		TassonomiaAvviso: "Imposte e tasse", DatiAllegati: json.RawMessage(`{"pratica":"P-0001234"}`)}
 	for _, c := range []struct {
 		name string
 		voci []events.Voce
-	}{{"no_voci", nil}, {"two_voci", twoVoci}} {
+		dati events.PendenzaFields
+	}{{"no_voci", nil, events.PendenzaFields{}}, {"two_voci", twoVoci, events.PendenzaFields{}}, {"two_voci_dati", twoVoci, dati}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				runtime.GC()
@@ -133,7 +139,8 @@ func BenchmarkPendenzaOwnershipBytes(b *testing.B) {
 						AmountCents: 12345, Payer: events.Subject{Tipo: "F", Identificativo: fmt.Sprintf("RSSMRA80A01H%04d", i%10000), Anagrafica: "Mario Rossi"},
 						NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
 					// Each event decoded from the log holds voci of its own.
-					e.Voci = slices.Clone(c.voci)
+					e.Voci, e.PendenzaFields = slices.Clone(c.voci), c.dati
+					e.DatiAllegati = slices.Clone(c.dati.DatiAllegati)
 					p.put(e, events.Position(i+1), time.Time{})
 				}
 				runtime.GC()

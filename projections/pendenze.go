@@ -79,8 +79,9 @@ type details struct {
 	// event, so every replica, a replay and a restored snapshot hold the
 	// same; its updates keep it (GovPay's dataCaricamento).
 	created int64
-	// voci are its version's voci, packed (packVoci): "" for none.
-	voci string
+	// govpay is its version's GovPay details (its voci, dataScadenza,
+	// ...), packed (packDetails): "" for none.
+	govpay string
 }
 
 // detailsLog holds the details of every version of every pendenza,
@@ -144,16 +145,18 @@ type Pendenza struct {
 	// Created is when it was created: the time the log recorded for the
 	// event that created it, kept by its updates (zero: unknown).
 	Created time.Time
-	// voci are its voci, packed (packVoci): unpacked by Voci, for the
-	// reads that answer them, never for a list.
-	voci string
+	// govpay are its GovPay details, packed (packDetails): unpacked by
+	// Details, for the reads that answer them, never for a list.
+	govpay string
 }
 
-// Voci returns its voci (GovPay's voci), in the order written, nil for
-// none. Each call returns new values: the caller may change them.
-func (p Pendenza) Voci() []events.Voce {
-	voci, _ := unpackVoci(p.voci) // checked when it was restored or packed
-	return voci
+// Details returns its GovPay details as written (its voci in the order
+// written, nil for none; its fields that bear on no decision), but its
+// allegati, which are not kept. Each call returns new values: the caller
+// may change them.
+func (p Pendenza) Details() events.PendenzaDetails {
+	d, _ := unpackDetails(p.govpay) // checked when it was restored or packed
+	return d
 }
 
 // DataCaricamento is GovPay's dataCaricamento of the pendenza: the date
@@ -313,7 +316,7 @@ func (p *pendenze) put(e events.PendenzaCreated, pos events.Position, at time.Ti
 
 	old, existed := p.own.get(key)
 	d := details{causale: e.Causale, amount: e.AmountCents, payer: packSubject(e.Payer), position: pos, created: unixNanos(at),
-		voci: packVoci(e.Voci)}
+		govpay: packDetails(e.PendenzaDetails)}
 	if existed {
 		o.stato, o.anonymous = old.stato, old.anonymous
 		d.created = p.details.at(old.details).created
@@ -547,7 +550,7 @@ func (m *ReadModel) pendenzaByKey(key string) (Pendenza, bool) {
 	return Pendenza{DescrizioneStato: descr, IDA2A: o.creator(), IDPendenza: o.idPendenza(), IDDominio: p.names.name(o.dominio),
 		IDTipoPendenza: p.names.name(o.tipo), Causale: d.causale, AmountCents: d.amount, Payer: payer,
 		NumeroAvviso: o.avviso(), UUID: o.uuid(), IDUnitaOperativa: p.unita(o), SessionHash: p.session(o), Stato: o.stato.String(), Position: d.position,
-		Created: fromUnixNanos(d.created), voci: d.voci}, true
+		Created: fromUnixNanos(d.created), govpay: d.govpay}, true
 }
 
 // unixNanos is t in unix nanoseconds, 0 for the zero time (unknown).

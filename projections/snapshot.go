@@ -53,8 +53,12 @@ import (
 // it, and a pendenza without it would answer no dataCaricamento and pass
 // no dataDa or dataA filter. Version 11 keeps each pendenza's voci (its
 // record's voci): a version 10 record ends before them, so it is refused
-// and the log replayed, not read as pendenze without voci.
-const SnapshotVersion uint32 = 11
+// and the log replayed, not read as pendenze without voci. Version 12
+// keeps the rest of each pendenza's GovPay details in the same packed
+// string (dataScadenza, annoRiferimento, documento, ...; see
+// packDetails): a version 11 string holds voci alone, read as details it
+// would misplace them, so it is refused and the log replayed.
+const SnapshotVersion uint32 = 12
 
 // SnapshotFile is the snapshot's file name inside its directory.
 const SnapshotFile = "readmodels.snapshot"

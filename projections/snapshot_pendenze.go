@@ -13,7 +13,7 @@ import (
 //
 //	rec | keyEnd | payerEnd | avvisoEnd | dominio | tipo | unit | state byte |
 //	causale | amount (signed) | payer (packed, see packSubject) | position |
-//	created (signed: unix nanoseconds, 0 unknown) | voci (packed, see packVoci)
+//	created (signed: unix nanoseconds, 0 unknown) | GovPay details (packed, see packDetails)
 //
 // rec is the ownership record as packed in memory (key, payer id, notice
 // number, UUID back to back), and dominio and tipo index the head's Names,
@@ -43,7 +43,7 @@ func appendPendenza(b []byte, o ownership, d details) []byte {
 	b = appendString(b, d.payer)
 	b = binary.AppendUvarint(b, uint64(d.position))
 	b = binary.AppendVarint(b, d.created)
-	return appendString(b, d.voci)
+	return appendString(b, d.govpay)
 }
 
 var errShortBody = errors.New("body ends inside a record")
@@ -179,7 +179,7 @@ const restoreBatch = 4096
 // session of each that sessions names, and sends them on in batches.
 func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessions map[string]string, batches chan<- []ownership) error {
 	batch := make([]ownership, 0, restoreBatch)
-	var voci []events.Voce // each record's voci, checked in one array
+	var govpay events.PendenzaDetails // each record's details, checked in one
 	for i := range count {
 		var o ownership
 		o.rec = r.str()
@@ -191,15 +191,14 @@ func (p *pendenze) restoreRecords(r *snapReader, count int, nNames uint64, sessi
 		o.unita = uint32(r.small(nNames + 1))
 		o.stato = stato(r.byte())
 		d := details{causale: r.str(), amount: r.varint(), payer: r.str(), position: events.Position(r.uvarint()), created: r.varint(),
-			voci: r.str()}
+			govpay: r.str()}
 		if r.err != nil {
 			return fmt.Errorf("record %d: %w", i, r.err)
 		}
 		if _, err := unpackSubject(d.payer); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
-		var err error
-		if voci, err = unpackVociInto(voci, d.voci); err != nil {
+		if err := unpackDetailsInto(&govpay, d.govpay); err != nil {
 			return fmt.Errorf("record %d: %w", i, err)
 		}
 		if o.stato >= statoCount {

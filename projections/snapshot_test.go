@@ -77,8 +77,8 @@ func scriptedLog(t testing.TB) [][]events.Event {
 			IDTipoPendenza: "TARI", Causale: "c", AmountCents: int64(100 + i),
 			Payer:        payer,
 			NumeroAvviso: fmt.Sprintf("%018d", i), UUID: fmt.Sprintf("%032x", i)}
-		if i%4 == 2 { // GovPay's voci, which a snapshot keeps with the details
-			created.Voci = vociOfEveryKind[:1+i%3]
+		if i%4 == 2 { // GovPay's details, which a snapshot keeps
+			created.Voci, created.PendenzaFields = vociOfEveryKind[:1+i%3], fieldsOfEveryKind
 		}
 		add(created)
 		if i%7 == 3 {
