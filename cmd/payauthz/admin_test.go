@@ -493,6 +493,36 @@ func TestAdminApplyPrincipalPagoPa(t *testing.T) {
 	}
 }
 
+// TestAdminApplyPrincipalPagoPaWithPassword: a file may give the
+// connector's password in connettoreNodo and its principal under GovPay's
+// name alone (principalPagoPa), as a PUT takes it: the password is that
+// principal's, so a second apply plans no change and writes nothing (the
+// password is not sent again, nor connettoreNodo planned as changed), and
+// the node admits the principal with it.
+func TestAdminApplyPrincipalPagoPaWithPassword(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "admin.yaml")
+	a := startAdminService(t, cfg, "a")
+	admin := adminCLI(t, cfg)
+	conf := tempFile(t, "govpay.yaml", `intermediari:
+  - idIntermediario: INT01
+    denominazione: Intermediario
+    abilitato: true
+    principalPagoPa: nodo-int01
+    connettoreNodo: {password: nodo-int01-secret}
+`)
+	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
+		t.Fatalf("first apply:\n%s", out)
+	}
+	after := a.position(t)
+	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged, 0 failed") || a.position(t) != after {
+		t.Fatalf("second apply of the same file is not a no-op (log position %v → %v):\n%s", after, a.position(t), again)
+	}
+	nodo := a.url + "/nodo/rs/basic/v1/intermediari/INT01/avvisi/11111111111/000000000000000001"
+	if got := call(t, "GET", nodo, "nodo-int01", "nodo-int01-secret", ""); got != 403 { // admitted: no such entity
+		t.Errorf("connector with its password: status %d, want 403", got)
+	}
+}
+
 // TestAdminApplyCountsEveryFailure: a resource that fails before its
 // change is planned (the service not answering its read) is one failed
 // change: the summary never counts fewer than none applied.
