@@ -55,6 +55,25 @@ func dropDerived(kind string, item map[string]any) {
 	}
 }
 
+// connectorNamed is want with, for an intermediary that gives its node
+// principal under GovPay's name (principalPagoPa) and a connettoreNodo
+// without one (its password only), that principal in connettoreNodo too,
+// as the service reads such a body: so that connettoreNodo compares with
+// the deployment's, and its password, the principal's, is sent again only
+// when the principal changes. want itself is not changed.
+func connectorNamed(k resourceKind, want map[string]any) map[string]any {
+	p, given := want["principalPagoPa"].(string)
+	conn, ok := want["connettoreNodo"].(map[string]any)
+	if _, has := conn["principal"]; k.name != "intermediari" || !given || !ok || has {
+		return want
+	}
+	named := maps.Clone(conn)
+	named["principal"] = p
+	out := maps.Clone(want)
+	out["connettoreNodo"] = named
+	return out
+}
+
 // govpayFlags are an application's GovPay grant fields: each true one
 // grants its API on the scope domini × tipiPendenza, when the body has no
 // autorizzazioniApi.
@@ -191,7 +210,8 @@ captcha.secretKey is sent with the settings when they change, and never exported
 file twice writes no event (a scope, an acl or the grants are compared as sets, in any
 order). A field the file does not name keeps its value (an update sends it as the
 deployment holds it), so what is written is what the plan shows; an intermediary's principalPagoPa
-(GovPay's name of connettoreNodo.principal, which export leaves out) replaces its connettoreNodo. Nothing is deleted or disabled unless --prune: then every
+(GovPay's name of connettoreNodo.principal, which export leaves out) replaces its connettoreNodo
+(a connettoreNodo next to it that gives only a password is that principal's). Nothing is deleted or disabled unless --prune: then every
 intermediary, entity, type, operator and application of a kind the file lists but that the
 file does not name is disabled (abilitato: false; the Backoffice API deletes nothing), never the
 principal apply runs as (it would lock itself out), and a role the file does not name is reported
@@ -243,6 +263,7 @@ id of another resource of its kind is refused before anything is sent (exit 2).`
 			for _, k := range resourceKinds {
 				for i, want := range conf[k.name] {
 					id := want[k.idField].(string) // checkIDs
+					want = connectorNamed(k, want)
 					where := fmt.Sprintf("%s[%d]", k.name, i)
 					path := "/" + k.name + "/" + url.PathEscape(id)
 					var cur map[string]any
