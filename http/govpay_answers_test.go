@@ -589,10 +589,15 @@ func TestGovPayRendicontazioneIUV(t *testing.T) {
 			check(t, at, r)
 			var page Page[report]
 			w.must(t, "GET", prefix+"/flussiRendicontazione?idFlusso="+id, nil, asAdmin(), withAppIfRagioneria(at)).decode(t, &page)
+			listed := 0
 			for _, r := range page.Risultati {
-				if r.Rendicontazioni != nil {
+				if r.IDFlusso == id {
 					check(t, prefix+" list", r)
+					listed++
 				}
+			}
+			if listed != 1 {
+				t.Fatalf("%s list holds the report %d times, want once", prefix, listed)
 			}
 		})
 	}
@@ -699,10 +704,15 @@ func TestGovPayIntermediarioPrincipalPagoPa(t *testing.T) {
 		agree(t, at, v, nodeB)
 		var page Page[view]
 		w.must(t, "GET", bo+"/intermediari", nil, asAdmin()).decode(t, &page)
+		listed := 0
 		for _, r := range page.Risultati {
 			if r.IDIntermediario == intB {
 				agree(t, "the list", r, nodeB)
+				listed++
 			}
+		}
+		if listed != 1 {
+			t.Fatalf("the list holds %s %d times, want once", intB, listed)
 		}
 	})
 	body := func(members ...any) map[string]any {
@@ -747,5 +757,10 @@ func TestGovPayIntermediarioPrincipalPagoPa(t *testing.T) {
 		var v view
 		w.must(t, "PUT", at, body("principalPagoPa", "node-renamed"), asAdmin()).decode(t, &v)
 		agree(t, "the PUT's answer", v, "node-renamed")
+		// The password held was the previous principal's: it opens the
+		// node API neither under the new one nor, the rename undone, again.
+		w.do(t, "GET", verifica, nil, node("node-renamed", nodeBPass)).expect(t, 401, "401000")
+		w.must(t, "PUT", at, body("principalPagoPa", nodeB), asAdmin())
+		w.do(t, "GET", verifica, nil, node(nodeB, nodeBPass)).expect(t, 401, "401000")
 	})
 }
