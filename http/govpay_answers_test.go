@@ -736,6 +736,12 @@ func TestGovPayIntermediarioPrincipalPagoPa(t *testing.T) {
 		agree(t, "the PUT's answer", v, nodeB)
 		w.must(t, "GET", verifica, nil, node(nodeB, nodeBPass))
 	})
+	t.Run("put_govpay_name_with_a_password_only_connector", func(t *testing.T) {
+		var v view
+		w.must(t, "PUT", at, body("principalPagoPa", nodeB, "connettoreNodo", map[string]any{"password": nodeBPass}), asAdmin()).decode(t, &v)
+		agree(t, "the PUT's answer", v, nodeB)
+		w.must(t, "GET", verifica, nil, node(nodeB, nodeBPass))
+	})
 	t.Run("put_both_differing_is_400", func(t *testing.T) {
 		before := w.logEnd(t)
 		w.do(t, "PUT", at, body("principalPagoPa", "node-other", "connettoreNodo", map[string]any{"principal": nodeB}), asAdmin()).
