@@ -118,14 +118,21 @@ func unpackDetails(p string) (events.PendenzaDetails, error) {
 
 // unpackDetailsInto is unpackDetails into d, in the arrays d's voci and
 // JSON values hold: a restore checks every record's details in one, where
-// values of their own for each would be garbage.
+// values of their own for each would be garbage. The arrays are kept
+// whatever a record holds (a JSON value it has not is d's array emptied,
+// not nil), so records without details or without a value do not make
+// the next record's allocate again; from the zero d (unpackDetails) an
+// absent value is nil.
 func unpackDetailsInto(d *events.PendenzaDetails, p string) error {
 	voci := d.Voci[:0]
 	var raws [3]json.RawMessage // d's arrays, to fill again
 	for i, raw := range pendenzaJSON(&d.PendenzaFields) {
-		raws[i] = *raw
+		raws[i] = (*raw)[:0]
 	}
 	*d = events.PendenzaDetails{Voci: voci}
+	for i, raw := range pendenzaJSON(&d.PendenzaFields) {
+		*raw = raws[i]
+	}
 	if p == "" {
 		return nil
 	}
@@ -134,8 +141,7 @@ func unpackDetailsInto(d *events.PendenzaDetails, p string) error {
 	for _, s := range pendenzaText(&d.PendenzaFields) {
 		*s = r.str()
 	}
-	for i, raw := range pendenzaJSON(&d.PendenzaFields) {
-		*raw = raws[i]
+	for _, raw := range pendenzaJSON(&d.PendenzaFields) {
 		if !r.json(raw) {
 			return errPackedDetails
 		}
@@ -164,14 +170,10 @@ func unpackDetailsInto(d *events.PendenzaDetails, p string) error {
 }
 
 // json reads a packed JSON value into raw, a copy of its own (in raw's
-// array when it has one), nil for none, and reports whether it is one, as
-// a decoded event holds: anything else no answer could encode.
+// array when it has one), empty for none (nil when raw has no array), and
+// reports whether it is one, as a decoded event holds: anything else no
+// answer could encode.
 func (r *snapReader) json(raw *json.RawMessage) bool {
-	s := r.str()
-	if s == "" {
-		*raw = nil
-		return true
-	}
-	*raw = append((*raw)[:0], s...)
-	return json.Valid(*raw)
+	*raw = append((*raw)[:0], r.str()...)
+	return len(*raw) == 0 || json.Valid(*raw)
 }

@@ -180,3 +180,31 @@ func TestSnapshotRefusesDetailsNotJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestUnpackDetailsIntoAllocatesNothing: a restore checks every record's
+// details in one value (unpackDetailsInto), so that the check costs no
+// garbage a record. Records differ in what they hold: one without any
+// details, or without a JSON value another has, must not make the next
+// record's JSON values allocate arrays again.
+func TestUnpackDetailsIntoAllocatesNothing(t *testing.T) {
+	bare := vociOfEveryKind[2:] // a voce without JSON values
+	records := []string{
+		packDetails(events.PendenzaDetails{Voci: vociOfEveryKind, PendenzaFields: fieldsOfEveryKind}),
+		"", // a pendenza written without details
+		packDetails(events.PendenzaDetails{Voci: bare, PendenzaFields: events.PendenzaFields{DataScadenza: "2026-12-31"}}),
+		packDetails(events.PendenzaDetails{PendenzaFields: fieldsOfEveryKind}),
+		packDetails(events.PendenzaDetails{Voci: vociOfEveryKind}),
+	}
+	var d events.PendenzaDetails
+	check := func() {
+		for _, p := range records {
+			if err := unpackDetailsInto(&d, p); err != nil {
+				t.Fatalf("%q: %v", p, err)
+			}
+		}
+	}
+	check() // the arrays' first fill
+	if n := testing.AllocsPerRun(100, check); n != 0 {
+		t.Fatalf("checking %d records' details allocates %v times", len(records), n)
+	}
+}
