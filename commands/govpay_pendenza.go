@@ -175,11 +175,6 @@ func checkTypeFields(f *events.TypeFields) error {
 	fields := []jsonField{{"portaleBackoffice", &f.PortaleBackoffice}, {"portalePagamento", &f.PortalePagamento},
 		{"avvisaturaMail", &f.AvvisaturaMail}, {"avvisaturaAppIO", &f.AvvisaturaAppIO}, {"visualizzazione", &f.Visualizzazione},
 		{"tracciatoCsv", &f.TracciatoCsv}}
-	for _, r := range fields {
-		if string(*r.raw) == "null" {
-			*r.raw = nil
-		}
-	}
 	return storedJSON(fields...)
 }
 
@@ -187,10 +182,11 @@ func checkTypeFields(f *events.TypeFields) error {
 // them, with the bytes the log keeps of them: encoding/json writes a
 // json.RawMessage compacted, with <, > and & escaped, and the stream a
 // command loads holds that. Compared as the client spaced it, an identical
-// repeat would differ from the stored value and append again.
+// repeat would differ from the stored value and append again. A JSON null
+// is an absent value (jsonField.absent).
 func storedJSON(fields ...jsonField) error {
 	for _, f := range fields {
-		if len(*f.raw) == 0 {
+		if f.absent() {
 			continue
 		}
 		b, err := json.Marshal(*f.raw)

@@ -81,6 +81,16 @@ type jsonField struct {
 	raw  *json.RawMessage
 }
 
+// absent reports whether f holds no value, a JSON null being none (as
+// GovPay reads it): null is then dropped, so the log keeps no null and a
+// repeat that leaves the member out is the same write.
+func (f jsonField) absent() bool {
+	if string(*f.raw) == "null" {
+		*f.raw = nil
+	}
+	return len(*f.raw) == 0
+}
+
 func entityConnectors(f *events.EntityFields) []jsonField {
 	return []jsonField{{"servizioMyPivot", &f.ServizioMyPivot}, {"servizioSecim", &f.ServizioSecim}, {"servizioGovPay", &f.ServizioGovPay}}
 }
@@ -97,13 +107,12 @@ func keepConnectors(to, stored []jsonField) {
 }
 
 // checkConnectors validates connectors as JSON objects of at most 8 KiB;
-// a JSON null is an absent one. Each is then written as the log keeps it
+// a JSON null is an absent one (jsonField.absent). Each is then written as the log keeps it
 // (storedJSON).
 func checkConnectors(cs []jsonField) error {
 	for _, c := range cs {
 		switch {
-		case *c.raw == nil || string(*c.raw) == "null":
-			*c.raw = nil
+		case c.absent():
 		case len(*c.raw) > 8<<10:
 			return invalid(c.name, "at most 8 KiB")
 		case (*c.raw)[0] != '{':

@@ -770,3 +770,48 @@ func TestGovPayIntermediarioPrincipalPagoPa(t *testing.T) {
 		w.do(t, "GET", verifica, nil, node(nodeB, nodeBPass)).expect(t, 401, "401000")
 	})
 }
+
+// TestGovPayPendenzaNullIsAbsent: a JSON null for one of a pendenza's free
+// JSON values (datiAllegati, documento, proprieta, a voce's datiAllegati
+// and contabilita) is the value absent, as it is for a pendenza type's:
+// the log kept null, the reads answered "datiAllegati": null where the
+// docs say an absent member is not answered, and a repeat of the PUT
+// without those members appended an update.
+func TestGovPayPendenzaNullIsAbsent(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	body := func(null bool) map[string]any {
+		voce := map[string]any{"idVocePendenza": "v1", "importo": 10.0, "descrizione": "Tassa", "codEntrata": "SRV-1"}
+		b := withField(withField(pendenzaBodyFor(d1, t1, citizen1), "importo", 10.0), "voci", []any{voce})
+		if null {
+			voce["datiAllegati"], voce["contabilita"] = nil, nil
+			b["datiAllegati"], b["documento"], b["proprieta"] = nil, nil, nil
+		}
+		return b
+	}
+	w.do(t, "PUT", pe+"/pendenze/appA/null-1", body(true), as("appA")).expect(t, 201, "")
+	var got map[string]any
+	w.must(t, "GET", pe+"/pendenze/appA/null-1", nil, as("appA")).decode(t, &got)
+	for _, m := range []string{"datiAllegati", "documento", "proprieta"} {
+		if v, ok := got[m]; ok {
+			t.Errorf("the read answers %s: %v, want it absent", m, v)
+		}
+	}
+	voci, _ := got["voci"].([]any)
+	if len(voci) != 1 {
+		t.Fatalf("voci %v", got["voci"])
+	}
+	for _, m := range []string{"datiAllegati", "contabilita"} {
+		if v, ok := voci[0].(map[string]any)[m]; ok {
+			t.Errorf("the voce answers %s: %v, want it absent", m, v)
+		}
+	}
+	// The same pendenza written without those members is a repeat: 200,
+	// nothing appended; and with them null again, too.
+	end := w.logEnd(t)
+	w.do(t, "PUT", pe+"/pendenze/appA/null-1", body(false), as("appA")).expect(t, 200, "")
+	w.do(t, "PUT", pe+"/pendenze/appA/null-1", body(true), as("appA")).expect(t, 200, "")
+	if w.logEnd(t) != end {
+		t.Fatalf("a repeat without the null members appended (log end %d, was %d)", w.logEnd(t), end)
+	}
+}
