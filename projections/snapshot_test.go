@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -409,6 +410,10 @@ func FuzzSnapshotBody(f *testing.F) {
 			}
 			if p.NumeroAvviso != "" {
 				got.PendenzaByNotice(p.IDDominio, p.NumeroAvviso)
+			}
+			// What a read answers of it encodes (else that read is a 500).
+			if _, err := json.Marshal(p.Details()); err != nil {
+				t.Fatalf("pendenza %s/%s loaded with details its reads cannot encode: %v", p.IDA2A, p.IDPendenza, err)
 			}
 		}
 		// What loaded encodes again to a body that loads the same.
