@@ -276,20 +276,6 @@ func TestGovPayPendenzaVoci(t *testing.T) {
 	put(t, "voci-replaced", bollo) // an update replaces the voci
 	none := put(t, "voci-none", nil)
 
-	// norm is a JSON value as encoding/json reads it, so that the expected
-	// voci compare with the answered ones.
-	norm := func(t *testing.T, v any) any {
-		t.Helper()
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out any
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
 	type read struct {
 		name, path string
 		opt        reqOpt
@@ -324,7 +310,7 @@ func TestGovPayPendenzaVoci(t *testing.T) {
 					if got.Voci == nil {
 						t.Fatalf("%s answers no voci", r.path)
 					}
-					if g, want := norm(t, *got.Voci), norm(t, c.want); !reflect.DeepEqual(g, want) {
+					if g, want := asDecoded(t, *got.Voci), asDecoded(t, c.want); !reflect.DeepEqual(g, want) {
 						t.Fatalf("%s answers voci\n%v\nwant\n%v", r.path, g, want)
 					}
 				})
@@ -428,18 +414,6 @@ func TestGovPayPendenzaDati(t *testing.T) {
 			{"pagamento_by_avviso", pg + "/pendenze/byAvviso/" + d1 + "/" + p.NumeroAvviso, as("appA"), pagamentoMembers},
 		}
 	}
-	norm := func(t *testing.T, v any) any {
-		t.Helper()
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out any
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
 	check := func(t *testing.T, w *world) {
 		for _, c := range []struct {
 			name    string
@@ -454,7 +428,7 @@ func TestGovPayPendenzaDati(t *testing.T) {
 				t.Run(c.name+"/"+r.name, func(t *testing.T) {
 					var got map[string]any
 					w.must(t, "GET", r.path, nil, r.opt).decode(t, &got)
-					if g, want := norm(t, only(got, everyMember...)), norm(t, only(c.written, r.members...)); !reflect.DeepEqual(g, want) {
+					if g, want := asDecoded(t, only(got, everyMember...)), asDecoded(t, only(c.written, r.members...)); !reflect.DeepEqual(g, want) {
 						t.Fatalf("%s answers\n%v\nwant\n%v", r.path, g, want)
 					}
 				})
@@ -814,4 +788,19 @@ func TestGovPayPendenzaNullIsAbsent(t *testing.T) {
 	if w.logEnd(t) != end {
 		t.Fatalf("a repeat without the null members appended (log end %d, was %d)", w.logEnd(t), end)
 	}
+}
+
+// asDecoded is v as encoding/json decodes its encoding (maps, []any,
+// float64), so that an expected value compares with an answered one.
+func asDecoded(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
