@@ -204,7 +204,15 @@ func TestUnpackDetailsIntoAllocatesNothing(t *testing.T) {
 		}
 	}
 	check() // the arrays' first fill
-	if n := testing.AllocsPerRun(100, check); n != 0 {
+	// Under the race detector sync.Pool drops a quarter of what is put
+	// back, so json.Valid's pooled scanner is allocated again now and then:
+	// the records' ten validations cost about 6 allocations a run there
+	// (measured), and buffers allocated again 13 (0 and 7 without -race).
+	limit := 0.0
+	if raceDetector {
+		limit = 9
+	}
+	if n := testing.AllocsPerRun(100, check); n > limit {
 		t.Fatalf("checking %d records' details allocates %v times", len(records), n)
 	}
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package projections
+
+// raceDetector: see race_on_test.go.
+const raceDetector = false
