@@ -88,6 +88,18 @@ func startAdminService(t *testing.T, cfg, name string) service {
 	return service{child: c, context: name, data: data}
 }
 
+// applyAgainWritesNothing applies file again through admin and asserts
+// it plans no change (unchanged resources, none failed) and the log does
+// not move: apply is idempotent.
+func (s service) applyAgainWritesNothing(t *testing.T, admin func(...string) string, file string, unchanged int) {
+	t.Helper()
+	before := s.position(t)
+	want := fmt.Sprintf("applied 0 changes, %d unchanged, 0 failed", unchanged)
+	if again := admin("apply", "-f", file); !strings.Contains(again, want) || s.position(t) != before {
+		t.Fatalf("a second apply of the same file is not a no-op (log position %v → %v):\n%s", before, s.position(t), again)
+	}
+}
+
 func (s service) position(t *testing.T) float64 {
 	t.Helper()
 	res, err := http.Get(s.url + "/readyz")
@@ -142,10 +154,7 @@ func TestAdminCLI(t *testing.T) {
 	if !strings.Contains(out, "applied 6 changes, 0 unchanged, 0 failed") {
 		t.Fatalf("apply:\n%s", out)
 	}
-	after := a.position(t)
-	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 6 unchanged") || a.position(t) != after {
-		t.Fatalf("second apply is not a no-op (position %v → %v):\n%s", after, a.position(t), again)
-	}
+	a.applyAgainWritesNothing(t, admin, conf, 6)
 	if code := call(t, "GET", a.url+"/pendenze/rs/basic/v2/pendenze", "gestionale", "gestionale-pw", ""); code != 200 {
 		t.Fatalf("the applied application cannot log in: %d", code)
 	}
@@ -268,9 +277,7 @@ func TestAdminApplyProtection(t *testing.T) {
 		t.Fatalf("GET hardening after apply: %s", body)
 	}
 
-	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged") || a.position(t) != after {
-		t.Fatalf("second apply is not a no-op (position %v → %v):\n%s", after, a.position(t), again)
-	}
+	a.applyAgainWritesNothing(t, admin, conf, 1)
 	exported := admin("export")
 	if !strings.Contains(exported, "protezione:") || !strings.Contains(exported, "serverURL: http://127.0.0.1:9/siteverify") ||
 		strings.Contains(exported, "captcha-secret-1") || strings.Contains(exported, "secretKey") {
@@ -394,10 +401,7 @@ applicazioni:
 	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 3 changes, 0 unchanged, 0 failed") {
 		t.Fatalf("first apply:\n%s", out)
 	}
-	after := a.position(t)
-	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 3 unchanged, 0 failed") || a.position(t) != after {
-		t.Fatalf("second apply of the same file is not a no-op (log position %v → %v):\n%s", after, a.position(t), again)
-	}
+	a.applyAgainWritesNothing(t, admin, conf, 3)
 
 	// Renamed principals: their passwords go with them; another change
 	// leaves the secrets out, and the service keeps them.
@@ -445,10 +449,7 @@ func TestAdminApplyPrincipalPagoPa(t *testing.T) {
 	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
 		t.Fatalf("first apply:\n%s", out)
 	}
-	after := a.position(t)
-	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged, 0 failed") || a.position(t) != after {
-		t.Fatalf("second apply of the same file is not a no-op (log position %v → %v):\n%s", after, a.position(t), again)
-	}
+	a.applyAgainWritesNothing(t, admin, conf, 1)
 	principal := func() string {
 		t.Helper()
 		var v struct {
@@ -471,6 +472,7 @@ func TestAdminApplyPrincipalPagoPa(t *testing.T) {
 	if strings.Contains(exported, "principalPagoPa") || !strings.Contains(exported, "principal: nodo-int01") {
 		t.Fatalf("export should hold the principal once, as connettoreNodo.principal:\n%s", exported)
 	}
+	after := a.position(t)
 	if again := admin("apply", "-f", tempFile(t, "exported.yaml", exported)); !strings.Contains(again, "applied 0 changes") || a.position(t) != after {
 		t.Fatalf("apply of the export is not a no-op:\n%s", again)
 	}
@@ -513,10 +515,7 @@ func TestAdminApplyPrincipalPagoPaWithPassword(t *testing.T) {
 	if out := admin("apply", "-f", conf); !strings.Contains(out, "applied 1 changes, 0 unchanged, 0 failed") {
 		t.Fatalf("first apply:\n%s", out)
 	}
-	after := a.position(t)
-	if again := admin("apply", "-f", conf); !strings.Contains(again, "applied 0 changes, 1 unchanged, 0 failed") || a.position(t) != after {
-		t.Fatalf("second apply of the same file is not a no-op (log position %v → %v):\n%s", after, a.position(t), again)
-	}
+	a.applyAgainWritesNothing(t, admin, conf, 1)
 	nodo := a.url + "/nodo/rs/basic/v1/intermediari/INT01/avvisi/11111111111/000000000000000001"
 	if got := call(t, "GET", nodo, "nodo-int01", "nodo-int01-secret", ""); got != 403 { // admitted: no such entity
 		t.Errorf("connector with its password: status %d, want 403", got)
