@@ -57,7 +57,11 @@ func ParseToken(backend, token string) (events.Position, error) {
 // its connector or its enabling may be that write.
 func (s *Server) consistency(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		tok := c.Request().Header.Get(ConsistencyHeader)
+		tok, err := headerValue(c.Request().Header, ConsistencyHeader)
+		if err != nil {
+			c.Set(tokenKey, &unhonoured{err: err})
+			return next(c)
+		}
 		if tok == "" {
 			return next(c)
 		}

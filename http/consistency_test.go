@@ -113,6 +113,8 @@ func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
 	h.putEntity(t, d1)
 	future := withToken(Token(h.store.Backend(), 1<<40))
 	notice := nd + "/intermediari/INTT/avvisi/" + d1 + "/000000000000000001"
+	reachedTok := Token(h.store.Backend(), 1)
+	reached := withToken(reachedTok)
 	for _, c := range []struct {
 		name, path string
 		opts       []reqOpt
@@ -129,11 +131,18 @@ func TestConsistencyTokenAnsweredAfterAuthentication(t *testing.T) {
 		{"node_unknown_user_garbage_token", notice, []reqOpt{asBasic("nobody", "wrong-password"), withToken("garbage")}, 401, "401000"},
 		{"authenticated_garbage_token", bo + "/profilo", []reqOpt{asAdmin(), withToken("garbage")}, 400, "SINTASSI"},
 		{"node_admitted_garbage_token", notice, []reqOpt{asBasic("node-t", "node-t-secret"), withToken("garbage")}, 400, "SINTASSI"},
+		{"authenticated_token_twice", bo + "/profilo", []reqOpt{asAdmin(), reached, alsoHeader(ConsistencyHeader, reachedTok)}, 400, "SINTASSI"},
+		{"authenticated_reached_and_future_token", bo + "/profilo", []reqOpt{asAdmin(), reached, alsoHeader(ConsistencyHeader, Token(h.store.Backend(), 1<<40))}, 400, "SINTASSI"},
+		{"wrong_password_token_twice", bo + "/profilo", []reqOpt{asBasic("op-token", "wrong-password"), reached, alsoHeader(ConsistencyHeader, reachedTok)}, 401, "401000"},
+		{"node_admitted_token_twice", notice, []reqOpt{asBasic("node-t", "node-t-secret"), reached, alsoHeader(ConsistencyHeader, reachedTok)}, 400, "SINTASSI"},
+		{"one_token_and_an_empty_one", bo + "/profilo", []reqOpt{asAdmin(), reached, alsoHeader(ConsistencyHeader, "")}, 200, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h.do(t, "GET", c.path, nil, c.opts...).expect(t, c.status, c.codice)
 		})
 	}
+	h.do(t, "GET", bo+"/profilo", nil, asAdmin(), reached, alsoHeader(ConsistencyHeader, reachedTok)).
+		expectDetail(t, 400, "SINTASSI", givenTwiceDetail(ConsistencyHeader))
 	if n := log.n.Load(); n != 0 {
 		t.Fatalf("requests of callers not authenticated read the log's end %d times", n)
 	}

@@ -239,8 +239,9 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 		return domain.CanPassPublicProtection(auth, pv, req, false, domain.CaptchaMissing)
 	}
 	// Its parameters are read before anything is compared or sent: one
-	// given more than once is 400 (queryValue), so that one request never
-	// tries two UUIDs or two tokens. UUID is a notice's alone.
+	// given more than once is 400 (queryValue, headerValue), so that one
+	// request never tries two UUIDs or two tokens. UUID is a notice's
+	// alone; the token is the query parameter's, else the header's.
 	given := ""
 	if req == domain.ProtectedNotice {
 		var err error
@@ -253,15 +254,17 @@ func (s *Server) protectPublic(c *echo.Context, req domain.ProtectedRequest, uui
 	if err != nil {
 		return err
 	}
+	if token = strings.TrimSpace(token); token == "" {
+		if token, err = headerValue(c.Request().Header, cfg.Parametro); err != nil {
+			return err
+		}
+		token = strings.TrimSpace(token)
+	}
 	uuidMatched := given != "" && uuid != "" && domain.ConstantTimeEqual(given, uuid)
 	if !domain.NeedsCaptcha(auth, pv, req, uuidMatched) {
 		return domain.CanPassPublicProtection(auth, pv, req, uuidMatched, domain.CaptchaMissing)
 	}
 	r := c.Request()
-	token = strings.TrimSpace(token)
-	if token == "" {
-		token = strings.TrimSpace(r.Header.Get(cfg.Parametro))
-	}
 	outcome := domain.CaptchaMissing
 	if token != "" {
 		ip := ""

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"cmp"
+	"net/http"
 	"slices"
 
 	"github.com/labstack/echo/v5"
@@ -10,7 +11,8 @@ import (
 // Query parameters are read here, once for every operation of every API:
 // the lists' filters (queryFilters, entityScope), pagination, the event
 // log's, the audit questions', the log proofs', the public protection's
-// UUID and captcha token. Each operation reads them where it always did:
+// UUID and captcha token; and the request headers of one value
+// (headerValue). Each operation reads them where it always did:
 // after its gate, but for those the gate itself reads (the protection's).
 
 // queryValues are the values of the query parameter param in c's query,
@@ -32,11 +34,32 @@ func queryValues(c *echo.Context, param string, many bool) ([]string, error) {
 // when it is not given (or empty); given more than once it is 400
 // (queryValues).
 func queryValue(c *echo.Context, param string) (string, error) {
-	values, err := queryValues(c, param, false)
-	if len(values) == 0 {
-		return "", err
+	return oneValueOf(c.QueryParams()[param], param)
+}
+
+// headerValue is the value of the request header name of one value, ""
+// when it is not given (or empty); given more than once it is 400, as a
+// query parameter is (queryValues): the consistency token, the captcha
+// token. Credentials are not read here: two of them authenticate no one
+// (oneValue).
+func headerValue(h http.Header, name string) (string, error) {
+	return oneValueOf(h.Values(name), name)
+}
+
+// oneValueOf is the one non-empty value among values, those given for
+// name, "" when there is none; two are 400 (givenTwice).
+func oneValueOf(values []string, name string) (string, error) {
+	one := ""
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		if one != "" {
+			return "", givenTwice(name)
+		}
+		one = v
 	}
-	return values[0], nil
+	return one, nil
 }
 
 // queryReader reads several query parameters of one value (queryValue),

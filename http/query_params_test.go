@@ -191,6 +191,11 @@ func TestPublicProtectionParamsGivenTwice(t *testing.T) {
 			{"passing_token_twice", "GET", avviso + "?" + tok + "=v2-ok&" + tok + "=v2-ok", nil, 400, tok},
 			{"token_twice_beside_the_right_uuid", "GET", avviso + "?UUID=" + p.UUID + "&" + tok + "=v2-fail&" + tok + "=v2-ok", nil, 400, tok},
 			{"token_twice_on_a_payment", "POST", pgPublic + "/pagamenti?" + tok + "=v2-ok&" + tok + "=v2-ok", nil, 400, tok},
+			{"token_header_once_passes", "GET", avviso, []reqOpt{withHeader(tok, "v2-ok")}, 200, ""},
+			{"failing_then_passing_token_header", "GET", avviso, []reqOpt{withHeader(tok, "v2-fail"), alsoHeader(tok, "v2-ok")}, 400, tok},
+			{"token_header_twice_beside_the_right_uuid", "GET", avviso + "?UUID=" + p.UUID, []reqOpt{withHeader(tok, "v2-ok"), alsoHeader(tok, "v2-ok")}, 400, tok},
+			{"token_header_twice_on_a_payment", "POST", pgPublic + "/pagamenti", []reqOpt{withHeader(tok, "v2-ok"), alsoHeader(tok, "v2-ok")}, 400, tok},
+			{"query_token_leaves_the_header_unread", "GET", avviso + "?" + tok + "=v2-ok", []reqOpt{withHeader(tok, "v2-fail"), alsoHeader(tok, "v2-fail")}, 200, ""},
 			{"uuid_is_no_parameter_of_a_payment", "POST", pgPublic + "/pagamenti?UUID=a&UUID=b&" + tok + "=v2-ok", nil, 201, ""},
 			{"other_mount_reads_no_uuid", "GET", pg + "/avvisi/" + d1 + "/" + p.NumeroAvviso + "?UUID=a&UUID=b", []reqOpt{as("appA")}, 200, ""},
 		})
