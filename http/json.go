@@ -24,11 +24,19 @@ var strictJSON = json.JoinOptions(json.RejectUnknownMembers(true))
 // trailing data and nesting deeper than maxBodyDepth are rejected with the
 // contract's 400, and a body over the size limit with 413 whatever it
 // holds (it is read whole before it is decoded); never a 500 and never a
-// silent choice.
+// silent choice. A body whose Content-Length says it is over the limit is
+// refused before it is read.
 func (s *Server) decodeJSON(c *echo.Context, v any) error {
 	r := c.Request()
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return syntaxError("Content-Type must be application/json")
+	}
+	if r.ContentLength > s.cfg.MaxBodyBytes {
+		// Refused before a byte is read: closing the connection after the
+		// answer keeps net/http from reading the body's rest first (it
+		// would, to reuse a connection whose body left is small).
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return tooLarge{}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {

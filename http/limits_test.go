@@ -962,3 +962,44 @@ func TestPatchReplaceBoundedWhileDecoding(t *testing.T) {
 		t.Errorf("after REPLACE [t5 t6], ADD t7, DELETE t5: %v", got.TipiPendenza)
 	}
 }
+
+// A body whose Content-Length is over --max-body-bytes is answered 413 at
+// once, before any of it is read: the server does not wait for bytes it
+// would refuse anyway (until the body deadline, a connection held for an
+// authenticated caller's stalled upload). The client here sends the
+// headers and one byte, then waits; the body deadline is far beyond the
+// test's own.
+func TestDeclaredOversizeBodyAnsweredAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withBodyTimeout(time.Minute), withMaxBody(1<<16))
+	addr := strings.TrimPrefix(h.httpURL, "http://")
+	h.do(t, "GET", bo+"/domini", nil, asAdmin()).expect(t, 200, "") // caches the admin's credential
+	for _, c := range []struct {
+		name   string
+		length int64
+	}{
+		{"one_byte_over", 1<<16 + 1},
+		{"a_terabyte", 1 << 40},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "PUT %s/domini/12345678901 HTTP/1.1\r\nHost: x\r\nAuthorization: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{",
+				bo, basicHeader(adminUser, adminPass), c.length)
+			_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second)) // the test's bound: a third of the body deadline
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatalf("no answer before the body was sent: %v", err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), `"codice":"SINTASSI"`) {
+				t.Fatalf("status %d, body %s; want 413 SINTASSI", res.StatusCode, body)
+			}
+		})
+	}
+	h.do(t, "GET", bo+"/domini/12345678901", nil, asAdmin()).expect(t, 404, "404000") // nothing written
+}
