@@ -323,9 +323,12 @@ const maxHeaderRoom = 1024
 func mapPublishError(stream string, err error) error {
 	var apiErr *jetstream.APIError
 	if errors.As(err, &apiErr) {
-		switch apiErr.ErrorCode {
-		case jetstream.JSErrCodeStreamWrongLastSequence, jetstream.JSErrCodeStreamWrongLastSequenceConstant:
+		switch {
+		case apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence,
+			apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant:
 			return fmt.Errorf("append %s: %w", stream, events.ErrConflict)
+		case storeRefused(apiErr):
+			return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
 		}
 		return fmt.Errorf("append %s: %w", stream, err)
 	}
@@ -336,6 +339,22 @@ func mapPublishError(stream string, err error) error {
 		return fmt.Errorf("append %s: %w: %v", stream, events.ErrTooLarge, err)
 	}
 	return fmt.Errorf("append %s: %w: %v", stream, events.ErrUnavailable, err)
+}
+
+// storeRefused reports a refusal of an append by a server that cannot
+// take it now, which the client may retry later (events.ErrUnavailable,
+// HTTP 503): every answer JetStream itself codes 503 (its storage used up,
+// 10023; its store failing, 10077; a cluster not available, 10008; a new
+// stream leader not ready to check the expected last sequence, 10163),
+// and the same conditions it codes 500 (storage resources exceeded, 10047;
+// the stream's leader gone or the stream offline, 10009, 10118, 10194).
+// Nothing was stored.
+func storeRefused(apiErr *jetstream.APIError) bool {
+	switch apiErr.ErrorCode {
+	case 10047, 10009, 10118, 10194:
+		return true
+	}
+	return apiErr.Code == 503
 }
 
 // decode turns one commit message into envelopes, appended to into (a
