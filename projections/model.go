@@ -103,7 +103,8 @@ var ErrStopped = errors.New("projections: the read models stopped applying the l
 // panicked on a commit they applied (its hook never sees the rest of
 // it); or once the store refused them the log for good
 // (events.ErrAccessDenied: the account's credentials or rights to read
-// it gone). Applying a commit is deterministic, so the models never get
+// it gone); or once the log ended before the position they applied
+// (another or a reset log, which they no longer follow: Run). Applying a commit is deterministic, so the models never get
 // past it: they stay behind the log for good, and a revocation after it
 // is never seen. After a fold that panicked they may also hold part of
 // the commit. The service stops rather than answer from them (README,

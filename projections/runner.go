@@ -27,7 +27,8 @@ type envelopeKey struct{}
 // model resumes where it stopped, and it resubscribes from the applied
 // position whenever the store's subscription fails. It returns Stopped's
 // error once a commit cannot be applied, or cannot be decoded, or the
-// store refuses access to the log (events.ErrAccessDenied).
+// store refuses access to the log (events.ErrAccessDenied), or the log
+// ends before the position the models applied (another or a reset log).
 func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Logger) error {
 	if logger == nil {
 		logger = slog.Default()
@@ -79,7 +80,9 @@ func (m *ReadModel) Run(ctx context.Context, store events.Store, logger *slog.Lo
 // refuses everything once a commit stopped the models (Run then ends).
 // A commit the store cannot decode stops the models too, once everything
 // before it is applied: every subscription would meet it again; and so
-// does the store refusing the service access to the log (ErrAccessDenied).
+// does the store refusing the service access to the log (ErrAccessDenied),
+// and the log ending before the position the models applied (another or a
+// reset log: watchLogEnd).
 type logSubscriber struct {
 	store  events.Store
 	model  *ReadModel
@@ -193,6 +196,7 @@ func (q *envelopeQueue) recycle(batch []events.Envelope) {
 func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *message.Message, error) {
 	out := make(chan *message.Message)
 	buf := newEnvelopeQueue()
+	go s.watchLogEnd(ctx)
 	go func() {
 		defer buf.close()
 		backoff := 50 * time.Millisecond
@@ -242,6 +246,40 @@ func (s *logSubscriber) Subscribe(ctx context.Context, _ string) (<-chan *messag
 		}
 	}()
 	return out, nil
+}
+
+// logEndCheckEvery is how often watchLogEnd reads the log's end.
+const logEndCheckEvery = time.Second
+
+// watchLogEnd stops the read models, until ctx ends, once the log ends
+// before the position they applied: an append-only log never shrinks, so
+// it is another or a reset log (its stream deleted and created again, a
+// server that lost its storage). Its subscription goes on silently after
+// that position (the JetStream consumer recreates itself there), so
+// without this the models would answer each of its positions up to theirs
+// as applied (a write's token honoured at once, the write unseen) and
+// later fold its commits over the old log's. A failed read is no answer:
+// the next tick reads again.
+func (s *logSubscriber) watchLogEnd(ctx context.Context) {
+	t := time.NewTicker(logEndCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		applied := s.model.AppliedPosition() // before the read: a commit applied after it is past its answer
+		last, err := s.store.LastPosition(ctx)
+		if err != nil || last >= applied {
+			continue
+		}
+		err = s.model.refuse(fmt.Errorf("%w: the log ends at %d, before position %d the read models applied (another or a reset log)",
+			ErrSnapshotUnusable, last, applied))
+		s.logger.Error("the log is behind the read models; stopping them", "log", uint64(last), "applied", uint64(applied), "error", err)
+		s.stop()
+		return
+	}
 }
 
 func (s *logSubscriber) deliver(ctx context.Context, out chan<- *message.Message, batch []events.Envelope) error {
