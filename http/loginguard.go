@@ -75,7 +75,9 @@ func (e *tooManyRequests) retryAfterSeconds() string {
 //
 // Why these throttles: failures are counted per client address (a flood
 // from one address stops costing argon2id after 30 failures) and per
-// (principal, client address). There is deliberately no throttle per
+// (principal, client address), each verification in flight counting as a
+// failure until it ends (limiterTable.start), so that attempts sent at
+// once cannot exceed the bursts. There is deliberately no throttle per
 // principal alone: it would let anyone lock a user out from anywhere by
 // sending wrong passwords for its name. A refused attempt costs no hash, a
 // credential already verified is never throttled (it never reaches the
@@ -128,22 +130,35 @@ func (g *loginGuard) Admit(from, principal string, registered bool) (func(bool),
 	addrKey := clientKey(from)
 	pairKey := addrKey + "\x00" + truncateUTF8(principal, loggedPrincipalBytes)
 	now := time.Now()
-	if d := max(g.addrs.delay(addrKey, now), g.pairs.delay(pairKey, now)); d > 0 {
+	// Each attempt admitted counts against both buckets until it ends, as
+	// the failure it may be: attempts sent at once cannot all pass the
+	// throttles because none of them had failed yet.
+	d := g.addrs.start(addrKey, now)
+	if d == 0 {
+		if d = g.pairs.start(pairKey, now); d > 0 {
+			g.addrs.end(addrKey, now, false)
+		}
+	} else {
+		d = max(d, g.pairs.delay(pairKey, now))
+	}
+	if d > 0 {
 		g.failed.WithLabelValues("throttled").Inc()
 		return nil, &tooManyRequests{retryAfter: d, reason: "failed logins throttled"}
 	}
 	if !g.acquire() {
+		g.addrs.end(addrKey, now, false)
+		g.pairs.end(pairKey, now, false)
 		g.failed.WithLabelValues("busy").Inc()
 		return nil, &tooManyRequests{retryAfter: time.Second, reason: "password verification budget exhausted"}
 	}
 	return func(ok bool) {
 		<-g.slots
+		now := time.Now()
+		g.addrs.end(addrKey, now, !ok)
+		g.pairs.end(pairKey, now, !ok)
 		if ok {
 			return
 		}
-		now := time.Now()
-		g.addrs.fail(addrKey, now)
-		g.pairs.fail(pairKey, now)
 		g.failed.WithLabelValues("wrong_credentials").Inc()
 		named := ""
 		if registered {
@@ -218,39 +233,75 @@ func truncateUTF8(s string, n int) string {
 }
 
 // limiterTable holds one token bucket of failures per key, at most max
-// keys. A key whose bucket is full again is indistinguishable from a new
-// one, so when the table is full such keys are dropped; if that frees too
-// little (a flood from more addresses than the table holds), the table is
-// reset: the budget still bounds the cost of what gets through.
+// keys. A key whose bucket is full again, with no attempt in flight, is
+// indistinguishable from a new one, so when the table is full such keys
+// are dropped; if that frees too little (a flood from more addresses than
+// the table holds), the table is reset: the budget still bounds the cost
+// of what gets through.
 type limiterTable struct {
 	mu    sync.Mutex
-	m     map[string]*rate.Limiter // guarded by mu
+	m     map[string]*bucket // guarded by mu
 	limit rate.Limit
 	burst int
 	max   int
 }
 
+// bucket is one key's token bucket and its attempts in flight.
+type bucket struct {
+	*rate.Limiter
+	// pending counts the attempts started (start) and not yet ended: each
+	// may yet fail, so each holds a token back from the next attempt.
+	pending int
+}
+
 func newLimiterTable(limit rate.Limit, burst, maxKeys int) *limiterTable {
-	return &limiterTable{m: map[string]*rate.Limiter{}, limit: limit, burst: burst, max: maxKeys}
+	return &limiterTable{m: map[string]*bucket{}, limit: limit, burst: burst, max: maxKeys}
 }
 
 // delay returns how long until key may fail once more; 0 when it may now.
 func (t *limiterTable) delay(key string, now time.Time) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l, ok := t.m[key]
+	b, ok := t.m[key]
 	if !ok {
 		return 0
 	}
-	return t.wait(l, now)
+	return t.wait(b, now)
 }
 
-// fail takes one token from key's bucket (verifications that were admitted
-// together may push it slightly below zero).
+// fail takes one token from key's bucket (an attempt that ended failing;
+// attempts that started together may push it slightly below zero).
 func (t *limiterTable) fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.limiter(key, now).ReserveN(now, 1)
+	t.bucket(key, now).ReserveN(now, 1)
+}
+
+// start admits one attempt of key that may fail, returning 0, when the
+// bucket holds a token for it beside those the attempts in flight may
+// take; otherwise it admits nothing and returns how long until it may be
+// asked again. An admitted attempt must end (end).
+func (t *limiterTable) start(key string, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.bucket(key, now)
+	if d := t.wait(b, now); d > 0 {
+		return d
+	}
+	b.pending++
+	return 0
+}
+
+// end ends an attempt start admitted; a failed one takes its token.
+func (t *limiterTable) end(key string, now time.Time, failed bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if b, ok := t.m[key]; ok && b.pending > 0 {
+		b.pending-- // a reset table (sweep) forgot it
+	}
+	if failed {
+		t.bucket(key, now).ReserveN(now, 1)
+	}
 }
 
 // take spends one token of key's bucket and returns 0 when there is one;
@@ -259,44 +310,50 @@ func (t *limiterTable) fail(key string, now time.Time) {
 func (t *limiterTable) take(key string, now time.Time) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	l := t.limiter(key, now)
-	if d := t.wait(l, now); d > 0 {
+	b := t.bucket(key, now)
+	if d := t.wait(b, now); d > 0 {
 		return d
 	}
-	l.ReserveN(now, 1)
+	b.ReserveN(now, 1)
 	return 0
 }
 
-// limiter returns key's bucket, made full when key has none; mu held.
-func (t *limiterTable) limiter(key string, now time.Time) *rate.Limiter {
-	l, ok := t.m[key]
+// bucket returns key's bucket, made full when key has none; mu held.
+func (t *limiterTable) bucket(key string, now time.Time) *bucket {
+	b, ok := t.m[key]
 	if !ok {
 		if len(t.m) >= t.max {
 			t.sweep(now)
 		}
-		l = rate.NewLimiter(t.limit, t.burst)
-		t.m[key] = l
+		b = &bucket{Limiter: rate.NewLimiter(t.limit, t.burst)}
+		t.m[key] = b
 	}
-	return l
+	return b
 }
 
-// wait is how long until l holds a whole token; 0 when it does now.
-func (t *limiterTable) wait(l *rate.Limiter, now time.Time) time.Duration {
-	tokens := l.TokensAt(now)
-	if tokens >= 1 {
+// wait is how long until b holds a whole token beside those its attempts
+// in flight may take; 0 when it does now. Attempts in flight alone
+// refusing it, it is a second: they end within one verification.
+func (t *limiterTable) wait(b *bucket, now time.Time) time.Duration {
+	tokens := b.TokensAt(now)
+	if tokens-float64(b.pending) >= 1 {
 		return 0
+	}
+	if tokens >= 1 {
+		return time.Second
 	}
 	return time.Duration((1 - tokens) / float64(t.limit) * float64(time.Second))
 }
 
-// sweep drops the keys whose bucket is full; mu held.
+// sweep drops the keys whose bucket is full and that have no attempt in
+// flight; mu held.
 func (t *limiterTable) sweep(now time.Time) {
-	for k, l := range t.m {
-		if l.TokensAt(now) >= float64(t.burst) {
+	for k, b := range t.m {
+		if b.pending == 0 && b.TokensAt(now) >= float64(t.burst) {
 			delete(t.m, k)
 		}
 	}
 	if len(t.m) > t.max*3/4 {
-		t.m = map[string]*rate.Limiter{}
+		t.m = map[string]*bucket{}
 	}
 }
