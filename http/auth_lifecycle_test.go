@@ -5,9 +5,14 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,6 +56,29 @@ func TestAuthLifecycleNextRequestAtTheWriter(t *testing.T) {
 			"autorizzazioniApi": []map[string]any{apiGrant("PENDENZE", []string{d1}, []string{"*"})}})
 		w.do(t, "GET", pe+"/pendenze", nil, as("appRen")).expect(t, 401, "401000")
 		w.do(t, "GET", pe+"/pendenze", nil, as("appRen2")).expect(t, 401, "401000")
+	})
+	t.Run("certificate_principal_on_an_open_connection", func(t *testing.T) {
+		// One client, so one kept-alive TLS connection whose certificate
+		// was verified once: what the subject names is read each request.
+		conn := asCert(w.ca.ClientCert(t, sslSubject))
+		const path = "/pendenze/rs/ssl/v2/pendenze"
+		put := func(principal string, enabled bool, grants ...map[string]any) {
+			if grants == nil {
+				grants = []map[string]any{}
+			}
+			w.must(t, "PUT", bo+"/applicazioni/appSSL", map[string]any{"principal": principal, "abilitato": enabled,
+				"ruoli": []string{}, "autorizzazioniApi": grants})
+		}
+		grant := apiGrant("PENDENZE", []string{d1}, []string{"*"})
+		w.must(t, "GET", path, nil, conn)
+		put("CN=app-ssl, O=Ente, C=IT", false, grant)
+		w.do(t, "GET", path, nil, conn).expect(t, 403, "403000")
+		put("CN=app-ssl, O=Ente, C=IT", true)
+		w.do(t, "GET", path, nil, conn).expect(t, 403, "403000")
+		put("CN=app-ssl-2, O=Ente, C=IT", true, grant)
+		w.do(t, "GET", path, nil, conn).expect(t, 401, "401000")
+		put("CN=app-ssl, O=Ente, C=IT", true, grant)
+		w.must(t, "GET", path, nil, conn)
 	})
 	t.Run("api_key_replaced", func(t *testing.T) {
 		const pek = "/pendenze/rs/apikey/v2"
@@ -275,4 +303,78 @@ func TestCluster_disable_reaches_b_within_milliseconds(t *testing.T) {
 	if lags[len(lags)-1] > 2*time.Second {
 		t.Fatalf("B applied a write %v after A answered", lags[len(lags)-1])
 	}
+}
+
+// TestWrongPasswordsSentAtOnceStayWithinTheBurst: distinct wrong passwords
+// for a registered principal, sent at once from one address over real
+// HTTP, run argon2id at most the per-(principal, address) burst of times;
+// the others are 429 without a hash (or 401 after one), never anything
+// else, and the principal's right password from another address works.
+// The budget is the largest the service chooses (12), so that the slots
+// do not refuse first what the throttle must refuse.
+func TestWrongPasswordsSentAtOnceStayWithinTheBurst(t *testing.T) {
+	t.Parallel()
+	const attempts = 40
+	h := newHarness(t, withLoginThrottle(), withPasswordVerifications(12))
+	h.putEntity(t, d1)
+	h.putApp(t, "victim", "victim", pw, true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	// One client from 127.0.0.3 whose connections are opened first, so
+	// that the attempts reach the server together.
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.3")}}
+	client := &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: attempts}, Timeout: 30 * time.Second}
+	send := func(path, password string) int {
+		req, err := http.NewRequest("GET", h.httpURL+path, nil)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		if password != "" {
+			req.Header.Set("Authorization", basicHeader("victim", password))
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		return res.StatusCode
+	}
+	statuses := make([]int, attempts)
+	var wg sync.WaitGroup
+	for range attempts {
+		wg.Go(func() { send("/healthz", "") })
+	}
+	wg.Wait()
+	start := make(chan struct{})
+	for i := range attempts {
+		wg.Go(func() {
+			<-start
+			statuses[i] = send(pe+"/pendenze", fmt.Sprintf("wrong-%03d", i))
+		})
+	}
+	close(start)
+	wg.Wait()
+	counts := map[int]int{}
+	for _, s := range statuses {
+		counts[s]++
+	}
+	if counts[401]+counts[429] != attempts {
+		t.Fatalf("answers %v, want 401 or 429 only", counts)
+	}
+	metrics := string(h.do(t, "GET", "/metrics", nil).Body)
+	const series = `payauthz_login_failures_total{reason="wrong_credentials"} `
+	at := strings.Index(metrics, series)
+	if at < 0 {
+		t.Fatalf("metrics lack %s", series)
+	}
+	ran, err := strconv.Atoi(strings.Fields(metrics[at+len(series):])[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("answers %v, argon2id verifications %d", counts, ran)
+	if ran > DefaultFailedLoginsPerPrincipal || ran != counts[401] {
+		t.Fatalf("%d wrong passwords verified (%d answered 401), want at most %d", ran, counts[401], DefaultFailedLoginsPerPrincipal)
+	}
+	h.must(t, "GET", pe+"/pendenze", nil, asBasic("victim", pw), fromLocalAddr("127.0.0.4"))
 }
