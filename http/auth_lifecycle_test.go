@@ -278,11 +278,11 @@ func TestBasicHeaderAsTheContractSays(t *testing.T) {
 	}
 }
 
-// TestCluster_disable_reaches_b_within_milliseconds measures how long after
-// the writer's answer another replica refuses a principal just disabled:
-// the time until B's read models applied the write, then B's 403. It
-// reports the figures and fails only past a generous bound.
-func TestCluster_disable_reaches_b_within_milliseconds(t *testing.T) {
+// TestCluster_disable_reaches_b: another replica refuses a principal just
+// disabled once it applied the write (B's 403), and the test logs how long
+// after the writer's answer that was (the figures, not a bound: timing is
+// measured, not asserted).
+func TestCluster_disable_reaches_b(t *testing.T) {
 	p := newClusterPair(t)
 	p.a.putEntity(t, d1)
 	grant := apiGrant("PENDENZE", []string{d1}, []string{"*"})
@@ -294,15 +294,14 @@ func TestCluster_disable_reaches_b_within_milliseconds(t *testing.T) {
 		answered := time.Now()
 		waitApplied(t, p.b, positionOf(t, w))
 		lags = append(lags, time.Since(answered))
-		if !enabled {
+		if enabled {
+			p.b.do(t, "GET", pe+"/pendenze", nil, as("appLag")).expect(t, 200, "")
+		} else {
 			p.b.do(t, "GET", pe+"/pendenze", nil, as("appLag")).expect(t, 403, "403000")
 		}
 	}
 	slices.Sort(lags)
 	t.Logf("B applied A's write %v after A answered (median), %v at most", lags[len(lags)/2], lags[len(lags)-1])
-	if lags[len(lags)-1] > 2*time.Second {
-		t.Fatalf("B applied a write %v after A answered", lags[len(lags)-1])
-	}
 }
 
 // TestWrongPasswordsSentAtOnceStayWithinTheBurst: distinct wrong passwords
@@ -318,18 +317,40 @@ func TestWrongPasswordsSentAtOnceStayWithinTheBurst(t *testing.T) {
 	h := newHarness(t, withLoginThrottle(), withPasswordVerifications(12))
 	h.putEntity(t, d1)
 	h.putApp(t, "victim", "victim", pw, true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
-	// One client from 127.0.0.3 whose connections are opened first, so
-	// that the attempts reach the server together.
+	statuses := sendAtOnce(t, h, attempts, func(i int) (string, string) {
+		return pe + "/pendenze", basicHeader("victim", fmt.Sprintf("wrong-%03d", i))
+	})
+	counts := map[int]int{}
+	for _, s := range statuses {
+		counts[s]++
+	}
+	if counts[401]+counts[429] != attempts {
+		t.Fatalf("answers %v, want 401 or 429 only", counts)
+	}
+	ran := wrongCredentials(t, h)
+	t.Logf("answers %v, argon2id verifications %d", counts, ran)
+	if ran > DefaultFailedLoginsPerPrincipal || ran != counts[401] {
+		t.Fatalf("%d wrong passwords verified (%d answered 401), want at most %d", ran, counts[401], DefaultFailedLoginsPerPrincipal)
+	}
+	h.must(t, "GET", pe+"/pendenze", nil, asBasic("victim", pw), fromLocalAddr("127.0.0.4"))
+}
+
+// sendAtOnce sends n GET requests to h from one client address
+// (127.0.0.3) together, the i-th to the path and with the Authorization
+// header request(i) names, over connections opened before the first is
+// sent, and returns their statuses.
+func sendAtOnce(t *testing.T, h *harness, n int, request func(i int) (path, authorization string)) []int {
+	t.Helper()
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.3")}}
-	client := &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: attempts}, Timeout: 30 * time.Second}
-	send := func(path, password string) int {
+	client := &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: n}, Timeout: 30 * time.Second}
+	send := func(path, authorization string) int {
 		req, err := http.NewRequest("GET", h.httpURL+path, nil)
 		if err != nil {
 			t.Error(err)
 			return 0
 		}
-		if password != "" {
-			req.Header.Set("Authorization", basicHeader("victim", password))
+		if authorization != "" {
+			req.Header.Set("Authorization", authorization)
 		}
 		res, err := client.Do(req)
 		if err != nil {
@@ -340,41 +361,76 @@ func TestWrongPasswordsSentAtOnceStayWithinTheBurst(t *testing.T) {
 		_ = res.Body.Close()
 		return res.StatusCode
 	}
-	statuses := make([]int, attempts)
 	var wg sync.WaitGroup
-	for range attempts {
+	for range n {
 		wg.Go(func() { send("/healthz", "") })
 	}
 	wg.Wait()
+	statuses := make([]int, n)
 	start := make(chan struct{})
-	for i := range attempts {
+	for i := range n {
 		wg.Go(func() {
 			<-start
-			statuses[i] = send(pe+"/pendenze", fmt.Sprintf("wrong-%03d", i))
+			statuses[i] = send(request(i))
 		})
 	}
 	close(start)
 	wg.Wait()
-	counts := map[int]int{}
-	for _, s := range statuses {
-		counts[s]++
-	}
-	if counts[401]+counts[429] != attempts {
-		t.Fatalf("answers %v, want 401 or 429 only", counts)
-	}
+	return statuses
+}
+
+// wrongCredentials is h's count of the verifications that found a password
+// wrong (payauthz_login_failures_total{reason="wrong_credentials"}).
+func wrongCredentials(t *testing.T, h *harness) int {
+	t.Helper()
 	metrics := string(h.do(t, "GET", "/metrics", nil).Body)
 	const series = `payauthz_login_failures_total{reason="wrong_credentials"} `
 	at := strings.Index(metrics, series)
 	if at < 0 {
 		t.Fatalf("metrics lack %s", series)
 	}
-	ran, err := strconv.Atoi(strings.Fields(metrics[at+len(series):])[0])
+	n, err := strconv.Atoi(strings.Fields(metrics[at+len(series):])[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("answers %v, argon2id verifications %d", counts, ran)
-	if ran > DefaultFailedLoginsPerPrincipal || ran != counts[401] {
-		t.Fatalf("%d wrong passwords verified (%d answered 401), want at most %d", ran, counts[401], DefaultFailedLoginsPerPrincipal)
+	return n
+}
+
+// TestSameCredentialsSentAtOnceShareOneVerification: an integrator's
+// client starting many workers at once with one application's credentials
+// (a connection pool, a batch) sends the same password on many requests
+// before any of them is verified. They share one verification: each is
+// answered as that one is (200 for the right password, 401 for a wrong
+// one), none is throttled as if each were another guess, and a wrong
+// password sent many times at once counts as one failure.
+func TestSameCredentialsSentAtOnceShareOneVerification(t *testing.T) {
+	t.Parallel()
+	const workers = 20
+	h := newHarness(t, withLoginThrottle(), withPasswordVerifications(12))
+	h.putEntity(t, d1)
+	h.putApp(t, "batch", "batch", pw, true, apiGrant("PENDENZE", []string{d1}, []string{"*"}))
+	for _, c := range []struct {
+		name     string
+		password string
+		status   int
+		failures int
+	}{
+		{"right_password", pw, 200, 0},
+		{"wrong_password", "not-the-password", 401, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := wrongCredentials(t, h)
+			statuses := sendAtOnce(t, h, workers, func(int) (string, string) {
+				return pe + "/pendenze", basicHeader("batch", c.password)
+			})
+			for i, s := range statuses {
+				if s != c.status {
+					t.Fatalf("request %d of %d sent at once answered %d, want %d (all: %v)", i, workers, s, c.status, statuses)
+				}
+			}
+			if n := wrongCredentials(t, h) - before; n != c.failures {
+				t.Fatalf("%d verifications found the password wrong, want %d", n, c.failures)
+			}
+		})
 	}
-	h.must(t, "GET", pe+"/pendenze", nil, asBasic("victim", pw), fromLocalAddr("127.0.0.4"))
 }

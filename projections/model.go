@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/payauthz/payauthz/events"
 )
 
@@ -54,6 +56,9 @@ type ReadModel struct {
 	stopped atomic.Pointer[error]
 
 	macKey [32]byte // keys the verified-credential cache
+	// verifying shares one password verification between the requests
+	// that present the same credential at once (verifyCached).
+	verifying singleflight.Group
 
 	principals *principals
 	registry   *registry

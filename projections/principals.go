@@ -533,7 +533,7 @@ func (m *ReadModel) AuthenticateWithPosition(gate Gate, from string, kind Creden
 		}
 		return nil, pos, ErrUnauthenticated
 	}
-	ok, err := verifyCached(&m.macKey, cache, hash, secret, gate, from, name)
+	ok, err := m.verifyCached(cache, hash, secret, gate, from, name)
 	if err != nil {
 		return nil, pos, err
 	}
@@ -588,25 +588,38 @@ func (m *ReadModel) lookupAppID(id string) (rec *PrincipalRecord, pos events.Pos
 
 // verifyCached checks password against hash, using and filling the
 // per-record cache of the last verified password's MAC. Only a cache miss
-// passes gate (nil admits everything).
-func verifyCached(key *[32]byte, cache *atomic.Pointer[[32]byte], hash, password string, gate Gate, from, name string) (bool, error) {
-	mac := credentialMAC(key, password)
+// passes gate (nil admits everything), and the misses of the same
+// password against the same hash at once share one verification
+// (m.verifying): a client that starts many requests with its credential
+// before the first is verified costs one hash and one attempt of the
+// throttles, not one each (each would count as a guess in flight). A
+// request that shared an attempt the gate refused (the throttle of the
+// address that made it) asks the gate for itself.
+func (m *ReadModel) verifyCached(cache *atomic.Pointer[[32]byte], hash, password string, gate Gate, from, name string) (bool, error) {
+	mac := credentialMAC(&m.macKey, password)
 	if v := cache.Load(); v != nil && subtle.ConstantTimeCompare(v[:], mac[:]) == 1 {
 		return true, nil
 	}
-	done, err := admit(gate, from, name, true) // a hash is a registered party's
-	if err != nil {
-		return false, err
+	verify := func() (bool, error) {
+		done, err := admit(gate, from, name, true) // a hash is a registered party's
+		if err != nil {
+			return false, err
+		}
+		ok, err := domain.VerifyPassword(hash, password)
+		ok = ok && err == nil
+		done(ok)
+		if ok {
+			stored := mac // only a miss allocates: &mac would move mac to the heap on every call
+			cache.Store(&stored)
+		}
+		return ok, nil
 	}
-	ok, err := domain.VerifyPassword(hash, password)
-	ok = ok && err == nil
-	done(ok)
-	if !ok {
-		return false, nil
+	v, err, shared := m.verifying.Do(hash+"\x00"+string(mac[:]), func() (any, error) { return verify() })
+	if err != nil && shared {
+		return verify()
 	}
-	stored := mac // only a miss allocates: &mac would move mac to the heap on every call
-	cache.Store(&stored)
-	return true, nil
+	ok, _ := v.(bool)
+	return ok, err
 }
 
 // credentialMAC is SHA-256(key || password): a keyed digest, never stored

@@ -171,7 +171,7 @@ func (m *ReadModel) VerifyConnectorPasswordGated(gate Gate, from string, in *Int
 	if in.Event.ConnectorPasswordHash == "" {
 		return false, verifyDummy(gate, from, in.Event.ConnectorPrincipal, true, password)
 	}
-	return verifyCached(&m.macKey, &in.verified, in.Event.ConnectorPasswordHash, password, gate, from, in.Event.ConnectorPrincipal)
+	return m.verifyCached(&in.verified, in.Event.ConnectorPasswordHash, password, gate, from, in.Event.ConnectorPrincipal)
 }
 
 // KnownNodeCredentials is KnownNodeCredentialsGated with no verification gate.
@@ -215,7 +215,7 @@ func (m *ReadModel) KnownNodeCredentialsGated(gate Gate, from, user, password st
 	})
 	switch {
 	case connector != nil:
-		return verifyCached(&m.macKey, &connector.verified, connector.Event.ConnectorPasswordHash, password, gate, from, user)
+		return m.verifyCached(&connector.verified, connector.Event.ConnectorPasswordHash, password, gate, from, user)
 	case named:
 		// Connectors without a password (certificates) only: the name
 		// costs what a wrong password costs, and is throttled the same way.
