@@ -269,14 +269,6 @@ func (t *limiterTable) delay(key string, now time.Time) time.Duration {
 	return t.wait(b, now)
 }
 
-// fail takes one token from key's bucket (an attempt that ended failing;
-// attempts that started together may push it slightly below zero).
-func (t *limiterTable) fail(key string, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.bucket(key, now).ReserveN(now, 1)
-}
-
 // start admits one attempt of key that may fail, returning 0, when the
 // bucket holds a token for it beside those the attempts in flight may
 // take; otherwise it admits nothing and returns how long until it may be
@@ -292,7 +284,8 @@ func (t *limiterTable) start(key string, now time.Time) time.Duration {
 	return 0
 }
 
-// end ends an attempt start admitted; a failed one takes its token.
+// end ends an attempt start admitted; a failed one takes its token
+// (attempts admitted together may push the bucket slightly below zero).
 func (t *limiterTable) end(key string, now time.Time, failed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -305,8 +298,8 @@ func (t *limiterTable) end(key string, now time.Time, failed bool) {
 }
 
 // take spends one token of key's bucket and returns 0 when there is one;
-// otherwise it spends nothing and returns how long until there is. Unlike
-// delay then fail, concurrent callers cannot overspend the budget.
+// otherwise it spends nothing and returns how long until there is:
+// concurrent callers cannot overspend the budget.
 func (t *limiterTable) take(key string, now time.Time) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -43,14 +43,14 @@ func TestLimiterTableIsBounded(t *testing.T) {
 	tb := newLimiterTable(1, 2, 100)
 	for i := range 1000 {
 		key := fmt.Sprintf("k%d", i)
-		tb.fail(key, now)
-		tb.fail(key, now)
+		tb.end(key, now, true)
+		tb.end(key, now, true)
 		if len(tb.m) > 100 {
 			t.Fatalf("%d keys, max 100", len(tb.m))
 		}
 	}
-	tb.fail("a", now)
-	tb.fail("a", now)
+	tb.end("a", now, true)
+	tb.end("a", now, true)
 	if d := tb.delay("a", now); d <= 0 {
 		t.Fatalf("delay after the burst = %v, want > 0", d)
 	}
