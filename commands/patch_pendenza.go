@@ -27,8 +27,8 @@ type PatchPendenza struct {
 // PatchPendenza authorizes with the operation of c.API
 // (operations.PatchPendenza: the Pendenze API's or the Backoffice's) on the
 // pendenza its stream holds, then decides the change with
-// domain.ChangeStato: a repeat changes nothing (a paid pendenza is 422 by
-// the operation). The place the caller's right is decided at, and the one
+// domain.ChangeStato: a repeat changes nothing but a new descrizioneStato
+// (a paid pendenza is 422 by the operation). The place the caller's right is decided at, and the one
 // PendenzaStatusChanged records, is the stream's: a read model that has
 // not yet applied a move would put the pendenza at its former entity.
 func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenza) (Result, error) {
@@ -59,7 +59,11 @@ func (h *Handler) PatchPendenza(ctx context.Context, actor Actor, c PatchPendenz
 		if err != nil {
 			return nil, operations.UnprocessableAs(operations.UnprocessableStatoChange, "%v", err)
 		}
-		if !changed {
+		// A repeat of the state held writes nothing, unless it carries a
+		// descrizioneStato other than the one held: GovPay applies every op
+		// of the patch, and a 200 must not answer a description the caller
+		// just replaced. Without one the description held is kept.
+		if !changed && (c.DescrizioneStato == "" || c.DescrizioneStato == pd.DescrizioneStato) {
 			return nil, nil
 		}
 		return []events.Event{events.PendenzaStatusChanged{IDA2A: c.IDA2A, IDPendenza: c.IDPendenza,

@@ -686,3 +686,49 @@ func TestGovPayPendenzeStatoFilter(t *testing.T) {
 	w.do(t, "GET", pe+"/pendenze?stato=PAGATA", nil, as("appC")).expect(t, http.StatusForbidden, "403000")
 	w.do(t, "GET", "/pagamento/rs/public/v2/pendenze?stato=INCASSATA", nil).expect(t, http.StatusForbidden, "403000")
 }
+
+// TestPatchPendenzaRepeatReplacesDescrizione: a PATCH to the state a
+// pendenza already holds changes no state, but a /descrizioneStato it
+// carries that differs from the one held replaces it, on both APIs: the
+// 200 answered is the pendenza as asked, not a stale description (GovPay
+// applies every op of the patch). A repeat without /descrizioneStato, or
+// with the one held, writes nothing.
+func TestPatchPendenzaRepeatReplacesDescrizione(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	descr := func(v string) map[string]any {
+		return map[string]any{"op": "REPLACE", "path": "/descrizioneStato", "value": v}
+	}
+	for _, c := range []struct {
+		name, prefix, idPendenza string
+		caller                   reqOpt
+	}{
+		{"pendenze_api_creator", pe, "rd1", as("appA")},
+		{"backoffice_operator", bo, "rd2", as("opD1")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w.createPendenza(t, "appA", c.idPendenza, d1, t1, citizen1)
+			path := c.prefix + "/pendenze/appA/" + c.idPendenza
+			first := w.must(t, "PATCH", path, patchStato("ANNULLATA", descr("Annullata per errore")), c.caller)
+			r := w.must(t, "PATCH", path, patchStato("ANNULLATA", descr("Annullata su richiesta del debitore")), c.caller)
+			if got := string(r.Body); !strings.Contains(got, `"descrizioneStato":"Annullata su richiesta del debitore"`) {
+				t.Fatalf("the repeat with a new descrizioneStato answers %s", got)
+			}
+			if r.Header.Get(ConsistencyHeader) == first.Header.Get(ConsistencyHeader) {
+				t.Fatalf("the new descrizioneStato was not written (token %s)", r.Header.Get(ConsistencyHeader))
+			}
+			got := string(w.must(t, "GET", pe+"/pendenze/appA/"+c.idPendenza, nil, as("appA")).Body)
+			if !strings.Contains(got, `"descrizioneStato":"Annullata su richiesta del debitore"`) || !strings.Contains(got, `"stato":"ANNULLATA"`) {
+				t.Fatalf("the pendenza reads %s", got)
+			}
+			// Without /descrizioneStato, or with the one held: nothing written.
+			for _, patch := range [][]map[string]any{patchStato("ANNULLATA"), patchStato("ANNULLATA", descr("Annullata su richiesta del debitore"))} {
+				again := w.must(t, "PATCH", path, patch, c.caller)
+				if again.Header.Get(ConsistencyHeader) != r.Header.Get(ConsistencyHeader) ||
+					!strings.Contains(string(again.Body), `"descrizioneStato":"Annullata su richiesta del debitore"`) {
+					t.Fatalf("a repeat %v answers token %s (want %s): %s", patch, again.Header.Get(ConsistencyHeader), r.Header.Get(ConsistencyHeader), again.Body)
+				}
+			}
+		})
+	}
+}
