@@ -732,3 +732,28 @@ func TestPatchPendenzaRepeatReplacesDescrizione(t *testing.T) {
 		})
 	}
 }
+
+// TestPutKeepsPendenzaCancelled: a PUT of a cancelled pendenza rewrites
+// its content (200) and keeps it ANNULLATA, its descrizioneStato too: only
+// a PATCH to NON_ESEGUITA reopens it. GovPay reloads a pendenza as
+// NON_ESEGUITA; here a retried or late PUT does not make a cancelled debt
+// payable again.
+func TestPutKeepsPendenzaCancelled(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	p := w.createPendenza(t, "appA", "kc1", d1, t1, citizen1)
+	path := pe + "/pendenze/appA/kc1"
+	w.must(t, "PATCH", path, patchStato("ANNULLATA", map[string]any{"op": "REPLACE", "path": "/descrizioneStato", "value": "Annullata"}), as("appA"))
+	r := w.do(t, "PUT", path, withField(pendenzaBodyFor(d1, t1, citizen1), "importo", 99.5), as("appA"))
+	r.expect(t, 200, "")
+	for _, got := range []string{string(r.Body), string(w.must(t, "GET", path, nil, as("appA")).Body)} {
+		if !strings.Contains(got, `"stato":"ANNULLATA"`) || !strings.Contains(got, `"descrizioneStato":"Annullata"`) || !strings.Contains(got, `"importo":99.50`) {
+			t.Fatalf("the cancelled pendenza after a PUT reads %s", got)
+		}
+	}
+	w.do(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": p.NumeroAvviso}}}, asSPID(citizen1)).expect(t, 422, "422000")
+	w.must(t, "PATCH", path, patchStato("NON_ESEGUITA"), as("appA"))
+	w.do(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
+		{"idDominio": d1, "numeroAvviso": p.NumeroAvviso}}}, asSPID(citizen1)).expect(t, 201, "")
+}
