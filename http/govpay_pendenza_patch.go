@@ -19,7 +19,7 @@ func (b *pendenzaPatch) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 }
 
 // command reads the patch: REPLACE of /stato (required) and of
-// /descrizioneStato. Other paths and ops are 400, as GovPay answers a
+// /descrizioneStato (a non-empty string). Other paths and ops are 400, as GovPay answers a
 // patch it does not apply to a pendenza.
 func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (commands.PatchPendenza, error) {
 	c := commands.PatchPendenza{API: api, IDA2A: idA2A, IDPendenza: idPendenza}
@@ -38,6 +38,11 @@ func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (comman
 		case "/stato":
 			c.Stato = v
 		case "/descrizioneStato":
+			// GovPay refuses an empty or null value for the path; read as
+			// no description, it would keep the one held on a 200.
+			if v == "" {
+				return c, syntaxError("the value of /descrizioneStato must be a non-empty string")
+			}
 			c.DescrizioneStato = v
 		default:
 			return c, syntaxError("path " + op.Path + " cannot be patched (only /stato and /descrizioneStato)")

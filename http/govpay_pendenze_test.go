@@ -757,3 +757,27 @@ func TestPutKeepsPendenzaCancelled(t *testing.T) {
 	w.do(t, "POST", "/pagamento/rs/spid/v2/pagamenti", map[string]any{"pendenze": []map[string]any{
 		{"idDominio": d1, "numeroAvviso": p.NumeroAvviso}}}, asSPID(citizen1)).expect(t, 201, "")
 }
+
+// TestPatchPendenzaEmptyDescrizione: a /descrizioneStato whose value is
+// empty or null is 400 SINTASSI, as GovPay answers a value not valid for
+// its path, and nothing is written: before, it was read as no description,
+// so a patch meant to clear one answered 200 with the one held.
+func TestPatchPendenzaEmptyDescrizione(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "ed1", d1, t1, citizen1)
+	path := pe + "/pendenze/appA/ed1"
+	descr := func(v any) []map[string]any {
+		return patchStato("ANNULLATA", map[string]any{"op": "REPLACE", "path": "/descrizioneStato", "value": v})
+	}
+	w.must(t, "PATCH", path, descr("Annullata"), as("appA"))
+	runRows(t, w.harness, []row{
+		{"empty_value", "PATCH", path, descr(""), opts(as("appA")), 400, "SINTASSI"},
+		{"null_value", "PATCH", path, descr(nil), opts(as("appA")), 400, "SINTASSI"},
+		{"empty_value_on_backoffice", "PATCH", bo + "/pendenze/appA/ed1", descr(""), opts(as("opD1")), 400, "SINTASSI"},
+		{"reopen_with_empty_value", "PATCH", path, patchStato("NON_ESEGUITA", map[string]any{"op": "REPLACE", "path": "/descrizioneStato", "value": ""}), opts(as("appA")), 400, "SINTASSI"},
+	})
+	if got := string(w.must(t, "GET", path, nil, as("appA")).Body); !strings.Contains(got, `"stato":"ANNULLATA"`) || !strings.Contains(got, `"descrizioneStato":"Annullata"`) {
+		t.Fatalf("the pendenza after refused patches reads %s", got)
+	}
+}
