@@ -44,6 +44,20 @@ func appIDInUse(kind domain.PrincipalKind, id string) error {
 	return &AppIDInUseError{Field: "principal", ID: id}
 }
 
+// NoticeInUseError: the notice number a pendenza would hold at an entity
+// is another pendenza's there (HTTP 409, as ErrConflict, which it wraps:
+// the caller learns the number is taken, not that a write raced it).
+type NoticeInUseError struct {
+	IDDominio    string
+	NumeroAvviso string
+}
+
+func (e *NoticeInUseError) Error() string {
+	return fmt.Sprintf("%v: numeroAvviso %s is already used at idDominio %s", ErrConflict, e.NumeroAvviso, e.IDDominio)
+}
+
+func (e *NoticeInUseError) Unwrap() error { return ErrConflict }
+
 // InvalidError is malformed input: a bad id, a missing or invalid field
 // (HTTP 400, SINTASSI).
 type InvalidError struct {

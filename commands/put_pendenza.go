@@ -97,12 +97,12 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 		}
 		if cur.IDDominio != c.IDDominio {
 			if h.model.NoticeInUse(c.IDDominio, cur.NumeroAvviso) {
-				return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
+				return nil, &NoticeInUseError{IDDominio: c.IDDominio, NumeroAvviso: cur.NumeroAvviso}
 			}
 			id := c.IDDominio + "/" + cur.NumeroAvviso
 			fresh, err := h.claim(ctx, actor, claimAvviso, id, holder)
 			if errors.Is(err, errTaken) {
-				return nil, fmt.Errorf("%w: numeroAvviso already used at idDominio %s", ErrConflict, c.IDDominio)
+				return nil, &NoticeInUseError{IDDominio: c.IDDominio, NumeroAvviso: cur.NumeroAvviso}
 			}
 			if err != nil {
 				return nil, err
@@ -252,7 +252,7 @@ func (h *Handler) noticeNumber(ctx context.Context, actor Actor, idDominio, want
 	}
 	if want != "" {
 		if err := take(want); errors.Is(err, errTaken) {
-			return "", fmt.Errorf("%w: numeroAvviso %s is already used at idDominio %s", ErrConflict, want, idDominio)
+			return "", &NoticeInUseError{IDDominio: idDominio, NumeroAvviso: want}
 		} else if err != nil {
 			return "", err
 		}

@@ -68,6 +68,7 @@ func fault(err error) (int, FaultBean) {
 		bad       *badRequest
 		tmr       *tooManyRequests
 		appID     *commands.AppIDInUseError
+		notice    *commands.NoticeInUseError
 	)
 	switch {
 	case errors.As(err, &forbidden) && forbidden.Rule == domain.RuleAuthNotAccepted:
@@ -97,6 +98,9 @@ func fault(err error) (int, FaultBean) {
 			appID.Field + " " + appID.ID + " is the X-APP-ID of another application or operator"}
 	case errors.Is(err, commands.ErrPrincipalInUse):
 		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the principal is already in use"}
+	case errors.As(err, &notice):
+		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto",
+			"numeroAvviso " + notice.NumeroAvviso + " is already used at idDominio " + notice.IDDominio}
 	case errors.Is(err, commands.ErrConflict), errors.Is(err, events.ErrConflict):
 		return http.StatusConflict, FaultBean{"RICHIESTA", "409000", "Conflitto", "the resource changed concurrently or differs from the stored one"}
 	case errors.Is(err, audit.ErrBusy):

@@ -781,3 +781,27 @@ func TestPatchPendenzaEmptyDescrizione(t *testing.T) {
 		t.Fatalf("the pendenza after refused patches reads %s", got)
 	}
 }
+
+// TestPutPendenzaNoticeInUse: a PUT whose numeroAvviso another pendenza
+// holds at the entity, given on creation or carried by a move to another
+// entity, is 409 saying so (GovPay's VER_025 names it too), not a
+// concurrent change to retry; nothing is written. The same number at
+// another entity is free.
+func TestPutPendenzaNoticeInUse(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	a := w.createPendenza(t, "appA", "ni1", d1, t1, citizen1)
+	q := w.createPendenza(t, "appB", "ni2", d1, t1, citizen1)
+	w.do(t, "PUT", pe+"/pendenze/appB/ni3", withField(pendenzaBodyFor(d2, t1, citizen1), "numeroAvviso", q.NumeroAvviso), as("appB")).expect(t, 201, "")
+	taken := func(n, dominio string) string {
+		return "numeroAvviso " + n + " is already used at idDominio " + dominio
+	}
+	w.do(t, "PUT", pe+"/pendenze/appB/ni4", withField(pendenzaBodyFor(d1, t1, citizen1), "numeroAvviso", a.NumeroAvviso), as("appB")).
+		expectDetail(t, 409, "409000", taken(a.NumeroAvviso, d1))
+	w.do(t, "PUT", pe+"/pendenze/appB/ni2", pendenzaBodyFor(d2, t1, citizen1), as("appB")).
+		expectDetail(t, 409, "409000", taken(q.NumeroAvviso, d2))
+	w.do(t, "GET", pe+"/pendenze/appB/ni4", nil, as("appB")).expect(t, 404, "404000")
+	if got := string(w.must(t, "GET", pe+"/pendenze/appB/ni2", nil, as("appB")).Body); !strings.Contains(got, `"idDominio":"`+d1+`"`) {
+		t.Fatalf("the pendenza refused a move reads %s", got)
+	}
+}
