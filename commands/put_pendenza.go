@@ -93,7 +93,9 @@ func (h *Handler) PutPendenza(ctx context.Context, actor Actor, c PutPendenza) (
 			return []events.Event{e}, nil
 		}
 		if c.NumeroAvviso != "" && c.NumeroAvviso != cur.NumeroAvviso {
-			return nil, invalid("numeroAvviso", "cannot change once assigned")
+			// Well-formed, refused by what the pendenza holds: 422, as
+			// GovPay's VER_024.
+			return nil, unprocessable("numeroAvviso cannot change once assigned (it is %s)", cur.NumeroAvviso)
 		}
 		if cur.IDDominio != c.IDDominio {
 			if h.model.NoticeInUse(c.IDDominio, cur.NumeroAvviso) {

@@ -805,3 +805,26 @@ func TestPutPendenzaNoticeInUse(t *testing.T) {
 		t.Fatalf("the pendenza refused a move reads %s", got)
 	}
 }
+
+// TestPutPendenzaNoticeCannotChange: a PUT of a stored pendenza with a
+// numeroAvviso other than the one assigned is 422 (a well-formed value
+// the pendenza's state refuses, GovPay's VER_024), not 400, and nothing is
+// written; the number assigned, or none, is accepted.
+func TestPutPendenzaNoticeCannotChange(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	p := w.createPendenza(t, "appA", "nc1", d1, t1, citizen1)
+	other := "301234567890123456"
+	if other == p.NumeroAvviso {
+		other = "301234567890123457"
+	}
+	path := pe + "/pendenze/appA/nc1"
+	runRows(t, w.harness, []row{
+		{"other_number", "PUT", path, withField(withField(pendenzaBodyFor(d1, t1, citizen1), "numeroAvviso", other), "importo", 5), opts(as("appA")), 422, "422000"},
+		{"same_number", "PUT", path, withField(pendenzaBodyFor(d1, t1, citizen1), "numeroAvviso", p.NumeroAvviso), opts(as("appA")), 200, ""},
+		{"no_number", "PUT", path, pendenzaBodyFor(d1, t1, citizen1), opts(as("appA")), 200, ""},
+	})
+	if got := string(w.must(t, "GET", path, nil, as("appA")).Body); !strings.Contains(got, `"numeroAvviso":"`+p.NumeroAvviso+`"`) || !strings.Contains(got, `"importo":123.45`) {
+		t.Fatalf("the pendenza reads %s", got)
+	}
+}
