@@ -19,8 +19,9 @@ func (b *pendenzaPatch) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 }
 
 // command reads the patch: REPLACE of /stato (required) and of
-// /descrizioneStato (a non-empty string). Other paths and ops are 400, as GovPay answers a
-// patch it does not apply to a pendenza.
+// /descrizioneStato (a non-empty string). Other paths and ops are 400, as
+// GovPay answers a patch it does not apply to a pendenza; a path is judged
+// before its value.
 func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (commands.PatchPendenza, error) {
 	c := commands.PatchPendenza{API: api, IDA2A: idA2A, IDPendenza: idPendenza}
 	if len(b) == 0 {
@@ -30,6 +31,9 @@ func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (comman
 		if op.Op != "REPLACE" {
 			return c, syntaxError("op " + op.Op + " is not supported on " + op.Path + " (only REPLACE)")
 		}
+		if op.Path != "/stato" && op.Path != "/descrizioneStato" {
+			return c, syntaxError("path " + op.Path + " cannot be patched (only /stato and /descrizioneStato)")
+		}
 		var v string
 		if err := json.Unmarshal(op.Value, &v); err != nil {
 			return c, syntaxError("the value of " + op.Path + " must be a string")
@@ -37,15 +41,13 @@ func (b pendenzaPatch) command(api domain.API, idA2A, idPendenza string) (comman
 		switch op.Path {
 		case "/stato":
 			c.Stato = v
-		case "/descrizioneStato":
+		default: // "/descrizioneStato"
 			// GovPay refuses an empty or null value for the path; read as
 			// no description, it would keep the one held on a 200.
 			if v == "" {
 				return c, syntaxError("the value of /descrizioneStato must be a non-empty string")
 			}
 			c.DescrizioneStato = v
-		default:
-			return c, syntaxError("path " + op.Path + " cannot be patched (only /stato and /descrizioneStato)")
 		}
 	}
 	if c.Stato == "" {

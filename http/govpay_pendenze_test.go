@@ -828,3 +828,14 @@ func TestPutPendenzaNoticeCannotChange(t *testing.T) {
 		t.Fatalf("the pendenza reads %s", got)
 	}
 }
+
+// TestPatchPendenzaPathBeforeValue: a PATCH of a path no pendenza patch
+// takes (GovPay's /ack, a boolean) is 400 naming the path, not the form
+// of a value that would never be read.
+func TestPatchPendenzaPathBeforeValue(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "pv1", d1, t1, citizen1)
+	w.do(t, "PATCH", pe+"/pendenze/appA/pv1", []map[string]any{{"op": "REPLACE", "path": "/ack", "value": true}}, as("appA")).
+		expectDetail(t, 400, "SINTASSI", "path /ack cannot be patched (only /stato and /descrizioneStato)")
+}
