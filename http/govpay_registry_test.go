@@ -1350,3 +1350,46 @@ func TestGovPayRuoloID(t *testing.T) {
 	named(t, "PATCH /ruoli/opD1", members(t, patched.Body), "opD1")
 	w.do(t, "GET", bo+"/ruoli/opD1", nil, as("opNoRole")).expect(t, http.StatusForbidden, "403000")
 }
+
+// TestRegistryIdenticalPutWritesNothing: a PUT of each registry equal to
+// the entry held answers 200 with the token of the entry's last write
+// (nothing is appended); one giving a password writes (a new hash); a
+// role PUT of GovPay's ruoloPost shape, acl alone, leaves the role no
+// scope (a PUT replaces the entry, a list left out is empty).
+func TestRegistryIdenticalPutWritesNothing(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	for _, c := range []struct {
+		name, path string
+		body       map[string]any
+	}{
+		{"dominio", bo + "/domini/" + d1, map[string]any{"ragioneSociale": "Ente " + d1, "abilitato": true}},
+		{"tipo_pendenza", bo + "/tipiPendenza/" + t1, map[string]any{"descrizione": "Tipo " + t1, "abilitato": true, "pagamentoSpontaneo": false}},
+		{"ruolo", bo + "/ruoli/readOnly", map[string]any{"acl": fullACL("R"), "domini": []string{"*"}, "tipiPendenza": []string{"*"}}},
+		{"operatore", bo + "/operatori/opRO", map[string]any{"ragioneSociale": "Operatore opRO", "abilitato": true, "ruoli": []string{"readOnly"}}},
+		{"applicazione", bo + "/applicazioni/appC", map[string]any{"principal": "appC", "abilitato": true, "ruoli": []string{},
+			"autorizzazioniApi": []map[string]any{apiGrant("RAGIONERIA", []string{d1}, []string{"*"})}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			first := w.do(t, "PUT", c.path, c.body, asAdmin())
+			first.expect(t, 200, "")
+			before := w.logEnd(t)
+			again := w.do(t, "PUT", c.path, c.body, asAdmin())
+			again.expect(t, 200, "")
+			if again.Header.Get(ConsistencyHeader) != first.Header.Get(ConsistencyHeader) || w.logEnd(t) != before {
+				t.Fatalf("an identical PUT wrote: token %s then %s", first.Header.Get(ConsistencyHeader), again.Header.Get(ConsistencyHeader))
+			}
+		})
+	}
+	before := w.logEnd(t)
+	w.do(t, "PUT", bo+"/operatori/opRO", map[string]any{"ragioneSociale": "Operatore opRO", "abilitato": true,
+		"ruoli": []string{"readOnly"}, "password": pw}, asAdmin()).expect(t, 200, "")
+	if w.logEnd(t) == before {
+		t.Fatal("a PUT giving the password held wrote nothing: a given secret is hashed anew")
+	}
+	var role struct{ Domini, TipiPendenza []any }
+	w.do(t, "PUT", bo+"/ruoli/readOnly", map[string]any{"acl": fullACL("R")}, asAdmin()).decode(t, &role)
+	if len(role.Domini) != 0 || len(role.TipiPendenza) != 0 || role.Domini == nil {
+		t.Fatalf("a role PUT with acl alone answers domini %v, tipiPendenza %v; want [] and []", role.Domini, role.TipiPendenza)
+	}
+}
