@@ -614,8 +614,11 @@ func (m *ReadModel) verifyCached(cache *atomic.Pointer[[32]byte], hash, password
 		}
 		return ok, nil
 	}
-	v, err, shared := m.verifying.Do(hash+"\x00"+string(mac[:]), func() (any, error) { return verify() })
-	if err != nil && shared {
+	// Do reports shared to the request that ran fn too, once another
+	// joined: only one that did not run it asks the gate for itself.
+	ran := false
+	v, err, _ := m.verifying.Do(hash+"\x00"+string(mac[:]), func() (any, error) { ran = true; return verify() })
+	if err != nil && !ran {
 		return verify()
 	}
 	ok, _ := v.(bool)
