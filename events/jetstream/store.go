@@ -451,6 +451,12 @@ func (s *Store) LastPosition(ctx context.Context) (events.Position, error) {
 	if err != nil {
 		return 0, fmt.Errorf("stream info: %w: %v", events.ErrUnavailable, err)
 	}
+	if info.Cluster != nil && info.Cluster.Leader == "" {
+		// A member of a group without a leader answers from its own state
+		// once quorum has been lost for a while: one that missed commits
+		// would tell an end before the log's. (A lone server names itself.)
+		return 0, fmt.Errorf("stream info: %w: the stream has no leader", events.ErrUnavailable)
+	}
 	return events.Position(info.State.LastSeq), nil
 }
 
