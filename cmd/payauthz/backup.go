@@ -478,7 +478,7 @@ func backupCommits(evs []backupEvent) ([]backupCommit, error) {
 	for i := 0; i < len(evs); {
 		c := evs[i]
 		size := max(c.CommitSize, 1)
-		if i+size > len(evs) {
+		if size > len(evs)-i { // not i+size: a commitSize near the largest int would overflow it
 			return nil, fmt.Errorf("the commit at position %d is cut short", c.Position)
 		}
 		if n := len(out); n > 0 && c.Position <= out[n-1].position {
