@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/payauthz/payauthz/domain"
 )
 
 // The node API tests run the real service (harness_test.go) with
@@ -306,6 +308,56 @@ func TestNodoWrites(t *testing.T) {
 	t.Run("ricevute", func(t *testing.T) { testNodoRicevute(t, w) })
 	t.Run("payment_of_two_notices", func(t *testing.T) { testNodoPaymentOfTwoNotices(t, w) })
 	t.Run("flussi", func(t *testing.T) { testNodoFlussi(t, w) })
+	t.Run("repeats", func(t *testing.T) { testNodoRepeats(t, w) })
+}
+
+// testNodoRepeats pins what docs/API.md section 9 says of repeats and of
+// what a report's lines may hold: a repeat differing in any member is 409,
+// a refusal writes nothing, an identical repeat is 200 and writes nothing;
+// a failed receipt pays nothing; lines are recorded as sent.
+func testNodoRepeats(t *testing.T, w *nodeWorld) {
+	node := asBasic(nodeB, nodeBPass)
+	ric := nd + "/intermediari/" + intB + "/ricevute"
+	fl := nd + "/intermediari/" + intB + "/flussiRendicontazione"
+	ko := w.createPendenza(t, "appA", "n-rep-ko", d1, t1, citizen1)
+	other := w.createPendenza(t, "appA", "n-rep-other", d1, t1, citizen1)
+	unchanged := func(t *testing.T, status int, body any) {
+		t.Helper()
+		before := w.logEnd(t)
+		w.do(t, "POST", ric, body, node).expect(t, status, codiceOf(status))
+		if after := w.logEnd(t); after != before {
+			t.Fatalf("%d moved the log from %d to %d", status, before, after)
+		}
+	}
+	failed := ricevuta(ko, "R-REP-KO", 123.45, "NON_ESEGUITO")
+	w.do(t, "POST", ric, failed, node).expect(t, 201, "")
+	unchanged(t, 200, failed)
+	unchanged(t, 409, withField(failed, "numeroAvviso", other.NumeroAvviso))
+	unchanged(t, 409, withField(failed, "dataPagamento", "2026-01-02"))
+	unchanged(t, 409, withField(failed, "esito", "ESEGUITO"))
+	unchanged(t, 409, withField(failed, "importo", 1))
+	dup := `{"idDominio":"` + d1 + `","idDominio":"` + d1 + `","numeroAvviso":"` + other.NumeroAvviso +
+		`","idRicevuta":"R-REP-DUP","importo":1,"esito":"ESEGUITO","dataPagamento":"2026-01-02"}`
+	unchanged(t, 400, dup)
+	var pd pendenzaView
+	w.must(t, "GET", "/pendenze/rs/basic/v2/pendenze/appA/n-rep-ko", nil, as("appA")).decode(t, &pd)
+	if pd.Stato != "NON_ESEGUITA" {
+		t.Fatalf("after a NON_ESEGUITO receipt the pendenza is %q", pd.Stato)
+	}
+	w.do(t, "GET", rg+"/riscossioni/"+d1+"/"+domain.IUVOfNotice(ko.NumeroAvviso)+"/R-REP-KO/1", nil, as("appA")).
+		expect(t, 404, "404000")
+
+	// Lines are recorded as sent: one repeated, one of an unknown notice.
+	twice := line(other.NumeroAvviso, 1, 0)
+	report := flusso("F-REP", d1, 3, twice, twice, line("000000000000000009", 1, 9))
+	w.do(t, "POST", fl, report, node).expect(t, 201, "")
+	w.do(t, "POST", fl, report, node).expect(t, 200, "")
+	reordered := flusso("F-REP", d1, 3, line("000000000000000009", 1, 9), twice, twice)
+	before := w.logEnd(t)
+	w.do(t, "POST", fl, reordered, node).expect(t, 409, "409000")
+	if after := w.logEnd(t); after != before {
+		t.Fatalf("409 moved the log from %d to %d", before, after)
+	}
 }
 
 func testNodoRicevute(t *testing.T, w *nodeWorld) {
