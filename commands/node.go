@@ -154,8 +154,10 @@ func (h *Handler) RecordSettlementReport(ctx context.Context, actor Actor, c Rec
 	return h.execute(ctx, actor, events.StreamFlusso+c.IDDominio+"/"+c.IDFlusso, recordOnce(e, sameReport, "idFlusso "+c.IDFlusso))
 }
 
+// sameReport compares what the node sent, its sender included, as
+// sameReceipt does.
 func sameReport(a, b events.SettlementReportRecorded) bool {
-	if a.IDFlusso != b.IDFlusso || a.IDDominio != b.IDDominio || a.DataFlusso != b.DataFlusso ||
+	if a.IDFlusso != b.IDFlusso || a.IDIntermediario != b.IDIntermediario || a.IDDominio != b.IDDominio || a.DataFlusso != b.DataFlusso ||
 		a.TotalCents != b.TotalCents || len(a.Items) != len(b.Items) {
 		return false
 	}

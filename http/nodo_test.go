@@ -604,3 +604,27 @@ func sslNodeServingD1(t *testing.T) (*nodeWorld, reqOpt, string) {
 	w.putServedEntity(t, d1, "INTSSL")
 	return w, asCert(w.ca.ClientCert(t, nodeSubject)), ndSSL + "/intermediari/INTSSL"
 }
+
+// TestNodoRepeatFromAnotherIntermediary: an entity moved to another
+// intermediary; the new one sends a receipt and a report the old one
+// recorded, member for member. A repeat is the same sender's request
+// again, so both are 409 and write nothing: the stored record keeps naming
+// the intermediary that sent it.
+func TestNodoRepeatFromAnotherIntermediary(t *testing.T) {
+	t.Parallel()
+	w := newNodeWorld(t)
+	receipt := ricevuta(w.p1, "R-MOVED", 123.45, "ESEGUITO")
+	report := flusso("F-MOVED", d1, 1, line(w.p1.NumeroAvviso, 1, 0))
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/ricevute", receipt, asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.do(t, "POST", nd+"/intermediari/"+intB+"/flussiRendicontazione", report, asBasic(nodeB, nodeBPass)).expect(t, 201, "")
+	w.putServedEntity(t, d1, intB2)
+
+	newNode := asBasic(nodeB2, nodeB2Pass)
+	for path, body := range map[string]any{"ricevute": receipt, "flussiRendicontazione": report} {
+		before := w.logEnd(t)
+		w.do(t, "POST", nd+"/intermediari/"+intB2+"/"+path, body, newNode).expect(t, 409, "409000")
+		if after := w.logEnd(t); after != before {
+			t.Fatalf("%s: 409 moved the log from %d to %d", path, before, after)
+		}
+	}
+}
