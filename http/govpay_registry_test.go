@@ -926,6 +926,14 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"allowed_method_still_answers", "GET", bo + "/domini/" + d1, asAdmin(), http.StatusOK, ""},
 		{"unknown_path", "DELETE", bo + "/nothing/here", asAdmin(), http.StatusNotFound, ""},
 		{"unknown_path_get", "GET", bo + "/nothing", asAdmin(), http.StatusNotFound, ""},
+		// Echo lets a route's last ":param" take the rest of the path,
+		// slashes and all; a path with more segments than the route's is
+		// still no route's.
+		{"extra_segment", "GET", bo + "/domini/" + d1 + "/extra", asAdmin(), http.StatusNotFound, ""},
+		{"extra_segment_put", "PUT", bo + "/tipiPendenza/t1/extra", asAdmin(), http.StatusNotFound, ""},
+		{"extra_segment_delete", "DELETE", bo + "/domini/" + d1 + "/x/y", asAdmin(), http.StatusNotFound, ""},
+		{"trailing_slash", "GET", bo + "/domini/" + d1 + "/", asAdmin(), http.StatusNotFound, ""},
+		{"escaped_slash_is_one_segment", "GET", bo + "/domini/a%2Fb", asAdmin(), http.StatusBadRequest, ""},
 		// The mount's authentication runs first, as for every request
 		// under it: no credentials learn nothing of the routes.
 		{"no_credentials", "DELETE", bo + "/domini/" + d1, nil, http.StatusUnauthorized, ""},

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
@@ -53,7 +54,7 @@ func (s *Server) routes() *echo.Echo {
 			g := e.Group(prefix, noStore, s.instrument(api), middleware.Recover(), acceptsAuth(api, auth), s.caughtUp, s.consistency, s.authenticate(api, auth))
 			for _, r := range table {
 				if r.api == api {
-					g.Add(r.method, r.path, r.handler)
+					g.Add(r.method, r.path, wholeSegments(strings.Count(prefix+r.path, "/"), &allow, r.handler))
 				}
 			}
 			g.RouteNotFound("/*", func(c *echo.Context) error { return allow.missed(c) })
@@ -217,6 +218,27 @@ var noStoreValue = []string{"no-store"}
 func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		c.Response().Header()["Cache-Control"] = noStoreValue
+		return next(c)
+	}
+}
+
+// wholeSegments answers a request whose path has another number of
+// segments than its route's (segments, its slashes) as a request no route
+// took (allowTable.missed): Echo's router lets a route's last ":param"
+// take the rest of the path, slashes and all, so GET
+// /tipiPendenza/t1/extra would reach /tipiPendenza/:idTipoPendenza with
+// "t1/extra". It counts in the path Echo routes on (RawPath when set), so
+// an escaped slash stays inside its segment.
+func wholeSegments(segments int, allow **allowTable, next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		u := c.Request().URL
+		path := u.RawPath
+		if path == "" {
+			path = u.Path
+		}
+		if strings.Count(path, "/") != segments {
+			return (*allow).missed(c)
+		}
 		return next(c)
 	}
 }
