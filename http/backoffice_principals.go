@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/url"
 	"slices"
 
 	"github.com/labstack/echo/v5"
@@ -175,18 +174,10 @@ func toOperatore(o *projections.Operator) operatoreView {
 }
 
 // principalParam reads the {principal} path segment. A principal may be a
-// DN with spaces, commas or slashes, so clients percent-encode it. Echo
-// hands the segment over still encoded when the request path needed a raw
-// form (e.g. %2F) and already decoded otherwise; decoding it again in the
-// second case would turn a literal "%41" into "A".
+// DN with spaces, commas or slashes, so clients percent-encode it; the
+// router decodes it once (routes), so a literal "%41" stays "%41".
 func principalParam(c *echo.Context) (string, error) {
 	p := c.Param("principal")
-	if c.Request().URL.RawPath != "" {
-		var err error
-		if p, err = url.PathUnescape(p); err != nil {
-			return "", syntaxError("bad principal in the path")
-		}
-	}
 	if !commands.ValidPrincipal(p) {
 		return "", syntaxError("bad principal in the path")
 	}

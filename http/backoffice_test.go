@@ -1267,3 +1267,29 @@ func TestEventLogEntriesNameEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestPathIDsAreDecoded: a client may percent-encode any character of a
+// path id (RFC 3986 section 2.3: an encoded unreserved character is that
+// character); every route reads its ids decoded.
+func TestPathIDsAreDecoded(t *testing.T) {
+	t.Parallel() // each test runs its own service
+	w := newWorld(t)
+	w.createPendenza(t, "appA", "n-enc", d1, t1, citizen1)
+	enc := func(id string) string { return fmt.Sprintf("%%%02X", id[0]) + id[1:] }
+
+	var dom struct {
+		IDDominio string `json:"idDominio"`
+	}
+	w.must(t, "GET", bo+"/domini/"+enc(d1), nil).decode(t, &dom)
+	var tipo struct {
+		IDTipoPendenza string `json:"idTipoPendenza"`
+	}
+	w.must(t, "GET", bo+"/tipiPendenza/"+enc(t1), nil).decode(t, &tipo)
+	var pd pendenzaView
+	w.must(t, "GET", "/pendenze/rs/basic/v2/pendenze/"+enc("appA")+"/"+enc("n-enc"), nil, as("appA")).decode(t, &pd)
+	if dom.IDDominio != d1 || tipo.IDTipoPendenza != t1 || pd.IDPendenza != "n-enc" {
+		t.Fatalf("read %q, %q, %q; want %q, %q, n-enc", dom.IDDominio, tipo.IDTipoPendenza, pd.IDPendenza, d1, t1)
+	}
+	// Decoded, an escaped slash is a slash: no id holds one.
+	w.do(t, "GET", bo+"/tipiPendenza/a%2Fb", nil, asAdmin()).expect(t, 400, "SINTASSI")
+}

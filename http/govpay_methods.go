@@ -72,7 +72,7 @@ func (t *allowTable) missed(c *echo.Context) error {
 	if t == nil {
 		return echo.ErrNotFound
 	}
-	methods := t.allowed(c.Request().URL.Path)
+	methods := t.allowed(routedPath(c.Request().URL))
 	if len(methods) == 0 {
 		return echo.ErrNotFound
 	}

@@ -934,6 +934,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"extra_segment_delete", "DELETE", bo + "/domini/" + d1 + "/x/y", asAdmin(), http.StatusNotFound, ""},
 		{"trailing_slash", "GET", bo + "/domini/" + d1 + "/", asAdmin(), http.StatusNotFound, ""},
 		{"escaped_slash_is_one_segment", "GET", bo + "/domini/a%2Fb", asAdmin(), http.StatusBadRequest, ""},
+		{"escaped_slash_other_method", "DELETE", bo + "/domini/a%2Fb", asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
 		// The mount's authentication runs first, as for every request
 		// under it: no credentials learn nothing of the routes.
 		{"no_credentials", "DELETE", bo + "/domini/" + d1, nil, http.StatusUnauthorized, ""},

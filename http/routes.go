@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -15,7 +16,10 @@ import (
 // mounted at /{api}/rs/{auth}/v{N} for every auth type. The mount's
 // middleware refuses an auth type the API does not accept with 403 "403".
 func (s *Server) routes() *echo.Echo {
-	e := echo.New()
+	// Every path id is read decoded (RFC 3986: an escaped character is
+	// that character), whichever form of the path the router matched. A
+	// group replaces its own not-found route (as echo.New allows).
+	e := echo.NewWithConfig(echo.Config{Router: echo.NewRouter(echo.RouterConfig{AllowOverwritingRoute: true, UnescapePathParamValues: true})})
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.Recover()) // a bug answers the 500 FaultBean, never a dropped connection
 	e.Use(requestIDs(), headerLimit, s.following, s.requestWaits)
@@ -231,14 +235,19 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 // an escaped slash stays inside its segment.
 func wholeSegments(segments int, allow **allowTable, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		u := c.Request().URL
-		path := u.RawPath
-		if path == "" {
-			path = u.Path
-		}
-		if strings.Count(path, "/") != segments {
+		if strings.Count(routedPath(c.Request().URL), "/") != segments {
 			return (*allow).missed(c)
 		}
 		return next(c)
 	}
+}
+
+// routedPath is the form of a request's path Echo's router matches: the
+// path as sent (RawPath) when it differs from Path's default encoding, so
+// that an escaped slash stays inside its segment.
+func routedPath(u *url.URL) string {
+	if u.RawPath != "" {
+		return u.RawPath
+	}
+	return u.Path
 }
