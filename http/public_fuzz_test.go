@@ -44,6 +44,31 @@ func checkRefusal(t *testing.T, what string, r *response) {
 	}
 }
 
+// fuzzWrite sends one fuzzed write and checks what the contract promises
+// of every write: a refusal is a FaultBean of API.md section 2 and writes
+// nothing, an acceptance is 200 or 201, and a 201 writes. It answers the
+// response, whether the write was accepted and whether the log moved.
+func fuzzWrite(t *testing.T, w *world, what, method, path, body string, opts ...reqOpt) (r *response, accepted, moved bool) {
+	t.Helper()
+	before := w.logEnd(t)
+	r = w.do(t, method, path, body, opts...)
+	moved = w.logEnd(t) != before
+	if r.Status >= 300 {
+		checkRefusal(t, what, r)
+		if moved {
+			t.Fatalf("%s: refused with %d, yet the log moved", what, r.Status)
+		}
+		return r, false, false
+	}
+	if r.Status == http.StatusCreated && !moved {
+		t.Fatalf("%s: 201 with nothing written", what)
+	}
+	if r.Status != http.StatusOK && r.Status != http.StatusCreated {
+		t.Fatalf("%s: %d is no answer of a write: %s", what, r.Status, r.Body)
+	}
+	return r, true, moved
+}
+
 // anonymousAddr is a loopback address of its own for each anonymous
 // write (127.0.0.0/8 is all loopback): every address has a budget of
 // writes (anonymousWriteBurst), and a fuzzer that spent one address's
@@ -115,18 +140,9 @@ func FuzzPublicWrites(f *testing.F) {
 			opts = append(opts, tg.as)
 		}
 		what := fmt.Sprintf("%s %s %q", tg.method, tg.path, body)
-		before := w.logEnd(t)
-		r := w.do(t, tg.method, tg.path, body, opts...)
-		after := w.logEnd(t)
-		if r.Status >= 300 {
-			checkRefusal(t, what, r)
-			if after != before {
-				t.Fatalf("%s: refused with %d, yet the log moved from %d to %d", what, r.Status, before, after)
-			}
+		r, accepted, _ := fuzzWrite(t, w, what, tg.method, tg.path, body, opts...)
+		if !accepted {
 			return
-		}
-		if after == before && r.Status == http.StatusCreated {
-			t.Fatalf("%s: 201 with nothing written", what)
 		}
 		// What was accepted is there for the administrator to read.
 		var got struct {
