@@ -289,6 +289,11 @@ func TestBackofficeAuthTypes(t *testing.T) {
 		{"unknown_auth_segment", "GET", "/backoffice/rs/oauth/v1/profilo", nil, opts(asAdmin()), 403, "403"},
 		{"unknown_auth_segment_on_pagamento", "POST", "/pagamento/rs/header/v2/pagamenti", nil, nil, 403, "403"},
 		{"known_auth_unknown_path", "GET", "/backoffice/rs/basic/v1/nothing-here", nil, opts(asAdmin()), 404, "404000"},
+		// The router matches the path as sent: an escaped {auth} names no
+		// mount (ids are decoded, mount segments are not), so it is refused
+		// as one, never 404.
+		{"escaped_auth_segment", "GET", "/backoffice/rs/%62asic/v1/profilo", nil, opts(asAdmin()), 403, "403"},
+		{"escaped_auth_segment_not_accepted", "POST", "/nodo/rs/%61pikey/v1/intermediari/X/ricevute", nil, nil, 403, "403"},
 		{"not_accepted_is_refused_before_a_garbage_token", "GET", "/backoffice/rs/public/v1/profilo", nil, opts(withHeader("X-Consistency-Token", "garbage")), 403, "403"},
 	})
 

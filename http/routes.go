@@ -64,11 +64,17 @@ func (s *Server) routes() *echo.Echo {
 			g.RouteNotFound("/*", func(c *echo.Context) error { return allow.missed(c) })
 		}
 		// An {auth} segment that is no auth type at all is refused like
-		// one the API does not accept: 403 "403", never 404.
+		// one the API does not accept: 403 "403", never 404. Every auth
+		// type has its mount above, so a segment that reaches here names
+		// none as sent: it is no auth type, or one percent-encoded (the
+		// router matches the path as sent, and decodes only the ids),
+		// which is refused as the API refuses that type, or as no type.
 		api := api
 		e.Any("/"+api.Segment()+"/rs/:auth/"+api.Version()+"/*", func(c *echo.Context) error {
-			if _, err := domain.ParseAuthType(c.Param("auth")); err == nil {
-				return echo.ErrNotFound
+			if auth, err := domain.ParseAuthType(c.Param("auth")); err == nil {
+				if err := domain.AcceptsAuth(api, auth); err != nil {
+					return err
+				}
 			}
 			return domain.AcceptsAuth(api, domain.AuthType{})
 		}, s.instrument(api))
