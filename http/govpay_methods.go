@@ -15,6 +15,10 @@ import (
 // for them.
 type allowTable struct {
 	routes []routePattern
+	// longest is the most segments of a route: a lookup splits the path
+	// into at most one more, so a path of many segments (an anonymous
+	// caller's, on the public mount) costs what reading it costs.
+	longest int
 }
 
 type routePattern struct {
@@ -30,16 +34,22 @@ func newAllowTable(routes echo.Routes) *allowTable {
 		if r.Method == echo.RouteAny || r.Method == echo.RouteNotFound {
 			continue
 		}
-		t.routes = append(t.routes, routePattern{method: r.Method, segments: strings.Split(r.Path, "/")})
+		segs := strings.Split(r.Path, "/")
+		t.routes = append(t.routes, routePattern{method: r.Method, segments: segs})
+		t.longest = max(t.longest, len(segs))
 	}
 	return t
 }
 
 // allowed lists, sorted, the methods accepted on path (nil for none).
 func (t *allowTable) allowed(path string) []string {
+	// Split once, into at most longest+1 segments: a path with more has
+	// its rest in the last one, which no route of fixed length matches and
+	// a final "*" never reads.
+	segs := strings.SplitN(path, "/", t.longest+1)
 	var out []string
 	for _, r := range t.routes {
-		if r.matches(path) && !slices.Contains(out, r.method) {
+		if r.matches(segs) && !slices.Contains(out, r.method) {
 			out = append(out, r.method)
 		}
 	}
@@ -47,8 +57,8 @@ func (t *allowTable) allowed(path string) []string {
 	return out
 }
 
-func (r routePattern) matches(path string) bool {
-	segs := strings.Split(path, "/")
+// matches reports whether the path split into segs is r's.
+func (r routePattern) matches(segs []string) bool {
 	for i, seg := range r.segments {
 		switch {
 		case seg == "*" && i == len(r.segments)-1:

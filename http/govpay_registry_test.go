@@ -982,6 +982,8 @@ func TestRoutePatternMatches(t *testing.T) {
 		{"empty_param_is_no_match", "/a/rs/basic/v1/domini/", ""},
 		{"extra_segment_is_no_match", "/a/rs/basic/v1/domini/X/Y", ""},
 		{"trailing_wildcard", "/a/rs/basic/v1/files/x/y", "POST"},
+		{"trailing_wildcard_many_segments", "/a/rs/basic/v1/files" + strings.Repeat("/x", 50), "POST"},
+		{"many_segments_is_no_match", "/a/rs/basic/v1/domini" + strings.Repeat("/x", 50), ""},
 		{"catch_alls_are_not_routes", "/a/rs/basic/v1/other", ""},
 		{"other_mount", "/a/rs/ssl/v1/domini/X", ""},
 	}

@@ -1003,3 +1003,46 @@ func TestDeclaredOversizeBodyAnsweredAtOnce(t *testing.T) {
 	}
 	h.do(t, "GET", bo+"/domini/12345678901", nil, asAdmin()).expect(t, 404, "404000") // nothing written
 }
+
+// TestManySegmentsCostLittle: a path of many segments that no route takes
+// (a request line under the 32 KiB header bound, anonymous on the public
+// mount, which authenticates anyone) is a 404 FaultBean that costs the
+// server about what reading it costs, not a copy of the path for every
+// route looked at for its 405's Allow.
+func TestManySegmentsCostLittle(t *testing.T) {
+	h := newHarness(t)
+	addr := strings.TrimPrefix(h.httpURL, "http://")
+	const budget = 4 << 20 // bytes the server may allocate for one such request
+	for _, c := range []struct{ name, path string }{
+		{"under_a_route", "/pagamento/rs/public/v2/pagamenti/x" + strings.Repeat("/a", 15000)},
+		{"under_no_route", "/pagamento/rs/public/v2/nothing" + strings.Repeat("/a", 15000)},
+		{"empty_segments", "/pagamento/rs/public/v2/pagamenti/x" + strings.Repeat("/", 30000)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			before := ms.TotalAlloc
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+			fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", c.path)
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			runtime.ReadMemStats(&ms)
+			if res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"codice":"404000"`) {
+				t.Fatalf("status %d, body %s; want a 404 FaultBean", res.StatusCode, body)
+			}
+			if spent := ms.TotalAlloc - before; spent > budget {
+				t.Errorf("the server allocated %d MiB for one request of %d bytes", spent>>20, len(c.path))
+			}
+		})
+	}
+}
