@@ -941,9 +941,23 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"extra_segment_last_param_other_method", "DELETE", bo + "/tipiPendenza/t1/extra", asAdmin(), http.StatusNotFound, ""},
 		{"escaped_slash_is_one_segment", "GET", bo + "/domini/a%2Fb", asAdmin(), http.StatusBadRequest, ""},
 		{"escaped_slash_other_method", "DELETE", bo + "/domini/a%2Fb", asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
+		// Nothing is normalized: a path is matched as sent (API.md
+		// section 2).
+		{"double_slash", "GET", bo + "/domini//" + d1, asAdmin(), http.StatusNotFound, ""},
+		{"dot_segment", "GET", bo + "/./domini/" + d1, asAdmin(), http.StatusNotFound, ""},
+		{"dot_dot_segment", "GET", bo + "/x/../domini/" + d1, asAdmin(), http.StatusNotFound, ""},
+		{"upper_case_segment", "GET", bo + "/DOMINI/" + d1, asAdmin(), http.StatusNotFound, ""},
+		{"empty_id_with_query", "GET", bo + "/domini/?x=1", asAdmin(), http.StatusNotFound, ""},
+		{"semicolon_in_id", "GET", bo + "/domini/" + d1 + ";x=1", asAdmin(), http.StatusBadRequest, ""},
+		// OPTIONS is a method like any other here (no CORS), and a method
+		// is case-sensitive (RFC 9110 section 9.1): "get" is no GET.
+		{"options", "OPTIONS", bo + "/domini/" + d1, asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
+		{"lower_case_get", "get", bo + "/domini/" + d1, asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
+		{"made_up_method", "FETCH", bo + "/domini/" + d1, asAdmin(), http.StatusMethodNotAllowed, "GET, PUT"},
 		// The mount's authentication runs first, as for every request
 		// under it: no credentials learn nothing of the routes.
 		{"no_credentials", "DELETE", bo + "/domini/" + d1, nil, http.StatusUnauthorized, ""},
+		{"options_no_credentials", "OPTIONS", bo + "/domini/" + d1, nil, http.StatusUnauthorized, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -961,6 +975,39 @@ func TestMethodNotAllowed(t *testing.T) {
 				t.Fatalf("Allow = %q, want %q", got, c.allow)
 			}
 		})
+	}
+	// HEAD is no route's method either (API.md section 2): 405 with the
+	// Allow of the GET route, and no body, as HEAD has none.
+	t.Run("head_of_a_get_route", func(t *testing.T) {
+		res := h.do(t, "HEAD", bo+"/domini/"+d1, nil, asAdmin())
+		if res.Status != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, PUT" || len(res.Body) != 0 {
+			t.Fatalf("HEAD: %d, Allow %q, body %q; want 405, Allow GET, PUT, no body", res.Status, res.Header.Get("Allow"), res.Body)
+		}
+	})
+	// The service's own endpoints answer OPTIONS 204 with Allow (Echo's
+	// default), and HEAD only on the probes.
+	for _, c := range []struct {
+		method, path string
+		want         int
+		allow        string
+	}{
+		{"OPTIONS", "/metrics", http.StatusNoContent, "OPTIONS, GET"},
+		{"OPTIONS", "/readyz", http.StatusNoContent, "OPTIONS, GET, HEAD"},
+		{"HEAD", "/healthz", http.StatusOK, ""},
+		{"HEAD", "/openapi.json", http.StatusMethodNotAllowed, "OPTIONS, GET"},
+	} {
+		req, err := http.NewRequest(c.method, h.httpURL+c.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		if res.StatusCode != c.want || res.Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d, Allow %q; want %d, Allow %q", c.method, c.path, res.StatusCode, res.Header.Get("Allow"), c.want, c.allow)
+		}
 	}
 }
 
