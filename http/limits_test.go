@@ -226,8 +226,11 @@ func TestDotIDsRefused(t *testing.T) {
 
 // TestErrorsBeforeEchoAreClientErrors: requests net/http refuses before
 // the service sees them (bad percent-encoding, a non-numeric
-// Content-Length, headers over 64 KiB) are plain-text 4xx, never 5xx;
-// headers over 32 KiB that net/http lets through are a 431 FaultBean.
+// Content-Length, headers over 64 KiB, an Expect other than
+// 100-continue) are plain-text 4xx; a transfer coding other than chunked
+// and an HTTP version other than 1.x are the 501 and 505 RFC 9112 asks
+// for, the only 5xx, as README lists them; headers over 32 KiB that
+// net/http lets through are a 431 FaultBean.
 func TestErrorsBeforeEchoAreClientErrors(t *testing.T) {
 	h := newHarness(t)
 	addr := strings.TrimPrefix(h.httpURL, "http://")
@@ -240,6 +243,11 @@ func TestErrorsBeforeEchoAreClientErrors(t *testing.T) {
 		{"content_length_not_a_number", "PUT " + bo + "/domini/12345678901 HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400},
 		{"headers_over_64KiB", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 80<<10) + "\r\n\r\n", 431},
 		{"headers_over_32KiB", "GET /pendenze/rs/basic/v2/pendenze HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 40<<10) + "\r\n\r\n", 431},
+		{"two_different_content_lengths", "PUT " + bo + "/domini/12345678901 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400},
+		{"no_host", "GET /healthz HTTP/1.1\r\n\r\n", 400},
+		{"expect_other_than_continue", "PUT " + bo + "/domini/12345678901 HTTP/1.1\r\nHost: x\r\nExpect: later\r\nContent-Length: 2\r\n\r\n{}", 417},
+		{"transfer_coding_not_chunked", "PUT " + bo + "/domini/12345678901 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+		{"http_version_2_in_text", "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", addr)
