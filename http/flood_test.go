@@ -441,3 +441,28 @@ func TestPasswordHashesShareTheVerificationBudget(t *testing.T) {
 		t.Errorf("%d changed and %d refused, want some of each: %d hashes at once against a budget of 1", changed, refused, n)
 	}
 }
+
+// TestForwardedHeadersPickNoThrottleBucket: the failed-login throttles
+// key on the connecting address alone (README: forwarded headers are not
+// believed), so a caller that names another address in X-Forwarded-For,
+// X-Real-IP or Forwarded on every attempt is throttled all the same, and
+// cannot drain another address's bucket by naming it.
+func TestForwardedHeadersPickNoThrottleBucket(t *testing.T) {
+	h := newHarness(t, withLoginThrottle())
+	const pw = "victim-password-1"
+	h.putApp(t, "victim", "victim", pw, true, apiGrant("PENDENZE", []string{"*"}, []string{"*"}))
+	pe := "/pendenze/rs/basic/v2/pendenze"
+	forged := func(i int) []reqOpt {
+		addr := fmt.Sprintf("198.51.100.%d", i+1)
+		return []reqOpt{asBasic("victim", fmt.Sprintf("wrong-%d", i)), fromLocalAddr("127.0.0.6"),
+			withHeader("X-Forwarded-For", addr), withHeader("X-Real-IP", addr), withHeader("Forwarded", "for="+addr)}
+	}
+	for i := range DefaultFailedLoginsPerPrincipal {
+		h.do(t, "GET", pe, nil, forged(i)...).expect(t, 401, "401000")
+	}
+	h.do(t, "GET", pe, nil, forged(DefaultFailedLoginsPerPrincipal)...).expect(t, 429, "429000")
+	// The addresses it named were never charged: the victim's right
+	// password, from an address the attacker named, still passes.
+	h.do(t, "GET", pe, nil, asBasic("victim", pw), fromLocalAddr("127.0.0.7"),
+		withHeader("X-Forwarded-For", "127.0.0.6"), withHeader("X-Real-IP", "127.0.0.6")).expect(t, 200, "")
+}
