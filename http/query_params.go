@@ -3,7 +3,9 @@ package httpapi
 import (
 	"cmp"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 )
@@ -23,7 +25,11 @@ import (
 // kept, each tried in turn) would be a guess. Only GovPay's arrays are
 // many.
 func queryValues(c *echo.Context, param string, many bool) ([]string, error) {
-	values := slices.DeleteFunc(slices.Clone(c.QueryParams()[param]), func(v string) bool { return v == "" })
+	q, err := queryParams(c)
+	if err != nil {
+		return nil, err
+	}
+	values := slices.DeleteFunc(slices.Clone(q[param]), func(v string) bool { return v == "" })
 	if len(values) > 1 && !many {
 		return nil, givenTwice(param)
 	}
@@ -34,7 +40,42 @@ func queryValues(c *echo.Context, param string, many bool) ([]string, error) {
 // when it is not given (or empty); given more than once it is 400
 // (queryValues).
 func queryValue(c *echo.Context, param string) (string, error) {
-	return oneValueOf(c.QueryParams()[param], param)
+	q, err := queryParams(c)
+	if err != nil {
+		return "", err
+	}
+	return oneValueOf(q[param], param)
+}
+
+// errMalformedQuery is the 400 of a query string a pair of which Go's
+// parser leaves out (queryParams).
+var errMalformedQuery = syntaxError("the query string is malformed: a pair holds a ';' or a bad %-escape, or there are more than 10000")
+
+// queryParams is c's query (parsed once, by Echo), or errMalformedQuery
+// when the parser left a pair of it out: one holding a ';' (no longer a
+// separator in Go), one with a bad %-escape, or every pair past the
+// parser's bound on their number (10,000). Reading the query without that
+// pair would silently drop a filter, or the second value of a parameter
+// that takes one. It counts, allocating nothing, the non-empty pairs of
+// the raw query against the values parsed.
+func queryParams(c *echo.Context) (url.Values, error) {
+	q := c.QueryParams()
+	parsed := 0
+	for _, vs := range q {
+		parsed += len(vs)
+	}
+	pairs := 0
+	for raw := c.Request().URL.RawQuery; raw != ""; {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair != "" {
+			pairs++
+		}
+	}
+	if pairs != parsed {
+		return nil, errMalformedQuery
+	}
+	return q, nil
 }
 
 // headerValue is the value of the request header name of one value, ""
