@@ -288,6 +288,10 @@ func TestBackofficeAuthTypes(t *testing.T) {
 		{"public_not_accepted_even_with_credentials", "GET", "/backoffice/rs/public/v1/profilo", nil, opts(asAdmin()), 403, "403"},
 		{"unknown_auth_segment", "GET", "/backoffice/rs/oauth/v1/profilo", nil, opts(asAdmin()), 403, "403"},
 		{"unknown_auth_segment_on_pagamento", "POST", "/pagamento/rs/header/v2/pagamenti", nil, nil, 403, "403"},
+		// The mount's root is under its {auth} segment too: 403 as for a
+		// known auth type the API does not accept, never 404.
+		{"unknown_auth_segment_mount_root", "GET", "/backoffice/rs/oauth/v1", nil, opts(asAdmin()), 403, "403"},
+		{"not_accepted_mount_root", "GET", "/backoffice/rs/public/v1", nil, nil, 403, "403"},
 		{"known_auth_unknown_path", "GET", "/backoffice/rs/basic/v1/nothing-here", nil, opts(asAdmin()), 404, "404000"},
 		// The router matches the path as sent: an escaped {auth} names no
 		// mount (ids are decoded, mount segments are not), so it is refused

@@ -64,20 +64,24 @@ func (s *Server) routes() *echo.Echo {
 			g.RouteNotFound("/*", func(c *echo.Context) error { return allow.missed(c) })
 		}
 		// An {auth} segment that is no auth type at all is refused like
-		// one the API does not accept: 403 "403", never 404. Every auth
-		// type has its mount above, so a segment that reaches here names
-		// none as sent: it is no auth type, or one percent-encoded (the
-		// router matches the path as sent, and decodes only the ids),
-		// which is refused as the API refuses that type, or as no type.
+		// one the API does not accept: 403 "403", never 404, under the
+		// mount and at its root alike. Every auth type has its mount
+		// above, so a segment that reaches here names none as sent: it is
+		// no auth type, or one percent-encoded (the router matches the
+		// path as sent, and decodes only the ids), which is refused as the
+		// API refuses that type, or as no type.
 		api := api
-		e.Any("/"+api.Segment()+"/rs/:auth/"+api.Version()+"/*", func(c *echo.Context) error {
+		unknownAuth := func(c *echo.Context) error {
 			if auth, err := domain.ParseAuthType(c.Param("auth")); err == nil {
 				if err := domain.AcceptsAuth(api, auth); err != nil {
 					return err
 				}
 			}
 			return domain.AcceptsAuth(api, domain.AuthType{})
-		}, s.instrument(api))
+		}
+		mount := "/" + api.Segment() + "/rs/:auth/" + api.Version()
+		e.Any(mount, unknownAuth, s.instrument(api))
+		e.Any(mount+"/*", unknownAuth, s.instrument(api))
 	}
 	allow = newAllowTable(e.Router().Routes())
 	return e
