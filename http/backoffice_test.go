@@ -292,6 +292,8 @@ func TestBackofficeAuthTypes(t *testing.T) {
 		// known auth type the API does not accept, never 404.
 		{"unknown_auth_segment_mount_root", "GET", "/backoffice/rs/oauth/v1", nil, opts(asAdmin()), 403, "403"},
 		{"not_accepted_mount_root", "GET", "/backoffice/rs/public/v1", nil, nil, 403, "403"},
+		{"accepted_mount_root", "GET", "/backoffice/rs/basic/v1", nil, opts(asAdmin()), 404, "404000"},
+		{"accepted_mount_root_slash", "GET", "/backoffice/rs/basic/v1/", nil, opts(asAdmin()), 404, "404000"},
 		{"known_auth_unknown_path", "GET", "/backoffice/rs/basic/v1/nothing-here", nil, opts(asAdmin()), 404, "404000"},
 		// The router matches the path as sent: an escaped {auth} names no
 		// mount (ids are decoded, mount segments are not), so it is refused
