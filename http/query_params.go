@@ -56,26 +56,40 @@ var errMalformedQuery = syntaxError("the query string is malformed: a pair holds
 // separator in Go), one with a bad %-escape, or every pair past the
 // parser's bound on their number (10,000). Reading the query without that
 // pair would silently drop a filter, or the second value of a parameter
-// that takes one. It counts, allocating nothing, the non-empty pairs of
-// the raw query against the values parsed.
+// that takes one. The raw query is looked at once a request (an operation
+// reads many parameters); the verdict is kept in c.
 func queryParams(c *echo.Context) (url.Values, error) {
 	q := c.QueryParams()
+	whole, checked := c.Get(queryWholeKey).(bool)
+	if !checked {
+		whole = holdsEveryPair(q, c.Request().URL.RawQuery)
+		c.Set(queryWholeKey, whole)
+	}
+	if !whole {
+		return nil, errMalformedQuery
+	}
+	return q, nil
+}
+
+// queryWholeKey holds queryParams' verdict on the request's raw query.
+const queryWholeKey = "payauthz.queryWhole"
+
+// holdsEveryPair reports whether q, parsed from raw, holds a value for
+// each of raw's non-empty pairs. It allocates nothing.
+func holdsEveryPair(q url.Values, raw string) bool {
 	parsed := 0
 	for _, vs := range q {
 		parsed += len(vs)
 	}
 	pairs := 0
-	for raw := c.Request().URL.RawQuery; raw != ""; {
+	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")
 		if pair != "" {
 			pairs++
 		}
 	}
-	if pairs != parsed {
-		return nil, errMalformedQuery
-	}
-	return q, nil
+	return pairs == parsed
 }
 
 // headerValue is the value of the request header name of one value, ""
