@@ -47,14 +47,7 @@ func FuzzApplyFile(f *testing.F) {
 				seen[id] = true
 			}
 		}
-		out := map[string]any{}
-		for name, items := range conf {
-			out[name] = items
-		}
-		if prot != nil {
-			out[protectionKey] = prot
-		}
-		again, err := yaml.Marshal(out)
+		again, err := yaml.Marshal(asApplyFile(conf, prot))
 		if err != nil {
 			t.Fatalf("%q: read, then not written back: %v", b, err)
 		}
@@ -62,18 +55,24 @@ func FuzzApplyFile(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q read, written back as %q, which is refused: %v", b, again, err)
 		}
-		out2 := map[string]any{}
-		for name, items := range conf2 {
-			out2[name] = items
-		}
-		if prot2 != nil {
-			out2[protectionKey] = prot2
-		}
-		third, err := yaml.Marshal(out2)
+		third, err := yaml.Marshal(asApplyFile(conf2, prot2))
 		if err != nil || !bytes.Equal(again, third) {
 			t.Fatalf("%q read as %q, then as %q (%v)", b, again, third, err)
 		}
 	})
+}
+
+// asApplyFile is a file's content again: its kinds, and its protection
+// when it has one.
+func asApplyFile(conf configuration, prot map[string]any) map[string]any {
+	out := map[string]any{}
+	for name, items := range conf {
+		out[name] = items
+	}
+	if prot != nil {
+		out[protectionKey] = prot
+	}
+	return out
 }
 
 // readApplyFile is what admin apply reads of a file before it asks the
